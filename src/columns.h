@@ -1,0 +1,36 @@
+/* columns.h — the report's columns (interface.md "Report CSV"), in order,
+ * with the kind of each cell. The single list the writer, the reader
+ * (merge, check --golden) and the loader's `expect:` validation share. */
+#ifndef PLANEVAL_COLUMNS_H
+#define PLANEVAL_COLUMNS_H
+
+#include <stddef.h>
+
+typedef enum { PE_COL_INT, PE_COL_NUMBER, PE_COL_TEXT, PE_COL_BOOL } pe_column_kind;
+
+typedef enum {
+    COL_RANK, COL_SCENARIO, COL_PLAN, COL_STATUS, COL_REASON, COL_GPUS, COL_DP, COL_TP,
+    COL_PP, COL_CP, COL_ZERO, COL_RECOMPUTE, COL_SCHEDULE, COL_VIRTUAL_STAGES,
+    COL_SEQUENCE_PARALLEL, COL_MICRO_BATCH, COL_MICROBATCHES, COL_WORST_STAGE,
+    COL_MEM_WEIGHTS_GIB, COL_MEM_GRADS_GIB, COL_MEM_OPTIMIZER_GIB, COL_MEM_ACTIVATIONS_GIB,
+    COL_MEM_OTHER_GIB, COL_MEM_RESERVE_GIB, COL_MEM_TOTAL_GIB, COL_MEM_BUDGET_GIB,
+    COL_MEM_HEADROOM_GIB, COL_COMPUTE_S, COL_TP_COMM_S, COL_CP_COMM_S, COL_BUBBLE_S,
+    COL_PP_COMM_S, COL_DP_COMM_S, COL_OPTIMIZER_S, COL_STEP_TIME_S, COL_COMM_FRACTION,
+    COL_BUBBLE_FRACTION, COL_BOUND, COL_TOKENS_PER_S, COL_MFU, COL_HFU, COL_TFLOPS_PER_GPU,
+    COL_TRAIN_DAYS, COL_GPU_HOURS, COL_INTERVENTIONS, COL_STATE_TOTAL_GIB, COL_ACT_TOTAL_GIB,
+    /* added by planeval (interface.md allows additions after the list) */
+    COL_LINKS,
+    COL_COUNT
+} pe_column;
+
+typedef struct {
+    const char *name;
+    pe_column_kind kind;
+} pe_column_info;
+
+extern const pe_column_info pe_columns[COL_COUNT];
+
+/* Index of the column called name, or -1. */
+int columns_find(const char *name);
+
+#endif

@@ -1,0 +1,42 @@
+/* commands.h — the commands `run`, `validate`, `explain`: thin compositions
+ * of load → plans → evaluate → rank → write. Each takes the scenario files
+ * (already expanded from directories) and returns the worst exit status
+ * over them (error.h); errors are handed to opt->on_error, which main owns. */
+#ifndef PLANEVAL_COMMANDS_H
+#define PLANEVAL_COMMANDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "catalog.h"
+#include "error.h"
+
+typedef struct {
+    char **paths; /* owned */
+    size_t count, cap;
+} pe_file_list;
+
+/* Add dir/name (or path alone when name is NULL). */
+pe_status file_list_add(pe_file_list *l, const char *path, const char *name);
+void file_list_free(pe_file_list *l);
+
+typedef struct {
+    const char *output_dir; /* run: report directory */
+    uint64_t top_k;         /* run: 0 = every row */
+    int threads;            /* ≥ 1 */
+    bool quiet;
+    const char *plan;       /* explain: NAME or CANONICAL */
+    void (*on_error)(const pe_error *err);
+} pe_command_options;
+
+typedef int (*pe_command_fn)(const pe_catalog *catalog, const pe_file_list *files,
+                             const pe_command_options *opt);
+
+int command_run(const pe_catalog *catalog, const pe_file_list *files,
+                const pe_command_options *opt);
+int command_validate(const pe_catalog *catalog, const pe_file_list *files,
+                     const pe_command_options *opt);
+int command_explain(const pe_catalog *catalog, const pe_file_list *files,
+                    const pe_command_options *opt);
+
+#endif

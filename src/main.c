@@ -1,0 +1,203 @@
+/* main.c — argument parsing, dispatch, printing errors, exit codes.
+ * Exit status (interface.md): 0 done; 1 a check failed; 2 bad input or
+ * usage; 3 an internal or I/O error; with several files, the highest. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "commands.h"
+#include "error.h"
+
+static void print_error(const pe_error *err)
+{
+    char buf[PE_PATH_MAX + PE_MSG_MAX + 64];
+    pe_error_format(err, buf, sizeof buf);
+    fprintf(stderr, "%s\n", buf);
+}
+
+static int worst(int a, int b) { return a > b ? a : b; }
+
+static const char USAGE[] =
+    "usage: planeval COMMAND [OPTIONS] ...\n"
+    "\n"
+    "Evaluate distributed-training parallelism plans against memory and\n"
+    "step-time budgets (model: the planeval v1 spec).\n"
+    "\n"
+    "commands:\n"
+    "  run SCENARIO...        evaluate every plan, write DIR/<name>.csv ranked\n"
+    "      -o, --output DIR   report directory (default: out)\n"
+    "      --top K            write only the K best rows (the summary counts all)\n"
+    "      --threads N        worker threads (default: online cores)\n"
+    "      --quiet            no summary or progress on stderr\n"
+    "  validate SCENARIO...   load and validate only\n"
+    "  explain SCENARIO --plan NAME|CANONICAL\n"
+    "                         every quantity of one plan: equation, numbers, source\n"
+    "  --help, --version\n"
+    "\n"
+    "common options:\n"
+    "  --catalog DIR          add or override presets from DIR/*.yaml\n"
+    "\n"
+    "A SCENARIO argument that is a directory means every *.yaml file in it\n"
+    "(not recursive), in byte order of their names.\n"
+    "exit status: 0 done, 1 a check failed, 2 bad input or usage, 3 internal or I/O error\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "planeval: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'planeval --help'.\n");
+    return PE_BAD_INPUT;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool has_yaml_suffix(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 5 && strcmp(name + n - 5, ".yaml") == 0;
+}
+
+/* Expand arguments: a directory means its *.yaml files in byte order.
+ * A missing path is reported (status 2) and skipped. */
+static int expand_paths(char **args, int n, pe_file_list *out)
+{
+    int status = PE_OK;
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        if (stat(args[i], &st) != 0) {
+            fprintf(stderr, "%s: error: %s\n", args[i], strerror(errno));
+            status = worst(status, PE_BAD_INPUT);
+            continue;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            if (file_list_add(out, args[i], NULL) != PE_OK)
+                return PE_INTERNAL;
+            continue;
+        }
+        DIR *d = opendir(args[i]);
+        if (!d) {
+            fprintf(stderr, "%s: error: %s\n", args[i], strerror(errno));
+            status = worst(status, PE_BAD_INPUT);
+            continue;
+        }
+        size_t first = out->count;
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL)
+            if (e->d_name[0] != '.' && has_yaml_suffix(e->d_name))
+                if (file_list_add(out, args[i], e->d_name) != PE_OK) {
+                    closedir(d);
+                    return PE_INTERNAL;
+                }
+        closedir(d);
+        qsort(out->paths + first, out->count - first, sizeof *out->paths, cmp_str);
+    }
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage_error("%s", "no command given");
+    const char *command = argv[1];
+    if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 ||
+        strcmp(command, "help") == 0) {
+        fputs(USAGE, stdout);
+        return 0;
+    }
+    if (strcmp(command, "--version") == 0) {
+        printf("planeval %s (scenario schema planeval/v1)\n", PLANEVAL_VERSION);
+        return 0;
+    }
+
+    enum { OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP };
+    static const struct option options[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"top", required_argument, NULL, OPT_TOP},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"quiet", no_argument, NULL, OPT_QUIET},
+        {"catalog", required_argument, NULL, OPT_CATALOG},
+        {"plan", required_argument, NULL, OPT_PLAN},
+        {"help", no_argument, NULL, OPT_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    pe_command_options opt = {.output_dir = "out", .on_error = print_error};
+    const char *catalog_dir = NULL;
+    optind = 2;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 'o':
+            opt.output_dir = optarg;
+            break;
+        case OPT_TOP:
+            errno = 0;
+            opt.top_k = strtoull(optarg, &end, 10);
+            if (errno || *end || optarg[0] == '-' || opt.top_k == 0)
+                return usage_error("--top needs a whole number >= 1, got '%s'", optarg);
+            break;
+        case OPT_THREADS: {
+            errno = 0;
+            long n = strtol(optarg, &end, 10);
+            if (errno || *end || n < 1 || n > 4096)
+                return usage_error("--threads needs a whole number in 1..4096, got '%s'", optarg);
+            opt.threads = (int)n;
+            break;
+        }
+        case OPT_QUIET:
+            opt.quiet = true;
+            break;
+        case OPT_CATALOG:
+            catalog_dir = optarg;
+            break;
+        case OPT_PLAN:
+            opt.plan = optarg;
+            break;
+        case OPT_HELP:
+            fputs(USAGE, stdout);
+            return 0;
+        default:
+            return usage_error("%s", "bad option");
+        }
+    }
+    if (opt.threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        opt.threads = n > 0 ? (int)n : 1;
+    }
+
+    pe_command_fn handler = NULL;
+    if (strcmp(command, "run") == 0)
+        handler = command_run;
+    else if (strcmp(command, "validate") == 0)
+        handler = command_validate;
+    else if (strcmp(command, "explain") == 0)
+        handler = command_explain;
+    else
+        return usage_error("unknown command '%s'", command);
+
+    if (optind >= argc)
+        return usage_error("%s: no scenario given", command);
+
+    pe_error err = {0};
+    pe_catalog *catalog = NULL;
+    if (catalog_open(catalog_dir, &catalog, &err) != PE_OK) {
+        print_error(&err);
+        return PE_BAD_INPUT;
+    }
+    pe_file_list files = {0};
+    int status = expand_paths(argv + optind, argc - optind, &files);
+    if (status != PE_INTERNAL)
+        status = worst(status, handler(catalog, &files, &opt));
+    file_list_free(&files);
+    catalog_free(catalog);
+    return status;
+}

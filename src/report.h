@@ -1,0 +1,35 @@
+/* report.h — the report CSV (interface.md "Report CSV"), written with
+ * libcsv. A report is written to a temporary file beside its destination
+ * and renamed into place on commit, so a reader never sees half a report
+ * and a failed run leaves none behind. */
+#ifndef PLANEVAL_REPORT_H
+#define PLANEVAL_REPORT_H
+
+#include <stdio.h>
+
+#include "error.h"
+#include "evaluate.h"
+#include "rank.h"
+
+typedef struct pe_report pe_report;
+
+/* Create DIR if needed; open a temporary file for `path`; write the header. */
+pe_status report_open(const char *path, pe_report **out, pe_error *err);
+
+/* One ranked row. p is the row's plan; rank is 1-based. */
+pe_status report_write_row(pe_report *w, const pe_eval_ctx *ctx, const char *scenario,
+                           long long rank, const pe_plan *p, const pe_row *row, pe_error *err);
+
+/* Flush, close and rename into place. Frees w. */
+pe_status report_commit(pe_report *w, pe_error *err);
+
+/* Close and remove the temporary file. Frees w. Safe with NULL. */
+void report_abort(pe_report *w);
+
+/* Shortest "%.{15,16,17}g" text that reads back as x. */
+int report_format_double(double x, char *buf, size_t size);
+
+/* Make every directory of path's parent (mkdir -p). */
+pe_status report_make_parent_dirs(const char *path, pe_error *err);
+
+#endif

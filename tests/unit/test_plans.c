@@ -1,0 +1,255 @@
+/* test_plans.c — canonical text, enumeration order, auto axes and skips
+ * (interface.md "Sweep", model.md §1). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "plans.h"
+
+static int64_t tp_vals[4], pp_vals[4], dp_vals[4], zero_vals[4], rc_vals[4], mb_vals[4],
+    sched_vals[4], v_vals[4], sp_vals[4];
+
+static void set_axis(pe_axis *a, int64_t *store, const int64_t *v, size_t n)
+{
+    memcpy(store, v, n * sizeof *v);
+    a->present = true;
+    a->is_auto = false;
+    a->count = n;
+    a->values = store;
+}
+
+static pe_scenario base(void)
+{
+    pe_scenario s;
+    memset(&s, 0, sizeof s);
+    strcpy(s.name, "t");
+    s.model = (pe_model){.layers = 96, .hidden = 12288, .heads = 96, .kv_heads = 96,
+                         .ffn_hidden = 49152, .vocab = 51200, .seq_len = 2048};
+    s.cluster.nodes = 8;
+    s.cluster.gpus_per_node = 8; /* N = 64 */
+    s.training.global_batch = 1536;
+    s.overlap = (pe_overlap){0, 1, 1, 0};
+    return s;
+}
+
+static void test_canonical(void **state)
+{
+    (void)state;
+    pe_plan p = {.dp = 64, .tp = 1, .pp = 1, .cp = 1, .zero = 3,
+                 .recompute = PE_RECOMPUTE_SELECTIVE, .micro_batch = 1,
+                 .schedule = PE_SCHEDULE_1F1B, .virtual_stages = 1};
+    char buf[PE_CANON_MAX];
+    plans_canonical(&p, buf, sizeof buf);
+    /* interface.md's own example */
+    assert_string_equal(buf, "dp64-tp1-pp1-cp1-z3-selective-mb1-1f1b-v1-sp0");
+    p = (pe_plan){.dp = 16, .tp = 1, .pp = 4, .cp = 1, .zero = 3,
+                  .recompute = PE_RECOMPUTE_SELECTIVE, .micro_batch = 1,
+                  .schedule = PE_SCHEDULE_INTERLEAVED, .virtual_stages = 4};
+    plans_canonical(&p, buf, sizeof buf);
+    assert_string_equal(buf, "dp16-tp1-pp4-cp1-z3-selective-mb1-interleaved-v4-sp0");
+    /* the display name is the name when there is one */
+    strcpy(p.name, "mine");
+    assert_string_equal(plans_display_name(&p, buf), "mine");
+}
+
+/* tp [1, 2] × pp [1, 3] × dp auto: 2·2 = 4 slots; N = 64 so pp = 3 gives a
+ * non-whole dp (64/3, 64/6) and is skipped; order: tp outer, pp inner. */
+static void test_order_and_dp_auto(void **state)
+{
+    (void)state;
+    pe_scenario s = base();
+    s.sweep.present = true;
+    set_axis(&s.sweep.tp, tp_vals, (int64_t[]){1, 2}, 2);
+    set_axis(&s.sweep.pp, pp_vals, (int64_t[]){1, 3}, 2);
+    s.sweep.dp.present = s.sweep.dp.is_auto = true;
+    pe_plan_space sp;
+    pe_error err;
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    assert_int_equal(plans_total(&sp), 4);
+    pe_plan p;
+    assert_int_equal(plans_at(&sp, 0, &p), PE_SKIP_NONE);
+    assert_int_equal(p.tp, 1);
+    assert_int_equal(p.pp, 1);
+    assert_int_equal(p.dp, 64);
+    assert_false(p.sequence_parallel); /* default: tp > 1 */
+    assert_int_equal(plans_at(&sp, 1, &p), PE_SKIP_DP_NOT_WHOLE); /* 64/3 */
+    assert_int_equal(plans_at(&sp, 2, &p), PE_SKIP_NONE);
+    assert_int_equal(p.tp, 2);
+    assert_int_equal(p.dp, 32);
+    assert_true(p.sequence_parallel);
+    assert_int_equal(plans_at(&sp, 3, &p), PE_SKIP_DP_NOT_WHOLE); /* 64/6 */
+    plans_free(&sp);
+}
+
+/* Explicit plans come first, then the sweep. */
+static void test_explicit_first(void **state)
+{
+    (void)state;
+    pe_scenario s = base();
+    pe_plan explicit_plans[2] = {{.name = "a", .dp = 64, .tp = 1, .pp = 1, .cp = 1},
+                                 {.name = "b", .dp = 32, .tp = 2, .pp = 1, .cp = 1}};
+    s.plans = explicit_plans;
+    s.plan_count = 2;
+    s.sweep.present = true;
+    set_axis(&s.sweep.dp, dp_vals, (int64_t[]){64}, 1);
+    pe_plan_space sp;
+    pe_error err;
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    assert_int_equal(plans_total(&sp), 3);
+    pe_plan p;
+    plans_at(&sp, 1, &p);
+    assert_string_equal(p.name, "b");
+    plans_at(&sp, 2, &p);
+    assert_string_equal(p.name, "");
+    assert_int_equal(p.dp, 64);
+    plans_free(&sp);
+}
+
+/* schedule [1f1b, interleaved] × virtual_stages [2, 4]: 1f1b takes v = 1
+ * once (slot 0), its slot 1 is skipped; interleaved takes 2 and 4. */
+static void test_virtual_stages(void **state)
+{
+    (void)state;
+    pe_scenario s = base();
+    s.sweep.present = true;
+    set_axis(&s.sweep.dp, dp_vals, (int64_t[]){8}, 1);
+    set_axis(&s.sweep.pp, pp_vals, (int64_t[]){8}, 1);
+    set_axis(&s.sweep.schedule, sched_vals,
+             (int64_t[]){PE_SCHEDULE_1F1B, PE_SCHEDULE_INTERLEAVED}, 2);
+    set_axis(&s.sweep.virtual_stages, v_vals, (int64_t[]){2, 4}, 2);
+    pe_plan_space sp;
+    pe_error err;
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    assert_int_equal(plans_total(&sp), 4);
+    pe_plan p;
+    assert_int_equal(plans_at(&sp, 0, &p), PE_SKIP_NONE);
+    assert_int_equal(p.virtual_stages, 1);
+    assert_int_equal(plans_at(&sp, 1, &p), PE_SKIP_V_NOT_INTERLEAVED);
+    assert_int_equal(plans_at(&sp, 2, &p), PE_SKIP_NONE);
+    assert_int_equal(p.virtual_stages, 2);
+    assert_int_equal(plans_at(&sp, 3, &p), PE_SKIP_NONE);
+    assert_int_equal(p.virtual_stages, 4);
+    plans_free(&sp);
+
+    /* a list value v = 1 under interleaved is skipped, not reported */
+    set_axis(&s.sweep.schedule, sched_vals, (int64_t[]){PE_SCHEDULE_INTERLEAVED}, 1);
+    set_axis(&s.sweep.virtual_stages, v_vals, (int64_t[]){1, 3}, 2);
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    assert_int_equal(plans_at(&sp, 0, &p), PE_SKIP_INTERLEAVED_V_LT_2);
+    assert_int_equal(plans_at(&sp, 1, &p), PE_SKIP_NONE);
+    assert_int_equal(p.virtual_stages, 3);
+    plans_free(&sp);
+}
+
+/* virtual_stages: auto with pp 8 and L 96: v ∈ 2..16 with 8v | 96 → 2, 3,
+ * 4, 6, 12 (96/8 = 12 has divisors 1,2,3,4,6,12). */
+static void test_virtual_stages_auto(void **state)
+{
+    (void)state;
+    pe_scenario s = base();
+    s.sweep.present = true;
+    set_axis(&s.sweep.dp, dp_vals, (int64_t[]){8}, 1);
+    set_axis(&s.sweep.pp, pp_vals, (int64_t[]){8}, 1);
+    set_axis(&s.sweep.schedule, sched_vals, (int64_t[]){PE_SCHEDULE_INTERLEAVED}, 1);
+    s.sweep.virtual_stages.present = s.sweep.virtual_stages.is_auto = true;
+    pe_plan_space sp;
+    pe_error err;
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    int64_t got[16];
+    size_t n = 0;
+    for (uint64_t i = 0; i < plans_total(&sp); i++) {
+        pe_plan p;
+        if (plans_at(&sp, i, &p) == PE_SKIP_NONE)
+            got[n++] = p.virtual_stages;
+    }
+    assert_int_equal(n, 5);
+    int64_t want[] = {2, 3, 4, 6, 12};
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(got[i], want[i]);
+    plans_free(&sp);
+}
+
+/* tp auto on G = 8, a = 96 → 1, 2, 4, 8; pp auto: divisors of 96 ≤ 64 →
+ * 1,2,3,4,6,8,12,16,24,32,48 (96 > 64) = 11; cp auto: powers of two ≤ 64
+ * dividing 2048 → 7; micro_batch auto with dp 64, B 1536: b·64 | 1536 →
+ * b | 24 → 1, 2, 4, 8 of the 7 candidates. */
+static void test_auto_axes(void **state)
+{
+    (void)state;
+    pe_scenario s = base();
+    s.sweep.present = true;
+    s.sweep.tp.present = s.sweep.tp.is_auto = true;
+    s.sweep.pp.present = s.sweep.pp.is_auto = true;
+    s.sweep.cp.present = s.sweep.cp.is_auto = true;
+    s.sweep.dp.present = s.sweep.dp.is_auto = true;
+    pe_plan_space sp;
+    pe_error err;
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    assert_int_equal(sp.slots[PE_AXIS_TP], 4);
+    assert_int_equal(sp.slots[PE_AXIS_PP], 11);
+    assert_int_equal(sp.slots[PE_AXIS_CP], 7);
+    assert_int_equal(plans_total(&sp), 4 * 11 * 7);
+    plans_free(&sp);
+
+    pe_scenario m = base();
+    m.sweep.present = true;
+    set_axis(&m.sweep.dp, dp_vals, (int64_t[]){64}, 1);
+    m.sweep.micro_batch.present = m.sweep.micro_batch.is_auto = true;
+    assert_int_equal(plans_init(&m, &sp, &err), PE_OK);
+    assert_int_equal(plans_total(&sp), 7);
+    size_t plans = 0;
+    for (uint64_t i = 0; i < 7; i++) {
+        pe_plan p;
+        pe_skip k = plans_at(&sp, i, &p);
+        if (k == PE_SKIP_NONE)
+            plans++;
+        else
+            assert_int_equal(k, PE_SKIP_MICRO_BATCH);
+    }
+    assert_int_equal(plans, 4);
+    plans_free(&sp);
+}
+
+/* sequence_parallel [false, true]: t = 1 takes false once, t = 2 both. */
+static void test_sequence_parallel(void **state)
+{
+    (void)state;
+    pe_scenario s = base();
+    s.sweep.present = true;
+    set_axis(&s.sweep.tp, tp_vals, (int64_t[]){1, 2}, 2);
+    s.sweep.dp.present = s.sweep.dp.is_auto = true;
+    set_axis(&s.sweep.sequence_parallel, sp_vals, (int64_t[]){0, 1}, 2);
+    set_axis(&s.sweep.zero, zero_vals, (int64_t[]){1}, 1);
+    set_axis(&s.sweep.recompute, rc_vals, (int64_t[]){PE_RECOMPUTE_FULL}, 1);
+    set_axis(&s.sweep.micro_batch, mb_vals, (int64_t[]){2}, 1);
+    pe_plan_space sp;
+    pe_error err;
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    pe_plan p;
+    assert_int_equal(plans_at(&sp, 0, &p), PE_SKIP_NONE);
+    assert_false(p.sequence_parallel);
+    assert_int_equal(p.zero, 1);
+    assert_int_equal(p.recompute, PE_RECOMPUTE_FULL);
+    assert_int_equal(p.micro_batch, 2);
+    assert_int_equal(plans_at(&sp, 1, &p), PE_SKIP_SP_TP1);
+    assert_int_equal(plans_at(&sp, 2, &p), PE_SKIP_NONE);
+    assert_false(p.sequence_parallel);
+    assert_int_equal(plans_at(&sp, 3, &p), PE_SKIP_NONE);
+    assert_true(p.sequence_parallel);
+    plans_free(&sp);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_canonical),         cmocka_unit_test(test_order_and_dp_auto),
+        cmocka_unit_test(test_explicit_first),    cmocka_unit_test(test_virtual_stages),
+        cmocka_unit_test(test_virtual_stages_auto), cmocka_unit_test(test_auto_axes),
+        cmocka_unit_test(test_sequence_parallel),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,126 @@
+/* test_rank.c — the report order (model.md §9) and number formatting. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rank.h"
+#include "report.h"
+
+static pe_row row(pe_plan_status st, double key1, const char *canon, const char *name,
+                  uint64_t index)
+{
+    pe_row r;
+    memset(&r, 0, sizeof r);
+    r.result.status = st;
+    r.key1 = key1;
+    strcpy(r.canon, canon);
+    r.name = name;
+    r.index = index;
+    return r;
+}
+
+static void test_round12(void **state)
+{
+    (void)state;
+    /* 1.23456789012345 → 12 significant digits: 1.23456789012 */
+    assert_true(rank_round12(1.23456789012345) == 1.23456789012);
+    /* last-bit differences vanish: 0.1 + 0.2 = 0.30000000000000004 → 0.3 */
+    assert_true(rank_round12(0.1 + 0.2) == rank_round12(0.3));
+}
+
+static void test_order(void **state)
+{
+    (void)state;
+    pe_row ok_slow = row(PE_STATUS_OK, 2.0, "b", NULL, 0);
+    pe_row ok_fast = row(PE_STATUS_OK, 1.0, "c", NULL, 1);
+    pe_row over_time = row(PE_STATUS_OVER_TIME, 0.5, "a", NULL, 2);
+    pe_row over_mem = row(PE_STATUS_OVER_MEMORY, 0.1, "a", NULL, 3);
+    pe_row invalid = row(PE_STATUS_INVALID, 0, "a", NULL, 4);
+    /* class first: ok › over_time › over_memory › invalid, whatever the key */
+    assert_true(rank_compare(&ok_slow, &over_time) < 0);
+    assert_true(rank_compare(&over_time, &over_mem) < 0);
+    assert_true(rank_compare(&over_mem, &invalid) < 0);
+    /* inside a class by key */
+    assert_true(rank_compare(&ok_fast, &ok_slow) < 0);
+    /* equal keys: canonical text in byte order ("dp16" < "dp8") */
+    pe_row a = row(PE_STATUS_OK, 1.0, "dp16-x", NULL, 9);
+    pe_row b = row(PE_STATUS_OK, 1.0, "dp8-x", NULL, 0);
+    assert_true(rank_compare(&a, &b) < 0);
+    /* equal canonical text: plan name, then input order */
+    pe_row n1 = row(PE_STATUS_OK, 1.0, "same", "alpha", 5);
+    pe_row n2 = row(PE_STATUS_OK, 1.0, "same", "beta", 1);
+    assert_true(rank_compare(&n1, &n2) < 0);
+    pe_row i1 = row(PE_STATUS_OK, 1.0, "same", "x", 1);
+    pe_row i2 = row(PE_STATUS_OK, 1.0, "same", "x", 2);
+    assert_true(rank_compare(&i1, &i2) < 0);
+    assert_int_equal(rank_compare(&i1, &i1), 0);
+}
+
+static void test_sort(void **state)
+{
+    (void)state;
+    pe_row rows[4] = {
+        row(PE_STATUS_INVALID, 0, "z", NULL, 0),
+        row(PE_STATUS_OK, 3.0, "y", NULL, 1),
+        row(PE_STATUS_INVALID, 0, "a", NULL, 2),
+        row(PE_STATUS_OK, 1.0, "x", NULL, 3),
+    };
+    rank_sort(rows, 4);
+    assert_int_equal(rows[0].index, 3);
+    assert_int_equal(rows[1].index, 1);
+    assert_int_equal(rows[2].index, 2); /* invalid by canonical: "a" < "z" */
+    assert_int_equal(rows[3].index, 0);
+}
+
+static void test_make_row_keys(void **state)
+{
+    (void)state;
+    pe_plan p = {.dp = 8, .tp = 1, .pp = 1, .cp = 1, .micro_batch = 1, .virtual_stages = 1};
+    pe_result r;
+    memset(&r, 0, sizeof r);
+    r.status = PE_STATUS_OK;
+    r.step_time_s = 2.5;
+    r.mfu = 0.4;
+    r.interventions = 2;
+    r.mem_total_gib = 100;
+    pe_row w;
+    rank_make_row(PE_RANK_MFU, 7, &p, &r, &w);
+    assert_true(w.key1 == -0.4); /* descending */
+    rank_make_row(PE_RANK_INTERVENTIONS, 7, &p, &r, &w);
+    assert_true(w.key1 == 2 && w.key2 == 2.5);
+    rank_make_row(PE_RANK_MEMORY, 7, &p, &r, &w);
+    assert_true(w.key1 == 100);
+    assert_null(w.name);
+    assert_string_equal(w.canon, "dp8-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0");
+}
+
+static void test_format_double(void **state)
+{
+    (void)state;
+    char b[40];
+    report_format_double(0.1, b, sizeof b);
+    assert_string_equal(b, "0.1");
+    report_format_double(1.0 / 3.0, b, sizeof b); /* 16 digits read back */
+    assert_string_equal(b, "0.3333333333333333");
+    report_format_double(0.1 + 0.2, b, sizeof b); /* needs 17 */
+    assert_string_equal(b, "0.30000000000000004");
+    report_format_double(2607.6550769805908, b, sizeof b);
+    assert_true(strtod(b, NULL) == 2607.6550769805908);
+    report_format_double(175e9, b, sizeof b);
+    assert_string_equal(b, "175000000000");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round12), cmocka_unit_test(test_order),
+        cmocka_unit_test(test_sort), cmocka_unit_test(test_make_row_keys),
+        cmocka_unit_test(test_format_double),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
