@@ -5,10 +5,10 @@
 
 #include "commands.h"
 #include "evaluate.h"
+#include "explain.h"
 #include "load.h"
 #include "plans.h"
 #include "rank.h"
-#include "report.h"
 #include "runner.h"
 
 pe_status file_list_add(pe_file_list *l, const char *path, const char *name)
@@ -97,26 +97,14 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
     pe_run_options ro = {.threads = opt->threads, .top_k = opt->top_k};
     pe_run_result rr;
     st = runner_run(&space, &ctx, &ro, &rr, err);
-    if (st != PE_OK) {
-        plans_free(&space);
-        return st;
+    if (st == PE_OK) {
+        char path[PE_PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s.csv", opt->output_dir, s->name);
+        st = runner_write_report(path, &space, &ctx, &rr, err);
+        if (st == PE_OK && !opt->quiet)
+            print_summary(s, &rr, path);
+        runner_free(&rr);
     }
-    char path[PE_PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s.csv", opt->output_dir, s->name);
-    pe_report *w = NULL;
-    st = report_open(path, &w, err);
-    for (size_t i = 0; st == PE_OK && i < rr.row_count; i++) {
-        pe_plan plan;
-        plans_at(&space, rr.rows[i].index, &plan);
-        st = report_write_row(w, &ctx, s->name, (long long)i + 1, &plan, &rr.rows[i], err);
-    }
-    if (st == PE_OK)
-        st = report_commit(w, err);
-    else
-        report_abort(w);
-    if (st == PE_OK && !opt->quiet)
-        print_summary(s, &rr, path);
-    runner_free(&rr);
     plans_free(&space);
     return st;
 }
@@ -157,13 +145,64 @@ int command_run(const pe_catalog *catalog, const pe_file_list *files,
     return status;
 }
 
+/* The plan a reference names: an explicit plan's name first, then any
+ * plan's canonical text (explicit plans, then the sweep in order). */
+static bool find_plan(const pe_plan_space *space, const char *ref, pe_plan *out)
+{
+    const pe_scenario *s = space->scenario;
+    for (size_t i = 0; i < s->plan_count; i++)
+        if (strcmp(s->plans[i].name, ref) == 0) {
+            *out = s->plans[i];
+            return true;
+        }
+    char canon[PE_CANON_MAX];
+    for (uint64_t i = 0; i < plans_total(space); i++) {
+        if (plans_at(space, i, out) != PE_SKIP_NONE)
+            continue;
+        plans_canonical(out, canon, sizeof canon);
+        if (strcmp(canon, ref) == 0)
+            return true;
+    }
+    return false;
+}
+
 int command_explain(const pe_catalog *catalog, const pe_file_list *files,
                     const pe_command_options *opt)
 {
-    (void)catalog;
-    (void)files;
     pe_error err = {0};
-    pe_status st = pe_fail(&err, PE_INTERNAL, NULL, 0, 0, "explain is not implemented yet");
-    opt->on_error(&err);
+    pe_status st = PE_OK;
+    if (files->count != 1)
+        st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "explain takes exactly one scenario");
+    else if (!opt->plan)
+        st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "explain needs --plan NAME|CANONICAL");
+    if (st != PE_OK) {
+        opt->on_error(&err);
+        return st;
+    }
+    pe_scenario s;
+    st = load_scenario(files->paths[0], catalog, &s, &err);
+    if (st != PE_OK) {
+        opt->on_error(&err);
+        return st;
+    }
+    pe_plan_space space;
+    st = plans_init(&s, &space, &err);
+    if (st == PE_OK) {
+        pe_plan plan;
+        if (find_plan(&space, opt->plan, &plan)) {
+            pe_eval_ctx ctx;
+            evaluate_prepare(&s, &ctx);
+            explain_plan(stdout, &ctx, &plan, EXPLAIN_ALL);
+        } else {
+            st = pe_fail(&err, PE_BAD_INPUT, s.file, 0, 0,
+                         "no plan named '%s' (a plan name, or a canonical text such as "
+                         "dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0)",
+                         opt->plan);
+        }
+        plans_free(&space);
+    }
+    if (st != PE_OK)
+        opt->on_error(&err);
+    scenario_free(&s);
     return st;
 }

@@ -1,4 +1,4 @@
-/* commands.h — the commands `run`, `validate`, `explain`: thin compositions
+/* commands.h — the commands `run`, `validate`, `check`, `explain`: thin compositions
  * of load → plans → evaluate → rank → write. Each takes the scenario files
  * (already expanded from directories) and returns the worst exit status
  * over them (error.h); errors are handed to opt->on_error, which main owns. */
@@ -26,6 +26,9 @@ typedef struct {
     int threads;            /* ≥ 1 */
     bool quiet;
     const char *plan;       /* explain: NAME or CANONICAL */
+    const char *golden_dir; /* check: compare whole reports with DIR/<name>.csv */
+    bool update_golden;     /* check: rewrite them instead */
+    double golden_rel_tol;  /* check: numeric cells' relative tolerance */
     void (*on_error)(const pe_error *err);
 } pe_command_options;
 
@@ -36,6 +39,8 @@ int command_run(const pe_catalog *catalog, const pe_file_list *files,
                 const pe_command_options *opt);
 int command_validate(const pe_catalog *catalog, const pe_file_list *files,
                      const pe_command_options *opt);
+int command_check(const pe_catalog *catalog, const pe_file_list *files,
+                  const pe_command_options *opt);
 int command_explain(const pe_catalog *catalog, const pe_file_list *files,
                     const pe_command_options *opt);
 

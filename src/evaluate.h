@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/net.h"
 #include "scenario.h"
 
 /* Ordered as ranked (model.md §9): ok first, invalid last. */
@@ -72,12 +73,39 @@ typedef struct {
     double F_layer, F_out, F_model;                      /* F1–F3 */
     double budget_bytes;                                 /* M6 */
     double state_total_gib;                              /* §3 diagnostics */
+
+    /* --- added by evaluate.c: everything evaluate_plan needs, flat --- */
+    int64_t gpus, gpus_per_node, layers, seq_len, global_batch; /* N, G, L, s, B */
+    int64_t heads, kv_heads, ffn_hidden;
+    int64_t agf_gcd;     /* gcd(a, g, f): V2 is "t divides it" */
+    bool allow_cross_node_tp, tied;
+    pe_attention attention;
+    double L, h, g, d, V, s, B, N, Vh; /* dimensions as doubles */
+    double delta;                      /* δ */
+    double N_out_p1;                   /* P4 at p = 1 */
+    double beta_w, beta_g, beta_o;
+    double act_rep, act_par;           /* A1, A2 bytes per token */
+    double act_att;                    /* A3 for recompute none (0 with flash) */
+    double F_att;                      /* 4·s·h·κ */
+    double x[3];                       /* F4 per pe_recompute */
+    double F_hw[3];                    /* F4 per pe_recompute */
+    double peak, rate, hbm_bps;        /* peak, peak·e, W (SI units) */
+    double reserve_bytes;              /* R */
+    double tokens_per_step;            /* B·s */
+    pe_net net;                        /* C2, C3 inputs */
 } pe_eval_ctx;
 
 void evaluate_prepare(const pe_scenario *s, pe_eval_ctx *ctx);
 
-/* Fill *r for plan p. Every field is written. */
+/* Fill *r for plan p. Every field is written. p's degrees, micro_batch and
+ * virtual_stages must be ≥ 1 (the loader's ranges). */
 void evaluate_plan(const pe_eval_ctx *ctx, const pe_plan *p, pe_result *r);
+
+/* The same evaluation, also filling every intermediate quantity (detail.h)
+ * for `explain` and `calibrate`: one code path with evaluate_plan(), so they
+ * print the evaluator's own numbers. d->valid is false for an invalid plan. */
+typedef struct pe_detail pe_detail;
+void evaluate_plan_detail(const pe_eval_ctx *ctx, const pe_plan *p, pe_result *r, pe_detail *d);
 
 /* The `reason` cell: every failed rule and budget with its numbers, in order
  * (rules V1..V8, then memory, step time, train days, MFU), joined by "; ".

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "calc.h"
 #include "catalog.h"
 #include "commands.h"
 #include "error.h"
@@ -36,8 +37,15 @@ static const char USAGE[] =
     "      --threads N        worker threads (default: online cores)\n"
     "      --quiet            no summary or progress on stderr\n"
     "  validate SCENARIO...   load and validate only\n"
+    "  check SCENARIO...      evaluate every expect: assertion; exit 1 on any miss\n"
+    "      --golden DIR       also compare whole reports with DIR/<name>.csv\n"
+    "      --rel-tol X        relative tolerance of numeric cells (default 1e-9)\n"
+    "      --update-golden    rewrite the golden reports instead\n"
     "  explain SCENARIO --plan NAME|CANONICAL\n"
     "                         every quantity of one plan: equation, numbers, source\n"
+    "  memory [OPTIONS]       memory per GPU of one plan, no scenario file (--help)\n"
+    "  collective [OPTIONS]   time and bus bandwidth of one collective (--help)\n"
+    "  bubble [OPTIONS]       pipeline bubble and in-flight micro-batches (--help)\n"
     "  --help, --version\n"
     "\n"
     "common options:\n"
@@ -103,6 +111,31 @@ static int expand_paths(char **args, int n, pe_file_list *out)
     return status;
 }
 
+/* A calculator: its own options; --catalog DIR may come first. */
+static int run_calculator(const char *command, int argc, char **argv)
+{
+    const char *catalog_dir = NULL;
+    if (argc >= 3 && strcmp(argv[1], "--catalog") == 0) {
+        catalog_dir = argv[2];
+        argv[2] = argv[0];
+        argv += 2;
+        argc -= 2;
+    }
+    pe_error err = {0};
+    pe_catalog *catalog = NULL;
+    int status = PE_OK;
+    if (strcmp(command, "bubble") == 0) {
+        status = calc_bubble(argc, argv, &err);
+    } else if ((status = catalog_open(catalog_dir, &catalog, &err)) == PE_OK) {
+        status = strcmp(command, "memory") == 0 ? calc_memory(argc, argv, catalog, &err)
+                                                : calc_collective(argc, argv, catalog, &err);
+    }
+    if (status != PE_OK)
+        print_error(&err);
+    catalog_free(catalog);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -118,7 +151,15 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    enum { OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP };
+    /* The calculators take their own options (calc.h). */
+    if (strcmp(command, "memory") == 0 || strcmp(command, "collective") == 0 ||
+        strcmp(command, "bubble") == 0)
+        return run_calculator(command, argc - 1, argv + 1);
+
+    enum {
+        OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,
+        OPT_UPDATE_GOLDEN, OPT_REL_TOL
+    };
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'},
         {"top", required_argument, NULL, OPT_TOP},
@@ -127,9 +168,12 @@ int main(int argc, char **argv)
         {"catalog", required_argument, NULL, OPT_CATALOG},
         {"plan", required_argument, NULL, OPT_PLAN},
         {"help", no_argument, NULL, OPT_HELP},
+        {"golden", required_argument, NULL, OPT_GOLDEN},
+        {"update-golden", no_argument, NULL, OPT_UPDATE_GOLDEN},
+        {"rel-tol", required_argument, NULL, OPT_REL_TOL},
         {NULL, 0, NULL, 0},
     };
-    pe_command_options opt = {.output_dir = "out", .on_error = print_error};
+    pe_command_options opt = {.output_dir = "out", .on_error = print_error, .golden_rel_tol = 1e-9};
     const char *catalog_dir = NULL;
     optind = 2;
     int c;
@@ -165,10 +209,24 @@ int main(int argc, char **argv)
         case OPT_HELP:
             fputs(USAGE, stdout);
             return 0;
+        case OPT_GOLDEN:
+            opt.golden_dir = optarg;
+            break;
+        case OPT_UPDATE_GOLDEN:
+            opt.update_golden = true;
+            break;
+        case OPT_REL_TOL:
+            errno = 0;
+            opt.golden_rel_tol = strtod(optarg, &end);
+            if (errno || *end || !(opt.golden_rel_tol >= 0))
+                return usage_error("--rel-tol needs a number >= 0, got '%s'", optarg);
+            break;
         default:
             return usage_error("%s", "bad option");
         }
     }
+    if (opt.update_golden && !opt.golden_dir)
+        return usage_error("%s", "--update-golden needs --golden DIR");
     if (opt.threads == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         opt.threads = n > 0 ? (int)n : 1;
@@ -179,6 +237,8 @@ int main(int argc, char **argv)
         handler = command_run;
     else if (strcmp(command, "validate") == 0)
         handler = command_validate;
+    else if (strcmp(command, "check") == 0)
+        handler = command_check;
     else if (strcmp(command, "explain") == 0)
         handler = command_explain;
     else

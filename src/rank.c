@@ -12,12 +12,12 @@ double rank_round12(double x)
     return strtod(buf, NULL);
 }
 
-void rank_make_row(pe_rank_by by, uint64_t index, const pe_plan *p, const pe_result *r,
-                   pe_row *row)
+void rank_make_row(pe_rank_by by, uint64_t index, const pe_plan *p, const char *name,
+                   const pe_result *r, pe_row *row)
 {
     row->index = index;
     row->result = *r;
-    row->name = p->name[0] ? p->name : NULL;
+    row->name = name && name[0] ? name : NULL;
     plans_canonical(p, row->canon, sizeof row->canon);
     row->key1 = row->key2 = 0;
     if (r->status == PE_STATUS_INVALID)

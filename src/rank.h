@@ -24,9 +24,11 @@ typedef struct {
 /* The value printf("%.11e") of x reads back as: 12 significant digits. */
 double rank_round12(double x);
 
-/* Fill a row for plan p (evaluated into r) at index. */
-void rank_make_row(pe_rank_by by, uint64_t index, const pe_plan *p, const pe_result *r,
-                   pe_row *row);
+/* Fill a row for plan p (evaluated into r) at index. name must outlive the
+ * row (an explicit plan's name in its scenario), or be NULL / "" for a plan
+ * known by its canonical text. */
+void rank_make_row(pe_rank_by by, uint64_t index, const pe_plan *p, const char *name,
+                   const pe_result *r, pe_row *row);
 
 /* <0, 0, >0 as a ranks before, same as, after b. */
 int rank_compare(const pe_row *a, const pe_row *b);

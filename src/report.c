@@ -84,20 +84,6 @@ static void put_cell(pe_report *w, bool first, const char *s)
         w->len += need;
 }
 
-static void put_int(pe_report *w, long long v)
-{
-    char b[32];
-    snprintf(b, sizeof b, "%lld", v);
-    put_cell(w, false, b);
-}
-
-static void put_num(pe_report *w, double v)
-{
-    char b[40];
-    report_format_double(v, b, sizeof b);
-    put_cell(w, false, b);
-}
-
 static pe_status end_line(pe_report *w, pe_error *err)
 {
     put_raw(w, "\n", 1);
@@ -138,79 +124,98 @@ pe_status report_open(const char *path, pe_report **out, pe_error *err)
     return PE_OK;
 }
 
-static void put_links(pe_report *w, const pe_result *r)
+/* The interconnect tier each parallel axis' group ran on; axes of degree 1
+ * are left out ("" for a single GPU). */
+static void format_links(const pe_result *r, char *buf, size_t size)
 {
-    /* The interconnect tier each parallel axis' group ran on; axes of
-     * degree 1 are left out ("" for a single GPU). */
-    char b[64] = "";
     const char *names[] = {"tp", "cp", "dp", "pp"};
     const pe_tier tiers[] = {r->tier_tp, r->tier_cp, r->tier_dp, r->tier_pp};
     size_t n = 0;
-    for (int i = 0; i < 4; i++)
+    buf[0] = '\0';
+    for (int i = 0; i < 4 && n < size; i++)
         if (tiers[i] != PE_TIER_NONE)
-            n += (size_t)snprintf(b + n, sizeof b - n, "%s%s:%s", n ? " " : "", names[i],
+            n += (size_t)snprintf(buf + n, size - n, "%s%s:%s", n ? " " : "", names[i],
                                   pe_tier_name(tiers[i]));
-    put_cell(w, false, b);
+}
+
+static int fmt_int(char *buf, size_t size, long long v) { return snprintf(buf, size, "%lld", v); }
+
+int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long rank,
+                       const pe_plan *p, const pe_row *row, pe_column col, char *buf,
+                       size_t size)
+{
+    const pe_result *r = &row->result;
+    buf[0] = '\0';
+    /* interface.md: an invalid plan fills rank … micro_batch only. */
+    if (r->status == PE_STATUS_INVALID && col >= COL_MICROBATCHES)
+        return 0;
+    double num;
+    switch (col) {
+    case COL_RANK: return fmt_int(buf, size, rank);
+    case COL_SCENARIO: return snprintf(buf, size, "%s", scenario);
+    case COL_PLAN: return snprintf(buf, size, "%s", row->name ? row->name : row->canon);
+    case COL_STATUS: return snprintf(buf, size, "%s", pe_plan_status_name(r->status));
+    case COL_REASON: return evaluate_format_reason(ctx, p, r, buf, size);
+    case COL_GPUS: return fmt_int(buf, size, r->gpus);
+    case COL_DP: return fmt_int(buf, size, p->dp);
+    case COL_TP: return fmt_int(buf, size, p->tp);
+    case COL_PP: return fmt_int(buf, size, p->pp);
+    case COL_CP: return fmt_int(buf, size, p->cp);
+    case COL_ZERO: return fmt_int(buf, size, p->zero);
+    case COL_RECOMPUTE: return snprintf(buf, size, "%s", pe_recompute_name(p->recompute));
+    case COL_SCHEDULE: return snprintf(buf, size, "%s", pe_schedule_name(p->schedule));
+    case COL_VIRTUAL_STAGES: return fmt_int(buf, size, p->virtual_stages);
+    case COL_SEQUENCE_PARALLEL: return snprintf(buf, size, "%s", p->sequence_parallel ? "true" : "false");
+    case COL_MICRO_BATCH: return fmt_int(buf, size, p->micro_batch);
+    case COL_MICROBATCHES: return fmt_int(buf, size, r->microbatches);
+    case COL_WORST_STAGE: return fmt_int(buf, size, r->worst_stage);
+    case COL_MEM_WEIGHTS_GIB: num = r->mem_weights_gib; break;
+    case COL_MEM_GRADS_GIB: num = r->mem_grads_gib; break;
+    case COL_MEM_OPTIMIZER_GIB: num = r->mem_optimizer_gib; break;
+    case COL_MEM_ACTIVATIONS_GIB: num = r->mem_activations_gib; break;
+    case COL_MEM_OTHER_GIB: num = r->mem_other_gib; break;
+    case COL_MEM_RESERVE_GIB: num = r->mem_reserve_gib; break;
+    case COL_MEM_TOTAL_GIB: num = r->mem_total_gib; break;
+    case COL_MEM_BUDGET_GIB: num = r->mem_budget_gib; break;
+    case COL_MEM_HEADROOM_GIB: num = r->mem_headroom_gib; break;
+    case COL_COMPUTE_S: num = r->compute_s; break;
+    case COL_TP_COMM_S: num = r->tp_comm_s; break;
+    case COL_CP_COMM_S: num = r->cp_comm_s; break;
+    case COL_BUBBLE_S: num = r->bubble_s; break;
+    case COL_PP_COMM_S: num = r->pp_comm_s; break;
+    case COL_DP_COMM_S: num = r->dp_comm_s; break;
+    case COL_OPTIMIZER_S: num = r->optimizer_s; break;
+    case COL_STEP_TIME_S: num = r->step_time_s; break;
+    case COL_COMM_FRACTION: num = r->comm_fraction; break;
+    case COL_BUBBLE_FRACTION: num = r->bubble_fraction; break;
+    case COL_BOUND: return snprintf(buf, size, "%s", pe_bound_name(r->bound));
+    case COL_TOKENS_PER_S: num = r->tokens_per_s; break;
+    case COL_MFU: num = r->mfu; break;
+    case COL_HFU: num = r->hfu; break;
+    case COL_TFLOPS_PER_GPU: num = r->tflops_per_gpu; break;
+    case COL_TRAIN_DAYS:
+    case COL_GPU_HOURS:
+        if (!r->has_train_days)
+            return 0; /* a figure that does not apply is empty */
+        num = col == COL_TRAIN_DAYS ? r->train_days : r->gpu_hours;
+        break;
+    case COL_INTERVENTIONS: return fmt_int(buf, size, r->interventions);
+    case COL_STATE_TOTAL_GIB: num = r->state_total_gib; break;
+    case COL_ACT_TOTAL_GIB: num = r->act_total_gib; break;
+    case COL_LINKS: format_links(r, buf, size); return (int)strlen(buf);
+    default: return 0;
+    }
+    return report_format_double(num, buf, size);
 }
 
 pe_status report_write_row(pe_report *w, const pe_eval_ctx *ctx, const char *scenario,
                            long long rank, const pe_plan *p, const pe_row *row, pe_error *err)
 {
-    const pe_result *r = &row->result;
-    char reason[2048];
-    evaluate_format_reason(ctx, p, r, reason, sizeof reason);
-
-    char b[32];
-    snprintf(b, sizeof b, "%lld", rank);
-    put_cell(w, true, b);
-    put_cell(w, false, scenario);
-    put_cell(w, false, row->name ? row->name : row->canon);
-    put_cell(w, false, pe_plan_status_name(r->status));
-    put_cell(w, false, reason);
-    put_int(w, r->gpus);
-    put_int(w, p->dp);
-    put_int(w, p->tp);
-    put_int(w, p->pp);
-    put_int(w, p->cp);
-    put_int(w, p->zero);
-    put_cell(w, false, pe_recompute_name(p->recompute));
-    put_cell(w, false, pe_schedule_name(p->schedule));
-    put_int(w, p->virtual_stages);
-    put_cell(w, false, p->sequence_parallel ? "true" : "false");
-    put_int(w, p->micro_batch);
-    if (r->status == PE_STATUS_INVALID) {
-        /* interface.md: an invalid plan fills rank … micro_batch only. */
-        for (int c = COL_MICROBATCHES; c < COL_COUNT; c++)
-            put_cell(w, false, "");
-        return end_line(w, err);
+    char cell[2048];
+    for (int c = 0; c < COL_COUNT; c++) {
+        report_format_cell(ctx, scenario, rank, p, row, (pe_column)c, cell, sizeof cell);
+        put_cell(w, c == 0, cell);
     }
-    put_int(w, r->microbatches);
-    put_int(w, r->worst_stage);
-    const double mem[] = {r->mem_weights_gib,  r->mem_grads_gib,     r->mem_optimizer_gib,
-                          r->mem_activations_gib, r->mem_other_gib,  r->mem_reserve_gib,
-                          r->mem_total_gib,    r->mem_budget_gib,    r->mem_headroom_gib,
-                          r->compute_s,        r->tp_comm_s,         r->cp_comm_s,
-                          r->bubble_s,         r->pp_comm_s,         r->dp_comm_s,
-                          r->optimizer_s,      r->step_time_s,       r->comm_fraction,
-                          r->bubble_fraction};
-    for (size_t i = 0; i < sizeof mem / sizeof mem[0]; i++)
-        put_num(w, mem[i]);
-    put_cell(w, false, pe_bound_name(r->bound));
-    put_num(w, r->tokens_per_s);
-    put_num(w, r->mfu);
-    put_num(w, r->hfu);
-    put_num(w, r->tflops_per_gpu);
-    if (r->has_train_days) {
-        put_num(w, r->train_days);
-        put_num(w, r->gpu_hours);
-    } else {
-        put_cell(w, false, "");
-        put_cell(w, false, "");
-    }
-    put_int(w, r->interventions);
-    put_num(w, r->state_total_gib);
-    put_num(w, r->act_total_gib);
-    put_links(w, r);
     return end_line(w, err);
 }
 

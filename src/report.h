@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "columns.h"
 #include "error.h"
 #include "evaluate.h"
 #include "rank.h"
@@ -25,6 +26,12 @@ pe_status report_commit(pe_report *w, pe_error *err);
 
 /* Close and remove the temporary file. Frees w. Safe with NULL. */
 void report_abort(pe_report *w);
+
+/* The text of one cell of a row ("" when it does not apply); the writer,
+ * `check` and `explain` share it. Returns the length (snprintf semantics). */
+int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long rank,
+                       const pe_plan *p, const pe_row *row, pe_column col, char *buf,
+                       size_t size);
 
 /* Shortest "%.{15,16,17}g" text that reads back as x. */
 int report_format_double(double x, char *buf, size_t size);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "report.h"
 #include "runner.h"
 
 typedef struct {
@@ -96,7 +97,9 @@ static void *work(void *arg)
         if (result.status == PE_STATUS_INVALID)
             for (int v = 0; v < 8; v++)
                 w->by_rule[v] += (result.failed >> v) & 1u;
-        rank_make_row(w->rank_by, i, &plan, &result, &row);
+        /* the name must outlive `plan`: point into the scenario's own plans */
+        const char *name = i < w->space->explicit_count ? w->space->scenario->plans[i].name : NULL;
+        rank_make_row(w->rank_by, i, &plan, name, &result, &row);
         if (!keep_row(w, &row)) {
             w->oom = true;
             break;
@@ -185,4 +188,21 @@ void runner_free(pe_run_result *r)
 {
     free(r->rows);
     memset(r, 0, sizeof *r);
+}
+
+pe_status runner_write_report(const char *path, const pe_plan_space *space,
+                              const pe_eval_ctx *ctx, const pe_run_result *rr, pe_error *err)
+{
+    pe_report *w = NULL;
+    pe_status st = report_open(path, &w, err);
+    for (size_t i = 0; st == PE_OK && i < rr->row_count; i++) {
+        pe_plan plan;
+        plans_at(space, rr->rows[i].index, &plan);
+        st = report_write_row(w, ctx, space->scenario->name, (long long)i + 1, &plan,
+                              &rr->rows[i], err);
+    }
+    if (st == PE_OK)
+        return report_commit(w, err);
+    report_abort(w);
+    return st;
 }

@@ -89,13 +89,15 @@ static void test_make_row_keys(void **state)
     r.interventions = 2;
     r.mem_total_gib = 100;
     pe_row w;
-    rank_make_row(PE_RANK_MFU, 7, &p, &r, &w);
+    rank_make_row(PE_RANK_MFU, 7, &p, NULL, &r, &w);
     assert_true(w.key1 == -0.4); /* descending */
-    rank_make_row(PE_RANK_INTERVENTIONS, 7, &p, &r, &w);
+    rank_make_row(PE_RANK_INTERVENTIONS, 7, &p, "", &r, &w);
     assert_true(w.key1 == 2 && w.key2 == 2.5);
-    rank_make_row(PE_RANK_MEMORY, 7, &p, &r, &w);
+    rank_make_row(PE_RANK_MEMORY, 7, &p, NULL, &r, &w);
     assert_true(w.key1 == 100);
     assert_null(w.name);
+    rank_make_row(PE_RANK_MEMORY, 7, &p, "named", &r, &w);
+    assert_string_equal(w.name, "named");
     assert_string_equal(w.canon, "dp8-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0");
 }
 

@@ -1,0 +1,99 @@
+/* fields.h — the keys of every YAML mapping of a scenario (and of a catalog
+ * file): name, type, range, default, help text.
+ *
+ * One const table per mapping, the single source for the loader (load.c,
+ * catalog.c), `--help`, `explain` and the JSON schemas. The tables are plain
+ * data: no YAML here. Key names, ranges and defaults come from interface.md
+ * "Scenario file" / "Ranges" and model.md §0; the order of each table is the
+ * order of interface.md's example, so printed help reads like the spec. */
+#ifndef PLANEVAL_FIELDS_H
+#define PLANEVAL_FIELDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    PE_FT_INT,    /* integer literal only (96, not 96.0 or 1e2), |v| <= 2^53 */
+    PE_FT_NUMBER, /* integer or float literal, finite */
+    PE_FT_BOOL,   /* true/True/TRUE/false/False/FALSE */
+    PE_FT_ENUM,   /* one of enum_values (text) */
+    PE_FT_TEXT,   /* a string: plain (not a number/bool/null) or quoted */
+    PE_FT_MAP,    /* a nested mapping: sub lists its keys */
+    PE_FT_LIST,   /* a list (plans, expect) */
+    PE_FT_PRESET  /* a catalog entry name (model.preset, cluster.preset, cluster.gpu.preset) */
+} pe_field_type;
+
+/* Value ranges of interface.md "Ranges". */
+typedef enum {
+    PE_RANGE_NONE,
+    PE_RANGE_WHOLE,    /* whole number >= 1: sizes, degrees, counts, global_batch, links */
+    PE_RANGE_POSITIVE, /* > 0: params, tokens, bandwidths, peak_tflops, hbm_*, budgets, β_w, β_g */
+    PE_RANGE_NONNEG,   /* >= 0: optimizer_bytes, reserve_gib, latency_us, tolerances */
+    PE_RANGE_FRACTION, /* (0, 1]: flops_efficiency, min_mfu */
+    PE_RANGE_UNIT,     /* [0, 1]: overlap values */
+    PE_RANGE_ZERO      /* whole number 0..3: plan.zero (model.md §0) */
+} pe_range;
+
+enum {
+    PE_F_REQUIRED = 1u << 0,  /* must be given (in the file or by a preset) */
+    PE_F_AUTO = 1u << 1,      /* accepts `auto` (plan dp; sweep dp tp pp cp micro_batch virtual_stages) */
+    PE_F_SWITCH = 1u << 2,    /* intra_node key of topology: switch only */
+    PE_F_FULL_MESH = 1u << 3, /* intra_node key of topology: full_mesh only */
+    PE_F_NO_PRESET = 1u << 4  /* never set by a catalog preset (cluster.nodes) */
+};
+
+#define PE_NO_OFFSET ((size_t)-1)
+
+typedef struct pe_fieldset pe_fieldset;
+
+typedef struct {
+    const char *key;
+    pe_field_type type;
+    pe_range range;
+    size_t offset;     /* into the mapping's struct (scenario.h); PE_NO_OFFSET: set by code */
+    size_t has_offset; /* a bool set to true when the key is given; PE_NO_OFFSET if none */
+    const char *const *enum_values; /* PE_FT_ENUM: NULL-terminated, in enum order */
+    unsigned flags;                 /* PE_F_* */
+    const pe_fieldset *sub;         /* PE_FT_MAP / PE_FT_LIST of mappings: the nested keys */
+    const char *default_text;       /* as printed by --help; NULL when required or none */
+    const char *help;
+} pe_field;
+
+struct pe_fieldset {
+    const char *path; /* "model", "cluster.gpu", "plans[]", … */
+    const char *help;
+    const pe_field *fields;
+    size_t count;
+};
+
+/* Scenario file (interface.md "Scenario file"). */
+extern const pe_fieldset pe_fields_scenario; /* top level */
+extern const pe_fieldset pe_fields_model;
+extern const pe_fieldset pe_fields_precision;
+extern const pe_fieldset pe_fields_cluster;
+extern const pe_fieldset pe_fields_gpu;
+extern const pe_fieldset pe_fields_intra_node;
+extern const pe_fieldset pe_fields_inter_node;
+extern const pe_fieldset pe_fields_training;
+extern const pe_fieldset pe_fields_budgets;
+extern const pe_fieldset pe_fields_overlap;
+extern const pe_fieldset pe_fields_plan;  /* one item of plans: */
+extern const pe_fieldset pe_fields_sweep; /* offsets are of pe_axis members of pe_sweep */
+extern const pe_fieldset pe_fields_expect;    /* the fixed keys of one expect item */
+extern const pe_fieldset pe_fields_tolerance; /* {value, rel_tol | abs_tol} */
+/* Catalog file (interface.md "Presets"): models:, gpus:, clusters:. */
+extern const pe_fieldset pe_fields_catalog;
+
+/* Every fieldset above, NULL-terminated (for --help and the schema test). */
+extern const pe_fieldset *const pe_fieldsets[];
+
+/* The field called key (len bytes, not NUL-terminated), or NULL. */
+const pe_field *fields_find(const pe_fieldset *set, const char *key, size_t len);
+
+/* "a whole number >= 1", "a number > 0", … for messages and help. */
+const char *fields_range_text(pe_range r);
+/* "integer", "number", "boolean", "one of …", … */
+const char *fields_type_text(pe_field_type t);
+
+#endif

@@ -1,0 +1,179 @@
+/* comm.h — model.md §5 collectives on the topology (C1–C7) and §6
+ * communication per axis with overlap (X1–X5). Times in seconds, sizes in
+ * bytes, bandwidths in bytes/s. All inline: they run per plan. */
+#ifndef PLANEVAL_MODEL_COMM_H
+#define PLANEVAL_MODEL_COMM_H
+
+#include <stdint.h>
+
+#include "evaluate.h"
+#include "model/net.h"
+#include "scenario.h"
+
+/* An axis group of n ranks at stride k, placed on nodes (C1) with its
+ * intra-node bandwidth (C2). */
+typedef struct {
+    double n, n_in, n_out; /* C1 */
+    double b_in;           /* C2, bytes/s; 0 when n_in = 1 (never used then) */
+} pe_group;
+
+/* pe_net of a cluster (GB/s → bytes/s, µs → s; absent tiers give zeros). */
+pe_net comm_net(const pe_cluster *c);
+
+/* max(0, x): exposed time after overlap (§6) */
+inline double comm_pos(double x) { return x > 0.0 ? x : 0.0; }
+
+/* C2 intra-node bandwidth per GPU for n_in members: switch → bandwidth_gb_s;
+ * full_mesh → min(n_in − 1, links)·link_gb_s */
+inline double comm_bw_in(const pe_net *net, int64_t n_in)
+{
+    if (!net->full_mesh)
+        return net->switch_bps;
+    const double peers = (double)(n_in - 1);
+    return (peers < net->links ? peers : net->links) * net->link_bps;
+}
+
+/* C1 n_in = min(n, max(1, floor(G/k))), n_out = ceil(n / n_in); and C2 */
+inline pe_group comm_group(const pe_net *net, int64_t n, int64_t k)
+{
+    int64_t per_node = net->gpus_per_node / k;
+    if (per_node < 1)
+        per_node = 1;
+    const int64_t n_in = n < per_node ? n : per_node;
+    const int64_t n_out = (n + n_in - 1) / n_in;
+    pe_group g = {(double)n, (double)n_in, (double)n_out, comm_bw_in(net, n_in)};
+    return g;
+}
+
+/* Tier the group's collectives run on: none (n = 1), inter (C1 n_out > 1), else intra. */
+inline pe_tier comm_tier(const pe_group *g)
+{
+    return g->n == 1.0 ? PE_TIER_NONE : g->n_out > 1.0 ? PE_TIER_INTER : PE_TIER_INTRA;
+}
+
+/* C4 reduce-scatter (or all-gather) of S bytes, hierarchical ring:
+ * (n_in−1)/n_in·S/B_in + (n_in−1)·α_in + (n_out−1)/n_out·(S/n_in)/B_out + (n_out−1)·α_out;
+ * a phase whose member count is 1 costs 0. */
+inline double comm_reduce_scatter(const pe_net *net, const pe_group *g, double S)
+{
+    const double intra =
+        g->n_in > 1.0 ? (g->n_in - 1.0) / g->n_in * S / g->b_in + (g->n_in - 1.0) * net->alpha_in
+                      : 0.0;
+    const double inter = g->n_out > 1.0 ? (g->n_out - 1.0) / g->n_out * (S / g->n_in) / net->out_bps +
+                                              (g->n_out - 1.0) * net->alpha_out
+                                        : 0.0;
+    return intra + inter;
+}
+
+/* C5 all-reduce = 2·T_rs(S) */
+inline double comm_all_reduce(const pe_net *net, const pe_group *g, double S)
+{
+    return 2.0 * comm_reduce_scatter(net, g, S);
+}
+
+/* C6 all-to-all, S bytes sent per GPU:
+ * (n_in−1)/n·S/B_in + (n_in−1)·α_in + (n−n_in)/n·S/B_out + (n_out−1)·α_out;
+ * a phase whose member count is 1 costs 0. */
+inline double comm_all_to_all(const pe_net *net, const pe_group *g, double S)
+{
+    const double intra =
+        g->n_in > 1.0 ? (g->n_in - 1.0) / g->n * S / g->b_in + (g->n_in - 1.0) * net->alpha_in
+                      : 0.0;
+    const double inter = g->n_out > 1.0 ? (g->n - g->n_in) / g->n * S / net->out_bps +
+                                              (g->n_out - 1.0) * net->alpha_out
+                                        : 0.0;
+    return intra + inter;
+}
+
+/* C7 one ring or pipeline hop of S bytes: α + S/B. Spanning nodes
+ * (n_out > 1): every hop inter-node (α_out, B_out); otherwise one link
+ * (full_mesh) or bandwidth_gb_s (switch) with α_in. n = 1 → 0. */
+inline double comm_p2p(const pe_net *net, const pe_group *g, double S)
+{
+    if (g->n == 1.0)
+        return 0.0;
+    if (g->n_out > 1.0)
+        return net->alpha_out + S / net->out_bps;
+    return net->alpha_in + S / (net->full_mesh ? net->link_bps : net->switch_bps);
+}
+
+/* X1 S_tp = 2·b·s'·h */
+inline double comm_tp_bytes(double b, double s_local, double h) { return 2.0 * b * s_local * h; }
+
+/* X1 χ_tp,f = (L/p)·max(0, 2·T_ar − overlap.tp·τ_lf) */
+inline double comm_tp_fwd(double layers_per_stage, double t_ar, double overlap, double tau_lf)
+{
+    return layers_per_stage * comm_pos(2.0 * t_ar - overlap * tau_lf);
+}
+
+/* X1 χ_tp,b = (L/p)·max(0, (2 + 2·[full])·T_ar − overlap.tp·τ_lb) */
+inline double comm_tp_bwd(double layers_per_stage, double t_ar, double overlap, double tau_lb,
+                          int full)
+{
+    return layers_per_stage * comm_pos((2.0 + 2.0 * (full ? 1.0 : 0.0)) * t_ar - overlap * tau_lb);
+}
+
+/* X2 S_kv = 2·b·s'·2·g·d/t bytes per hop */
+inline double comm_cp_bytes(double b, double s_local, double g, double d, double t)
+{
+    return 2.0 * b * s_local * 2.0 * g * d / t;
+}
+
+/* X2 χ_cp,f = (L/p)·max(0, (c−1)·T_p2p − overlap.cp·τ_att) */
+inline double comm_cp_fwd(double layers_per_stage, double c, double t_p2p, double overlap,
+                          double tau_att)
+{
+    return layers_per_stage * comm_pos((c - 1.0) * t_p2p - overlap * tau_att);
+}
+
+/* X2 χ_cp,b = (L/p)·max(0, (2 + [recompute ≠ none])·(c−1)·T_p2p − overlap.cp·2·τ_att) */
+inline double comm_cp_bwd(double layers_per_stage, double c, double t_p2p, double overlap,
+                          double tau_att, int recompute)
+{
+    return layers_per_stage *
+           comm_pos((2.0 + (recompute ? 1.0 : 0.0)) * (c - 1.0) * t_p2p - overlap * 2.0 * tau_att);
+}
+
+/* X3 S_pp = 2·b·s'·h/(sp ? t : 1) */
+inline double comm_pp_bytes(double b, double s_local, double h, double t, int sp)
+{
+    return 2.0 * b * s_local * h / (sp ? t : 1.0);
+}
+
+/* X3 χ_pp = m·v·[max(0, T_p2p − overlap.pp·τ_f/v) + max(0, T_p2p − overlap.pp·τ_b/v)]; 0 when p = 1 */
+inline double comm_pp(double p, double m, double v, double t_p2p, double overlap, double tau_f,
+                      double tau_b)
+{
+    if (p == 1.0)
+        return 0.0;
+    return m * v * (comm_pos(t_p2p - overlap * tau_f / v) + comm_pos(t_p2p - overlap * tau_b / v));
+}
+
+/* X4 DP/ZeRO exposed time per step; rs_g = T_rs(β_g·N_gpu), rs_w = T_rs(β_w·N_gpu):
+ *  z=0 max(0, T_ar(S_g) − ov·τ_b)
+ *  z=1 max(0, T_rs(S_g) − ov·τ_b) + max(0, T_rs(S_w) − ov·τ_f)
+ *  z=2 m·max(0, T_rs(S_g) − ov·τ_b) + max(0, T_rs(S_w) − ov·τ_f)
+ *  z=3 m·max(0, 2·T_rs(S_w) + T_rs(S_g) − ov·(τ_f + τ_b)) */
+inline double comm_dp(int64_t zero, double m, double rs_g, double rs_w, double overlap,
+                      double tau_f, double tau_b)
+{
+    switch (zero) {
+    case 0:
+        return comm_pos(2.0 * rs_g - overlap * tau_b); /* T_ar = 2·T_rs (C5) */
+    case 1:
+        return comm_pos(rs_g - overlap * tau_b) + comm_pos(rs_w - overlap * tau_f);
+    case 2:
+        return m * comm_pos(rs_g - overlap * tau_b) + comm_pos(rs_w - overlap * tau_f);
+    default:
+        return m * comm_pos(2.0 * rs_w + rs_g - overlap * (tau_f + tau_b));
+    }
+}
+
+/* X5 optimizer step, memory bound: N_gpu/(z ≥ 1 ? D : 1)·(β_w + β_g + 2·β_o)/W */
+inline double comm_optimizer(double n_gpu, int64_t zero, double D, double beta_w, double beta_g,
+                             double beta_o, double hbm_bps)
+{
+    return n_gpu / (zero >= 1 ? D : 1.0) * (beta_w + beta_g + 2.0 * beta_o) / hbm_bps;
+}
+
+#endif

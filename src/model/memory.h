@@ -1,0 +1,141 @@
+/* memory.h — model.md §3, memory per GPU: model state M1–M4, activations
+ * A1–A8 with the in-flight table k(stage), total M5. All sizes in bytes.
+ *
+ * Per-token activation sizes (A1–A3) depend on the model only and are
+ * computed once; everything else is inline and runs per plan. */
+#ifndef PLANEVAL_MODEL_MEMORY_H
+#define PLANEVAL_MODEL_MEMORY_H
+
+#include <stdint.h>
+
+#include "scenario.h"
+
+#define PE_GIB 1073741824.0 /* 2^30 */
+
+/* M1 weights β_w·N_gpu / (z ≥ 3 ? D : 1) */
+inline double mem_weights(double beta_w, double n_gpu, int64_t zero, double D)
+{
+    return beta_w * n_gpu / (zero >= 3 ? D : 1.0);
+}
+
+/* M2 gradients β_g·N_gpu / (z ≥ 2 ? D : 1) */
+inline double mem_grads(double beta_g, double n_gpu, int64_t zero, double D)
+{
+    return beta_g * n_gpu / (zero >= 2 ? D : 1.0);
+}
+
+/* M3 optimizer β_o·N_gpu / (z ≥ 1 ? D : 1) */
+inline double mem_optimizer(double beta_o, double n_gpu, int64_t zero, double D)
+{
+    return beta_o * n_gpu / (zero >= 1 ? D : 1.0);
+}
+
+/* M4 ZeRO-3 working set [z = 3]·(2·β_w + β_g)·max(N_layer, V·h)/t */
+inline double mem_zero3_working(int64_t zero, double beta_w, double beta_g, double n_layer,
+                                double vh, double t)
+{
+    return zero == 3 ? (2.0 * beta_w + beta_g) * (n_layer > vh ? n_layer : vh) / t : 0.0;
+}
+
+/* A1 replicated bytes per token: 8h + 2δh */
+double act_rep(const pe_model *m);
+/* A2 TP-sharded bytes per token: 4h + 4·g·d + (gelu ? 4f : 6f) */
+double act_par(const pe_model *m);
+/* A3 attention-score bytes per token (2 + 3δ)·a·s; 0 for flash attention or
+ * selective recompute. Full recompute counts att as recompute none (A5). */
+double act_att(const pe_model *m, pe_recompute recompute);
+
+/* A4 A_layer = s'·b·[(sp ? (rep + par)/t : rep + par/t) + att/t] */
+inline double act_layer(double s_local, double b, double t, int sp, double rep, double par,
+                        double att)
+{
+    return s_local * b * ((sp ? (rep + par) / t : rep + par / t) + att / t);
+}
+
+/* A5 A_in = 2·s'·b·h / (sp ? t : 1), the one input a layer keeps under full recompute */
+inline double act_input(double s_local, double b, double h, double t, int sp)
+{
+    return 2.0 * s_local * b * h / (sp ? t : 1.0);
+}
+
+/* k(stage): micro-batches in flight on stage 0 (last = 0) or p−1 (last = 1).
+ * Korthikanti §4.2.3, Narayanan §2.2, Megatron's interleaved warm-up, Qi et
+ * al. 2023. Interleaved: (p−1)/v is a real division — Megatron's rank r
+ * warms up 2(p−r−1) + (v−1)p model chunks and holds one more, i.e.
+ * v·p + p − 1 chunks of L/(p·v) layers on rank 0 = p + (p−1)/v stage-sized
+ * micro-batches (v·p − p + 1 chunks = p − (p−1)/v on rank p−1), which is also
+ * Korthikanti's L·(1 + (p−1)/(p·v)). */
+inline double act_inflight(pe_schedule schedule, double p, double m, double v, int last)
+{
+    if (p == 1.0)
+        return 1.0; /* plain gradient accumulation */
+    double k;
+    switch (schedule) {
+    case PE_SCHEDULE_INTERLEAVED:
+        k = last ? p - (p - 1.0) / v : p + (p - 1.0) / v;
+        break;
+    case PE_SCHEDULE_GPIPE:
+        return m;
+    case PE_SCHEDULE_ZB_H2:
+        k = last ? 1.0 : 2.0 * p - 1.0;
+        break;
+    default: /* 1f1b, zb-h1 */
+        k = last ? 1.0 : p;
+        break;
+    }
+    return k < m ? k : m;
+}
+
+/* A7's k_first: micro-batches in flight in stage 0's first model chunk:
+ * k(0), except interleaved min(2p, m) (the first chunk's warm-up runs ahead). */
+inline double act_inflight_first_chunk(pe_schedule schedule, double p, double m, double v)
+{
+    if (p > 1.0 && schedule == PE_SCHEDULE_INTERLEAVED)
+        return 2.0 * p < m ? 2.0 * p : m;
+    return act_inflight(schedule, p, m, v, 0);
+}
+
+/* A8's k_last: micro-batches in flight in the last stage's last chunk:
+ * k(p−1), except interleaved 1. */
+inline double act_inflight_last_chunk(pe_schedule schedule, double p, double m, double v)
+{
+    if (p > 1.0 && schedule == PE_SCHEDULE_INTERLEAVED)
+        return 1.0;
+    return act_inflight(schedule, p, m, v, 1);
+}
+
+/* A6 layer activations on a stage: A_layer·(L/p)·k, with full recompute
+ * A_in·(L/p)·k + A_layer (one layer being recomputed; A_layer then computed
+ * with att as for recompute none). */
+inline double act_stage(double a_layer, double a_in, double layers_per_stage, double k, int full)
+{
+    return full ? a_in * layers_per_stage * k + a_layer : a_layer * layers_per_stage * k;
+}
+
+/* A7 stage 0: embedding dropout mask δ·s'·b·h/(sp ? t : 1)·k_first */
+inline double act_embed_mask(double delta, double s_local, double b, double h, double t, int sp,
+                             double k_first)
+{
+    return delta * s_local * b * h / (sp ? t : 1.0) * k_first;
+}
+
+/* A8 last stage: (4·s'·b·h/(sp ? t : 1) + 4·s'·b·V/t)·k_last (final norm and
+ * output-layer inputs, fp32 logits) */
+inline double act_output(double s_local, double b, double h, double V, double t, int sp,
+                         double k_last)
+{
+    return (4.0 * s_local * b * h / (sp ? t : 1.0) + 4.0 * s_local * b * V / t) * k_last;
+}
+
+/* M5 M_total(stage) = M1 + M2 + M3 + M4 + A6 + (A7 and/or A8) + R, added left
+ * to right; a7 or a8 is 0 on a stage that does not carry it. */
+inline double mem_total(double m1, double m2, double m3, double m4, double a6, double a7,
+                        double a8, double reserve)
+{
+    return m1 + m2 + m3 + m4 + a6 + a7 + a8 + reserve;
+}
+
+/* M6 the plan fits when the worst stage's total ≤ budget (bytes) */
+inline int mem_fits(double total, double budget) { return total <= budget; }
+
+#endif

@@ -1,0 +1,39 @@
+/* params.h — model.md §2, parameter counts P1–P7.
+ *
+ * Pure functions of the model dimensions. Everything scenario-level (P1–P6)
+ * is called once by evaluate_prepare(); P7 runs per plan and is inline. */
+#ifndef PLANEVAL_MODEL_PARAMS_H
+#define PLANEVAL_MODEL_PARAMS_H
+
+#include <stdint.h>
+
+#include "scenario.h"
+
+/* head dim d = h / a (§0) */
+double params_head_dim(const pe_model *m);
+/* norm(h): 2h for layernorm, h for rmsnorm (§0) */
+double params_norm(const pe_model *m);
+/* P1 matmul weights per layer h·(h + 2·g·d) + h·h + k_μ·h·f */
+double params_matmul(const pe_model *m);
+/* P2 parameters per layer from the dimensions */
+double params_layer_dims(const pe_model *m);
+/* P3 V·h + [learned]·s·h */
+double params_embed(const pe_model *m);
+/* P4 output layer at pipeline depth p (tied: 0 at p = 1, V·h otherwise) */
+double params_out(const pe_model *m, int64_t p);
+/* P5 L·N_layer + N_embed + N_out + norm(h) at pipeline depth p */
+double params_total(const pe_model *m, double n_layer, int64_t p);
+/* P6 N_layer fixed by model.params: (params − N_embed − N_out|p=1 − norm(h)) / L */
+double params_layer_from_params(const pe_model *m);
+/* N_layer the model uses: P6 when model.params is given, else P2 */
+double params_layer(const pe_model *m);
+
+/* P7 N_gpu(stage) = [(L/p)·N_layer + (first ? N_embed : 0) + (last ? N_out + norm(h) : 0)] / t */
+inline double params_gpu(double layers_per_stage, double n_layer, double n_embed, double n_out,
+                         double norm_h, int first, int last, double t)
+{
+    return (layers_per_stage * n_layer + (first ? n_embed : 0.0) + (last ? n_out + norm_h : 0.0)) /
+           t;
+}
+
+#endif

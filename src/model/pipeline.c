@@ -1,0 +1,7 @@
+/* pipeline.c — model.md §7, pipeline bubble B1–B4. */
+#include "model/pipeline.h"
+
+extern inline double pipe_stage_time(double tau, double chi_tp, double chi_cp);
+extern inline double pipe_bubble(pe_schedule schedule, double p, double v, double t_f,
+                                 double t_b);
+extern inline double pipe_bubble_fraction(double bubble, double m, double t_f, double t_b);

@@ -1,0 +1,42 @@
+/* pipeline.h — model.md §7, pipeline bubble B1–B4.
+ * t_f = τ_f + χ_tp,f + χ_cp,f and t_b = τ_b + χ_tp,b + χ_cp,b are the
+ * per-micro-batch stage times including exposed TP and CP communication. */
+#ifndef PLANEVAL_MODEL_PIPELINE_H
+#define PLANEVAL_MODEL_PIPELINE_H
+
+#include "scenario.h"
+
+/* §7 per-micro-batch stage time t_f (or t_b): τ + χ_tp + χ_cp */
+inline double pipe_stage_time(double tau, double chi_tp, double chi_cp)
+{
+    return tau + chi_tp + chi_cp;
+}
+
+/* B1–B4 bubble per step; p = 1 → 0.
+ *  B1 gpipe, 1f1b: (p−1)·(t_f + t_b)
+ *  B2 interleaved: (p−1)·(t_f + t_b)/v
+ *  B3 zb-h1: (p−1)·t_f
+ *  B4 zb-h2: 0 */
+inline double pipe_bubble(pe_schedule schedule, double p, double v, double t_f, double t_b)
+{
+    if (p == 1.0)
+        return 0.0;
+    switch (schedule) {
+    case PE_SCHEDULE_INTERLEAVED:
+        return (p - 1.0) * (t_f + t_b) / v; /* B2 */
+    case PE_SCHEDULE_ZB_H1:
+        return (p - 1.0) * t_f; /* B3 */
+    case PE_SCHEDULE_ZB_H2:
+        return 0.0; /* B4 */
+    default:
+        return (p - 1.0) * (t_f + t_b); /* B1 */
+    }
+}
+
+/* §7 bubble_fraction = bubble / (m·(t_f + t_b)) */
+inline double pipe_bubble_fraction(double bubble, double m, double t_f, double t_b)
+{
+    return bubble / (m * (t_f + t_b));
+}
+
+#endif

@@ -1,0 +1,55 @@
+/* step.h — model.md §8, step time and derived figures S1–S5. */
+#ifndef PLANEVAL_MODEL_STEP_H
+#define PLANEVAL_MODEL_STEP_H
+
+#include "evaluate.h"
+
+/* S1 step_time_s: the seven columns added left to right in report order. */
+inline double step_time(double compute_s, double tp_comm_s, double cp_comm_s, double bubble_s,
+                        double pp_comm_s, double dp_comm_s, double optimizer_s)
+{
+    return compute_s + tp_comm_s + cp_comm_s + bubble_s + pp_comm_s + dp_comm_s + optimizer_s;
+}
+
+/* S2 and S3: the four communication columns summed */
+inline double step_comm(double tp_comm_s, double cp_comm_s, double pp_comm_s, double dp_comm_s)
+{
+    return tp_comm_s + cp_comm_s + pp_comm_s + dp_comm_s;
+}
+
+/* S3 the largest of compute, communication, bubble; a tie goes to the earlier name */
+inline pe_bound step_bound(double compute_s, double comm_s, double bubble_s)
+{
+    if (compute_s >= comm_s && compute_s >= bubble_s)
+        return PE_BOUND_COMPUTE;
+    return comm_s >= bubble_s ? PE_BOUND_COMMUNICATION : PE_BOUND_BUBBLE;
+}
+
+/* S4 tokens_per_s = B·s / step_time */
+inline double step_tokens_per_s(double tokens_per_step, double step_s)
+{
+    return tokens_per_step / step_s;
+}
+
+/* S4 mfu = F_model/(step·N·peak); hfu the same with F_hw */
+inline double step_utilisation(double flops, double step_s, double gpus, double peak)
+{
+    return flops / (step_s * gpus * peak);
+}
+
+/* S4 tflops_per_gpu = F_model/(step·N)/10^12 */
+inline double step_tflops_per_gpu(double f_model, double step_s, double gpus)
+{
+    return f_model / (step_s * gpus) / 1e12;
+}
+
+/* S5 train_days = tokens / tokens_per_s / 86400 */
+inline double step_train_days(double tokens, double tokens_per_s)
+{
+    return tokens / tokens_per_s / 86400.0;
+}
+
+/* S5 gpu_hours = N·train_days·24 */
+inline double step_gpu_hours(double gpus, double train_days) { return gpus * train_days * 24.0; }
+
+#endif

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# test_cli.sh PLANEVAL SOURCE_DIR WORKDIR — the command line end to end:
+# reports identical for 1 and N threads, --top K is the head of the full
+# report, exit codes, a bad file does not stop the others, no partial report.
+set -u
+planeval=$1 src=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+no() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { if eval "$2"; then ok; else no "$1"; fi; }
+
+scen=$src/scenarios/drills/01-fit-the-model.yaml
+name=01-fit-the-model
+
+# 1 thread and 2 threads give byte-identical reports.
+"$planeval" run --quiet --threads 1 -o "$work/t1" "$scen"; rc1=$?
+"$planeval" run --quiet --threads 2 -o "$work/t2" "$scen"; rc2=$?
+check "run exits 0 (got $rc1, $rc2)" '[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ]'
+check "1 vs 2 threads byte-identical" 'cmp -s "$work/t1/$name.csv" "$work/t2/$name.csv"'
+rows=$(($(wc -l <"$work/t1/$name.csv") - 1))
+check "report has rows ($rows)" '[ $rows -gt 10 ]'
+
+# The header is interface.md's column list, in order, then added columns.
+want='rank,scenario,plan,status,reason,gpus,dp,tp,pp,cp,zero,recompute,schedule,virtual_stages,sequence_parallel,micro_batch,microbatches,worst_stage,mem_weights_gib,mem_grads_gib,mem_optimizer_gib,mem_activations_gib,mem_other_gib,mem_reserve_gib,mem_total_gib,mem_budget_gib,mem_headroom_gib,compute_s,tp_comm_s,cp_comm_s,bubble_s,pp_comm_s,dp_comm_s,optimizer_s,step_time_s,comm_fraction,bubble_fraction,bound,tokens_per_s,mfu,hfu,tflops_per_gpu,train_days,gpu_hours,interventions,state_total_gib,act_total_gib'
+got=$(head -1 "$work/t1/$name.csv")
+check "header starts with interface.md's columns" '[ "${got#"$want"}" != "$got" ]'
+check "LF line endings" '! grep -q $'"'"'\r'"'"' "$work/t1/$name.csv"'
+
+# --top K writes the K best rows: the head of the full report.
+"$planeval" run --quiet --top 5 -o "$work/top" "$scen"
+check "--top 5 is the head of the full report" \
+    'cmp -s "$work/top/$name.csv" <(head -6 "$work/t1/$name.csv")'
+"$planeval" run --quiet --top 5 --threads 2 -o "$work/top2" "$scen"
+check "--top 5 with 2 threads identical" 'cmp -s "$work/top/$name.csv" "$work/top2/$name.csv"'
+
+# Exit codes: missing file 2; a bad file is reported, the good one still runs.
+"$planeval" run --quiet -o "$work/miss" "$work/nope.yaml" 2>"$work/err"; rc=$?
+check "missing file exits 2 (got $rc)" '[ $rc -eq 2 ]'
+printf 'schema: planeval/v1\nmodel: {layers: 0}\n' >"$work/bad.yaml"
+"$planeval" run --quiet -o "$work/mixed" "$work/bad.yaml" "$scen" 2>"$work/err"; rc=$?
+check "bad + good exits 2 (got $rc)" '[ $rc -eq 2 ]'
+check "good file still reported" '[ -f "$work/mixed/$name.csv" ]'
+check "no report for the bad file" '[ ! -e "$work/mixed/bad.csv" ]'
+check "one FILE:LINE:COL message" 'grep -Eq "^$work/bad.yaml:[0-9]+:[0-9]+: error: " "$work/err"'
+check "no temporary files left" '[ -z "$(ls "$work/mixed" | grep tmp)" ]'
+
+# Two scenarios with one name in one run: an error for the second.
+cp "$scen" "$work/copy.yaml"
+"$planeval" run --quiet -o "$work/dup" "$scen" "$work/copy.yaml" 2>"$work/err"; rc=$?
+check "duplicate scenario name exits 2 (got $rc)" '[ $rc -eq 2 ] && grep -q "already used" "$work/err"'
+
+# Usage errors.
+"$planeval" frobnicate 2>/dev/null; rc=$?
+check "unknown command exits 2" '[ $rc -eq 2 ]'
+"$planeval" run --top 0 "$scen" 2>/dev/null; rc=$?
+check "--top 0 exits 2" '[ $rc -eq 2 ]'
+"$planeval" --version >"$work/v"; rc=$?
+check "--version" '[ $rc -eq 0 ] && grep -q "^planeval " "$work/v"'
+"$planeval" --help >"$work/h"; rc=$?
+check "--help on stdout" '[ $rc -eq 0 ] && grep -q "usage: planeval" "$work/h"'
+
+# validate prints nothing on stdout and exits 0 on a good file.
+out=$("$planeval" validate "$scen" 2>/dev/null); rc=$?
+check "validate exits 0 with empty stdout" '[ $rc -eq 0 ] && [ -z "$out" ]'
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

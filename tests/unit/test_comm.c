@@ -1,0 +1,308 @@
+/* test_comm.c — model.md §5 (C1–C7) and §6 (X1–X5), against hand arithmetic.
+ * Networks: the MI300X node (full mesh, 7 links × 64 GB/s, 2 µs; NIC 50 GB/s,
+ * 5 µs; G = 8) and a switch node (450 GB/s per GPU, 2 µs). S = 1 GB. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "eval_fixtures.h"
+#include "model/comm.h"
+
+static pe_net mesh_net(void)
+{
+    pe_scenario s = fx_gpt3(8);
+    return comm_net(&s.cluster);
+}
+
+static pe_net switch_net(void)
+{
+    pe_scenario s = fx_gpt3(8);
+    s.cluster.intra_node = (pe_intra_node){
+        .present = true, .topology = PE_TOPOLOGY_SWITCH, .bandwidth_gb_s = 450, .latency_us = 2};
+    return comm_net(&s.cluster);
+}
+
+/* Unit conversion: GB/s → 10^9 B/s, µs → 10^-6 s. */
+static void test_net_units(void **state)
+{
+    (void)state;
+    const pe_net n = mesh_net();
+    assert_true(n.full_mesh && n.links == 7.0 && n.link_bps == 64e9);
+    assert_true(n.alpha_in == 2e-6 && n.out_bps == 50e9 && n.alpha_out == 5e-6);
+    assert_true(switch_net().switch_bps == 450e9 && !switch_net().full_mesh);
+}
+
+/* C1 members per node and nodes spanned, G = 8. */
+static void test_c1_placement(void **state)
+{
+    (void)state;
+    const pe_net n = mesh_net();
+    pe_group g = comm_group(&n, 8, 1); /* tp 8: floor(8/1) = 8 → n_in 8, n_out 1 */
+    assert_true(g.n_in == 8.0 && g.n_out == 1.0);
+    g = comm_group(&n, 2, 8); /* cp 2 at stride t = 8: max(1, 1) = 1 → n_in 1, n_out 2 */
+    assert_true(g.n_in == 1.0 && g.n_out == 2.0);
+    g = comm_group(&n, 64, 1); /* dp 64 at stride 1: n_in 8, n_out ceil(64/8) = 8 */
+    assert_true(g.n_in == 8.0 && g.n_out == 8.0);
+    g = comm_group(&n, 16, 8); /* dp 16 at stride 8: n_in 1, n_out 16 */
+    assert_true(g.n_in == 1.0 && g.n_out == 16.0);
+    g = comm_group(&n, 8, 2); /* pp 8 at stride t·c·dp = 2: min(8, 4) = 4, n_out 2 */
+    assert_true(g.n_in == 4.0 && g.n_out == 2.0);
+    g = comm_group(&n, 4, 16); /* stride 16 > G: floor(8/16) = 0 → max(1, 0) = 1, n_out 4 */
+    assert_true(g.n_in == 1.0 && g.n_out == 4.0);
+    g = comm_group(&n, 16, 1); /* cross-node tp 16: n_in 8, n_out 2 */
+    assert_true(g.n_in == 8.0 && g.n_out == 2.0);
+    g = comm_group(&n, 3, 1); /* ceil: 3 ≤ 8 → 1 node */
+    assert_true(g.n_in == 3.0 && g.n_out == 1.0);
+}
+
+/* C2 intra-node bandwidth. */
+static void test_c2_bandwidth(void **state)
+{
+    (void)state;
+    pe_net n = mesh_net();
+    assert_true(comm_bw_in(&n, 2) == 64e9);  /* a pair shares one link: min(1, 7)·64 */
+    assert_true(comm_bw_in(&n, 4) == 192e9); /* min(3, 7)·64 */
+    assert_true(comm_bw_in(&n, 8) == 448e9); /* all eight share seven: min(7, 7)·64 */
+    n.links = 3;
+    assert_true(comm_bw_in(&n, 8) == 192e9); /* capped by links: min(7, 3)·64 */
+    const pe_net sw = switch_net();
+    assert_true(comm_bw_in(&sw, 2) == 450e9 && comm_bw_in(&sw, 8) == 450e9);
+}
+
+/* C4 reduce-scatter / all-gather and C5 all-reduce, S = 10^9 bytes. */
+static void test_c4_c5(void **state)
+{
+    (void)state;
+    const pe_net mesh = mesh_net(), sw = switch_net();
+    const double S = 1e9;
+    /* switch node, 8 members: 7/8·1e9/450e9 + 7·2e-6 = 0.00194444… + 0.000014 = 0.00195844… */
+    pe_group g = comm_group(&sw, 8, 1);
+    assert_rel(comm_reduce_scatter(&sw, &g, S), 0.0019584444444444445, 1e-14);
+    assert_rel(comm_all_reduce(&sw, &g, S), 2 * 0.0019584444444444445, 1e-14);
+    /* full-mesh pair: 1/2·1e9/64e9 + 1·2e-6 = 0.0078125 + 0.000002 = 0.0078145 */
+    g = comm_group(&mesh, 2, 1);
+    assert_rel(comm_reduce_scatter(&mesh, &g, S), 0.0078145, 1e-14);
+    assert_rel(comm_all_reduce(&mesh, &g, S), 0.015629, 1e-14);
+    /* all eight in the mesh: 7/8·1e9/448e9 + 7·2e-6 = 0.001953125 + 0.000014 = 0.001967125 */
+    g = comm_group(&mesh, 8, 1);
+    assert_rel(comm_reduce_scatter(&mesh, &g, S), 0.001967125, 1e-14);
+    /* spanning 8 nodes (n 64, stride 1): + 7/8·(1e9/8)/50e9 + 7·5e-6 = 0.0021875 + 0.000035
+     *   = 0.001967125 + 0.0022225 = 0.004189625 */
+    g = comm_group(&mesh, 64, 1);
+    assert_rel(comm_reduce_scatter(&mesh, &g, S), 0.004189625, 1e-14);
+    assert_rel(comm_all_reduce(&mesh, &g, S), 0.00837925, 1e-14);
+    /* one member per node (n 16, stride 8): intra phase costs 0 (n_in = 1; its full_mesh
+     * bandwidth would be 0): 15/16·1e9/50e9 + 15·5e-6 = 0.01875 + 0.000075 = 0.018825 */
+    g = comm_group(&mesh, 16, 8);
+    assert_rel(comm_reduce_scatter(&mesh, &g, S), 0.018825, 1e-14);
+    /* n = 1 → 0 */
+    g = comm_group(&mesh, 1, 1);
+    assert_true(comm_reduce_scatter(&mesh, &g, S) == 0.0 && comm_all_reduce(&mesh, &g, S) == 0.0);
+}
+
+/* C6 all-to-all, S = 10^9 bytes sent per GPU. */
+static void test_c6_all_to_all(void **state)
+{
+    (void)state;
+    const pe_net mesh = mesh_net();
+    /* n 16 over 2 nodes: 7/16·1e9/448e9 + 7·2e-6 + 8/16·1e9/50e9 + 1·5e-6
+     *   = 0.0009765625 + 0.000014 + 0.01 + 0.000005 = 0.0109955625 */
+    pe_group g = comm_group(&mesh, 16, 1);
+    assert_rel(comm_all_to_all(&mesh, &g, 1e9), 0.0109955625, 1e-14);
+    /* n 8 in one node: 7/8·1e9/448e9 + 14e-6 = 0.001967125 (no inter phase) */
+    g = comm_group(&mesh, 8, 1);
+    assert_rel(comm_all_to_all(&mesh, &g, 1e9), 0.001967125, 1e-14);
+    /* n 4 at stride 8 (one per node): intra 0; 3/4·1e9/50e9 + 3·5e-6 = 0.015 + 0.000015 */
+    g = comm_group(&mesh, 4, 8);
+    assert_rel(comm_all_to_all(&mesh, &g, 1e9), 0.015015, 1e-14);
+    g = comm_group(&mesh, 1, 1);
+    assert_true(comm_all_to_all(&mesh, &g, 1e9) == 0.0);
+}
+
+/* C7 one hop. */
+static void test_c7_p2p(void **state)
+{
+    (void)state;
+    const pe_net mesh = mesh_net(), sw = switch_net();
+    /* in a mesh node: one link: 2e-6 + 1e9/64e9 = 0.015627 */
+    pe_group g = comm_group(&mesh, 8, 1);
+    assert_rel(comm_p2p(&mesh, &g, 1e9), 0.015627, 1e-14);
+    /* switch: 2e-6 + 1e9/450e9 = 0.00222422… */
+    g = comm_group(&sw, 8, 1);
+    assert_rel(comm_p2p(&sw, &g, 1e9), 0.002224222222222222, 1e-14);
+    /* spanning nodes (pp 8 at stride 2: n_out 2): every hop inter: 5e-6 + 1e9/50e9 = 0.020005 */
+    g = comm_group(&mesh, 8, 2);
+    assert_rel(comm_p2p(&mesh, &g, 1e9), 0.020005, 1e-14);
+    g = comm_group(&mesh, 1, 8);
+    assert_true(comm_p2p(&mesh, &g, 1e9) == 0.0);
+}
+
+/* Tier of each axis. */
+static void test_tier(void **state)
+{
+    (void)state;
+    const pe_net mesh = mesh_net();
+    pe_group g = comm_group(&mesh, 1, 1);
+    assert_int_equal(comm_tier(&g), PE_TIER_NONE);
+    g = comm_group(&mesh, 8, 1);
+    assert_int_equal(comm_tier(&g), PE_TIER_INTRA);
+    g = comm_group(&mesh, 2, 8);
+    assert_int_equal(comm_tier(&g), PE_TIER_INTER);
+    assert_string_equal(pe_tier_name(PE_TIER_NONE), "none");
+    assert_string_equal(pe_tier_name(PE_TIER_INTRA), "intra");
+    assert_string_equal(pe_tier_name(PE_TIER_INTER), "inter");
+}
+
+/* X1 TP. */
+static void test_x1_tp(void **state)
+{
+    (void)state;
+    /* S_tp = 2·b·s'·h = 2·1·2048·12288 = 50,331,648 */
+    assert_true(comm_tp_bytes(1, 2048, 12288) == 50331648.0);
+    /* no overlap: (L/p)·2·T_ar = 12·2·0.5 = 12 */
+    assert_true(comm_tp_fwd(12, 0.5, 0.0, 0.25) == 12.0);
+    /* overlap 1: 12·max(0, 1 − 0.25) = 9 */
+    assert_true(comm_tp_fwd(12, 0.5, 1.0, 0.25) == 9.0);
+    /* hidden: 12·max(0, 1 − 2) = 0 */
+    assert_true(comm_tp_fwd(12, 0.5, 1.0, 2.0) == 0.0);
+    /* backward: 12·max(0, 2·0.5 − 0.5·0.5) = 12·0.75 = 9; full recompute (2 + 2)·0.5 − 0.25 = 1.75 → 21 */
+    assert_true(comm_tp_bwd(12, 0.5, 0.5, 0.5, 0) == 9.0);
+    assert_true(comm_tp_bwd(12, 0.5, 0.5, 0.5, 1) == 21.0);
+}
+
+/* X2 CP. */
+static void test_x2_cp(void **state)
+{
+    (void)state;
+    /* S_kv = 2·b·s'·2·g·d/t = 2·1·1024·2·96·128/8 = 6,291,456 */
+    assert_true(comm_cp_bytes(1, 1024, 96, 128, 8) == 6291456.0);
+    /* fwd: 12·max(0, (4−1)·0.5 − 1·0.25) = 12·1.25 = 15 */
+    assert_true(comm_cp_fwd(12, 4, 0.5, 1.0, 0.25) == 15.0);
+    /* bwd, no recompute: 12·max(0, 2·3·0.5 − 2·0.25) = 12·2.5 = 30; with recompute 3·3·0.5 − 0.5 = 4 → 48 */
+    assert_true(comm_cp_bwd(12, 4, 0.5, 1.0, 0.25, 0) == 30.0);
+    assert_true(comm_cp_bwd(12, 4, 0.5, 1.0, 0.25, 1) == 48.0);
+    /* c = 1 → 0 */
+    assert_true(comm_cp_fwd(12, 1, 0.5, 0.0, 0.25) == 0.0);
+}
+
+/* X3 PP. */
+static void test_x3_pp(void **state)
+{
+    (void)state;
+    /* S_pp = 2·b·s'·h/(sp ? t : 1): 2·2048·12288/8 = 6,291,456 with sp; 50,331,648 without */
+    assert_true(comm_pp_bytes(1, 2048, 12288, 8, 1) == 6291456.0);
+    assert_true(comm_pp_bytes(1, 2048, 12288, 8, 0) == 50331648.0);
+    /* m·v·[max(0, T − ov·τ_f/v) + max(0, T − ov·τ_b/v)]
+     *   = 64·2·[max(0, 0.5 − 0.5·0.5/2) + max(0, 0.5 − 0.5·4/2)] = 128·(0.375 + 0) = 48 */
+    assert_true(comm_pp(8, 64, 2, 0.5, 0.5, 0.5, 4.0) == 48.0);
+    /* no overlap: 64·1·(0.5 + 0.5) = 64 */
+    assert_true(comm_pp(8, 64, 1, 0.5, 0.0, 0.5, 4.0) == 64.0);
+    /* p = 1 → 0 */
+    assert_true(comm_pp(1, 64, 1, 0.5, 0.0, 0.5, 4.0) == 0.0);
+}
+
+/* X4 DP/ZeRO per stage: rs_g = rs_w = 0.5, τ_f = 0.125, τ_b = 0.25, m = 10, overlap 1. */
+static void test_x4_dp(void **state)
+{
+    (void)state;
+    /* z0: max(0, 2·0.5 − 0.25) = 0.75 */
+    assert_true(comm_dp(0, 10, 0.5, 0.5, 1.0, 0.125, 0.25) == 0.75);
+    /* z1: (0.5 − 0.25) + (0.5 − 0.125) = 0.625 */
+    assert_true(comm_dp(1, 10, 0.5, 0.5, 1.0, 0.125, 0.25) == 0.625);
+    /* z2: 10·0.25 + 0.375 = 2.875 */
+    assert_true(comm_dp(2, 10, 0.5, 0.5, 1.0, 0.125, 0.25) == 2.875);
+    /* z3: 10·max(0, 2·0.5 + 0.5 − 0.375) = 11.25 */
+    assert_true(comm_dp(3, 10, 0.5, 0.5, 1.0, 0.125, 0.25) == 11.25);
+    /* z3 hidden entirely: τ large → 0 */
+    assert_true(comm_dp(3, 10, 0.5, 0.5, 1.0, 1.0, 1.0) == 0.0);
+}
+
+/* X5 optimizer: N_gpu·(2 + 2 + 2·12)/W, W = 5.3e12. */
+static void test_x5_optimizer(void **state)
+{
+    (void)state;
+    /* z0: 175e9·28/5.3e12 = 0.92452830… */
+    assert_rel(comm_optimizer(175e9, 0, 64, 2, 2, 12, 5.3e12), 0.9245283018867925, 1e-14);
+    /* z≥1: 175e9/64·28/5.3e12 = 0.01444575… */
+    assert_rel(comm_optimizer(175e9, 1, 64, 2, 2, 12, 5.3e12), 0.014445754716981132, 1e-14);
+    assert_rel(comm_optimizer(175e9, 3, 64, 2, 2, 12, 5.3e12), 0.014445754716981132, 1e-14);
+}
+
+/* ZeRO-3 dp traffic per step grows with m: GPT-3, dp 64, t = p = 1, z = 3.
+ * N_gpu = 175e9, S_w = S_g = 350e9 B over (64, stride 1): n_in 8, n_out 8:
+ * T_rs = 7/8·S/448e9 + 14e-6 + 7/8·(S/8)/50e9 + 35e-6 = 0.68359375 + 0.765625 + 0.000049
+ *      = 1.44926775 s; per micro-batch 2·T_rs(S_w) + T_rs(S_g) = 4.34780325 s. */
+static void test_zero3_dp_grows_with_m(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(8);
+    pe_plan p = fx_plan(64, 1, 1, 1);
+    p.zero = 3;
+    p.overlap.dp = 0.0;
+    double prev = 0.0;
+    for (int64_t m = 1; m <= 32; m *= 2) {
+        s.training.global_batch = 64 * m;
+        const pe_result r = fx_eval(&s, &p);
+        assert_int_equal(r.microbatches, m);
+        assert_rel(r.dp_comm_s, (double)m * 4.34780325, 1e-12);
+        assert_true(r.dp_comm_s > prev);
+        prev = r.dp_comm_s;
+    }
+    /* with overlap 1 it still never shrinks as m grows */
+    p.overlap.dp = 1.0;
+    prev = 0.0;
+    for (int64_t m = 1; m <= 32; m *= 2) {
+        s.training.global_batch = 64 * m;
+        const pe_result r = fx_eval(&s, &p);
+        assert_true(r.dp_comm_s >= prev);
+        prev = r.dp_comm_s;
+    }
+    assert_true(prev > 0.0);
+}
+
+/* Tiers through the evaluator (64 MI300X GPUs). */
+static void test_eval_tiers(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(8);
+    pe_plan p = fx_plan(8, 8, 1, 1); /* tp 8 in a node; dp 8 at stride 8: one per node */
+    pe_result r = fx_eval(&s, &p);
+    assert_int_equal(r.tier_tp, PE_TIER_INTRA);
+    assert_int_equal(r.tier_cp, PE_TIER_NONE);
+    assert_int_equal(r.tier_dp, PE_TIER_INTER);
+    assert_int_equal(r.tier_pp, PE_TIER_NONE);
+    p = fx_plan(2, 2, 4, 4); /* cp 4 at stride 2: n_in 4 (intra); dp·c = 8 at stride 2: n_in 4, n_out 2;
+                                pp 4 at stride t·c·dp = 16: inter */
+    r = fx_eval(&s, &p);
+    assert_int_equal(r.tier_tp, PE_TIER_INTRA);
+    assert_int_equal(r.tier_cp, PE_TIER_INTRA);
+    assert_int_equal(r.tier_dp, PE_TIER_INTER);
+    assert_int_equal(r.tier_pp, PE_TIER_INTER);
+    s = fx_gpt3(1); /* one node: pp 4 at stride 2 → n_in 4 → intra */
+    p = fx_plan(2, 1, 4, 1);
+    r = fx_eval(&s, &p);
+    assert_int_equal(r.tier_pp, PE_TIER_INTRA);
+    assert_int_equal(r.tier_dp, PE_TIER_INTRA);
+    assert_int_equal(r.tier_tp, PE_TIER_NONE);
+    s = fx_gpt3(2); /* two nodes: pp 8 at stride 2: n_in 4, n_out 2 → inter */
+    p = fx_plan(2, 1, 8, 1);
+    r = fx_eval(&s, &p);
+    assert_int_equal(r.tier_pp, PE_TIER_INTER);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_net_units),     cmocka_unit_test(test_c1_placement),
+        cmocka_unit_test(test_c2_bandwidth),  cmocka_unit_test(test_c4_c5),
+        cmocka_unit_test(test_c6_all_to_all), cmocka_unit_test(test_c7_p2p),
+        cmocka_unit_test(test_tier),          cmocka_unit_test(test_x1_tp),
+        cmocka_unit_test(test_x2_cp),         cmocka_unit_test(test_x3_pp),
+        cmocka_unit_test(test_x4_dp),         cmocka_unit_test(test_x5_optimizer),
+        cmocka_unit_test(test_zero3_dp_grows_with_m), cmocka_unit_test(test_eval_tiers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
