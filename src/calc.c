@@ -290,8 +290,13 @@ int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
         if (values[i] && strcmp(MEMORY_KEYS[i].section, "cluster") == 0 &&
             strcmp(MEMORY_KEYS[i].key, "preset") != 0)
             add(&t, "  %s: %s\n", MEMORY_KEYS[i].key, values[i]);
-    add(&t, "  gpu:\n");
-    add_section(&t, "gpu", "    ", values);
+    bool has_gpu = false;
+    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
+        has_gpu |= values[i] && strcmp(MEMORY_KEYS[i].section, "gpu") == 0;
+    if (has_gpu) {
+        add(&t, "  gpu:\n");
+        add_section(&t, "gpu", "    ", values);
+    }
     add(&t, "training:\n");
     add_section(&t, "training", "  ", values);
     if (!has_gb)

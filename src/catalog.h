@@ -25,7 +25,9 @@ pe_status catalog_open(const char *extra_dir, pe_catalog **out, pe_error *err);
 void catalog_free(pe_catalog *c);
 
 /* Names of the entries of one kind ("models", "gpus", "clusters"), for
- * --help and "did you mean"; returns the count, fills up to max names. */
+ * --help and "did you mean": each name once (an overridden entry is not
+ * repeated), in byte order. Returns how many there are and fills up to max
+ * of them (names may be NULL when max is 0); the strings belong to c. */
 size_t catalog_names(const pe_catalog *c, const char *kind, const char **names, size_t max);
 
 /* One preset (its YAML stays owned by the catalog). Defined in yamlutil.h

@@ -145,27 +145,6 @@ int command_run(const pe_catalog *catalog, const pe_file_list *files,
     return status;
 }
 
-/* The plan a reference names: an explicit plan's name first, then any
- * plan's canonical text (explicit plans, then the sweep in order). */
-static bool find_plan(const pe_plan_space *space, const char *ref, pe_plan *out)
-{
-    const pe_scenario *s = space->scenario;
-    for (size_t i = 0; i < s->plan_count; i++)
-        if (strcmp(s->plans[i].name, ref) == 0) {
-            *out = s->plans[i];
-            return true;
-        }
-    char canon[PE_CANON_MAX];
-    for (uint64_t i = 0; i < plans_total(space); i++) {
-        if (plans_at(space, i, out) != PE_SKIP_NONE)
-            continue;
-        plans_canonical(out, canon, sizeof canon);
-        if (strcmp(canon, ref) == 0)
-            return true;
-    }
-    return false;
-}
-
 int command_explain(const pe_catalog *catalog, const pe_file_list *files,
                     const pe_command_options *opt)
 {
@@ -189,7 +168,7 @@ int command_explain(const pe_catalog *catalog, const pe_file_list *files,
     st = plans_init(&s, &space, &err);
     if (st == PE_OK) {
         pe_plan plan;
-        if (find_plan(&space, opt->plan, &plan)) {
+        if (plans_find(&space, opt->plan, &plan)) {
             pe_eval_ctx ctx;
             evaluate_prepare(&s, &ctx);
             explain_plan(stdout, &ctx, &plan, EXPLAIN_ALL);

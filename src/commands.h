@@ -29,6 +29,8 @@ typedef struct {
     const char *golden_dir; /* check: compare whole reports with DIR/<name>.csv */
     bool update_golden;     /* check: rewrite them instead */
     double golden_rel_tol;  /* check: numeric cells' relative tolerance */
+    double measured_step_s; /* calibrate: measured step time, 0 = not given */
+    double measured_peak_gib; /* calibrate: measured peak memory, 0 = not given */
     void (*on_error)(const pe_error *err);
 } pe_command_options;
 
@@ -41,6 +43,8 @@ int command_validate(const pe_catalog *catalog, const pe_file_list *files,
                      const pe_command_options *opt);
 int command_check(const pe_catalog *catalog, const pe_file_list *files,
                   const pe_command_options *opt);
+int command_calibrate(const pe_catalog *catalog, const pe_file_list *files,
+                      const pe_command_options *opt);
 int command_explain(const pe_catalog *catalog, const pe_file_list *files,
                     const pe_command_options *opt);
 

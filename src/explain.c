@@ -589,7 +589,7 @@ void explain_collective(FILE *out, const pe_cluster *cluster, int op, double byt
     pe_group g = comm_group(&net, n, k);
     pe_eval_ctx ctx = {.gpus_per_node = cluster->gpus_per_node, .net = net};
     heading(out, "Collective (model.md §5)");
-    explain_group(out, "the", &g, k, &ctx);
+    explain_group(out, "collective", &g, k, &ctx);
     fprintf(out, "C3   B_out = nic_gb_s = %g GB/s, α_in = %g µs, α_out = %g µs\n", net.out_bps / 1e9,
             net.alpha_in * 1e6, net.alpha_out * 1e6);
     double rs = comm_reduce_scatter(&net, &g, bytes);

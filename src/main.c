@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,9 @@ static const char USAGE[] =
     "      --update-golden    rewrite the golden reports instead\n"
     "  explain SCENARIO --plan NAME|CANONICAL\n"
     "                         every quantity of one plan: equation, numbers, source\n"
+    "  calibrate SCENARIO --plan P --step-time SECONDS [--peak-memory GIB]\n"
+    "                         solve flops_efficiency (and reserve_gib) from one\n"
+    "                         measured run; prints the YAML lines to paste\n"
     "  memory [OPTIONS]       memory per GPU of one plan, no scenario file (--help)\n"
     "  collective [OPTIONS]   time and bus bandwidth of one collective (--help)\n"
     "  bubble [OPTIONS]       pipeline bubble and in-flight micro-batches (--help)\n"
@@ -158,7 +162,7 @@ int main(int argc, char **argv)
 
     enum {
         OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,
-        OPT_UPDATE_GOLDEN, OPT_REL_TOL
+        OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY
     };
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'},
@@ -171,6 +175,8 @@ int main(int argc, char **argv)
         {"golden", required_argument, NULL, OPT_GOLDEN},
         {"update-golden", no_argument, NULL, OPT_UPDATE_GOLDEN},
         {"rel-tol", required_argument, NULL, OPT_REL_TOL},
+        {"step-time", required_argument, NULL, OPT_STEP_TIME},
+        {"peak-memory", required_argument, NULL, OPT_PEAK_MEMORY},
         {NULL, 0, NULL, 0},
     };
     pe_command_options opt = {.output_dir = "out", .on_error = print_error, .golden_rel_tol = 1e-9};
@@ -215,6 +221,16 @@ int main(int argc, char **argv)
         case OPT_UPDATE_GOLDEN:
             opt.update_golden = true;
             break;
+        case OPT_STEP_TIME:
+        case OPT_PEAK_MEMORY: {
+            errno = 0;
+            double x = strtod(optarg, &end);
+            if (errno || *end || !(x > 0) || !isfinite(x))
+                return usage_error("--step-time and --peak-memory need a number > 0, got '%s'",
+                                   optarg);
+            *(c == OPT_STEP_TIME ? &opt.measured_step_s : &opt.measured_peak_gib) = x;
+            break;
+        }
         case OPT_REL_TOL:
             errno = 0;
             opt.golden_rel_tol = strtod(optarg, &end);
@@ -239,6 +255,8 @@ int main(int argc, char **argv)
         handler = command_validate;
     else if (strcmp(command, "check") == 0)
         handler = command_check;
+    else if (strcmp(command, "calibrate") == 0)
+        handler = command_calibrate;
     else if (strcmp(command, "explain") == 0)
         handler = command_explain;
     else

@@ -222,3 +222,22 @@ pe_skip plans_at(const pe_plan_space *sp, uint64_t index, pe_plan *out)
     }
     return PE_SKIP_NONE;
 }
+
+bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out)
+{
+    const pe_scenario *s = space->scenario;
+    for (size_t i = 0; i < s->plan_count; i++)
+        if (strcmp(s->plans[i].name, ref) == 0) {
+            *out = s->plans[i];
+            return true;
+        }
+    char canon[PE_CANON_MAX];
+    for (uint64_t i = 0; i < plans_total(space); i++) {
+        if (plans_at(space, i, out) != PE_SKIP_NONE)
+            continue;
+        plans_canonical(out, canon, sizeof canon);
+        if (strcmp(canon, ref) == 0)
+            return true;
+    }
+    return false;
+}

@@ -10,6 +10,7 @@
 #ifndef PLANEVAL_PLANS_H
 #define PLANEVAL_PLANS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -60,6 +61,10 @@ static inline uint64_t plans_total(const pe_plan_space *space)
 /* Plan at index (< plans_total); PE_SKIP_NONE with *out filled, or the
  * reason the slot is not a plan. */
 pe_skip plans_at(const pe_plan_space *space, uint64_t index, pe_plan *out);
+
+/* The plan a reference names (interface.md: a name is matched first, then
+ * canonical text; explicit plans before the sweep). */
+bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out);
 
 /* dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1} */
 int plans_canonical(const pe_plan *p, char *buf, size_t size);

@@ -517,7 +517,7 @@ static pe_status scan_events(const char *path, const char *data, size_t size, pe
         yaml_event_delete(&ev);
     }
     if (st == PE_OK && documents == 0)
-        st = pe_fail(err, PE_BAD_INPUT, path, 0, 0, "the file is empty (no YAML document)");
+        st = pe_fail(err, PE_BAD_INPUT, path, 1, 1, "the file is empty (no YAML document)");
     yaml_parser_delete(&p);
     return st;
 }
@@ -825,7 +825,7 @@ pe_status ydoc_parse(pe_ydoc *d, const char *path, const char *data, size_t size
     d->loaded = true;
     if (!ydoc_root(d)) {
         ydoc_free(d);
-        return pe_fail(err, PE_BAD_INPUT, path, 0, 0, "the file is empty (no YAML document)");
+        return pe_fail(err, PE_BAD_INPUT, path, 1, 1, "the file is empty (no YAML document)");
     }
     st = check_expansion(d, err);
     if (!st)

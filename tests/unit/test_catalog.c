@@ -131,7 +131,7 @@ static void test_refusals(void **state)
     assert_catalog_refused("c.yaml", "gpus:\n  g: {hbm_gib: 1}\n  g: {hbm_gib: 2}\n",
                            "c.yaml:3:3: error: duplicate key 'g' in gpus (first given at line 2)");
     assert_catalog_refused("c.yaml", "",
-                           "c.yaml: error: the file is empty (no YAML document)");
+                           "c.yaml:1:1: error: the file is empty (no YAML document)");
     assert_catalog_refused(
         "c.yaml", "clusters:\n  n:\n    intra_node: {topology: switch, links: 2}\n",
         "c.yaml:3:36: error: 'links' is a key of topology full_mesh, but "

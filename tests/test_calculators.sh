@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# test_calculators.sh PLANEVAL SOURCE_DIR WORKDIR — explain, calibrate and the
+# quick calculators (memory, collective, bubble) against hand arithmetic.
+set -u
+planeval=$1 src=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+no() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { if eval "$2"; then ok; else no "$1"; fi; }
+field() { awk -v k="$1" '$1 == k { print $2; exit }'; }
+near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t * (b < 0 ? -b : b)) }'; }
+
+scen=$src/scenarios/drills/01-fit-the-model.yaml
+
+# bubble: 1f1b p 4, m 16 → (p−1)/m = 3/16 = 0.1875; k(0) = min(p, m) = 4
+out=$("$planeval" bubble --schedule 1f1b --pp 4 --microbatches 16)
+check "1f1b bubble_fraction 3/16" '[ "$(echo "$out" | field bubble_fraction)" = 0.1875 ]'
+check "1f1b k(0) = 4" '[ "$(echo "$out" | field in_flight_first)" = 4 ]'
+# interleaved p 8, m 64, v 3 → (p−1)/(v·m) = 7/192 = 0.0364583; k(0) = 8 + 7/3 = 10.3333
+out=$("$planeval" bubble --schedule interleaved --pp 8 --microbatches 64 --virtual-stages 3)
+check "interleaved bubble_fraction 7/192" 'near "$(echo "$out" | field bubble_fraction)" 0.036458333 1e-5'
+check "interleaved k(0) = 31/3" 'near "$(echo "$out" | field in_flight_first)" 10.333333 1e-5'
+# zb-h1 p 4, m 16, t_f 1, t_b 2 → (p−1)·t_f/(m·(t_f+t_b)) = 3/48 = 0.0625
+out=$("$planeval" bubble --schedule zb-h1 --pp 4 --microbatches 16)
+check "zb-h1 bubble_fraction 3/48" '[ "$(echo "$out" | field bubble_fraction)" = 0.0625 ]'
+"$planeval" bubble --schedule interleaved --pp 8 --microbatches 12 --virtual-stages 2 2>"$work/err"; rc=$?
+check "V6 violation refused (exit 2)" '[ $rc -eq 2 ] && grep -q "V6" "$work/err"'
+"$planeval" bubble --schedule 1fb1 --pp 8 --microbatches 12 2>"$work/err"; rc=$?
+check "unknown schedule refused" '[ $rc -eq 2 ] && grep -q "unknown schedule" "$work/err"'
+
+# collective: all-reduce of 1 GiB over 16 GPUs of h100-node (switch 450 GB/s,
+# NIC 50 GB/s, α 2 µs / 5 µs): n_in 8, n_out 2;
+# T_rs = 7/8·2^30/450e9 + 7·2e-6 + 1/2·(2^30/8)/50e9 + 1·5e-6 = 0.00344901; T_ar = 0.00689802
+out=$("$planeval" collective --op all-reduce --bytes 1GiB --group 16 --cluster h100-node)
+check "all-reduce 16 on h100 = 0.00689802 s" 'near "$(echo "$out" | field time_s)" 0.00689802 1e-5'
+# full mesh pair (mi300x-node, n_in 2): C2 min(1, 7)·64 GB/s;
+# T_rs = 1/2·1e9/64e9 + 1·2e-6 = 0.0078145; T_ar = 0.015629
+out=$("$planeval" collective --op all-reduce --bytes 1e9 --group 2)
+check "mesh pair all-reduce = 0.015629 s" 'near "$(echo "$out" | field time_s)" 0.015629 1e-5'
+"$planeval" collective --op all-reduce --bytes 1e9 2>"$work/err"; rc=$?
+check "missing --group refused" '[ $rc -eq 2 ] && grep -q "required" "$work/err"'
+"$planeval" collective --op all-reduce --bytes 1e9 --group 4 --topology switch 2>"$work/err"; rc=$?
+check "links under switch refused with the loader's message" '[ $rc -eq 2 ] && grep -q "error:" "$work/err"'
+
+# memory: GPT-3 175B, dp 64, ZeRO-3, selective, b 1 on MI300X:
+# M1 = M2 = 2·175e9/64 B = 5.0932 GiB, M3 = 12·175e9/64 = 30.559 GiB,
+# A6 = 96·s·b·(34h + 0) = 96·2048·(8h+2h + 4h+4h+4·4h) = 76.5 GiB,
+# M4 = 6·N_layer = 10.1116, A7 + A8 = 0.0234 + 0.4844, R = 10 → 137.865 GiB
+out=$("$planeval" memory --model gpt3-175b --dp 64 --zero 3 --recompute selective)
+check "memory total 137.865 GiB" 'near "$(echo "$out" | field total)" 137.865 1e-5'
+"$planeval" memory --model gpt3-17b 2>"$work/err"; rc=$?
+check "unknown preset: did you mean" '[ $rc -eq 2 ] && grep -q "did you mean .gpt3-175b." "$work/err"'
+
+# explain: its S1 figure is the report's step_time_s for the same plan
+"$planeval" run --quiet -o "$work/out" "$scen"
+report_step=$(awk -F, '$3 == "zero3-selective" { print $35 }' "$work/out/01-fit-the-model.csv")
+"$planeval" explain "$scen" --plan zero3-selective >"$work/explain.txt"; rc=$?
+explain_step=$(awk '/^S1 /{ getline; print $2 }' "$work/explain.txt")
+check "explain exits 0" '[ $rc -eq 0 ]'
+check "explain S1 ($explain_step) = report step_time_s ($report_step)" 'near "$explain_step" "$report_step" 1e-5'
+for id in V1 P1 P6 P7 M1 M4 A4 A6 A8 M5 F3 F6 C1 C4 X1 X4 X5 S1 S4; do
+    check "explain shows $id" 'grep -q "^$id " "$work/explain.txt"'
+done
+check "explain names sources" 'grep -q "arXiv:2205.05198" "$work/explain.txt"'
+"$planeval" explain "$scen" --plan dp64-tp1-pp1-cp1-z3-selective-mb1-1f1b-v1-sp0 >/dev/null; rc=$?
+check "explain accepts canonical text" '[ $rc -eq 0 ]'
+"$planeval" explain "$scen" --plan nope 2>"$work/err"; rc=$?
+check "explain of a missing plan exits 2" '[ $rc -eq 2 ] && grep -q "no plan named" "$work/err"'
+
+# calibrate: the model's own step time gives back flops_efficiency 0.5
+# (plan tp8-pp8-selective is compute-bound enough that e changes step time)
+step=$(awk -F, '$3 == "tp8-pp8-selective" { print $35 }' "$work/out/01-fit-the-model.csv")
+out=$("$planeval" calibrate "$scen" --plan tp8-pp8-selective --step-time "$step")
+e=$(echo "$out" | awk '/flops_efficiency:/ { print $2 }')
+check "calibrate round-trips e = 0.5 (got $e)" 'near "$e" 0.5 1e-3'
+"$planeval" calibrate "$scen" --plan zero3-selective --step-time 1 2>"$work/err"; rc=$?
+check "calibrate says when no e reproduces the run" '[ $rc -eq 2 ] && grep -q "even at flops_efficiency 1" "$work/err"'
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
