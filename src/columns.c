@@ -52,6 +52,8 @@ const pe_column_info pe_columns[COL_COUNT] = {
     {"state_total_gib", PE_COL_NUMBER},
     {"act_total_gib", PE_COL_NUMBER},
     {"links", PE_COL_TEXT},
+    {"plan_index", PE_COL_INT},
+    {"rank_by", PE_COL_TEXT},
 };
 
 int columns_find(const char *name)

@@ -19,7 +19,9 @@ typedef enum {
     COL_BUBBLE_FRACTION, COL_BOUND, COL_TOKENS_PER_S, COL_MFU, COL_HFU, COL_TFLOPS_PER_GPU,
     COL_TRAIN_DAYS, COL_GPU_HOURS, COL_INTERVENTIONS, COL_STATE_TOTAL_GIB, COL_ACT_TOTAL_GIB,
     /* added by planeval (interface.md allows additions after the list) */
-    COL_LINKS,
+    COL_LINKS,      /* interconnect tier of each axis: "tp:intra dp:inter" */
+    COL_PLAN_INDEX, /* the plan's position in the scenario's enumeration (input order) */
+    COL_RANK_BY,    /* the scenario's rank_by: how this report is ordered */
     COL_COUNT
 } pe_column;
 

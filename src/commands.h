@@ -5,6 +5,7 @@
 #ifndef PLANEVAL_COMMANDS_H
 #define PLANEVAL_COMMANDS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -21,7 +22,8 @@ pe_status file_list_add(pe_file_list *l, const char *path, const char *name);
 void file_list_free(pe_file_list *l);
 
 typedef struct {
-    const char *output_dir; /* run: report directory */
+    const char *output_dir; /* run: report directory; merge: the output file */
+    bool output_given;      /* -o was given */
     uint64_t top_k;         /* run: 0 = every row */
     int threads;            /* ≥ 1 */
     bool quiet;
@@ -29,8 +31,12 @@ typedef struct {
     const char *golden_dir; /* check: compare whole reports with DIR/<name>.csv */
     bool update_golden;     /* check: rewrite them instead */
     double golden_rel_tol;  /* check: numeric cells' relative tolerance */
+    bool table;             /* check: print published vs predicted as a Markdown table */
     double measured_step_s; /* calibrate: measured step time, 0 = not given */
     double measured_peak_gib; /* calibrate: measured peak memory, 0 = not given */
+    uint64_t shard_index, shard_count; /* run: --shard I/N; count 0 = no shard */
+    bool resume;            /* run: continue from the checkpoint */
+    volatile sig_atomic_t *stop; /* run: set by SIGINT/SIGTERM */
     void (*on_error)(const pe_error *err);
 } pe_command_options;
 
@@ -45,6 +51,8 @@ int command_check(const pe_catalog *catalog, const pe_file_list *files,
                   const pe_command_options *opt);
 int command_calibrate(const pe_catalog *catalog, const pe_file_list *files,
                       const pe_command_options *opt);
+int command_merge(const pe_catalog *catalog, const pe_file_list *files,
+                  const pe_command_options *opt);
 int command_explain(const pe_catalog *catalog, const pe_file_list *files,
                     const pe_command_options *opt);
 

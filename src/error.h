@@ -13,7 +13,8 @@ typedef enum {
     PE_OK = 0,
     PE_CHECK_FAILED = 1, /* an expectation did not hold */
     PE_BAD_INPUT = 2,    /* bad scenario, bad usage */
-    PE_INTERNAL = 3      /* I/O or internal error */
+    PE_INTERNAL = 3,     /* I/O or internal error */
+    PE_INTERRUPTED = 4   /* a signal stopped the work; main exits 128 + signal */
 } pe_status;
 
 typedef struct pe_error {

@@ -268,6 +268,48 @@ const pe_fieldset pe_fields_tolerance = {"expect[].COLUMN",
                                          "{value} exact, or with rel_tol or abs_tol (not both)",
                                          tolerance_fields, N_OF(tolerance_fields)};
 
+/* ------------------------------------------------------------ questions (grading key) */
+static const char *const ask_values[] = {"column",      "fits",      "comm_bound",
+                                         "min_intervention", "best_plan", "chosen_plan",
+                                         NULL};
+#define Q(f) offsetof(pe_question, f)
+static const pe_field question_fields[] = {
+    {"id", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, PE_F_REQUIRED, NULL, NULL,
+     "[a-z0-9._-]+, unique; submissions answer by this id"},
+    {"ask", PE_FT_ENUM, PE_RANGE_NONE, Q(ask), NO, ask_values, PE_F_REQUIRED, NULL, NULL,
+     "column (a number of a plan), fits or comm_bound (yes/no of a plan), min_intervention, "
+     "best_plan or chosen_plan (a plan)"},
+    {"plan", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, NULL,
+     "column, fits, comm_bound: the plan asked about (a name or canonical text)"},
+    {"column", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, NULL,
+     "column: the numeric report column asked for (e.g. mem_total_gib)"},
+    {"points", PE_FT_NUMBER, PE_RANGE_POSITIVE, Q(points), NO, NULL, 0, NULL, "1",
+     "points for a right answer"},
+    {"rel_tol", PE_FT_NUMBER, PE_RANGE_NONNEG, NO, NO, NULL, 0, NULL,
+     "0.01 (column), 0.05 (chosen_plan), 0 (best_plan)",
+     "relative tolerance: of the number (column), of the best plan's step time for full "
+     "points (chosen_plan), of the rank keys (best_plan)"},
+    {"abs_tol", PE_FT_NUMBER, PE_RANGE_NONNEG, NO, NO, NULL, 0, NULL, NULL,
+     "absolute tolerance instead of rel_tol (column only)"},
+};
+#undef Q
+const pe_fieldset pe_fields_question = {
+    "questions[]", "one question of the grading key (planeval grade)", question_fields,
+    N_OF(question_fields)};
+
+/* ------------------------------------------------------------ submission (planeval grade) */
+static const pe_field submission_fields[] = {
+    {"student", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, PE_F_REQUIRED, NULL, NULL,
+     "the student's id (text or a whole number)"},
+    {"drill", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, PE_F_REQUIRED, NULL, NULL,
+     "the name of the drill scenario answered"},
+    {"answers", PE_FT_MAP, PE_RANGE_NONE, NO, NO, NULL, PE_F_REQUIRED, NULL, NULL,
+     "question id -> a number, true/false, or a plan (canonical text, plan name or a "
+     "mapping of plan keys)"},
+};
+const pe_fieldset pe_fields_submission = {"", "a submission graded by planeval grade",
+                                          submission_fields, N_OF(submission_fields)};
+
 /* ------------------------------------------------------------ top level */
 #define S(f) offsetof(pe_scenario, f)
 static const pe_field scenario_fields[] = {
@@ -297,6 +339,8 @@ static const pe_field scenario_fields[] = {
      "the cross product of plan values"},
     {"expect", PE_FT_LIST, PE_RANGE_NONE, S(expects), NO, NULL, 0, &pe_fields_expect, NULL,
      "assertions for planeval check"},
+    {"questions", PE_FT_LIST, PE_RANGE_NONE, S(questions), NO, NULL, 0, &pe_fields_question,
+     NULL, "the grading key of a drill, for planeval grade"},
 };
 #undef S
 const pe_fieldset pe_fields_scenario = {"", "a scenario file (schema planeval/v1)",

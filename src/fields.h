@@ -82,10 +82,14 @@ extern const pe_fieldset pe_fields_plan;  /* one item of plans: */
 extern const pe_fieldset pe_fields_sweep; /* offsets are of pe_axis members of pe_sweep */
 extern const pe_fieldset pe_fields_expect;    /* the fixed keys of one expect item */
 extern const pe_fieldset pe_fields_tolerance; /* {value, rel_tol | abs_tol} */
+extern const pe_fieldset pe_fields_question;   /* one item of questions: (grading key) */
+extern const pe_fieldset pe_fields_submission; /* a submission file (planeval grade) */
 /* Catalog file (interface.md "Presets"): models:, gpus:, clusters:. */
 extern const pe_fieldset pe_fields_catalog;
 
-/* Every fieldset above, NULL-terminated (for --help and the schema test). */
+/* Every fieldset of a scenario or catalog file above (not yet the grading
+ * ones, question and submission), NULL-terminated (for --help and the
+ * schema test). */
 extern const pe_fieldset *const pe_fieldsets[];
 
 /* The field called key (len bytes, not NUL-terminated), or NULL. */

@@ -873,6 +873,208 @@ static pe_status load_expect(loader *L, const yaml_node_t *node)
     return PE_OK;
 }
 
+/* ------------------------------------------------------------ questions */
+
+/* A question's plan: an explicit plan's name, or any valid canonical text
+ * (grade evaluates a canonical text even when no plan of the scenario has it). */
+static pe_status check_question_plan(loader *L, const yaml_node_t *at, const char *path,
+                                     const char *ref)
+{
+    for (size_t i = 0; i < L->s->plan_count; i++)
+        if (strcmp(L->s->plans[i].name, ref) == 0 || strcmp(L->canon[i], ref) == 0)
+            return PE_OK;
+    if (canonical_valid(ref))
+        return PE_OK;
+    const char **names = L->s->plan_count ? malloc(L->s->plan_count * sizeof *names) : NULL;
+    size_t n = 0;
+    if (names)
+        for (size_t i = 0; i < L->s->plan_count; i++)
+            if (L->s->plans[i].name[0])
+                names[n++] = L->s->plans[i].name;
+    const char *sug = y_suggest(ref, strlen(ref), names, n);
+    char hint[PE_NAME_MAX + 40] = "";
+    if (sug)
+        snprintf(hint, sizeof hint, " (did you mean '%s'?)", sug);
+    char q[96];
+    y_quote(ref, strlen(ref), q, sizeof q);
+    q[0] = q[strlen(q) - 1] = '\'';
+    pe_status st = y_fail(L->err, L->d, at,
+                          "%s: no plan named %s%s; give an explicit plan's name or a canonical "
+                          "text such as dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0",
+                          path, q, hint);
+    free(names);
+    return st;
+}
+
+/* A question's column: a numeric report column other than rank (a rank
+ * depends on the whole run, not on the plan). */
+static pe_status check_question_column(loader *L, const yaml_node_t *v, const char *path,
+                                       pe_question *q)
+{
+    pe_status st = y_get_name(L->d, v, path, q->column, sizeof q->column, L->err);
+    if (st)
+        return st;
+    int col = columns_find(q->column);
+    if (col >= 0 && col != COL_RANK &&
+        (pe_columns[col].kind == PE_COL_NUMBER || pe_columns[col].kind == PE_COL_INT))
+        return PE_OK;
+    const char *names[COL_COUNT];
+    size_t n = 0;
+    for (int i = 0; i < COL_COUNT; i++)
+        if (i != COL_RANK &&
+            (pe_columns[i].kind == PE_COL_NUMBER || pe_columns[i].kind == PE_COL_INT))
+            names[n++] = pe_columns[i].name;
+    char qt[96];
+    y_quote(y_text(v), y_len(v), qt, sizeof qt);
+    qt[0] = qt[strlen(qt) - 1] = '\'';
+    if (col == COL_RANK)
+        return y_fail(L->err, L->d, v, "%s: rank depends on the whole run, not on the plan; ask "
+                                       "best_plan instead", path);
+    if (col >= 0)
+        return y_fail(L->err, L->d, v,
+                      "%s: %s is not a numeric column (ask fits or comm_bound for yes/no "
+                      "questions)",
+                      path, qt);
+    const char *sug = y_suggest(y_text(v), y_len(v), names, n);
+    if (sug)
+        return y_fail(L->err, L->d, v, "%s: unknown report column %s (did you mean '%s'?)", path,
+                      qt, sug);
+    return y_fail(L->err, L->d, v, "%s: unknown report column %s", path, qt);
+}
+
+static pe_status load_question(loader *L, const yaml_node_t *item, size_t index, pe_question *q)
+{
+    const pe_ydoc *d = L->d;
+    char path[PE_YPATH_MAX], fp[PE_YPATH_MAX];
+    y_path_index(path, "questions", index);
+    pe_status st = y_want_map(d, item, path, L->err);
+    if (st)
+        return st;
+    memset(q, 0, sizeof *q);
+    q->points = 1;
+    q->line = y_line(item);
+    q->col = y_col(item);
+    pe_layer layer = {d, item};
+    pe_applied a;
+    st = y_apply(&pe_fields_question, &layer, 1, path, q, &a, L->err);
+    if (!st)
+        st = check_required(L, &pe_fields_question, &a, item, path);
+    if (st)
+        return st;
+#define QV(key) (a.value[IDX(pe_fields_question, key)])
+#define QK(key) (a.key[IDX(pe_fields_question, key)])
+    y_path(fp, path, "id");
+    st = y_get_name(d, QV("id"), fp, q->id, sizeof q->id, L->err);
+    if (st)
+        return st;
+    if (!y_valid_name(q->id)) {
+        char qt[96];
+        y_quote(q->id, strlen(q->id), qt, sizeof qt);
+        return y_fail(L->err, d, QV("id"), "%s must match [a-z0-9._-]+, got %s", fp, qt);
+    }
+    const char *ask = pe_ask_name(q->ask);
+    const bool wants_plan = q->ask == PE_ASK_COLUMN || q->ask == PE_ASK_FITS ||
+                            q->ask == PE_ASK_COMM_BOUND;
+    /* Keys that belong to other kinds of question are errors, like keys of
+     * the other topology (interface.md "Ranges"). */
+    if (!wants_plan && QV("plan"))
+        return y_fail(L->err, d, QK("plan"),
+                      "%s: ask %s takes no plan (the student's answer is the plan)", path, ask);
+    if (q->ask != PE_ASK_COLUMN && QV("column"))
+        return y_fail(L->err, d, QK("column"),
+                      "%s: ask %s takes no column (only ask: column does)", path, ask);
+    const bool has_rel = QV("rel_tol") != NULL, has_abs = QV("abs_tol") != NULL;
+    if (has_rel && has_abs) {
+        const yaml_node_t *second =
+            QK("rel_tol")->start_mark.index > QK("abs_tol")->start_mark.index ? QK("rel_tol")
+                                                                               : QK("abs_tol");
+        return y_fail(L->err, d, second, "%s: give rel_tol or abs_tol, not both", path);
+    }
+    if ((q->ask == PE_ASK_FITS || q->ask == PE_ASK_COMM_BOUND ||
+         q->ask == PE_ASK_MIN_INTERVENTION) &&
+        (has_rel || has_abs))
+        return y_fail(L->err, d, has_rel ? QK("rel_tol") : QK("abs_tol"),
+                      "%s: ask %s takes no tolerance (the answer is right or wrong)", path, ask);
+    if (q->ask != PE_ASK_COLUMN && has_abs)
+        return y_fail(L->err, d, QK("abs_tol"),
+                      "%s: ask %s compares relative to the best plan: use rel_tol", path, ask);
+    if (wants_plan) {
+        if (!QV("plan"))
+            return missing(L, d, item, path, "plan", "");
+        y_path(fp, path, "plan");
+        st = y_get_name(d, QV("plan"), fp, q->plan, sizeof q->plan, L->err);
+        if (!st)
+            st = check_question_plan(L, QV("plan"), fp, q->plan);
+        if (st)
+            return st;
+    }
+    if (q->ask == PE_ASK_COLUMN) {
+        if (!QV("column"))
+            return missing(L, d, item, path, "column", " (ask: column names a report column)");
+        y_path(fp, path, "column");
+        if ((st = check_question_column(L, QV("column"), fp, q)))
+            return st;
+    }
+    /* Default tolerances (fields.c). */
+    q->tol_kind = PE_TOL_REL;
+    q->tol = q->ask == PE_ASK_COLUMN ? 0.01 : q->ask == PE_ASK_CHOSEN_PLAN ? 0.05 : 0;
+    if (has_rel || has_abs) {
+        const char *key = has_rel ? "rel_tol" : "abs_tol";
+        y_path(fp, path, key);
+        q->tol_kind = has_rel ? PE_TOL_REL : PE_TOL_ABS;
+        st = y_get_number(d, QV(key), fp, PE_RANGE_NONNEG, &q->tol, L->err);
+    }
+#undef QV
+#undef QK
+    return st;
+}
+
+static pe_status load_questions(loader *L, const yaml_node_t *node)
+{
+    pe_status st = y_want_seq(L->d, node, "questions", L->err);
+    if (st)
+        return st;
+    size_t n = (size_t)(node->data.sequence.items.top - node->data.sequence.items.start);
+    if (n == 0)
+        return y_fail(L->err, L->d, node, "questions: empty list; give at least one question");
+    L->s->questions = calloc(n, sizeof *L->s->questions);
+    if (!L->s->questions)
+        return pe_fail(L->err, PE_INTERNAL, L->d->path, 0, 0, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const yaml_node_t *item = ydoc_node(L->d, node->data.sequence.items.start[i]);
+        st = load_question(L, item, i, &L->s->questions[i]);
+        if (st)
+            return st;
+        L->s->question_count = i + 1;
+    }
+    /* Ids are unique (a submission answers by id); sorted, O(n log n). */
+    nameref *refs = malloc(n * sizeof *refs);
+    if (!refs)
+        return pe_fail(L->err, PE_INTERNAL, L->d->path, 0, 0, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        refs[i] = (nameref){L->s->questions[i].id, i};
+    qsort(refs, n, sizeof *refs, nameref_cmp);
+    size_t dup = SIZE_MAX, first = 0;
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(refs[i].name, refs[i - 1].name) == 0 && refs[i].index < dup) {
+            dup = refs[i].index;
+            first = refs[i - 1].index;
+        }
+    free(refs);
+    if (dup == SIZE_MAX)
+        return PE_OK;
+    /* the first occurrence of a duplicated id precedes dup in the sort */
+    for (size_t i = 0; i < dup; i++)
+        if (strcmp(L->s->questions[i].id, L->s->questions[dup].id) == 0) {
+            first = i;
+            break;
+        }
+    const yaml_node_t *item = ydoc_node(L->d, node->data.sequence.items.start[dup]);
+    return y_fail(L->err, L->d, y_map_get(L->d, item, "id"),
+                  "questions[%zu]: duplicate question id '%s' (questions[%zu] has it too)", dup,
+                  L->s->questions[dup].id, first);
+}
+
 /* ------------------------------------------------------------ top level */
 
 /* interface.md: name defaults to the file's stem (the base name without its
@@ -981,6 +1183,8 @@ static pe_status load_root(loader *L)
         return y_fail(L->err, d, plans ? plans : root,
                       "no plans to evaluate: give plans: (a non-empty list) or sweep:");
     if ((n = TOP("expect")) && (st = load_expect(L, n)))
+        return st;
+    if ((n = TOP("questions")) && (st = load_questions(L, n)))
         return st;
 #undef TOP
     return PE_OK;

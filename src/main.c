@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,22 @@ static void print_error(const pe_error *err)
 
 static int worst(int a, int b) { return a > b ? a : b; }
 
+/* The one piece of global state: what a signal handler may touch. Workers
+ * read it between chunks (runner.h) and stop; run writes a checkpoint. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig) { stop_signal = sig; }
+
+static void install_stop_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 static const char USAGE[] =
     "usage: planeval COMMAND [OPTIONS] ...\n"
     "\n"
@@ -37,12 +54,19 @@ static const char USAGE[] =
     "      --top K            write only the K best rows (the summary counts all)\n"
     "      --threads N        worker threads (default: online cores)\n"
     "      --quiet            no summary or progress on stderr\n"
+    "      --shard I/N        evaluate the I-th of N equal parts of the plans (0 <= I < N);\n"
+    "                         writes DIR/<name>.shard-I-of-N.csv, joined by `merge`\n"
+    "      --resume           continue an interrupted run from DIR/<name>.checkpoint\n"
+    "      (SIGINT/SIGTERM during a sweep write that checkpoint; exit 130/143)\n"
+    "  merge REPORT.csv... -o FILE [--top K]\n"
+    "                         join shard reports into the report one run gives\n"
     "  validate SCENARIO...   load and validate only\n"
     "  check SCENARIO...      evaluate every expect: assertion; exit 1 on any miss\n"
     "      --golden DIR       also compare whole reports with DIR/<name>.csv\n"
     "      --rel-tol X        relative tolerance of numeric cells (default 1e-9)\n"
     "      --update-golden    rewrite the golden reports instead\n"
-    "  explain SCENARIO --plan NAME|CANONICAL\n"
+    "      --table            print every numeric assertion, expected vs predicted, as\n"
+    "                         a Markdown table with the mean and worst error\n"    "  explain SCENARIO --plan NAME|CANONICAL\n"
     "                         every quantity of one plan: equation, numbers, source\n"
     "  calibrate SCENARIO --plan P --step-time SECONDS [--peak-memory GIB]\n"
     "                         solve flops_efficiency (and reserve_gib) from one\n"
@@ -162,7 +186,7 @@ int main(int argc, char **argv)
 
     enum {
         OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,
-        OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY
+        OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY, OPT_TABLE, OPT_SHARD, OPT_RESUME
     };
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'},
@@ -176,10 +200,14 @@ int main(int argc, char **argv)
         {"update-golden", no_argument, NULL, OPT_UPDATE_GOLDEN},
         {"rel-tol", required_argument, NULL, OPT_REL_TOL},
         {"step-time", required_argument, NULL, OPT_STEP_TIME},
+        {"shard", required_argument, NULL, OPT_SHARD},
+        {"resume", no_argument, NULL, OPT_RESUME},
         {"peak-memory", required_argument, NULL, OPT_PEAK_MEMORY},
+        {"table", no_argument, NULL, OPT_TABLE},
         {NULL, 0, NULL, 0},
     };
-    pe_command_options opt = {.output_dir = "out", .on_error = print_error, .golden_rel_tol = 1e-9};
+    pe_command_options opt = {.output_dir = "out", .on_error = print_error, .golden_rel_tol = 1e-9,
+                              .stop = &stop_signal};
     const char *catalog_dir = NULL;
     optind = 2;
     int c;
@@ -188,6 +216,7 @@ int main(int argc, char **argv)
         switch (c) {
         case 'o':
             opt.output_dir = optarg;
+            opt.output_given = true;
             break;
         case OPT_TOP:
             errno = 0;
@@ -221,6 +250,22 @@ int main(int argc, char **argv)
         case OPT_UPDATE_GOLDEN:
             opt.update_golden = true;
             break;
+        case OPT_TABLE:
+            opt.table = true;
+            break;
+        case OPT_SHARD: {
+            unsigned long long i, n;
+            char extra;
+            if (sscanf(optarg, "%llu/%llu%c", &i, &n, &extra) != 2 || n < 1 || i >= n ||
+                optarg[0] == '-' || strchr(optarg, '-'))
+                return usage_error("--shard needs I/N with 0 <= I < N, got '%s'", optarg);
+            opt.shard_index = i;
+            opt.shard_count = n;
+            break;
+        }
+        case OPT_RESUME:
+            opt.resume = true;
+            break;
         case OPT_STEP_TIME:
         case OPT_PEAK_MEMORY: {
             errno = 0;
@@ -249,12 +294,16 @@ int main(int argc, char **argv)
     }
 
     pe_command_fn handler = NULL;
-    if (strcmp(command, "run") == 0)
+    if (strcmp(command, "run") == 0) {
         handler = command_run;
+        install_stop_handlers();
+    }
     else if (strcmp(command, "validate") == 0)
         handler = command_validate;
     else if (strcmp(command, "check") == 0)
         handler = command_check;
+    else if (strcmp(command, "merge") == 0)
+        handler = command_merge;
     else if (strcmp(command, "calibrate") == 0)
         handler = command_calibrate;
     else if (strcmp(command, "explain") == 0)
@@ -277,5 +326,7 @@ int main(int argc, char **argv)
         status = worst(status, handler(catalog, &files, &opt));
     file_list_free(&files);
     catalog_free(catalog);
+    if (status == PE_INTERRUPTED) /* 130 for SIGINT, 143 for SIGTERM */
+        return 128 + (stop_signal ? stop_signal : SIGINT);
     return status;
 }

@@ -29,13 +29,55 @@ const char *plans_skip_name(pe_skip k)
     return (unsigned)k < PE_SKIP_COUNT ? names[k] : "?";
 }
 
+/* Append text / a non-negative integer; the hot path of every report row
+ * and ranking tie, so no printf. */
+static char *put_text(char *o, const char *end, const char *t)
+{
+    while (*t && o < end)
+        *o++ = *t++;
+    return o;
+}
+
+static char *put_int(char *o, const char *end, int64_t v)
+{
+    char digits[24];
+    int n = 0;
+    uint64_t u = v < 0 ? 0 : (uint64_t)v; /* degrees are ≥ 0 */
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    while (n && o < end)
+        *o++ = digits[--n];
+    return o;
+}
+
 int plans_canonical(const pe_plan *p, char *buf, size_t size)
 {
-    return snprintf(buf, size, "dp%lld-tp%lld-pp%lld-cp%lld-z%lld-%s-mb%lld-%s-v%lld-sp%d",
-                    (long long)p->dp, (long long)p->tp, (long long)p->pp, (long long)p->cp,
-                    (long long)p->zero, pe_recompute_name(p->recompute),
-                    (long long)p->micro_batch, pe_schedule_name(p->schedule),
-                    (long long)p->virtual_stages, p->sequence_parallel ? 1 : 0);
+    if (!size)
+        return 0;
+    char *o = buf, *end = buf + size - 1;
+    o = put_text(o, end, "dp");
+    o = put_int(o, end, p->dp);
+    o = put_text(o, end, "-tp");
+    o = put_int(o, end, p->tp);
+    o = put_text(o, end, "-pp");
+    o = put_int(o, end, p->pp);
+    o = put_text(o, end, "-cp");
+    o = put_int(o, end, p->cp);
+    o = put_text(o, end, "-z");
+    o = put_int(o, end, p->zero);
+    o = put_text(o, end, "-");
+    o = put_text(o, end, pe_recompute_name(p->recompute));
+    o = put_text(o, end, "-mb");
+    o = put_int(o, end, p->micro_batch);
+    o = put_text(o, end, "-");
+    o = put_text(o, end, pe_schedule_name(p->schedule));
+    o = put_text(o, end, "-v");
+    o = put_int(o, end, p->virtual_stages);
+    o = put_text(o, end, p->sequence_parallel ? "-sp1" : "-sp0");
+    *o = '\0';
+    return (int)(o - buf);
 }
 
 const char *plans_display_name(const pe_plan *p, char canon[PE_CANON_MAX])

@@ -1,4 +1,5 @@
 /* rank.c — comparator and sort of report rows (model.md §9). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,32 @@ double rank_round12(double x)
     return strtod(buf, NULL);
 }
 
+void rank_key_of(pe_rank_by by, const pe_result *r, pe_rank_key *k)
+{
+    k->status = r->status;
+    k->key1 = k->key2 = 0;
+    if (r->status == PE_STATUS_INVALID)
+        return; /* ordered by canonical text alone */
+    switch (by) {
+    case PE_RANK_STEP_TIME:
+        k->key1 = r->step_time_s;
+        break;
+    case PE_RANK_MFU: /* descending */
+        k->key1 = -r->mfu;
+        break;
+    case PE_RANK_MEMORY:
+        k->key1 = r->mem_total_gib;
+        break;
+    case PE_RANK_TRAIN_DAYS:
+        k->key1 = r->train_days;
+        break;
+    case PE_RANK_INTERVENTIONS: /* fewest knobs moved, then fastest */
+        k->key1 = r->interventions;
+        k->key2 = r->step_time_s;
+        break;
+    }
+}
+
 void rank_make_row(pe_rank_by by, uint64_t index, const pe_plan *p, const char *name,
                    const pe_result *r, pe_row *row)
 {
@@ -19,38 +46,36 @@ void rank_make_row(pe_rank_by by, uint64_t index, const pe_plan *p, const char *
     row->result = *r;
     row->name = name && name[0] ? name : NULL;
     plans_canonical(p, row->canon, sizeof row->canon);
-    row->key1 = row->key2 = 0;
-    if (r->status == PE_STATUS_INVALID)
-        return; /* ordered by canonical text alone */
-    switch (by) {
-    case PE_RANK_STEP_TIME:
-        row->key1 = rank_round12(r->step_time_s);
-        break;
-    case PE_RANK_MFU: /* descending */
-        row->key1 = -rank_round12(r->mfu);
-        break;
-    case PE_RANK_MEMORY:
-        row->key1 = rank_round12(r->mem_total_gib);
-        break;
-    case PE_RANK_TRAIN_DAYS:
-        row->key1 = rank_round12(r->train_days);
-        break;
-    case PE_RANK_INTERVENTIONS: /* fewest knobs moved, then fastest */
-        row->key1 = r->interventions;
-        row->key2 = rank_round12(r->step_time_s);
-        break;
-    }
+    rank_key_of(by, r, &row->key);
 }
 
 static int cmp_double(double a, double b) { return (a > b) - (a < b); }
 
+/* model.md §9: keys compare rounded to 12 significant digits. Rounding is
+ * monotone, so two keys further apart than any rounding step (relative
+ * 1e-11 at most; 1e-10 leaves a margin) keep their order and need no
+ * rounding; only near-ties pay for the exact printf/strtod round trip. */
+static int cmp_key(double a, double b)
+{
+    if (a == b)
+        return 0;
+    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    if (fabs(a - b) > 1e-10 * m)
+        return a < b ? -1 : 1;
+    return cmp_double(rank_round12(a), rank_round12(b));
+}
+
+int rank_compare_keys(const pe_rank_key *a, const pe_rank_key *b)
+{
+    if (a->status != b->status)
+        return a->status < b->status ? -1 : 1;
+    int c = cmp_key(a->key1, b->key1);
+    return c ? c : cmp_key(a->key2, b->key2);
+}
+
 int rank_compare(const pe_row *a, const pe_row *b)
 {
-    if (a->result.status != b->result.status)
-        return a->result.status < b->result.status ? -1 : 1;
-    int c = cmp_double(a->key1, b->key1);
-    if (!c)
-        c = cmp_double(a->key2, b->key2);
+    int c = rank_compare_keys(&a->key, &b->key);
     if (!c)
         c = strcmp(a->canon, b->canon);
     if (!c)

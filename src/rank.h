@@ -13,9 +13,16 @@
 #include "evaluate.h"
 #include "plans.h"
 
+/* What ranks a plan before its canonical text: status class, then the
+ * rank_by key(s), smaller first (raw values; compared rounded). */
+typedef struct {
+    pe_plan_status status;
+    double key1, key2;
+} pe_rank_key;
+
 typedef struct {
     uint64_t index;   /* the plan's index in its pe_plan_space: input order */
-    double key1, key2; /* rounded rank keys, smaller first */
+    pe_rank_key key;
     const char *name; /* explicit plan's name, or NULL (then canon) */
     char canon[PE_CANON_MAX];
     pe_result result;
@@ -23,6 +30,11 @@ typedef struct {
 
 /* The value printf("%.11e") of x reads back as: 12 significant digits. */
 double rank_round12(double x);
+
+void rank_key_of(pe_rank_by by, const pe_result *r, pe_rank_key *k);
+
+/* Status class, then keys rounded to 12 significant digits; 0 on a tie. */
+int rank_compare_keys(const pe_rank_key *a, const pe_rank_key *b);
 
 /* Fill a row for plan p (evaluated into r) at index. name must outlive the
  * row (an explicit plan's name in its scenario), or be NULL / "" for a plan

@@ -96,7 +96,8 @@ static pe_status end_line(pe_report *w, pe_error *err)
     return PE_OK;
 }
 
-pe_status report_open(const char *path, pe_report **out, pe_error *err)
+pe_status report_open_cells(const char *path, const char *const *header, size_t n,
+                            pe_report **out, pe_error *err)
 {
     *out = NULL;
     pe_status st = report_make_parent_dirs(path, err);
@@ -113,15 +114,28 @@ pe_status report_open(const char *path, pe_report **out, pe_error *err)
         free(w);
         return st;
     }
-    for (int c = 0; c < COL_COUNT; c++)
-        put_cell(w, c == 0, pe_columns[c].name);
-    st = end_line(w, err);
+    st = report_write_cells(w, header, n, err);
     if (st != PE_OK) {
         report_abort(w);
         return st;
     }
     *out = w;
     return PE_OK;
+}
+
+pe_status report_write_cells(pe_report *w, const char *const *cells, size_t n, pe_error *err)
+{
+    for (size_t c = 0; c < n; c++)
+        put_cell(w, c == 0, cells[c] ? cells[c] : "");
+    return end_line(w, err);
+}
+
+pe_status report_open(const char *path, pe_report **out, pe_error *err)
+{
+    const char *header[COL_COUNT];
+    for (int c = 0; c < COL_COUNT; c++)
+        header[c] = pe_columns[c].name;
+    return report_open_cells(path, header, COL_COUNT, out, err);
 }
 
 /* The interconnect tier each parallel axis' group ran on; axes of degree 1
@@ -146,9 +160,15 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
 {
     const pe_result *r = &row->result;
     buf[0] = '\0';
-    /* interface.md: an invalid plan fills rank … micro_batch only. */
+    /* interface.md: an invalid plan fills rank … micro_batch only (our added
+     * columns too: identical invalid rows stay identical, so their order
+     * within a canonical-text tie cannot show). */
     if (r->status == PE_STATUS_INVALID && col >= COL_MICROBATCHES)
         return 0;
+    if (col == COL_PLAN_INDEX)
+        return snprintf(buf, size, "%llu", (unsigned long long)row->index);
+    if (col == COL_RANK_BY)
+        return snprintf(buf, size, "%s", pe_rank_by_name(ctx->scenario->rank_by));
     double num;
     switch (col) {
     case COL_RANK: return fmt_int(buf, size, rank);

@@ -17,6 +17,12 @@ typedef struct pe_report pe_report;
 /* Create DIR if needed; open a temporary file for `path`; write the header. */
 pe_status report_open(const char *path, pe_report **out, pe_error *err);
 
+/* A CSV file of text cells with the given header (summaries, merged
+ * reports): the same temporary-file-and-rename discipline. */
+pe_status report_open_cells(const char *path, const char *const *header, size_t n,
+                            pe_report **out, pe_error *err);
+pe_status report_write_cells(pe_report *w, const char *const *cells, size_t n, pe_error *err);
+
 /* One ranked row. p is the row's plan; rank is 1-based. */
 pe_status report_write_row(pe_report *w, const pe_eval_ctx *ctx, const char *scenario,
                            long long rank, const pe_plan *p, const pe_row *row, pe_error *err);

@@ -48,6 +48,13 @@ const char *pe_rank_by_name(pe_rank_by v)
     return NAME_OF(t, v);
 }
 
+const char *pe_ask_name(pe_ask v)
+{
+    static const char *const t[] = {"column",    "fits",      "comm_bound",
+                                    "min_intervention", "best_plan", "chosen_plan"};
+    return NAME_OF(t, v);
+}
+
 static void axis_free(pe_axis *a) { free(a->values); }
 
 void scenario_free(pe_scenario *s)
@@ -68,5 +75,6 @@ void scenario_free(pe_scenario *s)
         free(s->expects[i].checks);
     }
     free(s->expects);
+    free(s->questions);
     memset(s, 0, sizeof *s);
 }

@@ -171,6 +171,30 @@ typedef struct {
     int line, col;
 } pe_expect;
 
+/* One question of a drill's grading key (`questions:`, `planeval grade`).
+ * What is asked: */
+typedef enum {
+    PE_ASK_COLUMN,           /* a numeric report column of a named plan */
+    PE_ASK_FITS,             /* yes/no: the named plan fits in memory (model.md M6) */
+    PE_ASK_COMM_BOUND,       /* yes/no: the named plan's bound is communication (S3) */
+    PE_ASK_MIN_INTERVENTION, /* a plan: the fewest interventions (§9) that fits */
+    PE_ASK_BEST_PLAN,        /* a plan: rank 1 under the budgets and rank_by */
+    PE_ASK_CHOSEN_PLAN       /* a plan of the student's choice that meets the budgets */
+} pe_ask;
+
+const char *pe_ask_name(pe_ask v);
+
+typedef struct {
+    char id[PE_NAME_MAX];   /* [a-z0-9._-]+, unique among questions */
+    pe_ask ask;
+    char plan[PE_NAME_MAX]; /* column, fits, comm_bound: a plan name or canonical text */
+    char column[64];        /* column: the report column */
+    double points;          /* > 0, default 1 */
+    pe_tol_kind tol_kind;   /* PE_TOL_REL or PE_TOL_ABS, defaults filled by the loader */
+    double tol;
+    int line, col;
+} pe_question;
+
 typedef struct {
     char file[PE_PATH_MAX]; /* the file it was loaded from */
     char name[PE_NAME_MAX];
@@ -187,6 +211,8 @@ typedef struct {
     pe_sweep sweep;
     size_t expect_count;
     pe_expect *expects; /* owned */
+    size_t question_count;
+    pe_question *questions; /* owned: the grading key, in file order */
 } pe_scenario;
 
 /* Release everything a scenario owns; leaves *s zeroed. Safe on a zeroed struct. */

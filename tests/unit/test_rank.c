@@ -17,7 +17,8 @@ static pe_row row(pe_plan_status st, double key1, const char *canon, const char 
     pe_row r;
     memset(&r, 0, sizeof r);
     r.result.status = st;
-    r.key1 = key1;
+    r.key.status = st;
+    r.key.key1 = key1;
     strcpy(r.canon, canon);
     r.name = name;
     r.index = index;
@@ -55,6 +56,18 @@ static void test_order(void **state)
     pe_row n1 = row(PE_STATUS_OK, 1.0, "same", "alpha", 5);
     pe_row n2 = row(PE_STATUS_OK, 1.0, "same", "beta", 1);
     assert_true(rank_compare(&n1, &n2) < 0);
+    /* keys equal to 12 significant digits tie: 0.1 + 0.2 vs 0.3 */
+    pe_row t1 = row(PE_STATUS_OK, 0.1 + 0.2, "b", NULL, 0);
+    pe_row t2 = row(PE_STATUS_OK, 0.3, "a", NULL, 1);
+    assert_true(rank_compare(&t2, &t1) < 0); /* tie on key → canonical "a" first */
+    /* 1 + 1e-11 vs 1: 12 digits still tell them apart (1.00000000001) */
+    pe_row u1 = row(PE_STATUS_OK, 1.0 + 1e-11, "a", NULL, 0);
+    pe_row u2 = row(PE_STATUS_OK, 1.0, "b", NULL, 1);
+    assert_true(rank_compare(&u2, &u1) < 0);
+    /* 1 + 1e-13 vs 1: equal at 12 digits → canonical decides */
+    pe_row v1 = row(PE_STATUS_OK, 1.0 + 1e-13, "a", NULL, 0);
+    pe_row v2 = row(PE_STATUS_OK, 1.0, "b", NULL, 1);
+    assert_true(rank_compare(&v1, &v2) < 0);
     pe_row i1 = row(PE_STATUS_OK, 1.0, "same", "x", 1);
     pe_row i2 = row(PE_STATUS_OK, 1.0, "same", "x", 2);
     assert_true(rank_compare(&i1, &i2) < 0);
@@ -90,11 +103,11 @@ static void test_make_row_keys(void **state)
     r.mem_total_gib = 100;
     pe_row w;
     rank_make_row(PE_RANK_MFU, 7, &p, NULL, &r, &w);
-    assert_true(w.key1 == -0.4); /* descending */
+    assert_true(w.key.key1 == -0.4); /* descending */
     rank_make_row(PE_RANK_INTERVENTIONS, 7, &p, "", &r, &w);
-    assert_true(w.key1 == 2 && w.key2 == 2.5);
+    assert_true(w.key.key1 == 2 && w.key.key2 == 2.5);
     rank_make_row(PE_RANK_MEMORY, 7, &p, NULL, &r, &w);
-    assert_true(w.key1 == 100);
+    assert_true(w.key.key1 == 100);
     assert_null(w.name);
     rank_make_row(PE_RANK_MEMORY, 7, &p, "named", &r, &w);
     assert_string_equal(w.name, "named");
