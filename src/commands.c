@@ -252,7 +252,7 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
             st = PE_INTERRUPTED;
         }
     } else if (st == PE_OK) {
-        st = runner_write_report(path, &space, &ctx, &rr, err);
+        st = runner_write_report(path, &space, &ctx, &rr, opt->threads, err);
         if (st == PE_OK)
             st = write_summary(summary, s, &rr, opt, err);
         if (st == PE_OK && (resumed || access(ckpt_path, F_OK) == 0))

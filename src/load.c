@@ -961,8 +961,8 @@ static pe_status load_question(loader *L, const yaml_node_t *item, size_t index,
         st = check_required(L, &pe_fields_question, &a, item, path);
     if (st)
         return st;
-#define QV(key) (a.value[IDX(pe_fields_question, key)])
-#define QK(key) (a.key[IDX(pe_fields_question, key)])
+#define QV(k_) (a.value[IDX(pe_fields_question, k_)])
+#define QK(k_) (a.key[IDX(pe_fields_question, k_)])
     y_path(fp, path, "id");
     st = y_get_name(d, QV("id"), fp, q->id, sizeof q->id, L->err);
     if (st)

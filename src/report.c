@@ -1,5 +1,6 @@
 /* report.c — ranked CSV rows through libcsv, atomic file replace. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,13 +15,34 @@ struct pe_report {
     FILE *fp;
     char path[PE_PATH_MAX];
     char tmp[PE_PATH_MAX + 32];
-    char line[8192]; /* one row being built */
-    size_t len;
-    bool overflow;
+    char storage[PE_REPORT_LINE_MAX]; /* one row being built */
+    pe_line line;
 };
+
+/* Decimal text of v into buf (size ≥ 24); the length. */
+static int int_text(char *buf, long long v)
+{
+    char digits[24];
+    int n = 0, len = 0;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        buf[len++] = '-';
+    while (n)
+        buf[len++] = digits[--n];
+    buf[len] = '\0';
+    return len;
+}
 
 int report_format_double(double x, char *buf, size_t size)
 {
+    /* Whole numbers below 2^53 (budgets, reserves, counts) print as
+     * integers without printf: exact, and the common case of many cells. */
+    if (size >= 24 && x == (double)(long long)x && fabs(x) < 9007199254740992.0 && !signbit(x))
+        return int_text(buf, (long long)x);
     /* A double needs at most 17 significant digits to read back exactly;
      * fewer when they suffice keeps the report readable (0.1, not
      * 0.10000000000000001). */
@@ -56,44 +78,52 @@ pe_status report_make_parent_dirs(const char *path, pe_error *err)
     return PE_OK;
 }
 
-static void put_raw(pe_report *w, const char *s, size_t n)
+static void put_raw(pe_line *l, const char *s, size_t n)
 {
-    if (w->len + n + 1 >= sizeof w->line) {
-        w->overflow = true;
+    if (l->len + n + 1 >= l->cap) {
+        l->overflow = true;
         return;
     }
-    memcpy(w->line + w->len, s, n);
-    w->len += n;
+    memcpy(l->buf + l->len, s, n);
+    l->len += n;
 }
 
 /* A cell: separated by a comma, quoted by libcsv only when it needs it. */
-static void put_cell(pe_report *w, bool first, const char *s)
+static void put_cell(pe_line *l, bool first, const char *s)
 {
     if (!first)
-        put_raw(w, ",", 1);
+        put_raw(l, ",", 1);
     size_t n = strlen(s);
     if (strpbrk(s, ",\"\r\n") == NULL) {
-        put_raw(w, s, n);
+        put_raw(l, s, n);
         return;
     }
-    size_t room = sizeof w->line - w->len - 1;
-    size_t need = csv_write(w->line + w->len, room, s, n);
+    size_t room = l->cap - l->len - 1;
+    size_t need = csv_write(l->buf + l->len, room, s, n);
     if (need > room)
-        w->overflow = true;
+        l->overflow = true;
     else
-        w->len += need;
+        l->len += need;
+}
+
+pe_status report_write_lines(pe_report *w, const char *text, size_t n, pe_error *err)
+{
+    if (n && fwrite(text, 1, n, w->fp) != n)
+        return pe_fail(err, PE_INTERNAL, w->path, 0, 0, "write failed: %s", strerror(errno));
+    return PE_OK;
 }
 
 static pe_status end_line(pe_report *w, pe_error *err)
 {
-    put_raw(w, "\n", 1);
-    if (w->overflow)
-        return pe_fail(err, PE_INTERNAL, w->path, 0, 0, "a report row exceeds %zu bytes",
-                       sizeof w->line);
-    if (fwrite(w->line, 1, w->len, w->fp) != w->len)
-        return pe_fail(err, PE_INTERNAL, w->path, 0, 0, "write failed: %s", strerror(errno));
-    w->len = 0;
-    return PE_OK;
+    pe_line *l = &w->line;
+    put_raw(l, "\n", 1);
+    bool overflow = l->overflow;
+    size_t n = l->len;
+    l->len = 0;
+    l->overflow = false;
+    if (overflow)
+        return pe_fail(err, PE_INTERNAL, w->path, 0, 0, "a report row exceeds %zu bytes", l->cap);
+    return report_write_lines(w, l->buf, n, err);
 }
 
 pe_status report_open_cells(const char *path, const char *const *header, size_t n,
@@ -108,6 +138,7 @@ pe_status report_open_cells(const char *path, const char *const *header, size_t 
         return pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
     snprintf(w->path, sizeof w->path, "%s", path);
     snprintf(w->tmp, sizeof w->tmp, "%s.tmp.%ld", path, (long)getpid());
+    w->line = (pe_line){w->storage, sizeof w->storage, 0, false};
     w->fp = fopen(w->tmp, "w");
     if (!w->fp) {
         st = pe_fail(err, PE_INTERNAL, w->tmp, 0, 0, "cannot write: %s", strerror(errno));
@@ -126,7 +157,7 @@ pe_status report_open_cells(const char *path, const char *const *header, size_t 
 pe_status report_write_cells(pe_report *w, const char *const *cells, size_t n, pe_error *err)
 {
     for (size_t c = 0; c < n; c++)
-        put_cell(w, c == 0, cells[c] ? cells[c] : "");
+        put_cell(&w->line, c == 0, cells[c] ? cells[c] : "");
     return end_line(w, err);
 }
 
@@ -152,7 +183,24 @@ static void format_links(const pe_result *r, char *buf, size_t size)
                                   pe_tier_name(tiers[i]));
 }
 
-static int fmt_int(char *buf, size_t size, long long v) { return snprintf(buf, size, "%lld", v); }
+static int fmt_int(char *buf, size_t size, long long v)
+{
+    if (size < 24)
+        return snprintf(buf, size, "%lld", v);
+    return int_text(buf, v);
+}
+
+/* snprintf(buf, size, "%s", s) without printf: cells are copied a lot. */
+static int copy_text(char *buf, size_t size, const char *s)
+{
+    size_t n = strlen(s);
+    if (size == 0)
+        return (int)n;
+    size_t k = n < size - 1 ? n : size - 1;
+    memcpy(buf, s, k);
+    buf[k] = '\0';
+    return (int)n;
+}
 
 int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long rank,
                        const pe_plan *p, const pe_row *row, pe_column col, char *buf,
@@ -168,13 +216,13 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
     if (col == COL_PLAN_INDEX)
         return snprintf(buf, size, "%llu", (unsigned long long)row->index);
     if (col == COL_RANK_BY)
-        return snprintf(buf, size, "%s", pe_rank_by_name(ctx->scenario->rank_by));
+        return copy_text(buf, size, pe_rank_by_name(ctx->scenario->rank_by));
     double num;
     switch (col) {
     case COL_RANK: return fmt_int(buf, size, rank);
-    case COL_SCENARIO: return snprintf(buf, size, "%s", scenario);
-    case COL_PLAN: return snprintf(buf, size, "%s", row->name ? row->name : row->canon);
-    case COL_STATUS: return snprintf(buf, size, "%s", pe_plan_status_name(r->status));
+    case COL_SCENARIO: return copy_text(buf, size, scenario);
+    case COL_PLAN: return copy_text(buf, size, row->name ? row->name : row->canon);
+    case COL_STATUS: return copy_text(buf, size, pe_plan_status_name(r->status));
     case COL_REASON: return evaluate_format_reason(ctx, p, r, buf, size);
     case COL_GPUS: return fmt_int(buf, size, r->gpus);
     case COL_DP: return fmt_int(buf, size, p->dp);
@@ -182,10 +230,10 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
     case COL_PP: return fmt_int(buf, size, p->pp);
     case COL_CP: return fmt_int(buf, size, p->cp);
     case COL_ZERO: return fmt_int(buf, size, p->zero);
-    case COL_RECOMPUTE: return snprintf(buf, size, "%s", pe_recompute_name(p->recompute));
-    case COL_SCHEDULE: return snprintf(buf, size, "%s", pe_schedule_name(p->schedule));
+    case COL_RECOMPUTE: return copy_text(buf, size, pe_recompute_name(p->recompute));
+    case COL_SCHEDULE: return copy_text(buf, size, pe_schedule_name(p->schedule));
     case COL_VIRTUAL_STAGES: return fmt_int(buf, size, p->virtual_stages);
-    case COL_SEQUENCE_PARALLEL: return snprintf(buf, size, "%s", p->sequence_parallel ? "true" : "false");
+    case COL_SEQUENCE_PARALLEL: return copy_text(buf, size, p->sequence_parallel ? "true" : "false");
     case COL_MICRO_BATCH: return fmt_int(buf, size, p->micro_batch);
     case COL_MICROBATCHES: return fmt_int(buf, size, r->microbatches);
     case COL_WORST_STAGE: return fmt_int(buf, size, r->worst_stage);
@@ -208,7 +256,7 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
     case COL_STEP_TIME_S: num = r->step_time_s; break;
     case COL_COMM_FRACTION: num = r->comm_fraction; break;
     case COL_BUBBLE_FRACTION: num = r->bubble_fraction; break;
-    case COL_BOUND: return snprintf(buf, size, "%s", pe_bound_name(r->bound));
+    case COL_BOUND: return copy_text(buf, size, pe_bound_name(r->bound));
     case COL_TOKENS_PER_S: num = r->tokens_per_s; break;
     case COL_MFU: num = r->mfu; break;
     case COL_HFU: num = r->hfu; break;
@@ -228,15 +276,29 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
     return report_format_double(num, buf, size);
 }
 
-pe_status report_write_row(pe_report *w, const pe_eval_ctx *ctx, const char *scenario,
-                           long long rank, const pe_plan *p, const pe_row *row, pe_error *err)
+bool report_format_row(const pe_eval_ctx *ctx, const char *scenario, long long rank,
+                       const pe_plan *p, const pe_row *row, pe_line *line)
 {
     char cell[2048];
     for (int c = 0; c < COL_COUNT; c++) {
         report_format_cell(ctx, scenario, rank, p, row, (pe_column)c, cell, sizeof cell);
-        put_cell(w, c == 0, cell);
+        put_cell(line, c == 0, cell);
     }
-    return end_line(w, err);
+    put_raw(line, "\n", 1);
+    return !line->overflow;
+}
+
+pe_status report_write_row(pe_report *w, const pe_eval_ctx *ctx, const char *scenario,
+                           long long rank, const pe_plan *p, const pe_row *row, pe_error *err)
+{
+    pe_line *l = &w->line;
+    bool ok = report_format_row(ctx, scenario, rank, p, row, l);
+    size_t n = l->len;
+    l->len = 0;
+    l->overflow = false;
+    if (!ok)
+        return pe_fail(err, PE_INTERNAL, w->path, 0, 0, "a report row exceeds %zu bytes", l->cap);
+    return report_write_lines(w, l->buf, n, err);
 }
 
 pe_status report_commit(pe_report *w, pe_error *err)

@@ -5,6 +5,7 @@
 #ifndef PLANEVAL_REPORT_H
 #define PLANEVAL_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "columns.h"
@@ -13,6 +14,22 @@
 #include "rank.h"
 
 typedef struct pe_report pe_report;
+
+#define PE_REPORT_LINE_MAX 16384 /* bytes of one report row, at most */
+
+/* A text buffer rows are formatted into (by any thread). */
+typedef struct {
+    char *buf;
+    size_t cap, len;
+    bool overflow; /* set when a row did not fit: nothing valid past len */
+} pe_line;
+
+/* Append one report row (with its newline) to line; false if it did not fit. */
+bool report_format_row(const pe_eval_ctx *ctx, const char *scenario, long long rank,
+                       const pe_plan *p, const pe_row *row, pe_line *line);
+
+/* Write already formatted rows. */
+pe_status report_write_lines(pe_report *w, const char *text, size_t n, pe_error *err);
 
 /* Create DIR if needed; open a temporary file for `path`; write the header. */
 pe_status report_open(const char *path, pe_report **out, pe_error *err);

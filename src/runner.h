@@ -62,8 +62,10 @@ pe_status runner_run(const pe_plan_space *space, const pe_eval_ctx *ctx,
                      const pe_run_options *opt, pe_run_result *out, pe_error *err);
 void runner_free(pe_run_result *r);
 
-/* Write the ranked rows as a report at path (atomically, report.h). */
+/* Write the ranked rows as a report at path (atomically, report.h),
+ * formatting rows on `threads` threads. */
 pe_status runner_write_report(const char *path, const pe_plan_space *space,
-                              const pe_eval_ctx *ctx, const pe_run_result *rr, pe_error *err);
+                              const pe_eval_ctx *ctx, const pe_run_result *rr, int threads,
+                              pe_error *err);
 
 #endif

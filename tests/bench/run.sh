@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# bench/run.sh PLANEVAL SOURCE_DIR WORKDIR — the sweep benchmark (`make bench`
+# or `cmake --build build --target bench`): plans/s in top-K mode with 1
+# thread and with every core, and report rows/s written in full-report mode.
+# Prints medians of 3 runs; these machines are shared, so compare ratios.
+set -eu
+planeval=$1 src=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+scen=$src/tests/bench/gpt3-4096-lists.yaml
+name=bench-gpt3-4096
+cores=$(nproc)
+value() { awk -F, -v k="$1" '$1 == k { print $2 }' "$2"; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+echo "scenario: $scen"
+for threads in 1 "$cores"; do
+    for i in 1 2 3; do
+        "$planeval" run --quiet --top 100 --threads "$threads" -o "$work/top" "$scen"
+        value plans_per_s "$work/top/$name.summary.csv"
+    done | median >"$work/rate"
+    plans=$(value plans_evaluated "$work/top/$name.summary.csv")
+    slots=$(value index_last "$work/top/$name.summary.csv")
+    echo "top-K (K=100), $threads thread(s): $(cat "$work/rate") plans/s (median of 3; $plans plans, $slots index slots)"
+done
+# Full report: every evaluated plan of one shard is a row.
+for threads in 1 "$cores"; do
+    for i in 1 2 3; do
+        t0=$(date +%s.%N)
+        "$planeval" run --quiet --threads "$threads" --shard 0/25 -o "$work/full" "$scen"
+        t1=$(date +%s.%N)
+        rows=$(value rows_written "$work/full/$name.shard-0-of-25.summary.csv")
+        awk -v r="$rows" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f\n", r / (b - a) }'
+    done | median >"$work/rate"
+    rows=$(value rows_written "$work/full/$name.shard-0-of-25.summary.csv")
+    echo "full report, $threads thread(s): $(cat "$work/rate") rows/s written (median of 3; $rows rows, $(du -h "$work/full/$name.shard-0-of-25.csv" | cut -f1))"
+done
+if [ -x /usr/bin/time ]; then
+    for scen_rss in "$src/tests/bench/gpt3-4096.yaml" "$scen"; do
+        rss=$( { /usr/bin/time -f %M "$planeval" run --quiet --top 100 -o "$work/top" "$scen_rss"; } 2>&1 | tail -1)
+        echo "peak RSS, top-K, all threads: $rss KiB ($(basename "$scen_rss"))"
+    done
+fi
