@@ -189,9 +189,12 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
         plans_free(sp);
         return st;
     }
-    /* An axis with no candidates (e.g. tp: auto on a model no t > 1 divides
-     * still has t = 1, but pp: auto with L > N ... always has 1) leaves the
-     * product 0: an empty sweep, which is simply no plans. */
+    /* stride[a]: indices per step of axis a (the product of the inner axes) */
+    uint64_t stride = 1;
+    for (int a = PE_AXIS_COUNT - 1; a >= 0; a--) {
+        sp->stride[a] = stride;
+        stride *= sp->slots[a] ? sp->slots[a] : 1;
+    }
     return PE_OK;
 }
 
@@ -202,19 +205,19 @@ void plans_free(pe_plan_space *sp)
     memset(sp, 0, sizeof *sp);
 }
 
-pe_skip plans_at(const pe_plan_space *sp, uint64_t index, pe_plan *out)
+static inline int64_t mul_sat(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+/* The plan of sweep slots `slot`; on a skip, *axis is the innermost axis
+ * the skip depends on (every index that agrees on axes 0..*axis skips the
+ * same way). */
+static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_plan *out,
+                             int *axis)
 {
     const pe_scenario *s = sp->scenario;
-    if (index < sp->explicit_count) {
-        *out = s->plans[index];
-        return PE_SKIP_NONE;
-    }
-    uint64_t rest = index - sp->explicit_count;
-    uint64_t slot[PE_AXIS_COUNT];
-    for (int a = PE_AXIS_COUNT - 1; a >= 0; a--) { /* the last axis varies fastest */
-        slot[a] = rest % sp->slots[a];
-        rest /= sp->slots[a];
-    }
     const int64_t *const *v = (const int64_t *const *)sp->values;
     out->name[0] = '\0';
     out->line = out->col = 0;
@@ -224,9 +227,11 @@ pe_skip plans_at(const pe_plan_space *sp, uint64_t index, pe_plan *out)
     out->cp = v[PE_AXIS_CP][slot[PE_AXIS_CP]];
     if (sp->mode[PE_AXIS_DP] == MODE_AUTO) {
         int64_t N = s->cluster.nodes * s->cluster.gpus_per_node;
-        int64_t tpc = out->tp * out->pp * out->cp;
-        if (N % tpc != 0)
+        int64_t tpc = mul_sat(mul_sat(out->tp, out->pp), out->cp);
+        if (tpc > N || N % tpc != 0) {
+            *axis = PE_AXIS_DP;
             return PE_SKIP_DP_NOT_WHOLE;
+        }
         out->dp = N / tpc;
     } else {
         out->dp = v[PE_AXIS_DP][slot[PE_AXIS_DP]];
@@ -234,25 +239,33 @@ pe_skip plans_at(const pe_plan_space *sp, uint64_t index, pe_plan *out)
     out->zero = v[PE_AXIS_ZERO][slot[PE_AXIS_ZERO]];
     out->recompute = (pe_recompute)v[PE_AXIS_RECOMPUTE][slot[PE_AXIS_RECOMPUTE]];
     out->micro_batch = v[PE_AXIS_MICRO_BATCH][slot[PE_AXIS_MICRO_BATCH]];
-    if (sp->mode[PE_AXIS_MICRO_BATCH] == MODE_AUTO &&
-        s->training.global_batch % (out->micro_batch * out->dp) != 0)
-        return PE_SKIP_MICRO_BATCH;
+    if (sp->mode[PE_AXIS_MICRO_BATCH] == MODE_AUTO) {
+        int64_t bdp = mul_sat(out->micro_batch, out->dp);
+        if (bdp > s->training.global_batch || s->training.global_batch % bdp != 0) {
+            *axis = PE_AXIS_MICRO_BATCH;
+            return PE_SKIP_MICRO_BATCH;
+        }
+    }
     out->schedule = (pe_schedule)v[PE_AXIS_SCHEDULE][slot[PE_AXIS_SCHEDULE]];
     /* model.md §1: virtual_stages values apply to interleaved only (other
      * schedules take v = 1 once); interleaved with v < 2 is skipped. */
+    *axis = PE_AXIS_VIRTUAL_STAGES;
     if (out->schedule != PE_SCHEDULE_INTERLEAVED) {
         if (slot[PE_AXIS_VIRTUAL_STAGES] != 0)
             return PE_SKIP_V_NOT_INTERLEAVED;
         out->virtual_stages = 1;
     } else {
         out->virtual_stages = v[PE_AXIS_VIRTUAL_STAGES][slot[PE_AXIS_VIRTUAL_STAGES]];
-        if (sp->mode[PE_AXIS_VIRTUAL_STAGES] == MODE_AUTO &&
-            s->model.layers % (out->pp * out->virtual_stages) != 0)
-            return PE_SKIP_VIRTUAL_STAGES;
+        if (sp->mode[PE_AXIS_VIRTUAL_STAGES] == MODE_AUTO) {
+            int64_t pv = mul_sat(out->pp, out->virtual_stages);
+            if (pv > s->model.layers || s->model.layers % pv != 0)
+                return PE_SKIP_VIRTUAL_STAGES;
+        }
         if (out->virtual_stages < 2)
             return PE_SKIP_INTERLEAVED_V_LT_2;
     }
     /* sequence_parallel values apply only when t > 1; t = 1 takes false once. */
+    *axis = PE_AXIS_SP;
     if (sp->mode[PE_AXIS_SP] == MODE_DEFAULT) {
         out->sequence_parallel = out->tp > 1;
     } else if (out->tp == 1) {
@@ -263,6 +276,88 @@ pe_skip plans_at(const pe_plan_space *sp, uint64_t index, pe_plan *out)
         out->sequence_parallel = v[PE_AXIS_SP][slot[PE_AXIS_SP]] != 0;
     }
     return PE_SKIP_NONE;
+}
+
+static void decode(const pe_plan_space *sp, uint64_t rest, uint64_t *slot)
+{
+    for (int a = PE_AXIS_COUNT - 1; a >= 0; a--) { /* the last axis varies fastest */
+        slot[a] = rest % sp->slots[a];
+        rest /= sp->slots[a];
+    }
+}
+
+pe_skip plans_at(const pe_plan_space *sp, uint64_t index, pe_plan *out)
+{
+    if (index < sp->explicit_count) {
+        *out = sp->scenario->plans[index];
+        return PE_SKIP_NONE;
+    }
+    uint64_t slot[PE_AXIS_COUNT];
+    decode(sp, index - sp->explicit_count, slot);
+    int axis;
+    return plan_of_slots(sp, slot, out, &axis);
+}
+
+void plans_seek(const pe_plan_space *sp, uint64_t index, pe_plan_cursor *c)
+{
+    c->index = index;
+    if (index >= sp->explicit_count)
+        decode(sp, index - sp->explicit_count, c->slot);
+}
+
+pe_skip plans_cursor_plan(const pe_plan_space *sp, const pe_plan_cursor *c, pe_plan *out,
+                          uint64_t *span, int *span_axis)
+{
+    *span = 1;
+    *span_axis = PE_AXIS_SP;
+    if (c->index < sp->explicit_count) {
+        *out = sp->scenario->plans[c->index];
+        return PE_SKIP_NONE;
+    }
+    int axis = PE_AXIS_SP;
+    pe_skip k = plan_of_slots(sp, c->slot, out, &axis);
+    if (k != PE_SKIP_NONE) {
+        /* the rest of the sub-tree below `axis` skips alike: its size minus
+         * where the cursor stands in it */
+        uint64_t within = 0;
+        for (int b = axis + 1; b < PE_AXIS_COUNT; b++)
+            within += c->slot[b] * sp->stride[b];
+        *span = sp->stride[axis] - within;
+        *span_axis = axis;
+    }
+    return k;
+}
+
+void plans_next_at_axis(const pe_plan_space *sp, pe_plan_cursor *c, int axis)
+{
+    uint64_t within = 0;
+    for (int b = axis + 1; b < PE_AXIS_COUNT; b++) {
+        within += c->slot[b] * sp->stride[b];
+        c->slot[b] = 0;
+    }
+    c->index += sp->stride[axis] - within;
+    for (int a = axis; a >= 0; a--) { /* carry */
+        if (++c->slot[a] < sp->slots[a])
+            return;
+        c->slot[a] = 0;
+    }
+}
+
+void plans_advance(const pe_plan_space *sp, pe_plan_cursor *c, uint64_t n)
+{
+    c->index += n;
+    if (c->index < sp->explicit_count)
+        return;
+    if (n != 1 || c->index == sp->explicit_count) {
+        decode(sp, c->index - sp->explicit_count, c->slot);
+        return;
+    }
+    /* odometer: the last axis varies fastest */
+    for (int a = PE_AXIS_COUNT - 1; a >= 0; a--) {
+        if (++c->slot[a] < sp->slots[a])
+            return;
+        c->slot[a] = 0;
+    }
 }
 
 bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out)

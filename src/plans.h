@@ -45,6 +45,7 @@ typedef struct {
     /* Per axis: candidate values (auto lists already expanded) and kind. */
     int64_t *values[PE_AXIS_COUNT]; /* owned */
     uint64_t slots[PE_AXIS_COUNT];
+    uint64_t stride[PE_AXIS_COUNT]; /* indices per step of each axis */
     int mode[PE_AXIS_COUNT]; /* private: list / auto / default */
 } pe_plan_space;
 
@@ -61,6 +62,24 @@ static inline uint64_t plans_total(const pe_plan_space *space)
 /* Plan at index (< plans_total); PE_SKIP_NONE with *out filled, or the
  * reason the slot is not a plan. */
 pe_skip plans_at(const pe_plan_space *space, uint64_t index, pe_plan *out);
+
+/* Walking the plans in order without a division per index: a cursor keeps
+ * the slots of its index (an odometer). */
+typedef struct {
+    uint64_t index;
+    uint64_t slot[PE_AXIS_COUNT];
+} pe_plan_cursor;
+
+void plans_seek(const pe_plan_space *space, uint64_t index, pe_plan_cursor *c);
+/* As plans_at at the cursor; *span ≥ 1 is how many consecutive indices
+ * from here are known to skip the same way (1 for a plan): the rest of the
+ * sub-tree below axis *span_axis. */
+pe_skip plans_cursor_plan(const pe_plan_space *space, const pe_plan_cursor *c, pe_plan *out,
+                          uint64_t *span, int *span_axis);
+/* Advance past the rest of the sub-tree below `axis` (by the span above),
+ * without a division. Only for sweep indices. */
+void plans_next_at_axis(const pe_plan_space *space, pe_plan_cursor *c, int axis);
+void plans_advance(const pe_plan_space *space, pe_plan_cursor *c, uint64_t n);
 
 /* The plan a reference names (interface.md: a name is matched first, then
  * canonical text; explicit plans before the sweep). */

@@ -108,18 +108,13 @@ static bool keep_row(worker *w, const pe_row *row)
     return true;
 }
 
-/* Evaluate plan `index` into a row and keep it if it ranks; count it
+/* Evaluate `plan` (at index) into a row and keep it if it ranks; count it
  * unless it was counted before a restart. */
-static bool visit(worker *w, uint64_t index, bool count)
+static bool visit_plan(worker *w, uint64_t index, const pe_plan *pp, bool count)
 {
     shared *sh = w->sh;
-    pe_plan plan;
+    const pe_plan plan = *pp;
     pe_result result;
-    pe_skip skip = plans_at(sh->space, index, &plan);
-    if (skip != PE_SKIP_NONE) {
-        w->counts.skipped[skip] += count;
-        return true;
-    }
     evaluate_plan(sh->ctx, &plan, &result);
     if (count) {
         w->counts.evaluated++;
@@ -144,6 +139,18 @@ static bool visit(worker *w, uint64_t index, bool count)
     return keep_row(w, &row);
 }
 
+/* The same for an index (resumed rows). */
+static bool visit(worker *w, uint64_t index, bool count)
+{
+    pe_plan plan;
+    pe_skip skip = plans_at(w->sh->space, index, &plan);
+    if (skip != PE_SKIP_NONE) {
+        w->counts.skipped[skip] += count;
+        return true;
+    }
+    return visit_plan(w, index, &plan, count);
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
@@ -157,11 +164,33 @@ static void *work(void *arg)
             break;
         uint64_t lo = sh->start + c * PE_RUN_CHUNK;
         uint64_t hi = room - c * PE_RUN_CHUNK > PE_RUN_CHUNK ? lo + PE_RUN_CHUNK : sh->last;
-        for (uint64_t i = lo; i < hi; i++)
-            if (!visit(w, i, i >= sh->count_from)) {
+        pe_plan_cursor cur;
+        plans_seek(sh->space, lo, &cur);
+        while (cur.index < hi) {
+            pe_plan plan;
+            uint64_t span;
+            int axis;
+            pe_skip skip = plans_cursor_plan(sh->space, &cur, &plan, &span, &axis);
+            if (skip != PE_SKIP_NONE) { /* a whole skipped sub-tree at once */
+                bool whole = span <= hi - cur.index;
+                if (!whole)
+                    span = hi - cur.index;
+                if (cur.index >= sh->count_from)
+                    w->counts.skipped[skip] += span;
+                else if (cur.index + span > sh->count_from)
+                    w->counts.skipped[skip] += cur.index + span - sh->count_from;
+                if (whole)
+                    plans_next_at_axis(sh->space, &cur, axis);
+                else
+                    plans_advance(sh->space, &cur, span);
+                continue;
+            }
+            if (!visit_plan(w, cur.index, &plan, cur.index >= sh->count_from)) {
                 w->oom = true;
                 break;
             }
+            plans_advance(sh->space, &cur, 1);
+        }
         atomic_fetch_add_explicit(&sh->done, hi - lo, memory_order_relaxed);
         if (w->oom)
             break;

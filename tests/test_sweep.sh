@@ -53,7 +53,7 @@ check "no progress text when stderr is a file" '! "$planeval" run -o "$work/np" 
 
 # --- a run really interrupted, then resumed: byte-identical report
 big=$src/tests/bench/gpt3-4096-lists.yaml
-bigname=bench-gpt3-4096
+bigname=bench-gpt3-4096-lists
 "$planeval" run --quiet --threads 2 --top 50 -o "$work/big-full" "$big"
 for sig in INT TERM; do
     out=$work/big-$sig

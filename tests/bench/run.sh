@@ -7,7 +7,7 @@ set -eu
 planeval=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
 scen=$src/tests/bench/gpt3-4096-lists.yaml
-name=bench-gpt3-4096
+name=bench-gpt3-4096-lists
 cores=$(nproc)
 value() { awk -F, -v k="$1" '$1 == k { print $2 }' "$2"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }

@@ -243,13 +243,72 @@ static void test_sequence_parallel(void **state)
     plans_free(&sp);
 }
 
+/* The cursor walk (odometer, whole skipped sub-trees at once) visits
+ * exactly what plans_at gives index by index: same plans, same skips. */
+static void test_cursor_matches_plans_at(void **state)
+{
+    (void)state;
+    pe_scenario s = base();
+    s.sweep.present = true;
+    s.sweep.tp.present = s.sweep.tp.is_auto = true;
+    s.sweep.pp.present = s.sweep.pp.is_auto = true;
+    s.sweep.cp.present = s.sweep.cp.is_auto = true;
+    s.sweep.dp.present = s.sweep.dp.is_auto = true;
+    s.sweep.micro_batch.present = s.sweep.micro_batch.is_auto = true;
+    s.sweep.virtual_stages.present = s.sweep.virtual_stages.is_auto = true;
+    set_axis(&s.sweep.schedule, sched_vals,
+             (int64_t[]){PE_SCHEDULE_1F1B, PE_SCHEDULE_INTERLEAVED}, 2);
+    set_axis(&s.sweep.sequence_parallel, sp_vals, (int64_t[]){0, 1}, 2);
+    pe_plan explicit_plans[1] = {{.name = "x", .dp = 64, .tp = 1, .pp = 1, .cp = 1}};
+    s.plans = explicit_plans;
+    s.plan_count = 1;
+    pe_plan_space sp;
+    pe_error err;
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    uint64_t total = plans_total(&sp), plans = 0, skipped = 0;
+    pe_plan_cursor c;
+    plans_seek(&sp, 0, &c);
+    while (c.index < total) {
+        pe_plan a, b;
+        uint64_t span;
+        int axis;
+        pe_skip k = plans_cursor_plan(&sp, &c, &a, &span, &axis);
+        for (uint64_t i = 0; i < span; i++) /* every index of the span skips alike */
+            assert_int_equal(plans_at(&sp, c.index + i, &b), k);
+        if (k == PE_SKIP_NONE) {
+            plans_at(&sp, c.index, &b);
+            char ca[PE_CANON_MAX], cb[PE_CANON_MAX];
+            plans_canonical(&a, ca, sizeof ca);
+            plans_canonical(&b, cb, sizeof cb);
+            assert_string_equal(ca, cb);
+            plans++;
+            plans_advance(&sp, &c, 1);
+        } else {
+            skipped += span;
+            if (c.index < sp.explicit_count)
+                plans_advance(&sp, &c, span);
+            else
+                plans_next_at_axis(&sp, &c, axis);
+        }
+    }
+    assert_int_equal(c.index, total);
+    uint64_t plans_by_index = 0;
+    for (uint64_t i = 0; i < total; i++) {
+        pe_plan b;
+        plans_by_index += plans_at(&sp, i, &b) == PE_SKIP_NONE;
+    }
+    assert_int_equal(plans, plans_by_index);
+    assert_int_equal(plans + skipped, total);
+    plans_free(&sp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_canonical),         cmocka_unit_test(test_order_and_dp_auto),
         cmocka_unit_test(test_explicit_first),    cmocka_unit_test(test_virtual_stages),
         cmocka_unit_test(test_virtual_stages_auto), cmocka_unit_test(test_auto_axes),
-        cmocka_unit_test(test_sequence_parallel),
+        cmocka_unit_test(test_sequence_parallel), cmocka_unit_test(test_cursor_matches_plans_at),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
