@@ -37,6 +37,85 @@ static int int_text(char *buf, long long v)
     return len;
 }
 
+/* Shortest of %.15g, %.16g, %.17g that reads back as x: the reference
+ * (and the fallback of the fast path below). */
+static int format_double_printf(double x, char *buf, size_t size)
+{
+    int n = 0;
+    for (int prec = 15; prec <= 17; prec++) {
+        n = snprintf(buf, size, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            break;
+    }
+    return n;
+}
+
+/* 10^k in long double by repeated squaring (exact up to 10^27; a few ulps
+ * of a 64-bit mantissa beyond, which is far below one part in 10^17). */
+static long double pow10_ld(int k)
+{
+    long double result = 1.0L, base = 10.0L;
+    for (unsigned e = (unsigned)k; e; e >>= 1, base *= base)
+        if (e & 1u)
+            result *= base;
+    return result;
+}
+
+/* digits × 10^exp10 as the double it rounds to (approximately: a candidate
+ * test only, the chosen text is verified with strtod). */
+static double value_of(unsigned long long digits, int exp10)
+{
+    long double d = (long double)digits;
+    return (double)(exp10 >= 0 ? d * pow10_ld(exp10) : d / pow10_ld(-exp10));
+}
+
+/* Write digits (P significant, trailing zeros allowed) with decimal
+ * exponent X of the first digit, the way %.Pg would. */
+static int write_g(char *buf, unsigned long long digits, int P, int X, bool negative)
+{
+    char d[24];
+    for (int i = P - 1; i >= 0; i--, digits /= 10)
+        d[i] = (char)('0' + digits % 10);
+    int last = P - 1; /* %g drops trailing zeros */
+    while (last > 0 && d[last] == '0')
+        last--;
+    int n = 0;
+    if (negative)
+        buf[n++] = '-';
+    if (X < -4 || X >= P) { /* d.ddde±XX */
+        buf[n++] = d[0];
+        if (last > 0) {
+            buf[n++] = '.';
+            for (int i = 1; i <= last; i++)
+                buf[n++] = d[i];
+        }
+        buf[n++] = 'e';
+        buf[n++] = X < 0 ? '-' : '+';
+        int ax = X < 0 ? -X : X;
+        if (ax >= 100)
+            buf[n++] = (char)('0' + ax / 100);
+        buf[n++] = (char)('0' + ax / 10 % 10);
+        buf[n++] = (char)('0' + ax % 10);
+    } else if (X < 0) { /* 0.000ddd */
+        buf[n++] = '0';
+        buf[n++] = '.';
+        for (int i = -1; i > X; i--)
+            buf[n++] = '0';
+        for (int i = 0; i <= last; i++)
+            buf[n++] = d[i];
+    } else { /* ddd.ddd */
+        for (int i = 0; i <= X; i++)
+            buf[n++] = i <= last ? d[i] : '0';
+        if (last > X) {
+            buf[n++] = '.';
+            for (int i = X + 1; i <= last; i++)
+                buf[n++] = d[i];
+        }
+    }
+    buf[n] = '\0';
+    return n;
+}
+
 int report_format_double(double x, char *buf, size_t size)
 {
     /* Whole numbers below 2^53 (budgets, reserves, counts) print as
@@ -45,14 +124,52 @@ int report_format_double(double x, char *buf, size_t size)
         return int_text(buf, (long long)x);
     /* A double needs at most 17 significant digits to read back exactly;
      * fewer when they suffice keeps the report readable (0.1, not
-     * 0.10000000000000001). */
-    int n = 0;
-    for (int prec = 15; prec <= 17; prec++) {
-        n = snprintf(buf, size, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x)
-            break;
+     * 0.10000000000000001): the shortest of 15, 16, 17 digits. printf
+     * finds them exactly but slowly (it is most of a full report's cost),
+     * so the digits come from 64-bit long double arithmetic, and the text
+     * chosen is verified with strtod; any doubt falls back to printf. */
+    if (size < 40 || !isfinite(x) || x == 0)
+        return format_double_printf(x, buf, size);
+    bool negative = x < 0;
+    double ax = fabs(x);
+    int X = (int)floorl(log10l((long double)ax));
+    long double scaled = X <= 16 ? (long double)ax * pow10_ld(16 - X)
+                                 : (long double)ax / pow10_ld(X - 16);
+    unsigned long long n17 = (unsigned long long)llroundl(scaled);
+    if (n17 >= 100000000000000000ull) { /* log10 landed one decade low */
+        X++;
+        n17 = (n17 + 5) / 10;
+    } else if (n17 < 10000000000000000ull) {
+        return format_double_printf(x, buf, size);
     }
-    return n;
+    if (X < -10 || X > 42) /* 10^k below is exact only for k <= 27 */
+        return format_double_printf(x, buf, size);
+    static const unsigned long long div[] = {100, 10, 1};
+    static const unsigned long long limit[] = {1000000000000000ull, 10000000000000000ull,
+                                               100000000000000000ull};
+    double ulp = nextafter(ax, INFINITY) - ax;
+    for (int P = 15; P <= 17; P++) {
+        unsigned long long d = div[P - 15];
+        unsigned long long estimate = (n17 + d / 2) / d;
+        int Xp = X;
+        if (estimate >= limit[P - 15]) { /* rounding carried into a new digit */
+            estimate /= 10;
+            Xp++;
+        }
+        /* the estimate of the last digit may be one off: try its
+         * neighbours; a value within an ulp may be a double-rounding
+         * artefact of the check, so strtod decides those */
+        const unsigned long long tries[] = {estimate, estimate + 1, estimate - 1};
+        for (int k = 0; k < 3; k++) {
+            double v = value_of(tries[k], Xp - P + 1);
+            if (v != ax && fabs(v - ax) > ulp)
+                continue;
+            int n = write_g(buf, tries[k], P, Xp, negative);
+            if (strtod(buf, NULL) == x)
+                return n;
+        }
+    }
+    return format_double_printf(x, buf, size);
 }
 
 pe_status report_make_parent_dirs(const char *path, pe_error *err)

@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -130,12 +132,47 @@ static void test_format_double(void **state)
     assert_string_equal(b, "175000000000");
 }
 
+/* Property: for doubles of every magnitude, the text reads back as the
+ * same double and is no longer than the shortest of %.15g/%.16g/%.17g. */
+static void test_format_double_round_trip(void **state)
+{
+    (void)state;
+    uint64_t x = 88172645463325252ull;
+    char got[64], ref[64];
+    for (int i = 0; i < 300000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        double v;
+        if (i % 3 == 0) {
+            memcpy(&v, &x, sizeof v);
+            if (!isfinite(v))
+                continue;
+        } else if (i % 3 == 1) {
+            v = (double)(x >> 11) / 9007199254740992.0 * pow(10, (int)(x % 40) - 20);
+        } else {
+            v = (double)(x % 1000000) / 1000.0;
+        }
+        report_format_double(v, got, sizeof got);
+        if (strtod(got, NULL) != v)
+            fail_msg("%s does not read back as %.17g", got, v);
+        int n = 0;
+        for (int p = 15; p <= 17; p++) {
+            n = snprintf(ref, sizeof ref, "%.*g", p, v);
+            if (strtod(ref, NULL) == v)
+                break;
+        }
+        if ((int)strlen(got) > n)
+            fail_msg("%s is longer than %s", got, ref);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round12), cmocka_unit_test(test_order),
         cmocka_unit_test(test_sort), cmocka_unit_test(test_make_row_keys),
-        cmocka_unit_test(test_format_double),
+        cmocka_unit_test(test_format_double), cmocka_unit_test(test_format_double_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
