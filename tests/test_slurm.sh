@@ -7,13 +7,16 @@
 #
 #   bash tests/test_slurm.sh PLANEVAL SOURCE_DIR WORKDIR
 #
-# The test starts, as root, its own munged (private key, socket, pid, log and
-# seed files under WORKDIR), slurmctld and slurmd (a slurm.conf written under
-# WORKDIR, SLURM_CONF pointing at it, its own ports), and stops all three on
-# exit, whatever happens; a munged or Slurm already running on the machine is
-# neither used nor touched. Needs Debian's slurmctld, slurmd, slurm-client and
-# munge (apt-get install slurm-wlm munge). Exit 0 pass, 1 fail, 77 skip (not
-# root, or Slurm/munge not installed).
+# The test starts, as root, its own munged (a generated key, its own socket,
+# pid and seed files under WORKDIR), slurmctld and slurmd (a slurm.conf,
+# state, spool and logs under WORKDIR, SLURM_CONF pointing at it, its own
+# ports; the sockets go to a private /tmp directory when WORKDIR is too deep
+# for a Unix socket path), and stops all three on exit, whatever happens. A
+# munged or Slurm already running on the machine is neither used nor touched.
+# Needs Debian's slurmctld, slurmd, slurm-client and munge (apt-get install
+# slurm-wlm munge). Exit 0 pass, 1 fail, 77 skip (not root, or Slurm/munge
+# not installed).
+# shellcheck disable=SC2317 # stop_pid and cleanup run from the EXIT trap
 set -u
 
 planeval=${1:?usage: test_slurm.sh PLANEVAL SOURCE_DIR WORKDIR}
@@ -32,6 +35,8 @@ if ((EUID != 0)); then
     echo "skip: test_slurm.sh starts munged, slurmctld and slurmd and must run as root"
     exit 77
 fi
+# The daemons live in /usr/sbin, not always on a non-login PATH.
+export PATH=$PATH:/usr/sbin:/sbin
 missing=()
 for cmd in slurmctld slurmd sbatch squeue scontrol munged munge unmunge; do
     command -v "$cmd" >/dev/null 2>&1 || missing+=("$cmd")
@@ -78,19 +83,23 @@ slurmdir=$work/slurm
 out=$work/out
 single=$work/single
 rm -rf "$mungedir" "$slurmdir" "$out" "$single"
-mkdir -p "$slurmdir/state" "$slurmdir/spool" "$out" "$single" || exit 1
-mkdir -m 0755 "$mungedir" || exit 1 # munged wants its socket's directory searchable
+mkdir -p "$slurmdir/state" "$out" "$single" || exit 1
+mkdir -m 0700 "$mungedir" || exit 1
 
-# A Unix socket path must fit in sun_path (108 bytes); if WORKDIR is too deep,
-# put the socket alone into a private directory under /tmp.
-sockdir=$mungedir
-tmp_sockdir=
-if ((${#mungedir} > 80)); then
-    tmp_sockdir=$(mktemp -d /tmp/planeval-munge.XXXXXX) || exit 1
-    chmod 0755 "$tmp_sockdir"
-    sockdir=$tmp_sockdir
+# Unix socket paths must fit in sun_path (108 bytes): munged's socket and the
+# ones slurmstepd creates in SlurmdSpoolDir (HOST_JOBID.STEPID). If WORKDIR is
+# too deep for them, both go into a private directory under /tmp instead.
+host=$(hostname -s)
+rundir=$work/run
+tmp_rundir=
+if ((${#rundir} + ${#host} + 32 > 107)); then
+    tmp_rundir=$(mktemp -d /tmp/planeval-slurm.XXXXXX) || exit 1
+    rundir=$tmp_rundir
 fi
-socket=$sockdir/munge.socket
+rm -rf "$work/run"
+mkdir -p "$rundir/spool" || exit 1
+chmod 0755 "$rundir" # munged wants its socket's directory searchable by all
+socket=$rundir/munge.socket
 
 munged_pid=
 slurmctld_pid=
@@ -131,7 +140,7 @@ cleanup() {
     stop_pid "$slurmd_pid"
     stop_pid "$slurmctld_pid"
     stop_pid "$munged_pid"
-    [[ -n $tmp_sockdir ]] && rm -rf "$tmp_sockdir"
+    [[ -n $tmp_rundir ]] && rm -rf "$tmp_rundir"
 }
 trap cleanup EXIT
 trap 'echo "interrupted"; exit 1' INT TERM HUP
@@ -176,7 +185,6 @@ else
 fi
 
 # ------------------------------------------------------------------ slurm
-host=$(hostname -s)
 cpus=$(nproc 2>/dev/null || echo 1)
 ((cpus >= 2)) && cpus=2
 
@@ -208,7 +216,7 @@ AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$socket
 StateSaveLocation=$slurmdir/state
-SlurmdSpoolDir=$slurmdir/spool
+SlurmdSpoolDir=$rundir/spool
 SlurmctldPidFile=$slurmdir/slurmctld.pid
 SlurmdPidFile=$slurmdir/slurmd.pid
 SlurmctldLogFile=$slurmdir/slurmctld.log
@@ -259,7 +267,6 @@ else
 fi
 
 # ------------------------------------------------------- the README recipe
-name=$(basename "$scenario_rel" .yaml)
 if ! "$planeval" run "$scenario" --quiet -o "$single" </dev/null; then
     fail "planeval run $scenario_rel -o $single failed"
     finish
@@ -279,6 +286,7 @@ if [[ -z $report ]]; then
 fi
 name=$(basename "$report" .csv)
 
+# shellcheck disable=SC2016 # $SLURM_* expand in the job, not here
 printf -v run_cmd '%q run %q --quiet --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT -o %q' \
     "$planeval" "$scenario" "$out"
 printf -v merge_cmd '%q merge %q.shard-*-of-%d.csv -o %q' \
@@ -312,12 +320,16 @@ job_states() {
 }
 array_done_ms=
 merge_done_ms=
+mstate=
 deadline=$((SECONDS + timeout_s))
 while ((SECONDS < deadline)); do
     if [[ -z $array_done_ms ]]; then
         states=$(job_states "$array_id")
         if [[ -n $states ]] && ! grep -qvE '^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|PREEMPTED)$' <<<"$states"; then
             array_done_ms=$((($(date +%s%N) - start_ns) / 1000000))
+            # A failed task: afterok can never be satisfied, the merge job
+            # would wait forever.
+            grep -qv '^COMPLETED$' <<<"$states" && break
         fi
     fi
     mstate=$(job_states "$merge_id")
@@ -329,6 +341,9 @@ while ((SECONDS < deadline)); do
     esac
     sleep 0.2
 done
+if ((SECONDS >= deadline)); then
+    echo "note: stopped waiting for the jobs after ${timeout_s} s"
+fi
 fmt_s() { printf '%d.%03d s' $(($1 / 1000)) $(($1 % 1000)); }
 
 states=$(job_states "$array_id")
@@ -336,7 +351,7 @@ ncompleted=$(grep -c '^COMPLETED$' <<<"$states")
 if [[ -n $array_done_ms ]] && ((ncompleted == shards)); then
     pass "array job: $shards tasks COMPLETED in $(fmt_s "$array_done_ms")"
 else
-    fail "array job $array_id: $ncompleted of $shards tasks COMPLETED within ${timeout_s} s (states: $(tr '\n' ' ' <<<"$states"))"
+    fail "array job $array_id: $ncompleted of $shards tasks COMPLETED (states: $(tr '\n' ' ' <<<"$states"))"
     show_logs "$slurmdir"/sweep-*.out "$slurmdir/slurmctld.log" "$slurmdir/slurmd.log"
 fi
 
@@ -354,15 +369,17 @@ fi
 if [[ $mstate == COMPLETED && -s $out/merged.csv ]]; then
     pass "merge job COMPLETED after the array, $(fmt_s "$merge_done_ms") after submission"
 else
-    fail "merge job $merge_id: state '${mstate}' after ${timeout_s} s, merged.csv $([[ -s $out/merged.csv ]] && echo written || echo missing)"
+    fail "merge job $merge_id did not complete: state '${mstate}', merged.csv $([[ -s $out/merged.csv ]] && echo written || echo missing)"
     show_logs "$slurmdir"/merge-*.out "$slurmdir/slurmctld.log"
 fi
 
 if [[ -s $out/merged.csv ]] && cmp -s "$out/merged.csv" "$report"; then
     pass "merged.csv is byte-identical to one run's $(basename "$report") ($(wc -l <"$report") lines)"
+elif [[ ! -s $out/merged.csv ]]; then
+    fail "no merged.csv to compare with one run's $(basename "$report")"
 else
     fail "merged.csv differs from one run's $(basename "$report")"
-    [[ -s $out/merged.csv ]] && cmp "$out/merged.csv" "$report" | head -n 3
+    cmp "$out/merged.csv" "$report" | head -n 3
 fi
 
 finish
