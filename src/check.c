@@ -194,7 +194,7 @@ static void table_print(const tally *t)
         char want[40], got[40] = "—", err[40] = "—";
         report_format_double(r->expected, want, sizeof want);
         if (r->has_got)
-            snprintf(got, sizeof got, "%.4g", r->got);
+            snprintf(got, sizeof got, "%.5g", r->got);
         double pct;
         if (row_error(r, &pct)) {
             snprintf(err, sizeof err, "%+.2f", pct);
@@ -216,7 +216,7 @@ static void table_print(const tally *t)
     if (worst) {
         char want[40];
         report_format_double(worst->expected, want, sizeof want);
-        printf("worst case: %+.2f%% (%s, plan %s, %s: published %s, predicted %.4g)\n", worst_pct,
+        printf("worst case: %+.2f%% (%s, plan %s, %s: published %s, predicted %.5g)\n", worst_pct,
                worst->scenario, worst->plan, worst->column, want, worst->got);
     } else {
         printf("worst case: none\n");

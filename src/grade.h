@@ -51,7 +51,7 @@ int command_grade(const pe_catalog *catalog, const char *key_path, const pe_file
 typedef enum {
     PE_MISTAKE_NONE,
     PE_MISTAKE_RESERVE,       /* reserve_gib taken as 0 (model.md M5) */
-    PE_MISTAKE_GB_GIB,        /* bytes / 10^9 reported as GiB, or the reverse (§0) */
+    PE_MISTAKE_GB_GIB,        /* bytes / 10^9 reported as GiB (model.md §0) */
     PE_MISTAKE_BYTES_12,      /* 12 bytes per parameter: no fp32 master weights */
     PE_MISTAKE_BYTES_2,       /* 2 bytes per parameter: bf16 weights only */
     PE_MISTAKE_INFLIGHT,      /* one micro-batch in flight on stage 0 (A6, A7) */

@@ -16,6 +16,7 @@
 #include "catalog.h"
 #include "commands.h"
 #include "error.h"
+#include "grade.h"
 
 static void print_error(const pe_error *err)
 {
@@ -71,6 +72,10 @@ static const char USAGE[] =
     "  calibrate SCENARIO --plan P --step-time SECONDS [--peak-memory GIB]\n"
     "                         solve flops_efficiency (and reserve_gib) from one\n"
     "                         measured run; prints the YAML lines to paste\n"
+    "  grade KEY SUBMISSION... [-o FILE] [--quiet]\n"
+    "                         grade students' answers against the questions: of a\n"
+    "                         drill scenario; writes a grades CSV (default\n"
+    "                         out/<name>-grades.csv)\n"
     "  memory [OPTIONS]       memory per GPU of one plan, no scenario file (--help)\n"
     "  collective [OPTIONS]   time and bus bandwidth of one collective (--help)\n"
     "  bubble [OPTIONS]       pipeline bubble and in-flight micro-batches (--help)\n"
@@ -164,6 +169,69 @@ static int run_calculator(const char *command, int argc, char **argv)
     return status;
 }
 
+/* grade: KEY, then submissions (files or directories of *.yaml), -o FILE. */
+static int run_grade(int argc, char **argv)
+{
+    enum { G_CATALOG = 256, G_THREADS, G_QUIET, G_HELP };
+    static const struct option options[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"catalog", required_argument, NULL, G_CATALOG},
+        {"threads", required_argument, NULL, G_THREADS},
+        {"quiet", no_argument, NULL, G_QUIET},
+        {"help", no_argument, NULL, G_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    pe_grade_options opt = {.on_error = print_error};
+    const char *catalog_dir = NULL;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case 'o': opt.output = optarg; break;
+        case G_CATALOG: catalog_dir = optarg; break;
+        case G_THREADS: {
+            errno = 0;
+            long n = strtol(optarg, &end, 10);
+            if (errno || *end || n < 1 || n > 4096)
+                return usage_error("--threads needs a whole number in 1..4096, got '%s'", optarg);
+            opt.threads = (int)n;
+            break;
+        }
+        case G_QUIET: opt.quiet = true; break;
+        case G_HELP:
+            fputs("usage: planeval grade KEY SUBMISSION... [-o FILE] [--quiet] [--catalog DIR]\n"
+                  "KEY is a drill scenario with a questions: block; a SUBMISSION directory\n"
+                  "means every *.yaml in it, in byte order. One CSV row per student per\n"
+                  "question, then a total row per student.\n",
+                  stdout);
+            return 0;
+        default: return usage_error("%s", "grade: bad option");
+        }
+    }
+    if (optind >= argc)
+        return usage_error("%s", "grade: no key given (planeval grade KEY SUBMISSION...)");
+    if (optind + 1 >= argc)
+        return usage_error("%s", "grade: no submission given (planeval grade KEY SUBMISSION...)");
+    if (opt.threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        opt.threads = n > 0 ? (int)n : 1;
+    }
+    pe_error err = {0};
+    pe_catalog *catalog = NULL;
+    if (catalog_open(catalog_dir, &catalog, &err) != PE_OK) {
+        print_error(&err);
+        return PE_BAD_INPUT;
+    }
+    pe_file_list files = {0};
+    int status = expand_paths(argv + optind + 1, argc - optind - 1, &files);
+    if (status != PE_INTERNAL)
+        status = worst(status, command_grade(catalog, argv[optind], &files, &opt));
+    file_list_free(&files);
+    catalog_free(catalog);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -183,6 +251,8 @@ int main(int argc, char **argv)
     if (strcmp(command, "memory") == 0 || strcmp(command, "collective") == 0 ||
         strcmp(command, "bubble") == 0)
         return run_calculator(command, argc - 1, argv + 1);
+    if (strcmp(command, "grade") == 0)
+        return run_grade(argc - 1, argv + 1);
 
     enum {
         OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,

@@ -217,7 +217,7 @@ static void show_progress(shared *sh, uint64_t total, double t0, bool final)
     double dt = now_s() - t0;
     double rate = dt > 0 ? (double)done / dt : 0;
     double eta = rate > 0 ? (double)(total - done) / rate : 0;
-    fprintf(stderr, "\r%llu/%llu (%.1f%%) %.3g/s, ETA %.0f s   %s",
+    fprintf(stderr, "\r%llu/%llu combinations (%.1f%%), %.3g/s, ETA %.0f s   %s",
             (unsigned long long)done, (unsigned long long)total,
             total ? 100.0 * (double)done / (double)total : 100.0, rate, eta, final ? "\n" : "");
     fflush(stderr);
