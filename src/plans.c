@@ -301,7 +301,7 @@ pe_skip plans_at(const pe_plan_space *sp, uint64_t index, pe_plan *out)
 void plans_seek(const pe_plan_space *sp, uint64_t index, pe_plan_cursor *c)
 {
     c->index = index;
-    if (index >= sp->explicit_count)
+    if (index >= sp->explicit_count && index < plans_total(sp))
         decode(sp, index - sp->explicit_count, c->slot);
 }
 
@@ -346,8 +346,8 @@ void plans_next_at_axis(const pe_plan_space *sp, pe_plan_cursor *c, int axis)
 void plans_advance(const pe_plan_space *sp, pe_plan_cursor *c, uint64_t n)
 {
     c->index += n;
-    if (c->index < sp->explicit_count)
-        return;
+    if (c->index < sp->explicit_count || c->index >= plans_total(sp))
+        return; /* explicit plans need no slots; past the end there are none */
     if (n != 1 || c->index == sp->explicit_count) {
         decode(sp, c->index - sp->explicit_count, c->slot);
         return;

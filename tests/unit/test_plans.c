@@ -302,6 +302,37 @@ static void test_cursor_matches_plans_at(void **state)
     plans_free(&sp);
 }
 
+/* Explicit plans only (no sweep): the cursor walks them and stops at the
+ * end without touching the (absent) sweep axes. */
+static void test_cursor_explicit_only(void **state)
+{
+    (void)state;
+    pe_scenario s = base();
+    pe_plan explicit_plans[3] = {{.name = "a", .dp = 64, .tp = 1, .pp = 1, .cp = 1},
+                                 {.name = "b", .dp = 32, .tp = 2, .pp = 1, .cp = 1},
+                                 {.name = "c", .dp = 16, .tp = 4, .pp = 1, .cp = 1}};
+    s.plans = explicit_plans;
+    s.plan_count = 3;
+    pe_plan_space sp;
+    pe_error err;
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    assert_int_equal(plans_total(&sp), 3);
+    pe_plan_cursor c;
+    plans_seek(&sp, 0, &c);
+    int n = 0;
+    while (c.index < 3) {
+        pe_plan p;
+        uint64_t span;
+        int axis;
+        assert_int_equal(plans_cursor_plan(&sp, &c, &p, &span, &axis), PE_SKIP_NONE);
+        assert_string_equal(p.name, explicit_plans[n].name);
+        n++;
+        plans_advance(&sp, &c, 1);
+    }
+    assert_int_equal(n, 3);
+    plans_free(&sp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -309,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_explicit_first),    cmocka_unit_test(test_virtual_stages),
         cmocka_unit_test(test_virtual_stages_auto), cmocka_unit_test(test_auto_axes),
         cmocka_unit_test(test_sequence_parallel), cmocka_unit_test(test_cursor_matches_plans_at),
+        cmocka_unit_test(test_cursor_explicit_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
