@@ -362,7 +362,8 @@ const pe_fieldset *const pe_fieldsets[] = {
     &pe_fields_scenario, &pe_fields_model,    &pe_fields_precision, &pe_fields_cluster,
     &pe_fields_gpu,      &pe_fields_intra_node, &pe_fields_inter_node, &pe_fields_training,
     &pe_fields_budgets,  &pe_fields_overlap,  &pe_fields_plan,      &pe_fields_sweep,
-    &pe_fields_expect,   &pe_fields_tolerance, &pe_fields_catalog,  NULL};
+    &pe_fields_expect,   &pe_fields_tolerance, &pe_fields_catalog,  &pe_fields_question,
+    &pe_fields_submission, NULL};
 
 const pe_field *fields_find(const pe_fieldset *set, const char *key, size_t len)
 {

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# test_published.sh PLANEVAL SOURCE_DIR WORKDIR — `planeval check --table`
+# on scenarios/published/ (the model against published Megatron-LM runs):
+# every assertion holds; the Markdown table has one row per numeric
+# assertion of the files, then the mean and worst error lines and the
+# closing count; README's table is the one the command prints today; a
+# missed assertion is marked in the table, named after it, and exits 1.
+set -u
+planeval=$1 src=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+no() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { if eval "$2"; then ok; else no "$1"; fi; }
+
+pub=$src/scenarios/published
+nfiles=$(find "$pub" -maxdepth 1 -name '*.yaml' | wc -l)
+check "scenarios/published has scenarios ($nfiles)" '[ "$nfiles" -ge 20 ]'
+
+# Numeric assertions in the files: `column: { value: …` lines under expect:.
+want=$(cat "$pub"/*.yaml | grep -cE '^ +[a-z_]+: \{ *value:')
+check "the files hold numeric assertions ($want)" '[ "$want" -gt 0 ]'
+
+"$planeval" check --table "$pub" >"$work/table.out" 2>"$work/table.err"; rc=$?
+check "check --table exits 0 (got $rc)" '[ $rc -eq 0 ]'
+[ $rc -eq 0 ] || { cat "$work/table.out" "$work/table.err"; }
+check "nothing on stderr" '[ ! -s "$work/table.err" ]'
+check "table header" \
+    'head -1 "$work/table.out" | grep -qx "| scenario | plan | column | published | predicted | error % | tolerance |"'
+check "separator row" 'sed -n 2p "$work/table.out" | grep -qx "|---|---|---|---:|---:|---:|---:|"'
+rows=$(tail -n +3 "$work/table.out" | grep -c '^| ')
+check "one row per numeric assertion ($rows rows, $want assertions)" '[ "$rows" -eq "$want" ]'
+check "every row has 7 cells" \
+    '[ "$(tail -n +3 "$work/table.out" | grep "^| " | awk -F"|" "NF != 9" | wc -l)" -eq 0 ]'
+check "no row is a miss" '! grep -q " MISS |" "$work/table.out"'
+check "every scenario file appears in the table" \
+    'for f in "$pub"/*.yaml; do n=$(basename "$f" .yaml); grep -q "^| $n | " "$work/table.out" || exit 1; done'
+check "mean line counts every assertion" \
+    'grep -Eqx "mean absolute error: [0-9]+\.[0-9]{2}% over $want assertions" "$work/table.out"'
+check "worst-case line" \
+    'grep -Eq "^worst case: [+-][0-9]+\.[0-9]{2}% \([a-z0-9._-]+, plan [a-z0-9._-]+, [a-z_]+: published [0-9.e+-]+, predicted [0-9.e+-]+\)$" "$work/table.out"'
+check "closing line counts every assertion" \
+    'tail -1 "$work/table.out" | grep -Eqx "$want passed, 0 failed"'
+
+# The mean is the mean of the |error %| column; the worst is its maximum.
+awk -F'|' 'NR > 2 && /^\| / && $7 ~ /[0-9]/ { e = $7 + 0; if (e < 0) e = -e; s += e; n++;
+           if (e > w) w = e }
+           END { printf "%.2f %.2f\n", s / n, w }' "$work/table.out" >"$work/stats"
+read -r mean worst <"$work/stats"
+printed=$(sed -n 's/^mean absolute error: \([0-9.]*\)% .*/\1/p' "$work/table.out")
+check "mean matches the rows ($mean vs $printed, to rounding)" \
+    'awk -v a="$mean" -v b="$printed" "BEGIN { d = a - b; exit !(d <= 0.011 && d >= -0.011) }"'
+check "worst matches the rows ($worst)" 'grep -Eq "^worst case: [+-]$worst% " "$work/table.out"'
+
+# The calibration run reproduces its measured step time.
+check "calibration run exact" \
+    'grep -Eq "^\| korthikanti-r2-175b-t5-selective \| [^|]+ \| step_time_s \| 13\.75 \| 13\.75 \| [+-]0\.00 \|" "$work/table.out"'
+
+# README carries the table this command prints today (regenerate it with
+# the command README names when the model changes).
+awk '/^## How close to published runs/ { on = 1 } on && /^\| / { print }' "$src/README.md" \
+    >"$work/readme.table"
+grep '^| ' "$work/table.out" >"$work/now.table"
+check "README's table is current" 'cmp -s "$work/readme.table" "$work/now.table"'
+[ -s "$work/readme.table" ] && ! cmp -s "$work/readme.table" "$work/now.table" &&
+    diff "$work/readme.table" "$work/now.table" | head -10
+for l in "mean absolute error" "worst case"; do
+    line=$(grep "^$l: " "$work/table.out")
+    check "README has the $l line" 'grep -qF -- "$line" "$src/README.md"'
+done
+
+# A missed assertion: marked in its row, its line after the table, exit 1.
+cp "$pub/korthikanti-r2-175b-t5-selective.yaml" "$work/miss.yaml"
+sed -i 's/step_time_s: { value: 13.75, rel_tol: [0-9.]* }/step_time_s: { value: 20, rel_tol: 0.01 }/' \
+    "$work/miss.yaml"
+"$planeval" check --table "$work/miss.yaml" >"$work/miss.out" 2>&1; rc=$?
+check "a miss exits 1 (got $rc)" '[ $rc -eq 1 ]'
+check "the row is marked" 'grep -q "| step_time_s | 20 | 13.75 | -31.25 | ±1% MISS |" "$work/miss.out"'
+check "the miss line follows the table" \
+    '[ "$(grep -n "miss.yaml:[0-9]*:[0-9]*: korthikanti-r2-175b-t5-selective: plan .*: step_time_s: expected 20 (rel_tol 0.01), got" "$work/miss.out" | cut -d: -f1)" -gt "$(grep -n "^worst case:" "$work/miss.out" | cut -d: -f1)" ]'
+check "closing line counts the miss" 'tail -1 "$work/miss.out" | grep -qx "3 passed, 1 failed"'
+
+# Without --table the output is check's own: no table.
+"$planeval" check "$work/miss.yaml" >"$work/plain.out" 2>&1; rc=$?
+check "plain check exits 1 (got $rc)" '[ $rc -eq 1 ]'
+check "plain check prints no table" '! grep -q "^| " "$work/plain.out"'
+check "plain check: one miss line and the count" '[ "$(wc -l <"$work/plain.out")" -eq 2 ]'
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
