@@ -96,6 +96,18 @@ static int usage_error(const char *fmt, const char *arg)
     return PE_BAD_INPUT;
 }
 
+/* --threads N: a whole number in 1..4096. */
+static bool parse_threads(const char *text, int *out)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(text, &end, 10);
+    if (errno || *end || end == text || n < 1 || n > 4096)
+        return false;
+    *out = (int)n;
+    return true;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -186,18 +198,13 @@ static int run_grade(int argc, char **argv)
     optind = 1;
     int c;
     while ((c = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
-        char *end;
         switch (c) {
         case 'o': opt.output = optarg; break;
         case G_CATALOG: catalog_dir = optarg; break;
-        case G_THREADS: {
-            errno = 0;
-            long n = strtol(optarg, &end, 10);
-            if (errno || *end || n < 1 || n > 4096)
+        case G_THREADS:
+            if (!parse_threads(optarg, &opt.threads))
                 return usage_error("--threads needs a whole number in 1..4096, got '%s'", optarg);
-            opt.threads = (int)n;
             break;
-        }
         case G_QUIET: opt.quiet = true; break;
         case G_HELP:
             fputs("usage: planeval grade KEY SUBMISSION... [-o FILE] [--quiet] [--catalog DIR]\n"
@@ -294,14 +301,10 @@ int main(int argc, char **argv)
             if (errno || *end || optarg[0] == '-' || opt.top_k == 0)
                 return usage_error("--top needs a whole number >= 1, got '%s'", optarg);
             break;
-        case OPT_THREADS: {
-            errno = 0;
-            long n = strtol(optarg, &end, 10);
-            if (errno || *end || n < 1 || n > 4096)
+        case OPT_THREADS:
+            if (!parse_threads(optarg, &opt.threads))
                 return usage_error("--threads needs a whole number in 1..4096, got '%s'", optarg);
-            opt.threads = (int)n;
             break;
-        }
         case OPT_QUIET:
             opt.quiet = true;
             break;

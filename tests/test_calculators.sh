@@ -1,13 +1,7 @@
 #!/usr/bin/env bash
 # test_calculators.sh PLANEVAL SOURCE_DIR WORKDIR — explain, calibrate and the
 # quick calculators (memory, collective, bubble) against hand arithmetic.
-set -u
-planeval=$1 src=$2 work=$3
-rm -rf "$work" && mkdir -p "$work"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-no() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { if eval "$2"; then ok; else no "$1"; fi; }
+. "$(dirname "$0")/testlib.sh"
 field() { awk -v k="$1" '$1 == k { print $2; exit }'; }
 near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t * (b < 0 ? -b : b)) }'; }
 
@@ -77,5 +71,4 @@ check "calibrate round-trips e = 0.5 (got $e)" 'near "$e" 0.5 1e-3'
 "$planeval" calibrate "$scen" --plan zero3-selective --step-time 1 2>"$work/err"; rc=$?
 check "calibrate says when no e reproduces the run" '[ $rc -eq 2 ] && grep -q "even at flops_efficiency 1" "$work/err"'
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -2,13 +2,7 @@
 # test_check.sh PLANEVAL SOURCE_DIR WORKDIR — `planeval check`: every bundled
 # scenario's expect: block holds; the golden reports match; a wrong
 # expectation and a changed golden cell are caught and named.
-set -u
-planeval=$1 src=$2 work=$3
-rm -rf "$work" && mkdir -p "$work"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-no() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { if eval "$2"; then ok; else no "$1"; fi; }
+. "$(dirname "$0")/testlib.sh"
 
 # Every scenario under scenarios/ (the catalog aside) passes its own expect:.
 mapfile -t scenarios < <(find "$src/scenarios" -name '*.yaml' -not -path '*/catalog/*' | LC_ALL=C sort)
@@ -61,5 +55,4 @@ check "mem_total_gib miss reported with error" \
 check "best_plan miss reported" 'grep -q "best_plan: expected .base., got .z3." "$work/wrong.out"'
 check "closing line counts" 'tail -1 "$work/wrong.out" | grep -Eq "^1 passed, 3 failed$"'
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

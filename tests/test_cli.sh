@@ -2,13 +2,7 @@
 # test_cli.sh PLANEVAL SOURCE_DIR WORKDIR — the command line end to end:
 # reports identical for 1 and N threads, --top K is the head of the full
 # report, exit codes, a bad file does not stop the others, no partial report.
-set -u
-planeval=$1 src=$2 work=$3
-rm -rf "$work" && mkdir -p "$work"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-no() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { if eval "$2"; then ok; else no "$1"; fi; }
+. "$(dirname "$0")/testlib.sh"
 
 scen=$src/scenarios/drills/01-fit-the-model.yaml
 name=01-fit-the-model
@@ -64,5 +58,4 @@ check "--help on stdout" '[ $rc -eq 0 ] && grep -q "usage: planeval" "$work/h"'
 out=$("$planeval" validate "$scen" 2>/dev/null); rc=$?
 check "validate exits 0 with empty stdout" '[ $rc -eq 0 ] && [ -z "$out" ]'
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -5,13 +5,7 @@
 # assertion of the files, then the mean and worst error lines and the
 # closing count; README's table is the one the command prints today; a
 # missed assertion is marked in the table, named after it, and exits 1.
-set -u
-planeval=$1 src=$2 work=$3
-rm -rf "$work" && mkdir -p "$work"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-no() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { if eval "$2"; then ok; else no "$1"; fi; }
+. "$(dirname "$0")/testlib.sh"
 
 pub=$src/scenarios/published
 nfiles=$(find "$pub" -maxdepth 1 -name '*.yaml' | wc -l)
@@ -86,5 +80,4 @@ check "plain check exits 1 (got $rc)" '[ $rc -eq 1 ]'
 check "plain check prints no table" '! grep -q "^| " "$work/plain.out"'
 check "plain check: one miss line and the count" '[ "$(wc -l <"$work/plain.out")" -eq 2 ]'
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

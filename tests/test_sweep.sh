@@ -3,13 +3,7 @@
 # into exactly one run's report (full and top-K); a run really interrupted by
 # SIGINT and SIGTERM resumes into a byte-identical report; the summary CSV
 # counts every plan; no progress text when stderr is not a terminal.
-set -u
-planeval=$1 src=$2 work=$3
-rm -rf "$work" && mkdir -p "$work"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-no() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { if eval "$2"; then ok; else no "$1"; fi; }
+. "$(dirname "$0")/testlib.sh"
 
 scen=$src/scenarios/drills/02-choose-parallelism/02b-70b-8-nodes.yaml
 name=02b-70b-8-nodes
@@ -89,5 +83,4 @@ sleep 0.05; kill -INT $pid; wait $pid
 "$planeval" run --quiet --resume -o "$work/full-b" "$scen"
 check "full report after resume byte-identical" 'cmp -s "$work/full-a/$name.csv" "$work/full-b/$name.csv"'
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish
