@@ -86,7 +86,8 @@ static const char USAGE[] =
     "\n"
     "A SCENARIO argument that is a directory means every *.yaml file in it\n"
     "(not recursive), in byte order of their names.\n"
-    "exit status: 0 done, 1 a check failed, 2 bad input or usage, 3 internal or I/O error\n";
+    "exit status: 0 done, 1 a check failed, 2 bad input or usage, 3 internal or I/O error,\n"
+    "130/143 a run interrupted by SIGINT/SIGTERM (checkpoint written)\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
