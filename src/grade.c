@@ -17,7 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <csv.h>
 
 #include "detail.h"
 #include "grade.h"
