@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include <csv.h>
 
@@ -14,6 +15,8 @@ typedef struct {
     char **row;      /* cells of the row being read */
     size_t n, cap;
     size_t rows_cap;
+    int line;       /* the physical line being parsed */
+    int row_line;   /* where the row being read started */
     bool oom;
 } reader;
 
@@ -53,18 +56,24 @@ static void on_row(int c, void *ctx)
     if (t->rows == r->rows_cap) {
         size_t cap = r->rows_cap ? 2 * r->rows_cap : 64;
         char ***cells = realloc(t->cells, cap * sizeof *cells);
-        size_t *cols = cells ? realloc(t->cols, cap * sizeof *cols) : NULL;
         if (cells)
             t->cells = cells;
-        if (!cells || !cols) {
+        size_t *cols = cells ? realloc(t->cols, cap * sizeof *cols) : NULL;
+        if (cols)
+            t->cols = cols;
+        int *lines = cols ? realloc(t->lines, cap * sizeof *lines) : NULL;
+        if (lines)
+            t->lines = lines;
+        if (!cells || !cols || !lines) {
             r->oom = true;
             return;
         }
-        t->cols = cols;
         r->rows_cap = cap;
     }
     t->cells[t->rows] = r->row;
     t->cols[t->rows] = r->n;
+    t->lines[t->rows] = r->row_line;
+    r->row_line = r->line + 1; /* this row ended on the current line */
     if (r->n > t->cols_max)
         t->cols_max = r->n;
     t->rows++;
@@ -83,18 +92,24 @@ pe_status csv_table_read(const char *path, pe_csv_table *t, pe_error *err)
         fclose(fp);
         return pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
     }
-    reader r = {.t = t};
-    char buf[65536];
-    size_t n;
+    reader r = {.t = t, .line = 0, .row_line = 1};
+    char *buf = NULL;
+    size_t cap = 0;
+    ssize_t n;
     pe_status st = PE_OK;
-    while (st == PE_OK && (n = fread(buf, 1, sizeof buf, fp)) > 0)
-        if (csv_parse(&p, buf, n, on_field, on_row, &r) != n)
-            st = pe_fail(err, PE_BAD_INPUT, path, (int)t->rows + 1, 0, "not valid CSV: %s",
+    /* one physical line at a time, so every row knows where it starts */
+    while (st == PE_OK && (n = getline(&buf, &cap, fp)) > 0) {
+        r.line++;
+        if (csv_parse(&p, buf, (size_t)n, on_field, on_row, &r) != (size_t)n)
+            st = pe_fail(err, PE_BAD_INPUT, path, r.line, 1, "not valid CSV: %s",
                          csv_strerror(csv_error(&p)));
+    }
+    free(buf);
     if (st == PE_OK && ferror(fp))
         st = pe_fail(err, PE_INTERNAL, path, 0, 0, "read failed: %s", strerror(errno));
     if (st == PE_OK && csv_fini(&p, on_field, on_row, &r) != 0)
-        st = pe_fail(err, PE_BAD_INPUT, path, (int)t->rows + 1, 0, "not valid CSV: %s",
+        st = pe_fail(err, PE_BAD_INPUT, path, r.row_line ? r.row_line : r.line, 1,
+                     "not valid CSV (a quoted cell is not closed): %s",
                      csv_strerror(csv_error(&p)));
     if (st == PE_OK && r.oom)
         st = pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
@@ -117,6 +132,7 @@ void csv_table_free(pe_csv_table *t)
     }
     free(t->cells);
     free(t->cols);
+    free(t->lines);
     memset(t, 0, sizeof *t);
 }
 

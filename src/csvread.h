@@ -10,6 +10,7 @@
 typedef struct {
     size_t rows, cols_max;
     size_t *cols;   /* cells in each row */
+    int *lines;     /* the line each row starts on (quoted cells may span lines) */
     char ***cells;  /* cells[row][col], NUL-terminated, owned */
 } pe_csv_table;
 

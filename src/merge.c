@@ -20,6 +20,23 @@ typedef struct {
     const char *const *cells;
 } merged_row;
 
+/* A cell quoted for a message: control characters escaped, long text cut. */
+static const char *shown(const char *cell, char buf[96])
+{
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)cell; *c && n < 80; c++) {
+        if (*c >= 0x20 && *c != 0x7f) {
+            buf[n++] = (char)*c;
+        } else {
+            n += (size_t)snprintf(buf + n, 96 - n, "\\x%02x", *c);
+        }
+    }
+    if (strlen(cell) > 80 && n < 92)
+        buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
+    buf[n < 96 ? n : 95] = '\0';
+    return buf;
+}
+
 static int cmp_merged(const void *a, const void *b)
 {
     return rank_compare(&((const merged_row *)a)->row, &((const merged_row *)b)->row);
@@ -80,7 +97,13 @@ static const char *parse_row(const char *const *c, int rank_by, merged_row *m)
     plans_canonical(&p, m->row.canon, sizeof m->row.canon);
     m->row.name = strcmp(c[COL_PLAN], m->row.canon) == 0 ? NULL : c[COL_PLAN];
     m->row.key.status = (pe_plan_status)st;
-    m->row.index = strtoull(c[COL_PLAN_INDEX], NULL, 10);
+    if (c[COL_PLAN_INDEX][0]) {
+        m->row.index = strtoull(c[COL_PLAN_INDEX], &end, 10);
+        if (*end || c[COL_PLAN_INDEX][0] == '-')
+            return "plan_index is not a whole number";
+    } else if (st != PE_STATUS_INVALID) {
+        return "plan_index is empty (only invalid plans leave it empty)";
+    }
     if (st == PE_STATUS_INVALID)
         return NULL; /* ordered by canonical text alone */
     /* the same keys rank_key_of takes from a result */
@@ -109,14 +132,15 @@ static pe_status merge(const pe_file_list *files, const pe_command_options *opt,
         if (t->rows == 0 || t->cols[0] != COL_COUNT)
             st = pe_fail(err, PE_BAD_INPUT, files->paths[read], 1, 1,
                          "not a planeval report: expected %d columns in the header", COL_COUNT);
+        char b[96];
         for (int c = 0; st == PE_OK && c < COL_COUNT; c++)
             if (strcmp(t->cells[0][c], pe_columns[c].name) != 0)
-                st = pe_fail(err, PE_BAD_INPUT, files->paths[read], 1, c + 1,
+                st = pe_fail(err, PE_BAD_INPUT, files->paths[read], t->lines[0], c + 1,
                              "not a planeval report of this version: column %d is '%s', "
-                             "expected '%s'", c + 1, t->cells[0][c], pe_columns[c].name);
+                             "expected '%s'", c + 1, shown(t->cells[0][c], b), pe_columns[c].name);
         for (size_t r = 1; st == PE_OK && r < t->rows; r++)
             if (t->cols[r] != COL_COUNT)
-                st = pe_fail(err, PE_BAD_INPUT, files->paths[read], (int)r + 1, 1,
+                st = pe_fail(err, PE_BAD_INPUT, files->paths[read], t->lines[r], 1,
                              "row has %zu cells, expected %d", t->cols[r], COL_COUNT);
         total += t->rows - (st == PE_OK ? 1 : 0);
     }
@@ -131,18 +155,23 @@ static pe_status merge(const pe_file_list *files, const pe_command_options *opt,
         const pe_csv_table *t = &tables[f];
         for (size_t r = 1; st == PE_OK && r < t->rows; r++) {
             const char *const *c = (const char *const *)t->cells[r];
+            char b1[96], b2[96];
             if (!scenario)
                 scenario = c[COL_SCENARIO];
             else if (strcmp(scenario, c[COL_SCENARIO]) != 0)
-                st = pe_fail(err, PE_BAD_INPUT, files->paths[f], (int)r + 1, COL_SCENARIO + 1,
+                st = pe_fail(err, PE_BAD_INPUT, files->paths[f], t->lines[r], COL_SCENARIO + 1,
                              "rows of two scenarios ('%s' and '%s'): merge joins the shards of "
-                             "one sweep", scenario, c[COL_SCENARIO]);
+                             "one sweep", shown(scenario, b1), shown(c[COL_SCENARIO], b2));
             if (st == PE_OK && c[COL_RANK_BY][0]) {
                 int by = rank_by_of(c[COL_RANK_BY]);
-                if (by < 0 || (rank_by >= 0 && by != rank_by))
-                    st = pe_fail(err, PE_BAD_INPUT, files->paths[f], (int)r + 1,
-                                 COL_RANK_BY + 1, "rank_by '%s' differs from the other rows",
-                                 c[COL_RANK_BY]);
+                if (by < 0)
+                    st = pe_fail(err, PE_BAD_INPUT, files->paths[f], t->lines[r],
+                                 COL_RANK_BY + 1, "unknown rank_by '%s'",
+                                 shown(c[COL_RANK_BY], b1));
+                else if (rank_by >= 0 && by != rank_by)
+                    st = pe_fail(err, PE_BAD_INPUT, files->paths[f], t->lines[r],
+                                 COL_RANK_BY + 1, "rank_by '%s' differs from the other rows' '%s'",
+                                 shown(c[COL_RANK_BY], b1), pe_rank_by_name((pe_rank_by)rank_by));
                 rank_by = by;
             }
         }
@@ -153,20 +182,21 @@ static pe_status merge(const pe_file_list *files, const pe_command_options *opt,
             const char *why = parse_row((const char *const *)t->cells[r],
                                         rank_by < 0 ? 0 : rank_by, &rows[n]);
             if (why)
-                st = pe_fail(err, PE_BAD_INPUT, files->paths[f], (int)r + 1, 1, "%s", why);
+                st = pe_fail(err, PE_BAD_INPUT, files->paths[f], t->lines[r], 1, "%s", why);
             n++;
         }
     }
     if (st == PE_OK) {
         qsort(rows, n, sizeof *rows, cmp_merged);
         /* the same plan twice means overlapping shards (or one file twice) */
+        char b1[96];
         for (size_t i = 1; st == PE_OK && i < n; i++)
             if (rows[i].cells[COL_PLAN_INDEX][0] &&
                 strcmp(rows[i].cells[COL_PLAN_INDEX], rows[i - 1].cells[COL_PLAN_INDEX]) == 0 &&
                 strcmp(rows[i].row.canon, rows[i - 1].row.canon) == 0)
                 st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
                              "plan index %s appears twice: the reports overlap (the same shard "
-                             "or file given twice?)", rows[i].cells[COL_PLAN_INDEX]);
+                             "or file given twice?)", shown(rows[i].cells[COL_PLAN_INDEX], b1));
     }
     if (st == PE_OK) {
         size_t keep = opt->top_k && n > opt->top_k ? (size_t)opt->top_k : n;
