@@ -68,12 +68,13 @@ static int enum_of(const char *s, const char *(*name)(int), int count)
 static const char *recompute_name(int v) { return pe_recompute_name((pe_recompute)v); }
 static const char *schedule_name(int v) { return pe_schedule_name((pe_schedule)v); }
 
-/* Fill m->row from one report row; 0 or a message. */
-static const char *parse_row(const char *const *c, int rank_by, merged_row *m)
+/* Fill m->row from one report row; NULL, or a message and the column. */
+static const char *parse_row(const char *const *c, int rank_by, merged_row *m, int *col)
 {
     memset(&m->row, 0, sizeof m->row);
     m->cells = c;
     int st = status_of(c[COL_STATUS]);
+    *col = COL_STATUS;
     if (st < 0)
         return "unknown status";
     pe_plan p = {0};
@@ -83,12 +84,14 @@ static const char *parse_row(const char *const *c, int rank_by, merged_row *m)
     int64_t *int_fields[] = {&p.dp, &p.tp, &p.pp, &p.cp, &p.zero, &p.micro_batch,
                              &p.virtual_stages};
     for (size_t i = 0; i < sizeof int_cols / sizeof int_cols[0]; i++) {
+        *col = int_cols[i];
         *int_fields[i] = strtoll(c[int_cols[i]], &end, 10);
         if (*end || !c[int_cols[i]][0])
             return "a plan column is not a whole number";
     }
     int rc = enum_of(c[COL_RECOMPUTE], recompute_name, 3);
     int sc = enum_of(c[COL_SCHEDULE], schedule_name, 5);
+    *col = rc < 0 ? COL_RECOMPUTE : COL_SCHEDULE;
     if (rc < 0 || sc < 0)
         return "unknown recompute or schedule";
     p.recompute = (pe_recompute)rc;
@@ -97,6 +100,7 @@ static const char *parse_row(const char *const *c, int rank_by, merged_row *m)
     plans_canonical(&p, m->row.canon, sizeof m->row.canon);
     m->row.name = strcmp(c[COL_PLAN], m->row.canon) == 0 ? NULL : c[COL_PLAN];
     m->row.key.status = (pe_plan_status)st;
+    *col = COL_PLAN_INDEX;
     if (c[COL_PLAN_INDEX][0]) {
         m->row.index = strtoull(c[COL_PLAN_INDEX], &end, 10);
         if (*end || c[COL_PLAN_INDEX][0] == '-')
@@ -179,10 +183,12 @@ static pe_status merge(const pe_file_list *files, const pe_command_options *opt,
     for (size_t f = 0; st == PE_OK && f < files->count; f++) {
         const pe_csv_table *t = &tables[f];
         for (size_t r = 1; st == PE_OK && r < t->rows; r++) {
+            int col = 0;
             const char *why = parse_row((const char *const *)t->cells[r],
-                                        rank_by < 0 ? 0 : rank_by, &rows[n]);
+                                        rank_by < 0 ? 0 : rank_by, &rows[n], &col);
             if (why)
-                st = pe_fail(err, PE_BAD_INPUT, files->paths[f], t->lines[r], 1, "%s", why);
+                st = pe_fail(err, PE_BAD_INPUT, files->paths[f], t->lines[r], col + 1,
+                             "%s: %s", pe_columns[col].name, why);
             n++;
         }
     }
