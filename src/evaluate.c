@@ -443,6 +443,21 @@ static void fmt_vs(char *out, size_t size, double v, int decimals, int sig, doub
     }
 }
 
+int pe_product_text(char *buf, size_t size, const int64_t *factors, int n)
+{
+    int64_t product = 1;
+    bool overflow = false;
+    for (int i = 0; i < n; i++)
+        overflow |= __builtin_mul_overflow(product, factors[i], &product);
+    if (!overflow)
+        return snprintf(buf, size, "%lld", (long long)product);
+    int len = 0;
+    for (int i = 0; i < n && (size_t)len < size; i++)
+        len += snprintf(buf + len, size - (size_t)len, "%s%lld", i ? "*" : "",
+                        (long long)factors[i]);
+    return len;
+}
+
 int evaluate_format_reason(const pe_eval_ctx *ctx, const pe_plan *p, const pe_result *r,
                            char *buf, size_t size)
 {
@@ -454,10 +469,11 @@ int evaluate_format_reason(const pe_eval_ctx *ctx, const pe_plan *p, const pe_re
                     v = p->virtual_stages;
     const long long G = ctx->gpus_per_node;
 
+    char prod[128];
     if (f & PE_FAIL_V1) {
         entry(&o);
-        put(&o, "V1: dp*tp*pp*cp=%lld != gpus=%lld",
-            (long long)mul_sat(mul_sat(mul_sat(p->dp, p->tp), p->pp), p->cp), (long long)ctx->gpus);
+        pe_product_text(prod, sizeof prod, (const int64_t[]){p->dp, p->tp, p->pp, p->cp}, 4);
+        put(&o, "V1: dp*tp*pp*cp=%s != gpus=%lld", prod, (long long)ctx->gpus);
     }
     if (f & PE_FAIL_V2) {
         entry(&o);
@@ -479,7 +495,8 @@ int evaluate_format_reason(const pe_eval_ctx *ctx, const pe_plan *p, const pe_re
         if (v == 1)
             put(&o, "V3: pp=%lld does not divide layers=%lld", pp, (long long)ctx->layers);
         else
-            put(&o, "V3: pp*virtual_stages=%lld does not divide layers=%lld", pp * v,
+            put(&o, "V3: pp*virtual_stages=%s does not divide layers=%lld",
+                (pe_product_text(prod, sizeof prod, (const int64_t[]){pp, v}, 2), prod),
                 (long long)ctx->layers);
     }
     if (f & PE_FAIL_V4) {
@@ -492,7 +509,8 @@ int evaluate_format_reason(const pe_eval_ctx *ctx, const pe_plan *p, const pe_re
     }
     if (f & PE_FAIL_V5) {
         entry(&o);
-        put(&o, "V5: micro_batch*dp=%lld does not divide global_batch=%lld", b * dp,
+        pe_product_text(prod, sizeof prod, (const int64_t[]){b, dp}, 2);
+        put(&o, "V5: micro_batch*dp=%s does not divide global_batch=%lld", prod,
             (long long)ctx->global_batch);
     }
     if (f & PE_FAIL_V6) {
@@ -532,13 +550,16 @@ int evaluate_format_reason(const pe_eval_ctx *ctx, const pe_plan *p, const pe_re
         put(&o, "V8:");
         const char *sep = " ";
         if (G % tc && tc % G) {
-            put(&o, "%stp*cp=%lld neither divides nor is a multiple of gpus_per_node=%lld", sep,
-                tc, G);
+            pe_product_text(prod, sizeof prod, (const int64_t[]){p->tp, p->cp}, 2);
+            put(&o, "%stp*cp=%s neither divides nor is a multiple of gpus_per_node=%lld", sep,
+                prod, G);
             sep = ", ";
         }
-        if (G % tcd && tcd % G)
-            put(&o, "%stp*cp*dp=%lld neither divides nor is a multiple of gpus_per_node=%lld",
-                sep, tcd, G);
+        if (G % tcd && tcd % G) {
+            pe_product_text(prod, sizeof prod, (const int64_t[]){p->tp, p->cp, p->dp}, 3);
+            put(&o, "%stp*cp*dp=%s neither divides nor is a multiple of gpus_per_node=%lld",
+                sep, prod, G);
+        }
     }
 
     char a[512], lim[64];

@@ -113,4 +113,8 @@ void evaluate_plan_detail(const pe_eval_ctx *ctx, const pe_plan *p, pe_result *r
 int evaluate_format_reason(const pe_eval_ctx *ctx, const pe_plan *p, const pe_result *r,
                            char *buf, size_t size);
 
+/* The product of n whole numbers as text: its value, or — when it would
+ * overflow 64 bits (hostile degrees up to 2^53) — the factors "a*b*c". */
+int pe_product_text(char *buf, size_t size, const int64_t *factors, int n);
+
 #endif

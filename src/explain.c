@@ -94,16 +94,20 @@ static void explain_validity(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
     long long dp = p->dp, t = p->tp, pp = p->pp, c = p->cp, b = p->micro_batch,
               v = p->virtual_stages, G = ctx->gpus_per_node;
     const uint32_t f = r->failed;
-    fprintf(out, "V1   dp·t·p·c = N: %lld·%lld·%lld·%lld = %lld vs %lld   %s\n", dp, t, pp, c,
-            dp * t * pp * c, (long long)ctx->gpus, yes(!(f & PE_FAIL_V1)));
+    char p1[128], p2[128];
+    pe_product_text(p1, sizeof p1, (const int64_t[]){p->dp, p->tp, p->pp, p->cp}, 4);
+    fprintf(out, "V1   dp·t·p·c = N: %lld·%lld·%lld·%lld = %s vs %lld   %s\n", dp, t, pp, c, p1,
+            (long long)ctx->gpus, yes(!(f & PE_FAIL_V1)));
     fprintf(out, "V2   t | a, g, f: %lld | %lld, %lld, %lld   %s\n", t, (long long)ctx->heads,
             (long long)ctx->kv_heads, (long long)ctx->ffn_hidden, yes(!(f & PE_FAIL_V2)));
-    fprintf(out, "V3   p·v | L: %lld·%lld = %lld | %lld   %s\n", pp, v, pp * v,
+    pe_product_text(p1, sizeof p1, (const int64_t[]){p->pp, p->virtual_stages}, 2);
+    fprintf(out, "V3   p·v | L: %lld·%lld = %s | %lld   %s\n", pp, v, p1,
             (long long)ctx->layers, yes(!(f & PE_FAIL_V3)));
     fprintf(out, "V4   c | s (and t | s/c with sp): %lld | %lld%s   %s\n", c,
             (long long)ctx->seq_len, p->sequence_parallel && t > 1 ? ", sp on" : "",
             yes(!(f & PE_FAIL_V4)));
-    fprintf(out, "V5   b·dp | B: %lld·%lld = %lld | %lld   %s\n", b, dp, b * dp,
+    pe_product_text(p1, sizeof p1, (const int64_t[]){p->micro_batch, p->dp}, 2);
+    fprintf(out, "V5   b·dp | B: %lld·%lld = %s | %lld   %s\n", b, dp, p1,
             (long long)ctx->global_batch, yes(!(f & PE_FAIL_V5)));
     fprintf(out, "V6   schedule %s with v = %lld%s   %s\n", pe_schedule_name(p->schedule), v,
             p->schedule == PE_SCHEDULE_INTERLEAVED ? " (needs p ≥ 2, v ≥ 2, m mod p = 0)"
@@ -112,8 +116,10 @@ static void explain_validity(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
     fprintf(out, "V7   t | G: %lld | %lld%s   %s\n", t, G,
             ctx->allow_cross_node_tp ? " (or G | t: allow_cross_node_tp)" : "",
             yes(!(f & PE_FAIL_V7)));
-    fprintf(out, "V8   t·c = %lld and t·c·dp = %lld each divide G = %lld or are multiples of it   %s\n",
-            t * c, t * c * dp, G, yes(!(f & PE_FAIL_V8)));
+    pe_product_text(p1, sizeof p1, (const int64_t[]){p->tp, p->cp}, 2);
+    pe_product_text(p2, sizeof p2, (const int64_t[]){p->tp, p->cp, p->dp}, 3);
+    fprintf(out, "V8   t·c = %s and t·c·dp = %s each divide G = %lld or are multiples of it   %s\n",
+            p1, p2, G, yes(!(f & PE_FAIL_V8)));
 }
 
 static void explain_params(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,

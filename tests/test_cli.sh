@@ -58,4 +58,24 @@ check "--help on stdout" '[ $rc -eq 0 ] && grep -q "usage: planeval" "$work/h"'
 out=$("$planeval" validate "$scen" 2>/dev/null); rc=$?
 check "validate exits 0 with empty stdout" '[ $rc -eq 0 ] && [ -z "$out" ]'
 
+# Degrees up to 2^53 are legal input: products of them overflow 64 bits and
+# must neither misbehave (UBSan in the sanitizer build) nor print garbage.
+cat >"$work/huge.yaml" <<'EOF'
+schema: planeval/v1
+name: huge
+model: { preset: gpt3-175b }
+cluster: { preset: mi300x-node, nodes: 8 }
+training: { global_batch: 1536 }
+plans:
+  - { name: pv, dp: 1, pp: 9007199254740992, schedule: interleaved, virtual_stages: 9007199254740992 }
+  - { name: bdp, dp: 9007199254740992, micro_batch: 9007199254740992 }
+sweep: { dp: auto, pp: [9007199254740992], cp: [9007199254740992] }
+EOF
+"$planeval" run --quiet -o "$work/huge" "$work/huge.yaml" 2>"$work/err"; rc=$?
+check "huge degrees: exit 0 (got $rc)" '[ $rc -eq 0 ] && [ ! -s "$work/err" ]'
+check "V3 names the overflowing factors" 'grep -q "V3: pp\*virtual_stages=9007199254740992\*9007199254740992 does not divide layers=96" "$work/huge/huge.csv"'
+check "V5 names the overflowing factors" 'grep -q "V5: micro_batch\*dp=9007199254740992\*9007199254740992 does not divide" "$work/huge/huge.csv"'
+"$planeval" explain "$work/huge.yaml" --plan bdp >"$work/explain" 2>&1; rc=$?
+check "explain of an overflowing plan" '[ $rc -eq 0 ] && grep -q "= 9007199254740992\*9007199254740992 |" "$work/explain"'
+
 finish
