@@ -49,13 +49,17 @@ static pe_status scalar_ok(const char *opt, const char *v, pe_error *err)
     return PE_OK;
 }
 
-static pe_status parse_double(const char *opt, const char *v, double *out, pe_error *err)
+/* A number; with bytes, an optional unit suffix (KB, MiB, ...). */
+static pe_status parse_number(const char *opt, const char *v, bool bytes, double *out,
+                              pe_error *err)
 {
     char *end;
     errno = 0;
     double x = strtod(v, &end);
     if (errno || end == v || !isfinite(x))
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--%s needs a number, got '%s'", opt, v);
+    if (!bytes && *end)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--%s needs a plain number, got '%s'", opt, v);
     /* byte sizes: optional binary or decimal suffix */
     static const struct { const char *suffix; double factor; } units[] = {
         {"", 1}, {"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
@@ -67,6 +71,15 @@ static pe_status parse_double(const char *opt, const char *v, double *out, pe_er
         }
     return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--%s: unknown unit in '%s' (use B, KB, MB, GB, "
                    "KiB, MiB, GiB)", opt, v);
+}
+
+/* getopt's '?' or ':': name the option (getopt itself is kept quiet, so
+ * the user sees one message). */
+static pe_status bad_option(const char *command, char **argv, pe_error *err)
+{
+    const char *arg = optind > 0 ? argv[optind - 1] : "?";
+    return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                   "%s: unknown option '%s' or a missing value (see --help)", command, arg);
 }
 
 static pe_status parse_whole(const char *opt, const char *v, long long *out, pe_error *err)
@@ -110,6 +123,7 @@ int calc_bubble(int argc, char **argv, pe_error *err)
     bool explain = false;
     int c;
     optind = 1;
+    opterr = 0;
     pe_status st = PE_OK;
     while (st == PE_OK && (c = getopt_long(argc, argv, "", options, NULL)) != -1) {
         switch (c) {
@@ -129,11 +143,11 @@ int calc_bubble(int argc, char **argv, pe_error *err)
         case 'p': st = parse_whole("pp", optarg, &p, err); break;
         case 'm': st = parse_whole("microbatches", optarg, &m, err); break;
         case 'v': st = parse_whole("virtual-stages", optarg, &v, err); break;
-        case 'f': st = parse_double("tf", optarg, &t_f, err); break;
-        case 'b': st = parse_double("tb", optarg, &t_b, err); break;
+        case 'f': st = parse_number("tf", optarg, false, &t_f, err); break;
+        case 'b': st = parse_number("tb", optarg, false, &t_b, err); break;
         case 'e': explain = true; break;
         case 'h': fputs(BUBBLE_HELP, stdout); return PE_OK;
-        default: return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "bubble: bad option (see --help)");
+        default: return bad_option("bubble", argv, err);
         }
     }
     if (st != PE_OK)
@@ -156,6 +170,9 @@ int calc_bubble(int argc, char **argv, pe_error *err)
     double P = (double)p, M = (double)m, Vs = (double)v;
     double bubble = pipe_bubble(schedule, P, Vs, t_f, t_b);
     double fraction = pipe_bubble_fraction(bubble, M, t_f, t_b);
+    if (!isfinite(bubble) || !isfinite(fraction) || !isfinite(M * (t_f + t_b)))
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                       "bubble: --tf, --tb and --microbatches are too large to compute with");
     double k0 = act_inflight(schedule, P, M, Vs, 0), klast = act_inflight(schedule, P, M, Vs, 1);
     printf("schedule          %s\n", pe_schedule_name(schedule));
     printf("pp                %lld\nmicrobatches      %lld\nvirtual_stages    %lld\n", p, m, v);
@@ -217,7 +234,6 @@ static void add_section(text *t, const char *section, const char *indent, const 
             add(t, "%s%s: %s\n", indent, MEMORY_KEYS[i].key, values[i]);
 }
 
-static long long value_or(const char *v, long long dflt) { return v ? atoll(v) : dflt; }
 
 int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
 {
@@ -231,6 +247,7 @@ int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
     bool explain = false;
     int c;
     optind = 1;
+    opterr = 0;
     while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
         if (c == 'e')
             explain = true;
@@ -243,49 +260,54 @@ int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
                 return st;
             values[c - 1000] = optarg;
         } else
-            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "memory: bad option (see --help)");
+            return bad_option("memory", argv, err);
     }
     if (optind < argc)
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "memory: unexpected argument '%s'", argv[optind]);
-    const char *cluster_preset = NULL, *gpn = NULL;
-    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++) {
+    const char *cluster_preset = NULL;
+    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
         if (strcmp(MEMORY_KEYS[i].opt, "cluster") == 0)
             cluster_preset = values[i];
-        if (strcmp(MEMORY_KEYS[i].opt, "gpus-per-node") == 0)
-            gpn = values[i];
-    }
     /* The plan's GPU count decides the cluster's size: N = dp·tp·pp·cp. */
     long long deg[4] = {1, 1, 1, 1}, mb = 1;
     const char *deg_opts[4] = {"dp", "tp", "pp", "cp"};
     bool has_gb = false;
-    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++) {
-        for (int d = 0; d < 4; d++)
-            if (values[i] && strcmp(MEMORY_KEYS[i].opt, deg_opts[d]) == 0) {
-                pe_status st = parse_whole(deg_opts[d], values[i], &deg[d], err);
-                if (st != PE_OK)
-                    return st;
-            }
-        if (values[i] && strcmp(MEMORY_KEYS[i].opt, "micro-batch") == 0)
-            mb = value_or(values[i], 1);
-        if (values[i] && strcmp(MEMORY_KEYS[i].opt, "global-batch") == 0)
-            has_gb = true;
+    pe_status st = PE_OK;
+    for (size_t i = 0; i < MEMORY_KEY_COUNT && st == PE_OK; i++) {
+        if (!values[i])
+            continue;
+        for (int d = 0; d < 4 && st == PE_OK; d++)
+            if (strcmp(MEMORY_KEYS[i].opt, deg_opts[d]) == 0)
+                st = parse_whole(deg_opts[d], values[i], &deg[d], err);
+        if (st == PE_OK && strcmp(MEMORY_KEYS[i].opt, "micro-batch") == 0)
+            st = parse_whole("micro-batch", values[i], &mb, err);
+        if (st == PE_OK && strcmp(MEMORY_KEYS[i].opt, "gpus-per-node") == 0) {
+            long long g;
+            st = parse_whole("gpus-per-node", values[i], &g, err);
+        }
+        has_gb |= strcmp(MEMORY_KEYS[i].opt, "global-batch") == 0;
     }
-    long long gpus = deg[0] * deg[1] * deg[2] * deg[3];
-    long long G = value_or(gpn, 8);
-    if (!gpn && !cluster_preset && gpus < G)
-        G = gpus; /* a small plan on the default node: the GPUs it uses */
-    if (gpus % G != 0 && gpus > G)
-        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
-                       "memory: dp*tp*pp*cp = %lld GPUs is not a whole number of %lld-GPU nodes "
-                       "(set --gpus-per-node)", gpus, G);
+    if (st != PE_OK)
+        return st;
+    long long gpus = 1, batch = 1;
+    for (int d = 0; d < 4; d++)
+        if (__builtin_mul_overflow(gpus, deg[d], &gpus) || gpus > (1LL << 53))
+            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                           "memory: dp*tp*pp*cp is more GPUs than planeval counts (2^53)");
+    /* default global batch: m = 4p micro-batches of b sequences per replica */
+    const long long batch_factors[] = {deg[0], mb, 4, deg[2]};
+    for (int i = 0; i < 4 && !has_gb; i++)
+        if (__builtin_mul_overflow(batch, batch_factors[i], &batch) || batch > (1LL << 53))
+            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                           "memory: the default global batch dp*micro_batch*4*pp exceeds 2^53; "
+                           "give --global-batch");
 
     text t = {.len = 0};
     add(&t, "schema: planeval/v1\nname: memory\nmodel:\n");
     add_section(&t, "model", "  ", values);
-    add(&t, "cluster:\n  preset: %s\n  nodes: %lld\n", cluster_preset ? cluster_preset : "mi300x-node",
-        gpus > G ? gpus / G : 1);
-    if (!gpn)
-        add(&t, "  gpus_per_node: %lld\n", G);
+    /* one node first; its size is the preset's (or --gpus-per-node), and
+     * the node count follows from the plan once that is known */
+    add(&t, "cluster:\n  preset: %s\n  nodes: 1\n", cluster_preset ? cluster_preset : "mi300x-node");
     for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
         if (values[i] && strcmp(MEMORY_KEYS[i].section, "cluster") == 0 &&
             strcmp(MEMORY_KEYS[i].key, "preset") != 0)
@@ -300,7 +322,7 @@ int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
     add(&t, "training:\n");
     add_section(&t, "training", "  ", values);
     if (!has_gb)
-        add(&t, "  global_batch: %lld\n", deg[0] * mb * 4 * deg[2]);
+        add(&t, "  global_batch: %lld\n", batch);
     add(&t, "plans:\n  - name: plan\n");
     bool has_dp = false;
     for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
@@ -314,9 +336,27 @@ int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "memory: options too long");
 
     pe_scenario s;
-    pe_status st = load_scenario_buffer("<memory options>", t.data, t.len, catalog, &s, err);
+    st = load_scenario_buffer("<memory options>", t.data, t.len, catalog, &s, err);
     if (st != PE_OK)
         return st;
+    long long G = s.cluster.gpus_per_node;
+    if (gpus < G) {
+        s.cluster.gpus_per_node = gpus; /* a plan on part of one node: the GPUs it uses */
+    } else if (gpus % G != 0) {
+        st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                     "memory: dp*tp*pp*cp = %lld GPUs is not a whole number of %lld-GPU nodes "
+                     "(set --gpus-per-node)", gpus, G);
+    } else {
+        s.cluster.nodes = gpus / G;
+        if (s.cluster.nodes > 1 && !s.cluster.inter_node.present)
+            st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                         "memory: %lld GPUs need %lld nodes, and the cluster has no inter_node",
+                         gpus, (long long)s.cluster.nodes);
+    }
+    if (st != PE_OK) {
+        scenario_free(&s);
+        return st;
+    }
     pe_eval_ctx ctx;
     evaluate_prepare(&s, &ctx);
     pe_result r;
@@ -370,6 +410,7 @@ int calc_collective(int argc, char **argv, const pe_catalog *catalog, pe_error *
     bool explain = false;
     int c;
     optind = 1;
+    opterr = 0;
     pe_status st = PE_OK;
     while (st == PE_OK && (c = getopt_long(argc, argv, "", options, NULL)) != -1) {
         const char **slot = NULL;
@@ -384,7 +425,7 @@ int calc_collective(int argc, char **argv, const pe_catalog *catalog, pe_error *
                              "all-gather, all-to-all, p2p)", optarg);
             break;
         case O_BYTES:
-            st = parse_double("bytes", optarg, &bytes, err);
+            st = parse_number("bytes", optarg, true, &bytes, err);
             if (st == PE_OK && !(bytes > 0))
                 st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--bytes must be > 0");
             break;
@@ -401,7 +442,7 @@ int calc_collective(int argc, char **argv, const pe_catalog *catalog, pe_error *
         case O_LAT_OUT: slot = &lat_out; break;
         case O_EXPLAIN: explain = true; break;
         case O_HELP: fputs(COLLECTIVE_HELP, stdout); return PE_OK;
-        default: return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "collective: bad option (see --help)");
+        default: return bad_option("collective", argv, err);
         }
         if (slot) {
             st = scalar_ok(options[c - O_OP].name, optarg, err);
@@ -446,7 +487,12 @@ int calc_collective(int argc, char **argv, const pe_catalog *catalog, pe_error *
     }
     /* enough nodes for any placement of the group (n·k GPUs of ranks), at
      * least 2 so that the preset's inter_node keys apply */
-    add(&t, "  nodes: %lld\n", n * k + 1);
+    long long nodes;
+    if (__builtin_mul_overflow(n, k, &nodes) || nodes >= (1LL << 40)) {
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                       "collective: group*stride is more GPUs than a cluster can have here");
+    }
+    add(&t, "  nodes: %lld\n", nodes + 1);
     pe_scenario s;
     st = load_scenario_buffer("<collective options>", t.data, t.len, catalog, &s, err);
     if (st != PE_OK)

@@ -917,7 +917,7 @@ static pe_status read_plan(const pe_scenario *s, const pe_ydoc *d, const yaml_no
 {
     if (y_is_string(n)) {
         char text[PE_NAME_MAX];
-        pe_status st = y_get_name(d, n, path, text, sizeof text, err);
+        pe_status st = y_get_label(d, n, path, text, sizeof text, err);
         if (st)
             return st;
         for (size_t i = 0; i < s->plan_count; i++)
@@ -1258,7 +1258,7 @@ static pe_status read_student(const pe_ydoc *d, const yaml_node_t *n, char *buf,
         snprintf(buf, size, "%s", y_text(n));
         return PE_OK;
     }
-    return y_get_name(d, n, "student", buf, size, err);
+    return y_get_label(d, n, "student", buf, size, err);
 }
 
 /* Rows of one submission. Whatever is wrong with it (unreadable, not YAML,
@@ -1308,7 +1308,7 @@ static void grade_submission(out_file *o, const grader *g, seen_list *seen, cons
     }
     if (st == PE_OK) {
         char drill[PE_NAME_MAX];
-        st = y_get_name(&d, SV("drill"), "drill", drill, sizeof drill, &e);
+        st = y_get_label(&d, SV("drill"), "drill", drill, sizeof drill, &e);
         if (st == PE_OK && strcmp(drill, s->name) != 0) {
             char q[96];
             y_quote(drill, strlen(drill), q, sizeof q);

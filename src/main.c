@@ -197,6 +197,7 @@ static int run_grade(int argc, char **argv)
     pe_grade_options opt = {.on_error = print_error};
     const char *catalog_dir = NULL;
     optind = 1;
+    opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
         switch (c) {
@@ -214,7 +215,7 @@ static int run_grade(int argc, char **argv)
                   "question, then a total row per student.\n",
                   stdout);
             return 0;
-        default: return usage_error("%s", "grade: bad option");
+        default: return usage_error("grade: unknown option '%s' or a missing value", argv[optind - 1]);
         }
     }
     if (optind >= argc)
@@ -288,6 +289,7 @@ int main(int argc, char **argv)
                               .stop = &stop_signal};
     const char *catalog_dir = NULL;
     optind = 2;
+    opterr = 0; /* one message, ours */
     int c;
     while ((c = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
         char *end;
@@ -357,7 +359,7 @@ int main(int argc, char **argv)
                 return usage_error("--rel-tol needs a number >= 0, got '%s'", optarg);
             break;
         default:
-            return usage_error("%s", "bad option");
+            return usage_error("unknown option '%s' or a missing value", argv[optind - 1]);
         }
     }
     if (opt.update_golden && !opt.golden_dir)

@@ -5,6 +5,7 @@
  * forms whose meaning changed (yes/no/on/off, 0x…, 017, 1_000, 1:30, .inf). */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -971,6 +972,11 @@ pe_status y_get_number(const pe_ydoc *d, const yaml_node_t *n, const char *path,
     double v = strtod(y_text(n), NULL);
     if (!isfinite(v))
         return y_fail(err, d, n, "%s: %s is too large for a number", path, y_text(n));
+    /* the mirror of "too large": a subnormal (> 0 but below the smallest
+     * normal double) makes every time or rate it divides infinite */
+    if (v != 0 && fabs(v) < DBL_MIN)
+        return y_fail(err, d, n, "%s: %s is too small for a number (below 2.2e-308)", path,
+                      y_text(n));
     bool ok = true;
     switch (r) {
     case PE_RANGE_WHOLE: ok = v >= 1 && v == floor(v); break;
@@ -1026,8 +1032,8 @@ pe_status y_get_enum(const pe_ydoc *d, const yaml_node_t *n, const char *path,
     return y_fail(err, d, n, "%s: unknown value %s; expected one of %s", path, q, list);
 }
 
-pe_status y_get_name(const pe_ydoc *d, const yaml_node_t *n, const char *path, char *buf,
-                     size_t max, pe_error *err)
+pe_status y_get_label(const pe_ydoc *d, const yaml_node_t *n, const char *path, char *buf,
+                      size_t max, pe_error *err)
 {
     if (!y_is_string(n))
         return wrong_type(d, n, path, "a string", err);
@@ -1041,6 +1047,21 @@ pe_status y_get_name(const pe_ydoc *d, const yaml_node_t *n, const char *path, c
     memcpy(buf, y_text(n), len);
     buf[len] = '\0';
     return PE_OK;
+}
+
+pe_status y_get_name(const pe_ydoc *d, const yaml_node_t *n, const char *path, char *buf,
+                     size_t max, pe_error *err)
+{
+    pe_status st = y_get_label(d, n, path, buf, max, err);
+    /* names go into report cells, file names and one-line messages: no
+     * control characters (a newline would split a message or a row) */
+    for (size_t i = 0; st == PE_OK && buf[i]; i++) {
+        unsigned char c = (unsigned char)buf[i];
+        if (c < 0x20 || c == 0x7f)
+            st = y_fail(err, d, n, "%s contains a control character (byte 0x%02x at %zu)", path,
+                        c, i + 1);
+    }
+    return st;
 }
 
 pe_status y_get_text(const pe_ydoc *d, const yaml_node_t *n, const char *path, char **out,

@@ -98,7 +98,11 @@ pe_status y_get_bool(const pe_ydoc *d, const yaml_node_t *n, const char *path, b
                      pe_error *err);
 pe_status y_get_enum(const pe_ydoc *d, const yaml_node_t *n, const char *path,
                      const char *const *values, int *out, pe_error *err);
-/* A string of 1..max-1 bytes without NUL characters, copied into buf. */
+/* A string of 1..max-1 bytes without NUL characters, copied into buf;
+ * other control characters allowed (text neutralised later, a student id). */
+pe_status y_get_label(const pe_ydoc *d, const yaml_node_t *n, const char *path, char *buf,
+                      size_t max, pe_error *err);
+/* The same, without control characters: names of scenarios and plans. */
 pe_status y_get_name(const pe_ydoc *d, const yaml_node_t *n, const char *path, char *buf,
                      size_t max, pe_error *err);
 /* A string of any length (may be empty), malloc'd. */
