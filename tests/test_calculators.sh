@@ -71,4 +71,14 @@ check "calibrate round-trips e = 0.5 (got $e)" 'near "$e" 0.5 1e-3'
 "$planeval" calibrate "$scen" --plan zero3-selective --step-time 1 2>"$work/err"; rc=$?
 check "calibrate says when no e reproduces the run" '[ $rc -eq 2 ] && grep -q "even at flops_efficiency 1" "$work/err"'
 
+# Hostile option values: one clear message, exit 2, never a crash
+for args in "memory --gpus-per-node 0" "memory --dp 3037000500 --tp 3037000500" \
+            "memory --micro-batch 9223372036854775807 --dp 2" \
+            "collective --op p2p --bytes 1 --group 2 --stride 9223372036854775807" \
+            "bubble --pp 2 --microbatches 4 --tf 1e308 --tb 1e308" "bubble --pp 2 --microbatches 4 --tf 1TiB" \
+            "memory --frob"; do
+    "$planeval" $args >/dev/null 2>"$work/err"; rc=$?
+    check "'$args' exits 2 with one message (got $rc)" '[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ]'
+done
+
 finish
