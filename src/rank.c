@@ -85,10 +85,32 @@ int rank_compare(const pe_row *a, const pe_row *b)
     return c;
 }
 
-static int qsort_cmp(const void *a, const void *b) { return rank_compare(a, b); }
+static int cmp_row(const void *a, const void *b) { return rank_compare(a, b); }
+
+static int cmp_row_ptr(const void *a, const void *b)
+{
+    return rank_compare(*(const pe_row *const *)a, *(const pe_row *const *)b);
+}
 
 void rank_sort(pe_row *rows, size_t n)
 {
-    if (n > 1)
-        qsort(rows, n, sizeof *rows, qsort_cmp);
+    if (n < 2)
+        return;
+    /* Rows are large (the whole result): sort pointers, then move each row
+     * once, instead of letting qsort copy rows at every step. */
+    const pe_row **order = malloc(n * sizeof *order);
+    pe_row *sorted = order ? malloc(n * sizeof *sorted) : NULL;
+    if (!sorted) { /* out of memory: sort in place, slowly */
+        free(order);
+        qsort(rows, n, sizeof *rows, cmp_row);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = &rows[i];
+    qsort(order, n, sizeof *order, cmp_row_ptr);
+    for (size_t i = 0; i < n; i++)
+        sorted[i] = *order[i];
+    memcpy(rows, sorted, n * sizeof *rows);
+    free(sorted);
+    free(order);
 }

@@ -1,5 +1,6 @@
 /* report.c — ranked CSV rows through libcsv, atomic file replace. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,23 +51,30 @@ static int format_double_printf(double x, char *buf, size_t size)
     return n;
 }
 
-/* 10^k in long double by repeated squaring (exact up to 10^27; a few ulps
- * of a 64-bit mantissa beyond, which is far below one part in 10^17). */
-static long double pow10_ld(int k)
-{
-    long double result = 1.0L, base = 10.0L;
-    for (unsigned e = (unsigned)k; e; e >>= 1, base *= base)
-        if (e & 1u)
-            result *= base;
-    return result;
-}
+/* 10^0 … 10^27: exact in a 64-bit mantissa (5^27 < 2^63), and exact as
+ * written (the compiler rounds decimal literals correctly). */
+static const long double P10[28] = {
+    1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
+    1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
+    1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
 
-/* digits × 10^exp10 as the double it rounds to (approximately: a candidate
- * test only, the chosen text is verified with strtod). */
-static double value_of(unsigned long long digits, int exp10)
+/* Does digits × 10^e10 round to the positive double ax? 1 yes, 0 no, -1
+ * cannot tell. digits (< 2^57) and 10^|e10| are exact in long double, so
+ * the one product or quotient L is within half a long-double ulp of the
+ * exact value; unless L is that close to a midpoint between ax and a
+ * neighbour, the exact value lies on the same side of it as L, and the
+ * answer is certain without strtod. */
+static int rounds_to(unsigned long long digits, int e10, long double lo, long double hi)
 {
+    if (e10 > 27 || e10 < -27 || LDBL_MANT_DIG < 64)
+        return -1;
     long double d = (long double)digits;
-    return (double)(exp10 >= 0 ? d * pow10_ld(exp10) : d / pow10_ld(-exp10));
+    long double L = e10 >= 0 ? d * P10[e10] : d / P10[-e10];
+    /* more than a long-double ulp of L (2^-63 relative at most): a margin */
+    long double margin = L * 0x1p-62L;
+    if (fabsl(L - lo) <= margin || fabsl(L - hi) <= margin)
+        return -1;
+    return L > lo && L < hi;
 }
 
 /* Write digits (P significant, trailing zeros allowed) with decimal
@@ -132,9 +140,10 @@ int report_format_double(double x, char *buf, size_t size)
         return format_double_printf(x, buf, size);
     bool negative = x < 0;
     double ax = fabs(x);
-    int X = (int)floorl(log10l((long double)ax));
-    long double scaled = X <= 16 ? (long double)ax * pow10_ld(16 - X)
-                                 : (long double)ax / pow10_ld(X - 16);
+    int X = (int)floor(log10(ax));
+    if (X < -10 || X > 42) /* the powers of ten used below are exact only to 10^27 */
+        return format_double_printf(x, buf, size);
+    long double scaled = X <= 16 ? (long double)ax * P10[16 - X] : (long double)ax / P10[X - 16];
     unsigned long long n17 = (unsigned long long)llroundl(scaled);
     if (n17 >= 100000000000000000ull) { /* log10 landed one decade low */
         X++;
@@ -142,12 +151,12 @@ int report_format_double(double x, char *buf, size_t size)
     } else if (n17 < 10000000000000000ull) {
         return format_double_printf(x, buf, size);
     }
-    if (X < -10 || X > 42) /* 10^k below is exact only for k <= 27 */
-        return format_double_printf(x, buf, size);
     static const unsigned long long div[] = {100, 10, 1};
     static const unsigned long long limit[] = {1000000000000000ull, 10000000000000000ull,
                                                100000000000000000ull};
-    double ulp = nextafter(ax, INFINITY) - ax;
+    /* the midpoints between ax and its neighbours: exact in long double */
+    const long double lo = ((long double)ax + (long double)nextafter(ax, 0)) / 2;
+    const long double hi = ((long double)ax + (long double)nextafter(ax, INFINITY)) / 2;
     for (int P = 15; P <= 17; P++) {
         unsigned long long d = div[P - 15];
         unsigned long long estimate = (n17 + d / 2) / d;
@@ -156,16 +165,14 @@ int report_format_double(double x, char *buf, size_t size)
             estimate /= 10;
             Xp++;
         }
-        /* the estimate of the last digit may be one off: try its
-         * neighbours; a value within an ulp may be a double-rounding
-         * artefact of the check, so strtod decides those */
+        /* the estimate of the last digit may be one off: try its neighbours */
         const unsigned long long tries[] = {estimate, estimate + 1, estimate - 1};
         for (int k = 0; k < 3; k++) {
-            double v = value_of(tries[k], Xp - P + 1);
-            if (v != ax && fabs(v - ax) > ulp)
+            int r = rounds_to(tries[k], Xp - P + 1, lo, hi);
+            if (r == 0)
                 continue;
             int n = write_g(buf, tries[k], P, Xp, negative);
-            if (strtod(buf, NULL) == x)
+            if (r == 1 || strtod(buf, NULL) == x)
                 return n;
         }
     }
