@@ -64,9 +64,10 @@ static const long double P10[28] = {
  * exact value; unless L is that close to a midpoint between ax and a
  * neighbour, the exact value lies on the same side of it as L, and the
  * answer is certain without strtod. */
-static int rounds_to(unsigned long long digits, int e10, long double lo, long double hi)
+static int rounds_to(unsigned long long digits, int e10, long double lo, long double hi,
+                     bool extended)
 {
-    if (e10 > 27 || e10 < -27 || LDBL_MANT_DIG < 64)
+    if (e10 > 27 || e10 < -27 || !extended)
         return -1;
     long double d = (long double)digits;
     long double L = e10 >= 0 ? d * P10[e10] : d / P10[-e10];
@@ -154,6 +155,11 @@ int report_format_double(double x, char *buf, size_t size)
     static const unsigned long long div[] = {100, 10, 1};
     static const unsigned long long limit[] = {1000000000000000ull, 10000000000000000ull,
                                                100000000000000000ull};
+    /* The certainty argument needs long double arithmetic with a 64-bit
+     * mantissa, as declared (LDBL_MANT_DIG) and as actually done: an
+     * emulator (valgrind) may compute it in double precision. */
+    volatile long double one = 1.0L, tiny = 0x1p-63L;
+    const bool extended = LDBL_MANT_DIG >= 64 && one + tiny != one;
     /* the midpoints between ax and its neighbours: exact in long double */
     const long double lo = ((long double)ax + (long double)nextafter(ax, 0)) / 2;
     const long double hi = ((long double)ax + (long double)nextafter(ax, INFINITY)) / 2;
@@ -168,7 +174,7 @@ int report_format_double(double x, char *buf, size_t size)
         /* the estimate of the last digit may be one off: try its neighbours */
         const unsigned long long tries[] = {estimate, estimate + 1, estimate - 1};
         for (int k = 0; k < 3; k++) {
-            int r = rounds_to(tries[k], Xp - P + 1, lo, hi);
+            int r = rounds_to(tries[k], Xp - P + 1, lo, hi, extended);
             if (r == 0)
                 continue;
             int n = write_g(buf, tries[k], P, Xp, negative);
