@@ -64,10 +64,9 @@ static const long double P10[28] = {
  * exact value; unless L is that close to a midpoint between ax and a
  * neighbour, the exact value lies on the same side of it as L, and the
  * answer is certain without strtod. */
-static int rounds_to(unsigned long long digits, int e10, long double lo, long double hi,
-                     bool extended)
+static int rounds_to(unsigned long long digits, int e10, long double lo, long double hi)
 {
-    if (e10 > 27 || e10 < -27 || !extended)
+    if (e10 > 27 || e10 < -27)
         return -1;
     long double d = (long double)digits;
     long double L = e10 >= 0 ? d * P10[e10] : d / P10[-e10];
@@ -76,6 +75,35 @@ static int rounds_to(unsigned long long digits, int e10, long double lo, long do
     if (fabsl(L - lo) <= margin || fabsl(L - hi) <= margin)
         return -1;
     return L > lo && L < hi;
+}
+
+/* (2·d ± 1)/2 × 10^e10 in long double: one rounding (2d+1 < 2^59 and the
+ * power of ten are exact; halving is exact). */
+static long double half_step(unsigned long long twice_plus, int e10)
+{
+    long double t = (long double)twice_plus;
+    return (e10 >= 0 ? t * P10[e10] : t / P10[-e10]) / 2;
+}
+
+/* The integer d nearest to ax / 10^e10 — the digits printf prints, since
+ * printf rounds the exact value correctly — from an estimate at most one
+ * off. false when it cannot be certain (ax within a long-double ulp of a
+ * midpoint d ± 1/2, a tie printf breaks by the exact value). */
+static bool nearest_digits(unsigned long long estimate, int e10, double ax,
+                           unsigned long long *out)
+{
+    if (e10 > 27 || e10 < -27 || estimate < 2)
+        return false;
+    for (unsigned long long dd = estimate - 1; dd <= estimate + 1; dd++) {
+        long double below = half_step(2 * dd - 1, e10), above = half_step(2 * dd + 1, e10);
+        if (fabsl(ax - below) <= below * 0x1p-62L || fabsl(ax - above) <= above * 0x1p-62L)
+            return false;
+        if (ax > below && ax < above) {
+            *out = dd;
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Write digits (P significant, trailing zeros allowed) with decimal
@@ -133,11 +161,19 @@ int report_format_double(double x, char *buf, size_t size)
         return int_text(buf, (long long)x);
     /* A double needs at most 17 significant digits to read back exactly;
      * fewer when they suffice keeps the report readable (0.1, not
-     * 0.10000000000000001): the shortest of 15, 16, 17 digits. printf
-     * finds them exactly but slowly (it is most of a full report's cost),
-     * so the digits come from 64-bit long double arithmetic, and the text
-     * chosen is verified with strtod; any doubt falls back to printf. */
+     * 0.10000000000000001): the text is exactly format_double_printf's —
+     * the first of %.15g, %.16g, %.17g that reads back — but printf is
+     * slow (it was most of a full report's cost). So the correctly rounded
+     * digits and the read-back test are decided in 64-bit long double
+     * arithmetic wherever that is certain, and printf/strtod decide the
+     * rest. The text is the same on every machine. */
     if (size < 40 || !isfinite(x) || x == 0)
+        return format_double_printf(x, buf, size);
+    /* The certainty arguments need long double arithmetic with a 64-bit
+     * mantissa, as declared (LDBL_MANT_DIG) and as actually done: an
+     * emulator (valgrind) may compute it in double precision. */
+    volatile long double one = 1.0L, tiny = 0x1p-63L;
+    if (LDBL_MANT_DIG < 64 || one + tiny == one)
         return format_double_printf(x, buf, size);
     bool negative = x < 0;
     double ax = fabs(x);
@@ -155,11 +191,6 @@ int report_format_double(double x, char *buf, size_t size)
     static const unsigned long long div[] = {100, 10, 1};
     static const unsigned long long limit[] = {1000000000000000ull, 10000000000000000ull,
                                                100000000000000000ull};
-    /* The certainty argument needs long double arithmetic with a 64-bit
-     * mantissa, as declared (LDBL_MANT_DIG) and as actually done: an
-     * emulator (valgrind) may compute it in double precision. */
-    volatile long double one = 1.0L, tiny = 0x1p-63L;
-    const bool extended = LDBL_MANT_DIG >= 64 && one + tiny != one;
     /* the midpoints between ax and its neighbours: exact in long double */
     const long double lo = ((long double)ax + (long double)nextafter(ax, 0)) / 2;
     const long double hi = ((long double)ax + (long double)nextafter(ax, INFINITY)) / 2;
@@ -171,16 +202,23 @@ int report_format_double(double x, char *buf, size_t size)
             estimate /= 10;
             Xp++;
         }
-        /* the estimate of the last digit may be one off: try its neighbours */
-        const unsigned long long tries[] = {estimate, estimate + 1, estimate - 1};
-        for (int k = 0; k < 3; k++) {
-            int r = rounds_to(tries[k], Xp - P + 1, lo, hi, extended);
-            if (r == 0)
-                continue;
-            int n = write_g(buf, tries[k], P, Xp, negative);
-            if (r == 1 || strtod(buf, NULL) == x)
-                return n;
+        int e10 = Xp - P + 1;
+        unsigned long long digits;
+        if (!nearest_digits(estimate, e10, ax, &digits))
+            return format_double_printf(x, buf, size);
+        if (digits >= limit[P - 15]) { /* 99…9.5 rounds up to 10…0 */
+            digits /= 10;
+            Xp++;
+            e10++;
         }
+        if (digits < limit[P - 15] / 10)
+            return format_double_printf(x, buf, size);
+        int r = rounds_to(digits, e10, lo, hi);
+        if (r == 0)
+            continue;
+        int n = write_g(buf, digits, P, Xp, negative);
+        if (r == 1 || strtod(buf, NULL) == x)
+            return n;
     }
     return format_double_printf(x, buf, size);
 }

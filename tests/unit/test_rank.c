@@ -1,6 +1,7 @@
 /* test_rank.c — the report order (model.md §9) and number formatting. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -133,7 +134,8 @@ static void test_format_double(void **state)
 }
 
 /* Property: for doubles of every magnitude, the text reads back as the
- * same double and is no longer than the shortest of %.15g/%.16g/%.17g. */
+ * same double and is exactly the first of %.15g/%.16g/%.17g that does
+ * (whole numbers below 2^53 print as plain integers). */
 static void test_format_double_round_trip(void **state)
 {
     (void)state;
@@ -162,8 +164,10 @@ static void test_format_double_round_trip(void **state)
             if (strtod(ref, NULL) == v)
                 break;
         }
-        if ((int)strlen(got) > n)
-            fail_msg("%s is longer than %s", got, ref);
+        (void)n;
+        bool whole = v == (double)(long long)v && fabs(v) < 9007199254740992.0;
+        if (!whole && strcmp(got, ref) != 0)
+            fail_msg("%s is not printf's %s", got, ref);
     }
 }
 
