@@ -228,9 +228,10 @@ static int run_grade(int argc, char **argv)
     }
     pe_error err = {0};
     pe_catalog *catalog = NULL;
-    if (catalog_open(catalog_dir, &catalog, &err) != PE_OK) {
+    pe_status cst = catalog_open(catalog_dir, &catalog, &err);
+    if (cst != PE_OK) {
         print_error(&err);
-        return PE_BAD_INPUT;
+        return cst;
     }
     pe_file_list files = {0};
     int status = expand_paths(argv + optind + 1, argc - optind - 1, &files);
@@ -262,6 +263,23 @@ int main(int argc, char **argv)
         return run_calculator(command, argc - 1, argv + 1);
     if (strcmp(command, "grade") == 0)
         return run_grade(argc - 1, argv + 1);
+
+    pe_command_fn handler = NULL;
+    if (strcmp(command, "run") == 0) {
+        handler = command_run;
+    }
+    else if (strcmp(command, "validate") == 0)
+        handler = command_validate;
+    else if (strcmp(command, "check") == 0)
+        handler = command_check;
+    else if (strcmp(command, "merge") == 0)
+        handler = command_merge;
+    else if (strcmp(command, "calibrate") == 0)
+        handler = command_calibrate;
+    else if (strcmp(command, "explain") == 0)
+        handler = command_explain;
+    else
+        return usage_error("unknown command '%s'", command);
 
     enum {
         OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,
@@ -369,32 +387,17 @@ int main(int argc, char **argv)
         opt.threads = n > 0 ? (int)n : 1;
     }
 
-    pe_command_fn handler = NULL;
-    if (strcmp(command, "run") == 0) {
-        handler = command_run;
-        install_stop_handlers();
-    }
-    else if (strcmp(command, "validate") == 0)
-        handler = command_validate;
-    else if (strcmp(command, "check") == 0)
-        handler = command_check;
-    else if (strcmp(command, "merge") == 0)
-        handler = command_merge;
-    else if (strcmp(command, "calibrate") == 0)
-        handler = command_calibrate;
-    else if (strcmp(command, "explain") == 0)
-        handler = command_explain;
-    else
-        return usage_error("unknown command '%s'", command);
-
     if (optind >= argc)
         return usage_error("%s: no scenario given", command);
+    if (handler == command_run)
+        install_stop_handlers();
 
     pe_error err = {0};
     pe_catalog *catalog = NULL;
-    if (catalog_open(catalog_dir, &catalog, &err) != PE_OK) {
+    pe_status cst = catalog_open(catalog_dir, &catalog, &err);
+    if (cst != PE_OK) {
         print_error(&err);
-        return PE_BAD_INPUT;
+        return cst;
     }
     pe_file_list files = {0};
     int status = expand_paths(argv + optind, argc - optind, &files);
