@@ -265,9 +265,8 @@ int main(int argc, char **argv)
         return run_grade(argc - 1, argv + 1);
 
     pe_command_fn handler = NULL;
-    if (strcmp(command, "run") == 0) {
+    if (strcmp(command, "run") == 0)
         handler = command_run;
-    }
     else if (strcmp(command, "validate") == 0)
         handler = command_validate;
     else if (strcmp(command, "check") == 0)
