@@ -222,6 +222,13 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
             }
         }
     }
+    /* A full report keeps a row per plan in memory until it is ranked: say
+     * so before a sweep big enough for that to matter. */
+    if (st == PE_OK && !opt->top_k && !opt->quiet && ro.last - ro.first > 20000000)
+        fprintf(stderr,
+                "%s: note: %llu combinations and no --top: every plan's row is kept in memory "
+                "(about %zu bytes each) to rank the full report; --top K keeps only K\n",
+                s->name, (unsigned long long)(ro.last - ro.first), sizeof(pe_row));
     pe_run_result rr = {0};
     if (st == PE_OK)
         st = runner_run(&space, &ctx, &ro, &rr, err);
