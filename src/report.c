@@ -449,8 +449,14 @@ bool report_format_row(const pe_eval_ctx *ctx, const char *scenario, long long r
 {
     char cell[2048];
     for (int c = 0; c < COL_COUNT; c++) {
-        report_format_cell(ctx, scenario, rank, p, row, (pe_column)c, cell, sizeof cell);
-        put_cell(line, c == 0, cell);
+        int n = report_format_cell(ctx, scenario, rank, p, row, (pe_column)c, cell, sizeof cell);
+        if (pe_columns[c].kind == PE_COL_TEXT || n < 0 || (size_t)n >= sizeof cell) {
+            put_cell(line, c == 0, cell); /* text may need quoting */
+        } else { /* numbers and booleans never do */
+            if (c)
+                put_raw(line, ",", 1);
+            put_raw(line, cell, (size_t)n);
+        }
     }
     put_raw(line, "\n", 1);
     return !line->overflow;
