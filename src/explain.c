@@ -298,6 +298,23 @@ static void explain_rs(FILE *out, const char *what, const pe_group *g, const pe_
     eq_value(out, value, "s", "Thakur 2005");
 }
 
+/* C7 with the numbers substituted. */
+static void explain_p2p(FILE *out, const char *what, const pe_group *g, const pe_net *net,
+                        double S, double value)
+{
+    eq_begin(out, "C7", what, "α + S/B (inter-node α_out, B_out when the group spans nodes)");
+    if (g->n == 1)
+        eq_subst(out, "0 (a group of one: no communication)");
+    else if (g->n_out > 1)
+        eq_subst(out, "%g + %.6g/%.6g   (spans %g nodes: inter-node)", net->alpha_out, S,
+                 net->out_bps, g->n_out);
+    else
+        eq_subst(out, "%g + %.6g/%.6g   (inside a node: %s)", net->alpha_in, S,
+                 net->full_mesh ? net->link_bps : net->switch_bps,
+                 net->full_mesh ? "one link" : "bandwidth_gb_s");
+    eq_value(out, value, "s", "Thakur 2005");
+}
+
 static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                          const pe_detail *d, const pe_result *r)
 {
@@ -368,8 +385,7 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         eq_begin(out, "X2", "S_kv, bytes per CP hop", "2·b·s'·2·g·d/t");
         eq_subst(out, "2·%g·%g·2·%g·%g/%g", b, d->s_local, ctx->g, ctx->d, t);
         eq_value(out, d->s_kv, "bytes", "Liu 2023");
-        eq_begin(out, "C7", "T_p2p(S_kv)", "α + S/B (inter-node when the group spans nodes)");
-        eq_value(out, d->t_p2p_cp, "s", "Thakur 2005");
+        explain_p2p(out, "T_p2p(S_kv)", &d->g_cp, net, d->s_kv, d->t_p2p_cp);
         eq_begin(out, "X2", "χ_cp,f", "(L/p)·max(0, (c−1)·T_p2p − overlap.cp·τ_att)");
         eq_subst(out, "%g·max(0, %lld·%.6g − %g·%.6g)", d->lps, (long long)p->cp - 1,
                  d->t_p2p_cp, ov->cp, d->tau_att);
@@ -396,8 +412,7 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         eq_begin(out, "X3", "S_pp, bytes per pipeline hop", "2·b·s'·h/(sp ? t : 1)");
         eq_subst(out, "2·%g·%g·%g/%g", b, d->s_local, ctx->h, p->sequence_parallel ? t : 1.0);
         eq_value(out, d->s_pp, "bytes", "Narayanan §2.2");
-        eq_begin(out, "C7", "T_p2p(S_pp)", "α + S/B (inter-node when the pipeline spans nodes)");
-        eq_value(out, d->t_p2p_pp, "s", "Thakur 2005");
+        explain_p2p(out, "T_p2p(S_pp)", &d->g_pp, net, d->s_pp, d->t_p2p_pp);
         eq_begin(out, "X3", "χ_pp", "m·v·[max(0, T_p2p − overlap.pp·τ_f/v) + max(0, T_p2p − overlap.pp·τ_b/v)]");
         eq_subst(out, "%g·%lld·[max(0, %.6g − %g·%.6g/%lld) + max(0, %.6g − %g·%.6g/%lld)]", m,
                  (long long)p->virtual_stages, d->t_p2p_pp, ov->pp, d->tau_f[ts],
@@ -618,8 +633,7 @@ void explain_collective(FILE *out, const pe_cluster *cluster, int op, double byt
         eq_value(out, comm_all_to_all(&net, &g, bytes), "s", "Thakur 2005");
         break;
     default:
-        eq_begin(out, "C7", "T_p2p(S)", "α + S/B (inter-node when the group spans nodes)");
-        eq_value(out, comm_p2p(&net, &g, bytes), "s", "Thakur 2005");
+        explain_p2p(out, "T_p2p(S)", &g, &net, bytes, comm_p2p(&net, &g, bytes));
         break;
     }
 }
