@@ -281,10 +281,9 @@ int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
                 st = parse_whole(deg_opts[d], values[i], &deg[d], err);
         if (st == PE_OK && strcmp(MEMORY_KEYS[i].opt, "micro-batch") == 0)
             st = parse_whole("micro-batch", values[i], &mb, err);
-        if (st == PE_OK && strcmp(MEMORY_KEYS[i].opt, "gpus-per-node") == 0) {
-            long long g;
-            st = parse_whole("gpus-per-node", values[i], &g, err);
-        }
+        long long checked; /* the value itself goes into the scenario text */
+        if (st == PE_OK && strcmp(MEMORY_KEYS[i].opt, "gpus-per-node") == 0)
+            st = parse_whole("gpus-per-node", values[i], &checked, err);
         has_gb |= strcmp(MEMORY_KEYS[i].opt, "global-batch") == 0;
     }
     if (st != PE_OK)
