@@ -494,10 +494,11 @@ int evaluate_format_reason(const pe_eval_ctx *ctx, const pe_plan *p, const pe_re
         entry(&o);
         if (v == 1)
             put(&o, "V3: pp=%lld does not divide layers=%lld", pp, (long long)ctx->layers);
-        else
-            put(&o, "V3: pp*virtual_stages=%s does not divide layers=%lld",
-                (pe_product_text(prod, sizeof prod, (const int64_t[]){pp, v}, 2), prod),
+        else {
+            pe_product_text(prod, sizeof prod, (const int64_t[]){pp, v}, 2);
+            put(&o, "V3: pp*virtual_stages=%s does not divide layers=%lld", prod,
                 (long long)ctx->layers);
+        }
     }
     if (f & PE_FAIL_V4) {
         entry(&o);

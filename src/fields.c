@@ -389,17 +389,3 @@ const char *fields_range_text(pe_range r)
     return "";
 }
 
-const char *fields_type_text(pe_field_type t)
-{
-    switch (t) {
-    case PE_FT_INT: return "integer";
-    case PE_FT_NUMBER: return "number";
-    case PE_FT_BOOL: return "boolean";
-    case PE_FT_ENUM: return "enum";
-    case PE_FT_TEXT: return "string";
-    case PE_FT_MAP: return "mapping";
-    case PE_FT_LIST: return "list";
-    case PE_FT_PRESET: return "preset name";
-    }
-    return "?";
-}

@@ -97,7 +97,5 @@ const pe_field *fields_find(const pe_fieldset *set, const char *key, size_t len)
 
 /* "a whole number >= 1", "a number > 0", … for messages and help. */
 const char *fields_range_text(pe_range r);
-/* "integer", "number", "boolean", "one of …", … */
-const char *fields_type_text(pe_field_type t);
 
 #endif

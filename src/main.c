@@ -109,6 +109,23 @@ static bool parse_threads(const char *text, int *out)
     return true;
 }
 
+/* --threads default: the machine's online cores. */
+static int online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* The catalog, with --catalog DIR; a bad catalog is printed here. */
+static pe_status open_catalog(const char *dir, pe_catalog **catalog)
+{
+    pe_error err = {0};
+    pe_status st = catalog_open(dir, catalog, &err);
+    if (st != PE_OK)
+        print_error(&err);
+    return st;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -222,17 +239,12 @@ static int run_grade(int argc, char **argv)
         return usage_error("%s", "grade: no key given (planeval grade KEY SUBMISSION...)");
     if (optind + 1 >= argc)
         return usage_error("%s", "grade: no submission given (planeval grade KEY SUBMISSION...)");
-    if (opt.threads == 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        opt.threads = n > 0 ? (int)n : 1;
-    }
-    pe_error err = {0};
+    if (opt.threads == 0)
+        opt.threads = online_cores();
     pe_catalog *catalog = NULL;
-    pe_status cst = catalog_open(catalog_dir, &catalog, &err);
-    if (cst != PE_OK) {
-        print_error(&err);
+    pe_status cst = open_catalog(catalog_dir, &catalog);
+    if (cst != PE_OK)
         return cst;
-    }
     pe_file_list files = {0};
     int status = expand_paths(argv + optind + 1, argc - optind - 1, &files);
     if (status != PE_INTERNAL)
@@ -381,23 +393,18 @@ int main(int argc, char **argv)
     }
     if (opt.update_golden && !opt.golden_dir)
         return usage_error("%s", "--update-golden needs --golden DIR");
-    if (opt.threads == 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        opt.threads = n > 0 ? (int)n : 1;
-    }
+    if (opt.threads == 0)
+        opt.threads = online_cores();
 
     if (optind >= argc)
         return usage_error("%s: no scenario given", command);
     if (handler == command_run)
         install_stop_handlers();
 
-    pe_error err = {0};
     pe_catalog *catalog = NULL;
-    pe_status cst = catalog_open(catalog_dir, &catalog, &err);
-    if (cst != PE_OK) {
-        print_error(&err);
+    pe_status cst = open_catalog(catalog_dir, &catalog);
+    if (cst != PE_OK)
         return cst;
-    }
     pe_file_list files = {0};
     int status = expand_paths(argv + optind, argc - optind, &files);
     if (status != PE_INTERNAL)

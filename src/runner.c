@@ -110,12 +110,11 @@ static bool keep_row(worker *w, const pe_row *row)
 
 /* Evaluate `plan` (at index) into a row and keep it if it ranks; count it
  * unless it was counted before a restart. */
-static bool visit_plan(worker *w, uint64_t index, const pe_plan *pp, bool count)
+static bool visit_plan(worker *w, uint64_t index, const pe_plan *plan, bool count)
 {
     shared *sh = w->sh;
-    const pe_plan plan = *pp;
     pe_result result;
-    evaluate_plan(sh->ctx, &plan, &result);
+    evaluate_plan(sh->ctx, plan, &result);
     if (count) {
         w->counts.evaluated++;
         w->counts.by_status[result.status]++;
@@ -135,7 +134,7 @@ static bool visit_plan(worker *w, uint64_t index, const pe_plan *pp, bool count)
     const char *name = index < sh->space->explicit_count ? sh->space->scenario->plans[index].name
                                                          : NULL;
     pe_row row;
-    rank_make_row(sh->rank_by, index, &plan, name, &result, &row);
+    rank_make_row(sh->rank_by, index, plan, name, &result, &row);
     return keep_row(w, &row);
 }
 

@@ -25,7 +25,7 @@ static pe_net switch_net(void)
     return comm_net(&s.cluster);
 }
 
-/* Unit conversion: GB/s → 10^9 B/s, µs → 10^-6 s. */
+/* Unit conversion: GB/s → 10^9 B/s, µs → 10^-6 s; C3: B_out = nic_gb_s = 50 → 50e9 B/s per GPU. */
 static void test_net_units(void **state)
 {
     (void)state;
