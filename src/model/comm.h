@@ -6,9 +6,9 @@
 
 #include <stdint.h>
 
-#include "evaluate.h"
+#include "model/evaluate.h"
 #include "model/net.h"
-#include "scenario.h"
+#include "core/scenario.h"
 
 /* An axis group of n ranks at stride k, placed on nodes (C1) with its
  * intra-node bandwidth (C2). */

@@ -3,7 +3,7 @@
 #ifndef PLANEVAL_MODEL_COMPUTE_H
 #define PLANEVAL_MODEL_COMPUTE_H
 
-#include "scenario.h"
+#include "core/scenario.h"
 
 /* κ: 0.5 with causal_flops, else 1 */
 double compute_kappa(const pe_model *m);

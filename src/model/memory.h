@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "scenario.h"
+#include "core/scenario.h"
 
 #define PE_GIB 1073741824.0 /* 2^30 */
 

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "scenario.h"
+#include "core/scenario.h"
 
 /* head dim d = h / a (§0) */
 double params_head_dim(const pe_model *m);

@@ -4,7 +4,7 @@
 #ifndef PLANEVAL_MODEL_PIPELINE_H
 #define PLANEVAL_MODEL_PIPELINE_H
 
-#include "scenario.h"
+#include "core/scenario.h"
 
 /* §7 per-micro-batch stage time t_f (or t_b): τ + χ_tp + χ_cp */
 inline double pipe_stage_time(double tau, double chi_tp, double chi_cp)

@@ -2,7 +2,7 @@
 #ifndef PLANEVAL_MODEL_STEP_H
 #define PLANEVAL_MODEL_STEP_H
 
-#include "evaluate.h"
+#include "model/evaluate.h"
 
 /* S1 step_time_s: the seven columns added left to right in report order. */
 inline double step_time(double compute_s, double tp_comm_s, double cp_comm_s, double bubble_s,

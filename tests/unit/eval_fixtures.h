@@ -6,8 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "evaluate.h"
-#include "scenario.h"
+#include "model/evaluate.h"
+#include "core/scenario.h"
 
 #define GIB 1073741824.0
 

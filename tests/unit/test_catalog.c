@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "catalog.h"
+#include "input/catalog.h"
 
 #define FIXTURE "tests/unit/catalog_fixture"
 

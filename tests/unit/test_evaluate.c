@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "detail.h"
+#include "model/detail.h"
 #include "eval_fixtures.h"
 
 /* Evaluate and format the reason. */

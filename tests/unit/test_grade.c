@@ -11,10 +11,10 @@
 
 #include <cmocka.h>
 
-#include "catalog.h"
+#include "input/catalog.h"
 #include "eval_fixtures.h"
-#include "grade.h"
-#include "load.h"
+#include "cli/grade.h"
+#include "input/load.h"
 
 static double figure(const pe_scenario *s, const pe_plan *p, pe_column col)
 {

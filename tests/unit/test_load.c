@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "catalog.h"
-#include "fields.h"
-#include "load.h"
+#include "input/catalog.h"
+#include "core/fields.h"
+#include "input/load.h"
 
 #define FIXTURE "tests/unit/catalog_fixture"
 

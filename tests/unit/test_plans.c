@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "plans.h"
+#include "sweep/plans.h"
 
 static int64_t tp_vals[4], pp_vals[4], dp_vals[4], zero_vals[4], rc_vals[4], mb_vals[4],
     sched_vals[4], v_vals[4], sp_vals[4];

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "rank.h"
-#include "report.h"
+#include "sweep/rank.h"
+#include "output/report.h"
 
 static pe_row row(pe_plan_status st, double key1, const char *canon, const char *name,
                   uint64_t index)

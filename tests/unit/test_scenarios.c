@@ -15,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "catalog.h"
-#include "evaluate.h"
-#include "load.h"
-#include "plans.h"
+#include "input/catalog.h"
+#include "model/evaluate.h"
+#include "input/load.h"
+#include "sweep/plans.h"
 
 #define MAX_FILES 256
 static char files[MAX_FILES][PE_PATH_MAX];

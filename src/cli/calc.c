@@ -1,0 +1,524 @@
+/* calc.c — `planeval memory`, `planeval collective`, `planeval bubble`. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/calc.h"
+#include "model/evaluate.h"
+#include "cli/explain.h"
+#include "input/load.h"
+#include "model/comm.h"
+#include "model/memory.h"
+#include "model/pipeline.h"
+#include "sweep/plans.h"
+
+#define GIB 1073741824.0
+
+/* ------------------------------------------------------------ helpers */
+
+/* A growing text buffer for the scenario a calculator builds. */
+typedef struct {
+    char data[8192];
+    size_t len;
+    bool overflow;
+} text;
+
+static void add(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->data + t->len, sizeof t->data - t->len, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof t->data - t->len)
+        t->overflow = true;
+    else
+        t->len += (size_t)n;
+}
+
+/* Option values go into YAML as plain scalars; refuse anything that could
+ * change the document's structure, so the loader sees exactly one value. */
+static pe_status scalar_ok(const char *opt, const char *v, pe_error *err)
+{
+    if (!v[0] || strpbrk(v, ":{}[],#&*!|>'\"%@`\n\r\t "))
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--%s: '%s' is not a plain value", opt, v);
+    return PE_OK;
+}
+
+/* A number; with bytes, an optional unit suffix (KB, MiB, ...). */
+static pe_status parse_number(const char *opt, const char *v, bool bytes, double *out,
+                              pe_error *err)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (errno || end == v || !isfinite(x))
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--%s needs a number, got '%s'", opt, v);
+    if (!bytes && *end)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--%s needs a plain number, got '%s'", opt, v);
+    /* byte sizes: optional binary or decimal suffix */
+    static const struct { const char *suffix; double factor; } units[] = {
+        {"", 1}, {"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
+        {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", GIB}, {"TiB", GIB * 1024.0}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].suffix) == 0) {
+            *out = x * units[i].factor;
+            return PE_OK;
+        }
+    return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--%s: unknown unit in '%s' (use B, KB, MB, GB, "
+                   "KiB, MiB, GiB)", opt, v);
+}
+
+/* getopt's '?' or ':': name the option (getopt itself is kept quiet, so
+ * the user sees one message). */
+static pe_status bad_option(const char *command, char **argv, pe_error *err)
+{
+    const char *arg = optind > 0 ? argv[optind - 1] : "?";
+    return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                   "%s: unknown option '%s' or a missing value (see --help)", command, arg);
+}
+
+static pe_status parse_whole(const char *opt, const char *v, long long *out, pe_error *err)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end || x < 1)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--%s needs a whole number >= 1, got '%s'",
+                       opt, v);
+    *out = x;
+    return PE_OK;
+}
+
+/* ------------------------------------------------------------ bubble */
+
+static const char BUBBLE_HELP[] =
+    "usage: planeval bubble --schedule S --pp P --microbatches M [--virtual-stages V]\n"
+    "                       [--tf X --tb Y] [--explain]\n"
+    "\n"
+    "Pipeline bubble fraction and micro-batches in flight (model.md §3 k(stage), §7).\n"
+    "  --schedule S        1f1b | interleaved | gpipe | zb-h1 | zb-h2 (default 1f1b)\n"
+    "  --pp P              pipeline stages\n"
+    "  --microbatches M    micro-batches per step per pipeline (m)\n"
+    "  --virtual-stages V  model chunks per rank (interleaved only, >= 2)\n"
+    "  --tf X, --tb Y      per-micro-batch forward and backward stage times\n"
+    "                      (default 1 and 2: backward = 2 x forward, F5)\n"
+    "  --explain           print each equation with the numbers substituted\n";
+
+int calc_bubble(int argc, char **argv, pe_error *err)
+{
+    static const struct option options[] = {
+        {"schedule", required_argument, NULL, 's'}, {"pp", required_argument, NULL, 'p'},
+        {"microbatches", required_argument, NULL, 'm'},
+        {"virtual-stages", required_argument, NULL, 'v'}, {"tf", required_argument, NULL, 'f'},
+        {"tb", required_argument, NULL, 'b'}, {"explain", no_argument, NULL, 'e'},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    long long p = 0, m = 0, v = 1;
+    double t_f = 1.0, t_b = 2.0;
+    pe_schedule schedule = PE_SCHEDULE_1F1B;
+    bool explain = false;
+    int c;
+    optind = 1;
+    opterr = 0;
+    pe_status st = PE_OK;
+    while (st == PE_OK && (c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (c) {
+        case 's': {
+            bool found = false;
+            for (int k = 0; k <= PE_SCHEDULE_ZB_H2; k++)
+                if (strcmp(optarg, pe_schedule_name((pe_schedule)k)) == 0) {
+                    schedule = (pe_schedule)k;
+                    found = true;
+                }
+            if (!found)
+                st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                             "--schedule: unknown schedule '%s' (1f1b, interleaved, gpipe, "
+                             "zb-h1, zb-h2)", optarg);
+            break;
+        }
+        case 'p': st = parse_whole("pp", optarg, &p, err); break;
+        case 'm': st = parse_whole("microbatches", optarg, &m, err); break;
+        case 'v': st = parse_whole("virtual-stages", optarg, &v, err); break;
+        case 'f': st = parse_number("tf", optarg, false, &t_f, err); break;
+        case 'b': st = parse_number("tb", optarg, false, &t_b, err); break;
+        case 'e': explain = true; break;
+        case 'h': fputs(BUBBLE_HELP, stdout); return PE_OK;
+        default: return bad_option("bubble", argv, err);
+        }
+    }
+    if (st != PE_OK)
+        return st;
+    if (optind < argc)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "bubble: unexpected argument '%s'", argv[optind]);
+    if (!p || !m)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "bubble: --pp and --microbatches are required");
+    if (!(t_f > 0) || !(t_b > 0))
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "bubble: --tf and --tb must be > 0");
+    /* V6 */
+    if (schedule == PE_SCHEDULE_INTERLEAVED && (p < 2 || v < 2 || m % p != 0))
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                       "bubble: V6: interleaved needs pp >= 2, virtual_stages >= 2 and "
+                       "microbatches mod pp = 0 (got pp=%lld, v=%lld, m=%lld)", p, v, m);
+    if (schedule != PE_SCHEDULE_INTERLEAVED && v != 1)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                       "bubble: V6: --virtual-stages applies to interleaved only");
+
+    double P = (double)p, M = (double)m, Vs = (double)v;
+    double bubble = pipe_bubble(schedule, P, Vs, t_f, t_b);
+    double fraction = pipe_bubble_fraction(bubble, M, t_f, t_b);
+    if (!isfinite(bubble) || !isfinite(fraction) || !isfinite(M * (t_f + t_b)))
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                       "bubble: --tf, --tb and --microbatches are too large to compute with");
+    double k0 = act_inflight(schedule, P, M, Vs, 0), klast = act_inflight(schedule, P, M, Vs, 1);
+    printf("schedule          %s\n", pe_schedule_name(schedule));
+    printf("pp                %lld\nmicrobatches      %lld\nvirtual_stages    %lld\n", p, m, v);
+    printf("bubble_time       %.6g   (in units of --tf/--tb; one step's useful work is m*(tf+tb) = %.6g)\n",
+           bubble, M * (t_f + t_b));
+    printf("bubble_fraction   %.6g\n", fraction);
+    printf("in_flight_first   %.6g   micro-batches of activations held on stage 0\n", k0);
+    printf("in_flight_last    %.6g   on stage p-1\n", klast);
+    if (explain)
+        explain_bubble(stdout, schedule, P, M, Vs, t_f, t_b);
+    return PE_OK;
+}
+
+/* ------------------------------------------------------------ memory */
+
+static const char MEMORY_HELP[] =
+    "usage: planeval memory [MODEL] [CLUSTER] [PLAN] [--explain]\n"
+    "\n"
+    "Memory per GPU of one plan (model.md §2-§3), no scenario file needed.\n"
+    "model:   --model PRESET and/or --layers --hidden --heads --kv-heads --ffn-hidden\n"
+    "         --vocab --seq-len --params --mlp --attention --norm --position\n"
+    "cluster: --cluster PRESET (default mi300x-node) --gpu PRESET --hbm-gib\n"
+    "         --reserve-gib --gpus-per-node (nodes = gpus / gpus_per_node)\n"
+    "plan:    --dp (default 1) --tp --pp --cp --zero --recompute --micro-batch\n"
+    "         --schedule --virtual-stages --sequence-parallel true|false\n"
+    "         --global-batch (default dp * micro_batch * 4 * pp, i.e. m = 4 pp)\n"
+    "  --explain   print each equation with the numbers substituted\n"
+    "Presets: see scenarios/catalog/ (--catalog DIR adds more).\n";
+
+typedef struct {
+    const char *opt, *section, *key;
+} mapped_option;
+
+/* Options that are copied into the scenario text under section.key. */
+static const mapped_option MEMORY_KEYS[] = {
+    {"model", "model", "preset"},        {"layers", "model", "layers"},
+    {"hidden", "model", "hidden"},       {"heads", "model", "heads"},
+    {"kv-heads", "model", "kv_heads"},   {"ffn-hidden", "model", "ffn_hidden"},
+    {"vocab", "model", "vocab"},         {"seq-len", "model", "seq_len"},
+    {"params", "model", "params"},       {"mlp", "model", "mlp"},
+    {"attention", "model", "attention"}, {"norm", "model", "norm"},
+    {"position", "model", "position"},   {"cluster", "cluster", "preset"},
+    {"reserve-gib", "cluster", "reserve_gib"}, {"gpus-per-node", "cluster", "gpus_per_node"},
+    {"gpu", "gpu", "preset"},            {"hbm-gib", "gpu", "hbm_gib"},
+    {"dp", "plan", "dp"},                {"tp", "plan", "tp"},
+    {"pp", "plan", "pp"},                {"cp", "plan", "cp"},
+    {"zero", "plan", "zero"},            {"recompute", "plan", "recompute"},
+    {"micro-batch", "plan", "micro_batch"}, {"schedule", "plan", "schedule"},
+    {"virtual-stages", "plan", "virtual_stages"},
+    {"sequence-parallel", "plan", "sequence_parallel"},
+    {"global-batch", "training", "global_batch"},
+};
+#define MEMORY_KEY_COUNT (sizeof MEMORY_KEYS / sizeof MEMORY_KEYS[0])
+
+static void add_section(text *t, const char *section, const char *indent, const char *values[])
+{
+    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
+        if (values[i] && strcmp(MEMORY_KEYS[i].section, section) == 0)
+            add(t, "%s%s: %s\n", indent, MEMORY_KEYS[i].key, values[i]);
+}
+
+
+int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
+{
+    struct option options[MEMORY_KEY_COUNT + 3];
+    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
+        options[i] = (struct option){MEMORY_KEYS[i].opt, required_argument, NULL, (int)i + 1000};
+    options[MEMORY_KEY_COUNT] = (struct option){"explain", no_argument, NULL, 'e'};
+    options[MEMORY_KEY_COUNT + 1] = (struct option){"help", no_argument, NULL, 'h'};
+    options[MEMORY_KEY_COUNT + 2] = (struct option){NULL, 0, NULL, 0};
+    const char *values[MEMORY_KEY_COUNT] = {0};
+    bool explain = false;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        if (c == 'e')
+            explain = true;
+        else if (c == 'h') {
+            fputs(MEMORY_HELP, stdout);
+            return PE_OK;
+        } else if (c >= 1000 && c < 1000 + (int)MEMORY_KEY_COUNT) {
+            pe_status st = scalar_ok(MEMORY_KEYS[c - 1000].opt, optarg, err);
+            if (st != PE_OK)
+                return st;
+            values[c - 1000] = optarg;
+        } else
+            return bad_option("memory", argv, err);
+    }
+    if (optind < argc)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "memory: unexpected argument '%s'", argv[optind]);
+    const char *cluster_preset = NULL;
+    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
+        if (strcmp(MEMORY_KEYS[i].opt, "cluster") == 0)
+            cluster_preset = values[i];
+    /* The plan's GPU count decides the cluster's size: N = dp·tp·pp·cp. */
+    long long deg[4] = {1, 1, 1, 1}, mb = 1;
+    const char *deg_opts[4] = {"dp", "tp", "pp", "cp"};
+    bool has_gb = false;
+    pe_status st = PE_OK;
+    for (size_t i = 0; i < MEMORY_KEY_COUNT && st == PE_OK; i++) {
+        if (!values[i])
+            continue;
+        for (int d = 0; d < 4 && st == PE_OK; d++)
+            if (strcmp(MEMORY_KEYS[i].opt, deg_opts[d]) == 0)
+                st = parse_whole(deg_opts[d], values[i], &deg[d], err);
+        if (st == PE_OK && strcmp(MEMORY_KEYS[i].opt, "micro-batch") == 0)
+            st = parse_whole("micro-batch", values[i], &mb, err);
+        long long checked; /* the value itself goes into the scenario text */
+        if (st == PE_OK && strcmp(MEMORY_KEYS[i].opt, "gpus-per-node") == 0)
+            st = parse_whole("gpus-per-node", values[i], &checked, err);
+        has_gb |= strcmp(MEMORY_KEYS[i].opt, "global-batch") == 0;
+    }
+    if (st != PE_OK)
+        return st;
+    long long gpus = 1, batch = 1;
+    for (int d = 0; d < 4; d++)
+        if (__builtin_mul_overflow(gpus, deg[d], &gpus) || gpus > (1LL << 53))
+            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                           "memory: dp*tp*pp*cp is more GPUs than planeval counts (2^53)");
+    /* default global batch: m = 4p micro-batches of b sequences per replica */
+    const long long batch_factors[] = {deg[0], mb, 4, deg[2]};
+    for (int i = 0; i < 4 && !has_gb; i++)
+        if (__builtin_mul_overflow(batch, batch_factors[i], &batch) || batch > (1LL << 53))
+            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                           "memory: the default global batch dp*micro_batch*4*pp exceeds 2^53; "
+                           "give --global-batch");
+
+    text t = {.len = 0};
+    add(&t, "schema: planeval/v1\nname: memory\nmodel:\n");
+    add_section(&t, "model", "  ", values);
+    /* one node first; its size is the preset's (or --gpus-per-node), and
+     * the node count follows from the plan once that is known */
+    add(&t, "cluster:\n  preset: %s\n  nodes: 1\n", cluster_preset ? cluster_preset : "mi300x-node");
+    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
+        if (values[i] && strcmp(MEMORY_KEYS[i].section, "cluster") == 0 &&
+            strcmp(MEMORY_KEYS[i].key, "preset") != 0)
+            add(&t, "  %s: %s\n", MEMORY_KEYS[i].key, values[i]);
+    bool has_gpu = false;
+    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
+        has_gpu |= values[i] && strcmp(MEMORY_KEYS[i].section, "gpu") == 0;
+    if (has_gpu) {
+        add(&t, "  gpu:\n");
+        add_section(&t, "gpu", "    ", values);
+    }
+    add(&t, "training:\n");
+    add_section(&t, "training", "  ", values);
+    if (!has_gb)
+        add(&t, "  global_batch: %lld\n", batch);
+    add(&t, "plans:\n  - name: plan\n");
+    bool has_dp = false;
+    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
+        if (values[i] && strcmp(MEMORY_KEYS[i].section, "plan") == 0) {
+            add(&t, "    %s: %s\n", MEMORY_KEYS[i].key, values[i]);
+            has_dp |= strcmp(MEMORY_KEYS[i].key, "dp") == 0;
+        }
+    if (!has_dp)
+        add(&t, "    dp: 1\n");
+    if (t.overflow)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "memory: options too long");
+
+    pe_scenario s;
+    st = load_scenario_buffer("<memory options>", t.data, t.len, catalog, &s, err);
+    if (st != PE_OK)
+        return st;
+    long long G = s.cluster.gpus_per_node;
+    if (gpus < G) {
+        s.cluster.gpus_per_node = gpus; /* a plan on part of one node: the GPUs it uses */
+    } else if (gpus % G != 0) {
+        st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                     "memory: dp*tp*pp*cp = %lld GPUs is not a whole number of %lld-GPU nodes "
+                     "(set --gpus-per-node)", gpus, G);
+    } else {
+        s.cluster.nodes = gpus / G;
+        if (s.cluster.nodes > 1 && !s.cluster.inter_node.present)
+            st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                         "memory: %lld GPUs need %lld nodes, and the cluster has no inter_node",
+                         gpus, (long long)s.cluster.nodes);
+    }
+    if (st != PE_OK) {
+        scenario_free(&s);
+        return st;
+    }
+    pe_eval_ctx ctx;
+    evaluate_prepare(&s, &ctx);
+    pe_result r;
+    evaluate_plan(&ctx, &s.plans[0], &r);
+    explain_memory_summary(stdout, &ctx, &s.plans[0], &r);
+    if (explain)
+        explain_plan(stdout, &ctx, &s.plans[0], EXPLAIN_MEMORY);
+    scenario_free(&s);
+    return PE_OK;
+}
+
+/* ------------------------------------------------------------ collective */
+
+static const char COLLECTIVE_HELP[] =
+    "usage: planeval collective --op OP --bytes S --group N [--stride K] [TOPOLOGY] [--explain]\n"
+    "\n"
+    "Time and bus bandwidth of one collective on a node topology (model.md §5).\n"
+    "  --op OP       all-reduce | reduce-scatter | all-gather | all-to-all | p2p\n"
+    "  --bytes S     buffer size: 1e9, 512MiB, 2GB, ... (all-to-all: bytes sent per GPU)\n"
+    "  --group N     members; --stride K distance between members' ranks (default 1)\n"
+    "topology: --cluster PRESET (default mi300x-node), or override any of\n"
+    "  --gpus-per-node G --topology switch|full_mesh --bandwidth-gb-s B (switch)\n"
+    "  --links L --link-gb-s B (full_mesh) --intra-latency-us A\n"
+    "  --nic-gb-s B --inter-latency-us A        (GB/s = 1e9 bytes/s per direction)\n"
+    "  --explain     print each equation with the numbers substituted\n";
+
+int calc_collective(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
+{
+    enum { O_OP = 1000, O_BYTES, O_GROUP, O_STRIDE, O_CLUSTER, O_GPN, O_TOPO, O_BW, O_LINKS,
+           O_LINK_BW, O_LAT_IN, O_NIC, O_LAT_OUT, O_EXPLAIN, O_HELP };
+    static const struct option options[] = {
+        {"op", required_argument, NULL, O_OP}, {"bytes", required_argument, NULL, O_BYTES},
+        {"group", required_argument, NULL, O_GROUP}, {"stride", required_argument, NULL, O_STRIDE},
+        {"cluster", required_argument, NULL, O_CLUSTER},
+        {"gpus-per-node", required_argument, NULL, O_GPN},
+        {"topology", required_argument, NULL, O_TOPO},
+        {"bandwidth-gb-s", required_argument, NULL, O_BW},
+        {"links", required_argument, NULL, O_LINKS},
+        {"link-gb-s", required_argument, NULL, O_LINK_BW},
+        {"intra-latency-us", required_argument, NULL, O_LAT_IN},
+        {"nic-gb-s", required_argument, NULL, O_NIC},
+        {"inter-latency-us", required_argument, NULL, O_LAT_OUT},
+        {"explain", no_argument, NULL, O_EXPLAIN}, {"help", no_argument, NULL, O_HELP},
+        {NULL, 0, NULL, 0}};
+    static const char *const OPS[] = {"all-reduce", "reduce-scatter", "all-gather", "all-to-all", "p2p"};
+    int op = -1;
+    double bytes = -1;
+    long long n = 0, k = 1;
+    const char *cluster = "mi300x-node", *gpn = NULL, *topo = NULL, *bw = NULL, *links = NULL,
+               *link_bw = NULL, *lat_in = NULL, *nic = NULL, *lat_out = NULL;
+    bool explain = false;
+    int c;
+    optind = 1;
+    opterr = 0;
+    pe_status st = PE_OK;
+    while (st == PE_OK && (c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        const char **slot = NULL;
+        switch (c) {
+        case O_OP:
+            for (int i = 0; i < 5; i++)
+                if (strcmp(optarg, OPS[i]) == 0)
+                    op = i;
+            if (op < 0)
+                st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                             "--op: unknown collective '%s' (all-reduce, reduce-scatter, "
+                             "all-gather, all-to-all, p2p)", optarg);
+            break;
+        case O_BYTES:
+            st = parse_number("bytes", optarg, true, &bytes, err);
+            if (st == PE_OK && !(bytes > 0))
+                st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--bytes must be > 0");
+            break;
+        case O_GROUP: st = parse_whole("group", optarg, &n, err); break;
+        case O_STRIDE: st = parse_whole("stride", optarg, &k, err); break;
+        case O_CLUSTER: slot = &cluster; break;
+        case O_GPN: slot = &gpn; break;
+        case O_TOPO: slot = &topo; break;
+        case O_BW: slot = &bw; break;
+        case O_LINKS: slot = &links; break;
+        case O_LINK_BW: slot = &link_bw; break;
+        case O_LAT_IN: slot = &lat_in; break;
+        case O_NIC: slot = &nic; break;
+        case O_LAT_OUT: slot = &lat_out; break;
+        case O_EXPLAIN: explain = true; break;
+        case O_HELP: fputs(COLLECTIVE_HELP, stdout); return PE_OK;
+        default: return bad_option("collective", argv, err);
+        }
+        if (slot) {
+            st = scalar_ok(options[c - O_OP].name, optarg, err);
+            *slot = optarg;
+        }
+    }
+    if (st != PE_OK)
+        return st;
+    if (optind < argc)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "collective: unexpected argument '%s'", argv[optind]);
+    if (op < 0 || bytes < 0 || !n)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                       "collective: --op, --bytes and --group are required (see --help)");
+
+    /* A cluster big enough for the group; the model is a placeholder the
+     * loader needs and the collective never reads. */
+    text t = {.len = 0};
+    add(&t, "schema: planeval/v1\nname: collective\n"
+            "model: {layers: 1, hidden: 8, heads: 1, vocab: 8, seq_len: 8}\n"
+            "training: {global_batch: 1}\nplans: [{dp: 1}]\ncluster:\n  preset: %s\n", cluster);
+    if (gpn)
+        add(&t, "  gpus_per_node: %s\n", gpn);
+    if (topo || bw || links || link_bw || lat_in) {
+        add(&t, "  intra_node:\n");
+        if (topo)
+            add(&t, "    topology: %s\n", topo);
+        if (bw)
+            add(&t, "    bandwidth_gb_s: %s\n", bw);
+        if (links)
+            add(&t, "    links: %s\n", links);
+        if (link_bw)
+            add(&t, "    link_gb_s: %s\n", link_bw);
+        if (lat_in)
+            add(&t, "    latency_us: %s\n", lat_in);
+    }
+    if (nic || lat_out) {
+        add(&t, "  inter_node:\n");
+        if (nic)
+            add(&t, "    nic_gb_s: %s\n", nic);
+        if (lat_out)
+            add(&t, "    latency_us: %s\n", lat_out);
+    }
+    /* enough nodes for any placement of the group (n·k GPUs of ranks), at
+     * least 2 so that the preset's inter_node keys apply */
+    long long nodes;
+    if (__builtin_mul_overflow(n, k, &nodes) || nodes >= (1LL << 40)) {
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                       "collective: group*stride is more GPUs than a cluster can have here");
+    }
+    add(&t, "  nodes: %lld\n", nodes + 1);
+    pe_scenario s;
+    st = load_scenario_buffer("<collective options>", t.data, t.len, catalog, &s, err);
+    if (st != PE_OK)
+        return st;
+    pe_net net = comm_net(&s.cluster);
+    pe_group g = comm_group(&net, n, k);
+    double time;
+    double factor; /* NCCL bus-bandwidth factor: busbw = algbw · factor */
+    switch (op) {
+    case 0: time = comm_all_reduce(&net, &g, bytes); factor = 2.0 * (n - 1) / (double)n; break;
+    case 1:
+    case 2: time = comm_reduce_scatter(&net, &g, bytes); factor = (n - 1) / (double)n; break;
+    case 3: time = comm_all_to_all(&net, &g, bytes); factor = (n - 1) / (double)n; break;
+    default: time = comm_p2p(&net, &g, bytes); factor = 1.0; break;
+    }
+    printf("op                %s\n", OPS[op]);
+    printf("bytes             %.6g\n", bytes);
+    printf("group             n=%lld stride=%lld: %g per node (n_in) x %g nodes (n_out), %s\n", n,
+           k, g.n_in, g.n_out, pe_tier_name(comm_tier(&g)));
+    printf("time_s            %.6g\n", time);
+    if (time > 0) {
+        printf("algbw_gb_s        %.6g   (bytes / time)\n", bytes / time / 1e9);
+        printf("busbw_gb_s        %.6g   (algbw x %.4g, nccl-tests convention)\n",
+               bytes / time / 1e9 * factor, factor);
+    }
+    if (explain)
+        explain_collective(stdout, &s.cluster, op, bytes, n, k);
+    scenario_free(&s);
+    return PE_OK;
+}

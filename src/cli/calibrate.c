@@ -1,0 +1,128 @@
+/* calibrate.c — `planeval calibrate SCENARIO --plan P --step-time SECONDS
+ * [--peak-memory GIB]`: the seed's "calibrate against one real run".
+ *
+ * flops_efficiency e is solved so that the model's step time for plan P
+ * equals the measured one. Step time never increases with e (compute time
+ * ∝ 1/e; exposed communication max(0, comm − overlap·window) grows by at
+ * most what the window shrinks, since overlap ≤ 1), so bisection on (0, 1]
+ * finds it. reserve_gib follows from the measured peak memory directly: M5
+ * is the predicted parts plus R. The answer is printed as YAML to paste. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "model/evaluate.h"
+#include "input/load.h"
+#include "sweep/plans.h"
+
+/* Step time with flops_efficiency = e (a shallow copy of the scenario). */
+static double step_at(const pe_scenario *s, const pe_plan *p, double e, pe_result *r)
+{
+    pe_scenario copy = *s;
+    copy.cluster.gpu.flops_efficiency = e;
+    pe_eval_ctx ctx;
+    evaluate_prepare(&copy, &ctx);
+    evaluate_plan(&ctx, p, r);
+    return r->step_time_s;
+}
+
+static pe_status calibrate(const pe_scenario *s, const pe_plan *p, const pe_command_options *opt,
+                           pe_error *err)
+{
+    pe_result r;
+    double now = step_at(s, p, s->cluster.gpu.flops_efficiency, &r);
+    if (r.status == PE_STATUS_INVALID) {
+        pe_eval_ctx ctx;
+        evaluate_prepare(s, &ctx);
+        char reason[1024];
+        evaluate_format_reason(&ctx, p, &r, reason, sizeof reason);
+        return pe_fail(err, PE_BAD_INPUT, s->file, p->line, p->col,
+                       "plan '%s' is invalid (%s): nothing to calibrate", opt->plan, reason);
+    }
+    char lines[3][400] = {"", "", ""}; /* printed only when every part succeeds */
+    snprintf(lines[0], sizeof lines[0],
+             "# planeval calibrate: scenario %s, plan %s\n"
+             "# model with flops_efficiency %g: step_time_s %.6g, mem_total_gib %.6g\n",
+             s->name, opt->plan, s->cluster.gpu.flops_efficiency, now, r.mem_total_gib);
+    double e = NAN;
+    if (opt->measured_step_s > 0) {
+        double at_one = step_at(s, p, 1.0, &r);
+        if (at_one > opt->measured_step_s)
+            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                           "even at flops_efficiency 1 the model predicts %.6g s for plan '%s', "
+                           "more than the measured %.6g s: its communication, bubble or "
+                           "optimizer terms (%.6g s of it is not compute) over-estimate this "
+                           "run; check the interconnect figures and overlap",
+                           at_one, opt->plan, opt->measured_step_s, at_one - r.compute_s);
+        double lo = 1e-9, hi = 1.0; /* step(lo) ≥ measured ≥ step(hi) */
+        for (int i = 0; i < 200 && hi - lo > 1e-15; i++) {
+            double mid = 0.5 * (lo + hi);
+            if (step_at(s, p, mid, &r) > opt->measured_step_s)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        e = hi;
+        step_at(s, p, e, &r);
+        snprintf(lines[1], sizeof lines[1],
+                 "# measured step_time_s %.6g -> flops_efficiency %.6g (model then gives %.6g s, "
+                 "mfu %.4g)\n", opt->measured_step_s, e, r.step_time_s, r.mfu);
+    }
+    double reserve = NAN;
+    if (opt->measured_peak_gib > 0) {
+        double parts = r.mem_total_gib - r.mem_reserve_gib;
+        reserve = opt->measured_peak_gib - parts;
+        if (reserve < 0)
+            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                           "the model's memory for plan '%s' without the reserve is already "
+                           "%.6g GiB, more than the measured peak %.6g GiB: no reserve_gib "
+                           "reproduces it (is the measurement the peak of the worst stage?)",
+                           opt->plan, parts, opt->measured_peak_gib);
+        snprintf(lines[2], sizeof lines[2],
+                 "# measured peak %.6g GiB = predicted parts %.6g GiB + reserve -> reserve_gib %.6g\n",
+                 opt->measured_peak_gib, parts, reserve);
+    }
+    printf("%s%s%scluster:\n", lines[0], lines[1], lines[2]);
+    if (!isnan(reserve))
+        printf("  reserve_gib: %.6g\n", reserve);
+    if (!isnan(e))
+        printf("  gpu:\n    flops_efficiency: %.6g\n", e);
+    return PE_OK;
+}
+
+int command_calibrate(const pe_catalog *catalog, const pe_file_list *files,
+                      const pe_command_options *opt)
+{
+    pe_error err = {0};
+    pe_status st = PE_OK;
+    if (files->count != 1)
+        st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "calibrate takes exactly one scenario");
+    else if (!opt->plan)
+        st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "calibrate needs --plan NAME|CANONICAL");
+    else if (!(opt->measured_step_s > 0) && !(opt->measured_peak_gib > 0))
+        st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0,
+                     "calibrate needs --step-time SECONDS and/or --peak-memory GIB");
+    if (st != PE_OK) {
+        opt->on_error(&err);
+        return st;
+    }
+    pe_scenario s;
+    st = load_scenario(files->paths[0], catalog, &s, &err);
+    if (st == PE_OK) {
+        pe_plan_space space;
+        st = plans_init(&s, &space, &err);
+        if (st == PE_OK) {
+            pe_plan plan;
+            if (plans_find(&space, opt->plan, &plan))
+                st = calibrate(&s, &plan, opt, &err);
+            else
+                st = pe_fail(&err, PE_BAD_INPUT, s.file, 0, 0, "no plan named '%s'", opt->plan);
+            plans_free(&space);
+        }
+        scenario_free(&s);
+    }
+    if (st != PE_OK)
+        opt->on_error(&err);
+    return st;
+}

@@ -1,0 +1,439 @@
+/* check.c — `planeval check`: a scenario's `expect:` assertions
+ * (interface.md "expect"), and with --golden DIR whole reports compared
+ * cell by cell against committed CSVs. One line per failed assertion on
+ * stdout, then "N passed, N failed"; exit status 1 on any failure.
+ *
+ * With --table, every numeric assertion of every file also becomes one row
+ * of a Markdown table (scenario, plan, column, expected, predicted, error
+ * in percent, tolerance), printed once all files are checked, followed by
+ * the mean absolute percent error and the worst case; the lines of failed
+ * assertions and the closing "N passed, N failed" come after it. This is
+ * how README's comparison with published runs is generated. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/columns.h"
+#include "cli/commands.h"
+#include "output/csvread.h"
+#include "input/load.h"
+#include "output/report.h"
+#include "output/report_rows.h"
+#include "sweep/runner.h"
+
+/* One numeric assertion, for --table. */
+typedef struct {
+    char *scenario, *plan, *column;
+    double expected;
+    char tol[48];      /* "±3.5%", "±0.01", "exact" */
+    bool has_got;      /* the cell was a number */
+    double got;
+    bool ok;
+} table_row;
+
+typedef struct {
+    unsigned long long passed, failed;
+    FILE *out; /* where miss lines go: stdout, or a buffer printed after the table */
+    table_row *rows; /* --table only */
+    size_t nrows, caprows;
+    bool table;
+} tally;
+
+/* The row of a plan reference: a name is matched first, then canonical text. */
+static const pe_row *find_row(const pe_run_result *rr, const char *ref, size_t *rank)
+{
+    for (size_t i = 0; i < rr->row_count; i++)
+        if (rr->rows[i].name && strcmp(rr->rows[i].name, ref) == 0) {
+            *rank = i + 1;
+            return &rr->rows[i];
+        }
+    for (size_t i = 0; i < rr->row_count; i++)
+        if (strcmp(rr->rows[i].canon, ref) == 0) {
+            *rank = i + 1;
+            return &rr->rows[i];
+        }
+    return NULL;
+}
+
+static bool is_plan_name(const pe_run_result *rr, const char *ref)
+{
+    for (size_t i = 0; i < rr->row_count; i++)
+        if (rr->rows[i].name && strcmp(rr->rows[i].name, ref) == 0)
+            return true;
+    return false;
+}
+
+static void expect_text(const pe_expect_check *c, char *buf, size_t size)
+{
+    int kind = pe_columns[columns_find(c->column)].kind;
+    if (kind == PE_COL_TEXT || kind == PE_COL_BOOL) {
+        snprintf(buf, size, "'%s'", c->text ? c->text : "");
+        return;
+    }
+    char v[40], t[40];
+    report_format_double(c->value, v, sizeof v);
+    report_format_double(c->tol, t, sizeof t);
+    if (c->tol_kind == PE_TOL_REL)
+        snprintf(buf, size, "%s (rel_tol %s)", v, t);
+    else if (c->tol_kind == PE_TOL_ABS)
+        snprintf(buf, size, "%s (abs_tol %s)", v, t);
+    else
+        snprintf(buf, size, "%s", v);
+}
+
+/* Compare one cell with one assertion; on failure write why into `why`. */
+static bool check_cell(const pe_expect_check *c, const char *cell, char *why, size_t size)
+{
+    int kind = pe_columns[columns_find(c->column)].kind;
+    if (kind == PE_COL_TEXT || kind == PE_COL_BOOL) {
+        if (strcmp(cell, c->text ? c->text : "") == 0)
+            return true;
+        snprintf(why, size, "got '%s'", cell);
+        return false;
+    }
+    if (!cell[0]) {
+        snprintf(why, size, "got an empty cell (the figure does not apply to this plan)");
+        return false;
+    }
+    double got = strtod(cell, NULL);
+    double diff = got - c->value;
+    bool ok;
+    switch (c->tol_kind) {
+    case PE_TOL_REL:
+        ok = fabs(diff) <= c->tol * fabs(c->value);
+        break;
+    case PE_TOL_ABS:
+        ok = fabs(diff) <= c->tol;
+        break;
+    default:
+        ok = got == c->value;
+        break;
+    }
+    if (ok)
+        return true;
+    if (c->value != 0)
+        snprintf(why, size, "got %s (error %+.4g, %+.3g%%)", cell, diff, 100.0 * diff / fabs(c->value));
+    else
+        snprintf(why, size, "got %s (error %+.4g)", cell, diff);
+    return false;
+}
+
+static char *dup_text(const char *t)
+{
+    size_t n = strlen(t) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, t, n);
+    return d;
+}
+
+/* Record one numeric assertion for --table (text columns are not tabled).
+ * `cell` is the report's cell, "" when the plan or the figure is missing. */
+static void table_add(tally *t, const char *scenario, const char *plan,
+                      const pe_expect_check *c, const char *cell)
+{
+    int kind = pe_columns[columns_find(c->column)].kind;
+    if (!t->table || kind == PE_COL_TEXT || kind == PE_COL_BOOL)
+        return;
+    if (t->nrows == t->caprows) {
+        size_t cap = t->caprows ? 2 * t->caprows : 64;
+        table_row *r = realloc(t->rows, cap * sizeof *r);
+        if (!r)
+            return; /* the table loses a row; the check itself is unaffected */
+        t->rows = r;
+        t->caprows = cap;
+    }
+    table_row *r = &t->rows[t->nrows];
+    memset(r, 0, sizeof *r);
+    r->scenario = dup_text(scenario);
+    r->plan = dup_text(plan);
+    r->column = dup_text(c->column);
+    if (!r->scenario || !r->plan || !r->column) {
+        free(r->scenario);
+        free(r->plan);
+        free(r->column);
+        return;
+    }
+    r->expected = c->value;
+    char *end;
+    r->got = strtod(cell, &end);
+    r->has_got = cell[0] && !*end;
+    char buf[2400];
+    r->ok = cell[0] && check_cell(c, cell, buf, sizeof buf);
+    if (c->tol_kind == PE_TOL_REL)
+        snprintf(r->tol, sizeof r->tol, "±%.6g%%", 100.0 * c->tol);
+    else if (c->tol_kind == PE_TOL_ABS)
+        snprintf(r->tol, sizeof r->tol, "±%.6g", c->tol);
+    else
+        snprintf(r->tol, sizeof r->tol, "exact");
+    t->nrows++;
+}
+
+/* The signed error of a row in percent of the expected value; false when
+ * it has none (no predicted number, or an expected value of 0). */
+static bool row_error(const table_row *r, double *pct)
+{
+    if (!r->has_got || r->expected == 0)
+        return false;
+    *pct = 100.0 * (r->got - r->expected) / fabs(r->expected);
+    return true;
+}
+
+/* The Markdown table, then the mean absolute and the worst percent error. */
+static void table_print(const tally *t)
+{
+    printf("| scenario | plan | column | published | predicted | error %% | tolerance |\n");
+    printf("|---|---|---|---:|---:|---:|---:|\n");
+    double sum = 0;
+    size_t n = 0;
+    const table_row *worst = NULL;
+    double worst_pct = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const table_row *r = &t->rows[i];
+        char want[40], got[40] = "—", err[40] = "—";
+        report_format_double(r->expected, want, sizeof want);
+        if (r->has_got)
+            snprintf(got, sizeof got, "%.5g", r->got);
+        double pct;
+        if (row_error(r, &pct)) {
+            snprintf(err, sizeof err, "%+.2f", pct);
+            sum += fabs(pct);
+            n++;
+            if (!worst || fabs(pct) > fabs(worst_pct)) {
+                worst = r;
+                worst_pct = pct;
+            }
+        }
+        printf("| %s | %s | %s | %s | %s | %s | %s%s |\n", r->scenario, r->plan, r->column, want,
+               got, err, r->tol, r->ok ? "" : " MISS");
+    }
+    printf("\n");
+    if (n)
+        printf("mean absolute error: %.2f%% over %zu assertions\n", sum / (double)n, n);
+    else
+        printf("mean absolute error: none (no numeric assertion with a predicted value)\n");
+    if (worst) {
+        char want[40];
+        report_format_double(worst->expected, want, sizeof want);
+        printf("worst case: %+.2f%% (%s, plan %s, %s: published %s, predicted %.5g)\n", worst_pct,
+               worst->scenario, worst->plan, worst->column, want, worst->got);
+    } else {
+        printf("worst case: none\n");
+    }
+}
+
+static void table_free(tally *t)
+{
+    for (size_t i = 0; i < t->nrows; i++) {
+        free(t->rows[i].scenario);
+        free(t->rows[i].plan);
+        free(t->rows[i].column);
+    }
+    free(t->rows);
+    t->rows = NULL;
+    t->nrows = t->caprows = 0;
+}
+
+static void check_expects(const pe_scenario *s, const pe_plan_space *space,
+                          const pe_eval_ctx *ctx, const pe_run_result *rr, tally *t)
+{
+    char cell[2048], want[128], why[2400];
+    for (size_t e = 0; e < s->expect_count; e++) {
+        const pe_expect *x = &s->expects[e];
+        if (x->kind == PE_EXPECT_BEST_PLAN) {
+            const pe_row *best = rr->row_count ? &rr->rows[0] : NULL;
+            bool ok = best && ((best->name && strcmp(best->name, x->plan) == 0) ||
+                               (!is_plan_name(rr, x->plan) && strcmp(best->canon, x->plan) == 0));
+            if (ok) {
+                t->passed++;
+            } else {
+                t->failed++;
+                fprintf(t->out, "%s:%d:%d: %s: best_plan: expected '%s', got '%s'\n", s->file,
+                        x->line, x->col, s->name, x->plan,
+                        best ? (best->name ? best->name : best->canon) : "(no plans)");
+            }
+            continue;
+        }
+        size_t rank = 0;
+        const pe_row *row = find_row(rr, x->plan, &rank);
+        for (size_t k = 0; k < x->check_count; k++) {
+            const pe_expect_check *c = &x->checks[k];
+            if (!row) { /* a canonical text that names no plan of the sweep */
+                t->failed++;
+                fprintf(t->out, "%s:%d:%d: %s: plan '%s': no such plan was evaluated\n",
+                        s->file, c->line, c->col, s->name, x->plan);
+                table_add(t, s->name, x->plan, c, "");
+                continue;
+            }
+            pe_plan plan;
+            plans_at(space, row->index, &plan);
+            report_format_cell(ctx, s->name, (long long)rank, &plan, row,
+                               (pe_column)columns_find(c->column), cell, sizeof cell);
+            bool ok = check_cell(c, cell, why, sizeof why);
+            table_add(t, s->name, x->plan, c, cell);
+            if (ok) {
+                t->passed++;
+                continue;
+            }
+            t->failed++;
+            expect_text(c, want, sizeof want);
+            fprintf(t->out, "%s:%d:%d: %s: plan '%s': %s: expected %s, %s\n", s->file, c->line,
+                    c->col, s->name, x->plan, c->column, want, why);
+        }
+    }
+}
+
+static bool numeric_column(const char *name)
+{
+    int c = columns_find(name);
+    return c >= 0 && (pe_columns[c].kind == PE_COL_NUMBER || pe_columns[c].kind == PE_COL_INT);
+}
+
+static bool cells_match(const char *a, const char *b, bool numeric, double rel_tol)
+{
+    if (strcmp(a, b) == 0)
+        return true;
+    if (!numeric || !a[0] || !b[0])
+        return false;
+    char *ea, *eb;
+    double x = strtod(a, &ea), y = strtod(b, &eb);
+    if (*ea || *eb)
+        return false;
+    return fabs(x - y) <= rel_tol * fmax(fabs(x), fabs(y));
+}
+
+/* Compare a fresh report with the golden one; print every differing cell. */
+static pe_status compare_golden(const char *golden, const char *fresh, const char *name,
+                                double rel_tol, tally *t, pe_error *err)
+{
+    pe_csv_table g, f;
+    pe_status st = csv_table_read(golden, &g, err);
+    if (st != PE_OK)
+        return st;
+    st = csv_table_read(fresh, &f, err);
+    if (st != PE_OK) {
+        csv_table_free(&g);
+        return st;
+    }
+    unsigned long long diffs = 0;
+    size_t rows = g.rows > f.rows ? g.rows : f.rows;
+    if (g.rows != f.rows) {
+        fprintf(t->out, "%s: golden %s.csv: expected %zu rows, got %zu\n", golden, name,
+                g.rows ? g.rows - 1 : 0, f.rows ? f.rows - 1 : 0);
+        diffs++;
+    }
+    for (size_t r = 0; r < rows; r++) {
+        size_t cols = g.cols_max > f.cols_max ? g.cols_max : f.cols_max;
+        for (size_t c = 0; c < cols; c++) {
+            const char *header = csv_table_cell(&g, 0, c);
+            const char *a = csv_table_cell(&g, r, c), *b = csv_table_cell(&f, r, c);
+            if (cells_match(a, b, r > 0 && numeric_column(header), rel_tol))
+                continue;
+            diffs++;
+            if (r == 0)
+                fprintf(t->out, "%s: header column %zu: expected '%s', got '%s'\n", golden, c + 1,
+                        a, b);
+            else
+                fprintf(t->out, "%s: row %zu (plan '%s'), column %s: expected '%s', got '%s'\n",
+                        golden, r, csv_table_cell(&g, r, COL_PLAN), header, a, b);
+        }
+    }
+    if (diffs)
+        t->failed++;
+    else
+        t->passed++;
+    csv_table_free(&g);
+    csv_table_free(&f);
+    return PE_OK;
+}
+
+static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, tally *t,
+                           pe_error *err)
+{
+    pe_plan_space space;
+    pe_status st = plans_init(s, &space, err);
+    if (st != PE_OK)
+        return st;
+    pe_eval_ctx ctx;
+    evaluate_prepare(s, &ctx);
+    pe_run_options ro = {.threads = opt->threads};
+    pe_run_result rr;
+    st = runner_run(&space, &ctx, &ro, &rr, err);
+    if (st != PE_OK) {
+        plans_free(&space);
+        return st;
+    }
+    check_expects(s, &space, &ctx, &rr, t);
+    if (opt->golden_dir) {
+        char golden[PE_PATH_MAX];
+        snprintf(golden, sizeof golden, "%s/%s.csv", opt->golden_dir, s->name);
+        if (opt->update_golden) {
+            st = report_write_ranked(golden, &space, &ctx, &rr, opt->threads, err);
+            if (st == PE_OK && !opt->quiet)
+                fprintf(stderr, "%s: golden report written\n", golden);
+        } else if (access(golden, F_OK) != 0) {
+            t->failed++;
+            fprintf(t->out, "%s: no golden report (run with --update-golden to write it)\n",
+                    golden);
+        } else {
+            char dir[] = "/tmp/planeval-check-XXXXXX";
+            char fresh[PE_PATH_MAX];
+            if (!mkdtemp(dir)) {
+                st = pe_fail(err, PE_INTERNAL, dir, 0, 0, "cannot create a temporary directory");
+            } else {
+                snprintf(fresh, sizeof fresh, "%s/%s.csv", dir, s->name);
+                st = report_write_ranked(fresh, &space, &ctx, &rr, opt->threads, err);
+                if (st == PE_OK)
+                    st = compare_golden(golden, fresh, s->name, opt->golden_rel_tol, t, err);
+                remove(fresh);
+                rmdir(dir);
+            }
+        }
+    }
+    runner_free(&rr);
+    plans_free(&space);
+    return st;
+}
+
+int command_check(const pe_catalog *catalog, const pe_file_list *files,
+                  const pe_command_options *opt)
+{
+    int status = PE_OK;
+    tally t = {.out = stdout, .table = opt->table};
+    char *misses = NULL;
+    size_t misses_len = 0;
+    if (opt->table) { /* miss lines wait until the table is printed */
+        t.out = open_memstream(&misses, &misses_len);
+        if (!t.out)
+            t.out = stdout;
+    }
+    for (size_t i = 0; i < files->count; i++) {
+        pe_scenario s;
+        pe_error err = {0};
+        pe_status st = load_scenario(files->paths[i], catalog, &s, &err);
+        if (st == PE_OK) {
+            st = check_one(&s, opt, &t, &err);
+            scenario_free(&s);
+        }
+        if (st != PE_OK) {
+            opt->on_error(&err);
+            status = status > (int)st ? status : (int)st;
+        }
+    }
+    if (opt->table) {
+        table_print(&t);
+        table_free(&t);
+        if (t.out != stdout) {
+            fclose(t.out);
+            if (misses_len)
+                printf("\n%s", misses);
+            free(misses);
+        }
+    }
+    printf("%llu passed, %llu failed\n", t.passed, t.failed);
+    if (t.failed && status < PE_CHECK_FAILED)
+        status = PE_CHECK_FAILED;
+    return status;
+}

@@ -1,0 +1,59 @@
+/* commands.h — the commands `run`, `validate`, `check`, `explain`: thin compositions
+ * of load → plans → evaluate → rank → write. Each takes the scenario files
+ * (already expanded from directories) and returns the worst exit status
+ * over them (error.h); errors are handed to opt->on_error, which main owns. */
+#ifndef PLANEVAL_COMMANDS_H
+#define PLANEVAL_COMMANDS_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "input/catalog.h"
+#include "core/error.h"
+
+typedef struct {
+    char **paths; /* owned */
+    size_t count, cap;
+} pe_file_list;
+
+/* Add dir/name (or path alone when name is NULL). */
+pe_status file_list_add(pe_file_list *l, const char *path, const char *name);
+void file_list_free(pe_file_list *l);
+
+typedef struct {
+    const char *output_dir; /* run: report directory; merge: the output file */
+    bool output_given;      /* -o was given */
+    uint64_t top_k;         /* run: 0 = every row */
+    int threads;            /* ≥ 1 */
+    bool quiet;
+    const char *plan;       /* explain: NAME or CANONICAL */
+    const char *golden_dir; /* check: compare whole reports with DIR/<name>.csv */
+    bool update_golden;     /* check: rewrite them instead */
+    double golden_rel_tol;  /* check: numeric cells' relative tolerance */
+    bool table;             /* check: print published vs predicted as a Markdown table */
+    double measured_step_s; /* calibrate: measured step time, 0 = not given */
+    double measured_peak_gib; /* calibrate: measured peak memory, 0 = not given */
+    uint64_t shard_index, shard_count; /* run: --shard I/N; count 0 = no shard */
+    bool resume;            /* run: continue from the checkpoint */
+    volatile sig_atomic_t *stop; /* run: set by SIGINT/SIGTERM */
+    void (*on_error)(const pe_error *err);
+} pe_command_options;
+
+typedef int (*pe_command_fn)(const pe_catalog *catalog, const pe_file_list *files,
+                             const pe_command_options *opt);
+
+int command_run(const pe_catalog *catalog, const pe_file_list *files,
+                const pe_command_options *opt);
+int command_validate(const pe_catalog *catalog, const pe_file_list *files,
+                     const pe_command_options *opt);
+int command_check(const pe_catalog *catalog, const pe_file_list *files,
+                  const pe_command_options *opt);
+int command_calibrate(const pe_catalog *catalog, const pe_file_list *files,
+                      const pe_command_options *opt);
+int command_merge(const pe_catalog *catalog, const pe_file_list *files,
+                  const pe_command_options *opt);
+int command_explain(const pe_catalog *catalog, const pe_file_list *files,
+                    const pe_command_options *opt);
+
+#endif

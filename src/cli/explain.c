@@ -1,0 +1,639 @@
+/* explain.c — one plan's arithmetic, equation by equation (model.md ids).
+ *
+ * Each quantity is printed as
+ *   ID  what = formula
+ *         = the numbers substituted
+ *         = result unit                                  [source]
+ * with the evaluator's own numbers (evaluate_plan_detail): nothing here
+ * recomputes a model figure, so explain and the report cannot disagree. */
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "model/detail.h"
+#include "cli/explain.h"
+#include "model/memory.h"
+#include "model/pipeline.h"
+#include "sweep/plans.h"
+
+#define GIB 1073741824.0
+
+/* model.md §10 */
+static const char *const SOURCES[][2] = {
+    {"Korthikanti", "Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models, arXiv:2205.05198 (2022)"},
+    {"Narayanan", "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM, arXiv:2104.04473 (2021)"},
+    {"ZeRO", "Rajbhandari et al., ZeRO: Memory Optimizations Toward Training Trillion Parameter Models, arXiv:1910.02054 (2020)"},
+    {"Micikevicius", "Micikevicius et al., Mixed Precision Training, arXiv:1710.03740 (2018)"},
+    {"GPipe", "Huang et al., GPipe, arXiv:1811.06965 (2019)"},
+    {"Qi", "Qi et al., Zero Bubble Pipeline Parallelism, arXiv:2401.10241 (2023)"},
+    {"Thakur", "Thakur, Rabenseifner, Gropp, Optimization of Collective Communication Operations in MPICH, IJHPCA 19(1) (2005); NVIDIA nccl-tests doc/PERFORMANCE.md"},
+    {"Liu", "Liu et al., Ring Attention with Blockwise Transformers, arXiv:2310.01889 (2023)"},
+    {"spec", "planeval model.md (a definition of this tool, no outside source)"},
+};
+
+void explain_sources(FILE *out)
+{
+    fprintf(out, "\nSources:\n");
+    for (size_t i = 0; i < sizeof SOURCES / sizeof SOURCES[0]; i++)
+        fprintf(out, "  [%s] %s\n", SOURCES[i][0], SOURCES[i][1]);
+}
+
+/* ------------------------------------------------------------ lines */
+
+static void heading(FILE *out, const char *title) { fprintf(out, "\n== %s\n", title); }
+
+/* One quantity: id, name, formula, substitution (printf), value, unit, source. */
+__attribute__((format(printf, 4, 5))) static void eq_begin(FILE *out, const char *id,
+                                                          const char *what, const char *fmt, ...)
+{
+    fprintf(out, "%-4s %s = ", id, what);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(out, fmt, ap);
+    va_end(ap);
+    fputc('\n', out);
+}
+
+__attribute__((format(printf, 2, 3))) static void eq_subst(FILE *out, const char *fmt, ...)
+{
+    fprintf(out, "       = ");
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(out, fmt, ap);
+    va_end(ap);
+    fputc('\n', out);
+}
+
+static void eq_value(FILE *out, double value, const char *unit, const char *source)
+{
+    char v[64];
+    if (strcmp(unit, "bytes") == 0)
+        snprintf(v, sizeof v, "%.6g bytes = %.6g GiB", value, value / GIB);
+    else
+        snprintf(v, sizeof v, "%.6g %s", value, unit);
+    fprintf(out, "       = %-52s [%s]\n", v, source);
+}
+
+/* Stage label for the arrays of pe_detail. */
+static const char *stage_name(int i, long long p, char buf[32])
+{
+    if (p == 1)
+        return "(the one stage)";
+    snprintf(buf, 32, "(stage %lld)", i == 0 ? 0LL : p - 1);
+    return buf;
+}
+
+static const char *yes(bool b) { return b ? "ok" : "FAILS"; }
+
+/* ------------------------------------------------------------ sections */
+
+static void explain_validity(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                             const pe_result *r)
+{
+    heading(out, "Plan validity (model.md §1)");
+    long long dp = p->dp, t = p->tp, pp = p->pp, c = p->cp, b = p->micro_batch,
+              v = p->virtual_stages, G = ctx->gpus_per_node;
+    const uint32_t f = r->failed;
+    char p1[128], p2[128];
+    pe_product_text(p1, sizeof p1, (const int64_t[]){p->dp, p->tp, p->pp, p->cp}, 4);
+    fprintf(out, "V1   dp·t·p·c = N: %lld·%lld·%lld·%lld = %s vs %lld   %s\n", dp, t, pp, c, p1,
+            (long long)ctx->gpus, yes(!(f & PE_FAIL_V1)));
+    fprintf(out, "V2   t | a, g, f: %lld | %lld, %lld, %lld   %s\n", t, (long long)ctx->heads,
+            (long long)ctx->kv_heads, (long long)ctx->ffn_hidden, yes(!(f & PE_FAIL_V2)));
+    pe_product_text(p1, sizeof p1, (const int64_t[]){p->pp, p->virtual_stages}, 2);
+    fprintf(out, "V3   p·v | L: %lld·%lld = %s | %lld   %s\n", pp, v, p1,
+            (long long)ctx->layers, yes(!(f & PE_FAIL_V3)));
+    fprintf(out, "V4   c | s (and t | s/c with sp): %lld | %lld%s   %s\n", c,
+            (long long)ctx->seq_len, p->sequence_parallel && t > 1 ? ", sp on" : "",
+            yes(!(f & PE_FAIL_V4)));
+    pe_product_text(p1, sizeof p1, (const int64_t[]){p->micro_batch, p->dp}, 2);
+    fprintf(out, "V5   b·dp | B: %lld·%lld = %s | %lld   %s\n", b, dp, p1,
+            (long long)ctx->global_batch, yes(!(f & PE_FAIL_V5)));
+    fprintf(out, "V6   schedule %s with v = %lld%s   %s\n", pe_schedule_name(p->schedule), v,
+            p->schedule == PE_SCHEDULE_INTERLEAVED ? " (needs p ≥ 2, v ≥ 2, m mod p = 0)"
+                                                   : " (needs v = 1)",
+            yes(!(f & PE_FAIL_V6)));
+    fprintf(out, "V7   t | G: %lld | %lld%s   %s\n", t, G,
+            ctx->allow_cross_node_tp ? " (or G | t: allow_cross_node_tp)" : "",
+            yes(!(f & PE_FAIL_V7)));
+    pe_product_text(p1, sizeof p1, (const int64_t[]){p->tp, p->cp}, 2);
+    pe_product_text(p2, sizeof p2, (const int64_t[]){p->tp, p->cp, p->dp}, 3);
+    fprintf(out, "V8   t·c = %s and t·c·dp = %s each divide G = %lld or are multiples of it   %s\n",
+            p1, p2, G, yes(!(f & PE_FAIL_V8)));
+}
+
+static void explain_params(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                           const pe_detail *d)
+{
+    const pe_model *m = &ctx->scenario->model;
+    heading(out, "Parameters (model.md §2)");
+    double k_mu = m->mlp == PE_MLP_SWIGLU ? 3 : 2;
+    eq_begin(out, "P1", "N_mm, matmul weights per layer", "h·(h + 2·g·d) + h·h + k_μ·h·f");
+    eq_subst(out, "%g·(%g + 2·%g·%g) + %g·%g + %g·%g·%lld", ctx->h, ctx->h, ctx->g, ctx->d,
+             ctx->h, ctx->h, k_mu, ctx->h, (long long)m->ffn_hidden);
+    eq_value(out, ctx->N_mm, "parameters", "Narayanan §5.1");
+    if (m->has_params) {
+        eq_begin(out, "P6", "N_layer from model.params", "(params − N_embed − N_out|p=1 − norm(h)) / L");
+        eq_subst(out, "(%.6g − %.6g − %.6g − %g) / %g", m->params, ctx->N_embed, ctx->N_out_p1,
+                 ctx->norm_h, ctx->L);
+        eq_value(out, ctx->N_layer, "parameters", "spec");
+    } else {
+        eq_begin(out, "P2", "N_layer", "N_mm + [bias]·(biases) + 2·norm(h)");
+        eq_subst(out, "%.6g + %s + 2·%g", ctx->N_mm, m->bias ? "biases" : "0", ctx->norm_h);
+        eq_value(out, ctx->N_layer, "parameters", "Narayanan §5.1");
+    }
+    eq_begin(out, "P3", "N_embed", "V·h + [position = learned]·s·h");
+    eq_subst(out, "%g·%g + %d·%g·%g", ctx->V, ctx->h, m->position == PE_POSITION_LEARNED,
+             ctx->s, ctx->h);
+    eq_value(out, ctx->N_embed, "parameters", "Narayanan §5.1");
+    eq_begin(out, "P4", "N_out", "V·h (tied: 0 at p = 1, else the last stage's copy)");
+    eq_subst(out, "%s", ctx->tied && p->pp == 1 ? "0 (tied, p = 1)" : "V·h");
+    eq_value(out, d->n_out, "parameters", "spec");
+    char sb[32];
+    for (int i = 0; i < (p->pp == 1 ? 1 : 2); i++) {
+        char what[64];
+        snprintf(what, sizeof what, "N_gpu %s", stage_name(i, p->pp, sb));
+        bool first = i == 0, last = i == 1 || p->pp == 1;
+        eq_begin(out, "P7", what, "[(L/p)·N_layer + (first ? N_embed) + (last ? N_out + norm(h))] / t");
+        eq_subst(out, "[%g·%.6g + %.6g + %.6g] / %lld", d->lps, ctx->N_layer,
+                 first ? ctx->N_embed : 0.0, last ? d->n_out + ctx->norm_h : 0.0,
+                 (long long)p->tp);
+        eq_value(out, d->n_gpu[i], "parameters", "spec");
+    }
+}
+
+static void explain_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                           const pe_detail *d, const pe_result *r)
+{
+    const pe_model *m = &ctx->scenario->model;
+    const long long z = p->zero;
+    const double t = (double)p->tp, b = (double)p->micro_batch;
+    const int sp = p->sequence_parallel;
+    heading(out, "Memory per GPU (model.md §3)");
+    fprintf(out, "     D = dp·c = %lld·%lld = %g (ZeRO sharding group); z = %lld\n",
+            (long long)p->dp, (long long)p->cp, d->D, z);
+    char sb[32], what[96];
+    int stages = p->pp == 1 ? 1 : 2;
+    for (int i = 0; i < stages; i++) {
+        const char *st = stage_name(i, p->pp, sb);
+        snprintf(what, sizeof what, "weights %s", st);
+        eq_begin(out, "M1", what, "β_w·N_gpu / (z ≥ 3 ? D : 1)");
+        eq_subst(out, "%g·%.6g / %g", ctx->beta_w, d->n_gpu[i], z >= 3 ? d->D : 1.0);
+        eq_value(out, d->m1[i], "bytes", "ZeRO §5");
+        snprintf(what, sizeof what, "gradients %s", st);
+        eq_begin(out, "M2", what, "β_g·N_gpu / (z ≥ 2 ? D : 1)");
+        eq_subst(out, "%g·%.6g / %g", ctx->beta_g, d->n_gpu[i], z >= 2 ? d->D : 1.0);
+        eq_value(out, d->m2[i], "bytes", "ZeRO §5");
+        snprintf(what, sizeof what, "optimizer %s", st);
+        eq_begin(out, "M3", what, "β_o·N_gpu / (z ≥ 1 ? D : 1)");
+        eq_subst(out, "%g·%.6g / %g", ctx->beta_o, d->n_gpu[i], z >= 1 ? d->D : 1.0);
+        eq_value(out, d->m3[i], "bytes", "ZeRO §5");
+    }
+    eq_begin(out, "M4", "ZeRO-3 working set", "[z = 3]·(2·β_w + β_g)·max(N_layer, V·h)/t");
+    eq_subst(out, "%d·(2·%g + %g)·max(%.6g, %.6g)/%g", z == 3, ctx->beta_w, ctx->beta_g,
+             ctx->N_layer, ctx->Vh, t);
+    eq_value(out, d->m4, "bytes", "ZeRO §5");
+
+    double ffn = (double)m->ffn_hidden;
+    eq_begin(out, "A1", "rep, replicated bytes per token", "8h + 2δh");
+    eq_subst(out, "8·%g + 2·%g·%g", ctx->h, ctx->delta, ctx->h);
+    eq_value(out, ctx->act_rep, "bytes/token", "Korthikanti eq. 1-4");
+    eq_begin(out, "A2", "par, TP-sharded bytes per token", "4h + 4·g·d + (gelu ? 4f : 6f)");
+    eq_subst(out, "4·%g + 4·%g·%g + %g·%g", ctx->h, ctx->g, ctx->d,
+             m->mlp == PE_MLP_GELU ? 4.0 : 6.0, ffn);
+    eq_value(out, ctx->act_par, "bytes/token", "Korthikanti eq. 1-4");
+    eq_begin(out, "A3", "att, attention-score bytes per token",
+             "(2 + 3δ)·a·s; 0 with flash attention or selective recompute");
+    eq_subst(out, "%s", d->att == 0 ? (ctx->attention == PE_ATTENTION_FLASH ? "0 (flash)" : "0 (selective recompute)")
+                                    : "(2 + 3δ)·a·s");
+    eq_value(out, d->att, "bytes/token", "Korthikanti eq. 1-4");
+    eq_begin(out, "A4", "A_layer, one layer one micro-batch",
+             "s'·b·[(sp ? (rep + par)/t : rep + par/t) + att/t]");
+    if (sp)
+        eq_subst(out, "%g·%g·[(%g + %g)/%g + %g/%g]   (s' = s/c = %g/%lld)", d->s_local, b,
+                 ctx->act_rep, ctx->act_par, t, d->att, t, ctx->s, (long long)p->cp);
+    else
+        eq_subst(out, "%g·%g·[%g + %g/%g + %g/%g]   (s' = s/c = %g/%lld)", d->s_local, b,
+                 ctx->act_rep, ctx->act_par, t, d->att, t, ctx->s, (long long)p->cp);
+    eq_value(out, d->a_layer, "bytes", "Korthikanti eq. 1-4");
+    if (p->recompute == PE_RECOMPUTE_FULL) {
+        eq_begin(out, "A5", "A_in, layer input kept under full recompute", "2·s'·b·h / (sp ? t : 1)");
+        eq_subst(out, "2·%g·%g·%g / %g", d->s_local, b, ctx->h, sp ? t : 1.0);
+        eq_value(out, d->a_in, "bytes", "Korthikanti §4.3");
+    }
+    for (int i = 0; i < stages; i++) {
+        const char *st = stage_name(i, p->pp, sb);
+        snprintf(what, sizeof what, "k, micro-batches in flight %s", st);
+        eq_begin(out, "k", what, "table of model.md §3 for schedule %s, p = %lld, m = %g, v = %lld",
+                 pe_schedule_name(p->schedule), (long long)p->pp, d->m, (long long)p->virtual_stages);
+        eq_value(out, d->k[i], "micro-batches", "Korthikanti §4.2.3, Narayanan §2.2");
+        snprintf(what, sizeof what, "layer activations %s", st);
+        if (p->recompute == PE_RECOMPUTE_FULL) {
+            eq_begin(out, "A6", what, "A_in·(L/p)·k + A_layer");
+            eq_subst(out, "%.6g·%g·%g + %.6g", d->a_in, d->lps, d->k[i], d->a_layer);
+        } else {
+            eq_begin(out, "A6", what, "A_layer·(L/p)·k");
+            eq_subst(out, "%.6g·%g·%g", d->a_layer, d->lps, d->k[i]);
+        }
+        eq_value(out, d->a6[i], "bytes", "Korthikanti §4");
+    }
+    eq_begin(out, "A7", "embedding dropout mask (stage 0)", "δ·s'·b·h/(sp ? t : 1)·k_first");
+    eq_subst(out, "%g·%g·%g·%g/%g·%g", ctx->delta, d->s_local, b, ctx->h, sp ? t : 1.0, d->k_first);
+    eq_value(out, d->a7[0], "bytes", "Korthikanti §4");
+    eq_begin(out, "A8", "output layer inputs and fp32 logits (last stage)",
+             "(4·s'·b·h/(sp ? t : 1) + 4·s'·b·V/t)·k_last");
+    eq_subst(out, "(4·%g·%g·%g/%g + 4·%g·%g·%g/%g)·%g", d->s_local, b, ctx->h, sp ? t : 1.0,
+             d->s_local, b, ctx->V, t, d->k_last);
+    eq_value(out, d->a8[stages - 1], "bytes", "Korthikanti §4");
+    for (int i = 0; i < stages; i++) {
+        snprintf(what, sizeof what, "M_total %s", stage_name(i, p->pp, sb));
+        eq_begin(out, "M5", what, "M1 + M2 + M3 + M4 + A6 + A7/A8 + R");
+        eq_subst(out, "%.6g + %.6g + %.6g + %.6g + %.6g + %.6g + %.6g", d->m1[i], d->m2[i],
+                 d->m3[i], d->m4, d->a6[i], d->a7[i] + d->a8[i], ctx->reserve_bytes);
+        eq_value(out, d->total[i], "bytes", "spec");
+    }
+    eq_begin(out, "M6", "fits", "max over stages M_total ≤ min(HBM, budgets.memory_gib)");
+    eq_subst(out, "%.6g GiB ≤ %.6g GiB: %s (memory-worst stage %d)", r->mem_total_gib,
+             r->mem_budget_gib, r->mem_total_gib <= r->mem_budget_gib ? "yes" : "NO",
+             r->worst_stage);
+    fprintf(out, "     diagnostics: state_total_gib = (β_w+β_g+β_o)·N_total|p=1 / 2^30 = %.6g GiB; "
+                 "act_total_gib = A_layer(t=c=1, no sp, no recompute)·L / 2^30 = %.6g GiB\n",
+            r->state_total_gib, r->act_total_gib);
+}
+
+static void explain_group(FILE *out, const char *axis, const pe_group *g, long long k,
+                          const pe_eval_ctx *ctx)
+{
+    fprintf(out, "C1   %s group: n = %g, stride k = %lld: n_in = min(n, max(1, floor(G/k))) = "
+                 "min(%g, max(1, floor(%lld/%lld))) = %g, n_out = ceil(n/n_in) = %g -> %s\n",
+            axis, g->n, k, g->n, (long long)ctx->gpus_per_node, k, g->n_in, g->n_out,
+            g->n == 1 ? "no communication" : g->n_out > 1 ? "inter-node" : "intra-node");
+    if (g->n_in > 1) {
+        if (ctx->net.full_mesh)
+            fprintf(out, "C2   %s B_in = min(n_in − 1, links)·link_gb_s = min(%g, %g)·%g GB/s = %g GB/s\n",
+                    axis, g->n_in - 1, ctx->net.links, ctx->net.link_bps / 1e9, g->b_in / 1e9);
+        else
+            fprintf(out, "C2   %s B_in = bandwidth_gb_s = %g GB/s (switch)\n", axis, g->b_in / 1e9);
+    }
+}
+
+/* C4 with the numbers substituted. */
+static void explain_rs(FILE *out, const char *what, const pe_group *g, const pe_net *net,
+                       double S, double value)
+{
+    eq_begin(out, "C4", what,
+             "(n_in−1)/n_in·S/B_in + (n_in−1)·α_in + (n_out−1)/n_out·(S/n_in)/B_out + (n_out−1)·α_out");
+    if (g->n_in == 1 && g->n_out == 1) {
+        eq_subst(out, "0 (a group of one: no communication)");
+    } else {
+        char intra[160] = "0 (n_in = 1)", inter[160] = "0 (n_out = 1)";
+        if (g->n_in > 1)
+            snprintf(intra, sizeof intra, "%g/%g·%.6g/%.6g + %g·%g", g->n_in - 1, g->n_in, S,
+                     g->b_in, g->n_in - 1, net->alpha_in);
+        if (g->n_out > 1)
+            snprintf(inter, sizeof inter, "%g/%g·(%.6g/%g)/%.6g + %g·%g", g->n_out - 1, g->n_out,
+                     S, g->n_in, net->out_bps, g->n_out - 1, net->alpha_out);
+        eq_subst(out, "%s + %s", intra, inter);
+    }
+    eq_value(out, value, "s", "Thakur 2005");
+}
+
+/* C7 with the numbers substituted. */
+static void explain_p2p(FILE *out, const char *what, const pe_group *g, const pe_net *net,
+                        double S, double value)
+{
+    eq_begin(out, "C7", what, "α + S/B (inter-node α_out, B_out when the group spans nodes)");
+    if (g->n == 1)
+        eq_subst(out, "0 (a group of one: no communication)");
+    else if (g->n_out > 1)
+        eq_subst(out, "%g + %.6g/%.6g   (spans %g nodes: inter-node)", net->alpha_out, S,
+                 net->out_bps, g->n_out);
+    else
+        eq_subst(out, "%g + %.6g/%.6g   (inside a node: %s)", net->alpha_in, S,
+                 net->full_mesh ? net->link_bps : net->switch_bps,
+                 net->full_mesh ? "one link" : "bandwidth_gb_s");
+    eq_value(out, value, "s", "Thakur 2005");
+}
+
+static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                         const pe_detail *d, const pe_result *r)
+{
+    const double t = (double)p->tp, b = (double)p->micro_batch, m = d->m;
+    const pe_overlap *ov = &p->overlap;
+    const pe_net *net = &ctx->net;
+    char sb[32], what[96];
+    int stages = p->pp == 1 ? 1 : 2;
+    heading(out, "Compute (model.md §4)");
+    eq_begin(out, "F1", "F_layer, forward FLOPs per token per layer", "2·N_mm + 4·s·h·κ");
+    eq_subst(out, "2·%.6g + 4·%g·%g·%g", ctx->N_mm, ctx->s, ctx->h,
+             ctx->scenario->model.causal_flops ? 0.5 : 1.0);
+    eq_value(out, ctx->F_layer, "FLOP/token", "Narayanan §5.1");
+    eq_begin(out, "F2", "F_out, output layer", "2·h·V");
+    eq_subst(out, "2·%g·%g", ctx->h, ctx->V);
+    eq_value(out, ctx->F_out, "FLOP/token", "Narayanan §5.1");
+    eq_begin(out, "F3", "F_model per step", "3·B·s·(L·F_layer + F_out)");
+    eq_subst(out, "3·%g·%g·(%g·%.6g + %.6g)", ctx->B, ctx->s, ctx->L, ctx->F_layer, ctx->F_out);
+    eq_value(out, ctx->F_model, "FLOP", "Narayanan §5.1");
+    eq_begin(out, "F4", "x, recompute FLOPs per token per layer",
+             "F_layer (full), 4·s·h·κ (selective), 0 (none)");
+    eq_subst(out, "%s", pe_recompute_name(p->recompute));
+    eq_value(out, d->x, "FLOP/token", "Korthikanti §5");
+    for (int i = 0; i < stages; i++) {
+        const char *st = stage_name(i, p->pp, sb);
+        bool last = i == 1 || p->pp == 1;
+        snprintf(what, sizeof what, "f_fwd per micro-batch %s", st);
+        eq_begin(out, "F5", what, "b·s'·[(L/p)·F_layer + (last ? F_out : 0)] / t");
+        eq_subst(out, "%g·%g·[%g·%.6g + %.6g] / %g", b, d->s_local, d->lps, ctx->F_layer,
+                 last ? ctx->F_out : 0.0, t);
+        eq_value(out, d->f_fwd[i], "FLOP", "Narayanan §5.1");
+        snprintf(what, sizeof what, "f_bwd per micro-batch %s", st);
+        eq_begin(out, "F5", what, "2·f_fwd + b·s'·(L/p)·x / t");
+        eq_subst(out, "2·%.6g + %g·%g·%g·%.6g / %g", d->f_fwd[i], b, d->s_local, d->lps, d->x, t);
+        eq_value(out, d->f_bwd[i], "FLOP", "Narayanan §5.1");
+        snprintf(what, sizeof what, "τ_f, τ_b %s", st);
+        eq_begin(out, "F6", what, "f / (peak·e)");
+        eq_subst(out, "%.6g / %.6g, %.6g / %.6g", d->f_fwd[i], ctx->rate, d->f_bwd[i], ctx->rate);
+        fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
+    }
+    eq_begin(out, "F6", "τ_lf, τ_lb, τ_att per layer",
+             "b·s'·F_layer/t/(peak·e), (2·b·s'·F_layer + b·s'·x)/t/(peak·e), b·s'·4·s·h·κ/t/(peak·e)");
+    fprintf(out, "       = %.6g s, %.6g s, %.6g s\n", d->tau_lf, d->tau_lb, d->tau_att);
+
+    heading(out, "Collectives and overlap (model.md §5-§6)");
+    fprintf(out, "     ranks laid out tp, cp, dp, pp innermost first; G = %lld GPUs per node; "
+                 "α_in = %g µs, α_out = %g µs, B_out = %g GB/s\n",
+            (long long)ctx->gpus_per_node, net->alpha_in * 1e6, net->alpha_out * 1e6,
+            net->out_bps / 1e9);
+    explain_group(out, "tp", &d->g_tp, 1, ctx);
+    explain_group(out, "cp", &d->g_cp, p->tp, ctx);
+    explain_group(out, "dp", &d->g_dp, p->tp, ctx);
+    explain_group(out, "pp", &d->g_pp, p->tp * p->cp * p->dp, ctx);
+    eq_begin(out, "X1", "S_tp, bytes per TP all-reduce", "2·b·s'·h");
+    eq_subst(out, "2·%g·%g·%g", b, d->s_local, ctx->h);
+    eq_value(out, d->s_tp, "bytes", "Korthikanti §3");
+    explain_rs(out, "T_rs(S_tp) over tp", &d->g_tp, net, d->s_tp, d->t_ar_tp / 2);
+    eq_begin(out, "C5", "T_ar(S_tp)", "2·T_rs");
+    eq_value(out, d->t_ar_tp, "s", "Thakur 2005");
+    eq_begin(out, "X1", "χ_tp,f", "(L/p)·max(0, 2·T_ar − overlap.tp·τ_lf)");
+    eq_subst(out, "%g·max(0, 2·%.6g − %g·%.6g)", d->lps, d->t_ar_tp, ov->tp, d->tau_lf);
+    eq_value(out, d->chi_tp_f, "s", "Korthikanti §3");
+    eq_begin(out, "X1", "χ_tp,b", "(L/p)·max(0, (2 + 2·[full])·T_ar − overlap.tp·τ_lb)");
+    eq_subst(out, "%g·max(0, %g·%.6g − %g·%.6g)", d->lps,
+             p->recompute == PE_RECOMPUTE_FULL ? 4.0 : 2.0, d->t_ar_tp, ov->tp, d->tau_lb);
+    eq_value(out, d->chi_tp_b, "s", "Korthikanti §3");
+    if (p->cp > 1) {
+        eq_begin(out, "X2", "S_kv, bytes per CP hop", "2·b·s'·2·g·d/t");
+        eq_subst(out, "2·%g·%g·2·%g·%g/%g", b, d->s_local, ctx->g, ctx->d, t);
+        eq_value(out, d->s_kv, "bytes", "Liu 2023");
+        explain_p2p(out, "T_p2p(S_kv)", &d->g_cp, net, d->s_kv, d->t_p2p_cp);
+        eq_begin(out, "X2", "χ_cp,f", "(L/p)·max(0, (c−1)·T_p2p − overlap.cp·τ_att)");
+        eq_subst(out, "%g·max(0, %lld·%.6g − %g·%.6g)", d->lps, (long long)p->cp - 1,
+                 d->t_p2p_cp, ov->cp, d->tau_att);
+        eq_value(out, d->chi_cp_f, "s", "Liu 2023");
+        eq_begin(out, "X2", "χ_cp,b",
+                 "(L/p)·max(0, (2 + [recompute ≠ none])·(c−1)·T_p2p − overlap.cp·2·τ_att)");
+        eq_subst(out, "%g·max(0, %g·%lld·%.6g − %g·2·%.6g)", d->lps,
+                 p->recompute != PE_RECOMPUTE_NONE ? 3.0 : 2.0, (long long)p->cp - 1,
+                 d->t_p2p_cp, ov->cp, d->tau_att);
+        eq_value(out, d->chi_cp_b, "s", "Liu 2023");
+    } else {
+        fprintf(out, "X2   c = 1: no context-parallel communication\n");
+    }
+    const int ts = d->time_stage;
+    for (int i = 0; i < stages; i++) {
+        snprintf(what, sizeof what, "t_f, t_b %s", stage_name(i, p->pp, sb));
+        eq_begin(out, "§7", what, "τ + χ_tp + χ_cp");
+        eq_subst(out, "%.6g + %.6g + %.6g, %.6g + %.6g + %.6g", d->tau_f[i], d->chi_tp_f,
+                 d->chi_cp_f, d->tau_b[i], d->chi_tp_b, d->chi_cp_b);
+        fprintf(out, "       = %.6g s, %.6g s\n", d->t_f[i], d->t_b[i]);
+    }
+    fprintf(out, "     time stage (larger t_f + t_b, ties to stage 0): stage %d\n", r->time_stage);
+    if (p->pp > 1) {
+        eq_begin(out, "X3", "S_pp, bytes per pipeline hop", "2·b·s'·h/(sp ? t : 1)");
+        eq_subst(out, "2·%g·%g·%g/%g", b, d->s_local, ctx->h, p->sequence_parallel ? t : 1.0);
+        eq_value(out, d->s_pp, "bytes", "Narayanan §2.2");
+        explain_p2p(out, "T_p2p(S_pp)", &d->g_pp, net, d->s_pp, d->t_p2p_pp);
+        eq_begin(out, "X3", "χ_pp", "m·v·[max(0, T_p2p − overlap.pp·τ_f/v) + max(0, T_p2p − overlap.pp·τ_b/v)]");
+        eq_subst(out, "%g·%lld·[max(0, %.6g − %g·%.6g/%lld) + max(0, %.6g − %g·%.6g/%lld)]", m,
+                 (long long)p->virtual_stages, d->t_p2p_pp, ov->pp, d->tau_f[ts],
+                 (long long)p->virtual_stages, d->t_p2p_pp, ov->pp, d->tau_b[ts],
+                 (long long)p->virtual_stages);
+        eq_value(out, d->chi_pp, "s", "Narayanan §2.2");
+    } else {
+        fprintf(out, "X3   p = 1: no pipeline communication\n");
+    }
+    eq_begin(out, "X4", "S_g, S_w (time stage)", "β_g·N_gpu, β_w·N_gpu");
+    eq_subst(out, "%g·%.6g, %g·%.6g", ctx->beta_g, d->n_gpu[ts], ctx->beta_w, d->n_gpu[ts]);
+    fprintf(out, "       = %.6g bytes, %.6g bytes\n", d->s_g, d->s_w);
+    explain_rs(out, "T_rs(S_g) over dp·c", &d->g_dp, net, d->s_g, d->t_rs_g);
+    explain_rs(out, "T_rs(S_w) over dp·c", &d->g_dp, net, d->s_w, d->t_rs_w);
+    static const char *const X4[] = {
+        "max(0, T_ar(S_g) − overlap.dp·τ_b)   (z = 0, T_ar = 2·T_rs)",
+        "max(0, T_rs(S_g) − overlap.dp·τ_b) + max(0, T_rs(S_w) − overlap.dp·τ_f)   (z = 1)",
+        "m·max(0, T_rs(S_g) − overlap.dp·τ_b) + max(0, T_rs(S_w) − overlap.dp·τ_f)   (z = 2)",
+        "m·max(0, 2·T_rs(S_w) + T_rs(S_g) − overlap.dp·(τ_f + τ_b))   (z = 3)"};
+    eq_begin(out, "X4", "χ_dp, DP/ZeRO per step", "%s", X4[p->zero]);
+    const double tf = d->tau_f[ts], tb = d->tau_b[ts], o = ov->dp;
+    switch (p->zero) {
+    case 0:
+        eq_subst(out, "max(0, 2·%.6g − %g·%.6g)", d->t_rs_g, o, tb);
+        break;
+    case 1:
+        eq_subst(out, "max(0, %.6g − %g·%.6g) + max(0, %.6g − %g·%.6g)", d->t_rs_g, o, tb,
+                 d->t_rs_w, o, tf);
+        break;
+    case 2:
+        eq_subst(out, "%g·max(0, %.6g − %g·%.6g) + max(0, %.6g − %g·%.6g)", m, d->t_rs_g, o, tb,
+                 d->t_rs_w, o, tf);
+        break;
+    default:
+        eq_subst(out, "%g·max(0, 2·%.6g + %.6g − %g·(%.6g + %.6g))", m, d->t_rs_w, d->t_rs_g, o,
+                 tf, tb);
+        break;
+    }
+    eq_value(out, d->chi_dp, "s", "ZeRO §5");
+    eq_begin(out, "X5", "optimizer step", "N_gpu/(z ≥ 1 ? D : 1)·(β_w + β_g + 2·β_o)/W");
+    eq_subst(out, "%.6g/%g·(%g + %g + 2·%g)/%.6g", d->n_gpu[ts], p->zero >= 1 ? d->D : 1.0,
+             ctx->beta_w, ctx->beta_g, ctx->beta_o, ctx->hbm_bps);
+    eq_value(out, d->optimizer, "s", "spec");
+
+    heading(out, "Pipeline bubble (model.md §7)");
+    static const char *const B[] = {"(p−1)·(t_f + t_b)   B1", "(p−1)·(t_f + t_b)/v   B2",
+                                    "(p−1)·(t_f + t_b)   B1", "(p−1)·t_f   B3", "0   B4"};
+    eq_begin(out, "B", "bubble", "%s", p->pp == 1 ? "0 (p = 1)" : B[p->schedule]);
+    eq_subst(out, "p = %lld, v = %lld, t_f = %.6g, t_b = %.6g", (long long)p->pp,
+             (long long)p->virtual_stages, d->t_f[ts], d->t_b[ts]);
+    eq_value(out, d->bubble, "s", p->schedule >= PE_SCHEDULE_ZB_H1 ? "Qi 2023" : "GPipe; Narayanan §2.2");
+    eq_begin(out, "§7", "bubble_fraction", "bubble / (m·(t_f + t_b))");
+    eq_subst(out, "%.6g / (%g·%.6g)", d->bubble, m, d->t_f[ts] + d->t_b[ts]);
+    eq_value(out, r->bubble_fraction, "", "spec");
+
+    heading(out, "Step time (model.md §8)");
+    fprintf(out, "     compute_s   = m·(τ_f + τ_b)     = %g·(%.6g + %.6g) = %.6g s\n", m,
+            d->tau_f[ts], d->tau_b[ts], r->compute_s);
+    fprintf(out, "     tp_comm_s   = m·(χ_tp,f + χ_tp,b) = %.6g s\n", r->tp_comm_s);
+    fprintf(out, "     cp_comm_s   = m·(χ_cp,f + χ_cp,b) = %.6g s\n", r->cp_comm_s);
+    fprintf(out, "     bubble_s    = %.6g s\n     pp_comm_s   = %.6g s\n     dp_comm_s   = %.6g s\n"
+                 "     optimizer_s = %.6g s\n",
+            r->bubble_s, r->pp_comm_s, r->dp_comm_s, r->optimizer_s);
+    eq_begin(out, "S1", "step_time_s", "the seven columns added left to right");
+    eq_value(out, r->step_time_s, "s", "spec");
+    eq_begin(out, "S2", "comm_fraction", "(tp + cp + pp + dp comm) / step");
+    eq_value(out, r->comm_fraction, "", "spec");
+    fprintf(out, "S3   bound = largest of compute %.6g, communication %.6g, bubble %.6g -> %s\n",
+            r->compute_s, r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s, r->bubble_s,
+            pe_bound_name(r->bound));
+    eq_begin(out, "S4", "tokens_per_s", "B·s / step");
+    eq_subst(out, "%g·%g / %.6g", ctx->B, ctx->s, r->step_time_s);
+    eq_value(out, r->tokens_per_s, "tokens/s", "spec");
+    eq_begin(out, "S4", "mfu", "F_model / (step·N·peak)");
+    eq_subst(out, "%.6g / (%.6g·%g·%.6g)", ctx->F_model, r->step_time_s, ctx->N, ctx->peak);
+    eq_value(out, r->mfu, "", "Narayanan §5.1");
+    fprintf(out, "S4   hfu = F_hw/(step·N·peak) = %.6g; tflops_per_gpu = F_model/(step·N)/1e12 = %.6g\n",
+            r->hfu, r->tflops_per_gpu);
+    if (r->has_train_days) {
+        eq_begin(out, "S5", "train_days", "tokens / tokens_per_s / 86400");
+        eq_subst(out, "%.6g / %.6g / 86400", ctx->scenario->training.tokens, r->tokens_per_s);
+        eq_value(out, r->train_days, "days", "spec");
+        fprintf(out, "S5   gpu_hours = N·train_days·24 = %.6g\n", r->gpu_hours);
+    }
+}
+
+void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned sections)
+{
+    pe_result r;
+    pe_detail d;
+    evaluate_plan_detail(ctx, p, &r, &d);
+    const pe_scenario *s = ctx->scenario;
+    char canon[PE_CANON_MAX];
+    plans_canonical(p, canon, sizeof canon);
+    fprintf(out, "planeval explain: scenario %s, plan %s\n", s->name, p->name[0] ? p->name : canon);
+    fprintf(out, "     canonical %s\n", canon);
+    fprintf(out, "     N = nodes·G = %lld·%lld = %lld GPUs; B = %lld; s = %lld; b = %lld\n",
+            (long long)s->cluster.nodes, (long long)s->cluster.gpus_per_node,
+            (long long)ctx->gpus, (long long)ctx->global_batch, (long long)ctx->seq_len,
+            (long long)p->micro_batch);
+    if (sections & EXPLAIN_VALIDITY)
+        explain_validity(out, ctx, p, &r);
+    if (r.status == PE_STATUS_INVALID) {
+        char reason[2048];
+        evaluate_format_reason(ctx, p, &r, reason, sizeof reason);
+        fprintf(out, "\nstatus: invalid (%s)\n", reason);
+        return;
+    }
+    fprintf(out, "     m = B/(b·dp) = %lld/(%lld·%lld) = %g micro-batches; s' = s/c = %g; L/p = %g layers per stage\n",
+            (long long)ctx->global_batch, (long long)p->micro_batch, (long long)p->dp, d.m,
+            d.s_local, d.lps);
+    if (sections & EXPLAIN_PARAMS)
+        explain_params(out, ctx, p, &d);
+    if ((sections & EXPLAIN_MEMORY) == EXPLAIN_MEMORY)
+        explain_memory(out, ctx, p, &d, &r);
+    if (sections & EXPLAIN_TIME)
+        explain_time(out, ctx, p, &d, &r);
+    heading(out, "Budgets and status (model.md §9)");
+    char reason[2048];
+    evaluate_format_reason(ctx, p, &r, reason, sizeof reason);
+    fprintf(out, "status: %s%s%s%s\n", pe_plan_status_name(r.status), reason[0] ? " (" : "",
+            reason, reason[0] ? ")" : "");
+    fprintf(out, "interventions: %d (z > 0, recompute ≠ none, t > 1, p > 1, c > 1 count 1 each)\n",
+            r.interventions);
+    explain_sources(out);
+}
+
+void explain_memory_summary(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                            const pe_result *r)
+{
+    char canon[PE_CANON_MAX];
+    plans_canonical(p, canon, sizeof canon);
+    fprintf(out, "plan              %s\n", canon);
+    if (r->status == PE_STATUS_INVALID) {
+        char reason[2048];
+        evaluate_format_reason(ctx, p, r, reason, sizeof reason);
+        fprintf(out, "status            invalid (%s)\n", reason);
+        return;
+    }
+    fprintf(out, "worst_stage       %d\n", r->worst_stage);
+    fprintf(out, "weights           %10.3f GiB   M1\n", r->mem_weights_gib);
+    fprintf(out, "gradients         %10.3f GiB   M2\n", r->mem_grads_gib);
+    fprintf(out, "optimizer         %10.3f GiB   M3\n", r->mem_optimizer_gib);
+    fprintf(out, "activations       %10.3f GiB   A6\n", r->mem_activations_gib);
+    fprintf(out, "other             %10.3f GiB   M4 + A7/A8\n", r->mem_other_gib);
+    fprintf(out, "reserve           %10.3f GiB   R\n", r->mem_reserve_gib);
+    fprintf(out, "total             %10.3f GiB   M5\n", r->mem_total_gib);
+    fprintf(out, "budget            %10.3f GiB   M6: %s (headroom %.3f GiB)\n", r->mem_budget_gib,
+            r->mem_total_gib <= r->mem_budget_gib ? "fits" : "DOES NOT FIT", r->mem_headroom_gib);
+    fprintf(out, "state_total       %10.3f GiB   whole model, no parallelism\n", r->state_total_gib);
+    fprintf(out, "act_total         %10.3f GiB   whole model, one micro-batch, no parallelism\n",
+            r->act_total_gib);
+}
+
+void explain_bubble(FILE *out, pe_schedule schedule, double p, double m, double v, double t_f,
+                    double t_b)
+{
+    double bubble = pipe_bubble(schedule, p, v, t_f, t_b);
+    heading(out, "Pipeline bubble (model.md §7) and in-flight micro-batches (§3)");
+    static const char *const B[] = {"B1 (p−1)·(t_f + t_b)", "B2 (p−1)·(t_f + t_b)/v",
+                                    "B1 (p−1)·(t_f + t_b)", "B3 (p−1)·t_f", "B4 0"};
+    fprintf(out, "%s = ", p == 1 ? "p = 1: 0" : B[schedule]);
+    switch (p == 1 ? PE_SCHEDULE_ZB_H2 : schedule) {
+    case PE_SCHEDULE_INTERLEAVED:
+        fprintf(out, "(%g−1)·(%g + %g)/%g", p, t_f, t_b, v);
+        break;
+    case PE_SCHEDULE_ZB_H1:
+        fprintf(out, "(%g−1)·%g", p, t_f);
+        break;
+    case PE_SCHEDULE_ZB_H2:
+        fprintf(out, "0");
+        break;
+    default:
+        fprintf(out, "(%g−1)·(%g + %g)", p, t_f, t_b);
+        break;
+    }
+    fprintf(out, " = %g   [%s]\n", bubble,
+            schedule >= PE_SCHEDULE_ZB_H1 ? "Qi 2023" : "GPipe; Narayanan §2.2");
+    fprintf(out, "bubble_fraction = bubble / (m·(t_f + t_b)) = %g / (%g·%g) = %g\n", bubble, m,
+            t_f + t_b, pipe_bubble_fraction(bubble, m, t_f, t_b));
+    fprintf(out, "k(0) = %g, k(p−1) = %g: %s\n", act_inflight(schedule, p, m, v, 0),
+            act_inflight(schedule, p, m, v, 1),
+            p == 1 ? "p = 1, plain gradient accumulation: 1"
+            : schedule == PE_SCHEDULE_INTERLEAVED ? "min(p + (p−1)/v, m), min(p − (p−1)/v, m)"
+            : schedule == PE_SCHEDULE_GPIPE       ? "m, m"
+            : schedule == PE_SCHEDULE_ZB_H2       ? "min(2p − 1, m), 1"
+                                                  : "min(p, m), 1");
+    fprintf(out, "   [Korthikanti §4.2.3; Narayanan §2.2; Qi 2023]\n");
+}
+
+void explain_collective(FILE *out, const pe_cluster *cluster, int op, double bytes, long long n,
+                        long long k)
+{
+    pe_net net = comm_net(cluster);
+    pe_group g = comm_group(&net, n, k);
+    pe_eval_ctx ctx = {.gpus_per_node = cluster->gpus_per_node, .net = net};
+    heading(out, "Collective (model.md §5)");
+    explain_group(out, "collective", &g, k, &ctx);
+    fprintf(out, "C3   B_out = nic_gb_s = %g GB/s, α_in = %g µs, α_out = %g µs\n", net.out_bps / 1e9,
+            net.alpha_in * 1e6, net.alpha_out * 1e6);
+    double rs = comm_reduce_scatter(&net, &g, bytes);
+    switch (op) {
+    case 0:
+        explain_rs(out, "T_rs(S)", &g, &net, bytes, rs);
+        eq_begin(out, "C5", "T_ar(S)", "2·T_rs(S)");
+        eq_value(out, comm_all_reduce(&net, &g, bytes), "s", "Thakur 2005");
+        break;
+    case 1:
+    case 2:
+        explain_rs(out, "T_rs(S) (all-gather: the same)", &g, &net, bytes, rs);
+        break;
+    case 3:
+        eq_begin(out, "C6", "T_a2a(S)",
+                 "(n_in−1)/n·S/B_in + (n_in−1)·α_in + (n − n_in)/n·S/B_out + (n_out−1)·α_out");
+        eq_subst(out, "%g/%g·%.6g/%.6g + %g·%g + %g/%g·%.6g/%.6g + %g·%g", g.n_in - 1, g.n, bytes,
+                 g.b_in, g.n_in - 1, net.alpha_in, g.n - g.n_in, g.n, bytes, net.out_bps,
+                 g.n_out - 1, net.alpha_out);
+        eq_value(out, comm_all_to_all(&net, &g, bytes), "s", "Thakur 2005");
+        break;
+    default:
+        explain_p2p(out, "T_p2p(S)", &g, &net, bytes, comm_p2p(&net, &g, bytes));
+        break;
+    }
+}

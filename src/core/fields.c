@@ -1,0 +1,391 @@
+/* fields.c — the key tables of fields.h. Keys, ranges and defaults come from
+ * interface.md "Scenario file", "Ranges", "Plans", "Sweep", "expect",
+ * "Presets" and model.md §0; offsets point into the structs of scenario.h. */
+#include <string.h>
+
+#include "core/fields.h"
+#include "core/scenario.h"
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+#define NO PE_NO_OFFSET
+
+/* Enum texts, in the order of the C enums of scenario.h. */
+static const char *const mlp_values[] = {"gelu", "swiglu", NULL};
+static const char *const norm_values[] = {"layernorm", "rmsnorm", NULL};
+static const char *const position_values[] = {"learned", "rotary", NULL};
+static const char *const attention_values[] = {"standard", "flash", NULL};
+static const char *const topology_values[] = {"switch", "full_mesh", NULL};
+static const char *const recompute_values[] = {"none", "selective", "full", NULL};
+static const char *const schedule_values[] = {"1f1b", "interleaved", "gpipe", "zb-h1", "zb-h2",
+                                              NULL};
+static const char *const rank_by_values[] = {"step_time", "mfu", "memory", "train_days",
+                                             "interventions", NULL};
+
+/* ------------------------------------------------------------ model */
+#define M(f) offsetof(pe_model, f)
+static const pe_field model_fields[] = {
+    {"preset", PE_FT_PRESET, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, NULL,
+     "start from this catalog model; the keys below override it"},
+    {"layers", PE_FT_INT, PE_RANGE_WHOLE, M(layers), NO, NULL, PE_F_REQUIRED, NULL, NULL,
+     "L, transformer layers"},
+    {"hidden", PE_FT_INT, PE_RANGE_WHOLE, M(hidden), NO, NULL, PE_F_REQUIRED, NULL, NULL,
+     "h, hidden size"},
+    {"heads", PE_FT_INT, PE_RANGE_WHOLE, M(heads), NO, NULL, PE_F_REQUIRED, NULL, NULL,
+     "a, attention heads (must divide hidden)"},
+    {"kv_heads", PE_FT_INT, PE_RANGE_WHOLE, M(kv_heads), NO, NULL, 0, NULL, "heads",
+     "g, key/value heads (GQA)"},
+    {"ffn_hidden", PE_FT_INT, PE_RANGE_WHOLE, M(ffn_hidden), NO, NULL, 0, NULL, "4*hidden",
+     "f, MLP hidden size"},
+    {"vocab", PE_FT_INT, PE_RANGE_WHOLE, M(vocab), NO, NULL, PE_F_REQUIRED, NULL, NULL,
+     "V, vocabulary size"},
+    {"seq_len", PE_FT_INT, PE_RANGE_WHOLE, M(seq_len), NO, NULL, PE_F_REQUIRED, NULL, NULL,
+     "s, sequence length in tokens"},
+    {"mlp", PE_FT_ENUM, PE_RANGE_NONE, M(mlp), NO, mlp_values, 0, NULL, "gelu",
+     "gelu (2 matrices) or swiglu (3 matrices)"},
+    {"norm", PE_FT_ENUM, PE_RANGE_NONE, M(norm), NO, norm_values, 0, NULL, "layernorm",
+     "layernorm (2h parameters) or rmsnorm (h)"},
+    {"bias", PE_FT_BOOL, PE_RANGE_NONE, M(bias), NO, NULL, 0, NULL, "true",
+     "linear layers have biases"},
+    {"dropout", PE_FT_BOOL, PE_RANGE_NONE, M(dropout), NO, NULL, 0, NULL, "true",
+     "dropout on (its masks are stored)"},
+    {"tied_embeddings", PE_FT_BOOL, PE_RANGE_NONE, M(tied_embeddings), NO, NULL, 0, NULL,
+     "false", "input embedding and output layer share weights"},
+    {"position", PE_FT_ENUM, PE_RANGE_NONE, M(position), NO, position_values, 0, NULL,
+     "learned", "learned (s*h parameters) or rotary (none)"},
+    {"attention", PE_FT_ENUM, PE_RANGE_NONE, M(attention), NO, attention_values, 0, NULL,
+     "standard", "standard stores the score matrix; flash does not"},
+    {"causal_flops", PE_FT_BOOL, PE_RANGE_NONE, M(causal_flops), NO, NULL, 0, NULL, "false",
+     "count only the causal half of attention FLOPs"},
+    {"params", PE_FT_NUMBER, PE_RANGE_POSITIVE, M(params), M(has_params), NULL, 0, NULL, NULL,
+     "the model's unique parameter count (model.md P6); optional"},
+};
+#undef M
+const pe_fieldset pe_fields_model = {"model", "the transformer", model_fields,
+                                     N_OF(model_fields)};
+
+/* ------------------------------------------------------------ precision */
+#define P(f) offsetof(pe_precision, f)
+static const pe_field precision_fields[] = {
+    {"param_bytes", PE_FT_NUMBER, PE_RANGE_POSITIVE, P(param_bytes), NO, NULL, 0, NULL, "2",
+     "bytes per weight"},
+    {"grad_bytes", PE_FT_NUMBER, PE_RANGE_POSITIVE, P(grad_bytes), NO, NULL, 0, NULL, "2",
+     "bytes per gradient"},
+    {"optimizer_bytes", PE_FT_NUMBER, PE_RANGE_NONNEG, P(optimizer_bytes), NO, NULL, 0, NULL,
+     "12", "optimizer state bytes per parameter (fp32 master + Adam m and v)"},
+};
+#undef P
+const pe_fieldset pe_fields_precision = {"precision", "bytes per parameter", precision_fields,
+                                         N_OF(precision_fields)};
+
+/* ------------------------------------------------------------ cluster */
+#define G(f) offsetof(pe_gpu, f)
+static const pe_field gpu_fields[] = {
+    {"preset", PE_FT_PRESET, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, NULL,
+     "start from this catalog GPU; the keys below override it"},
+    {"hbm_gib", PE_FT_NUMBER, PE_RANGE_POSITIVE, G(hbm_gib), NO, NULL, PE_F_REQUIRED, NULL,
+     NULL, "GPU memory, GiB"},
+    {"peak_tflops", PE_FT_NUMBER, PE_RANGE_POSITIVE, G(peak_tflops), NO, NULL, PE_F_REQUIRED,
+     NULL, NULL, "dense bf16 TFLOP/s"},
+    {"hbm_tb_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, G(hbm_tb_s), NO, NULL, PE_F_REQUIRED, NULL,
+     NULL, "HBM bandwidth, TB/s"},
+    {"flops_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, G(flops_efficiency), NO, NULL, 0,
+     NULL, "0.5", "e, achieved fraction of peak"},
+};
+#undef G
+const pe_fieldset pe_fields_gpu = {"cluster.gpu", "one GPU", gpu_fields, N_OF(gpu_fields)};
+
+#define I(f) offsetof(pe_intra_node, f)
+static const pe_field intra_fields[] = {
+    {"topology", PE_FT_ENUM, PE_RANGE_NONE, I(topology), NO, topology_values, PE_F_REQUIRED,
+     NULL, NULL, "switch or full_mesh"},
+    {"links", PE_FT_INT, PE_RANGE_WHOLE, I(links), NO, NULL, PE_F_FULL_MESH, NULL, NULL,
+     "full_mesh: links per GPU"},
+    {"link_gb_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, I(link_gb_s), NO, NULL, PE_F_FULL_MESH,
+     NULL, NULL, "full_mesh: GB/s per link per direction"},
+    {"bandwidth_gb_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, I(bandwidth_gb_s), NO, NULL,
+     PE_F_SWITCH, NULL, NULL, "switch: GB/s per GPU per direction"},
+    {"latency_us", PE_FT_NUMBER, PE_RANGE_NONNEG, I(latency_us), NO, NULL, PE_F_REQUIRED, NULL,
+     NULL, "latency of one message, microseconds"},
+};
+#undef I
+const pe_fieldset pe_fields_intra_node = {
+    "cluster.intra_node", "links between the GPUs of a node (required when gpus_per_node > 1)",
+    intra_fields, N_OF(intra_fields)};
+
+#define E(f) offsetof(pe_inter_node, f)
+static const pe_field inter_fields[] = {
+    {"nic_gb_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, E(nic_gb_s), NO, NULL, PE_F_REQUIRED, NULL,
+     NULL, "GB/s per GPU per direction"},
+    {"latency_us", PE_FT_NUMBER, PE_RANGE_NONNEG, E(latency_us), NO, NULL, PE_F_REQUIRED, NULL,
+     NULL, "latency of one message, microseconds"},
+};
+#undef E
+const pe_fieldset pe_fields_inter_node = {"cluster.inter_node",
+                                          "the network between nodes (required when nodes > 1)",
+                                          inter_fields, N_OF(inter_fields)};
+
+#define C(f) offsetof(pe_cluster, f)
+static const pe_field cluster_fields[] = {
+    {"preset", PE_FT_PRESET, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, NULL,
+     "start from this catalog cluster; the keys below override it"},
+    {"nodes", PE_FT_INT, PE_RANGE_WHOLE, C(nodes), NO, NULL, PE_F_REQUIRED | PE_F_NO_PRESET,
+     NULL, NULL, "nodes in the cluster (a preset never sets it)"},
+    {"allow_cross_node_tp", PE_FT_BOOL, PE_RANGE_NONE, C(allow_cross_node_tp), NO, NULL, 0,
+     NULL, "false", "allow tp groups larger than a node (V7)"},
+    {"gpus_per_node", PE_FT_INT, PE_RANGE_WHOLE, C(gpus_per_node), NO, NULL, PE_F_REQUIRED,
+     NULL, NULL, "G, GPUs per node"},
+    {"reserve_gib", PE_FT_NUMBER, PE_RANGE_NONNEG, C(reserve_gib), NO, NULL, 0, NULL, "10",
+     "R, framework reserve per GPU, GiB"},
+    {"gpu", PE_FT_MAP, PE_RANGE_NONE, C(gpu), NO, NULL, PE_F_REQUIRED, &pe_fields_gpu, NULL,
+     "the GPU"},
+    {"intra_node", PE_FT_MAP, PE_RANGE_NONE, C(intra_node), NO, NULL, 0, &pe_fields_intra_node,
+     NULL, "links inside a node"},
+    {"inter_node", PE_FT_MAP, PE_RANGE_NONE, C(inter_node), NO, NULL, 0, &pe_fields_inter_node,
+     NULL, "network between nodes"},
+};
+#undef C
+const pe_fieldset pe_fields_cluster = {"cluster", "the machines", cluster_fields,
+                                       N_OF(cluster_fields)};
+
+/* ------------------------------------------------------------ training, budgets, overlap */
+#define T(f) offsetof(pe_training, f)
+static const pe_field training_fields[] = {
+    {"global_batch", PE_FT_INT, PE_RANGE_WHOLE, T(global_batch), NO, NULL, PE_F_REQUIRED, NULL,
+     NULL, "B, sequences per optimizer step"},
+    {"tokens", PE_FT_NUMBER, PE_RANGE_POSITIVE, T(tokens), T(has_tokens), NULL, 0, NULL, NULL,
+     "tokens to train on; enables train_days and gpu_hours"},
+};
+#undef T
+const pe_fieldset pe_fields_training = {"training", "the run", training_fields,
+                                        N_OF(training_fields)};
+
+#define B(f) offsetof(pe_budgets, f)
+static const pe_field budget_fields[] = {
+    {"memory_gib", PE_FT_NUMBER, PE_RANGE_POSITIVE, B(memory_gib), B(has_memory_gib), NULL, 0,
+     NULL, NULL, "memory per GPU, GiB (the budget is min(hbm_gib, this))"},
+    {"step_time_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, B(step_time_s), B(has_step_time_s), NULL,
+     0, NULL, NULL, "seconds per optimizer step"},
+    {"train_days", PE_FT_NUMBER, PE_RANGE_POSITIVE, B(train_days), B(has_train_days), NULL, 0,
+     NULL, NULL, "days for training.tokens (needs training.tokens)"},
+    {"min_mfu", PE_FT_NUMBER, PE_RANGE_FRACTION, B(min_mfu), B(has_min_mfu), NULL, 0, NULL,
+     NULL, "lowest acceptable MFU"},
+};
+#undef B
+const pe_fieldset pe_fields_budgets = {"budgets", "limits a plan must meet (all optional)",
+                                       budget_fields, N_OF(budget_fields)};
+
+#define O(f) offsetof(pe_overlap, f)
+static const pe_field overlap_fields[] = {
+    {"tp", PE_FT_NUMBER, PE_RANGE_UNIT, O(tp), NO, NULL, 0, NULL, "0",
+     "fraction of the compute window that hides TP communication"},
+    {"cp", PE_FT_NUMBER, PE_RANGE_UNIT, O(cp), NO, NULL, 0, NULL, "1",
+     "fraction of the compute window that hides CP communication"},
+    {"dp", PE_FT_NUMBER, PE_RANGE_UNIT, O(dp), NO, NULL, 0, NULL, "1",
+     "fraction of the compute window that hides DP/ZeRO communication"},
+    {"pp", PE_FT_NUMBER, PE_RANGE_UNIT, O(pp), NO, NULL, 0, NULL, "0",
+     "fraction of the compute window that hides PP communication"},
+};
+#undef O
+const pe_fieldset pe_fields_overlap = {"overlap", "communication hidden behind compute (model.md §6)",
+                                       overlap_fields, N_OF(overlap_fields)};
+
+/* ------------------------------------------------------------ plans, sweep */
+#define PL(f) offsetof(pe_plan, f)
+static const pe_field plan_fields[] = {
+    {"name", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, "the canonical text",
+     "unique among explicit plans"},
+    {"dp", PE_FT_INT, PE_RANGE_WHOLE, PL(dp), NO, NULL, PE_F_REQUIRED | PE_F_AUTO, NULL, NULL,
+     "data parallel degree, or auto = N/(tp*pp*cp)"},
+    {"tp", PE_FT_INT, PE_RANGE_WHOLE, PL(tp), NO, NULL, 0, NULL, "1", "tensor parallel degree"},
+    {"pp", PE_FT_INT, PE_RANGE_WHOLE, PL(pp), NO, NULL, 0, NULL, "1",
+     "pipeline parallel degree"},
+    {"cp", PE_FT_INT, PE_RANGE_WHOLE, PL(cp), NO, NULL, 0, NULL, "1",
+     "context parallel degree"},
+    {"zero", PE_FT_INT, PE_RANGE_ZERO, PL(zero), NO, NULL, 0, NULL, "0", "ZeRO stage 0..3"},
+    {"recompute", PE_FT_ENUM, PE_RANGE_NONE, PL(recompute), NO, recompute_values, 0, NULL,
+     "none", "activation recomputation"},
+    {"micro_batch", PE_FT_INT, PE_RANGE_WHOLE, PL(micro_batch), NO, NULL, 0, NULL, "1",
+     "b, sequences per micro-batch"},
+    {"schedule", PE_FT_ENUM, PE_RANGE_NONE, PL(schedule), NO, schedule_values, 0, NULL, "1f1b",
+     "pipeline schedule"},
+    {"virtual_stages", PE_FT_INT, PE_RANGE_WHOLE, PL(virtual_stages), NO, NULL, 0, NULL, "1",
+     "v, model chunks per pipeline rank (interleaved)"},
+    {"sequence_parallel", PE_FT_BOOL, PE_RANGE_NONE, PL(sequence_parallel), NO, NULL, 0, NULL,
+     "tp > 1", "Megatron sequence parallelism (forced false when tp = 1)"},
+    {"overlap", PE_FT_MAP, PE_RANGE_NONE, PL(overlap), NO, NULL, 0, &pe_fields_overlap,
+     "the scenario's", "merged key by key over the scenario's overlap"},
+};
+#undef PL
+const pe_fieldset pe_fields_plan = {"plans[]", "one explicit plan", plan_fields,
+                                    N_OF(plan_fields)};
+
+#define SW(f) offsetof(pe_sweep, f)
+static const pe_field sweep_fields[] = {
+    {"tp", PE_FT_INT, PE_RANGE_WHOLE, SW(tp), NO, NULL, PE_F_AUTO, NULL, "1",
+     "list, value or auto"},
+    {"pp", PE_FT_INT, PE_RANGE_WHOLE, SW(pp), NO, NULL, PE_F_AUTO, NULL, "1",
+     "list, value or auto"},
+    {"cp", PE_FT_INT, PE_RANGE_WHOLE, SW(cp), NO, NULL, PE_F_AUTO, NULL, "1",
+     "list, value or auto"},
+    {"dp", PE_FT_INT, PE_RANGE_WHOLE, SW(dp), NO, NULL, PE_F_REQUIRED | PE_F_AUTO, NULL, NULL,
+     "list, value or auto (N/(tp*pp*cp), skipped when not whole)"},
+    {"zero", PE_FT_INT, PE_RANGE_ZERO, SW(zero), NO, NULL, 0, NULL, "0", "list or value"},
+    {"recompute", PE_FT_ENUM, PE_RANGE_NONE, SW(recompute), NO, recompute_values, 0, NULL,
+     "none", "list or value"},
+    {"micro_batch", PE_FT_INT, PE_RANGE_WHOLE, SW(micro_batch), NO, NULL, PE_F_AUTO, NULL, "1",
+     "list, value or auto"},
+    {"schedule", PE_FT_ENUM, PE_RANGE_NONE, SW(schedule), NO, schedule_values, 0, NULL, "1f1b",
+     "list or value"},
+    {"virtual_stages", PE_FT_INT, PE_RANGE_WHOLE, SW(virtual_stages), NO, NULL, PE_F_AUTO, NULL,
+     "1", "list, value or auto (interleaved only)"},
+    {"sequence_parallel", PE_FT_BOOL, PE_RANGE_NONE, SW(sequence_parallel), NO, NULL, 0, NULL,
+     "tp > 1", "list or value (applies when tp > 1)"},
+};
+#undef SW
+const pe_fieldset pe_fields_sweep = {"sweep", "the cross product of these values",
+                                     sweep_fields, N_OF(sweep_fields)};
+
+/* ------------------------------------------------------------ expect */
+static const pe_field expect_fields[] = {
+    {"best_plan", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, NULL,
+     "NAME or CANONICAL: the rank-1 plan"},
+    {"plan", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, NULL,
+     "NAME or CANONICAL, with report columns as further keys"},
+};
+const pe_fieldset pe_fields_expect = {
+    "expect[]", "an assertion; besides these keys, any report column except plan and scenario",
+    expect_fields, N_OF(expect_fields)};
+
+static const pe_field tolerance_fields[] = {
+    {"value", PE_FT_NUMBER, PE_RANGE_NONE, NO, NO, NULL, PE_F_REQUIRED, NULL, NULL,
+     "expected value"},
+    {"rel_tol", PE_FT_NUMBER, PE_RANGE_NONNEG, NO, NO, NULL, 0, NULL, NULL,
+     "relative tolerance"},
+    {"abs_tol", PE_FT_NUMBER, PE_RANGE_NONNEG, NO, NO, NULL, 0, NULL, NULL,
+     "absolute tolerance"},
+};
+const pe_fieldset pe_fields_tolerance = {"expect[].COLUMN",
+                                         "{value} exact, or with rel_tol or abs_tol (not both)",
+                                         tolerance_fields, N_OF(tolerance_fields)};
+
+/* ------------------------------------------------------------ questions (grading key) */
+static const char *const ask_values[] = {"column",      "fits",      "comm_bound",
+                                         "min_intervention", "best_plan", "chosen_plan",
+                                         NULL};
+#define Q(f) offsetof(pe_question, f)
+static const pe_field question_fields[] = {
+    {"id", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, PE_F_REQUIRED, NULL, NULL,
+     "[a-z0-9._-]+, unique; submissions answer by this id"},
+    {"ask", PE_FT_ENUM, PE_RANGE_NONE, Q(ask), NO, ask_values, PE_F_REQUIRED, NULL, NULL,
+     "column (a number of a plan), fits or comm_bound (yes/no of a plan), min_intervention, "
+     "best_plan or chosen_plan (a plan)"},
+    {"plan", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, NULL,
+     "column, fits, comm_bound: the plan asked about (a name or canonical text)"},
+    {"column", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, NULL,
+     "column: the numeric report column asked for (e.g. mem_total_gib)"},
+    {"points", PE_FT_NUMBER, PE_RANGE_POSITIVE, Q(points), NO, NULL, 0, NULL, "1",
+     "points for a right answer"},
+    {"rel_tol", PE_FT_NUMBER, PE_RANGE_NONNEG, NO, NO, NULL, 0, NULL,
+     "0.01 (column), 0.05 (chosen_plan), 0 (best_plan)",
+     "relative tolerance: of the number (column), of the best plan's step time for full "
+     "points (chosen_plan), of the rank keys (best_plan)"},
+    {"abs_tol", PE_FT_NUMBER, PE_RANGE_NONNEG, NO, NO, NULL, 0, NULL, NULL,
+     "absolute tolerance instead of rel_tol (column only)"},
+};
+#undef Q
+const pe_fieldset pe_fields_question = {
+    "questions[]", "one question of the grading key (planeval grade)", question_fields,
+    N_OF(question_fields)};
+
+/* ------------------------------------------------------------ submission (planeval grade) */
+static const pe_field submission_fields[] = {
+    {"student", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, PE_F_REQUIRED, NULL, NULL,
+     "the student's id (text or a whole number)"},
+    {"drill", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, PE_F_REQUIRED, NULL, NULL,
+     "the name of the drill scenario answered"},
+    {"answers", PE_FT_MAP, PE_RANGE_NONE, NO, NO, NULL, PE_F_REQUIRED, NULL, NULL,
+     "question id -> a number, true/false, or a plan (canonical text, plan name or a "
+     "mapping of plan keys)"},
+};
+const pe_fieldset pe_fields_submission = {"", "a submission graded by planeval grade",
+                                          submission_fields, N_OF(submission_fields)};
+
+/* ------------------------------------------------------------ top level */
+#define S(f) offsetof(pe_scenario, f)
+static const pe_field scenario_fields[] = {
+    {"schema", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, PE_F_REQUIRED, NULL, NULL,
+     "the version tag, exactly planeval/v1"},
+    {"name", PE_FT_TEXT, PE_RANGE_NONE, S(name), NO, NULL, 0, NULL, "the file's stem",
+     "[a-z0-9._-]+; names the report file"},
+    {"description", PE_FT_TEXT, PE_RANGE_NONE, S(description), NO, NULL, 0, NULL, NULL,
+     "free text"},
+    {"model", PE_FT_MAP, PE_RANGE_NONE, S(model), NO, NULL, PE_F_REQUIRED, &pe_fields_model,
+     NULL, "the transformer"},
+    {"precision", PE_FT_MAP, PE_RANGE_NONE, S(precision), NO, NULL, 0, &pe_fields_precision,
+     NULL, "bytes per parameter"},
+    {"cluster", PE_FT_MAP, PE_RANGE_NONE, S(cluster), NO, NULL, PE_F_REQUIRED,
+     &pe_fields_cluster, NULL, "the machines"},
+    {"training", PE_FT_MAP, PE_RANGE_NONE, S(training), NO, NULL, PE_F_REQUIRED,
+     &pe_fields_training, NULL, "the run"},
+    {"budgets", PE_FT_MAP, PE_RANGE_NONE, S(budgets), NO, NULL, 0, &pe_fields_budgets, NULL,
+     "limits (all optional)"},
+    {"overlap", PE_FT_MAP, PE_RANGE_NONE, S(overlap), NO, NULL, 0, &pe_fields_overlap, NULL,
+     "communication overlap fractions"},
+    {"rank_by", PE_FT_ENUM, PE_RANGE_NONE, S(rank_by), NO, rank_by_values, 0, NULL,
+     "step_time", "ranking key (train_days needs training.tokens)"},
+    {"plans", PE_FT_LIST, PE_RANGE_NONE, S(plans), NO, NULL, 0, &pe_fields_plan, NULL,
+     "explicit plans"},
+    {"sweep", PE_FT_MAP, PE_RANGE_NONE, S(sweep), NO, NULL, 0, &pe_fields_sweep, NULL,
+     "the cross product of plan values"},
+    {"expect", PE_FT_LIST, PE_RANGE_NONE, S(expects), NO, NULL, 0, &pe_fields_expect, NULL,
+     "assertions for planeval check"},
+    {"questions", PE_FT_LIST, PE_RANGE_NONE, S(questions), NO, NULL, 0, &pe_fields_question,
+     NULL, "the grading key of a drill, for planeval grade"},
+};
+#undef S
+const pe_fieldset pe_fields_scenario = {"", "a scenario file (schema planeval/v1)",
+                                        scenario_fields, N_OF(scenario_fields)};
+
+/* ------------------------------------------------------------ catalog file */
+static const pe_field catalog_fields[] = {
+    {"models", PE_FT_MAP, PE_RANGE_NONE, NO, NO, NULL, 0, &pe_fields_model, NULL,
+     "preset name -> keys of model"},
+    {"gpus", PE_FT_MAP, PE_RANGE_NONE, NO, NO, NULL, 0, &pe_fields_gpu, NULL,
+     "preset name -> keys of cluster.gpu"},
+    {"clusters", PE_FT_MAP, PE_RANGE_NONE, NO, NO, NULL, 0, &pe_fields_cluster, NULL,
+     "preset name -> keys of cluster (never nodes; gpu: {preset: NAME} names a GPU)"},
+};
+const pe_fieldset pe_fields_catalog = {"", "a catalog file", catalog_fields,
+                                       N_OF(catalog_fields)};
+
+const pe_fieldset *const pe_fieldsets[] = {
+    &pe_fields_scenario, &pe_fields_model,    &pe_fields_precision, &pe_fields_cluster,
+    &pe_fields_gpu,      &pe_fields_intra_node, &pe_fields_inter_node, &pe_fields_training,
+    &pe_fields_budgets,  &pe_fields_overlap,  &pe_fields_plan,      &pe_fields_sweep,
+    &pe_fields_expect,   &pe_fields_tolerance, &pe_fields_catalog,  &pe_fields_question,
+    &pe_fields_submission, NULL};
+
+const pe_field *fields_find(const pe_fieldset *set, const char *key, size_t len)
+{
+    for (size_t i = 0; i < set->count; i++) {
+        const char *k = set->fields[i].key;
+        if (strlen(k) == len && memcmp(k, key, len) == 0)
+            return &set->fields[i];
+    }
+    return NULL;
+}
+
+const char *fields_range_text(pe_range r)
+{
+    switch (r) {
+    case PE_RANGE_WHOLE: return "a whole number >= 1";
+    case PE_RANGE_POSITIVE: return "a number > 0";
+    case PE_RANGE_NONNEG: return "a number >= 0";
+    case PE_RANGE_FRACTION: return "a number in (0, 1]";
+    case PE_RANGE_UNIT: return "a number in [0, 1]";
+    case PE_RANGE_ZERO: return "a whole number from 0 to 3";
+    case PE_RANGE_NONE: break;
+    }
+    return "";
+}
+

@@ -1,0 +1,80 @@
+/* scenario.c — enum texts and releasing what a scenario owns. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/scenario.h"
+
+#define NAME_OF(table, v) \
+    (((size_t)(v) < sizeof table / sizeof table[0]) ? table[(size_t)(v)] : "?")
+
+const char *pe_mlp_name(pe_mlp v)
+{
+    static const char *const t[] = {"gelu", "swiglu"};
+    return NAME_OF(t, v);
+}
+const char *pe_norm_name(pe_norm v)
+{
+    static const char *const t[] = {"layernorm", "rmsnorm"};
+    return NAME_OF(t, v);
+}
+const char *pe_position_name(pe_position v)
+{
+    static const char *const t[] = {"learned", "rotary"};
+    return NAME_OF(t, v);
+}
+const char *pe_attention_name(pe_attention v)
+{
+    static const char *const t[] = {"standard", "flash"};
+    return NAME_OF(t, v);
+}
+const char *pe_topology_name(pe_topology v)
+{
+    static const char *const t[] = {"switch", "full_mesh"};
+    return NAME_OF(t, v);
+}
+const char *pe_recompute_name(pe_recompute v)
+{
+    static const char *const t[] = {"none", "selective", "full"};
+    return NAME_OF(t, v);
+}
+const char *pe_schedule_name(pe_schedule v)
+{
+    static const char *const t[] = {"1f1b", "interleaved", "gpipe", "zb-h1", "zb-h2"};
+    return NAME_OF(t, v);
+}
+const char *pe_rank_by_name(pe_rank_by v)
+{
+    static const char *const t[] = {"step_time", "mfu", "memory", "train_days", "interventions"};
+    return NAME_OF(t, v);
+}
+
+const char *pe_ask_name(pe_ask v)
+{
+    static const char *const t[] = {"column",    "fits",      "comm_bound",
+                                    "min_intervention", "best_plan", "chosen_plan"};
+    return NAME_OF(t, v);
+}
+
+static void axis_free(pe_axis *a) { free(a->values); }
+
+void scenario_free(pe_scenario *s)
+{
+    if (!s)
+        return;
+    free(s->description);
+    free(s->plans);
+    pe_axis *axes[] = {&s->sweep.tp,        &s->sweep.pp,        &s->sweep.cp,
+                       &s->sweep.dp,        &s->sweep.zero,      &s->sweep.recompute,
+                       &s->sweep.micro_batch, &s->sweep.schedule, &s->sweep.virtual_stages,
+                       &s->sweep.sequence_parallel};
+    for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
+        axis_free(axes[i]);
+    for (size_t i = 0; i < s->expect_count; i++) {
+        for (size_t j = 0; j < s->expects[i].check_count; j++)
+            free(s->expects[i].checks[j].text);
+        free(s->expects[i].checks);
+    }
+    free(s->expects);
+    free(s->questions);
+    memset(s, 0, sizeof *s);
+}

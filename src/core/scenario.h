@@ -1,0 +1,221 @@
+/* scenario.h — the plain data types every stage shares: model, precision,
+ * cluster, training, budgets, overlap, plan, sweep, expectations, scenario.
+ * No YAML, no CSV, no formulas here. Symbols and defaults: model.md §0;
+ * key names: interface.md "Scenario file". Integer keys are int64_t (the
+ * loader bounds them by 2^53); every derived quantity is a double. */
+#ifndef PLANEVAL_SCENARIO_H
+#define PLANEVAL_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+
+#define PE_NAME_MAX 256 /* scenario, plan and preset names, bytes incl. NUL */
+
+typedef enum { PE_MLP_GELU, PE_MLP_SWIGLU } pe_mlp;
+typedef enum { PE_NORM_LAYERNORM, PE_NORM_RMSNORM } pe_norm;
+typedef enum { PE_POSITION_LEARNED, PE_POSITION_ROTARY } pe_position;
+typedef enum { PE_ATTENTION_STANDARD, PE_ATTENTION_FLASH } pe_attention;
+typedef enum { PE_TOPOLOGY_SWITCH, PE_TOPOLOGY_FULL_MESH } pe_topology;
+typedef enum { PE_RECOMPUTE_NONE, PE_RECOMPUTE_SELECTIVE, PE_RECOMPUTE_FULL } pe_recompute;
+typedef enum {
+    PE_SCHEDULE_1F1B,
+    PE_SCHEDULE_INTERLEAVED,
+    PE_SCHEDULE_GPIPE,
+    PE_SCHEDULE_ZB_H1,
+    PE_SCHEDULE_ZB_H2
+} pe_schedule;
+typedef enum {
+    PE_RANK_STEP_TIME,
+    PE_RANK_MFU,
+    PE_RANK_MEMORY,
+    PE_RANK_TRAIN_DAYS,
+    PE_RANK_INTERVENTIONS
+} pe_rank_by;
+
+/* Text of each enum value as written in YAML and in reports. */
+const char *pe_mlp_name(pe_mlp v);
+const char *pe_norm_name(pe_norm v);
+const char *pe_position_name(pe_position v);
+const char *pe_attention_name(pe_attention v);
+const char *pe_topology_name(pe_topology v);
+const char *pe_recompute_name(pe_recompute v);
+const char *pe_schedule_name(pe_schedule v);
+const char *pe_rank_by_name(pe_rank_by v);
+
+typedef struct {
+    int64_t layers;     /* L */
+    int64_t hidden;     /* h */
+    int64_t heads;      /* a */
+    int64_t kv_heads;   /* g, default a */
+    int64_t ffn_hidden; /* f, default 4h */
+    int64_t vocab;      /* V */
+    int64_t seq_len;    /* s */
+    pe_mlp mlp;
+    pe_norm norm;
+    bool bias;
+    bool dropout; /* δ */
+    bool tied_embeddings;
+    pe_position position;
+    pe_attention attention;
+    bool causal_flops; /* κ = 0.5 when true */
+    bool has_params;
+    double params; /* P6, meaningful when has_params */
+} pe_model;
+
+typedef struct {
+    double param_bytes;     /* β_w */
+    double grad_bytes;      /* β_g */
+    double optimizer_bytes; /* β_o */
+} pe_precision;
+
+typedef struct {
+    double hbm_gib;
+    double peak_tflops;
+    double hbm_tb_s;
+    double flops_efficiency; /* e */
+} pe_gpu;
+
+typedef struct {
+    bool present;
+    pe_topology topology;
+    int64_t links;         /* full_mesh */
+    double link_gb_s;      /* full_mesh, per direction */
+    double bandwidth_gb_s; /* switch, per GPU per direction */
+    double latency_us;
+} pe_intra_node;
+
+typedef struct {
+    bool present;
+    double nic_gb_s; /* per GPU per direction */
+    double latency_us;
+} pe_inter_node;
+
+typedef struct {
+    int64_t nodes;
+    int64_t gpus_per_node; /* G */
+    bool allow_cross_node_tp;
+    double reserve_gib; /* R */
+    pe_gpu gpu;
+    pe_intra_node intra_node;
+    pe_inter_node inter_node;
+} pe_cluster;
+
+typedef struct {
+    int64_t global_batch; /* B */
+    bool has_tokens;
+    double tokens;
+} pe_training;
+
+typedef struct {
+    bool has_memory_gib, has_step_time_s, has_train_days, has_min_mfu;
+    double memory_gib, step_time_s, train_days, min_mfu;
+} pe_budgets;
+
+typedef struct {
+    double tp, cp, dp, pp; /* each in [0, 1]; defaults 0, 1, 1, 0 */
+} pe_overlap;
+
+typedef struct {
+    char name[PE_NAME_MAX]; /* "" when the plan has no name */
+    int64_t dp, tp, pp, cp;
+    int64_t zero; /* z, 0..3 */
+    pe_recompute recompute;
+    int64_t micro_batch;    /* b */
+    pe_schedule schedule;
+    int64_t virtual_stages; /* v */
+    bool sequence_parallel; /* already resolved: default tp > 1, false when tp = 1 */
+    pe_overlap overlap;     /* already merged over the scenario's */
+    int line, col;          /* where the plan stands in its file; 0 for sweep plans */
+} pe_plan;
+
+/* One sweep axis: absent (the plan default), `auto`, or a list of values.
+ * Enum axes (recompute, schedule) hold the enum value; booleans 0/1. */
+typedef struct {
+    bool present;
+    bool is_auto;
+    size_t count;
+    int64_t *values; /* owned */
+    int line, col;
+} pe_axis;
+
+typedef struct {
+    bool present;
+    pe_axis tp, pp, cp, dp, zero, recompute, micro_batch, schedule, virtual_stages,
+        sequence_parallel;
+    int line, col;
+} pe_sweep;
+
+typedef enum { PE_TOL_EXACT, PE_TOL_REL, PE_TOL_ABS } pe_tol_kind;
+
+/* One assertion of an `expect:` item: a report column compared with a value. */
+typedef struct {
+    char column[64];
+    bool is_text;
+    char *text;      /* owned; text columns */
+    double value;    /* numeric columns */
+    pe_tol_kind tol_kind;
+    double tol;
+    int line, col;
+} pe_expect_check;
+
+typedef enum { PE_EXPECT_BEST_PLAN, PE_EXPECT_PLAN } pe_expect_kind;
+
+typedef struct {
+    pe_expect_kind kind;
+    char plan[PE_NAME_MAX]; /* a plan name or canonical text */
+    size_t check_count;
+    pe_expect_check *checks; /* owned; empty for best_plan */
+    int line, col;
+} pe_expect;
+
+/* One question of a drill's grading key (`questions:`, `planeval grade`).
+ * What is asked: */
+typedef enum {
+    PE_ASK_COLUMN,           /* a numeric report column of a named plan */
+    PE_ASK_FITS,             /* yes/no: the named plan fits in memory (model.md M6) */
+    PE_ASK_COMM_BOUND,       /* yes/no: the named plan's bound is communication (S3) */
+    PE_ASK_MIN_INTERVENTION, /* a plan: the fewest interventions (§9) that fits */
+    PE_ASK_BEST_PLAN,        /* a plan: rank 1 under the budgets and rank_by */
+    PE_ASK_CHOSEN_PLAN       /* a plan of the student's choice that meets the budgets */
+} pe_ask;
+
+const char *pe_ask_name(pe_ask v);
+
+typedef struct {
+    char id[PE_NAME_MAX];   /* [a-z0-9._-]+, unique among questions */
+    pe_ask ask;
+    char plan[PE_NAME_MAX]; /* column, fits, comm_bound: a plan name or canonical text */
+    char column[64];        /* column: the report column */
+    double points;          /* > 0, default 1 */
+    pe_tol_kind tol_kind;   /* PE_TOL_REL or PE_TOL_ABS, defaults filled by the loader */
+    double tol;
+    int line, col;
+} pe_question;
+
+typedef struct {
+    char file[PE_PATH_MAX]; /* the file it was loaded from */
+    char name[PE_NAME_MAX];
+    char *description; /* owned, may be NULL */
+    pe_model model;
+    pe_precision precision;
+    pe_cluster cluster;
+    pe_training training;
+    pe_budgets budgets;
+    pe_overlap overlap;
+    pe_rank_by rank_by;
+    size_t plan_count;
+    pe_plan *plans; /* owned: explicit plans in file order */
+    pe_sweep sweep;
+    size_t expect_count;
+    pe_expect *expects; /* owned */
+    size_t question_count;
+    pe_question *questions; /* owned: the grading key, in file order */
+} pe_scenario;
+
+/* Release everything a scenario owns; leaves *s zeroed. Safe on a zeroed struct. */
+void scenario_free(pe_scenario *s);
+
+#endif

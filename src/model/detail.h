@@ -1,0 +1,38 @@
+/* detail.h — every intermediate quantity of one plan's evaluation, for
+ * `explain` and `calibrate`. evaluate_plan_detail() fills it from the very
+ * same code path as evaluate_plan() (the hot path passes no detail, and the
+ * compiler drops the stores), so explain prints the evaluator's own numbers.
+ * Arrays [2] hold stage 0 and stage p−1 (equal when p = 1). Bytes, FLOPs,
+ * seconds. Filled only for valid plans (valid == true). */
+#ifndef PLANEVAL_DETAIL_H
+#define PLANEVAL_DETAIL_H
+
+#include <stdbool.h>
+
+#include "model/evaluate.h"
+#include "model/comm.h"
+
+struct pe_detail {
+    bool valid;
+    double lps, s_local, D, m;                 /* L/p, s', dp·c, micro-batches */
+    double n_out, n_gpu[2];                    /* P4, P7 */
+    double m1[2], m2[2], m3[2], m4;            /* M1–M4 */
+    double att, a_layer, a_in;                 /* A3 (as used), A4, A5 */
+    double k[2], k_first, k_last;              /* in-flight micro-batches */
+    double a6[2], a7[2], a8[2];                /* A6; A7, A8 as carried by each stage */
+    double total[2];                           /* M5 */
+    int mem_stage, time_stage;                 /* 0 or 1 (index into the arrays) */
+    double x;                                  /* F4 per token per layer */
+    double f_fwd[2], f_bwd[2];                 /* F5 */
+    double tau_f[2], tau_b[2], tau_lf, tau_lb, tau_att; /* F6 */
+    pe_group g_tp, g_cp, g_dp, g_pp;           /* C1, C2 */
+    double s_tp, t_ar_tp, chi_tp_f, chi_tp_b;  /* X1 */
+    double s_kv, t_p2p_cp, chi_cp_f, chi_cp_b; /* X2 */
+    double t_f[2], t_b[2];                     /* §7 */
+    double s_pp, t_p2p_pp, chi_pp;             /* X3 */
+    double s_g, s_w, t_rs_g, t_rs_w, chi_dp;   /* X4 (time stage) */
+    double optimizer;                          /* X5 */
+    double bubble;                             /* B1–B4 */
+};
+
+#endif

@@ -1,0 +1,120 @@
+/* evaluate.h — scenario + plan → every figure of one report row.
+ *
+ * A pure function: no allocation, no I/O, no globals, so any number of
+ * threads may call it on a shared, read-only pe_eval_ctx. Scenario-level
+ * constants (P1–P6, F1–F3, diagnostics) are computed once by
+ * evaluate_prepare(); evaluate_plan() does only per-plan work. The text of
+ * `reason` is not built in the hot path: the result records which rules and
+ * budgets failed, and evaluate_format_reason() writes the text on demand. */
+#ifndef PLANEVAL_EVALUATE_H
+#define PLANEVAL_EVALUATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/net.h"
+#include "core/scenario.h"
+
+/* Ordered as ranked (model.md §9): ok first, invalid last. */
+typedef enum { PE_STATUS_OK, PE_STATUS_OVER_TIME, PE_STATUS_OVER_MEMORY, PE_STATUS_INVALID } pe_plan_status;
+typedef enum { PE_BOUND_COMPUTE, PE_BOUND_COMMUNICATION, PE_BOUND_BUBBLE } pe_bound;
+/* Interconnect tier an axis' collectives ran on. */
+typedef enum { PE_TIER_NONE, PE_TIER_INTRA, PE_TIER_INTER } pe_tier;
+
+const char *pe_plan_status_name(pe_plan_status v);
+const char *pe_bound_name(pe_bound v);
+const char *pe_tier_name(pe_tier v);
+
+/* Bits of pe_result.failed: rules V1–V8 (bit n-1 for Vn), then budgets. */
+enum {
+    PE_FAIL_V1 = 1u << 0, PE_FAIL_V2 = 1u << 1, PE_FAIL_V3 = 1u << 2, PE_FAIL_V4 = 1u << 3,
+    PE_FAIL_V5 = 1u << 4, PE_FAIL_V6 = 1u << 5, PE_FAIL_V7 = 1u << 6, PE_FAIL_V8 = 1u << 7,
+    PE_FAIL_MEMORY = 1u << 8,
+    PE_FAIL_STEP_TIME = 1u << 9,
+    PE_FAIL_TRAIN_DAYS = 1u << 10,
+    PE_FAIL_MIN_MFU = 1u << 11,
+};
+#define PE_FAIL_RULES 0xffu
+
+typedef struct {
+    pe_plan_status status;
+    uint32_t failed; /* PE_FAIL_* bits; status follows from them */
+
+    /* identity (filled for every plan, invalid too) */
+    int64_t gpus;         /* N */
+    int64_t microbatches; /* m; 0 when V5 fails */
+
+    /* memory (M5 of the memory-worst stage), GiB */
+    int worst_stage;
+    double mem_weights_gib, mem_grads_gib, mem_optimizer_gib, mem_activations_gib;
+    double mem_other_gib, mem_reserve_gib, mem_total_gib, mem_budget_gib, mem_headroom_gib;
+
+    /* time (S1 columns of the time stage), seconds */
+    int time_stage;
+    double compute_s, tp_comm_s, cp_comm_s, bubble_s, pp_comm_s, dp_comm_s, optimizer_s;
+    double step_time_s, comm_fraction, bubble_fraction;
+    pe_bound bound;
+    double tokens_per_s, mfu, hfu, tflops_per_gpu;
+    bool has_train_days;
+    double train_days, gpu_hours;
+
+    int interventions;
+    double state_total_gib, act_total_gib;
+
+    /* interconnect tier of each axis' group (C1: n_out > 1 → inter) */
+    pe_tier tier_tp, tier_cp, tier_dp, tier_pp;
+} pe_result;
+
+/* Scenario-level constants, computed once; opaque to callers but plain data
+ * so it can live on the stack and be shared read-only between threads. */
+typedef struct {
+    const pe_scenario *scenario;
+    double N_mm, N_layer, N_embed, N_out_untied, norm_h; /* P1–P6 */
+    double F_layer, F_out, F_model;                      /* F1–F3 */
+    double budget_bytes;                                 /* M6 */
+    double state_total_gib;                              /* §3 diagnostics */
+
+    /* --- added by evaluate.c: everything evaluate_plan needs, flat --- */
+    int64_t gpus, gpus_per_node, layers, seq_len, global_batch; /* N, G, L, s, B */
+    int64_t heads, kv_heads, ffn_hidden;
+    int64_t agf_gcd;     /* gcd(a, g, f): V2 is "t divides it" */
+    bool allow_cross_node_tp, tied;
+    pe_attention attention;
+    double L, h, g, d, V, s, B, N, Vh; /* dimensions as doubles */
+    double delta;                      /* δ */
+    double N_out_p1;                   /* P4 at p = 1 */
+    double beta_w, beta_g, beta_o;
+    double act_rep, act_par;           /* A1, A2 bytes per token */
+    double act_att;                    /* A3 for recompute none (0 with flash) */
+    double F_att;                      /* 4·s·h·κ */
+    double x[3];                       /* F4 per pe_recompute */
+    double F_hw[3];                    /* F4 per pe_recompute */
+    double peak, rate, hbm_bps;        /* peak, peak·e, W (SI units) */
+    double reserve_bytes;              /* R */
+    double tokens_per_step;            /* B·s */
+    pe_net net;                        /* C2, C3 inputs */
+} pe_eval_ctx;
+
+void evaluate_prepare(const pe_scenario *s, pe_eval_ctx *ctx);
+
+/* Fill *r for plan p. Every field is written. p's degrees, micro_batch and
+ * virtual_stages must be ≥ 1 (the loader's ranges). */
+void evaluate_plan(const pe_eval_ctx *ctx, const pe_plan *p, pe_result *r);
+
+/* The same evaluation, also filling every intermediate quantity (detail.h)
+ * for `explain` and `calibrate`: one code path with evaluate_plan(), so they
+ * print the evaluator's own numbers. d->valid is false for an invalid plan. */
+typedef struct pe_detail pe_detail;
+void evaluate_plan_detail(const pe_eval_ctx *ctx, const pe_plan *p, pe_result *r, pe_detail *d);
+
+/* The `reason` cell: every failed rule and budget with its numbers, in order
+ * (rules V1..V8, then memory, step time, train days, MFU), joined by "; ".
+ * "" for an ok plan. Returns the length written (snprintf semantics). */
+int evaluate_format_reason(const pe_eval_ctx *ctx, const pe_plan *p, const pe_result *r,
+                           char *buf, size_t size);
+
+/* The product of n whole numbers as text: its value, or — when it would
+ * overflow 64 bits (hostile degrees up to 2^53) — the factors "a*b*c". */
+int pe_product_text(char *buf, size_t size, const int64_t *factors, int n);
+
+#endif

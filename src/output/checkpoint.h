@@ -1,0 +1,33 @@
+/* checkpoint.h — where an interrupted sweep stood: the done prefix of its
+ * index range, what it had counted, and the indices of the rows it kept
+ * (top-K mode). A text file written atomically beside the report; its
+ * fingerprint ties it to the scenario file's bytes and the run's options,
+ * so --resume never continues a different sweep. */
+#ifndef PLANEVAL_CHECKPOINT_H
+#define PLANEVAL_CHECKPOINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "sweep/runner.h"
+
+typedef struct {
+    uint64_t fingerprint;
+    uint64_t first, last, next, top_k;
+    pe_run_counts counts;
+    uint64_t *rows; /* owned */
+    size_t row_count;
+} pe_checkpoint;
+
+/* FNV-1a 64 of a file's bytes, mixed with the run options that shape the
+ * result (top_k, shard range). */
+pe_status checkpoint_fingerprint(const char *scenario_path, uint64_t top_k, uint64_t first,
+                                 uint64_t last, uint64_t *out, pe_error *err);
+
+pe_status checkpoint_write(const char *path, const pe_checkpoint *c, pe_error *err);
+/* PE_OK and c filled; PE_BAD_INPUT when the file is not a checkpoint. */
+pe_status checkpoint_read(const char *path, pe_checkpoint *c, pe_error *err);
+void checkpoint_free(pe_checkpoint *c);
+
+#endif

@@ -1,0 +1,503 @@
+/* report.c — ranked CSV rows through libcsv, atomic file replace. */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csv.h>
+
+#include "core/columns.h"
+#include "output/report.h"
+
+struct pe_report {
+    FILE *fp;
+    char path[PE_PATH_MAX];
+    char tmp[PE_PATH_MAX + 32];
+    char storage[PE_REPORT_LINE_MAX]; /* one row being built */
+    pe_line line;
+};
+
+/* Decimal text of v into buf (size ≥ 24); the length. */
+static int int_text(char *buf, long long v)
+{
+    char digits[24];
+    int n = 0, len = 0;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        buf[len++] = '-';
+    while (n)
+        buf[len++] = digits[--n];
+    buf[len] = '\0';
+    return len;
+}
+
+/* Shortest of %.15g, %.16g, %.17g that reads back as x: the reference
+ * (and the fallback of the fast path below). */
+static int format_double_printf(double x, char *buf, size_t size)
+{
+    int n = 0;
+    for (int prec = 15; prec <= 17; prec++) {
+        n = snprintf(buf, size, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            break;
+    }
+    return n;
+}
+
+/* 10^0 … 10^27: exact in a 64-bit mantissa (5^27 < 2^63), and exact as
+ * written (the compiler rounds decimal literals correctly). */
+static const long double P10[28] = {
+    1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
+    1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
+    1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+
+/* Does digits × 10^e10 round to the positive double ax? 1 yes, 0 no, -1
+ * cannot tell. digits (< 2^57) and 10^|e10| are exact in long double, so
+ * the one product or quotient L is within half a long-double ulp of the
+ * exact value; unless L is that close to a midpoint between ax and a
+ * neighbour, the exact value lies on the same side of it as L, and the
+ * answer is certain without strtod. */
+static int rounds_to(unsigned long long digits, int e10, long double lo, long double hi)
+{
+    if (e10 > 27 || e10 < -27)
+        return -1;
+    long double d = (long double)digits;
+    long double L = e10 >= 0 ? d * P10[e10] : d / P10[-e10];
+    /* more than a long-double ulp of L (2^-63 relative at most): a margin */
+    long double margin = L * 0x1p-62L;
+    if (fabsl(L - lo) <= margin || fabsl(L - hi) <= margin)
+        return -1;
+    return L > lo && L < hi;
+}
+
+/* (2·d ± 1)/2 × 10^e10 in long double: one rounding (2d+1 < 2^59 and the
+ * power of ten are exact; halving is exact). */
+static long double half_step(unsigned long long twice_plus, int e10)
+{
+    long double t = (long double)twice_plus;
+    return (e10 >= 0 ? t * P10[e10] : t / P10[-e10]) / 2;
+}
+
+/* The integer d nearest to ax / 10^e10 — the digits printf prints, since
+ * printf rounds the exact value correctly — from an estimate at most one
+ * off. false when it cannot be certain (ax within a long-double ulp of a
+ * midpoint d ± 1/2, a tie printf breaks by the exact value). */
+static bool nearest_digits(unsigned long long estimate, int e10, double ax,
+                           unsigned long long *out)
+{
+    if (e10 > 27 || e10 < -27 || estimate < 2)
+        return false;
+    for (unsigned long long dd = estimate - 1; dd <= estimate + 1; dd++) {
+        long double below = half_step(2 * dd - 1, e10), above = half_step(2 * dd + 1, e10);
+        if (fabsl(ax - below) <= below * 0x1p-62L || fabsl(ax - above) <= above * 0x1p-62L)
+            return false;
+        if (ax > below && ax < above) {
+            *out = dd;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Write digits (P significant, trailing zeros allowed) with decimal
+ * exponent X of the first digit, the way %.Pg would. */
+static int write_g(char *buf, unsigned long long digits, int P, int X, bool negative)
+{
+    char d[24];
+    for (int i = P - 1; i >= 0; i--, digits /= 10)
+        d[i] = (char)('0' + digits % 10);
+    int last = P - 1; /* %g drops trailing zeros */
+    while (last > 0 && d[last] == '0')
+        last--;
+    int n = 0;
+    if (negative)
+        buf[n++] = '-';
+    if (X < -4 || X >= P) { /* d.ddde±XX */
+        buf[n++] = d[0];
+        if (last > 0) {
+            buf[n++] = '.';
+            for (int i = 1; i <= last; i++)
+                buf[n++] = d[i];
+        }
+        buf[n++] = 'e';
+        buf[n++] = X < 0 ? '-' : '+';
+        int ax = X < 0 ? -X : X;
+        if (ax >= 100)
+            buf[n++] = (char)('0' + ax / 100);
+        buf[n++] = (char)('0' + ax / 10 % 10);
+        buf[n++] = (char)('0' + ax % 10);
+    } else if (X < 0) { /* 0.000ddd */
+        buf[n++] = '0';
+        buf[n++] = '.';
+        for (int i = -1; i > X; i--)
+            buf[n++] = '0';
+        for (int i = 0; i <= last; i++)
+            buf[n++] = d[i];
+    } else { /* ddd.ddd */
+        for (int i = 0; i <= X; i++)
+            buf[n++] = i <= last ? d[i] : '0';
+        if (last > X) {
+            buf[n++] = '.';
+            for (int i = X + 1; i <= last; i++)
+                buf[n++] = d[i];
+        }
+    }
+    buf[n] = '\0';
+    return n;
+}
+
+int report_format_double(double x, char *buf, size_t size)
+{
+    /* Whole numbers below 2^53 (budgets, reserves, counts) print as
+     * integers without printf: exact, and the common case of many cells. */
+    if (size >= 24 && x == (double)(long long)x && fabs(x) < 9007199254740992.0 && !signbit(x))
+        return int_text(buf, (long long)x);
+    /* A double needs at most 17 significant digits to read back exactly;
+     * fewer when they suffice keeps the report readable (0.1, not
+     * 0.10000000000000001): the text is exactly format_double_printf's —
+     * the first of %.15g, %.16g, %.17g that reads back — but printf is
+     * slow (it was most of a full report's cost). So the correctly rounded
+     * digits and the read-back test are decided in 64-bit long double
+     * arithmetic wherever that is certain, and printf/strtod decide the
+     * rest. The text is the same on every machine. */
+    if (size < 40 || !isfinite(x) || x == 0)
+        return format_double_printf(x, buf, size);
+    /* The certainty arguments need long double arithmetic with a 64-bit
+     * mantissa, as declared (LDBL_MANT_DIG) and as actually done: an
+     * emulator (valgrind) may compute it in double precision. */
+    volatile long double one = 1.0L, tiny = 0x1p-63L;
+    if (LDBL_MANT_DIG < 64 || one + tiny == one)
+        return format_double_printf(x, buf, size);
+    bool negative = x < 0;
+    double ax = fabs(x);
+    int X = (int)floor(log10(ax));
+    if (X < -10 || X > 42) /* the powers of ten used below are exact only to 10^27 */
+        return format_double_printf(x, buf, size);
+    long double scaled = X <= 16 ? (long double)ax * P10[16 - X] : (long double)ax / P10[X - 16];
+    unsigned long long n17 = (unsigned long long)llroundl(scaled);
+    if (n17 >= 100000000000000000ull) { /* log10 landed one decade low */
+        X++;
+        n17 = (n17 + 5) / 10;
+    } else if (n17 < 10000000000000000ull) {
+        return format_double_printf(x, buf, size);
+    }
+    static const unsigned long long div[] = {100, 10, 1};
+    static const unsigned long long limit[] = {1000000000000000ull, 10000000000000000ull,
+                                               100000000000000000ull};
+    /* the midpoints between ax and its neighbours: exact in long double */
+    const long double lo = ((long double)ax + (long double)nextafter(ax, 0)) / 2;
+    const long double hi = ((long double)ax + (long double)nextafter(ax, INFINITY)) / 2;
+    for (int P = 15; P <= 17; P++) {
+        unsigned long long d = div[P - 15];
+        unsigned long long estimate = (n17 + d / 2) / d;
+        int Xp = X;
+        if (estimate >= limit[P - 15]) { /* rounding carried into a new digit */
+            estimate /= 10;
+            Xp++;
+        }
+        int e10 = Xp - P + 1;
+        unsigned long long digits;
+        if (!nearest_digits(estimate, e10, ax, &digits))
+            return format_double_printf(x, buf, size);
+        if (digits >= limit[P - 15]) { /* 99…9.5 rounds up to 10…0 */
+            digits /= 10;
+            Xp++;
+            e10++;
+        }
+        if (digits < limit[P - 15] / 10)
+            return format_double_printf(x, buf, size);
+        int r = rounds_to(digits, e10, lo, hi);
+        if (r == 0)
+            continue;
+        int n = write_g(buf, digits, P, Xp, negative);
+        if (r == 1 || strtod(buf, NULL) == x)
+            return n;
+    }
+    return format_double_printf(x, buf, size);
+}
+
+pe_status report_make_parent_dirs(const char *path, pe_error *err)
+{
+    char dir[PE_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return PE_OK;
+    *slash = '\0';
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+            return pe_fail(err, PE_INTERNAL, dir, 0, 0, "cannot create directory: %s",
+                           strerror(errno));
+        *p = '/';
+    }
+    if (dir[0] && mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return pe_fail(err, PE_INTERNAL, dir, 0, 0, "cannot create directory: %s",
+                       strerror(errno));
+    return PE_OK;
+}
+
+static void put_raw(pe_line *l, const char *s, size_t n)
+{
+    if (l->len + n + 1 >= l->cap) {
+        l->overflow = true;
+        return;
+    }
+    memcpy(l->buf + l->len, s, n);
+    l->len += n;
+}
+
+/* A cell: separated by a comma, quoted by libcsv only when it needs it. */
+static void put_cell(pe_line *l, bool first, const char *s)
+{
+    if (!first)
+        put_raw(l, ",", 1);
+    size_t n = strlen(s);
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        put_raw(l, s, n);
+        return;
+    }
+    size_t room = l->cap - l->len - 1;
+    size_t need = csv_write(l->buf + l->len, room, s, n);
+    if (need > room)
+        l->overflow = true;
+    else
+        l->len += need;
+}
+
+pe_status report_write_lines(pe_report *w, const char *text, size_t n, pe_error *err)
+{
+    if (n && fwrite(text, 1, n, w->fp) != n)
+        return pe_fail(err, PE_INTERNAL, w->path, 0, 0, "write failed: %s", strerror(errno));
+    return PE_OK;
+}
+
+static pe_status end_line(pe_report *w, pe_error *err)
+{
+    pe_line *l = &w->line;
+    put_raw(l, "\n", 1);
+    bool overflow = l->overflow;
+    size_t n = l->len;
+    l->len = 0;
+    l->overflow = false;
+    if (overflow)
+        return pe_fail(err, PE_INTERNAL, w->path, 0, 0, "a report row exceeds %zu bytes", l->cap);
+    return report_write_lines(w, l->buf, n, err);
+}
+
+pe_status report_open_cells(const char *path, const char *const *header, size_t n,
+                            pe_report **out, pe_error *err)
+{
+    *out = NULL;
+    pe_status st = report_make_parent_dirs(path, err);
+    if (st != PE_OK)
+        return st;
+    pe_report *w = calloc(1, sizeof *w);
+    if (!w)
+        return pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
+    snprintf(w->path, sizeof w->path, "%s", path);
+    snprintf(w->tmp, sizeof w->tmp, "%s.tmp.%ld", path, (long)getpid());
+    w->line = (pe_line){w->storage, sizeof w->storage, 0, false};
+    w->fp = fopen(w->tmp, "w");
+    if (!w->fp) {
+        st = pe_fail(err, PE_INTERNAL, w->tmp, 0, 0, "cannot write: %s", strerror(errno));
+        free(w);
+        return st;
+    }
+    st = report_write_cells(w, header, n, err);
+    if (st != PE_OK) {
+        report_abort(w);
+        return st;
+    }
+    *out = w;
+    return PE_OK;
+}
+
+pe_status report_write_cells(pe_report *w, const char *const *cells, size_t n, pe_error *err)
+{
+    for (size_t c = 0; c < n; c++)
+        put_cell(&w->line, c == 0, cells[c] ? cells[c] : "");
+    return end_line(w, err);
+}
+
+pe_status report_open(const char *path, pe_report **out, pe_error *err)
+{
+    const char *header[COL_COUNT];
+    for (int c = 0; c < COL_COUNT; c++)
+        header[c] = pe_columns[c].name;
+    return report_open_cells(path, header, COL_COUNT, out, err);
+}
+
+/* The interconnect tier each parallel axis' group ran on; axes of degree 1
+ * are left out ("" for a single GPU). */
+static void format_links(const pe_result *r, char *buf, size_t size)
+{
+    const char *names[] = {"tp", "cp", "dp", "pp"};
+    const pe_tier tiers[] = {r->tier_tp, r->tier_cp, r->tier_dp, r->tier_pp};
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < 4 && n < size; i++)
+        if (tiers[i] != PE_TIER_NONE)
+            n += (size_t)snprintf(buf + n, size - n, "%s%s:%s", n ? " " : "", names[i],
+                                  pe_tier_name(tiers[i]));
+}
+
+static int fmt_int(char *buf, size_t size, long long v)
+{
+    if (size < 24)
+        return snprintf(buf, size, "%lld", v);
+    return int_text(buf, v);
+}
+
+/* snprintf(buf, size, "%s", s) without printf: cells are copied a lot. */
+static int copy_text(char *buf, size_t size, const char *s)
+{
+    size_t n = strlen(s);
+    if (size == 0)
+        return (int)n;
+    size_t k = n < size - 1 ? n : size - 1;
+    memcpy(buf, s, k);
+    buf[k] = '\0';
+    return (int)n;
+}
+
+int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long rank,
+                       const pe_plan *p, const pe_row *row, pe_column col, char *buf,
+                       size_t size)
+{
+    const pe_result *r = &row->result;
+    buf[0] = '\0';
+    /* interface.md: an invalid plan fills rank … micro_batch only (our added
+     * columns too: identical invalid rows stay identical, so their order
+     * within a canonical-text tie cannot show). */
+    if (r->status == PE_STATUS_INVALID && col >= COL_MICROBATCHES)
+        return 0;
+    if (col == COL_PLAN_INDEX)
+        return snprintf(buf, size, "%llu", (unsigned long long)row->index);
+    if (col == COL_RANK_BY)
+        return copy_text(buf, size, pe_rank_by_name(ctx->scenario->rank_by));
+    double num;
+    switch (col) {
+    case COL_RANK: return fmt_int(buf, size, rank);
+    case COL_SCENARIO: return copy_text(buf, size, scenario);
+    case COL_PLAN: return copy_text(buf, size, row->name ? row->name : row->canon);
+    case COL_STATUS: return copy_text(buf, size, pe_plan_status_name(r->status));
+    case COL_REASON: return evaluate_format_reason(ctx, p, r, buf, size);
+    case COL_GPUS: return fmt_int(buf, size, r->gpus);
+    case COL_DP: return fmt_int(buf, size, p->dp);
+    case COL_TP: return fmt_int(buf, size, p->tp);
+    case COL_PP: return fmt_int(buf, size, p->pp);
+    case COL_CP: return fmt_int(buf, size, p->cp);
+    case COL_ZERO: return fmt_int(buf, size, p->zero);
+    case COL_RECOMPUTE: return copy_text(buf, size, pe_recompute_name(p->recompute));
+    case COL_SCHEDULE: return copy_text(buf, size, pe_schedule_name(p->schedule));
+    case COL_VIRTUAL_STAGES: return fmt_int(buf, size, p->virtual_stages);
+    case COL_SEQUENCE_PARALLEL: return copy_text(buf, size, p->sequence_parallel ? "true" : "false");
+    case COL_MICRO_BATCH: return fmt_int(buf, size, p->micro_batch);
+    case COL_MICROBATCHES: return fmt_int(buf, size, r->microbatches);
+    case COL_WORST_STAGE: return fmt_int(buf, size, r->worst_stage);
+    case COL_MEM_WEIGHTS_GIB: num = r->mem_weights_gib; break;
+    case COL_MEM_GRADS_GIB: num = r->mem_grads_gib; break;
+    case COL_MEM_OPTIMIZER_GIB: num = r->mem_optimizer_gib; break;
+    case COL_MEM_ACTIVATIONS_GIB: num = r->mem_activations_gib; break;
+    case COL_MEM_OTHER_GIB: num = r->mem_other_gib; break;
+    case COL_MEM_RESERVE_GIB: num = r->mem_reserve_gib; break;
+    case COL_MEM_TOTAL_GIB: num = r->mem_total_gib; break;
+    case COL_MEM_BUDGET_GIB: num = r->mem_budget_gib; break;
+    case COL_MEM_HEADROOM_GIB: num = r->mem_headroom_gib; break;
+    case COL_COMPUTE_S: num = r->compute_s; break;
+    case COL_TP_COMM_S: num = r->tp_comm_s; break;
+    case COL_CP_COMM_S: num = r->cp_comm_s; break;
+    case COL_BUBBLE_S: num = r->bubble_s; break;
+    case COL_PP_COMM_S: num = r->pp_comm_s; break;
+    case COL_DP_COMM_S: num = r->dp_comm_s; break;
+    case COL_OPTIMIZER_S: num = r->optimizer_s; break;
+    case COL_STEP_TIME_S: num = r->step_time_s; break;
+    case COL_COMM_FRACTION: num = r->comm_fraction; break;
+    case COL_BUBBLE_FRACTION: num = r->bubble_fraction; break;
+    case COL_BOUND: return copy_text(buf, size, pe_bound_name(r->bound));
+    case COL_TOKENS_PER_S: num = r->tokens_per_s; break;
+    case COL_MFU: num = r->mfu; break;
+    case COL_HFU: num = r->hfu; break;
+    case COL_TFLOPS_PER_GPU: num = r->tflops_per_gpu; break;
+    case COL_TRAIN_DAYS:
+    case COL_GPU_HOURS:
+        if (!r->has_train_days)
+            return 0; /* a figure that does not apply is empty */
+        num = col == COL_TRAIN_DAYS ? r->train_days : r->gpu_hours;
+        break;
+    case COL_INTERVENTIONS: return fmt_int(buf, size, r->interventions);
+    case COL_STATE_TOTAL_GIB: num = r->state_total_gib; break;
+    case COL_ACT_TOTAL_GIB: num = r->act_total_gib; break;
+    case COL_LINKS: format_links(r, buf, size); return (int)strlen(buf);
+    default: return 0;
+    }
+    return report_format_double(num, buf, size);
+}
+
+bool report_format_row(const pe_eval_ctx *ctx, const char *scenario, long long rank,
+                       const pe_plan *p, const pe_row *row, pe_line *line)
+{
+    char cell[2048];
+    for (int c = 0; c < COL_COUNT; c++) {
+        int n = report_format_cell(ctx, scenario, rank, p, row, (pe_column)c, cell, sizeof cell);
+        if (pe_columns[c].kind == PE_COL_TEXT || n < 0 || (size_t)n >= sizeof cell) {
+            put_cell(line, c == 0, cell); /* text may need quoting */
+        } else { /* numbers and booleans never do */
+            if (c)
+                put_raw(line, ",", 1);
+            put_raw(line, cell, (size_t)n);
+        }
+    }
+    put_raw(line, "\n", 1);
+    return !line->overflow;
+}
+
+pe_status report_write_row(pe_report *w, const pe_eval_ctx *ctx, const char *scenario,
+                           long long rank, const pe_plan *p, const pe_row *row, pe_error *err)
+{
+    pe_line *l = &w->line;
+    bool ok = report_format_row(ctx, scenario, rank, p, row, l);
+    size_t n = l->len;
+    l->len = 0;
+    l->overflow = false;
+    if (!ok)
+        return pe_fail(err, PE_INTERNAL, w->path, 0, 0, "a report row exceeds %zu bytes", l->cap);
+    return report_write_lines(w, l->buf, n, err);
+}
+
+pe_status report_commit(pe_report *w, pe_error *err)
+{
+    pe_status st = PE_OK;
+    if (fflush(w->fp) != 0 || ferror(w->fp))
+        st = pe_fail(err, PE_INTERNAL, w->path, 0, 0, "write failed: %s", strerror(errno));
+    if (fclose(w->fp) != 0 && st == PE_OK)
+        st = pe_fail(err, PE_INTERNAL, w->path, 0, 0, "write failed: %s", strerror(errno));
+    w->fp = NULL;
+    if (st == PE_OK && rename(w->tmp, w->path) != 0)
+        st = pe_fail(err, PE_INTERNAL, w->path, 0, 0, "cannot rename %s into place: %s", w->tmp,
+                     strerror(errno));
+    if (st != PE_OK)
+        remove(w->tmp);
+    free(w);
+    return st;
+}
+
+void report_abort(pe_report *w)
+{
+    if (!w)
+        return;
+    if (w->fp)
+        fclose(w->fp);
+    remove(w->tmp);
+    free(w);
+}

@@ -1,0 +1,97 @@
+/* report_rows.c — a whole ranked run written as a report (report.h's
+ * atomic file), its rows formatted on several threads. */
+#include "output/report_rows.h"
+
+#include "output/report.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Report writing: rows are formatted in parallel, a block per thread per
+ * round, and written in order by this thread; formatting (number to text)
+ * is most of the cost of a full report. */
+#define WRITE_BLOCK 4096u
+
+typedef struct {
+    const pe_plan_space *space;
+    const pe_eval_ctx *ctx;
+    const pe_run_result *rr;
+    size_t lo, hi;
+    char *text; /* owned, grows */
+    size_t len, cap;
+    bool failed;
+} format_job;
+
+static void *format_rows(void *arg)
+{
+    format_job *j = arg;
+    j->len = 0;
+    for (size_t i = j->lo; i < j->hi && !j->failed; i++) {
+        if (j->cap - j->len < PE_REPORT_LINE_MAX) {
+            size_t cap = j->cap ? 2 * j->cap : (size_t)WRITE_BLOCK * 512;
+            char *t = realloc(j->text, cap);
+            if (!t) {
+                j->failed = true;
+                break;
+            }
+            j->text = t;
+            j->cap = cap;
+        }
+        pe_plan plan;
+        plans_at(j->space, j->rr->rows[i].index, &plan);
+        pe_line line = {j->text + j->len, j->cap - j->len, 0, false};
+        if (!report_format_row(j->ctx, j->space->scenario->name, (long long)i + 1, &plan,
+                               &j->rr->rows[i], &line))
+            j->failed = true;
+        j->len += line.len;
+    }
+    return NULL;
+}
+
+pe_status report_write_ranked(const char *path, const pe_plan_space *space,
+                             const pe_eval_ctx *ctx, const pe_run_result *rr, int thread_count,
+                             pe_error *err)
+{
+    pe_report *w = NULL;
+    pe_status st = report_open(path, &w, err);
+    if (st != PE_OK)
+        return st;
+    size_t threads = thread_count > 1 ? (size_t)thread_count : 1;
+    if (threads > 64)
+        threads = 64;
+    format_job jobs[64];
+    pthread_t tids[64];
+    memset(jobs, 0, sizeof jobs);
+    for (size_t start = 0; st == PE_OK && start < rr->row_count;) {
+        size_t used = 0;
+        for (; used < threads && start < rr->row_count; used++) {
+            size_t hi = start + WRITE_BLOCK < rr->row_count ? start + WRITE_BLOCK : rr->row_count;
+            jobs[used].space = space;
+            jobs[used].ctx = ctx;
+            jobs[used].rr = rr;
+            jobs[used].lo = start;
+            jobs[used].hi = hi;
+            start = hi;
+        }
+        size_t started = 0;
+        for (size_t t = 1; t < used; t++, started++)
+            if (pthread_create(&tids[t], NULL, format_rows, &jobs[t]) != 0)
+                break;
+        format_rows(&jobs[0]);
+        for (size_t t = 1; t <= started; t++)
+            pthread_join(tids[t], NULL);
+        for (size_t t = 1 + started; t < used; t++) /* a thread that could not start */
+            format_rows(&jobs[t]);
+        for (size_t t = 0; t < used && st == PE_OK; t++)
+            st = jobs[t].failed ? pe_fail(err, PE_INTERNAL, path, 0, 0,
+                                          "out of memory formatting report rows")
+                                : report_write_lines(w, jobs[t].text, jobs[t].len, err);
+    }
+    for (size_t t = 0; t < threads; t++)
+        free(jobs[t].text);
+    if (st == PE_OK)
+        return report_commit(w, err);
+    report_abort(w);
+    return st;
+}

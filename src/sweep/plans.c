@@ -1,0 +1,380 @@
+/* plans.c — canonical text, and index → plan over explicit plans + sweep.
+ * Rules: interface.md "Sweep" (auto candidates, enumeration order) and
+ * model.md §1 (which combinations are skipped rather than reported). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep/plans.h"
+
+enum { MODE_DEFAULT, MODE_LIST, MODE_AUTO };
+
+/* Candidate slots of micro_batch: auto (powers of two ≤ 64) and
+ * virtual_stages: auto (2..16); filtered per combination in plans_at. */
+static const int64_t MICRO_BATCH_AUTO[] = {1, 2, 4, 8, 16, 32, 64};
+#define VIRTUAL_STAGES_AUTO_FIRST 2
+#define VIRTUAL_STAGES_AUTO_LAST 16
+
+const char *plans_skip_name(pe_skip k)
+{
+    static const char *const names[PE_SKIP_COUNT] = {
+        "plan",
+        "dp auto: N/(tp*pp*cp) not whole",
+        "micro_batch auto: micro_batch*dp does not divide global_batch",
+        "virtual_stages auto: pp*v does not divide layers",
+        "virtual_stages applies to interleaved only",
+        "interleaved needs virtual_stages >= 2",
+        "sequence_parallel applies to tp > 1 only",
+    };
+    return (unsigned)k < PE_SKIP_COUNT ? names[k] : "?";
+}
+
+/* Append text / a non-negative integer; the hot path of every report row
+ * and ranking tie, so no printf. */
+static char *put_text(char *o, const char *end, const char *t)
+{
+    while (*t && o < end)
+        *o++ = *t++;
+    return o;
+}
+
+static char *put_int(char *o, const char *end, int64_t v)
+{
+    char digits[24];
+    int n = 0;
+    uint64_t u = v < 0 ? 0 : (uint64_t)v; /* degrees are ≥ 0 */
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    while (n && o < end)
+        *o++ = digits[--n];
+    return o;
+}
+
+int plans_canonical(const pe_plan *p, char *buf, size_t size)
+{
+    if (!size)
+        return 0;
+    char *o = buf, *end = buf + size - 1;
+    o = put_text(o, end, "dp");
+    o = put_int(o, end, p->dp);
+    o = put_text(o, end, "-tp");
+    o = put_int(o, end, p->tp);
+    o = put_text(o, end, "-pp");
+    o = put_int(o, end, p->pp);
+    o = put_text(o, end, "-cp");
+    o = put_int(o, end, p->cp);
+    o = put_text(o, end, "-z");
+    o = put_int(o, end, p->zero);
+    o = put_text(o, end, "-");
+    o = put_text(o, end, pe_recompute_name(p->recompute));
+    o = put_text(o, end, "-mb");
+    o = put_int(o, end, p->micro_batch);
+    o = put_text(o, end, "-");
+    o = put_text(o, end, pe_schedule_name(p->schedule));
+    o = put_text(o, end, "-v");
+    o = put_int(o, end, p->virtual_stages);
+    o = put_text(o, end, p->sequence_parallel ? "-sp1" : "-sp0");
+    *o = '\0';
+    return (int)(o - buf);
+}
+
+const char *plans_display_name(const pe_plan *p, char canon[PE_CANON_MAX])
+{
+    if (p->name[0])
+        return p->name;
+    plans_canonical(p, canon, PE_CANON_MAX);
+    return canon;
+}
+
+/* Append v to a growing candidate list (at most `cap` entries). */
+static void push(int64_t *list, uint64_t *n, int64_t v) { list[(*n)++] = v; }
+
+static pe_status set_values(pe_plan_space *sp, int axis, const int64_t *v, uint64_t n,
+                            pe_error *err)
+{
+    sp->values[axis] = malloc((n ? n : 1) * sizeof(int64_t));
+    if (!sp->values[axis])
+        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    if (n)
+        memcpy(sp->values[axis], v, n * sizeof(int64_t));
+    sp->slots[axis] = n;
+    return PE_OK;
+}
+
+/* interface.md: tp auto = every t ≤ G with t | G, a, g, f; with
+ * allow_cross_node_tp also multiples of G up to N that divide a, g and f. */
+static uint64_t tp_auto(const pe_scenario *s, int64_t *out, uint64_t cap)
+{
+    const pe_model *m = &s->model;
+    int64_t G = s->cluster.gpus_per_node, N = s->cluster.nodes * G;
+    uint64_t n = 0;
+    for (int64_t t = 1; t <= G && n < cap; t++)
+        if (G % t == 0 && m->heads % t == 0 && m->kv_heads % t == 0 && m->ffn_hidden % t == 0)
+            push(out, &n, t);
+    if (s->cluster.allow_cross_node_tp)
+        for (int64_t t = 2 * G; t <= N && n < cap; t += G)
+            if (m->heads % t == 0 && m->kv_heads % t == 0 && m->ffn_hidden % t == 0)
+                push(out, &n, t);
+    return n;
+}
+
+pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->scenario = s;
+    sp->explicit_count = s->plan_count;
+    if (!s->sweep.present)
+        return PE_OK;
+
+    const pe_sweep *w = &s->sweep;
+    const pe_axis *axes[PE_AXIS_COUNT] = {&w->tp,          &w->pp,        &w->cp,
+                                          &w->dp,          &w->zero,      &w->recompute,
+                                          &w->micro_batch, &w->schedule,  &w->virtual_stages,
+                                          &w->sequence_parallel};
+    static const int64_t defaults[PE_AXIS_COUNT] = {
+        1, 1, 1, 0, 0, PE_RECOMPUTE_NONE, 1, PE_SCHEDULE_1F1B, 1, 0};
+    int64_t N = s->cluster.nodes * s->cluster.gpus_per_node;
+    pe_status st = PE_OK;
+    sp->sweep_count = 1;
+    for (int a = 0; a < PE_AXIS_COUNT && st == PE_OK; a++) {
+        const pe_axis *ax = axes[a];
+        if (!ax->present) {
+            sp->mode[a] = MODE_DEFAULT;
+            st = set_values(sp, a, &defaults[a], 1, err);
+        } else if (!ax->is_auto) {
+            sp->mode[a] = MODE_LIST;
+            st = set_values(sp, a, ax->values, ax->count, err);
+        } else {
+            sp->mode[a] = MODE_AUTO;
+            int64_t cand[128];
+            uint64_t n = 0;
+            switch (a) {
+            case PE_AXIS_TP:
+                n = tp_auto(s, cand, sizeof cand / sizeof cand[0]);
+                break;
+            case PE_AXIS_PP: /* every divisor p of L with p ≤ N */
+                for (int64_t p = 1; p <= s->model.layers && p <= N; p++)
+                    if (s->model.layers % p == 0 && n < sizeof cand / sizeof cand[0])
+                        push(cand, &n, p);
+                break;
+            case PE_AXIS_CP: /* powers of two c ≤ 64 with c | s */
+                for (int64_t c = 1; c <= 64; c *= 2)
+                    if (s->model.seq_len % c == 0)
+                        push(cand, &n, c);
+                break;
+            case PE_AXIS_DP: /* one slot: N/(t·p·c), resolved per combination */
+                push(cand, &n, 0);
+                break;
+            case PE_AXIS_MICRO_BATCH:
+                for (size_t i = 0; i < sizeof MICRO_BATCH_AUTO / sizeof MICRO_BATCH_AUTO[0]; i++)
+                    push(cand, &n, MICRO_BATCH_AUTO[i]);
+                break;
+            case PE_AXIS_VIRTUAL_STAGES:
+                for (int64_t v = VIRTUAL_STAGES_AUTO_FIRST; v <= VIRTUAL_STAGES_AUTO_LAST; v++)
+                    push(cand, &n, v);
+                break;
+            default: /* the loader admits auto on the axes above only */
+                push(cand, &n, defaults[a]);
+                break;
+            }
+            st = set_values(sp, a, cand, n, err);
+        }
+        if (st == PE_OK && __builtin_mul_overflow(sp->sweep_count, sp->slots[a], &sp->sweep_count))
+            st = pe_fail(err, PE_BAD_INPUT, s->file, w->line, w->col,
+                         "sweep: the cross product of its values exceeds 2^64 combinations");
+    }
+    if (st != PE_OK) {
+        plans_free(sp);
+        return st;
+    }
+    /* stride[a]: indices per step of axis a (the product of the inner axes) */
+    uint64_t stride = 1;
+    for (int a = PE_AXIS_COUNT - 1; a >= 0; a--) {
+        sp->stride[a] = stride;
+        stride *= sp->slots[a] ? sp->slots[a] : 1;
+    }
+    return PE_OK;
+}
+
+void plans_free(pe_plan_space *sp)
+{
+    for (int a = 0; a < PE_AXIS_COUNT; a++)
+        free(sp->values[a]);
+    memset(sp, 0, sizeof *sp);
+}
+
+static inline int64_t mul_sat(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+/* The plan of sweep slots `slot`; on a skip, *axis is the innermost axis
+ * the skip depends on (every index that agrees on axes 0..*axis skips the
+ * same way). */
+static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_plan *out,
+                             int *axis)
+{
+    const pe_scenario *s = sp->scenario;
+    const int64_t *const *v = (const int64_t *const *)sp->values;
+    out->name[0] = '\0';
+    out->line = out->col = 0;
+    out->overlap = s->overlap;
+    out->tp = v[PE_AXIS_TP][slot[PE_AXIS_TP]];
+    out->pp = v[PE_AXIS_PP][slot[PE_AXIS_PP]];
+    out->cp = v[PE_AXIS_CP][slot[PE_AXIS_CP]];
+    if (sp->mode[PE_AXIS_DP] == MODE_AUTO) {
+        int64_t N = s->cluster.nodes * s->cluster.gpus_per_node;
+        int64_t tpc = mul_sat(mul_sat(out->tp, out->pp), out->cp);
+        if (tpc > N || N % tpc != 0) {
+            *axis = PE_AXIS_DP;
+            return PE_SKIP_DP_NOT_WHOLE;
+        }
+        out->dp = N / tpc;
+    } else {
+        out->dp = v[PE_AXIS_DP][slot[PE_AXIS_DP]];
+    }
+    out->zero = v[PE_AXIS_ZERO][slot[PE_AXIS_ZERO]];
+    out->recompute = (pe_recompute)v[PE_AXIS_RECOMPUTE][slot[PE_AXIS_RECOMPUTE]];
+    out->micro_batch = v[PE_AXIS_MICRO_BATCH][slot[PE_AXIS_MICRO_BATCH]];
+    if (sp->mode[PE_AXIS_MICRO_BATCH] == MODE_AUTO) {
+        int64_t bdp = mul_sat(out->micro_batch, out->dp);
+        if (bdp > s->training.global_batch || s->training.global_batch % bdp != 0) {
+            *axis = PE_AXIS_MICRO_BATCH;
+            return PE_SKIP_MICRO_BATCH;
+        }
+    }
+    out->schedule = (pe_schedule)v[PE_AXIS_SCHEDULE][slot[PE_AXIS_SCHEDULE]];
+    /* model.md §1: virtual_stages values apply to interleaved only (other
+     * schedules take v = 1 once); interleaved with v < 2 is skipped. */
+    *axis = PE_AXIS_VIRTUAL_STAGES;
+    if (out->schedule != PE_SCHEDULE_INTERLEAVED) {
+        if (slot[PE_AXIS_VIRTUAL_STAGES] != 0)
+            return PE_SKIP_V_NOT_INTERLEAVED;
+        out->virtual_stages = 1;
+    } else {
+        out->virtual_stages = v[PE_AXIS_VIRTUAL_STAGES][slot[PE_AXIS_VIRTUAL_STAGES]];
+        if (sp->mode[PE_AXIS_VIRTUAL_STAGES] == MODE_AUTO) {
+            int64_t pv = mul_sat(out->pp, out->virtual_stages);
+            if (pv > s->model.layers || s->model.layers % pv != 0)
+                return PE_SKIP_VIRTUAL_STAGES;
+        }
+        if (out->virtual_stages < 2)
+            return PE_SKIP_INTERLEAVED_V_LT_2;
+    }
+    /* sequence_parallel values apply only when t > 1; t = 1 takes false once. */
+    *axis = PE_AXIS_SP;
+    if (sp->mode[PE_AXIS_SP] == MODE_DEFAULT) {
+        out->sequence_parallel = out->tp > 1;
+    } else if (out->tp == 1) {
+        if (slot[PE_AXIS_SP] != 0)
+            return PE_SKIP_SP_TP1;
+        out->sequence_parallel = false;
+    } else {
+        out->sequence_parallel = v[PE_AXIS_SP][slot[PE_AXIS_SP]] != 0;
+    }
+    return PE_SKIP_NONE;
+}
+
+static void decode(const pe_plan_space *sp, uint64_t rest, uint64_t *slot)
+{
+    for (int a = PE_AXIS_COUNT - 1; a >= 0; a--) { /* the last axis varies fastest */
+        slot[a] = rest % sp->slots[a];
+        rest /= sp->slots[a];
+    }
+}
+
+pe_skip plans_at(const pe_plan_space *sp, uint64_t index, pe_plan *out)
+{
+    if (index < sp->explicit_count) {
+        *out = sp->scenario->plans[index];
+        return PE_SKIP_NONE;
+    }
+    uint64_t slot[PE_AXIS_COUNT];
+    decode(sp, index - sp->explicit_count, slot);
+    int axis;
+    return plan_of_slots(sp, slot, out, &axis);
+}
+
+void plans_seek(const pe_plan_space *sp, uint64_t index, pe_plan_cursor *c)
+{
+    c->index = index;
+    if (index >= sp->explicit_count && index < plans_total(sp))
+        decode(sp, index - sp->explicit_count, c->slot);
+}
+
+pe_skip plans_cursor_plan(const pe_plan_space *sp, const pe_plan_cursor *c, pe_plan *out,
+                          uint64_t *span, int *span_axis)
+{
+    *span = 1;
+    *span_axis = PE_AXIS_SP;
+    if (c->index < sp->explicit_count) {
+        *out = sp->scenario->plans[c->index];
+        return PE_SKIP_NONE;
+    }
+    int axis = PE_AXIS_SP;
+    pe_skip k = plan_of_slots(sp, c->slot, out, &axis);
+    if (k != PE_SKIP_NONE) {
+        /* the rest of the sub-tree below `axis` skips alike: its size minus
+         * where the cursor stands in it */
+        uint64_t within = 0;
+        for (int b = axis + 1; b < PE_AXIS_COUNT; b++)
+            within += c->slot[b] * sp->stride[b];
+        *span = sp->stride[axis] - within;
+        *span_axis = axis;
+    }
+    return k;
+}
+
+void plans_next_at_axis(const pe_plan_space *sp, pe_plan_cursor *c, int axis)
+{
+    uint64_t within = 0;
+    for (int b = axis + 1; b < PE_AXIS_COUNT; b++) {
+        within += c->slot[b] * sp->stride[b];
+        c->slot[b] = 0;
+    }
+    c->index += sp->stride[axis] - within;
+    for (int a = axis; a >= 0; a--) { /* carry */
+        if (++c->slot[a] < sp->slots[a])
+            return;
+        c->slot[a] = 0;
+    }
+}
+
+void plans_advance(const pe_plan_space *sp, pe_plan_cursor *c, uint64_t n)
+{
+    c->index += n;
+    if (c->index < sp->explicit_count || c->index >= plans_total(sp))
+        return; /* explicit plans need no slots; past the end there are none */
+    if (n != 1 || c->index == sp->explicit_count) {
+        decode(sp, c->index - sp->explicit_count, c->slot);
+        return;
+    }
+    /* odometer: the last axis varies fastest */
+    for (int a = PE_AXIS_COUNT - 1; a >= 0; a--) {
+        if (++c->slot[a] < sp->slots[a])
+            return;
+        c->slot[a] = 0;
+    }
+}
+
+bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out)
+{
+    const pe_scenario *s = space->scenario;
+    for (size_t i = 0; i < s->plan_count; i++)
+        if (strcmp(s->plans[i].name, ref) == 0) {
+            *out = s->plans[i];
+            return true;
+        }
+    char canon[PE_CANON_MAX];
+    for (uint64_t i = 0; i < plans_total(space); i++) {
+        if (plans_at(space, i, out) != PE_SKIP_NONE)
+            continue;
+        plans_canonical(out, canon, sizeof canon);
+        if (strcmp(canon, ref) == 0)
+            return true;
+    }
+    return false;
+}

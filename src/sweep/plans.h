@@ -1,0 +1,94 @@
+/* plans.h — the plans of a scenario, addressed by index.
+ *
+ * Index 0 .. explicit_count-1 are the explicit plans in file order; the
+ * rest is the sweep's cross product in interface.md's enumeration order
+ * (tp, pp, cp, dp, zero, recompute, micro_batch, schedule, virtual_stages,
+ * sequence_parallel; the last varies fastest). Every axis has a fixed
+ * number of slots (an `auto` axis one slot per candidate), so index → plan
+ * is arithmetic: shards and resume need no list of plans. A slot that is not
+ * a plan (model.md §1 "skipped" combinations) comes back as a pe_skip. */
+#ifndef PLANEVAL_PLANS_H
+#define PLANEVAL_PLANS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/scenario.h"
+
+/* Longest canonical text: six integers ≤ 2^53 (16 digits) plus the words. */
+#define PE_CANON_MAX 160
+
+typedef enum {
+    PE_SKIP_NONE = 0,           /* a plan */
+    PE_SKIP_DP_NOT_WHOLE,       /* dp: auto and N/(t·p·c) is not whole */
+    PE_SKIP_MICRO_BATCH,        /* micro_batch: auto candidate with b·dp ∤ B */
+    PE_SKIP_VIRTUAL_STAGES,     /* virtual_stages: auto candidate with p·v ∤ L */
+    PE_SKIP_V_NOT_INTERLEAVED,  /* a schedule other than interleaved takes v = 1 once */
+    PE_SKIP_INTERLEAVED_V_LT_2, /* interleaved with v < 2 */
+    PE_SKIP_SP_TP1,             /* t = 1 takes sequence_parallel = false once */
+    PE_SKIP_COUNT
+} pe_skip;
+
+const char *plans_skip_name(pe_skip k);
+
+enum {
+    PE_AXIS_TP, PE_AXIS_PP, PE_AXIS_CP, PE_AXIS_DP, PE_AXIS_ZERO, PE_AXIS_RECOMPUTE,
+    PE_AXIS_MICRO_BATCH, PE_AXIS_SCHEDULE, PE_AXIS_VIRTUAL_STAGES, PE_AXIS_SP,
+    PE_AXIS_COUNT
+};
+
+typedef struct {
+    const pe_scenario *scenario;
+    uint64_t explicit_count;
+    uint64_t sweep_count; /* product of the axes' slot counts; 0 without a sweep */
+    /* Per axis: candidate values (auto lists already expanded) and kind. */
+    int64_t *values[PE_AXIS_COUNT]; /* owned */
+    uint64_t slots[PE_AXIS_COUNT];
+    uint64_t stride[PE_AXIS_COUNT]; /* indices per step of each axis */
+    int mode[PE_AXIS_COUNT]; /* private: list / auto / default */
+} pe_plan_space;
+
+/* Build the plan space; fails (PE_BAD_INPUT) only when the sweep's size
+ * overflows 2^64. */
+pe_status plans_init(const pe_scenario *s, pe_plan_space *space, pe_error *err);
+void plans_free(pe_plan_space *space);
+
+static inline uint64_t plans_total(const pe_plan_space *space)
+{
+    return space->explicit_count + space->sweep_count;
+}
+
+/* Plan at index (< plans_total); PE_SKIP_NONE with *out filled, or the
+ * reason the slot is not a plan. */
+pe_skip plans_at(const pe_plan_space *space, uint64_t index, pe_plan *out);
+
+/* Walking the plans in order without a division per index: a cursor keeps
+ * the slots of its index (an odometer). */
+typedef struct {
+    uint64_t index;
+    uint64_t slot[PE_AXIS_COUNT];
+} pe_plan_cursor;
+
+void plans_seek(const pe_plan_space *space, uint64_t index, pe_plan_cursor *c);
+/* As plans_at at the cursor; *span ≥ 1 is how many consecutive indices
+ * from here are known to skip the same way (1 for a plan): the rest of the
+ * sub-tree below axis *span_axis. */
+pe_skip plans_cursor_plan(const pe_plan_space *space, const pe_plan_cursor *c, pe_plan *out,
+                          uint64_t *span, int *span_axis);
+/* Advance past the rest of the sub-tree below `axis` (by the span above),
+ * without a division. Only for sweep indices. */
+void plans_next_at_axis(const pe_plan_space *space, pe_plan_cursor *c, int axis);
+void plans_advance(const pe_plan_space *space, pe_plan_cursor *c, uint64_t n);
+
+/* The plan a reference names (interface.md: a name is matched first, then
+ * canonical text; explicit plans before the sweep). */
+bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out);
+
+/* dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1} */
+int plans_canonical(const pe_plan *p, char *buf, size_t size);
+
+/* The plan's report name: its name, or its canonical text. */
+const char *plans_display_name(const pe_plan *p, char canon[PE_CANON_MAX]);
+
+#endif

@@ -1,0 +1,116 @@
+/* rank.c — comparator and sort of report rows (model.md §9). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep/rank.h"
+
+double rank_round12(double x)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.11e", x);
+    return strtod(buf, NULL);
+}
+
+void rank_key_of(pe_rank_by by, const pe_result *r, pe_rank_key *k)
+{
+    k->status = r->status;
+    k->key1 = k->key2 = 0;
+    if (r->status == PE_STATUS_INVALID)
+        return; /* ordered by canonical text alone */
+    switch (by) {
+    case PE_RANK_STEP_TIME:
+        k->key1 = r->step_time_s;
+        break;
+    case PE_RANK_MFU: /* descending */
+        k->key1 = -r->mfu;
+        break;
+    case PE_RANK_MEMORY:
+        k->key1 = r->mem_total_gib;
+        break;
+    case PE_RANK_TRAIN_DAYS:
+        k->key1 = r->train_days;
+        break;
+    case PE_RANK_INTERVENTIONS: /* fewest knobs moved, then fastest */
+        k->key1 = r->interventions;
+        k->key2 = r->step_time_s;
+        break;
+    }
+}
+
+void rank_make_row(pe_rank_by by, uint64_t index, const pe_plan *p, const char *name,
+                   const pe_result *r, pe_row *row)
+{
+    row->index = index;
+    row->result = *r;
+    row->name = name && name[0] ? name : NULL;
+    plans_canonical(p, row->canon, sizeof row->canon);
+    rank_key_of(by, r, &row->key);
+}
+
+static int cmp_double(double a, double b) { return (a > b) - (a < b); }
+
+/* model.md §9: keys compare rounded to 12 significant digits. Rounding is
+ * monotone, so two keys further apart than any rounding step (relative
+ * 1e-11 at most; 1e-10 leaves a margin) keep their order and need no
+ * rounding; only near-ties pay for the exact printf/strtod round trip. */
+static int cmp_key(double a, double b)
+{
+    if (a == b)
+        return 0;
+    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    if (fabs(a - b) > 1e-10 * m)
+        return a < b ? -1 : 1;
+    return cmp_double(rank_round12(a), rank_round12(b));
+}
+
+int rank_compare_keys(const pe_rank_key *a, const pe_rank_key *b)
+{
+    if (a->status != b->status)
+        return a->status < b->status ? -1 : 1;
+    int c = cmp_key(a->key1, b->key1);
+    return c ? c : cmp_key(a->key2, b->key2);
+}
+
+int rank_compare(const pe_row *a, const pe_row *b)
+{
+    int c = rank_compare_keys(&a->key, &b->key);
+    if (!c)
+        c = strcmp(a->canon, b->canon);
+    if (!c)
+        c = strcmp(a->name ? a->name : a->canon, b->name ? b->name : b->canon);
+    if (!c)
+        c = (a->index > b->index) - (a->index < b->index);
+    return c;
+}
+
+static int cmp_row(const void *a, const void *b) { return rank_compare(a, b); }
+
+static int cmp_row_ptr(const void *a, const void *b)
+{
+    return rank_compare(*(const pe_row *const *)a, *(const pe_row *const *)b);
+}
+
+void rank_sort(pe_row *rows, size_t n)
+{
+    if (n < 2)
+        return;
+    /* Rows are large (the whole result): sort pointers, then move each row
+     * once, instead of letting qsort copy rows at every step. */
+    const pe_row **order = malloc(n * sizeof *order);
+    pe_row *sorted = order ? malloc(n * sizeof *sorted) : NULL;
+    if (!sorted) { /* out of memory: sort in place, slowly */
+        free(order);
+        qsort(rows, n, sizeof *rows, cmp_row);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = &rows[i];
+    qsort(order, n, sizeof *order, cmp_row_ptr);
+    for (size_t i = 0; i < n; i++)
+        sorted[i] = *order[i];
+    memcpy(rows, sorted, n * sizeof *rows);
+    free(sorted);
+    free(order);
+}

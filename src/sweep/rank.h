@@ -1,0 +1,51 @@
+/* rank.h — the total order of report rows (model.md §9).
+ *
+ * Class by status (ok, over_time, over_memory, invalid); inside a class by
+ * the rank_by key(s) rounded to 12 significant digits; invalid plans by
+ * canonical text; ties by canonical text (byte order), plan name, input
+ * order. The order never depends on threads or on evaluation order. */
+#ifndef PLANEVAL_RANK_H
+#define PLANEVAL_RANK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/evaluate.h"
+#include "sweep/plans.h"
+
+/* What ranks a plan before its canonical text: status class, then the
+ * rank_by key(s), smaller first (raw values; compared rounded). */
+typedef struct {
+    pe_plan_status status;
+    double key1, key2;
+} pe_rank_key;
+
+typedef struct {
+    uint64_t index;   /* the plan's index in its pe_plan_space: input order */
+    pe_rank_key key;
+    const char *name; /* explicit plan's name, or NULL (then canon) */
+    char canon[PE_CANON_MAX];
+    pe_result result;
+} pe_row;
+
+/* The value printf("%.11e") of x reads back as: 12 significant digits. */
+double rank_round12(double x);
+
+void rank_key_of(pe_rank_by by, const pe_result *r, pe_rank_key *k);
+
+/* Status class, then keys rounded to 12 significant digits; 0 on a tie. */
+int rank_compare_keys(const pe_rank_key *a, const pe_rank_key *b);
+
+/* Fill a row for plan p (evaluated into r) at index. name must outlive the
+ * row (an explicit plan's name in its scenario), or be NULL / "" for a plan
+ * known by its canonical text. */
+void rank_make_row(pe_rank_by by, uint64_t index, const pe_plan *p, const char *name,
+                   const pe_result *r, pe_row *row);
+
+/* <0, 0, >0 as a ranks before, same as, after b. */
+int rank_compare(const pe_row *a, const pe_row *b);
+
+/* Sort rows into rank order. */
+void rank_sort(pe_row *rows, size_t n);
+
+#endif

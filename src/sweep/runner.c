@@ -1,0 +1,342 @@
+/* runner.c — the sweep loop: index → plan → evaluate → row, in parallel. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sweep/runner.h"
+
+typedef struct shared shared;
+
+typedef struct {
+    shared *sh;
+    pe_row *rows; /* all rows, or a max-heap of the best top_k (rows[0] worst) */
+    size_t count, cap;
+    pe_run_counts counts;
+    bool oom;
+} worker;
+
+struct shared {
+    const pe_plan_space *space;
+    const pe_eval_ctx *ctx;
+    pe_rank_by rank_by;
+    uint64_t top_k;
+    uint64_t start, last;   /* indices to hand out: [start, last) */
+    uint64_t count_from;    /* indices below this were counted before (resume) */
+    volatile sig_atomic_t *stop;
+    _Atomic uint64_t next_chunk; /* chunks handed out, from `start` */
+    _Atomic uint64_t done;       /* indices finished, for progress */
+    _Atomic int running;         /* workers still running */
+};
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void runner_shard_range(uint64_t total, uint64_t i, uint64_t n, uint64_t *first, uint64_t *last)
+{
+    uint64_t base = total / n, extra = total % n;
+    *first = i * base + (i < extra ? i : extra);
+    *last = *first + base + (i < extra ? 1 : 0);
+}
+
+/* ---------------------------------------------------------- kept rows */
+
+static void swap_rows(pe_row *a, pe_row *b)
+{
+    pe_row t = *a;
+    *a = *b;
+    *b = t;
+}
+
+static void heap_sift_down(pe_row *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, worst = i;
+        if (l < n && rank_compare(&h[l], &h[worst]) > 0)
+            worst = l;
+        if (r < n && rank_compare(&h[r], &h[worst]) > 0)
+            worst = r;
+        if (worst == i)
+            return;
+        swap_rows(&h[i], &h[worst]);
+        i = worst;
+    }
+}
+
+static void heap_sift_up(pe_row *h, size_t i)
+{
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (rank_compare(&h[i], &h[parent]) <= 0)
+            return;
+        swap_rows(&h[i], &h[parent]);
+        i = parent;
+    }
+}
+
+static bool keep_row(worker *w, const pe_row *row)
+{
+    uint64_t k = w->sh->top_k;
+    if (k && w->count == k) {
+        if (rank_compare(row, &w->rows[0]) >= 0)
+            return true; /* not better than the worst kept */
+        w->rows[0] = *row;
+        heap_sift_down(w->rows, w->count, 0);
+        return true;
+    }
+    if (w->count == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 1024;
+        if (k && cap > k)
+            cap = (size_t)k;
+        pe_row *rows = realloc(w->rows, cap * sizeof *rows);
+        if (!rows)
+            return false;
+        w->rows = rows;
+        w->cap = cap;
+    }
+    w->rows[w->count++] = *row;
+    if (k)
+        heap_sift_up(w->rows, w->count - 1);
+    return true;
+}
+
+/* Evaluate `plan` (at index) into a row and keep it if it ranks; count it
+ * unless it was counted before a restart. */
+static bool visit_plan(worker *w, uint64_t index, const pe_plan *plan, bool count)
+{
+    shared *sh = w->sh;
+    pe_result result;
+    evaluate_plan(sh->ctx, plan, &result);
+    if (count) {
+        w->counts.evaluated++;
+        w->counts.by_status[result.status]++;
+        if (result.status == PE_STATUS_INVALID)
+            for (int v = 0; v < 8; v++)
+                w->counts.by_rule[v] += (result.failed >> v) & 1u;
+    }
+    if (sh->top_k && w->count == sh->top_k) {
+        /* the common case in a big sweep: clearly worse than the worst kept
+         * row, decided on status and keys alone, before any text is built */
+        pe_rank_key key;
+        rank_key_of(sh->rank_by, &result, &key);
+        if (rank_compare_keys(&key, &w->rows[0].key) > 0)
+            return true;
+    }
+    /* the name must outlive `plan`: point into the scenario's own plans */
+    const char *name = index < sh->space->explicit_count ? sh->space->scenario->plans[index].name
+                                                         : NULL;
+    pe_row row;
+    rank_make_row(sh->rank_by, index, plan, name, &result, &row);
+    return keep_row(w, &row);
+}
+
+/* The same for an index (resumed rows). */
+static bool visit(worker *w, uint64_t index, bool count)
+{
+    pe_plan plan;
+    pe_skip skip = plans_at(w->sh->space, index, &plan);
+    if (skip != PE_SKIP_NONE) {
+        w->counts.skipped[skip] += count;
+        return true;
+    }
+    return visit_plan(w, index, &plan, count);
+}
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    for (;;) {
+        if (sh->stop && *sh->stop)
+            break;
+        uint64_t c = atomic_fetch_add_explicit(&sh->next_chunk, 1, memory_order_relaxed);
+        uint64_t room = sh->last - sh->start;
+        if (c >= (room + PE_RUN_CHUNK - 1) / PE_RUN_CHUNK)
+            break;
+        uint64_t lo = sh->start + c * PE_RUN_CHUNK;
+        uint64_t hi = room - c * PE_RUN_CHUNK > PE_RUN_CHUNK ? lo + PE_RUN_CHUNK : sh->last;
+        pe_plan_cursor cur;
+        plans_seek(sh->space, lo, &cur);
+        while (cur.index < hi) {
+            pe_plan plan;
+            uint64_t span;
+            int axis;
+            pe_skip skip = plans_cursor_plan(sh->space, &cur, &plan, &span, &axis);
+            if (skip != PE_SKIP_NONE) { /* a whole skipped sub-tree at once */
+                bool whole = span <= hi - cur.index;
+                if (!whole)
+                    span = hi - cur.index;
+                if (cur.index >= sh->count_from)
+                    w->counts.skipped[skip] += span;
+                else if (cur.index + span > sh->count_from)
+                    w->counts.skipped[skip] += cur.index + span - sh->count_from;
+                if (whole)
+                    plans_next_at_axis(sh->space, &cur, axis);
+                else
+                    plans_advance(sh->space, &cur, span);
+                continue;
+            }
+            if (!visit_plan(w, cur.index, &plan, cur.index >= sh->count_from)) {
+                w->oom = true;
+                break;
+            }
+            plans_advance(sh->space, &cur, 1);
+        }
+        atomic_fetch_add_explicit(&sh->done, hi - lo, memory_order_relaxed);
+        if (w->oom)
+            break;
+    }
+    atomic_fetch_sub_explicit(&sh->running, 1, memory_order_release);
+    return NULL;
+}
+
+static void add_counts(pe_run_counts *to, const pe_run_counts *from)
+{
+    to->evaluated += from->evaluated;
+    for (int i = 0; i < PE_SKIP_COUNT; i++)
+        to->skipped[i] += from->skipped[i];
+    for (int i = 0; i < 4; i++)
+        to->by_status[i] += from->by_status[i];
+    for (int i = 0; i < 8; i++)
+        to->by_rule[i] += from->by_rule[i];
+}
+
+/* Progress on stderr: plans done, plans/s, ETA; a few times a second. */
+static void show_progress(shared *sh, uint64_t total, double t0, bool final)
+{
+    uint64_t done = atomic_load_explicit(&sh->done, memory_order_relaxed);
+    double dt = now_s() - t0;
+    double rate = dt > 0 ? (double)done / dt : 0;
+    double eta = rate > 0 ? (double)(total - done) / rate : 0;
+    fprintf(stderr, "\r%llu/%llu combinations (%.1f%%), %.3g/s, ETA %.0f s   %s",
+            (unsigned long long)done, (unsigned long long)total,
+            total ? 100.0 * (double)done / (double)total : 100.0, rate, eta, final ? "\n" : "");
+    fflush(stderr);
+}
+
+pe_status runner_run(const pe_plan_space *space, const pe_eval_ctx *ctx,
+                     const pe_run_options *opt, pe_run_result *out, pe_error *err)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = now_s();
+    uint64_t first = opt->first, last = opt->last ? opt->last : plans_total(space);
+    if (last > plans_total(space))
+        last = plans_total(space);
+    if (first > last)
+        first = last;
+    /* Top-K resume: the done prefix is represented by its kept rows alone;
+     * a full report re-evaluates the prefix for its rows, counting nothing. */
+    uint64_t resume = opt->resume_next > first ? opt->resume_next : first;
+    if (resume > last)
+        resume = last;
+    shared sh = {.space = space,
+                 .ctx = ctx,
+                 .rank_by = space->scenario->rank_by,
+                 .top_k = opt->top_k,
+                 .start = opt->top_k ? resume : first,
+                 .last = last,
+                 .count_from = resume,
+                 .stop = opt->stop};
+    atomic_init(&sh.next_chunk, 0);
+    atomic_init(&sh.done, 0);
+    int threads = opt->threads < 1 ? 1 : opt->threads;
+    uint64_t chunks = (last - sh.start + PE_RUN_CHUNK - 1) / PE_RUN_CHUNK;
+    if ((uint64_t)threads > chunks)
+        threads = chunks ? (int)chunks : 1;
+    atomic_init(&sh.running, threads);
+    worker *ws = calloc((size_t)threads + 1, sizeof *ws); /* +1: the resumed rows */
+    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
+    if (!ws || !tids) {
+        free(ws);
+        free(tids);
+        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    }
+    for (int t = 0; t <= threads; t++)
+        ws[t].sh = &sh;
+    /* rows kept before the restart: evaluated again (pure), not counted */
+    worker *resumed = &ws[threads];
+    for (size_t i = 0; opt->top_k && i < opt->resume_row_count; i++)
+        if (opt->resume_rows[i] < plans_total(space) && !visit(resumed, opt->resume_rows[i], false))
+            resumed->oom = true;
+
+    int started = 0;
+    for (int t = 0; t < threads; t++, started++)
+        if (pthread_create(&tids[t], NULL, work, &ws[t]) != 0)
+            break;
+    if (started == 0) { /* no thread could start: work here */
+        atomic_store(&sh.running, 1);
+        work(&ws[0]);
+    }
+    if (opt->progress && started > 0) {
+        double last_shown = 0;
+        while (atomic_load_explicit(&sh.running, memory_order_acquire) > threads - started) {
+            struct timespec nap = {0, 50 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+            if (now_s() - last_shown >= 0.25) {
+                show_progress(&sh, last - sh.start, t0, false);
+                last_shown = now_s();
+            }
+        }
+        show_progress(&sh, last - sh.start, t0, true);
+    }
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+
+    pe_status st = PE_OK;
+    size_t n = 0;
+    for (int t = 0; t <= threads; t++) {
+        n += ws[t].count;
+        if (ws[t].oom)
+            st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory keeping report rows");
+    }
+    pe_row *rows = st == PE_OK ? malloc((n ? n : 1) * sizeof *rows) : NULL;
+    if (st == PE_OK && !rows)
+        st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory merging report rows");
+    size_t k = 0;
+    if (opt->resume_counts)
+        add_counts(&out->counts, opt->resume_counts);
+    for (int t = 0; t <= threads; t++) {
+        if (rows && ws[t].count)
+            memcpy(rows + k, ws[t].rows, ws[t].count * sizeof *rows);
+        k += ws[t].count;
+        add_counts(&out->counts, &ws[t].counts);
+        out->evaluated_here += ws[t].counts.evaluated;
+        free(ws[t].rows);
+    }
+    free(ws);
+    free(tids);
+    if (st != PE_OK) {
+        free(rows);
+        return st;
+    }
+    rank_sort(rows, n);
+    if (opt->top_k && n > opt->top_k)
+        n = (size_t)opt->top_k;
+    out->rows = rows;
+    out->row_count = n;
+    out->first = first;
+    out->last = last;
+    /* every chunk handed out was finished: the done prefix ends at the
+     * first chunk not handed out */
+    uint64_t handed = atomic_load(&sh.next_chunk);
+    uint64_t reached = handed >= chunks ? last : sh.start + handed * PE_RUN_CHUNK;
+    if (reached < resume) /* stopped while re-evaluating the done prefix */
+        reached = resume;
+    out->next = reached > last ? last : reached;
+    out->interrupted = out->next < last;
+    out->wall_s = now_s() - t0;
+    return PE_OK;
+}
+
+void runner_free(pe_run_result *r)
+{
+    free(r->rows);
+    memset(r, 0, sizeof *r);
+}
