@@ -244,7 +244,10 @@ static void check_expects(const pe_scenario *s, const pe_plan_space *space,
     for (size_t e = 0; e < s->expect_count; e++) {
         const pe_expect *x = &s->expects[e];
         if (x->kind == PE_EXPECT_BEST_PLAN) {
-            const pe_row *best = rr->row_count ? &rr->rows[0] : NULL;
+            /* invalid plans rank last: an invalid first row means no valid plan */
+            const pe_row *best = rr->row_count && rr->rows[0].result.status != PE_STATUS_INVALID
+                                     ? &rr->rows[0]
+                                     : NULL;
             bool ok = best && ((best->name && strcmp(best->name, x->plan) == 0) ||
                                (!is_plan_name(rr, x->plan) && strcmp(best->canon, x->plan) == 0));
             if (ok) {
@@ -253,7 +256,7 @@ static void check_expects(const pe_scenario *s, const pe_plan_space *space,
                 t->failed++;
                 fprintf(t->out, "%s:%d:%d: %s: best_plan: expected '%s', got '%s'\n", s->file,
                         x->line, x->col, s->name, x->plan,
-                        best ? (best->name ? best->name : best->canon) : "(no plans)");
+                        best ? (best->name ? best->name : best->canon) : "no valid plan");
             }
             continue;
         }
