@@ -749,18 +749,19 @@ static pe_status check_duplicates(const pe_ydoc *d, const yaml_node_t *m, const 
 }
 
 /* Pass 3, recursive (depth <= 64 is guaranteed by pass 2): keys are
- * non-null text, no merge keys, no duplicate keys, no YAML 1.1 look-alikes. */
+ * non-null text, no merge keys, no duplicate keys, and (with `scalars`) no
+ * YAML 1.1 look-alikes among the values. */
 static pe_status check_structure(const pe_ydoc *d, const yaml_node_t *n, const char *path,
-                                 pe_error *err)
+                                 bool scalars, pe_error *err)
 {
     char sub[PE_YPATH_MAX];
     if (n->type == YAML_SCALAR_NODE)
-        return is_plain(n) ? refuse_ambiguous(d, n, path, err) : PE_OK;
+        return is_plain(n) && scalars ? refuse_ambiguous(d, n, path, err) : PE_OK;
     if (n->type == YAML_SEQUENCE_NODE) {
         size_t k = child_count(n);
         for (size_t i = 0; i < k; i++) {
             y_path_index(sub, path, i);
-            pe_status st = check_structure(d, ydoc_node(d, child_id(n, i)), sub, err);
+            pe_status st = check_structure(d, ydoc_node(d, child_id(n, i)), sub, scalars, err);
             if (st)
                 return st;
         }
@@ -795,14 +796,15 @@ static pe_status check_structure(const pe_ydoc *d, const yaml_node_t *n, const c
         snprintf(kq, sizeof kq, "%.*s", (int)(y_len(key) > 200 ? 200 : y_len(key)),
                  y_text(key));
         y_path(sub, path, kq);
-        st = check_structure(d, ydoc_node(d, pairs[i].value), sub, err);
+        st = check_structure(d, ydoc_node(d, pairs[i].value), sub, scalars, err);
         if (st)
             return st;
     }
     return PE_OK;
 }
 
-pe_status ydoc_parse(pe_ydoc *d, const char *path, const char *data, size_t size, pe_error *err)
+static pe_status parse_document(pe_ydoc *d, const char *path, const char *data, size_t size,
+                                bool check_scalars, pe_error *err)
 {
     memset(d, 0, sizeof *d);
     snprintf(d->path, sizeof d->path, "%s", path);
@@ -830,10 +832,27 @@ pe_status ydoc_parse(pe_ydoc *d, const char *path, const char *data, size_t size
     }
     st = check_expansion(d, err);
     if (!st)
-        st = check_structure(d, ydoc_root(d), "", err);
+        st = check_structure(d, ydoc_root(d), "", check_scalars, err);
     if (st)
         ydoc_free(d);
     return st;
+}
+
+pe_status ydoc_parse(pe_ydoc *d, const char *path, const char *data, size_t size, pe_error *err)
+{
+    return parse_document(d, path, data, size, true, err);
+}
+
+pe_status ydoc_parse_unchecked_values(pe_ydoc *d, const char *path, const char *data,
+                                      size_t size, pe_error *err)
+{
+    return parse_document(d, path, data, size, false, err);
+}
+
+pe_status y_check_values(const pe_ydoc *d, const yaml_node_t *n, const char *path,
+                         pe_error *err)
+{
+    return check_structure(d, n, path, true, err);
 }
 
 pe_status pe_read_file(const char *path, char **data, size_t *size, pe_error *err)
