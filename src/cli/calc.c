@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/calc.h"
+#include "cli/cli.h"
 #include "model/evaluate.h"
 #include "cli/explain.h"
 #include "input/load.h"
@@ -521,4 +522,31 @@ int calc_collective(int argc, char **argv, const pe_catalog *catalog, pe_error *
         explain_collective(stdout, &s.cluster, op, bytes, n, k);
     scenario_free(&s);
     return PE_OK;
+}
+
+/* A calculator: its own options; --catalog DIR may come first. */
+int cli_calculator(int argc, char **argv, const cli_context *ctx)
+{
+    (void)ctx;
+    const char *command = argv[0];
+    const char *catalog_dir = NULL;
+    if (argc >= 3 && strcmp(argv[1], "--catalog") == 0) {
+        catalog_dir = argv[2];
+        argv[2] = argv[0];
+        argv += 2;
+        argc -= 2;
+    }
+    pe_error err = {0};
+    pe_catalog *catalog = NULL;
+    int status = PE_OK;
+    if (strcmp(command, "bubble") == 0) {
+        status = calc_bubble(argc, argv, &err);
+    } else if ((status = catalog_open(catalog_dir, &catalog, &err)) == PE_OK) {
+        status = strcmp(command, "memory") == 0 ? calc_memory(argc, argv, catalog, &err)
+                                                : calc_collective(argc, argv, catalog, &err);
+    }
+    if (status != PE_OK)
+        cli_print_error(&err);
+    catalog_free(catalog);
+    return status;
 }

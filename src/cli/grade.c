@@ -10,6 +10,7 @@
  * (GB vs GiB: × 2^30/10^9; the bubble: f/(1+f), since (p−1)/(m+p−1) =
  * ((p−1)/m) / (1 + (p−1)/m)). */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 
 
 #include "model/detail.h"
+#include "cli/cli.h"
 #include "cli/grade.h"
 #include "input/load.h"
 #include "model/memory.h"
@@ -1492,4 +1494,60 @@ int command_grade(const pe_catalog *catalog, const char *key_path, const pe_file
                 t.rejected, out_path);
     scenario_free(&s);
     return st;
+}
+
+/* grade: KEY, then submissions (files or directories of *.yaml), -o FILE. */
+int cli_grade(int argc, char **argv, const cli_context *ctx)
+{
+    (void)ctx;
+    enum { G_CATALOG = 256, G_THREADS, G_QUIET, G_HELP };
+    static const struct option options[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"catalog", required_argument, NULL, G_CATALOG},
+        {"threads", required_argument, NULL, G_THREADS},
+        {"quiet", no_argument, NULL, G_QUIET},
+        {"help", no_argument, NULL, G_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    pe_grade_options opt = {.on_error = cli_print_error};
+    const char *catalog_dir = NULL;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
+        switch (c) {
+        case 'o': opt.output = optarg; break;
+        case G_CATALOG: catalog_dir = optarg; break;
+        case G_THREADS:
+            if (!cli_parse_threads(optarg, &opt.threads))
+                return cli_usage_error("--threads needs a whole number in 1..4096, got '%s'", optarg);
+            break;
+        case G_QUIET: opt.quiet = true; break;
+        case G_HELP:
+            fputs("usage: planeval grade KEY SUBMISSION... [-o FILE] [--quiet] [--catalog DIR]\n"
+                  "KEY is a drill scenario with a questions: block; a SUBMISSION directory\n"
+                  "means every *.yaml in it, in byte order. One CSV row per student per\n"
+                  "question, then a total row per student.\n",
+                  stdout);
+            return 0;
+        default: return cli_usage_error("grade: unknown option '%s' or a missing value", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return cli_usage_error("%s", "grade: no key given (planeval grade KEY SUBMISSION...)");
+    if (optind + 1 >= argc)
+        return cli_usage_error("%s", "grade: no submission given (planeval grade KEY SUBMISSION...)");
+    if (opt.threads == 0)
+        opt.threads = cli_online_cores();
+    pe_catalog *catalog = NULL;
+    pe_status cst = cli_open_catalog(catalog_dir, &catalog);
+    if (cst != PE_OK)
+        return cst;
+    pe_file_list files = {0};
+    int status = cli_expand_paths(argv + optind + 1, argc - optind - 1, &files);
+    if (status != PE_INTERNAL)
+        status = cli_worst(status, command_grade(catalog, argv[optind], &files, &opt));
+    file_list_free(&files);
+    catalog_free(catalog);
+    return status;
 }

@@ -1,4 +1,5 @@
-/* commands.c — run and validate over a list of scenario files. */
+/* run.c — `planeval run`: every plan of each scenario evaluated, ranked and
+ * written to DIR/<name>.csv with its summary (commands.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,64 +10,12 @@
 #include "output/report.h"
 #include "output/report_rows.h"
 #include "model/evaluate.h"
-#include "cli/explain.h"
 #include "input/load.h"
 #include "sweep/plans.h"
 #include "sweep/rank.h"
 #include "sweep/runner.h"
 
-pe_status file_list_add(pe_file_list *l, const char *path, const char *name)
-{
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 16;
-        char **p = realloc(l->paths, cap * sizeof *p);
-        if (!p)
-            return PE_INTERNAL;
-        l->paths = p;
-        l->cap = cap;
-    }
-    size_t n = strlen(path) + (name ? strlen(name) + 2 : 1);
-    char *s = malloc(n);
-    if (!s)
-        return PE_INTERNAL;
-    if (name)
-        snprintf(s, n, "%s/%s", path, name);
-    else
-        snprintf(s, n, "%s", path);
-    l->paths[l->count++] = s;
-    return PE_OK;
-}
-
-void file_list_free(pe_file_list *l)
-{
-    for (size_t i = 0; i < l->count; i++)
-        free(l->paths[i]);
-    free(l->paths);
-    memset(l, 0, sizeof *l);
-}
-
 static int worst(int a, int b) { return a > b ? a : b; }
-
-int command_validate(const pe_catalog *catalog, const pe_file_list *files,
-                     const pe_command_options *opt)
-{
-    int status = PE_OK;
-    for (size_t i = 0; i < files->count; i++) {
-        pe_scenario s;
-        pe_error err = {0};
-        pe_status st = load_scenario(files->paths[i], catalog, &s, &err);
-        if (st != PE_OK) {
-            opt->on_error(&err);
-            status = worst(status, st);
-            continue;
-        }
-        if (!opt->quiet)
-            fprintf(stderr, "%s: ok (%s: %zu explicit plans%s)\n", files->paths[i], s.name,
-                    s.plan_count, s.sweep.present ? " and a sweep" : "");
-        scenario_free(&s);
-    }
-    return status;
-}
 
 static uint64_t skipped_total(const pe_run_counts *c)
 {
@@ -312,45 +261,4 @@ int command_run(const pe_catalog *catalog, const pe_file_list *files,
     }
     free(names);
     return status;
-}
-
-int command_explain(const pe_catalog *catalog, const pe_file_list *files,
-                    const pe_command_options *opt)
-{
-    pe_error err = {0};
-    pe_status st = PE_OK;
-    if (files->count != 1)
-        st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "explain takes exactly one scenario");
-    else if (!opt->plan)
-        st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "explain needs --plan NAME|CANONICAL");
-    if (st != PE_OK) {
-        opt->on_error(&err);
-        return st;
-    }
-    pe_scenario s;
-    st = load_scenario(files->paths[0], catalog, &s, &err);
-    if (st != PE_OK) {
-        opt->on_error(&err);
-        return st;
-    }
-    pe_plan_space space;
-    st = plans_init(&s, &space, &err);
-    if (st == PE_OK) {
-        pe_plan plan;
-        if (plans_find(&space, opt->plan, &plan)) {
-            pe_eval_ctx ctx;
-            evaluate_prepare(&s, &ctx);
-            explain_plan(stdout, &ctx, &plan, EXPLAIN_ALL);
-        } else {
-            st = pe_fail(&err, PE_BAD_INPUT, s.file, 0, 0,
-                         "no plan named '%s' (a plan name, or a canonical text such as "
-                         "dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0)",
-                         opt->plan);
-        }
-        plans_free(&space);
-    }
-    if (st != PE_OK)
-        opt->on_error(&err);
-    scenario_free(&s);
-    return st;
 }
