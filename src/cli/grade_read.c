@@ -81,42 +81,66 @@ bool grade_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan 
     return true;
 }
 
-/* A plan answer: an explicit plan's name, a canonical text, or a mapping
- * of plan keys (interface.md "Plans"; no name, no overlap). */
-pe_status grade_read_plan(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *n,
-                           const char *path, pe_plan *out, char *shown, size_t shown_size,
-                           pe_error *err)
+/* A plan answer written as text: an explicit plan's name, else a
+ * canonical text with the drill's overlap. */
+static pe_status read_plan_text(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *n,
+                                const char *path, pe_plan *out, char *shown, size_t shown_size,
+                                pe_error *err)
 {
-    if (y_is_string(n)) {
-        char text[PE_NAME_MAX];
-        pe_status st = y_get_label(d, n, path, text, sizeof text, err);
-        if (st)
-            return st;
-        for (size_t i = 0; i < s->plan_count; i++)
-            if (strcmp(s->plans[i].name, text) == 0) {
-                *out = s->plans[i]; /* as the drill defines it, overlap included */
-                grade_show_plan(out, text, shown, shown_size);
-                return PE_OK;
-            }
-        if (grade_parse_canonical(text, &s->overlap, out)) {
-            grade_show_plan(out, NULL, shown, shown_size);
+    char text[PE_NAME_MAX];
+    pe_status st = y_get_label(d, n, path, text, sizeof text, err);
+    if (st)
+        return st;
+    for (size_t i = 0; i < s->plan_count; i++)
+        if (strcmp(s->plans[i].name, text) == 0) {
+            *out = s->plans[i]; /* as the drill defines it, overlap included */
+            grade_show_plan(out, text, shown, shown_size);
             return PE_OK;
         }
-        char q[96];
-        y_quote(text, strlen(text), q, sizeof q);
-        return y_fail(err, d, n,
-                      "%s: %s is not a plan: write the canonical text "
-                      "dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1} "
-                      "(e.g. dp8-tp8-pp1-cp1-z1-none-mb1-1f1b-v1-sp1) or a mapping of plan keys",
-                      path, q);
+    if (grade_parse_canonical(text, &s->overlap, out)) {
+        grade_show_plan(out, NULL, shown, shown_size);
+        return PE_OK;
     }
-    if (n->type != YAML_MAPPING_NODE) {
-        char desc[128];
-        y_describe(n, desc, sizeof desc);
-        return y_fail(err, d, n,
-                      "%s: expected a plan (canonical text or a mapping of plan keys), got %s",
-                      path, desc);
+    char q[96];
+    y_quote(text, strlen(text), q, sizeof q);
+    return y_fail(err, d, n,
+                  "%s: %s is not a plan: write the canonical text "
+                  "dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1} "
+                  "(e.g. dp8-tp8-pp1-cp1-z1-none-mb1-1f1b-v1-sp1) or a mapping of plan keys",
+                  path, q);
+}
+
+/* dp: auto (N/(tp*pp*cp), which must be whole) or a whole number. */
+static pe_status read_plan_dp(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *dpn,
+                              const char *path, pe_plan *p, pe_error *err)
+{
+    char fp[PE_YPATH_MAX];
+    y_path(fp, path, "dp");
+    if (!y_is_plain_word(dpn, "auto"))
+        return y_get_int(d, dpn, fp, PE_RANGE_WHOLE, &p->dp, err);
+    int64_t N = s->cluster.nodes * s->cluster.gpus_per_node, prod = 1;
+    const int64_t f[3] = {p->tp, p->pp, p->cp};
+    bool whole = true;
+    for (int i = 0; i < 3 && whole; i++) {
+        if (f[i] > N / prod)
+            whole = false;
+        else
+            prod *= f[i];
     }
+    if (!whole || N % prod != 0)
+        return y_fail(err, d, dpn,
+                      "%s: auto needs N/(tp*pp*cp) to be whole, but N = %lld GPUs and "
+                      "tp*pp*cp = %lld*%lld*%lld",
+                      fp, (long long)N, (long long)p->tp, (long long)p->pp, (long long)p->cp);
+    p->dp = N / prod;
+    return PE_OK;
+}
+
+/* A plan answer written as a mapping of plan keys (interface.md "Plans":
+ * the defaults; dp required; no name, no overlap). */
+static pe_status read_plan_mapping(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *n,
+                                   const char *path, pe_plan *out, pe_error *err)
+{
     pe_plan p;
     memset(&p, 0, sizeof p);
     p.tp = p.pp = p.cp = 1; /* interface.md "Plans": defaults */
@@ -141,33 +165,32 @@ pe_status grade_read_plan(const pe_scenario *s, const pe_ydoc *d, const yaml_nod
     size_t di = y_field_index(&pe_fields_plan, "dp");
     if (!a.set[di])
         return y_fail(err, d, n, "missing required key 'dp' in %s", path);
-    char fp[PE_YPATH_MAX];
-    y_path(fp, path, "dp");
-    const yaml_node_t *dpn = a.value[di];
-    if (y_is_plain_word(dpn, "auto")) {
-        int64_t N = s->cluster.nodes * s->cluster.gpus_per_node, prod = 1;
-        const int64_t f[3] = {p.tp, p.pp, p.cp};
-        bool whole = true;
-        for (int i = 0; i < 3 && whole; i++) {
-            if (f[i] > N / prod)
-                whole = false;
-            else
-                prod *= f[i];
-        }
-        if (!whole || N % prod != 0)
-            return y_fail(err, d, dpn,
-                          "%s: auto needs N/(tp*pp*cp) to be whole, but N = %lld GPUs and "
-                          "tp*pp*cp = %lld*%lld*%lld",
-                          fp, (long long)N, (long long)p.tp, (long long)p.pp, (long long)p.cp);
-        p.dp = N / prod;
-    } else if ((st = y_get_int(d, dpn, fp, PE_RANGE_WHOLE, &p.dp, err))) {
+    if ((st = read_plan_dp(s, d, a.value[di], path, &p, err)))
         return st;
-    }
     if (!a.set[y_field_index(&pe_fields_plan, "sequence_parallel")])
         p.sequence_parallel = p.tp > 1; /* model.md §0 */
     if (p.tp == 1)
         p.sequence_parallel = false;
     *out = p;
+    return PE_OK;
+}
+
+pe_status grade_read_plan(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *n,
+                          const char *path, pe_plan *out, char *shown, size_t shown_size,
+                          pe_error *err)
+{
+    if (y_is_string(n))
+        return read_plan_text(s, d, n, path, out, shown, shown_size, err);
+    if (n->type != YAML_MAPPING_NODE) {
+        char desc[128];
+        y_describe(n, desc, sizeof desc);
+        return y_fail(err, d, n,
+                      "%s: expected a plan (canonical text or a mapping of plan keys), got %s",
+                      path, desc);
+    }
+    pe_status st = read_plan_mapping(s, d, n, path, out, err);
+    if (st)
+        return st;
     grade_show_plan(out, NULL, shown, shown_size);
     return PE_OK;
 }
