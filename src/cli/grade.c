@@ -197,6 +197,111 @@ static void knobs_text(const pe_plan *p, char *buf, size_t size)
         add(buf, size, "%scp", sep);
 }
 
+/* min_intervention: a plan that fits, with no more knobs moved than the
+ * key's (half marks for more). */
+static void grade_min_intervention(const grader *g, const pe_question *q, const key_answer *k,
+                                   const pe_plan *p, const pe_result *r, verdict *v)
+{
+    char knobs[64];
+    if (!fits_of(r)) {
+        not_ok_text(g, p, r, v->feedback, sizeof v->feedback);
+        return;
+    }
+    char mem[128];
+    memory_text(r, mem, sizeof mem);
+    knobs_text(p, knobs, sizeof knobs);
+    if (r->interventions <= k->interventions) {
+        v->awarded = q->points;
+        v->right = true;
+        snprintf(v->feedback, sizeof v->feedback, "correct: fits (%s) with %d intervention%s%s%s%s",
+                 mem, r->interventions, r->interventions == 1 ? "" : "s", knobs[0] ? " (" : "",
+                 knobs, knobs[0] ? ")" : "");
+        if (r->interventions < k->interventions)
+            add(v->feedback, sizeof v->feedback, "; fewer than the key's %d", k->interventions);
+        return;
+    }
+    v->awarded = q->points / 2; /* it fits, but moves more knobs than needed */
+    snprintf(v->feedback, sizeof v->feedback,
+             "half marks: fits (%s) but moves %d knobs (%s); %d suffice, e.g. %s", mem,
+             r->interventions, knobs, k->interventions, k->shown);
+}
+
+/* best_plan: rank 1, or a plan whose rank keys tie with it (within the
+ * question's tolerance when it has one). */
+static void grade_best_plan(const grader *g, const pe_question *q, const key_answer *k,
+                            const pe_plan *p, const pe_result *r, verdict *v)
+{
+    char a[64], b[64], off[64];
+    if (r->status != PE_STATUS_OK) {
+        not_ok_text(g, p, r, v->feedback, sizeof v->feedback);
+        return;
+    }
+    pe_rank_key key;
+    rank_key_of(g->s->rank_by, r, &key);
+    bool tie = q->tol > 0 ? key.status == k->key.status &&
+                                grade_within(key.key1, k->key.key1, PE_TOL_REL, q->tol) &&
+                                grade_within(key.key2, k->key.key2, PE_TOL_REL, q->tol)
+                          : rank_compare_keys(&key, &k->key) == 0;
+    if (tie) {
+        v->awarded = q->points;
+        v->right = true;
+        char canon[PE_CANON_MAX], kc[PE_CANON_MAX];
+        plans_canonical(p, canon, sizeof canon);
+        plans_canonical(&k->plan, kc, sizeof kc);
+        if (strcmp(canon, kc) == 0)
+            snprintf(v->feedback, sizeof v->feedback, "correct: rank 1 by %s",
+                     pe_rank_by_name(g->s->rank_by));
+        else
+            snprintf(v->feedback, sizeof v->feedback, "correct: ties with rank 1 (%s) by %s",
+                     k->shown, pe_rank_by_name(g->s->rank_by));
+        return;
+    }
+    grade_fmt_num(r->step_time_s, a, sizeof a);
+    grade_fmt_num(k->result.step_time_s, b, sizeof b);
+    pct_text(r->step_time_s, k->result.step_time_s, off, sizeof off);
+    snprintf(v->feedback, sizeof v->feedback,
+             "wrong: meets the budgets but is not the best by %s: step_time %s s vs %s s "
+             "(%s)",
+             pe_rank_by_name(g->s->rank_by), a, b, off);
+    if (g->s->rank_by == PE_RANK_INTERVENTIONS)
+        add(v->feedback, sizeof v->feedback, ", %d interventions vs %d", r->interventions,
+            k->result.interventions);
+}
+
+/* chosen_plan: any plan that meets the budgets; full points within the
+ * tolerance of the fastest, else in proportion to speed. */
+static void grade_chosen_plan(const grader *g, const pe_question *q, const key_answer *k,
+                              const pe_plan *p, const pe_result *r, verdict *v)
+{
+    char a[64], b[64], off[64];
+    if (r->status != PE_STATUS_OK) {
+        not_ok_text(g, p, r, v->feedback, sizeof v->feedback);
+        return;
+    }
+    grade_fmt_num(r->step_time_s, a, sizeof a);
+    grade_fmt_num(k->step, b, sizeof b);
+    if (r->step_time_s <= k->step * (1 + q->tol)) {
+        v->awarded = q->points;
+        v->right = true;
+        pct_text(r->step_time_s, k->step, off, sizeof off);
+        snprintf(v->feedback, sizeof v->feedback,
+                 "correct: meets the budgets; step_time %s s vs the fastest plan's %s s (%s)", a,
+                 b, off);
+        return;
+    }
+    /* Partial credit in proportion to speed: best / yours. */
+    const double score = k->step / r->step_time_s;
+    v->awarded = q->points * score;
+    char sc[32], slower[32];
+    grade_fmt_num(round(score * 1000) / 10, sc, sizeof sc);
+    snprintf(slower, sizeof slower, "%.3g", 100 * (r->step_time_s / k->step - 1));
+    snprintf(v->feedback, sizeof v->feedback,
+             "meets the budgets, but step_time %s s is %s%% slower than the fastest plan "
+             "(%s, %s s): %s%% of the points",
+             a, slower, k->shown, b, sc);
+}
+
+/* A plan answer: read, evaluated, then judged by the question's kind. */
 static void grade_plan(const grader *g, const pe_question *q, const key_answer *k,
                        const pe_ydoc *d, const yaml_node_t *n, const char *path, verdict *v)
 {
@@ -211,99 +316,10 @@ static void grade_plan(const grader *g, const pe_question *q, const key_answer *
     grade_safe_cell(shown, strlen(shown), CELL_MAX, v->submitted, sizeof v->submitted);
     pe_result r;
     evaluate_plan(&g->ctx, &p, &r);
-    char a[64], b[64], off[64], knobs[64];
     switch (q->ask) {
-    case PE_ASK_MIN_INTERVENTION: {
-        if (!fits_of(&r)) {
-            not_ok_text(g, &p, &r, v->feedback, sizeof v->feedback);
-            return;
-        }
-        char mem[128];
-        memory_text(&r, mem, sizeof mem);
-        knobs_text(&p, knobs, sizeof knobs);
-        if (r.interventions <= k->interventions) {
-            v->awarded = q->points;
-            v->right = true;
-            snprintf(v->feedback, sizeof v->feedback,
-                     "correct: fits (%s) with %d intervention%s%s%s%s",
-                     mem, r.interventions, r.interventions == 1 ? "" : "s",
-                     knobs[0] ? " (" : "", knobs, knobs[0] ? ")" : "");
-            if (r.interventions < k->interventions)
-                add(v->feedback, sizeof v->feedback, "; fewer than the key's %d",
-                    k->interventions);
-            return;
-        }
-        v->awarded = q->points / 2; /* it fits, but moves more knobs than needed */
-        snprintf(v->feedback, sizeof v->feedback,
-                 "half marks: fits (%s) but moves %d knobs (%s); %d suffice, e.g. %s",
-                 mem, r.interventions, knobs, k->interventions, k->shown);
-        return;
-    }
-    case PE_ASK_BEST_PLAN: {
-        if (r.status != PE_STATUS_OK) {
-            not_ok_text(g, &p, &r, v->feedback, sizeof v->feedback);
-            return;
-        }
-        pe_rank_key key;
-        rank_key_of(g->s->rank_by, &r, &key);
-        bool tie = q->tol > 0 ? key.status == k->key.status &&
-                                    grade_within(key.key1, k->key.key1, PE_TOL_REL, q->tol) &&
-                                    grade_within(key.key2, k->key.key2, PE_TOL_REL, q->tol)
-                              : rank_compare_keys(&key, &k->key) == 0;
-        if (tie) {
-            v->awarded = q->points;
-            v->right = true;
-            char canon[PE_CANON_MAX], kc[PE_CANON_MAX];
-            plans_canonical(&p, canon, sizeof canon);
-            plans_canonical(&k->plan, kc, sizeof kc);
-            if (strcmp(canon, kc) == 0)
-                snprintf(v->feedback, sizeof v->feedback, "correct: rank 1 by %s",
-                         pe_rank_by_name(g->s->rank_by));
-            else
-                snprintf(v->feedback, sizeof v->feedback, "correct: ties with rank 1 (%s) by %s",
-                         k->shown, pe_rank_by_name(g->s->rank_by));
-            return;
-        }
-        grade_fmt_num(r.step_time_s, a, sizeof a);
-        grade_fmt_num(k->result.step_time_s, b, sizeof b);
-        pct_text(r.step_time_s, k->result.step_time_s, off, sizeof off);
-        snprintf(v->feedback, sizeof v->feedback,
-                 "wrong: meets the budgets but is not the best by %s: step_time %s s vs %s s "
-                 "(%s)",
-                 pe_rank_by_name(g->s->rank_by), a, b, off);
-        if (g->s->rank_by == PE_RANK_INTERVENTIONS)
-            add(v->feedback, sizeof v->feedback, ", %d interventions vs %d", r.interventions,
-                k->result.interventions);
-        return;
-    }
-    case PE_ASK_CHOSEN_PLAN: {
-        if (r.status != PE_STATUS_OK) {
-            not_ok_text(g, &p, &r, v->feedback, sizeof v->feedback);
-            return;
-        }
-        grade_fmt_num(r.step_time_s, a, sizeof a);
-        grade_fmt_num(k->step, b, sizeof b);
-        if (r.step_time_s <= k->step * (1 + q->tol)) {
-            v->awarded = q->points;
-            v->right = true;
-            pct_text(r.step_time_s, k->step, off, sizeof off);
-            snprintf(v->feedback, sizeof v->feedback,
-                     "correct: meets the budgets; step_time %s s vs the fastest plan's %s s (%s)",
-                     a, b, off);
-            return;
-        }
-        /* Partial credit in proportion to speed: best / yours. */
-        const double score = k->step / r.step_time_s;
-        v->awarded = q->points * score;
-        char sc[32], slower[32];
-        grade_fmt_num(round(score * 1000) / 10, sc, sizeof sc);
-        snprintf(slower, sizeof slower, "%.3g", 100 * (r.step_time_s / k->step - 1));
-        snprintf(v->feedback, sizeof v->feedback,
-                 "meets the budgets, but step_time %s s is %s%% slower than the fastest plan "
-                 "(%s, %s s): %s%% of the points",
-                 a, slower, k->shown, b, sc);
-        return;
-    }
+    case PE_ASK_MIN_INTERVENTION: grade_min_intervention(g, q, k, &p, &r, v); return;
+    case PE_ASK_BEST_PLAN: grade_best_plan(g, q, k, &p, &r, v); return;
+    case PE_ASK_CHOSEN_PLAN: grade_chosen_plan(g, q, k, &p, &r, v); return;
     default: return;
     }
 }
@@ -335,6 +351,106 @@ typedef struct {
     size_t submissions, rejected;
 } tally;
 
+/* The row of question q: what the key expects, the verdict on the answer. */
+static void write_question_row(out_file *o, const grader *g, size_t qi, const verdict *v,
+                               const char *student, const char *file)
+{
+    const pe_question *q = &g->s->questions[qi];
+    char pts[32], possible[32], err_cell[TEXT_MAX + 8], fb_cell[TEXT_MAX + 8];
+    char qid[PE_NAME_MAX + 8], exp_cell[TEXT_MAX + 8];
+    grade_fmt_points(v->awarded, pts, sizeof pts);
+    grade_fmt_points(q->points, possible, sizeof possible);
+    grade_safe_cell(v->error, strlen(v->error), TEXT_MAX - 8, err_cell, sizeof err_cell);
+    grade_safe_cell(v->feedback, strlen(v->feedback), TEXT_MAX - 8, fb_cell, sizeof fb_cell);
+    grade_safe_cell(q->id, strlen(q->id), PE_NAME_MAX, qid, sizeof qid);
+    grade_safe_cell(g->ans[qi].expected, strlen(g->ans[qi].expected), TEXT_MAX - 8, exp_cell,
+                    sizeof exp_cell);
+    row r = {{student, qid, exp_cell, v->submitted, err_cell, pts, possible, fb_cell, file}};
+    grade_put_row(o, &r);
+}
+
+/* One row per question of the key, in key order; the points and the
+ * questions right add to *total and *right. */
+static void write_question_rows(out_file *o, const grader *g, const pe_ydoc *d,
+                                const yaml_node_t *answers, const char *student,
+                                const char *file, double *total, size_t *right)
+{
+    for (size_t i = 0; i < g->s->question_count; i++) {
+        verdict v;
+        memset(&v, 0, sizeof v);
+        const yaml_node_t *n = y_map_get(d, answers, g->s->questions[i].id);
+        if (n)
+            grade_answer(g, i, d, n, &v);
+        else
+            snprintf(v.feedback, sizeof v.feedback, "not answered");
+        v.awarded = round(v.awarded * 100) / 100;
+        *total += v.awarded;
+        *right += v.right;
+        write_question_row(o, g, i, &v, student, file);
+    }
+}
+
+/* Whether the answer id kn is a question of the key. */
+static bool is_question(const pe_scenario *s, const yaml_node_t *kn)
+{
+    for (size_t i = 0; i < s->question_count; i++)
+        if (y_len(kn) == strlen(s->questions[i].id) &&
+            memcmp(y_text(kn), s->questions[i].id, y_len(kn)) == 0)
+            return true;
+    return false;
+}
+
+/* The row of an answer to a question the key does not have. */
+static void write_unknown_row(out_file *o, const pe_ydoc *d, const yaml_node_pair_t *pr,
+                              const char *const *ids, size_t nid, const char *student,
+                              const char *file)
+{
+    const yaml_node_t *kn = ydoc_node(d, pr->key), *vn = ydoc_node(d, pr->value);
+    char q[96], msg[TEXT_MAX], raw[CELL_MAX + 1], sub[CELL_MAX + 16];
+    char err_cell[TEXT_MAX + 8], qid[PE_NAME_MAX + 8];
+    y_quote(y_text(kn), y_len(kn), q, sizeof q);
+    q[0] = q[strlen(q) - 1] = '\'';
+    const char *sug = y_suggest(y_text(kn), y_len(kn), ids, nid);
+    snprintf(msg, sizeof msg, "%d:%d: unknown question id %s%s%s%s", y_line(kn), y_col(kn), q,
+             sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+    grade_safe_cell(msg, strlen(msg), TEXT_MAX - 8, err_cell, sizeof err_cell);
+    grade_safe_cell(y_text(kn), y_len(kn), CELL_MAX, qid, sizeof qid);
+    grade_answer_text(vn, raw, sizeof raw);
+    grade_safe_cell(raw, strlen(raw), CELL_MAX, sub, sizeof sub);
+    row r = {{student, qid, "", sub, err_cell, "0", "0",
+              "not graded: the drill has no such question", file}};
+    grade_put_row(o, &r);
+}
+
+/* Answers to questions the key does not have, in file order; a row each
+ * for the first UNKNOWN_ROWS, then one row counting the rest (a hostile
+ * file may hold 50,000 of them). */
+static void write_unknown_rows(out_file *o, const pe_scenario *s, const pe_ydoc *d,
+                               const yaml_node_t *answers, const char *student,
+                               const char *file)
+{
+    enum { UNKNOWN_ROWS = 20 };
+    size_t unknown = 0;
+    const char *ids[256];
+    size_t nid = 0;
+    for (size_t i = 0; i < s->question_count && nid < 256; i++)
+        ids[nid++] = s->questions[i].id;
+    for (const yaml_node_pair_t *pr = answers->data.mapping.pairs.start;
+         pr < answers->data.mapping.pairs.top; pr++) {
+        if (is_question(s, ydoc_node(d, pr->key)) || ++unknown > UNKNOWN_ROWS)
+            continue;
+        write_unknown_row(o, d, pr, ids, nid, student, file);
+    }
+    if (unknown > UNKNOWN_ROWS) {
+        char err_cell[TEXT_MAX + 8];
+        snprintf(err_cell, sizeof err_cell, "%zu more unknown question ids",
+                 unknown - UNKNOWN_ROWS);
+        row r = {{student, "", "", "", err_cell, "0", "0",
+                  "not graded: the drill has no such questions", file}};
+        grade_put_row(o, &r);
+    }
+}
+
 /* Rows of one submission. Whatever is wrong with it (unreadable, not YAML,
  * hostile, another drill, a student graded twice) is its row, never an
  * error of the run. */
@@ -344,140 +460,24 @@ static void grade_submission(out_file *o, const grader *g, seen_list *seen, cons
     const pe_scenario *s = g->s;
     char file[PE_PATH_MAX + 16], student[PE_NAME_MAX], safe_student[PE_NAME_MAX + 16];
     grade_safe_cell(path, strlen(path), PE_PATH_MAX, file, sizeof file);
-    safe_student[0] = '\0';
     t->submissions++;
     pe_error e = {0};
-    char *data = NULL;
-    size_t size = 0;
     pe_ydoc d;
-    memset(&d, 0, sizeof d);
-    /* Anything wrong with the file is the submission's row, not the run's. */
-    pe_status st = pe_read_file(path, &data, &size, &e);
-    if (st == PE_OK)
-        st = ydoc_parse(&d, path, data, size, &e);
-    free(data);
-    const yaml_node_t *root = st == PE_OK ? ydoc_root(&d) : NULL;
-    pe_applied a;
-    if (st == PE_OK && root->type != YAML_MAPPING_NODE) {
-        char desc[128];
-        y_describe(root, desc, sizeof desc);
-        st = y_fail(&e, &d, root, "a submission is a mapping (student, drill, answers), got %s",
-                    desc);
-    }
-    if (st == PE_OK) {
-        pe_layer layer = {&d, root};
-        st = y_apply(&pe_fields_submission, &layer, 1, "", NULL, &a, &e);
-    }
-    if (st == PE_OK)
-        for (size_t i = 0; i < pe_fields_submission.count && st == PE_OK; i++)
-            if (!a.set[i])
-                st = y_fail(&e, &d, root, "missing required key '%s'",
-                            pe_fields_submission.fields[i].key);
-#define SV(k_) (a.value[y_field_index(&pe_fields_submission, k_)])
-    if (st == PE_OK) {
-        st = grade_read_student(&d, SV("student"), student, sizeof student, &e);
-        if (st == PE_OK)
-            grade_safe_cell(student, strlen(student), PE_NAME_MAX, safe_student,
-                            sizeof safe_student);
-    }
-    if (st == PE_OK) {
-        char drill[PE_NAME_MAX];
-        st = y_get_label(&d, SV("drill"), "drill", drill, sizeof drill, &e);
-        if (st == PE_OK && strcmp(drill, s->name) != 0) {
-            char q[96];
-            y_quote(drill, strlen(drill), q, sizeof q);
-            st = y_fail(&e, &d, SV("drill"),
-                        "wrong drill: the submission answers %s, but this key grades \"%s\"", q,
-                        s->name);
-        }
-    }
-    const yaml_node_t *answers = st == PE_OK ? SV("answers") : NULL;
-#undef SV
-    if (st == PE_OK)
-        st = y_want_map(&d, answers, "answers", &e);
-    if (st == PE_OK) {
-        const char *prev = grade_seen_find(seen, student);
-        if (prev)
-            st = pe_fail(&e, PE_BAD_INPUT, path, 0, 0,
-                         "student '%s' was already graded from %s; one submission per student",
-                         student, prev);
-        else if (!grade_seen_add(seen, student, path))
-            st = pe_fail(&e, PE_INTERNAL, path, 0, 0, "out of memory");
-    }
+    const yaml_node_t *answers = NULL;
+    pe_status st =
+        grade_read_submission(s, seen, path, &d, student, sizeof student, &answers, &e);
+    grade_safe_cell(student, strlen(student), PE_NAME_MAX, safe_student, sizeof safe_student);
     if (st != PE_OK) {
         t->rejected++;
         grade_write_rejected(o, g, safe_student, file, &e);
         ydoc_free(&d);
         return;
     }
-
-    /* One row per question of the key, in key order. */
     double total = 0;
     size_t right = 0;
-    char pts[32], possible[32], err_cell[TEXT_MAX + 8], fb_cell[TEXT_MAX + 8], qid[PE_NAME_MAX + 8];
-    char exp_cell[TEXT_MAX + 8];
-    for (size_t i = 0; i < s->question_count; i++) {
-        const pe_question *q = &s->questions[i];
-        verdict v;
-        memset(&v, 0, sizeof v);
-        const yaml_node_t *n = y_map_get(&d, answers, q->id);
-        if (n)
-            grade_answer(g, i, &d, n, &v);
-        else
-            snprintf(v.feedback, sizeof v.feedback, "not answered");
-        v.awarded = round(v.awarded * 100) / 100;
-        total += v.awarded;
-        right += v.right;
-        grade_fmt_points(v.awarded, pts, sizeof pts);
-        grade_fmt_points(q->points, possible, sizeof possible);
-        grade_safe_cell(v.error, strlen(v.error), TEXT_MAX - 8, err_cell, sizeof err_cell);
-        grade_safe_cell(v.feedback, strlen(v.feedback), TEXT_MAX - 8, fb_cell, sizeof fb_cell);
-        grade_safe_cell(q->id, strlen(q->id), PE_NAME_MAX, qid, sizeof qid);
-        grade_safe_cell(g->ans[i].expected, strlen(g->ans[i].expected), TEXT_MAX - 8, exp_cell,
-                        sizeof exp_cell);
-        row r = {{safe_student, qid, exp_cell, v.submitted, err_cell, pts, possible,
-                  fb_cell, file}};
-        grade_put_row(o, &r);
-    }
-    /* Answers to questions the key does not have, in file order; a row
-     * each for the first UNKNOWN_ROWS, then one row counting the rest (a
-     * hostile file may hold 50,000 of them). */
-    enum { UNKNOWN_ROWS = 20 };
-    size_t unknown = 0;
-    const char *ids[256];
-    size_t nid = 0;
-    for (size_t i = 0; i < s->question_count && nid < 256; i++)
-        ids[nid++] = s->questions[i].id;
-    for (const yaml_node_pair_t *pr = answers->data.mapping.pairs.start;
-         pr < answers->data.mapping.pairs.top; pr++) {
-        const yaml_node_t *kn = ydoc_node(&d, pr->key), *vn = ydoc_node(&d, pr->value);
-        bool known = false;
-        for (size_t i = 0; i < s->question_count && !known; i++)
-            known = y_len(kn) == strlen(s->questions[i].id) &&
-                    memcmp(y_text(kn), s->questions[i].id, y_len(kn)) == 0;
-        if (known || ++unknown > UNKNOWN_ROWS)
-            continue;
-        char q[96], msg[TEXT_MAX], raw[CELL_MAX + 1], sub[CELL_MAX + 16];
-        y_quote(y_text(kn), y_len(kn), q, sizeof q);
-        q[0] = q[strlen(q) - 1] = '\'';
-        const char *sug = y_suggest(y_text(kn), y_len(kn), ids, nid);
-        snprintf(msg, sizeof msg, "%d:%d: unknown question id %s%s%s%s", y_line(kn), y_col(kn),
-                 q, sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
-        grade_safe_cell(msg, strlen(msg), TEXT_MAX - 8, err_cell, sizeof err_cell);
-        grade_safe_cell(y_text(kn), y_len(kn), CELL_MAX, qid, sizeof qid);
-        grade_answer_text(vn, raw, sizeof raw);
-        grade_safe_cell(raw, strlen(raw), CELL_MAX, sub, sizeof sub);
-        row r = {{safe_student, qid, "", sub, err_cell, "0", "0",
-                  "not graded: the drill has no such question", file}};
-        grade_put_row(o, &r);
-    }
-    if (unknown > UNKNOWN_ROWS) {
-        snprintf(err_cell, sizeof err_cell, "%zu more unknown question ids",
-                 unknown - UNKNOWN_ROWS);
-        row r = {{safe_student, "", "", "", err_cell, "0", "0",
-                  "not graded: the drill has no such questions", file}};
-        grade_put_row(o, &r);
-    }
+    write_question_rows(o, g, &d, answers, safe_student, file, &total, &right);
+    write_unknown_rows(o, s, &d, answers, safe_student, file);
+    char pts[32], possible[32], fb_cell[TEXT_MAX + 8];
     grade_fmt_points(total, pts, sizeof pts);
     grade_fmt_points(g->possible, possible, sizeof possible);
     snprintf(fb_cell, sizeof fb_cell, "%zu of %zu questions right", right, s->question_count);

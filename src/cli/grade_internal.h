@@ -82,13 +82,15 @@ typedef struct {
 } seen_list;
 
 void grade_seen_free(seen_list *l);
-bool grade_seen_add(seen_list *l, const char *id, const char *file);
-/* The file a student was graded from, or NULL. */
-const char *grade_seen_find(const seen_list *l, const char *id);
 
-/* The student id: text, or a whole number written plainly. */
-pe_status grade_read_student(const pe_ydoc *d, const yaml_node_t *n, char *buf, size_t size,
-                             pe_error *err);
+/* The submission at path, read as untrusted YAML and checked: a mapping
+ * of student, drill (the key's) and answers (a mapping), from a student
+ * not graded yet (added to seen). d is always to be freed (ydoc_free);
+ * student is the id, or "" when it could not be read; *answers is set on
+ * success. */
+pe_status grade_read_submission(const pe_scenario *s, seen_list *seen, const char *path,
+                                pe_ydoc *d, char *student, size_t student_size,
+                                const yaml_node_t **answers, pe_error *e);
 
 /* ------------------------------------------------------------ writing (grade_write.c) */
 

@@ -205,7 +205,7 @@ void grade_seen_free(seen_list *l)
     free(l->files);
 }
 
-bool grade_seen_add(seen_list *l, const char *id, const char *file)
+static bool seen_add(seen_list *l, const char *id, const char *file)
 {
     if (l->count == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 32;
@@ -230,7 +230,7 @@ bool grade_seen_add(seen_list *l, const char *id, const char *file)
     return true;
 }
 
-const char *grade_seen_find(const seen_list *l, const char *id)
+static const char *seen_find(const seen_list *l, const char *id)
 {
     for (size_t i = 0; i < l->count; i++)
         if (strcmp(l->ids[i], id) == 0)
@@ -238,8 +238,8 @@ const char *grade_seen_find(const seen_list *l, const char *id)
     return NULL;
 }
 /* The student id: text, or a whole number written plainly. */
-pe_status grade_read_student(const pe_ydoc *d, const yaml_node_t *n, char *buf, size_t size,
-                              pe_error *err)
+static pe_status read_student(const pe_ydoc *d, const yaml_node_t *n, char *buf, size_t size,
+                           pe_error *err)
 {
     if (y_kind(n) == PE_Y_INT && y_text(n)[0] != '-' && y_text(n)[0] != '+') {
         if (y_len(n) >= size)
@@ -249,4 +249,87 @@ pe_status grade_read_student(const pe_ydoc *d, const yaml_node_t *n, char *buf, 
         return PE_OK;
     }
     return y_get_label(d, n, "student", buf, size, err);
+}
+
+/* The file at path as YAML: a mapping with every key of a submission. */
+static pe_status parse_submission(const char *path, pe_ydoc *d, pe_applied *a, pe_error *e)
+{
+    char *data = NULL;
+    size_t size = 0;
+    pe_status st = pe_read_file(path, &data, &size, e);
+    if (st == PE_OK)
+        st = ydoc_parse(d, path, data, size, e);
+    free(data);
+    if (st != PE_OK)
+        return st;
+    const yaml_node_t *root = ydoc_root(d);
+    if (root->type != YAML_MAPPING_NODE) {
+        char desc[128];
+        y_describe(root, desc, sizeof desc);
+        return y_fail(e, d, root, "a submission is a mapping (student, drill, answers), got %s",
+                      desc);
+    }
+    pe_layer layer = {d, root};
+    st = y_apply(&pe_fields_submission, &layer, 1, "", NULL, a, e);
+    for (size_t i = 0; i < pe_fields_submission.count && st == PE_OK; i++)
+        if (!a->set[i])
+            st = y_fail(e, d, root, "missing required key '%s'",
+                        pe_fields_submission.fields[i].key);
+    return st;
+}
+
+/* drill: must be the key's. */
+static pe_status check_drill(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *n,
+                             pe_error *e)
+{
+    char drill[PE_NAME_MAX];
+    pe_status st = y_get_label(d, n, "drill", drill, sizeof drill, e);
+    if (st == PE_OK && strcmp(drill, s->name) != 0) {
+        char q[96];
+        y_quote(drill, strlen(drill), q, sizeof q);
+        st = y_fail(e, d, n, "wrong drill: the submission answers %s, but this key grades \"%s\"",
+                    q, s->name);
+    }
+    return st;
+}
+
+/* One submission per student: the first is graded, a second is rejected. */
+static pe_status check_first_of_student(seen_list *seen, const char *student, const char *path,
+                                        pe_error *e)
+{
+    const char *prev = seen_find(seen, student);
+    if (prev)
+        return pe_fail(e, PE_BAD_INPUT, path, 0, 0,
+                       "student '%s' was already graded from %s; one submission per student",
+                       student, prev);
+    if (!seen_add(seen, student, path))
+        return pe_fail(e, PE_INTERNAL, path, 0, 0, "out of memory");
+    return PE_OK;
+}
+
+pe_status grade_read_submission(const pe_scenario *s, seen_list *seen, const char *path,
+                                pe_ydoc *d, char *student, size_t student_size,
+                                const yaml_node_t **answers, pe_error *e)
+{
+    memset(d, 0, sizeof *d);
+    student[0] = '\0';
+    pe_applied a;
+    /* Anything wrong with the file is the submission's row, not the run's. */
+    pe_status st = parse_submission(path, d, &a, e);
+#define SV(k_) (a.value[y_field_index(&pe_fields_submission, k_)])
+    if (st == PE_OK) {
+        st = read_student(d, SV("student"), student, student_size, e);
+        if (st != PE_OK)
+            student[0] = '\0';
+    }
+    if (st == PE_OK)
+        st = check_drill(s, d, SV("drill"), e);
+    if (st == PE_OK) {
+        *answers = SV("answers");
+        st = y_want_map(d, *answers, "answers", e);
+    }
+#undef SV
+    if (st == PE_OK)
+        st = check_first_of_student(seen, student, path, e);
+    return st;
 }
