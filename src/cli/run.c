@@ -109,6 +109,131 @@ static pe_status write_summary(const char *path, const pe_scenario *s, const pe_
     return st;
 }
 
+/* The files of one run (or one shard of it): DIR/<name>[.shard-I-of-N]
+ * .csv, .summary.csv and .checkpoint. */
+typedef struct {
+    char report[PE_PATH_MAX + 32], summary[PE_PATH_MAX + 32], checkpoint[PE_PATH_MAX + 32];
+} run_paths;
+
+/* The plan indices to evaluate (all, or the shard's) and the file names. */
+static void run_range(const pe_scenario *s, const pe_command_options *opt,
+                      const pe_plan_space *space, pe_run_options *ro, run_paths *paths)
+{
+    char base[PE_PATH_MAX];
+    if (opt->shard_count) {
+        runner_shard_range(plans_total(space), opt->shard_index, opt->shard_count, &ro->first,
+                           &ro->last);
+        snprintf(base, sizeof base, "%s/%s.shard-%llu-of-%llu", opt->output_dir, s->name,
+                 (unsigned long long)opt->shard_index, (unsigned long long)opt->shard_count);
+    } else {
+        ro->last = plans_total(space);
+        snprintf(base, sizeof base, "%s/%s", opt->output_dir, s->name);
+    }
+    snprintf(paths->report, sizeof paths->report, "%s.csv", base);
+    snprintf(paths->summary, sizeof paths->summary, "%s.summary.csv", base);
+    snprintf(paths->checkpoint, sizeof paths->checkpoint, "%s.checkpoint", base);
+}
+
+/* --resume: continue from the checkpoint at ckpt_path when there is one
+ * and it belongs to this scenario text and these options (*resumed). */
+static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt,
+                             const char *ckpt_path, pe_checkpoint *ckpt, pe_run_options *ro,
+                             bool *resumed, pe_error *err)
+{
+    if (access(ckpt_path, F_OK) != 0) {
+        if (!opt->quiet)
+            fprintf(stderr, "%s: no checkpoint at %s: starting from the beginning\n", s->name,
+                    ckpt_path);
+        return PE_OK;
+    }
+    pe_checkpoint old;
+    pe_status st = checkpoint_read(ckpt_path, &old, err);
+    if (st == PE_OK && (old.fingerprint != ckpt->fingerprint || old.first != ro->first ||
+                        old.last != ro->last || old.top_k != opt->top_k)) {
+        st = pe_fail(err, PE_BAD_INPUT, ckpt_path, 0, 0,
+                     "this checkpoint belongs to another scenario text or other options "
+                     "(--top, --shard); rerun those, or remove it to start over");
+        checkpoint_free(&old);
+    }
+    if (st != PE_OK)
+        return st;
+    ckpt->rows = old.rows; /* kept until the run is done */
+    ckpt->row_count = old.row_count;
+    ckpt->counts = old.counts;
+    ro->resume_next = old.next;
+    ro->resume_counts = &ckpt->counts;
+    ro->resume_rows = ckpt->rows;
+    ro->resume_row_count = ckpt->row_count;
+    *resumed = true;
+    if (!opt->quiet)
+        fprintf(stderr, "%s: resuming at plan index %llu of [%llu, %llu)\n", s->name,
+                (unsigned long long)old.next, (unsigned long long)ro->first,
+                (unsigned long long)ro->last);
+    return PE_OK;
+}
+
+/* A full report keeps a row per plan in memory until it is ranked: say so
+ * before a sweep big enough for that to matter. */
+static void note_full_report_memory(const pe_scenario *s, const pe_command_options *opt,
+                                    const pe_run_options *ro)
+{
+    if (!opt->top_k && !opt->quiet && ro->last - ro->first > 20000000)
+        fprintf(stderr,
+                "%s: note: %llu combinations and no --top: every plan's row is kept in memory "
+                "(about %zu bytes each) to rank the full report; --top K keeps only K\n",
+                s->name, (unsigned long long)(ro->last - ro->first), sizeof(pe_row));
+}
+
+/* A signal stopped the sweep: the checkpoint to resume from (with --top,
+ * the indices of the rows kept so far); PE_INTERRUPTED once written. */
+static pe_status write_checkpoint(const pe_scenario *s, const pe_command_options *opt,
+                                  uint64_t fingerprint, const pe_run_result *rr,
+                                  const char *ckpt_path, pe_error *err)
+{
+    pe_status st = PE_OK;
+    pe_checkpoint out = {.fingerprint = fingerprint, .first = rr->first, .last = rr->last,
+                         .next = rr->next, .top_k = opt->top_k, .counts = rr->counts};
+    uint64_t *rows = NULL;
+    if (opt->top_k && rr->row_count) {
+        rows = malloc(rr->row_count * sizeof *rows);
+        if (!rows)
+            st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+        for (size_t i = 0; rows && i < rr->row_count; i++)
+            rows[i] = rr->rows[i].index;
+        out.rows = rows;
+        out.row_count = rows ? rr->row_count : 0;
+    }
+    if (!opt->top_k) /* a full report re-evaluates the done prefix on resume */
+        out.counts = rr->counts;
+    if (st == PE_OK)
+        st = checkpoint_write(ckpt_path, &out, err);
+    free(rows);
+    if (st != PE_OK)
+        return st;
+    fprintf(stderr, "%s: interrupted after %llu of %llu plan indices; checkpoint %s "
+                    "(continue with --resume)\n",
+            s->name, (unsigned long long)(rr->next - rr->first),
+            (unsigned long long)(rr->last - rr->first), ckpt_path);
+    return PE_INTERRUPTED;
+}
+
+/* The sweep is done: the ranked report, its summary, the spent checkpoint
+ * removed, the summary on stderr. */
+static pe_status write_results(const pe_scenario *s, const pe_command_options *opt,
+                               const pe_plan_space *space, const pe_eval_ctx *ctx,
+                               const pe_run_result *rr, const run_paths *paths, bool resumed,
+                               pe_error *err)
+{
+    pe_status st = report_write_ranked(paths->report, space, ctx, rr, opt->threads, err);
+    if (st == PE_OK)
+        st = write_summary(paths->summary, s, rr, opt, err);
+    if (st == PE_OK && (resumed || access(paths->checkpoint, F_OK) == 0))
+        remove(paths->checkpoint); /* done: the checkpoint is spent */
+    if (st == PE_OK && !opt->quiet)
+        print_summary(s, rr, paths->report);
+    return st;
+}
+
 /* Evaluate, rank and write one loaded scenario (or one shard of it);
  * on a signal, write a checkpoint instead of the report. */
 static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe_error *err)
@@ -123,100 +248,22 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
                          .top_k = opt->top_k,
                          .stop = opt->stop,
                          .progress = !opt->quiet && isatty(STDERR_FILENO)};
-    char base[PE_PATH_MAX];
-    if (opt->shard_count) {
-        runner_shard_range(plans_total(&space), opt->shard_index, opt->shard_count, &ro.first,
-                           &ro.last);
-        snprintf(base, sizeof base, "%s/%s.shard-%llu-of-%llu", opt->output_dir, s->name,
-                 (unsigned long long)opt->shard_index, (unsigned long long)opt->shard_count);
-    } else {
-        ro.last = plans_total(&space);
-        snprintf(base, sizeof base, "%s/%s", opt->output_dir, s->name);
-    }
-    char path[PE_PATH_MAX + 32], summary[PE_PATH_MAX + 32], ckpt_path[PE_PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s.csv", base);
-    snprintf(summary, sizeof summary, "%s.summary.csv", base);
-    snprintf(ckpt_path, sizeof ckpt_path, "%s.checkpoint", base);
-
+    run_paths paths;
+    run_range(s, opt, &space, &ro, &paths);
     pe_checkpoint ckpt = {0};
     st = checkpoint_fingerprint(s->file, opt->top_k, ro.first, ro.last, &ckpt.fingerprint, err);
     bool resumed = false;
-    if (st == PE_OK && opt->resume) {
-        if (access(ckpt_path, F_OK) != 0) {
-            if (!opt->quiet)
-                fprintf(stderr, "%s: no checkpoint at %s: starting from the beginning\n",
-                        s->name, ckpt_path);
-        } else {
-            pe_checkpoint old;
-            st = checkpoint_read(ckpt_path, &old, err);
-            if (st == PE_OK && (old.fingerprint != ckpt.fingerprint || old.first != ro.first ||
-                                old.last != ro.last || old.top_k != opt->top_k)) {
-                st = pe_fail(err, PE_BAD_INPUT, ckpt_path, 0, 0,
-                             "this checkpoint belongs to another scenario text or other options "
-                             "(--top, --shard); rerun those, or remove it to start over");
-                checkpoint_free(&old);
-            }
-            if (st == PE_OK) {
-                ckpt.rows = old.rows; /* kept until the run is done */
-                ckpt.row_count = old.row_count;
-                ckpt.counts = old.counts;
-                ro.resume_next = old.next;
-                ro.resume_counts = &ckpt.counts;
-                ro.resume_rows = ckpt.rows;
-                ro.resume_row_count = ckpt.row_count;
-                resumed = true;
-                if (!opt->quiet)
-                    fprintf(stderr, "%s: resuming at plan index %llu of [%llu, %llu)\n", s->name,
-                            (unsigned long long)old.next, (unsigned long long)ro.first,
-                            (unsigned long long)ro.last);
-            }
-        }
-    }
-    /* A full report keeps a row per plan in memory until it is ranked: say
-     * so before a sweep big enough for that to matter. */
-    if (st == PE_OK && !opt->top_k && !opt->quiet && ro.last - ro.first > 20000000)
-        fprintf(stderr,
-                "%s: note: %llu combinations and no --top: every plan's row is kept in memory "
-                "(about %zu bytes each) to rank the full report; --top K keeps only K\n",
-                s->name, (unsigned long long)(ro.last - ro.first), sizeof(pe_row));
+    if (st == PE_OK && opt->resume)
+        st = resume_from(s, opt, paths.checkpoint, &ckpt, &ro, &resumed, err);
+    if (st == PE_OK)
+        note_full_report_memory(s, opt, &ro);
     pe_run_result rr = {0};
     if (st == PE_OK)
         st = runner_run(&space, &ctx, &ro, &rr, err);
-    if (st == PE_OK && rr.interrupted) {
-        pe_checkpoint out = {.fingerprint = ckpt.fingerprint, .first = rr.first,
-                             .last = rr.last, .next = rr.next, .top_k = opt->top_k,
-                             .counts = rr.counts};
-        uint64_t *rows = NULL;
-        if (opt->top_k && rr.row_count) {
-            rows = malloc(rr.row_count * sizeof *rows);
-            if (!rows)
-                st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
-            for (size_t i = 0; rows && i < rr.row_count; i++)
-                rows[i] = rr.rows[i].index;
-            out.rows = rows;
-            out.row_count = rows ? rr.row_count : 0;
-        }
-        if (!opt->top_k) /* a full report re-evaluates the done prefix on resume */
-            out.counts = rr.counts;
-        if (st == PE_OK)
-            st = checkpoint_write(ckpt_path, &out, err);
-        free(rows);
-        if (st == PE_OK) {
-            fprintf(stderr, "%s: interrupted after %llu of %llu plan indices; checkpoint %s "
-                            "(continue with --resume)\n",
-                    s->name, (unsigned long long)(rr.next - rr.first),
-                    (unsigned long long)(rr.last - rr.first), ckpt_path);
-            st = PE_INTERRUPTED;
-        }
-    } else if (st == PE_OK) {
-        st = report_write_ranked(path, &space, &ctx, &rr, opt->threads, err);
-        if (st == PE_OK)
-            st = write_summary(summary, s, &rr, opt, err);
-        if (st == PE_OK && (resumed || access(ckpt_path, F_OK) == 0))
-            remove(ckpt_path); /* done: the checkpoint is spent */
-        if (st == PE_OK && !opt->quiet)
-            print_summary(s, &rr, path);
-    }
+    if (st == PE_OK && rr.interrupted)
+        st = write_checkpoint(s, opt, ckpt.fingerprint, &rr, paths.checkpoint, err);
+    else if (st == PE_OK)
+        st = write_results(s, opt, &space, &ctx, &rr, &paths, resumed, err);
     runner_free(&rr);
     checkpoint_free(&ckpt);
     plans_free(&space);
