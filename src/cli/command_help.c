@@ -117,14 +117,25 @@ const char *command_help_text(const char *command)
     return h ? h->help : NULL;
 }
 
+/* Whether the space-separated list names option. */
+static bool listed(const char *list, const char *option)
+{
+    size_t n = strlen(option);
+    for (const char *p = list; (p = strstr(p, option)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && p[n] == ' ')
+            return true;
+    return false;
+}
+
 bool command_takes_option(const char *command, const char *option)
 {
     const command_help *h = find(command);
-    if (!h)
-        return true; /* a command without a table entry takes every option */
-    size_t n = strlen(option);
-    for (const char *p = h->options; (p = strstr(p, option)) != NULL; p += n)
-        if ((p == h->options || p[-1] == ' ') && p[n] == ' ')
-            return true;
-    return false;
+    if (!h || listed(h->options, option))
+        return true;
+    /* An option no command lists (one added to the parser but not here yet)
+     * is not refused: the table only keeps options from the wrong command. */
+    for (size_t i = 0; i < sizeof HELP / sizeof HELP[0]; i++)
+        if (listed(HELP[i].options, option))
+            return false;
+    return true;
 }

@@ -10,7 +10,9 @@
 /* The help text of a command, or NULL for one without its own. */
 const char *command_help_text(const char *command);
 
-/* Whether the command takes the long option (its name without "--"). */
+/* Whether the command takes the long option (its name without "--"):
+ * false only for an option another command's help lists and this one's
+ * does not. */
 bool command_takes_option(const char *command, const char *option);
 
 #endif
