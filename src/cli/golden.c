@@ -1,7 +1,7 @@
 /* golden.c — a fresh report against a golden one, plan by plan (golden.h).
  *
  * Each row gets a key: its `plan` cell, the canonical text of its plan
- * (interface.md: dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-
+ * (docs/scenarios.md: dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-
  * v{v}-sp{0|1}, rebuilt from the plan's columns, which every row fills,
  * invalid ones included) and its `plan_index` when both reports have that
  * column. The fresh rows are sorted by key; each golden row, in golden

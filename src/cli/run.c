@@ -26,7 +26,7 @@ static uint64_t skipped_total(const pe_run_counts *c)
 }
 
 /* Rank 1, or NULL when there is none or it is invalid: invalid plans rank
- * last (model.md §9), so then every plan is invalid and none is "best". */
+ * last (docs/model.md §9), so then every plan is invalid and none is "best". */
 static const pe_row *best_row(const pe_run_result *r)
 {
     if (!r->row_count || r->rows[0].result.status == PE_STATUS_INVALID)

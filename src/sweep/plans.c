@@ -94,7 +94,7 @@ static bool read_number(const char **p, const char *prefix, int64_t min, int64_t
             return false;
         v = v * 10 + (*s++ - '0');
     }
-    if (!digits || v < min || v > ((int64_t)1 << 53)) /* interface.md: at most 2^53 */
+    if (!digits || v < min || v > ((int64_t)1 << 53)) /* docs/scenarios.md: at most 2^53 */
         return false;
     *out = v;
     *p = s;
@@ -143,7 +143,7 @@ bool plans_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan 
     p.overlap = *overlap;
     char again[PE_CANON_MAX]; /* no leading zeros, nothing a plan would print otherwise */
     plans_canonical(&p, again, sizeof again);
-    if (strcmp(again, text) != 0 || (p.sequence_parallel && p.tp == 1)) /* model.md §0 */
+    if (strcmp(again, text) != 0 || (p.sequence_parallel && p.tp == 1)) /* docs/model.md §0 */
         return false;
     *out = p;
     return true;

@@ -1,5 +1,5 @@
 /* test_plans_parse.c — plans_parse_canonical, the inverse of
- * plans_canonical (interface.md "canonical text"), and plans_find naming
+ * plans_canonical (docs/scenarios.md, canonical text), and plans_find naming
  * a plan that the scenario's sweep does not enumerate. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -59,7 +59,7 @@ static void test_refused(void **state)
         "dp64-tp1-pp1-cp1-z0-some-mb1-1f1b-v1-sp0",  /* unknown recompute */
         "dp64-tp1-pp1-cp1-z0-none-mb1-2f2b-v1-sp0",  /* unknown schedule */
         "dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp2",
-        "dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp1",  /* sp with tp = 1 (model.md §0) */
+        "dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp1",  /* sp with tp = 1 (docs/model.md §0) */
         "dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0 ", /* trailing text */
         "dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1",
         "dp9007199254740993-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0", /* 2^53 + 1 */
