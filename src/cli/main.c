@@ -22,7 +22,7 @@ static void print_error(const pe_error *err)
 {
     char buf[PE_PATH_MAX + PE_MSG_MAX + 64];
     pe_error_format(err, buf, sizeof buf);
-    fprintf(stderr, "%s\n", buf);
+    fprintf(stderr, "%s\n%s", buf, err->more); /* more: the file's other errors, one a line */
 }
 
 static int worst(int a, int b) { return a > b ? a : b; }

@@ -1,8 +1,10 @@
 /* yamlutil.c — strict YAML 1.2 reading on top of libyaml (see yamlutil.h).
  *
- * libyaml is a YAML 1.1 parser; the typing here is ours: interface.md
+ * libyaml is a YAML 1.1 parser; the typing here is ours: docs/scenarios.md
  * "Loading rules" asks for the YAML 1.2 core schema and refuses the YAML 1.1
- * forms whose meaning changed (yes/no/on/off, 0x…, 017, 1_000, 1:30, .inf). */
+ * forms whose meaning changed (0x…, 017, 1_000, 1:30, .inf). YAML 1.1's
+ * booleans yes/no/on/off/y/n are strings in YAML 1.2: they load where text
+ * is expected (a plan named off) and y_get_bool refuses them with a hint. */
 #include <ctype.h>
 #include <errno.h>
 #include <float.h>
@@ -194,8 +196,29 @@ static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
     return d[la][lb];
 }
 
+/* The one candidate that word begins, up to a separator ('_', '-', '.'):
+ * mem_total -> mem_total_gib, h100 -> h100-node; NULL when none or several. */
+static const char *unique_extension(const char *word, size_t len, const char *const *cands,
+                                    size_t n)
+{
+    const char *found = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *c = cands[i];
+        if (len > 0 && strlen(c) > len && strncmp(c, word, len) == 0 &&
+            strchr("_-.", c[len])) {
+            if (found)
+                return NULL;
+            found = c;
+        }
+    }
+    return found;
+}
+
 const char *y_suggest(const char *word, size_t len, const char *const *cands, size_t n)
 {
+    const char *ext = unique_extension(word, len, cands, n);
+    if (ext)
+        return ext;
     const char *best = NULL;
     size_t best_d = SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
@@ -213,7 +236,8 @@ const char *y_suggest(const char *word, size_t len, const char *const *cands, si
 /* ================================================================ scalar typing */
 
 /* Plain scalars the YAML 1.2 core schema reads differently from YAML 1.1,
- * refused wherever they stand (interface.md "Loading rules"). */
+ * refused wherever they stand (docs/scenarios.md "Loading rules"), except
+ * the booleans (strings in YAML 1.2, refused only where a boolean is asked). */
 typedef enum {
     AMB_NONE,
     AMB_BOOL11,
@@ -642,11 +666,8 @@ static pe_status refuse_ambiguous(const pe_ydoc *d, const yaml_node_t *n, const 
     y_quote(t, len, q, sizeof q);
     const char *p = pfx(path, pb, sizeof pb);
     switch (a) {
-    case AMB_BOOL11:
-        return y_fail(err, d, n,
-                      "%s%s is not a boolean in YAML 1.2: write true or false, or quote it if "
-                      "you mean the text",
-                      p, q);
+    case AMB_BOOL11: /* a string in YAML 1.2: an error only where a boolean is expected */
+        return PE_OK;
     case AMB_INF_NAN:
         return y_fail(err, d, n, "%s%s is not allowed: write a finite number", p, q);
     case AMB_HEX:
@@ -806,6 +827,13 @@ pe_status ydoc_parse(pe_ydoc *d, const char *path, const char *data, size_t size
 {
     memset(d, 0, sizeof *d);
     snprintf(d->path, sizeof d->path, "%s", path);
+    /* A UTF-8 byte-order mark is legal YAML (1.2 §5.2); libyaml, told the
+     * encoding is UTF-8, would read it as content. It is zero-width, so
+     * positions after it are unchanged. */
+    if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        data += 3;
+        size -= 3;
+    }
     if (size > PE_YAML_MAX_FILE)
         return pe_fail(err, PE_BAD_INPUT, path, 0, 0, "the file is too large (%zu bytes; at most %u)",
                        size, PE_YAML_MAX_FILE);
@@ -996,6 +1024,15 @@ pe_status y_get_number(const pe_ydoc *d, const yaml_node_t *n, const char *path,
 pe_status y_get_bool(const pe_ydoc *d, const yaml_node_t *n, const char *path, bool *out,
                      pe_error *err)
 {
+    if (is_plain(n) && classify_ambiguous(y_text(n), y_len(n)) == AMB_BOOL11) {
+        /* YAML 1.1's yes/no/on/off/y/n: a string in YAML 1.2 */
+        const char c = (char)tolower((unsigned char)y_text(n)[0]);
+        const bool yes = c == 'y' || (c == 'o' && y_len(n) == 2);
+        char q[96], pb[PE_YPATH_MAX + 4];
+        y_quote(y_text(n), y_len(n), q, sizeof q);
+        return y_fail(err, d, n, "%s%s is not a boolean in YAML 1.2: write %s",
+                      pfx(path, pb, sizeof pb), q, yes ? "true" : "false");
+    }
     if (y_kind(n) != PE_Y_BOOL)
         return wrong_type(d, n, path, "true or false", err);
     *out = y_text(n)[0] == 't' || y_text(n)[0] == 'T';
@@ -1149,59 +1186,123 @@ size_t y_field_index(const pe_fieldset *set, const char *key)
     return f ? (size_t)(f - set->fields) : 0;
 }
 
+/* Where else key is a key: "cluster", "cluster.intra_node or
+ * cluster.inter_node", "the top level"; "" when nowhere (or only in set). */
+static void other_places(const pe_fieldset *set, const char *key, size_t len, char *buf,
+                         size_t size)
+{
+    static const pe_fieldset *const places[] = {
+        &pe_fields_scenario, &pe_fields_model,      &pe_fields_precision,
+        &pe_fields_cluster,  &pe_fields_gpu,        &pe_fields_intra_node,
+        &pe_fields_inter_node, &pe_fields_training, &pe_fields_budgets,
+        &pe_fields_overlap,  &pe_fields_plan,       &pe_fields_sweep};
+    const size_t n_places = sizeof places / sizeof places[0];
+    bool in_scenario = false;
+    for (size_t i = 0; i < n_places; i++)
+        in_scenario = in_scenario || places[i] == set;
+    buf[0] = '\0';
+    if (!in_scenario)
+        return;
+    const char *found[4];
+    size_t nf = 0;
+    for (size_t i = 0; i < n_places && nf < 4; i++)
+        if (places[i] != set && fields_find(places[i], key, len))
+            found[nf++] = places[i]->path[0] ? places[i]->path : "the top level";
+    for (size_t i = 0; i < nf && i < 3; i++) {
+        size_t used = strlen(buf);
+        const char *sep = i == 0 ? "" : (i + 1 == nf || i == 2) ? " or " : ", ";
+        snprintf(buf + used, size - used, "%s%s", sep, found[i]);
+    }
+}
+
+/* "unknown key 'k' in path" with a hint: the section the key belongs to,
+ * else the closest key of this mapping. */
+static pe_status unknown_key(const pe_fieldset *set, const pe_ydoc *d, const yaml_node_t *k,
+                             const char *path, pe_error *err)
+{
+    const char *keys[PE_MAX_FIELDS];
+    for (size_t i = 0; i < set->count; i++)
+        keys[i] = set->fields[i].key;
+    char q[96], where[160], hint[PE_YPATH_MAX + 200] = "";
+    y_quote(y_text(k), y_len(k), q, sizeof q);
+    q[0] = q[strlen(q) - 1] = '\'';
+    other_places(set, y_text(k), y_len(k), where, sizeof where);
+    const char *sug = y_suggest(y_text(k), y_len(k), keys, set->count);
+    if (where[0])
+        snprintf(hint, sizeof hint, " (%s belongs under %s)", q, where);
+    else if (sug)
+        snprintf(hint, sizeof hint, " (did you mean '%s'?)", sug);
+    if (path[0])
+        return y_fail(err, d, k, "unknown key %s in %s%s", q, path, hint);
+    return y_fail(err, d, k, "unknown key %s%s", q, hint);
+}
+
+/* One key of layer l: recorded in *st; typed and stored when y_apply stores it. */
+static pe_status apply_key(const pe_fieldset *set, const pe_ydoc *d, const yaml_node_pair_t *p,
+                           int l, const char *path, void *base, pe_applied *st, pe_error *err)
+{
+    const yaml_node_t *k = ydoc_node(d, p->key), *v = ydoc_node(d, p->value);
+    const pe_field *f = fields_find(set, y_text(k), y_len(k));
+    if (!f)
+        return unknown_key(set, d, k, path, err);
+    size_t i = (size_t)(f - set->fields);
+    st->set[i] = true;
+    st->layer[i] = l;
+    st->key[i] = k;
+    st->value[i] = v;
+    st->per_layer[i][l] = v;
+    st->per_layer_key[i][l] = k;
+    if (!stored_by_apply(f))
+        return PE_OK;
+    char fp[PE_YPATH_MAX];
+    int64_t iv = 0;
+    double dv = 0;
+    y_path(fp, path, f->key);
+    pe_status s = y_get_field(d, v, fp, f, &iv, &dv, err);
+    if (!s)
+        store(base, f, iv, dv);
+    return s;
+}
+
 pe_status y_apply(const pe_fieldset *set, const pe_layer *layers, size_t n, const char *path,
                   void *base, pe_applied *st, pe_error *err)
+{
+    return y_apply_all(set, layers, n, path, base, st, err, NULL);
+}
+
+pe_status y_apply_all(const pe_fieldset *set, const pe_layer *layers, size_t n, const char *path,
+                      void *base, pe_applied *st, pe_error *err, pe_error_list *errs)
 {
     memset(st, 0, sizeof *st);
     if (set->count > PE_MAX_FIELDS || n > PE_MAX_LAYERS)
         return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "y_apply: table too large");
-    const char *keys[PE_MAX_FIELDS];
-    for (size_t i = 0; i < set->count; i++)
-        keys[i] = set->fields[i].key;
+    pe_status worst = PE_OK;
     for (size_t l = 0; l < n; l++) {
         const pe_ydoc *d = layers[l].doc;
         const yaml_node_t *m = layers[l].node;
         if (!m)
             continue;
         pe_status s = y_want_map(d, m, path, err);
-        if (s)
-            return s;
         for (const yaml_node_pair_t *p = m->data.mapping.pairs.start;
-             p < m->data.mapping.pairs.top; p++) {
-            const yaml_node_t *k = ydoc_node(d, p->key), *v = ydoc_node(d, p->value);
-            const pe_field *f = fields_find(set, y_text(k), y_len(k));
-            if (!f) {
-                char q[96];
-                y_quote(y_text(k), y_len(k), q, sizeof q);
-                q[0] = q[strlen(q) - 1] = '\'';
-                const char *sug = y_suggest(y_text(k), y_len(k), keys, set->count);
-                char hint[96] = "";
-                if (sug)
-                    snprintf(hint, sizeof hint, " (did you mean '%s'?)", sug);
-                if (path[0])
-                    return y_fail(err, d, k, "unknown key %s in %s%s", q, path, hint);
-                return y_fail(err, d, k, "unknown key %s%s", q, hint);
-            }
-            size_t i = (size_t)(f - set->fields);
-            st->set[i] = true;
-            st->layer[i] = (int)l;
-            st->key[i] = k;
-            st->value[i] = v;
-            st->per_layer[i][l] = v;
-            st->per_layer_key[i][l] = k;
-            if (stored_by_apply(f)) {
-                char fp[PE_YPATH_MAX];
-                int64_t iv = 0;
-                double dv = 0;
-                y_path(fp, path, f->key);
-                s = y_get_field(d, v, fp, f, &iv, &dv, err);
-                if (s)
-                    return s;
-                store(base, f, iv, dv);
+             !s && p < m->data.mapping.pairs.top; p++) {
+            s = apply_key(set, d, p, (int)l, path, base, st, err);
+            if (s == PE_BAD_INPUT && errs) {
+                /* keep it and go on with the next key */
+                if (pe_errors_add(errs, err) != PE_OK)
+                    return pe_fail(err, PE_INTERNAL, d->path, 0, 0, "out of memory");
+                worst = PE_BAD_INPUT;
+                s = PE_OK;
             }
         }
+        if (s == PE_BAD_INPUT && errs) { /* the layer is not a mapping */
+            if (pe_errors_add(errs, err) != PE_OK)
+                return pe_fail(err, PE_INTERNAL, d->path, 0, 0, "out of memory");
+            worst = PE_BAD_INPUT;
+        } else if (s) {
+            return s;
+        }
     }
-    return PE_OK;
+    return worst;
 }
 
 pe_status y_check_topology(const pe_layer *layers, const char *path, pe_intra_node *in,

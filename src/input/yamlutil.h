@@ -1,14 +1,17 @@
 /* yamlutil.h — strict YAML for the loader and the catalog (internal).
  *
  * ydoc_parse() turns a buffer into a libyaml document and refuses, with
- * FILE:LINE:COL, everything interface.md "Loading rules" refuses at the YAML
- * level: syntax errors, text that is not UTF-8, several documents, an empty
- * file, explicit tags, merge keys, duplicate keys, YAML 1.1 look-alikes
- * (yes/no/on/off, hex, octal, leading zeros, 1_000, .inf/.nan), more than
+ * FILE:LINE:COL, everything docs/scenarios.md "Loading rules" refuses at the
+ * YAML level: syntax errors, text that is not UTF-8, several documents, an
+ * empty file, explicit tags, merge keys, duplicate keys, YAML 1.1 look-alikes
+ * (hex, octal, leading zeros, 1_000, .inf/.nan), more than
  * 100,000 nodes after alias expansion and nesting deeper than 64 levels.
  * After it succeeds every walk of the document is bounded (depth <= 64,
  * <= 100,000 nodes even through aliases), so the rest of the loader may
  * recurse freely.
+ *
+ * A UTF-8 byte-order mark at the start is skipped. YAML 1.1's yes/no/on/off
+ * are strings (YAML 1.2): y_get_bool refuses them with "write true/false".
  *
  * The typed getters apply YAML 1.2 core typing and the ranges of fields.h;
  * y_apply() fills a struct from one or more mappings (a preset first, then
@@ -81,8 +84,9 @@ pe_status y_fail(pe_error *err, const pe_ydoc *d, const yaml_node_t *n, const ch
 void y_path(char *out, const char *base, const char *key);
 void y_path_index(char *out, const char *base, size_t i);
 
-/* The closest of cands[0..n) to word (case-insensitive edit distance <= 2,
- * <= 1 for short words), or NULL. */
+/* The candidate word begins up to a separator when there is exactly one
+ * (mem_total -> mem_total_gib), else the closest of cands[0..n) to word
+ * (case-insensitive edit distance <= 2, <= 1 for short words), or NULL. */
 const char *y_suggest(const char *word, size_t len, const char *const *cands, size_t n);
 
 /* The value of key in mapping m, or NULL (m must be a mapping). */
@@ -143,6 +147,12 @@ typedef struct {
  * PRESET, auto) is only recorded in *st for the caller. */
 pe_status y_apply(const pe_fieldset *set, const pe_layer *layers, size_t n, const char *path,
                   void *base, pe_applied *st, pe_error *err);
+/* The same, going on after a bad key: each error is added to errs (then
+ * PE_BAD_INPUT is returned once every key was seen; err holds the last).
+ * An unknown key that belongs to another mapping of a scenario says which
+ * ("'nodes' belongs under cluster"). */
+pe_status y_apply_all(const pe_fieldset *set, const pe_layer *layers, size_t n, const char *path,
+                      void *base, pe_applied *st, pe_error *err, pe_error_list *errs);
 
 /* Index of key in set (the field must exist). */
 size_t y_field_index(const pe_fieldset *set, const char *key);

@@ -87,6 +87,7 @@ static void assert_refused(const char *text, const char *expected)
     char buf[2048];
     pe_error_format(&err, buf, sizeof buf);
     assert_string_equal(buf, expected);
+    assert_string_equal(err.more, ""); /* one mistake, one error: no follow-on errors */
     /* a refused file leaves the output zeroed */
     assert_null(s.plans);
     assert_int_equal(s.plan_count, 0);
@@ -508,9 +509,16 @@ static void test_typing(void **state)
     assert_refused(BASE "plans:\n  - {dp: 64, recompute: null}\n",
                    "dir/t.yaml:17:25: error: plans[0].recompute: expected one of none, "
                    "selective, full, got null");
+    /* YAML 1.1's y/n/yes/no/on/off are strings in YAML 1.2: wrong where a
+     * number is expected, refused with a hint where a boolean is */
     assert_refused(BASE "plans:\n  - {dp: 64, tp: n}\n",
-                   "dir/t.yaml:17:18: error: plans[0].tp: \"n\" is not a boolean in YAML 1.2: "
-                   "write true or false, or quote it if you mean the text");
+                   "dir/t.yaml:17:18: error: plans[0].tp: expected an integer, got \"n\"");
+    assert_refused(BASE "plans:\n  - {dp: 64, tp: 2, sequence_parallel: on}\n",
+                   "dir/t.yaml:17:40: error: plans[0].sequence_parallel: \"on\" is not a boolean "
+                   "in YAML 1.2: write true");
+    assert_refused(BASE "plans:\n  - {dp: 64, tp: 2, sequence_parallel: N}\n",
+                   "dir/t.yaml:17:40: error: plans[0].sequence_parallel: \"N\" is not a boolean "
+                   "in YAML 1.2: write false");
     assert_refused(BASE "description: 12:30\n" PLANS,
                    "dir/t.yaml:16:14: error: description: \"12:30\" is a YAML 1.1 base-60 "
                    "number: quote it if you mean the text");
