@@ -1,7 +1,6 @@
 /* main.c — argument parsing, dispatch, printing errors, exit codes.
  * Exit status (interface.md): 0 done; 1 a check failed; 2 bad input or
  * usage; 3 an internal or I/O error; with several files, the highest. */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -17,6 +16,7 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "cli/grade.h"
+#include "input/yamlfiles.h"
 
 static void print_error(const pe_error *err)
 {
@@ -82,9 +82,9 @@ static const char USAGE[] =
     "  --help, --version\n"
     "\n"
     "common options:\n"
-    "  --catalog DIR          add or override presets from DIR/*.yaml\n"
+    "  --catalog DIR          add or override presets from DIR/*.yaml and *.yml\n"
     "\n"
-    "A SCENARIO argument that is a directory means every *.yaml file in it\n"
+    "A SCENARIO argument that is a directory means every *.yaml and *.yml file in it\n"
     "(not recursive), in byte order of their names.\n"
     "exit status: 0 done, 1 a check failed, 2 bad input or usage, 3 internal or I/O error,\n"
     "130/143 a run interrupted by SIGINT/SIGTERM (checkpoint written)\n";
@@ -126,19 +126,9 @@ static pe_status open_catalog(const char *dir, pe_catalog **catalog)
     return st;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static bool has_yaml_suffix(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 5 && strcmp(name + n - 5, ".yaml") == 0;
-}
-
-/* Expand arguments: a directory means its *.yaml files in byte order.
- * A missing path is reported (status 2) and skipped. */
+/* Expand arguments: a directory means its *.yaml and *.yml files in byte
+ * order (yamlfiles.h). A missing path or a directory without YAML files is
+ * reported (status 2) and skipped. */
 static int expand_paths(char **args, int n, pe_file_list *out)
 {
     int status = PE_OK;
@@ -154,22 +144,20 @@ static int expand_paths(char **args, int n, pe_file_list *out)
                 return PE_INTERNAL;
             continue;
         }
-        DIR *d = opendir(args[i]);
-        if (!d) {
-            fprintf(stderr, "%s: error: %s\n", args[i], strerror(errno));
-            status = worst(status, PE_BAD_INPUT);
-            continue;
+        pe_error err = {0};
+        char **names = NULL;
+        size_t count = 0;
+        pe_status ds = yaml_files_in(args[i], &names, &count, &err);
+        if (ds != PE_OK) {
+            print_error(&err);
+            status = worst(status, ds);
         }
-        size_t first = out->count;
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL)
-            if (e->d_name[0] != '.' && has_yaml_suffix(e->d_name))
-                if (file_list_add(out, args[i], e->d_name) != PE_OK) {
-                    closedir(d);
-                    return PE_INTERNAL;
-                }
-        closedir(d);
-        qsort(out->paths + first, out->count - first, sizeof *out->paths, cmp_str);
+        for (size_t j = 0; j < count && status != PE_INTERNAL; j++)
+            if (file_list_add(out, args[i], names[j]) != PE_OK)
+                status = PE_INTERNAL;
+        yaml_files_free(names, count);
+        if (status == PE_INTERNAL)
+            return status;
     }
     return status;
 }
@@ -228,7 +216,7 @@ static int run_grade(int argc, char **argv)
         case G_HELP:
             fputs("usage: planeval grade KEY SUBMISSION... [-o FILE] [--quiet] [--catalog DIR]\n"
                   "KEY is a drill scenario with a questions: block; a SUBMISSION directory\n"
-                  "means every *.yaml in it, in byte order. One CSV row per student per\n"
+                  "means every *.yaml and *.yml in it, in byte order. One CSV row per student per\n"
                   "question, then a total row per student.\n",
                   stdout);
             return 0;

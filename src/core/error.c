@@ -35,36 +35,56 @@ void pe_error_format(const pe_error *err, char *buf, size_t size)
 pe_status pe_errors_add(pe_error_list *list, const pe_error *e)
 {
     list->total++;
-    if (list->count == PE_ERRORS_MAX)
+    if (list->count == PE_ERRORS_KEPT)
         return PE_OK;
-    if (!list->items) {
-        /* only the small head of each item is copied, but the items are
-         * whole pe_errors so they can be formatted by pe_error_format */
-        list->items = malloc(PE_ERRORS_MAX * sizeof *list->items);
-        if (!list->items)
+    if (list->count == list->cap) {
+        size_t cap = list->cap ? 2 * list->cap : 8;
+        pe_error_item *items = realloc(list->items, cap * sizeof *items);
+        if (!items)
             return PE_INTERNAL;
+        list->items = items;
+        list->cap = cap;
     }
-    pe_error *it = &list->items[list->count++];
-    /* e->more (several errors packed into one) stays with e: the callers add
-     * errors one at a time */
+    pe_error_item *it = &list->items[list->count++];
     memcpy(it->file, e->file, sizeof it->file);
     it->line = e->line;
     it->col = e->col;
     memcpy(it->msg, e->msg, sizeof it->msg);
-    it->more[0] = '\0';
     return PE_OK;
 }
 
-/* Is x before y: errors without a line first, the first error's file before
- * other files, then line and column. */
-static int position_cmp(const pe_error *x, const pe_error *y, const char *first_file)
+/* Order of two errors: without a line first, the first error's file before
+ * other files, then line, column and the order found (a stable sort). */
+static int position_cmp(const void *a, const void *b, const char *first_file)
 {
+    const pe_error_item *x = *(pe_error_item *const *)a, *y = *(pe_error_item *const *)b;
     int fx = strcmp(x->file, first_file) != 0, fy = strcmp(y->file, first_file) != 0;
     if (fx != fy)
         return fx - fy;
     if (x->line != y->line)
         return x->line < y->line ? -1 : 1;
-    return x->col < y->col ? -1 : x->col > y->col;
+    if (x->col != y->col)
+        return x->col < y->col ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+/* Merge sort of item pointers by position_cmp (qsort has no context
+ * argument, and the loader may run in several threads). */
+static void sort_items(pe_error_item **v, pe_error_item **tmp, size_t n, const char *first_file)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    sort_items(v, tmp, h, first_file);
+    sort_items(v + h, tmp, n - h, first_file);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = position_cmp(&v[j], &v[i], first_file) < 0 ? v[j++] : v[i++];
+    while (i < h)
+        tmp[k++] = v[i++];
+    while (j < n)
+        tmp[k++] = v[j++];
+    memcpy(v, tmp, n * sizeof *v);
 }
 
 /* Append one formatted line to err->more (dropped when full). */
@@ -86,26 +106,31 @@ pe_status pe_errors_pack(pe_error_list *list, pe_error *err)
         pe_errors_free(list);
         return PE_OK;
     }
-    pe_error *order[PE_ERRORS_MAX];
+    pe_error_item **order = malloc(2 * list->count * sizeof *order);
+    if (!order) {
+        pe_errors_free(list);
+        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    }
     for (size_t i = 0; i < list->count; i++)
         order[i] = &list->items[i];
     const char *first_file = list->items[0].file;
-    for (size_t i = 1; i < list->count; i++) /* insertion sort: stable, n <= 20 */
-        for (size_t j = i; j > 0 && position_cmp(order[j], order[j - 1], first_file) < 0; j--) {
-            pe_error *t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
+    sort_items(order, order + list->count, list->count, first_file);
+    size_t shown = list->count < PE_ERRORS_MAX ? list->count : PE_ERRORS_MAX;
     pe_fail(err, PE_BAD_INPUT, order[0]->file, order[0]->line, order[0]->col, "%s",
             order[0]->msg);
-    for (size_t i = 1; i < list->count; i++)
-        add_line(err, order[i]);
-    if (list->total > list->count) {
+    for (size_t i = 1; i < shown; i++) {
+        pe_error e;
+        pe_fail(&e, PE_BAD_INPUT, order[i]->file, order[i]->line, order[i]->col, "%s",
+                order[i]->msg);
+        add_line(err, &e);
+    }
+    if (list->total > shown) {
         pe_error tail;
         pe_fail(&tail, PE_BAD_INPUT, first_file, 0, 0, "... and %zu more error%s",
-                list->total - list->count, list->total - list->count == 1 ? "" : "s");
+                list->total - shown, list->total - shown == 1 ? "" : "s");
         add_line(err, &tail);
     }
+    free(order);
     pe_errors_free(list);
     return PE_BAD_INPUT;
 }
@@ -114,5 +139,5 @@ void pe_errors_free(pe_error_list *list)
 {
     free(list->items);
     list->items = NULL;
-    list->count = list->total = 0;
+    list->count = list->cap = list->total = 0;
 }

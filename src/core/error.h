@@ -42,19 +42,29 @@ pe_status pe_fail(pe_error *err, pe_status status, const char *file, int line, i
  * the first error only; err->more holds the others. */
 void pe_error_format(const pe_error *err, char *buf, size_t size);
 
-/* Errors collected in one pass: the first PE_ERRORS_MAX kept, all counted. */
+/* One error of a list: a pe_error without `more`. */
+typedef struct pe_error_item {
+    char file[PE_PATH_MAX];
+    int line, col;
+    char msg[PE_MSG_MAX];
+} pe_error_item;
+
+/* Errors collected in one pass: up to PE_ERRORS_KEPT kept (so the first
+ * PE_ERRORS_MAX in file order can be chosen), all counted. */
+#define PE_ERRORS_KEPT 1000
 typedef struct pe_error_list {
-    pe_error *items; /* only file, line, col and msg are used */
-    size_t count;    /* kept */
-    size_t total;    /* found */
+    pe_error_item *items;
+    size_t count, cap; /* kept */
+    size_t total;      /* found */
 } pe_error_list;
 
-/* Add a copy of e (its first error and its `more` lines count as one).
- * Returns PE_INTERNAL when out of memory, else PE_OK. */
+/* Add a copy of e's first error (not its `more` lines). Returns
+ * PE_INTERNAL when out of memory, else PE_OK. */
 pe_status pe_errors_add(pe_error_list *list, const pe_error *e);
 /* Sort by position (stable; errors without a line first, other files after
- * the first error's file), write them into err (first error in the fields,
- * the rest in err->more) and free the list. Returns the status to report:
+ * the first error's file), write the first PE_ERRORS_MAX into err (the first
+ * in the fields, the rest in err->more, then "... and N more errors") and
+ * free the list. Returns the status to report:
  * PE_BAD_INPUT, or PE_OK for an empty list. */
 pe_status pe_errors_pack(pe_error_list *list, pe_error *err);
 void pe_errors_free(pe_error_list *list);

@@ -1,11 +1,12 @@
 /* catalog.c — presets: the built-in catalog files (embedded at build time by
- * CMakeLists.txt from scenarios/catalog/ *.yaml) and the *.yaml files of
- * --catalog DIR. Format and rules: catalog.h, interface.md "Presets". */
-#include <dirent.h>
+ * CMakeLists.txt from scenarios/catalog/ *.yaml) and the *.yaml and *.yml
+ * files of --catalog DIR. Format and rules: catalog.h, docs/scenarios.md
+ * "Presets". */
 #include <stdlib.h>
 #include <string.h>
 
 #include "input/catalog.h"
+#include "input/yamlfiles.h"
 #include "input/yamlutil.h"
 
 /* generated/catalog_data.c */
@@ -271,42 +272,12 @@ static pe_status check_gpu_references(const pe_catalog *c, pe_error *err)
     return PE_OK;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
+/* --catalog DIR: its *.yaml and *.yml files, in byte order of their names. */
 static pe_status add_dir(pe_catalog *c, const char *dir, pe_error *err)
 {
-    DIR *dp = opendir(dir);
-    if (!dp)
-        return pe_fail(err, PE_BAD_INPUT, dir, 0, 0, "cannot open the catalog directory");
     char **names = NULL;
-    size_t n = 0, cap = 0;
-    pe_status s = PE_OK;
-    struct dirent *de;
-    while ((de = readdir(dp)) != NULL) {
-        size_t len = strlen(de->d_name);
-        if (len <= 5 || strcmp(de->d_name + len - 5, ".yaml") != 0)
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            char **nn = realloc(names, cap * sizeof *nn);
-            if (!nn) {
-                s = pe_fail(err, PE_INTERNAL, dir, 0, 0, "out of memory");
-                break;
-            }
-            names = nn;
-        }
-        if (!(names[n] = strdup(de->d_name))) {
-            s = pe_fail(err, PE_INTERNAL, dir, 0, 0, "out of memory");
-            break;
-        }
-        n++;
-    }
-    closedir(dp);
-    if (!s)
-        qsort(names, n, sizeof *names, cmp_name); /* byte order: interface.md */
+    size_t n = 0;
+    pe_status s = yaml_files_in(dir, &names, &n, err);
     for (size_t i = 0; i < n && !s; i++) {
         char path[PE_PATH_MAX];
         int w = snprintf(path, sizeof path, "%s%s%s", dir,
@@ -322,9 +293,7 @@ static pe_status add_dir(pe_catalog *c, const char *dir, pe_error *err)
             s = add_file(c, path, data, size, err);
         free(data);
     }
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    yaml_files_free(names, n);
     return s;
 }
 

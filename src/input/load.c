@@ -708,6 +708,10 @@ static pe_status sweep_unknown_key(loader *L, const yaml_node_t *k)
     y_quote(y_text(k), y_len(k), q, sizeof q);
     q[0] = q[strlen(q) - 1] = '\'';
     const char *sug = y_suggest(y_text(k), y_len(k), keys, pe_fields_sweep.count);
+    char where[160];
+    y_key_places(&pe_fields_sweep, y_text(k), y_len(k), where, sizeof where);
+    if (where[0])
+        return bad(L, d, k, "unknown key %s in sweep (%s belongs under %s)", q, q, where);
     if (sug)
         return bad(L, d, k, "unknown key %s in sweep (did you mean '%s'?)", q, sug);
     return bad(L, d, k, "unknown key %s in sweep", q);

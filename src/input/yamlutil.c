@@ -1186,10 +1186,7 @@ size_t y_field_index(const pe_fieldset *set, const char *key)
     return f ? (size_t)(f - set->fields) : 0;
 }
 
-/* Where else key is a key: "cluster", "cluster.intra_node or
- * cluster.inter_node", "the top level"; "" when nowhere (or only in set). */
-static void other_places(const pe_fieldset *set, const char *key, size_t len, char *buf,
-                         size_t size)
+void y_key_places(const pe_fieldset *set, const char *key, size_t len, char *buf, size_t size)
 {
     static const pe_fieldset *const places[] = {
         &pe_fields_scenario, &pe_fields_model,      &pe_fields_precision,
@@ -1226,7 +1223,7 @@ static pe_status unknown_key(const pe_fieldset *set, const pe_ydoc *d, const yam
     char q[96], where[160], hint[PE_YPATH_MAX + 200] = "";
     y_quote(y_text(k), y_len(k), q, sizeof q);
     q[0] = q[strlen(q) - 1] = '\'';
-    other_places(set, y_text(k), y_len(k), where, sizeof where);
+    y_key_places(set, y_text(k), y_len(k), where, sizeof where);
     const char *sug = y_suggest(y_text(k), y_len(k), keys, set->count);
     if (where[0])
         snprintf(hint, sizeof hint, " (%s belongs under %s)", q, where);

@@ -89,6 +89,11 @@ void y_path_index(char *out, const char *base, size_t i);
  * (case-insensitive edit distance <= 2, <= 1 for short words), or NULL. */
 const char *y_suggest(const char *word, size_t len, const char *const *cands, size_t n);
 
+/* Where else in a scenario key (len bytes) is a key, when set is one of the
+ * scenario's mappings: "cluster", "cluster.intra_node or
+ * cluster.inter_node", "the top level"; "" when nowhere else. */
+void y_key_places(const pe_fieldset *set, const char *key, size_t len, char *buf, size_t size);
+
 /* The value of key in mapping m, or NULL (m must be a mapping). */
 yaml_node_t *y_map_get(const pe_ydoc *d, const yaml_node_t *m, const char *key);
 
