@@ -2,8 +2,8 @@
  * submissions read as untrusted YAML, the mistake matcher, the grades CSV.
  *
  * Reference answers come from the evaluator and the runner only: a column
- * of a plan is the report's figure (interface.md "Report CSV"), fits is
- * model.md M6, comm_bound is S3, the minimum intervention and the best plan
+ * of a plan is the report's figure (docs/scenarios.md "The report"), fits is
+ * docs/model.md M6, comm_bound is S3, the minimum intervention and the best plan
  * follow §9. A mistake is recomputed on a modified copy of the scenario
  * (reserve_gib 0, optimizer_bytes − 4, bandwidths × 2) or from the
  * evaluator's detail (k(0) = 1), or is arithmetic on the right value
@@ -52,7 +52,7 @@ const char *grade_mistake_name(pe_mistake m)
 
 bool grade_column_value(const pe_result *r, const pe_plan *p, pe_column col, double *out)
 {
-    /* interface.md: an invalid plan fills rank … micro_batch only. */
+    /* docs/scenarios.md: an invalid plan fills rank … micro_batch only. */
     if (r->status == PE_STATUS_INVALID && col >= COL_MICROBATCHES)
         return false;
     double v;
@@ -119,7 +119,7 @@ static void eval_on(const pe_scenario *s, const pe_plan *p, pe_result *r)
     evaluate_plan(&ctx, p, r);
 }
 
-/* Status from the failed bits (model.md §9: over_memory › over_time › ok). */
+/* Status from the failed bits (docs/model.md §9: over_memory › over_time › ok). */
 static pe_plan_status status_of(uint32_t failed)
 {
     if (failed & PE_FAIL_RULES)
@@ -131,7 +131,7 @@ static pe_plan_status status_of(uint32_t failed)
 
 /* One micro-batch in flight on stage 0: A6 = A_layer·(L/p)·1 (full
  * recompute: A_in·(L/p)·1 + A_layer) and A7 with k_first = 1, everything
- * else as the evaluator has it (model.md A6, A7, M5). Variant 0 describes
+ * else as the evaluator has it (docs/model.md A6, A7, M5). Variant 0 describes
  * stage 0; variant 1 the wrong model's memory-worst stage when that is the
  * last one. */
 static bool inflight_result(const pe_scenario *s, const pe_plan *p, int variant,
@@ -239,7 +239,7 @@ size_t grade_mistake_values(const pe_scenario *s, const pe_plan *p, pe_column co
         return n;
     }
     if (m == PE_MISTAKE_BUBBLE) {
-        /* model.md §7: bubble_fraction = (p−1)/m for B1; the other formula
+        /* docs/model.md §7: bubble_fraction = (p−1)/m for B1; the other formula
          * is (p−1)/(m+p−1) = f/(1+f). */
         if (col == COL_BUBBLE_FRACTION && v > 0)
             push_unique(out, &n, max, v / (1 + v), v);
@@ -352,13 +352,13 @@ static void mistake_explain(const pe_scenario *s, const pe_plan *p, pe_mistake m
     case PE_MISTAKE_RESERVE:
         snprintf(buf, size,
                  "forgot the framework reserve: that is the figure without reserve_gib = %g "
-                 "GiB per GPU (model.md M5)",
+                 "GiB per GPU (docs/model.md M5)",
                  s->cluster.reserve_gib);
         return;
     case PE_MISTAKE_GB_GIB:
         snprintf(buf, size,
                  "GB vs GiB: that is the figure off by the factor 2^30/10^9 = 1.0737 (memory "
-                 "is reported in GiB = 2^30 bytes; GB = 10^9 bytes, model.md §0)");
+                 "is reported in GiB = 2^30 bytes; GB = 10^9 bytes, docs/model.md §0)");
         return;
     case PE_MISTAKE_BYTES_12:
         snprintf(buf, size,
@@ -380,7 +380,7 @@ static void mistake_explain(const pe_scenario *s, const pe_plan *p, pe_mistake m
         snprintf(buf, size,
                  "forgot the in-flight micro-batches on the first pipeline stage: that is the "
                  "figure with one micro-batch of activations, but under %s with pp=%lld stage 0 "
-                 "holds k(0) = %g micro-batches (model.md A6)",
+                 "holds k(0) = %g micro-batches (docs/model.md A6)",
                  pe_schedule_name(p->schedule), (long long)p->pp, d.valid ? d.k[0] : 0.0);
         return;
     }
@@ -388,12 +388,12 @@ static void mistake_explain(const pe_scenario *s, const pe_plan *p, pe_mistake m
         snprintf(buf, size,
                  "used bidirectional link bandwidth: that is the figure with twice the "
                  "per-direction bandwidth; *_gb_s are per direction (a link quoted as 128 GB/s "
-                 "bidirectional is 64 GB/s, model.md §0)");
+                 "bidirectional is 64 GB/s, docs/model.md §0)");
         return;
     case PE_MISTAKE_BUBBLE:
         snprintf(buf, size,
                  "counted (p-1)/(m+p-1) instead of (p-1)/m: bubble_fraction is the bubble "
-                 "relative to the m micro-batches' work, bubble / (m*(t_f + t_b)) (model.md §7)");
+                 "relative to the m micro-batches' work, bubble / (m*(t_f + t_b)) (docs/model.md §7)");
         return;
     default: buf[0] = '\0'; return;
     }
@@ -466,7 +466,7 @@ bool grade_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan 
         return false;
     p.recompute = (pe_recompute)r;
     p.schedule = (pe_schedule)sc;
-    p.sequence_parallel = *c == '1' && p.tp > 1; /* model.md §0 */
+    p.sequence_parallel = *c == '1' && p.tp > 1; /* docs/model.md §0 */
     p.overlap = *overlap;
     *out = p;
     return true;
@@ -684,7 +684,7 @@ static pe_status key_prepare(grader *g, const pe_plan_space *space, const pe_run
             break;
         }
         case PE_ASK_MIN_INTERVENTION: {
-            /* model.md §9: the fewest knobs moved among plans that fit
+            /* docs/model.md §9: the fewest knobs moved among plans that fit
              * (M6); the fastest of those, then canonical text, shown. */
             const pe_row *best = NULL;
             for (size_t r = 0; r < rr->row_count; r++) {
@@ -873,7 +873,7 @@ static void bound_text(const pe_result *r, char *buf, size_t size)
     fmt_num(r->compute_s, a, sizeof a);
     fmt_num(r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s, b, sizeof b);
     fmt_num(r->bubble_s, c, sizeof c);
-    snprintf(buf, size, "bound is %s: compute %s s, communication %s s, bubble %s s (model.md S3)",
+    snprintf(buf, size, "bound is %s: compute %s s, communication %s s, bubble %s s (docs/model.md S3)",
              pe_bound_name(r->bound), a, b, c);
 }
 
@@ -910,7 +910,7 @@ static void grade_bool(const grader *g, const pe_question *q, const key_answer *
 }
 
 /* A plan answer: an explicit plan's name, a canonical text, or a mapping
- * of plan keys (interface.md "Plans"; no name, no overlap). */
+ * of plan keys (docs/scenarios.md "Plans"; no name, no overlap). */
 static pe_status read_plan(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *n,
                            const char *path, pe_plan *out, char *shown, size_t shown_size,
                            pe_error *err)
@@ -947,7 +947,7 @@ static pe_status read_plan(const pe_scenario *s, const pe_ydoc *d, const yaml_no
     }
     pe_plan p;
     memset(&p, 0, sizeof p);
-    p.tp = p.pp = p.cp = 1; /* interface.md "Plans": defaults */
+    p.tp = p.pp = p.cp = 1; /* docs/scenarios.md "Plans": defaults */
     p.recompute = PE_RECOMPUTE_NONE;
     p.micro_batch = 1;
     p.schedule = PE_SCHEDULE_1F1B;
@@ -992,7 +992,7 @@ static pe_status read_plan(const pe_scenario *s, const pe_ydoc *d, const yaml_no
         return st;
     }
     if (!a.set[y_field_index(&pe_fields_plan, "sequence_parallel")])
-        p.sequence_parallel = p.tp > 1; /* model.md §0 */
+        p.sequence_parallel = p.tp > 1; /* docs/model.md §0 */
     if (p.tp == 1)
         p.sequence_parallel = false;
     *out = p;
@@ -1016,7 +1016,7 @@ static void not_ok_text(const grader *g, const pe_plan *p, const pe_result *r, c
     }
 }
 
-/* Which knobs a plan moves (model.md §9). */
+/* Which knobs a plan moves (docs/model.md §9). */
 static void knobs_text(const pe_plan *p, char *buf, size_t size)
 {
     buf[0] = '\0';

@@ -1,5 +1,5 @@
 /* main.c — argument parsing, dispatch, printing errors, exit codes.
- * Exit status (interface.md): 0 done; 1 a check failed; 2 bad input or
+ * Exit status (docs/scenarios.md): 0 done; 1 a check failed; 2 bad input or
  * usage; 3 an internal or I/O error; with several files, the highest. */
 #include <errno.h>
 #include <getopt.h>
@@ -47,7 +47,7 @@ static const char USAGE[] =
     "usage: planeval COMMAND [OPTIONS] ...\n"
     "\n"
     "Evaluate distributed-training parallelism plans against memory and\n"
-    "step-time budgets (model: the planeval v1 spec).\n"
+    "step-time budgets (the model: docs/model.md).\n"
     "\n"
     "commands:\n"
     "  run SCENARIO...        evaluate every plan, write DIR/<name>.csv ranked\n"
@@ -87,7 +87,10 @@ static const char USAGE[] =
     "A SCENARIO argument that is a directory means every *.yaml and *.yml file in it\n"
     "(not recursive), in byte order of their names.\n"
     "exit status: 0 done, 1 a check failed, 2 bad input or usage, 3 internal or I/O error,\n"
-    "130/143 a run interrupted by SIGINT/SIGTERM (checkpoint written)\n";
+    "130/143 a run interrupted by SIGINT/SIGTERM (checkpoint written)\n"
+    "\n"
+    "Every scenario key, its default, range and an example, the report's columns\n"
+    "and the exit statuses: docs/scenarios.md in the source tree.\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {

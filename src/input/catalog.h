@@ -8,7 +8,7 @@
  *
  * A catalog file holds any of the mappings `models:`, `gpus:`, `clusters:`,
  * from a preset name ([a-z0-9._-]+) to the keys of `model`, `cluster.gpu`
- * and `cluster` (interface.md "Presets"), checked as strictly as a scenario
+ * and `cluster` (docs/scenarios.md "Presets and the catalog"), checked as strictly as a scenario
  * file: types, ranges, unknown keys. Entries are partial (no key is
  * required). A cluster entry names its GPU as `gpu: {preset: NAME}` (which
  * may be followed by GPU keys that override that preset) and never sets

@@ -3,8 +3,8 @@
  * YAML-level strictness lives in yamlutil.c (ydoc_parse, typed getters); the
  * keys, types, ranges and defaults in fields.c. This file holds the rules
  * between keys: presets applied first (docs/scenarios.md "Presets"), required
- * keys and the conditional ones (intra_node, inter_node: model.md §0),
- * load-time model checks (model.md §1), plans, sweep and expect.
+ * keys and the conditional ones (intra_node, inter_node: docs/model.md §0),
+ * load-time model checks (docs/model.md §1), plans, sweep and expect.
  *
  * Every mistake of a file is reported in one pass: each step records its
  * errors in L->errs and returns PE_BAD_INPUT, and the loader goes on with the
@@ -68,7 +68,7 @@ static pe_status out_of_memory(loader *L)
 /* The worse of two statuses (PE_INTERNAL stops the load). */
 static pe_status worse(pe_status a, pe_status b) { return a > b ? a : b; }
 
-/* model.md §0 defaults; derived ones (kv_heads, ffn_hidden,
+/* docs/model.md §0 defaults; derived ones (kv_heads, ffn_hidden,
  * sequence_parallel) are filled once the keys are known. */
 static void set_defaults(pe_scenario *s)
 {
@@ -235,7 +235,7 @@ static const yaml_node_t *file_node(const pe_applied *st, size_t i, int file_lay
 
 /* ------------------------------------------------------------ model */
 
-/* model.md §1: a divides h (the head dimension d = h/a is whole). */
+/* docs/model.md §1: a divides h (the head dimension d = h/a is whole). */
 static pe_status check_heads(loader *L, const pe_applied *a, const yaml_node_t *fallback)
 {
     const pe_model *m = &L->s->model;
@@ -249,7 +249,7 @@ static pe_status check_heads(loader *L, const pe_applied *a, const yaml_node_t *
                (long long)m->heads, (long long)m->hidden);
 }
 
-/* model.md §1 and P6: with params, N_layer = (params − N_embed − N_out|p=1 − norm(h)) / L
+/* docs/model.md §1 and P6: with params, N_layer = (params − N_embed − N_out|p=1 − norm(h)) / L
  * must be > 0. P3: N_embed = V·h + [learned]·s·h; P4 at p = 1: V·h unless tied. */
 static pe_status check_params(loader *L, const pe_applied *a, const yaml_node_t *fallback)
 {
@@ -273,7 +273,7 @@ static pe_status check_params(loader *L, const pe_applied *a, const yaml_node_t 
     return bad(L, L->d, at,
                "model.params = %s is too small for these dimensions: embeddings, "
                "output layer and final norm alone take %.0f parameters, which "
-               "leaves nothing for the %lld layers (model.md P6)",
+               "leaves nothing for the %lld layers (docs/model.md P6)",
                given, n_embed + n_out + norm_h, (long long)m->layers);
 }
 
@@ -292,9 +292,9 @@ static pe_status load_model(loader *L, const yaml_node_t *node)
     if (st)
         return st; /* the rules below read every key */
     if (!a.set[IDX(pe_fields_model, "kv_heads")])
-        m->kv_heads = m->heads; /* model.md §0: g defaults to a */
+        m->kv_heads = m->heads; /* docs/model.md §0: g defaults to a */
     if (!a.set[IDX(pe_fields_model, "ffn_hidden")])
-        m->ffn_hidden = 4 * m->hidden; /* model.md §0: f defaults to 4h */
+        m->ffn_hidden = 4 * m->hidden; /* docs/model.md §0: f defaults to 4h */
     const yaml_node_t *pn = y_map_get(L->d, node, "preset");
     st = check_heads(L, &a, pn ? pn : node);
     return worse(st, check_params(L, &a, pn ? pn : node));
@@ -363,7 +363,7 @@ static pe_status check_topology_keys(loader *L, const pe_applied *ia, const yaml
     return st;
 }
 
-/* intra_node: required when G > 1 (model.md §0); complete when given.
+/* intra_node: required when G > 1 (docs/model.md §0); complete when given.
  * g_known: gpus_per_node loaded. */
 static pe_status load_intra(loader *L, const yaml_node_t *node, const pe_layer *layers,
                             const pe_applied *a, bool g_known)
@@ -394,7 +394,7 @@ static pe_status load_intra(loader *L, const yaml_node_t *node, const pe_layer *
     return st;
 }
 
-/* inter_node: required when nodes > 1 (model.md §0). */
+/* inter_node: required when nodes > 1 (docs/model.md §0). */
 static pe_status load_inter(loader *L, const yaml_node_t *node, const pe_layer *layers,
                             const pe_applied *a, bool nodes_known)
 {
@@ -461,7 +461,7 @@ static pe_status load_simple(loader *L, const pe_fieldset *set, const yaml_node_
 
 /* ------------------------------------------------------------ plans */
 
-/* interface.md "Canonical text". */
+/* docs/scenarios.md "Plans" (canonical text). */
 static void canonical_text(const pe_plan *p, char *buf, size_t size)
 {
     snprintf(buf, size, "dp%lld-tp%lld-pp%lld-cp%lld-z%lld-%s-mb%lld-%s-v%lld-sp%d",
@@ -608,7 +608,7 @@ static pe_status load_plan(loader *L, const yaml_node_t *item, size_t index, pe_
         st = worse(st, os);
     }
     st = worse(st, worse(keys, plan_dp(L, item, path, &a, keys == PE_OK, p)));
-    /* model.md §0: sp defaults to tp > 1 and is forced false when tp = 1. */
+    /* docs/model.md §0: sp defaults to tp > 1 and is forced false when tp = 1. */
     if (!a.set[si])
         p->sequence_parallel = p->tp > 1;
     if (p->tp == 1)
@@ -714,7 +714,7 @@ static pe_status sweep_unknown_key(loader *L, const yaml_node_t *k)
         return bad(L, d, k, "unknown key %s in sweep (%s belongs under %s)", q, q, where);
     if (sug)
         return bad(L, d, k, "unknown key %s in sweep (did you mean '%s'?)", q, sug);
-    return bad(L, d, k, "unknown key %s in sweep", q);
+    return bad(L, d, k, "unknown key %s in sweep (docs/scenarios.md lists the keys)", q);
 }
 
 /* The values of one sweep key v (a list or a single value) into ax. */
@@ -873,7 +873,8 @@ static int check_column(loader *L, const yaml_node_t *k, const char *ipath, size
         bad(L, L->d, k, "unknown key %s in %s (not a report column; did you mean '%s'?)", q,
             ipath, sug);
     else
-        bad(L, L->d, k, "unknown key %s in %s (not a report column)", q, ipath);
+        bad(L, L->d, k, "unknown key %s in %s (not a report column; docs/scenarios.md lists them)",
+            q, ipath);
     return -1;
 }
 
@@ -1398,12 +1399,12 @@ static pe_status load_sections(loader *L, const yaml_node_t *root)
     }
     if (L->budgets_ok && L->training_ok && s->budgets.has_train_days && !s->training.has_tokens)
         st = worse(st, bad(L, L->d, y_map_get(L->d, TOP("budgets"), "train_days"),
-                           "budgets.train_days needs training.tokens (model.md §9)"));
+                           "budgets.train_days needs training.tokens (docs/model.md §9)"));
     if ((n = TOP("overlap")))
         st = worse(st, load_simple(L, &pe_fields_overlap, n, &s->overlap));
     if (L->training_ok && s->rank_by == PE_RANK_TRAIN_DAYS && !s->training.has_tokens)
         st = worse(st, bad(L, L->d, TOP("rank_by"),
-                           "rank_by: train_days needs training.tokens (model.md §9)"));
+                           "rank_by: train_days needs training.tokens (docs/model.md §9)"));
     return st;
 }
 

@@ -493,7 +493,7 @@ static pe_status scan_events(const char *path, const char *data, size_t size, pe
     if (!yaml_parser_initialize(&p))
         return pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
     yaml_parser_set_input_string(&p, (const unsigned char *)data, size);
-    yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING); /* refuse UTF-16: interface.md */
+    yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING); /* refuse UTF-16: docs/scenarios.md */
     pe_status st = PE_OK;
     int documents = 0, depth = 0;
     bool done = false;
@@ -573,7 +573,7 @@ typedef struct {
 
 /* Pass 2: nodes after alias expansion and nesting depth, counted over the
  * document graph with a memo per node, so a "billion laughs" file costs one
- * visit per distinct node (interface.md: refused quickly). Iterative, with
+ * visit per distinct node (docs/scenarios.md: refused quickly). Iterative, with
  * an explicit stack of at most 64 collections. */
 static pe_status check_expansion(const pe_ydoc *d, pe_error *err)
 {
@@ -1186,25 +1186,31 @@ size_t y_field_index(const pe_fieldset *set, const char *key)
     return f ? (size_t)(f - set->fields) : 0;
 }
 
+static const pe_fieldset *const scenario_sets[] = {
+    &pe_fields_scenario, &pe_fields_model,      &pe_fields_precision, &pe_fields_cluster,
+    &pe_fields_gpu,      &pe_fields_intra_node, &pe_fields_inter_node, &pe_fields_training,
+    &pe_fields_budgets,  &pe_fields_overlap,    &pe_fields_plan,      &pe_fields_sweep};
+
+/* Is set one of a scenario file's mappings? */
+static bool in_scenario(const pe_fieldset *set)
+{
+    for (size_t i = 0; i < sizeof scenario_sets / sizeof scenario_sets[0]; i++)
+        if (scenario_sets[i] == set)
+            return true;
+    return false;
+}
+
 void y_key_places(const pe_fieldset *set, const char *key, size_t len, char *buf, size_t size)
 {
-    static const pe_fieldset *const places[] = {
-        &pe_fields_scenario, &pe_fields_model,      &pe_fields_precision,
-        &pe_fields_cluster,  &pe_fields_gpu,        &pe_fields_intra_node,
-        &pe_fields_inter_node, &pe_fields_training, &pe_fields_budgets,
-        &pe_fields_overlap,  &pe_fields_plan,       &pe_fields_sweep};
-    const size_t n_places = sizeof places / sizeof places[0];
-    bool in_scenario = false;
-    for (size_t i = 0; i < n_places; i++)
-        in_scenario = in_scenario || places[i] == set;
+    const size_t n_places = sizeof scenario_sets / sizeof scenario_sets[0];
     buf[0] = '\0';
-    if (!in_scenario)
+    if (!in_scenario(set))
         return;
     const char *found[4];
     size_t nf = 0;
     for (size_t i = 0; i < n_places && nf < 4; i++)
-        if (places[i] != set && fields_find(places[i], key, len))
-            found[nf++] = places[i]->path[0] ? places[i]->path : "the top level";
+        if (scenario_sets[i] != set && fields_find(scenario_sets[i], key, len))
+            found[nf++] = scenario_sets[i]->path[0] ? scenario_sets[i]->path : "the top level";
     for (size_t i = 0; i < nf && i < 3; i++) {
         size_t used = strlen(buf);
         const char *sep = i == 0 ? "" : (i + 1 == nf || i == 2) ? " or " : ", ";
@@ -1229,6 +1235,8 @@ static pe_status unknown_key(const pe_fieldset *set, const pe_ydoc *d, const yam
         snprintf(hint, sizeof hint, " (%s belongs under %s)", q, where);
     else if (sug)
         snprintf(hint, sizeof hint, " (did you mean '%s'?)", sug);
+    else if (in_scenario(set))
+        snprintf(hint, sizeof hint, " (docs/scenarios.md lists the keys)");
     if (path[0])
         return y_fail(err, d, k, "unknown key %s in %s%s", q, path, hint);
     return y_fail(err, d, k, "unknown key %s%s", q, hint);

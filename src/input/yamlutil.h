@@ -28,10 +28,10 @@
 #include "core/fields.h"
 #include "core/scenario.h"
 
-#define PE_YAML_MAX_NODES 100000 /* interface.md: after alias expansion */
-#define PE_YAML_MAX_DEPTH 64     /* interface.md: nesting levels */
+#define PE_YAML_MAX_NODES 100000 /* docs/scenarios.md: after alias expansion */
+#define PE_YAML_MAX_DEPTH 64     /* docs/scenarios.md: nesting levels */
 #define PE_YAML_MAX_FILE (64u << 20) /* bytes; a larger file is refused before parsing */
-#define PE_INT_MAX ((int64_t)1 << 53) /* interface.md "Ranges": integers at most 2^53 */
+#define PE_INT_MAX ((int64_t)1 << 53) /* docs/scenarios.md "Ranges": integers at most 2^53 */
 #define PE_YPATH_MAX 512              /* a key path in a message: plans[2].overlap.tp */
 
 typedef struct pe_ydoc {
@@ -162,7 +162,7 @@ pe_status y_apply_all(const pe_fieldset *set, const pe_layer *layers, size_t n, 
 /* Index of key in set (the field must exist). */
 size_t y_field_index(const pe_fieldset *set, const char *key);
 
-/* The intra_node topology rule (interface.md "Ranges"): keys of the other
+/* The intra_node topology rule (docs/scenarios.md "Ranges"): keys of the other
  * topology are errors when written in the layer that chose the topology or
  * in a later one; a preset's keys of the other topology are dropped when a
  * later layer changes the topology. Clears st->set of dropped keys. */
@@ -178,7 +178,7 @@ struct pe_preset {
     const yaml_node_t *node; /* the entry's mapping */
 };
 
-/* [a-z0-9._-]+ : scenario names (interface.md) and preset names. */
+/* [a-z0-9._-]+ : scenario names (docs/scenarios.md) and preset names. */
 bool y_valid_name(const char *s);
 
 #endif

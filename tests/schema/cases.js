@@ -1,5 +1,5 @@
 /* cases.js — small YAML documents that pin what schemas/*.schema.json accept
- * and refuse (interface.md). Run by `validate.js --selftest`: each case is
+ * and refuse (docs/scenarios.md). Run by `validate.js --selftest`: each case is
  * one check. `valid: false` cases must be refused by the YAML reader or the
  * schema; `valid: true` cases must pass. */
 'use strict';

@@ -1,5 +1,5 @@
 /* test_catalog.c — the preset catalog: the built-in files, --catalog DIR
- * adding and overriding entries (interface.md "Presets"), and refusals of
+ * adding and overriding entries (docs/scenarios.md "Presets and the catalog"), and refusals of
  * bad catalog files, which name the catalog file. Runs from the source
  * directory (CTest's WORKING_DIRECTORY). */
 #include <setjmp.h>

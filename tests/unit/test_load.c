@@ -1,6 +1,6 @@
-/* test_load.c — the scenario loader: defaults (model.md §0), presets merged
- * key by key (interface.md "Presets"), plans, sweep and expect parsing, and
- * the exact text of several refusals (interface.md "Loading rules"). More
+/* test_load.c — the scenario loader: defaults (docs/model.md §0), presets merged
+ * key by key (docs/scenarios.md "Presets and the catalog"), plans, sweep and expect parsing, and
+ * the exact text of several refusals (docs/scenarios.md "Loading rules"). More
  * refusals, one file each, are in tests/bad/ (tests/test_bad_inputs.sh).
  * Runs from the source directory (CTest's WORKING_DIRECTORY). */
 #include <setjmp.h>
@@ -108,7 +108,7 @@ static void test_defaults(void **state)
     assert_string_equal(s.name, "t"); /* the file stem */
     assert_string_equal(s.file, "dir/t.yaml");
     assert_null(s.description);
-    /* model.md §0 */
+    /* docs/model.md §0 */
     assert_int_equal(s.model.kv_heads, 96);
     assert_int_equal(s.model.ffn_hidden, 4 * 12288);
     assert_int_equal(s.model.mlp, PE_MLP_GELU);
@@ -138,7 +138,7 @@ static void test_defaults(void **state)
     assert_int_equal(s.rank_by, PE_RANK_STEP_TIME);
     assert_false(s.sweep.present);
     assert_int_equal(s.expect_count, 0);
-    /* plans: interface.md "Plans" */
+    /* plans: docs/scenarios.md "Plans" */
     assert_int_equal(s.plan_count, 4);
     const pe_plan *p = &s.plans[0];
     assert_string_equal(p->name, "baseline");
