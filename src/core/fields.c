@@ -186,7 +186,8 @@ static const pe_field overlap_fields[] = {
      "fraction of the compute window that hides PP communication"},
 };
 #undef O
-const pe_fieldset pe_fields_overlap = {"overlap", "communication hidden behind compute (docs/model.md §6)",
+const pe_fieldset pe_fields_overlap = {"overlap",
+                                       "communication hidden behind compute (docs/model.md §6)",
                                        overlap_fields, N_OF(overlap_fields)};
 
 /* ------------------------------------------------------------ plans, sweep */

@@ -769,58 +769,75 @@ static pe_status check_duplicates(const pe_ydoc *d, const yaml_node_t *m, const 
                   y_line(ydoc_node(d, pairs[first].key)));
 }
 
-/* Pass 3, recursive (depth <= 64 is guaranteed by pass 2): keys are
- * non-null text, no merge keys, no duplicate keys, no YAML 1.1 look-alikes. */
-static pe_status check_structure(const pe_ydoc *d, const yaml_node_t *n, const char *path,
-                                 pe_error *err)
+/* Record err's error in errs (PE_BAD_INPUT) and go on; PE_INTERNAL stops. */
+static pe_status note(pe_error_list *errs, pe_error *err, pe_status st)
 {
-    char sub[PE_YPATH_MAX];
-    if (n->type == YAML_SCALAR_NODE)
-        return is_plain(n) ? refuse_ambiguous(d, n, path, err) : PE_OK;
-    if (n->type == YAML_SEQUENCE_NODE) {
-        size_t k = child_count(n);
-        for (size_t i = 0; i < k; i++) {
-            y_path_index(sub, path, i);
-            pe_status st = check_structure(d, ydoc_node(d, child_id(n, i)), sub, err);
-            if (st)
-                return st;
-        }
-        return PE_OK;
-    }
+    if (st == PE_BAD_INPUT && pe_errors_add(errs, err) != PE_OK)
+        return pe_fail(err, PE_INTERNAL, err->file, 0, 0, "out of memory");
+    return st == PE_INTERNAL ? st : PE_OK;
+}
+
+/* The keys of mapping n: text, not null, no merge keys, no NUL, no
+ * duplicates. */
+static pe_status check_keys(const pe_ydoc *d, const yaml_node_t *n, const char *path,
+                            pe_error *err, pe_error_list *errs)
+{
     const yaml_node_pair_t *pairs = n->data.mapping.pairs.start;
     size_t k = (size_t)(n->data.mapping.pairs.top - pairs);
-    for (size_t i = 0; i < k; i++) {
+    pe_status st = PE_OK;
+    for (size_t i = 0; i < k && st == PE_OK; i++) {
         const yaml_node_t *key = ydoc_node(d, pairs[i].key);
         char desc[128];
         const char *in = path[0] ? " in " : "";
+        pe_status ks = PE_OK;
         if (key->type != YAML_SCALAR_NODE) {
             y_describe(key, desc, sizeof desc);
-            return y_fail(err, d, key, "a key must be text, got %s%s%s", desc, in, path);
+            ks = y_fail(err, d, key, "a key must be text, got %s%s%s", desc, in, path);
+        } else if (y_kind(key) == PE_Y_NULL) {
+            ks = y_fail(err, d, key, "a key must be text, got null%s%s", in, path);
+        } else if (y_is_plain_word(key, "<<")) {
+            ks = y_fail(err, d, key,
+                        "merge keys (<<) are not supported%s%s: write the keys out (anchors "
+                        "and aliases of whole values are fine)",
+                        in, path);
+        } else if (memchr(y_text(key), '\0', y_len(key))) {
+            ks = y_fail(err, d, key, "a key contains a NUL character");
         }
-        if (y_kind(key) == PE_Y_NULL)
-            return y_fail(err, d, key, "a key must be text, got null%s%s", in, path);
-        if (y_is_plain_word(key, "<<"))
-            return y_fail(err, d, key,
-                          "merge keys (<<) are not supported%s%s: write the keys out (anchors "
-                          "and aliases of whole values are fine)",
-                          in, path);
-        if (memchr(y_text(key), '\0', y_len(key)))
-            return y_fail(err, d, key, "a key contains a NUL character");
+        st = note(errs, err, ks);
     }
-    pe_status st = check_duplicates(d, n, path, err);
-    if (st)
+    return st == PE_OK ? note(errs, err, check_duplicates(d, n, path, err)) : st;
+}
+
+/* Pass 3, recursive (depth <= 64 is guaranteed by pass 2): keys are
+ * non-null text, no merge keys, no duplicate keys, no YAML 1.1 look-alikes.
+ * Every such mistake of the file is recorded in errs. */
+static pe_status check_structure(const pe_ydoc *d, const yaml_node_t *n, const char *path,
+                                 pe_error *err, pe_error_list *errs)
+{
+    char sub[PE_YPATH_MAX];
+    if (n->type == YAML_SCALAR_NODE)
+        return is_plain(n) ? note(errs, err, refuse_ambiguous(d, n, path, err)) : PE_OK;
+    pe_status st = PE_OK;
+    if (n->type == YAML_SEQUENCE_NODE) {
+        size_t k = child_count(n);
+        for (size_t i = 0; i < k && st == PE_OK; i++) {
+            y_path_index(sub, path, i);
+            st = check_structure(d, ydoc_node(d, child_id(n, i)), sub, err, errs);
+        }
         return st;
-    for (size_t i = 0; i < k; i++) {
+    }
+    st = check_keys(d, n, path, err, errs);
+    const yaml_node_pair_t *pairs = n->data.mapping.pairs.start;
+    size_t k = (size_t)(n->data.mapping.pairs.top - pairs);
+    for (size_t i = 0; i < k && st == PE_OK; i++) {
         const yaml_node_t *key = ydoc_node(d, pairs[i].key);
         char kq[PE_YPATH_MAX];
         snprintf(kq, sizeof kq, "%.*s", (int)(y_len(key) > 200 ? 200 : y_len(key)),
                  y_text(key));
         y_path(sub, path, kq);
-        st = check_structure(d, ydoc_node(d, pairs[i].value), sub, err);
-        if (st)
-            return st;
+        st = check_structure(d, ydoc_node(d, pairs[i].value), sub, err, errs);
     }
-    return PE_OK;
+    return st;
 }
 
 pe_status ydoc_parse(pe_ydoc *d, const char *path, const char *data, size_t size, pe_error *err)
@@ -857,8 +874,14 @@ pe_status ydoc_parse(pe_ydoc *d, const char *path, const char *data, size_t size
         return pe_fail(err, PE_BAD_INPUT, path, 1, 1, "the file is empty (no YAML document)");
     }
     st = check_expansion(d, err);
-    if (!st)
-        st = check_structure(d, ydoc_root(d), "", err);
+    if (!st) {
+        pe_error_list errs = {0};
+        st = check_structure(d, ydoc_root(d), "", err, &errs);
+        if (st == PE_OK)
+            st = pe_errors_pack(&errs, err); /* every mistake of the file */
+        else
+            pe_errors_free(&errs);
+    }
     if (st)
         ydoc_free(d);
     return st;
