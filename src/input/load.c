@@ -250,7 +250,8 @@ static pe_status check_heads(loader *L, const pe_applied *a, const yaml_node_t *
 }
 
 /* docs/model.md §1 and P6: with params,
- * N_layer = (params − N_embed − N_out|p=1 − norm(h)) / L must be > 0. P3: N_embed = V·h + [learned]·s·h; P4 at p = 1: V·h unless tied. */
+ * N_layer = (params − N_embed − N_out|p=1 − norm(h)) / L must be > 0.
+ * P3: N_embed = V·h + [learned]·s·h; P4 at p = 1: V·h unless tied. */
 static pe_status check_params(loader *L, const pe_applied *a, const yaml_node_t *fallback)
 {
     const pe_model *m = &L->s->model;
