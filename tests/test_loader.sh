@@ -73,6 +73,16 @@ sed 's/^  preset: mi300x-node.*/  preset: yml-node/' "$drill" >"$work/yml-preset
 "$planeval" validate --catalog "$work/ymlcat" "$work/yml-preset.yaml" 2>"$work/err"; rc=$?
 check "--catalog DIR reads *.yml (got $rc: $(head -c 200 "$work/err"))" '[ $rc -eq 0 ]'
 
+mkdir -p "$work/badcat"
+printf 'gpus:\n  a: {hbm_gb: 80}\n  b: {hbm_gib: yes}\nmodels:\n  Bad: {layers: 1}\n' >"$work/badcat/x.yml"
+"$planeval" validate --catalog "$work/badcat" "$drill" 2>"$work/err"; rc=$?
+printf '%s\n' \
+    "$work/badcat/x.yml:2:7: error: unknown key 'hbm_gb' in gpus.a (did you mean 'hbm_gib'?)" \
+    "$work/badcat/x.yml:3:16: error: gpus.b.hbm_gib: expected a number, got \"yes\"" \
+    "$work/badcat/x.yml:5:3: error: models: preset name \"Bad\" must match [a-z0-9._-]+" >"$work/want"
+check "a catalog file's bad entries are all reported (got $rc: $(cat "$work/err"))" \
+    '[ $rc -eq 2 ] && cmp -s "$work/err" "$work/want"'
+
 # ---------------------------------------------------------------- names that are strings
 sed -e 's/^name: .*/name: off/' "$drill" | awk '
     /^plans:/ { print; print "  - name: off"; print "    dp: 64"; print "  - name: yes"; print "    dp: 64"; print "    zero: 3"; next } { print }' \

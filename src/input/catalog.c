@@ -181,6 +181,48 @@ static pe_status add_entry(pe_catalog *c, const pe_ydoc *d, const char *kind,
     return PE_OK;
 }
 
+/* One entry of a kind: its name and keys checked (the first mistake). */
+static pe_status check_named_entry(const pe_ydoc *d, const char *kind, const yaml_node_t *kn,
+                                   const yaml_node_t *vn, char *name, pe_error *err)
+{
+    char path_e[PE_YPATH_MAX];
+    pe_status s = y_get_name(d, kn, kind, name, PE_NAME_MAX, err);
+    if (s)
+        return s;
+    if (!y_valid_name(name)) {
+        char q[96];
+        y_quote(name, strlen(name), q, sizeof q);
+        return y_fail(err, d, kn, "%s: preset name %s must match [a-z0-9._-]+", kind, q);
+    }
+    y_path(path_e, kind, name);
+    s = y_want_map(d, vn, path_e, err);
+    return s ? s : check_entry(d, kind, vn, path_e, err);
+}
+
+/* The entries of `models:`, `gpus:` or `clusters:` (mapping m): the good
+ * ones added, a bad one's error recorded in errs (every bad entry of the
+ * file is reported). PE_INTERNAL stops. */
+static pe_status add_kind(pe_catalog *c, const pe_ydoc *d, const char *kind,
+                          const yaml_node_t *m, pe_error_list *errs, pe_error *err)
+{
+    pe_status s = y_want_map(d, m, kind, err);
+    if (s)
+        return pe_errors_add(errs, err) ? PE_INTERNAL : PE_OK;
+    for (const yaml_node_pair_t *p = m->data.mapping.pairs.start;
+         p < m->data.mapping.pairs.top; p++) {
+        const yaml_node_t *kn = ydoc_node(d, p->key), *vn = ydoc_node(d, p->value);
+        char name[PE_NAME_MAX];
+        s = check_named_entry(d, kind, kn, vn, name, err);
+        if (s == PE_BAD_INPUT && pe_errors_add(errs, err) == PE_OK)
+            continue;
+        if (s == PE_INTERNAL)
+            return s;
+        if (s || add_entry(c, d, kind, vn, name))
+            return pe_fail(err, PE_INTERNAL, d->path, 0, 0, "out of memory");
+    }
+    return PE_OK;
+}
+
 /* Parse one catalog file and add its entries. */
 static pe_status add_file(pe_catalog *c, const char *path, const char *data, size_t size,
                           pe_error *err)
@@ -215,37 +257,17 @@ static pe_status add_file(pe_catalog *c, const char *path, const char *data, siz
     s = y_apply(&pe_fields_catalog, &layer, 1, "", NULL, &st, err);
     if (s)
         return s;
-    for (size_t k = 0; k < 3; k++) {
+    pe_error_list errs = {0};
+    for (size_t k = 0; k < 3 && s != PE_INTERNAL; k++) {
         const yaml_node_t *m = st.value[y_field_index(&pe_fields_catalog, kinds[k])];
-        if (!m)
-            continue;
-        s = y_want_map(d, m, kinds[k], err);
-        if (s)
-            return s;
-        for (const yaml_node_pair_t *p = m->data.mapping.pairs.start;
-             p < m->data.mapping.pairs.top; p++) {
-            const yaml_node_t *kn = ydoc_node(d, p->key), *vn = ydoc_node(d, p->value);
-            char name[PE_NAME_MAX], path_e[PE_YPATH_MAX];
-            s = y_get_name(d, kn, kinds[k], name, sizeof name, err);
-            if (s)
-                return s;
-            if (!y_valid_name(name)) {
-                char q[96];
-                y_quote(name, strlen(name), q, sizeof q);
-                return y_fail(err, d, kn, "%s: preset name %s must match [a-z0-9._-]+",
-                              kinds[k], q);
-            }
-            y_path(path_e, kinds[k], name);
-            s = y_want_map(d, vn, path_e, err);
-            if (!s)
-                s = check_entry(d, kinds[k], vn, path_e, err);
-            if (s)
-                return s;
-            if (add_entry(c, d, kinds[k], vn, name))
-                return pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
-        }
+        if (m)
+            s = add_kind(c, d, kinds[k], m, &errs, err);
     }
-    return PE_OK;
+    if (s == PE_INTERNAL) {
+        pe_errors_free(&errs);
+        return s;
+    }
+    return pe_errors_pack(&errs, err); /* one error per bad entry, all of them */
 }
 
 /* Cluster presets name GPU presets that must exist once every file is read
