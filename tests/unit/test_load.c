@@ -634,6 +634,39 @@ static void test_fields_table(void **state)
     assert_int_equal(n, 17); /* 15 of scenarios and catalogs, question, submission */
 }
 
+/* Every mistake of a file in one pass, in file order (the first in the
+ * error's fields, the others in err.more), one mistake one error. */
+static void test_several_mistakes(void **state)
+{
+    (void)state;
+    pe_scenario s;
+    pe_error err;
+    const char *text = HEAD
+        "model:\n  layers: 96\n  hidden: 12288\n  heads: 96\n  vocab: 51200\n"
+        "  seq_len: 2048\n  nodes: 8\n" CLUSTER TRAINING
+        "plans:\n  - {name: off, dp: 64, tp: 0}\n  - {name: yes, dp: 64, sequence_parallel: no}\n"
+        "expect:\n  - {plan: off, mem_total: 1}\n";
+    assert_int_equal(load_text(text, &s, &err), PE_BAD_INPUT);
+    char buf[2048];
+    pe_error_format(&err, buf, sizeof buf);
+    assert_string_equal(buf, "dir/t.yaml:8:3: error: unknown key 'nodes' in model ('nodes' belongs "
+                             "under cluster)");
+    assert_string_equal(err.more,
+                        "dir/t.yaml:18:29: error: plans[0].tp must be a whole number >= 1, got 0\n"
+                        "dir/t.yaml:19:44: error: plans[1].sequence_parallel: \"no\" is not a "
+                        "boolean in YAML 1.2: write false\n"
+                        "dir/t.yaml:21:17: error: unknown key 'mem_total' in expect[0] (not a "
+                        "report column; did you mean 'mem_total_gib'?)\n");
+    assert_null(s.plans);
+    /* the same file without those mistakes loads, plans named off and yes */
+    const char *fixed = BASE "plans:\n  - {name: off, dp: 64}\n  - {name: yes, dp: 64}\n"
+                             "expect:\n  - {plan: off, mem_total_gib: 1}\n";
+    assert_loads(fixed, &s);
+    assert_string_equal(s.plans[0].name, "off");
+    assert_string_equal(s.plans[1].name, "yes");
+    scenario_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -643,7 +676,7 @@ int main(void)
         cmocka_unit_test(test_sweep),          cmocka_unit_test(test_expect),
         cmocka_unit_test(test_typing),         cmocka_unit_test(test_structure),
         cmocka_unit_test(test_huge_values),    cmocka_unit_test(test_files),
-        cmocka_unit_test(test_fields_table),
+        cmocka_unit_test(test_fields_table),   cmocka_unit_test(test_several_mistakes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
