@@ -1,5 +1,6 @@
 /* error.c — filling, formatting and collecting pe_error values. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,17 +88,20 @@ static void sort_items(pe_error_item **v, pe_error_item **tmp, size_t n, const c
     memcpy(v, tmp, n * sizeof *v);
 }
 
-/* Append one formatted line to err->more (dropped when full). */
-static void add_line(pe_error *err, const pe_error *e)
+/* Append one formatted line to err->more, leaving `reserve` bytes free;
+ * false when it does not fit. */
+static bool add_line(pe_error *err, const pe_error *e, size_t reserve)
 {
     char line[PE_PATH_MAX + PE_MSG_MAX + 32];
     pe_error_format(e, line, sizeof line);
     size_t used = strlen(err->more), n = strlen(line);
-    if (used + n + 2 <= sizeof err->more) {
+    if (used + n + 2 + reserve <= sizeof err->more) {
         memcpy(err->more + used, line, n);
         err->more[used + n] = '\n';
         err->more[used + n + 1] = '\0';
+        return true;
     }
+    return false;
 }
 
 pe_status pe_errors_pack(pe_error_list *list, pe_error *err)
@@ -118,17 +122,20 @@ pe_status pe_errors_pack(pe_error_list *list, pe_error *err)
     size_t shown = list->count < PE_ERRORS_MAX ? list->count : PE_ERRORS_MAX;
     pe_fail(err, PE_BAD_INPUT, order[0]->file, order[0]->line, order[0]->col, "%s",
             order[0]->msg);
-    for (size_t i = 1; i < shown; i++) {
+    size_t listed = 1;
+    for (size_t i = 1; i < shown && listed == i; i++) {
         pe_error e;
         pe_fail(&e, PE_BAD_INPUT, order[i]->file, order[i]->line, order[i]->col, "%s",
                 order[i]->msg);
-        add_line(err, &e);
+        /* very long messages may not all fit: room is kept for the tail */
+        listed += add_line(err, &e, PE_PATH_MAX + 64);
     }
-    if (list->total > shown) {
+    if (list->total > listed) {
         pe_error tail;
-        pe_fail(&tail, PE_BAD_INPUT, first_file, 0, 0, "... and %zu more error%s",
-                list->total - shown, list->total - shown == 1 ? "" : "s");
-        add_line(err, &tail);
+        size_t rest = list->total - listed;
+        pe_fail(&tail, PE_BAD_INPUT, first_file, 0, 0, "... and %zu more error%s", rest,
+                rest == 1 ? "" : "s");
+        add_line(err, &tail, 0);
     }
     free(order);
     pe_errors_free(list);
