@@ -1468,6 +1468,8 @@ pe_status load_scenario_buffer(const char *path, const char *data, size_t size,
     L.err = err;
     snprintf(out->file, sizeof out->file, "%s", path);
     st = load_root(&L);
+    if (st == PE_BAD_INPUT && L.errs.total == 0)
+        keep(&L, st); /* a step that failed without recording: never accept the file */
     if (st == PE_INTERNAL) {
         pe_errors_free(&L.errs);
         if (L.internal_set)
