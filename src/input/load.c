@@ -155,6 +155,32 @@ static const char **preset_names(const pe_catalog *cat, const char *kind, size_t
     return names;
 }
 
+/* The closest names to name among names, joined by `last` ("or", "and"):
+ * "'h100-node'", or when name begins several at a separator,
+ * "'llama3-405b', 'llama3-70b' or 'llama3-8b'" (up to 3); false when none
+ * is close. */
+static bool closest_names(const char *name, const char **names, size_t n, const char *last,
+                          char *buf, size_t size)
+{
+    size_t len = strlen(name), found = 0;
+    const char *pick[3];
+    for (size_t i = 0; i < n && found < 3; i++)
+        if (strlen(names[i]) > len && strncmp(names[i], name, len) == 0 &&
+            strchr("_-.", names[i][len]))
+            pick[found++] = names[i];
+    if (found < 2) {
+        pick[0] = y_suggest(name, len, names, n);
+        found = pick[0] != NULL;
+    }
+    buf[0] = '\0';
+    for (size_t i = 0; i < found; i++) {
+        size_t used = strlen(buf);
+        const char *sep = i == 0 ? "" : i + 1 == found ? last : ",";
+        snprintf(buf + used, size - used, "%s%s'%s'", sep, i ? " " : "", pick[i]);
+    }
+    return found > 0;
+}
+
 /* " (did you mean 'h100-node'? 'h100-sxm' is a gpu preset)": the closest
  * name of this kind and of each other kind, or "(the catalog has no …)". */
 static void preset_hint(const loader *L, const char *name, const char *kind, char *buf,
@@ -162,7 +188,7 @@ static void preset_hint(const loader *L, const char *name, const char *kind, cha
 {
     static const char *const kinds[] = {"models", "gpus", "clusters"};
     static const char *const what[] = {"model", "gpu", "cluster"};
-    char parts[3][PE_NAME_MAX + 40];
+    char parts[3][3 * PE_NAME_MAX + 40], close[3 * PE_NAME_MAX + 16];
     size_t np = 0, n_own = 0;
     for (int pass = 0; pass < 2; pass++) /* this kind first, then the others */
         for (size_t k = 0; k < 3; k++) {
@@ -170,13 +196,16 @@ static void preset_hint(const loader *L, const char *name, const char *kind, cha
                 continue;
             size_t n;
             const char **names = preset_names(L->cat, kinds[k], &n);
-            const char *sug = y_suggest(name, strlen(name), names, n);
+            bool sug = closest_names(name, names, n, pass == 0 ? " or" : " and", close,
+                                     sizeof close);
             if (pass == 0)
                 n_own = n;
             if (sug && pass == 0)
-                snprintf(parts[np++], sizeof parts[0], "did you mean '%s'?", sug);
+                snprintf(parts[np++], sizeof parts[0], "did you mean %s?", close);
             else if (sug)
-                snprintf(parts[np++], sizeof parts[0], "'%s' is a %s preset", sug, what[k]);
+                snprintf(parts[np++], sizeof parts[0], "%s %s %s preset%s", close,
+                         strstr(close, " and ") ? "are" : "is a", what[k],
+                         strstr(close, " and ") ? "s" : "");
             free(names);
         }
     buf[0] = '\0';
@@ -200,7 +229,7 @@ static pe_status find_preset(loader *L, const yaml_node_t *pn, const char *path,
     *out = catalog_find(L->cat, kind, name);
     if (*out)
         return PE_OK;
-    char hint[3 * PE_NAME_MAX + 160], q[96];
+    char hint[9 * PE_NAME_MAX + 200], q[96];
     preset_hint(L, name, kind, hint, sizeof hint);
     y_quote(name, strlen(name), q, sizeof q);
     q[0] = q[strlen(q) - 1] = '\'';
