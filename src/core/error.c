@@ -35,6 +35,13 @@ void pe_error_format(const pe_error *err, char *buf, size_t size)
 
 pe_status pe_errors_add(pe_error_list *list, const pe_error *e)
 {
+    /* the same error twice (a node reached through several aliases) is one */
+    for (size_t i = 0; i < list->count; i++) {
+        const pe_error_item *it = &list->items[i];
+        if (it->line == e->line && it->col == e->col && strcmp(it->msg, e->msg) == 0 &&
+            strcmp(it->file, e->file) == 0)
+            return PE_OK;
+    }
     list->total++;
     if (list->count == PE_ERRORS_KEPT)
         return PE_OK;

@@ -58,8 +58,9 @@ typedef struct pe_error_list {
     size_t total;      /* found */
 } pe_error_list;
 
-/* Add a copy of e's first error (not its `more` lines). Returns
- * PE_INTERNAL when out of memory, else PE_OK. */
+/* Add a copy of e's first error (not its `more` lines), unless the list
+ * holds the same error already. Returns PE_INTERNAL when out of memory,
+ * else PE_OK. */
 pe_status pe_errors_add(pe_error_list *list, const pe_error *e);
 /* Sort by position (stable; errors without a line first, other files after
  * the first error's file), write the first PE_ERRORS_MAX into err (the first

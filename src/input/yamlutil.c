@@ -810,11 +810,17 @@ static pe_status check_keys(const pe_ydoc *d, const yaml_node_t *n, const char *
 
 /* Pass 3, recursive (depth <= 64 is guaranteed by pass 2): keys are
  * non-null text, no merge keys, no duplicate keys, no YAML 1.1 look-alikes.
- * Every such mistake of the file is recorded in errs. */
+ * Every such mistake of the file is recorded in errs; a node reached again
+ * through an alias is not checked (nor reported) twice (seen: one flag per
+ * node). */
 static pe_status check_structure(const pe_ydoc *d, const yaml_node_t *n, const char *path,
-                                 pe_error *err, pe_error_list *errs)
+                                 pe_error *err, pe_error_list *errs, unsigned char *seen)
 {
     char sub[PE_YPATH_MAX];
+    size_t id = (size_t)(n - d->doc.nodes.start);
+    if (seen[id])
+        return PE_OK;
+    seen[id] = 1;
     if (n->type == YAML_SCALAR_NODE)
         return is_plain(n) ? note(errs, err, refuse_ambiguous(d, n, path, err)) : PE_OK;
     pe_status st = PE_OK;
@@ -822,7 +828,7 @@ static pe_status check_structure(const pe_ydoc *d, const yaml_node_t *n, const c
         size_t k = child_count(n);
         for (size_t i = 0; i < k && st == PE_OK; i++) {
             y_path_index(sub, path, i);
-            st = check_structure(d, ydoc_node(d, child_id(n, i)), sub, err, errs);
+            st = check_structure(d, ydoc_node(d, child_id(n, i)), sub, err, errs, seen);
         }
         return st;
     }
@@ -835,7 +841,7 @@ static pe_status check_structure(const pe_ydoc *d, const yaml_node_t *n, const c
         snprintf(kq, sizeof kq, "%.*s", (int)(y_len(key) > 200 ? 200 : y_len(key)),
                  y_text(key));
         y_path(sub, path, kq);
-        st = check_structure(d, ydoc_node(d, pairs[i].value), sub, err, errs);
+        st = check_structure(d, ydoc_node(d, pairs[i].value), sub, err, errs, seen);
     }
     return st;
 }
@@ -876,11 +882,16 @@ pe_status ydoc_parse(pe_ydoc *d, const char *path, const char *data, size_t size
     st = check_expansion(d, err);
     if (!st) {
         pe_error_list errs = {0};
-        st = check_structure(d, ydoc_root(d), "", err, &errs);
+        unsigned char *seen = calloc((size_t)(d->doc.nodes.top - d->doc.nodes.start), 1);
+        if (!seen)
+            st = pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
+        else
+            st = check_structure(d, ydoc_root(d), "", err, &errs, seen);
         if (st == PE_OK)
             st = pe_errors_pack(&errs, err); /* every mistake of the file */
         else
             pe_errors_free(&errs);
+        free(seen);
     }
     if (st)
         ydoc_free(d);
