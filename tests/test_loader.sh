@@ -74,13 +74,14 @@ sed 's/^  preset: mi300x-node.*/  preset: yml-node/' "$drill" >"$work/yml-preset
 check "--catalog DIR reads *.yml (got $rc: $(head -c 200 "$work/err"))" '[ $rc -eq 0 ]'
 
 mkdir -p "$work/badcat"
-printf 'gpus:\n  a: {hbm_gb: 80}\n  b: {hbm_gib: yes}\nmodels:\n  Bad: {layers: 1}\n' >"$work/badcat/x.yml"
+printf 'gpus:\n  a: {hbm_gb: 80, hbm_tb_s: 0}\n  b: {hbm_gib: yes}\nmodels:\n  Bad: {layers: 1}\n' >"$work/badcat/x.yml"
 "$planeval" validate --catalog "$work/badcat" "$drill" 2>"$work/err"; rc=$?
 printf '%s\n' \
     "$work/badcat/x.yml:2:7: error: unknown key 'hbm_gb' in gpus.a (did you mean 'hbm_gib'?)" \
+    "$work/badcat/x.yml:2:29: error: gpus.a.hbm_tb_s must be a number > 0, got 0" \
     "$work/badcat/x.yml:3:16: error: gpus.b.hbm_gib: expected a number, got \"yes\"" \
     "$work/badcat/x.yml:5:3: error: models: preset name \"Bad\" must match [a-z0-9._-]+" >"$work/want"
-check "a catalog file's bad entries are all reported (got $rc: $(cat "$work/err"))" \
+check "a catalog file's mistakes are all reported (got $rc: $(cat "$work/err"))" \
     '[ $rc -eq 2 ] && cmp -s "$work/err" "$work/want"'
 
 # ---------------------------------------------------------------- names that are strings
