@@ -160,7 +160,7 @@ static void bound_text(const pe_result *r, char *buf, size_t size)
     grade_fmt_num(r->compute_s, a, sizeof a);
     grade_fmt_num(r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s, b, sizeof b);
     grade_fmt_num(r->bubble_s, c, sizeof c);
-    snprintf(buf, size, "bound is %s: compute %s s, communication %s s, bubble %s s (model.md S3)",
+    snprintf(buf, size, "bound is %s: compute %s s, communication %s s, bubble %s s (docs/model.md S3)",
              pe_bound_name(r->bound), a, b, c);
 }
 
@@ -212,7 +212,7 @@ static void not_ok_text(const grader *g, const pe_plan *p, const pe_result *r, c
     }
 }
 
-/* Which knobs a plan moves (model.md §9). */
+/* Which knobs a plan moves (docs/model.md §9). */
 static void knobs_text(const pe_plan *p, char *buf, size_t size)
 {
     buf[0] = '\0';
@@ -669,7 +669,8 @@ static const char GRADE_HELP[] =
     "usage: planeval grade KEY SUBMISSION... [OPTIONS]\n"
     "\n"
     "Grade students' answers against the questions: block of a drill scenario\n"
-    "(KEY). A SUBMISSION directory means its submission files, in byte order.\n"
+    "(KEY). A SUBMISSION directory means its *.yaml and *.yml files, in byte\n"
+    "order of their names.\n"
     "The grades file has one row per student per question, then a total row per\n"
     "student; a submission that cannot be read is a row with its error and 0\n"
     "points, and a malformed answer costs that answer only.\n"
@@ -731,7 +732,7 @@ static int grade_options(int argc, char **argv, pe_grade_options *opt, const cha
     return -1;
 }
 
-/* grade: KEY, then submissions (files or directories), -o FILE. */
+/* grade: KEY, then submissions (files or directories of *.yaml and *.yml), -o FILE. */
 int cli_grade(int argc, char **argv, const cli_context *ctx)
 {
     (void)ctx;
