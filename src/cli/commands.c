@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "output/checkpoint.h"
+#include "output/digest.h"
 #include "cli/commands.h"
 #include "output/report.h"
 #include "output/report_rows.h"
@@ -107,9 +108,19 @@ static void print_summary(const pe_scenario *s, const pe_run_result *r, const ch
     }
 }
 
-/* The summary beside the report: one `key,value` row per figure. */
+/* What the summary records besides the counts: enough for `merge` to
+ * prove that shard reports tile their scenario exactly once. */
+typedef struct {
+    uint64_t index_total;  /* the whole scenario's plan indices */
+    uint32_t scenario_crc; /* of the scenario file's bytes */
+    uint32_t report_crc;   /* of the report file's bytes */
+} summary_ids;
+
+/* The summary beside the report: one `key,value` row per figure. Left
+ * unpublished in *out (report_commit_pair). */
 static pe_status write_summary(const char *path, const pe_scenario *s, const pe_run_result *r,
-                               const pe_command_options *opt, pe_error *err)
+                               const pe_command_options *opt, const summary_ids *ids,
+                               pe_report **out, pe_error *err)
 {
     static const char *const header[] = {"key", "value"};
     pe_report *w = NULL;
@@ -125,11 +136,14 @@ static pe_status write_summary(const char *path, const pe_scenario *s, const pe_
             st = report_write_cells(w, cells, 2, err);                \
     } while (0)
     ROW("scenario", "%s", s->name);
+    ROW("scenario_crc32", "%08lx", (unsigned long)ids->scenario_crc);
     if (opt->shard_count)
         ROW("shard", "%llu/%llu", (unsigned long long)opt->shard_index,
             (unsigned long long)opt->shard_count);
     ROW("index_first", "%llu", (unsigned long long)r->first);
     ROW("index_last", "%llu", (unsigned long long)r->last);
+    ROW("index_total", "%llu", (unsigned long long)ids->index_total);
+    ROW("top_k", "%llu", (unsigned long long)opt->top_k);
     ROW("plans_evaluated", "%llu", (unsigned long long)c->evaluated);
     ROW("plans_skipped", "%llu", (unsigned long long)skipped_total(c));
     for (int k = 1; k < PE_SKIP_COUNT; k++) {
@@ -150,14 +164,128 @@ static pe_status write_summary(const char *path, const pe_scenario *s, const pe_
     ROW("best_plan", "%s", r->row_count ? (r->rows[0].name ? r->rows[0].name : r->rows[0].canon) : "");
     ROW("best_status", "%s", r->row_count ? pe_plan_status_name(r->rows[0].result.status) : "");
     ROW("rows_written", "%zu", r->row_count);
+    ROW("report_crc32", "%08lx", (unsigned long)ids->report_crc);
     ROW("threads", "%d", opt->threads);
     ROW("wall_s", "%.6g", r->wall_s);
     ROW("plans_per_s", "%.6g", r->wall_s > 0 ? (double)r->evaluated_here / r->wall_s : 0.0);
 #undef ROW
     if (st == PE_OK)
-        return report_commit(w, err);
-    report_abort(w);
+        *out = w;
+    else
+        report_abort(w);
     return st;
+}
+
+/* Where one scenario's (or shard's) files go. */
+typedef struct {
+    char report[PE_PATH_MAX + 32], summary[PE_PATH_MAX + 32], checkpoint[PE_PATH_MAX + 32];
+} run_paths;
+
+static void run_paths_of(const pe_scenario *s, const pe_command_options *opt, run_paths *p)
+{
+    char base[PE_PATH_MAX];
+    if (opt->shard_count)
+        snprintf(base, sizeof base, "%s/%s.shard-%llu-of-%llu", opt->output_dir, s->name,
+                 (unsigned long long)opt->shard_index, (unsigned long long)opt->shard_count);
+    else
+        snprintf(base, sizeof base, "%s/%s", opt->output_dir, s->name);
+    snprintf(p->report, sizeof p->report, "%s.csv", base);
+    snprintf(p->summary, sizeof p->summary, "%s.summary.csv", base);
+    snprintf(p->checkpoint, sizeof p->checkpoint, "%s.checkpoint", base);
+}
+
+/* --resume: continue from the checkpoint at path, if there is one; its
+ * rows stay in ckpt until the run is done. */
+static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt,
+                             const char *path, pe_checkpoint *ckpt, pe_run_options *ro,
+                             bool *resumed, pe_error *err)
+{
+    if (access(path, F_OK) != 0) {
+        if (!opt->quiet)
+            fprintf(stderr, "%s: no checkpoint at %s: starting from the beginning\n", s->name,
+                    path);
+        return PE_OK;
+    }
+    pe_checkpoint old;
+    pe_status st = checkpoint_read(path, &old, err);
+    if (st != PE_OK)
+        return st;
+    if (old.fingerprint != ckpt->fingerprint || old.first != ro->first || old.last != ro->last ||
+        old.top_k != opt->top_k) {
+        checkpoint_free(&old);
+        return pe_fail(err, PE_BAD_INPUT, path, 0, 0,
+                       "this checkpoint belongs to another scenario text or other options "
+                       "(--top, --shard); rerun those, or remove it to start over");
+    }
+    ckpt->rows = old.rows;
+    ckpt->row_count = old.row_count;
+    ckpt->counts = old.counts;
+    ro->resume_next = old.next;
+    ro->resume_counts = &ckpt->counts;
+    ro->resume_rows = ckpt->rows;
+    ro->resume_row_count = ckpt->row_count;
+    *resumed = true;
+    if (!opt->quiet)
+        fprintf(stderr, "%s: resuming at plan index %llu of [%llu, %llu)\n", s->name,
+                (unsigned long long)old.next, (unsigned long long)ro->first,
+                (unsigned long long)ro->last);
+    return PE_OK;
+}
+
+/* A signal stopped the run: where it stood goes into the checkpoint (the
+ * kept rows' indices in top-K mode; a full report re-evaluates the done
+ * prefix on resume). PE_INTERRUPTED when it is written. */
+static pe_status save_checkpoint(const pe_scenario *s, const pe_command_options *opt,
+                                 const pe_run_result *rr, uint32_t fingerprint,
+                                 const char *path, pe_error *err)
+{
+    pe_checkpoint out = {.fingerprint = fingerprint, .first = rr->first, .last = rr->last,
+                         .next = rr->next, .top_k = opt->top_k, .counts = rr->counts};
+    if (opt->top_k && rr->row_count) {
+        out.rows = malloc(rr->row_count * sizeof *out.rows);
+        if (!out.rows)
+            return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+        for (size_t i = 0; i < rr->row_count; i++)
+            out.rows[i] = rr->rows[i].index;
+        out.row_count = rr->row_count;
+    }
+    pe_status st = checkpoint_write(path, &out, err);
+    free(out.rows);
+    if (st != PE_OK)
+        return st;
+    if (rr->next == rr->last)
+        fprintf(stderr, "%s: interrupted after the sweep, before the report was written; "
+                        "checkpoint %s (continue with --resume)\n", s->name, path);
+    else
+        fprintf(stderr, "%s: interrupted after %llu of %llu plan indices; checkpoint %s "
+                        "(continue with --resume)\n",
+                s->name, (unsigned long long)(rr->next - rr->first),
+                (unsigned long long)(rr->last - rr->first), path);
+    return PE_INTERRUPTED;
+}
+
+/* The report and its summary, both written in full before either is
+ * renamed into place. PE_INTERRUPTED (nothing left behind) on a signal. */
+static pe_status write_outputs(const pe_scenario *s, const pe_command_options *opt,
+                               const pe_plan_space *space, const pe_eval_ctx *ctx,
+                               const pe_run_result *rr, const run_paths *p, pe_error *err)
+{
+    summary_ids ids = {.index_total = plans_total(space)};
+    pe_report *report = NULL, *summary = NULL;
+    pe_status st = digest_file_crc32(s->file, &ids.scenario_crc, err);
+    if (st == PE_OK)
+        st = report_open(p->report, &report, err);
+    if (st == PE_OK)
+        st = report_write_ranked_rows(report, space, ctx, rr, opt->threads, opt->stop, err);
+    if (st == PE_OK) {
+        ids.report_crc = report_crc32(report);
+        st = write_summary(p->summary, s, rr, opt, &ids, &summary, err);
+    }
+    if (st != PE_OK) {
+        report_abort(report);
+        return st;
+    }
+    return report_commit_pair(report, summary, err);
 }
 
 /* Evaluate, rank and write one loaded scenario (or one shard of it);
@@ -174,55 +302,18 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
                          .top_k = opt->top_k,
                          .stop = opt->stop,
                          .progress = !opt->quiet && isatty(STDERR_FILENO)};
-    char base[PE_PATH_MAX];
-    if (opt->shard_count) {
+    if (opt->shard_count)
         runner_shard_range(plans_total(&space), opt->shard_index, opt->shard_count, &ro.first,
                            &ro.last);
-        snprintf(base, sizeof base, "%s/%s.shard-%llu-of-%llu", opt->output_dir, s->name,
-                 (unsigned long long)opt->shard_index, (unsigned long long)opt->shard_count);
-    } else {
+    else
         ro.last = plans_total(&space);
-        snprintf(base, sizeof base, "%s/%s", opt->output_dir, s->name);
-    }
-    char path[PE_PATH_MAX + 32], summary[PE_PATH_MAX + 32], ckpt_path[PE_PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s.csv", base);
-    snprintf(summary, sizeof summary, "%s.summary.csv", base);
-    snprintf(ckpt_path, sizeof ckpt_path, "%s.checkpoint", base);
-
+    run_paths paths;
+    run_paths_of(s, opt, &paths);
     pe_checkpoint ckpt = {0};
     st = checkpoint_fingerprint(s->file, opt->top_k, ro.first, ro.last, &ckpt.fingerprint, err);
     bool resumed = false;
-    if (st == PE_OK && opt->resume) {
-        if (access(ckpt_path, F_OK) != 0) {
-            if (!opt->quiet)
-                fprintf(stderr, "%s: no checkpoint at %s: starting from the beginning\n",
-                        s->name, ckpt_path);
-        } else {
-            pe_checkpoint old;
-            st = checkpoint_read(ckpt_path, &old, err);
-            if (st == PE_OK && (old.fingerprint != ckpt.fingerprint || old.first != ro.first ||
-                                old.last != ro.last || old.top_k != opt->top_k)) {
-                st = pe_fail(err, PE_BAD_INPUT, ckpt_path, 0, 0,
-                             "this checkpoint belongs to another scenario text or other options "
-                             "(--top, --shard); rerun those, or remove it to start over");
-                checkpoint_free(&old);
-            }
-            if (st == PE_OK) {
-                ckpt.rows = old.rows; /* kept until the run is done */
-                ckpt.row_count = old.row_count;
-                ckpt.counts = old.counts;
-                ro.resume_next = old.next;
-                ro.resume_counts = &ckpt.counts;
-                ro.resume_rows = ckpt.rows;
-                ro.resume_row_count = ckpt.row_count;
-                resumed = true;
-                if (!opt->quiet)
-                    fprintf(stderr, "%s: resuming at plan index %llu of [%llu, %llu)\n", s->name,
-                            (unsigned long long)old.next, (unsigned long long)ro.first,
-                            (unsigned long long)ro.last);
-            }
-        }
-    }
+    if (st == PE_OK && opt->resume)
+        st = resume_from(s, opt, paths.checkpoint, &ckpt, &ro, &resumed, err);
     /* A full report keeps a row per plan in memory until it is ranked: say
      * so before a sweep big enough for that to matter. */
     if (st == PE_OK && !opt->top_k && !opt->quiet && ro.last - ro.first > 20000000)
@@ -233,41 +324,14 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
     pe_run_result rr = {0};
     if (st == PE_OK)
         st = runner_run(&space, &ctx, &ro, &rr, err);
-    if (st == PE_OK && rr.interrupted) {
-        pe_checkpoint out = {.fingerprint = ckpt.fingerprint, .first = rr.first,
-                             .last = rr.last, .next = rr.next, .top_k = opt->top_k,
-                             .counts = rr.counts};
-        uint64_t *rows = NULL;
-        if (opt->top_k && rr.row_count) {
-            rows = malloc(rr.row_count * sizeof *rows);
-            if (!rows)
-                st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
-            for (size_t i = 0; rows && i < rr.row_count; i++)
-                rows[i] = rr.rows[i].index;
-            out.rows = rows;
-            out.row_count = rows ? rr.row_count : 0;
-        }
-        if (!opt->top_k) /* a full report re-evaluates the done prefix on resume */
-            out.counts = rr.counts;
-        if (st == PE_OK)
-            st = checkpoint_write(ckpt_path, &out, err);
-        free(rows);
-        if (st == PE_OK) {
-            fprintf(stderr, "%s: interrupted after %llu of %llu plan indices; checkpoint %s "
-                            "(continue with --resume)\n",
-                    s->name, (unsigned long long)(rr.next - rr.first),
-                    (unsigned long long)(rr.last - rr.first), ckpt_path);
-            st = PE_INTERRUPTED;
-        }
-    } else if (st == PE_OK) {
-        st = report_write_ranked(path, &space, &ctx, &rr, opt->threads, err);
-        if (st == PE_OK)
-            st = write_summary(summary, s, &rr, opt, err);
-        if (st == PE_OK && (resumed || access(ckpt_path, F_OK) == 0))
-            remove(ckpt_path); /* done: the checkpoint is spent */
-        if (st == PE_OK && !opt->quiet)
-            print_summary(s, &rr, path);
-    }
+    if (st == PE_OK && !rr.interrupted)
+        st = write_outputs(s, opt, &space, &ctx, &rr, &paths, err);
+    if ((st == PE_OK && rr.interrupted) || st == PE_INTERRUPTED)
+        st = save_checkpoint(s, opt, &rr, ckpt.fingerprint, paths.checkpoint, err);
+    else if (st == PE_OK && (resumed || access(paths.checkpoint, F_OK) == 0))
+        remove(paths.checkpoint); /* done: the checkpoint is spent */
+    if (st == PE_OK && !opt->quiet)
+        print_summary(s, &rr, paths.report);
     runner_free(&rr);
     checkpoint_free(&ckpt);
     plans_free(&space);
@@ -282,6 +346,7 @@ int command_run(const pe_catalog *catalog, const pe_file_list *files,
     if (!names)
         return PE_INTERNAL;
     size_t name_count = 0;
+    report_clean_stale_temps(opt->output_dir); /* left by a killed run */
     for (size_t i = 0; i < files->count; i++) {
         pe_scenario s;
         pe_error err = {0};
