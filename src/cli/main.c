@@ -59,8 +59,10 @@ static const char USAGE[] =
     "                         writes DIR/<name>.shard-I-of-N.csv, joined by `merge`\n"
     "      --resume           continue an interrupted run from DIR/<name>.checkpoint\n"
     "      (SIGINT/SIGTERM during a sweep write that checkpoint; exit 130/143)\n"
-    "  merge REPORT.csv... -o FILE [--top K]\n"
-    "                         join shard reports into the report one run gives\n"
+    "  merge REPORT.csv... -o FILE [--top K] [--allow-partial]\n"
+    "                         join shard reports into the report one run gives; the\n"
+    "                         summaries beside them must show every plan index once\n"
+    "      --allow-partial    merge what is there, naming what is missing on stderr\n"
     "  validate SCENARIO...   load and validate only\n"
     "  check SCENARIO...      evaluate every expect: assertion; exit 1 on any miss\n"
     "      --golden DIR       also compare whole reports with DIR/<name>.csv\n"
@@ -294,7 +296,8 @@ int main(int argc, char **argv)
 
     enum {
         OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,
-        OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY, OPT_TABLE, OPT_SHARD, OPT_RESUME
+        OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY, OPT_TABLE, OPT_SHARD, OPT_RESUME,
+        OPT_ALLOW_PARTIAL
     };
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'},
@@ -310,6 +313,7 @@ int main(int argc, char **argv)
         {"step-time", required_argument, NULL, OPT_STEP_TIME},
         {"shard", required_argument, NULL, OPT_SHARD},
         {"resume", no_argument, NULL, OPT_RESUME},
+        {"allow-partial", no_argument, NULL, OPT_ALLOW_PARTIAL},
         {"peak-memory", required_argument, NULL, OPT_PEAK_MEMORY},
         {"table", no_argument, NULL, OPT_TABLE},
         {NULL, 0, NULL, 0},
@@ -370,6 +374,9 @@ int main(int argc, char **argv)
         }
         case OPT_RESUME:
             opt.resume = true;
+            break;
+        case OPT_ALLOW_PARTIAL:
+            opt.allow_partial = true;
             break;
         case OPT_STEP_TIME:
         case OPT_PEAK_MEMORY: {
