@@ -1,4 +1,5 @@
-/* commands.c — run and validate over a list of scenario files. */
+/* run.c — `planeval run`: every plan of each scenario evaluated, ranked and
+ * written to DIR/<name>.csv with its summary (commands.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,64 +11,12 @@
 #include "output/report.h"
 #include "output/report_rows.h"
 #include "model/evaluate.h"
-#include "cli/explain.h"
 #include "input/load.h"
 #include "sweep/plans.h"
 #include "sweep/rank.h"
 #include "sweep/runner.h"
 
-pe_status file_list_add(pe_file_list *l, const char *path, const char *name)
-{
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 16;
-        char **p = realloc(l->paths, cap * sizeof *p);
-        if (!p)
-            return PE_INTERNAL;
-        l->paths = p;
-        l->cap = cap;
-    }
-    size_t n = strlen(path) + (name ? strlen(name) + 2 : 1);
-    char *s = malloc(n);
-    if (!s)
-        return PE_INTERNAL;
-    if (name)
-        snprintf(s, n, "%s/%s", path, name);
-    else
-        snprintf(s, n, "%s", path);
-    l->paths[l->count++] = s;
-    return PE_OK;
-}
-
-void file_list_free(pe_file_list *l)
-{
-    for (size_t i = 0; i < l->count; i++)
-        free(l->paths[i]);
-    free(l->paths);
-    memset(l, 0, sizeof *l);
-}
-
 static int worst(int a, int b) { return a > b ? a : b; }
-
-int command_validate(const pe_catalog *catalog, const pe_file_list *files,
-                     const pe_command_options *opt)
-{
-    int status = PE_OK;
-    for (size_t i = 0; i < files->count; i++) {
-        pe_scenario s;
-        pe_error err = {0};
-        pe_status st = load_scenario(files->paths[i], catalog, &s, &err);
-        if (st != PE_OK) {
-            opt->on_error(&err);
-            status = worst(status, st);
-            continue;
-        }
-        if (!opt->quiet)
-            fprintf(stderr, "%s: ok (%s: %zu explicit plans%s)\n", files->paths[i], s.name,
-                    s.plan_count, s.sweep.present ? " and a sweep" : "");
-        scenario_free(&s);
-    }
-    return status;
-}
 
 static uint64_t skipped_total(const pe_run_counts *c)
 {
@@ -176,48 +125,55 @@ static pe_status write_summary(const char *path, const pe_scenario *s, const pe_
     return st;
 }
 
-/* Where one scenario's (or shard's) files go. */
+/* The files of one run (or one shard of it): DIR/<name>[.shard-I-of-N]
+ * .csv, .summary.csv and .checkpoint. */
 typedef struct {
     char report[PE_PATH_MAX + 32], summary[PE_PATH_MAX + 32], checkpoint[PE_PATH_MAX + 32];
 } run_paths;
 
-static void run_paths_of(const pe_scenario *s, const pe_command_options *opt, run_paths *p)
+/* The plan indices to evaluate (all, or the shard's) and the file names. */
+static void run_range(const pe_scenario *s, const pe_command_options *opt,
+                      const pe_plan_space *space, pe_run_options *ro, run_paths *paths)
 {
     char base[PE_PATH_MAX];
-    if (opt->shard_count)
+    if (opt->shard_count) {
+        runner_shard_range(plans_total(space), opt->shard_index, opt->shard_count, &ro->first,
+                           &ro->last);
         snprintf(base, sizeof base, "%s/%s.shard-%llu-of-%llu", opt->output_dir, s->name,
                  (unsigned long long)opt->shard_index, (unsigned long long)opt->shard_count);
-    else
+    } else {
+        ro->last = plans_total(space);
         snprintf(base, sizeof base, "%s/%s", opt->output_dir, s->name);
-    snprintf(p->report, sizeof p->report, "%s.csv", base);
-    snprintf(p->summary, sizeof p->summary, "%s.summary.csv", base);
-    snprintf(p->checkpoint, sizeof p->checkpoint, "%s.checkpoint", base);
+    }
+    snprintf(paths->report, sizeof paths->report, "%s.csv", base);
+    snprintf(paths->summary, sizeof paths->summary, "%s.summary.csv", base);
+    snprintf(paths->checkpoint, sizeof paths->checkpoint, "%s.checkpoint", base);
 }
 
-/* --resume: continue from the checkpoint at path, if there is one; its
- * rows stay in ckpt until the run is done. */
+/* --resume: continue from the checkpoint at ckpt_path when there is one
+ * and it belongs to this scenario text and these options (*resumed). */
 static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt,
-                             const char *path, pe_checkpoint *ckpt, pe_run_options *ro,
+                             const char *ckpt_path, pe_checkpoint *ckpt, pe_run_options *ro,
                              bool *resumed, pe_error *err)
 {
-    if (access(path, F_OK) != 0) {
+    if (access(ckpt_path, F_OK) != 0) {
         if (!opt->quiet)
             fprintf(stderr, "%s: no checkpoint at %s: starting from the beginning\n", s->name,
-                    path);
+                    ckpt_path);
         return PE_OK;
     }
     pe_checkpoint old;
-    pe_status st = checkpoint_read(path, &old, err);
+    pe_status st = checkpoint_read(ckpt_path, &old, err);
+    if (st == PE_OK && (old.fingerprint != ckpt->fingerprint || old.first != ro->first ||
+                        old.last != ro->last || old.top_k != opt->top_k)) {
+        st = pe_fail(err, PE_BAD_INPUT, ckpt_path, 0, 0,
+                     "this checkpoint belongs to another scenario text or other options "
+                     "(--top, --shard); rerun those, or remove it to start over");
+        checkpoint_free(&old);
+    }
     if (st != PE_OK)
         return st;
-    if (old.fingerprint != ckpt->fingerprint || old.first != ro->first || old.last != ro->last ||
-        old.top_k != opt->top_k) {
-        checkpoint_free(&old);
-        return pe_fail(err, PE_BAD_INPUT, path, 0, 0,
-                       "this checkpoint belongs to another scenario text or other options "
-                       "(--top, --shard); rerun those, or remove it to start over");
-    }
-    ckpt->rows = old.rows;
+    ckpt->rows = old.rows; /* kept until the run is done */
     ckpt->row_count = old.row_count;
     ckpt->counts = old.counts;
     ro->resume_next = old.next;
@@ -232,60 +188,94 @@ static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt
     return PE_OK;
 }
 
-/* A signal stopped the run: where it stood goes into the checkpoint (the
- * kept rows' indices in top-K mode; a full report re-evaluates the done
- * prefix on resume). PE_INTERRUPTED when it is written. */
-static pe_status save_checkpoint(const pe_scenario *s, const pe_command_options *opt,
-                                 const pe_run_result *rr, uint32_t fingerprint,
-                                 const char *path, pe_error *err)
+/* A full report keeps a row per plan in memory until it is ranked: say so
+ * before a sweep big enough for that to matter. */
+static void note_full_report_memory(const pe_scenario *s, const pe_command_options *opt,
+                                    const pe_run_options *ro)
 {
+    if (!opt->top_k && !opt->quiet && ro->last - ro->first > 20000000)
+        fprintf(stderr,
+                "%s: note: %llu combinations and no --top: every plan's row is kept in memory "
+                "(about %zu bytes each) to rank the full report; --top K keeps only K\n",
+                s->name, (unsigned long long)(ro->last - ro->first), sizeof(pe_row));
+}
+
+/* A signal stopped the sweep, or the ranking or writing after it: the
+ * checkpoint to resume from (with --top, the indices of the rows kept so
+ * far); PE_INTERRUPTED once written. */
+static pe_status write_checkpoint(const pe_scenario *s, const pe_command_options *opt,
+                                  uint32_t fingerprint, const pe_run_result *rr,
+                                  const char *ckpt_path, pe_error *err)
+{
+    pe_status st = PE_OK;
     pe_checkpoint out = {.fingerprint = fingerprint, .first = rr->first, .last = rr->last,
                          .next = rr->next, .top_k = opt->top_k, .counts = rr->counts};
+    uint64_t *rows = NULL;
     if (opt->top_k && rr->row_count) {
-        out.rows = malloc(rr->row_count * sizeof *out.rows);
-        if (!out.rows)
-            return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
-        for (size_t i = 0; i < rr->row_count; i++)
-            out.rows[i] = rr->rows[i].index;
-        out.row_count = rr->row_count;
+        rows = malloc(rr->row_count * sizeof *rows);
+        if (!rows)
+            st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+        for (size_t i = 0; rows && i < rr->row_count; i++)
+            rows[i] = rr->rows[i].index;
+        out.rows = rows;
+        out.row_count = rows ? rr->row_count : 0;
     }
-    pe_status st = checkpoint_write(path, &out, err);
-    free(out.rows);
+    if (!opt->top_k) /* a full report re-evaluates the done prefix on resume */
+        out.counts = rr->counts;
+    if (st == PE_OK)
+        st = checkpoint_write(ckpt_path, &out, err);
+    free(rows);
     if (st != PE_OK)
         return st;
     if (rr->next == rr->last)
         fprintf(stderr, "%s: interrupted after the sweep, before the report was written; "
-                        "checkpoint %s (continue with --resume)\n", s->name, path);
+                        "checkpoint %s (continue with --resume)\n", s->name, ckpt_path);
     else
         fprintf(stderr, "%s: interrupted after %llu of %llu plan indices; checkpoint %s "
                         "(continue with --resume)\n",
                 s->name, (unsigned long long)(rr->next - rr->first),
-                (unsigned long long)(rr->last - rr->first), path);
+                (unsigned long long)(rr->last - rr->first), ckpt_path);
     return PE_INTERRUPTED;
 }
 
 /* The report and its summary, both written in full before either is
  * renamed into place. PE_INTERRUPTED (nothing left behind) on a signal. */
-static pe_status write_outputs(const pe_scenario *s, const pe_command_options *opt,
-                               const pe_plan_space *space, const pe_eval_ctx *ctx,
-                               const pe_run_result *rr, const run_paths *p, pe_error *err)
+static pe_status write_report_and_summary(const pe_scenario *s, const pe_command_options *opt,
+                                          const pe_plan_space *space, const pe_eval_ctx *ctx,
+                                          const pe_run_result *rr, const run_paths *paths,
+                                          pe_error *err)
 {
     summary_ids ids = {.index_total = plans_total(space)};
     pe_report *report = NULL, *summary = NULL;
     pe_status st = digest_file_crc32(s->file, &ids.scenario_crc, err);
     if (st == PE_OK)
-        st = report_open(p->report, &report, err);
+        st = report_open(paths->report, &report, err);
     if (st == PE_OK)
         st = report_write_ranked_rows(report, space, ctx, rr, opt->threads, opt->stop, err);
     if (st == PE_OK) {
         ids.report_crc = report_crc32(report);
-        st = write_summary(p->summary, s, rr, opt, &ids, &summary, err);
+        st = write_summary(paths->summary, s, rr, opt, &ids, &summary, err);
     }
     if (st != PE_OK) {
         report_abort(report);
         return st;
     }
     return report_commit_pair(report, summary, err);
+}
+
+/* The sweep is done: the ranked report and its summary, the spent
+ * checkpoint removed, the summary on stderr. */
+static pe_status write_results(const pe_scenario *s, const pe_command_options *opt,
+                               const pe_plan_space *space, const pe_eval_ctx *ctx,
+                               const pe_run_result *rr, const run_paths *paths, bool resumed,
+                               pe_error *err)
+{
+    pe_status st = write_report_and_summary(s, opt, space, ctx, rr, paths, err);
+    if (st == PE_OK && (resumed || access(paths->checkpoint, F_OK) == 0))
+        remove(paths->checkpoint); /* done: the checkpoint is spent */
+    if (st == PE_OK && !opt->quiet)
+        print_summary(s, rr, paths->report);
+    return st;
 }
 
 /* Evaluate, rank and write one loaded scenario (or one shard of it);
@@ -302,36 +292,22 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
                          .top_k = opt->top_k,
                          .stop = opt->stop,
                          .progress = !opt->quiet && isatty(STDERR_FILENO)};
-    if (opt->shard_count)
-        runner_shard_range(plans_total(&space), opt->shard_index, opt->shard_count, &ro.first,
-                           &ro.last);
-    else
-        ro.last = plans_total(&space);
     run_paths paths;
-    run_paths_of(s, opt, &paths);
+    run_range(s, opt, &space, &ro, &paths);
     pe_checkpoint ckpt = {0};
     st = checkpoint_fingerprint(s->file, opt->top_k, ro.first, ro.last, &ckpt.fingerprint, err);
     bool resumed = false;
     if (st == PE_OK && opt->resume)
         st = resume_from(s, opt, paths.checkpoint, &ckpt, &ro, &resumed, err);
-    /* A full report keeps a row per plan in memory until it is ranked: say
-     * so before a sweep big enough for that to matter. */
-    if (st == PE_OK && !opt->top_k && !opt->quiet && ro.last - ro.first > 20000000)
-        fprintf(stderr,
-                "%s: note: %llu combinations and no --top: every plan's row is kept in memory "
-                "(about %zu bytes each) to rank the full report; --top K keeps only K\n",
-                s->name, (unsigned long long)(ro.last - ro.first), sizeof(pe_row));
+    if (st == PE_OK)
+        note_full_report_memory(s, opt, &ro);
     pe_run_result rr = {0};
     if (st == PE_OK)
         st = runner_run(&space, &ctx, &ro, &rr, err);
     if (st == PE_OK && !rr.interrupted)
-        st = write_outputs(s, opt, &space, &ctx, &rr, &paths, err);
+        st = write_results(s, opt, &space, &ctx, &rr, &paths, resumed, err);
     if ((st == PE_OK && rr.interrupted) || st == PE_INTERRUPTED)
-        st = save_checkpoint(s, opt, &rr, ckpt.fingerprint, paths.checkpoint, err);
-    else if (st == PE_OK && (resumed || access(paths.checkpoint, F_OK) == 0))
-        remove(paths.checkpoint); /* done: the checkpoint is spent */
-    if (st == PE_OK && !opt->quiet)
-        print_summary(s, &rr, paths.report);
+        st = write_checkpoint(s, opt, ckpt.fingerprint, &rr, paths.checkpoint, err);
     runner_free(&rr);
     checkpoint_free(&ckpt);
     plans_free(&space);
@@ -377,45 +353,4 @@ int command_run(const pe_catalog *catalog, const pe_file_list *files,
     }
     free(names);
     return status;
-}
-
-int command_explain(const pe_catalog *catalog, const pe_file_list *files,
-                    const pe_command_options *opt)
-{
-    pe_error err = {0};
-    pe_status st = PE_OK;
-    if (files->count != 1)
-        st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "explain takes exactly one scenario");
-    else if (!opt->plan)
-        st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "explain needs --plan NAME|CANONICAL");
-    if (st != PE_OK) {
-        opt->on_error(&err);
-        return st;
-    }
-    pe_scenario s;
-    st = load_scenario(files->paths[0], catalog, &s, &err);
-    if (st != PE_OK) {
-        opt->on_error(&err);
-        return st;
-    }
-    pe_plan_space space;
-    st = plans_init(&s, &space, &err);
-    if (st == PE_OK) {
-        pe_plan plan;
-        if (plans_find(&space, opt->plan, &plan)) {
-            pe_eval_ctx ctx;
-            evaluate_prepare(&s, &ctx);
-            explain_plan(stdout, &ctx, &plan, EXPLAIN_ALL);
-        } else {
-            st = pe_fail(&err, PE_BAD_INPUT, s.file, 0, 0,
-                         "no plan named '%s' (a plan name, or a canonical text such as "
-                         "dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0)",
-                         opt->plan);
-        }
-        plans_free(&space);
-    }
-    if (st != PE_OK)
-        opt->on_error(&err);
-    scenario_free(&s);
-    return st;
 }
