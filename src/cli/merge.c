@@ -134,8 +134,10 @@ static bool strict_number(const char *cell, bool may_be_empty, double *out)
     char *end;
     errno = 0;
     *out = strtod(cell, &end);
-    return *end == '\0' && (cell[0] == '-' || cell[0] == '.' || (cell[0] >= '0' && cell[0] <= '9') ||
-                            strcmp(cell, "inf") == 0 || strcmp(cell, "nan") == 0);
+    bool starts_like_a_number = cell[0] == '-' || cell[0] == '.' ||
+                                (cell[0] >= '0' && cell[0] <= '9');
+    return *end == '\0' &&
+           (starts_like_a_number || strcmp(cell, "inf") == 0 || strcmp(cell, "nan") == 0);
 }
 
 static bool strict_uint(const char *cell, uint64_t *out)
@@ -294,11 +296,15 @@ static pe_status read_summary(shard_file *f, pe_error *err)
               summary_uint(&t, "report_crc32", 16, &rcrc) && f->first <= f->last &&
               f->last <= f->total && strcmp(csv_table_cell(&t, 1, 0), "scenario") == 0;
     snprintf(f->scenario, sizeof f->scenario, "%s", csv_table_cell(&t, 1, 1));
-    for (size_t r = 1; ok && r < t.rows; r++)
-        if (strcmp(csv_table_cell(&t, r, 0), "shard") == 0)
-            f->sharded = sscanf(csv_table_cell(&t, r, 1), "%llu/%llu",
-                                (unsigned long long *)&f->shard_i,
-                                (unsigned long long *)&f->shard_n) == 2;
+    for (size_t r = 1; ok && r < t.rows; r++) {
+        unsigned long long i, of;
+        if (strcmp(csv_table_cell(&t, r, 0), "shard") == 0 &&
+            sscanf(csv_table_cell(&t, r, 1), "%llu/%llu", &i, &of) == 2) {
+            f->sharded = true;
+            f->shard_i = i;
+            f->shard_n = of;
+        }
+    }
     csv_table_free(&t);
     f->scenario_crc = (uint32_t)scrc;
     f->report_crc = (uint32_t)rcrc;
@@ -468,16 +474,15 @@ static pe_status collect_rows(const shard_file *files, size_t count, merged_row 
                 return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], COL_SCENARIO + 1,
                                "rows of two scenarios ('%s' and '%s'): merge joins the shards "
                                "of one sweep", shown(scenario, b1), shown(c[COL_SCENARIO], b2));
-            if (c[COL_RANK_BY][0]) {
-                int by = rank_by_of(c[COL_RANK_BY]);
-                if (by < 0 || (rank_by >= 0 && by != rank_by))
-                    return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], COL_RANK_BY + 1,
-                                   by < 0 ? "unknown rank_by '%s'%.0s"
-                                          : "rank_by '%s' differs from the other rows' '%s'",
-                                   shown(c[COL_RANK_BY], b1),
-                                   rank_by < 0 ? "" : pe_rank_by_name((pe_rank_by)rank_by));
-                rank_by = by;
-            }
+            int by = c[COL_RANK_BY][0] ? rank_by_of(c[COL_RANK_BY]) : rank_by;
+            if (by < 0 && c[COL_RANK_BY][0])
+                return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], COL_RANK_BY + 1,
+                               "unknown rank_by '%s'", shown(c[COL_RANK_BY], b1));
+            if (rank_by >= 0 && by != rank_by)
+                return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], COL_RANK_BY + 1,
+                               "rank_by '%s' differs from the other rows' '%s'",
+                               shown(c[COL_RANK_BY], b1), pe_rank_by_name((pe_rank_by)rank_by));
+            rank_by = by;
         }
     }
     *n = 0;
@@ -586,10 +591,13 @@ int command_merge(const pe_catalog *catalog, const pe_file_list *files,
     else if (!sf)
         st = pe_fail(&err, PE_INTERNAL, NULL, 0, 0, "out of memory");
     if (st == PE_OK) {
-        char dir[PE_PATH_MAX];
-        snprintf(dir, sizeof dir, "%s", opt->output_dir);
-        char *slash = strrchr(dir, '/');
-        report_clean_stale_temps(slash ? (*slash = '\0', dir[0] ? dir : "/") : ".");
+        char dir[PE_PATH_MAX] = ".";
+        const char *slash = strrchr(opt->output_dir, '/');
+        if (slash) {
+            int len = slash == opt->output_dir ? 1 : (int)(slash - opt->output_dir);
+            snprintf(dir, sizeof dir, "%.*s", len, opt->output_dir);
+        }
+        report_clean_stale_temps(dir); /* left by a killed merge */
         st = merge(sf, files->count, files, opt, &err);
     }
     for (size_t f = 0; sf && f < files->count; f++)
