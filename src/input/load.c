@@ -548,9 +548,9 @@ static int cmp_indexed(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
-/* interface.md v1.1 "Sweep": a value may not repeat within one list. The
- * first item (in file order) that repeats an earlier one is named; sorting
- * keeps a long list linear-logarithmic. */
+/* A value may not repeat within one sweep list (the interface, "Sweep",
+ * v1.1). The first item (in file order) that repeats an earlier one is
+ * named; sorting keeps a long list linear-logarithmic. */
 static pe_status check_sweep_repeats(loader *L, const yaml_node_t *list, const char *path,
                                      const pe_axis *ax)
 {
