@@ -319,9 +319,14 @@ static pe_status read_summary(shard_file *f, pe_error *err)
 /* This report against its own summary: its rows and its bytes. */
 static pe_status check_report(const shard_file *f, verdict *v, pe_error *err)
 {
-    if (!f->has_summary) {
+    if (!f->has_summary && f->summary[0]) {
         incomplete(v, f->path, "no summary beside it (%s): cannot tell whether it is all of its "
-                   "shard", f->summary[0] ? f->summary : "a report's name ends in .csv");
+                   "shard", f->summary);
+        return PE_OK;
+    }
+    if (!f->has_summary) {
+        incomplete(v, f->path, "no summary beside it (a report's name ends in .csv, its "
+                   "summary's in .summary.csv): cannot tell whether it is all of its shard");
         return PE_OK;
     }
     size_t rows = f->table.rows - 1;
