@@ -52,7 +52,7 @@ check "run --help" 'help_has run --output --top --threads --quiet --shard --resu
 check "check --help" 'help_has check --golden --rel-tol --abs-tol --top --update-golden --table'
 check "explain --help" 'help_has explain --plan --catalog'
 check "validate --help" 'help_has validate --quiet --catalog'
-check "merge --help" 'help_has merge --output --top'
+check "merge --help" 'help_has merge --output --top --allow-partial'
 check "calibrate --help" 'help_has calibrate --plan --step-time --peak-memory'
 check "--help is not the general usage" '"$planeval" explain --help | grep -vq "^  grade KEY"'
 
