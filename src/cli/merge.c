@@ -50,14 +50,6 @@ static int status_of(const char *s)
     return -1;
 }
 
-static int rank_by_of(const char *s)
-{
-    for (int k = 0; k <= PE_RANK_INTERVENTIONS; k++)
-        if (strcmp(s, pe_rank_by_name((pe_rank_by)k)) == 0)
-            return k;
-    return -1;
-}
-
 static int enum_of(const char *s, const char *(*name)(int), int count)
 {
     for (int k = 0; k < count; k++)
@@ -69,7 +61,8 @@ static const char *recompute_name(int v) { return pe_recompute_name((pe_recomput
 static const char *schedule_name(int v) { return pe_schedule_name((pe_schedule)v); }
 
 /* Fill m->row from one report row; NULL, or a message and the column. */
-static const char *parse_row(const char *const *c, int rank_by, merged_row *m, int *col)
+static const char *parse_row(const char *const *c, const pe_rank_order *order, merged_row *m,
+                             int *col)
 {
     memset(&m->row, 0, sizeof m->row);
     m->cells = c;
@@ -117,7 +110,7 @@ static const char *parse_row(const char *const *c, int rank_by, merged_row *m, i
     r.mem_total_gib = strtod(c[COL_MEM_TOTAL_GIB], NULL);
     r.train_days = strtod(c[COL_TRAIN_DAYS], NULL);
     r.interventions = atoi(c[COL_INTERVENTIONS]);
-    rank_key_of((pe_rank_by)rank_by, &r, &m->row.key);
+    rank_keys_of(order, &r, &m->row.key);
     return NULL;
 }
 
@@ -153,7 +146,8 @@ static pe_status merge(const pe_file_list *files, const pe_command_options *opt,
         st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
     /* one scenario, one ranking */
     const char *scenario = NULL;
-    int rank_by = -1;
+    const char *rank_by = NULL; /* the rows' rank_by text */
+    pe_rank_order order = {{PE_RANK_STEP_TIME}, 1};
     size_t n = 0;
     for (size_t f = 0; st == PE_OK && f < files->count; f++) {
         const pe_csv_table *t = &tables[f];
@@ -167,16 +161,15 @@ static pe_status merge(const pe_file_list *files, const pe_command_options *opt,
                              "rows of two scenarios ('%s' and '%s'): merge joins the shards of "
                              "one sweep", shown(scenario, b1), shown(c[COL_SCENARIO], b2));
             if (st == PE_OK && c[COL_RANK_BY][0]) {
-                int by = rank_by_of(c[COL_RANK_BY]);
-                if (by < 0)
+                if (!rank_order_parse(c[COL_RANK_BY], &order))
                     st = pe_fail(err, PE_BAD_INPUT, files->paths[f], t->lines[r],
                                  COL_RANK_BY + 1, "unknown rank_by '%s'",
                                  shown(c[COL_RANK_BY], b1));
-                else if (rank_by >= 0 && by != rank_by)
+                else if (rank_by && strcmp(rank_by, c[COL_RANK_BY]) != 0)
                     st = pe_fail(err, PE_BAD_INPUT, files->paths[f], t->lines[r],
                                  COL_RANK_BY + 1, "rank_by '%s' differs from the other rows' '%s'",
-                                 shown(c[COL_RANK_BY], b1), pe_rank_by_name((pe_rank_by)rank_by));
-                rank_by = by;
+                                 shown(c[COL_RANK_BY], b1), shown(rank_by, b2));
+                rank_by = c[COL_RANK_BY];
             }
         }
     }
@@ -184,8 +177,7 @@ static pe_status merge(const pe_file_list *files, const pe_command_options *opt,
         const pe_csv_table *t = &tables[f];
         for (size_t r = 1; st == PE_OK && r < t->rows; r++) {
             int col = 0;
-            const char *why = parse_row((const char *const *)t->cells[r],
-                                        rank_by < 0 ? 0 : rank_by, &rows[n], &col);
+            const char *why = parse_row((const char *const *)t->cells[r], &order, &rows[n], &col);
             if (why)
                 st = pe_fail(err, PE_BAD_INPUT, files->paths[f], t->lines[r], col + 1,
                              "%s: %s", pe_columns[col].name, why);

@@ -1091,6 +1091,29 @@ static void file_stem(const char *path, char *buf, size_t size)
     buf[len] = '\0';
 }
 
+/* rank_by: one key or a list, each breaking the ties of the one before. */
+static pe_status load_rank_by(loader *L, const yaml_node_t *n)
+{
+    pe_scenario *s = L->s;
+    int keys[PE_RANK_BY_MAX];
+    size_t count = 0;
+    pe_status st = y_get_enum_list(L->d, n, "rank_by", pe_fields_scenario.fields[IDX(
+                                       pe_fields_scenario, "rank_by")].enum_values,
+                                   keys, PE_RANK_BY_MAX, &count, L->err);
+    for (size_t i = 0; st == PE_OK && i < count; i++) {
+        s->rank_by_list[i] = (pe_rank_by)keys[i];
+        if (keys[i] == PE_RANK_TRAIN_DAYS && !s->training.has_tokens)
+            st = y_fail(L->err, L->d,
+                        n->type == YAML_SEQUENCE_NODE
+                            ? ydoc_node(L->d, n->data.sequence.items.start[i])
+                            : n,
+                        "rank_by: train_days needs training.tokens (model.md §9)");
+    }
+    s->rank_by_count = count;
+    s->rank_by = s->rank_by_list[0];
+    return st;
+}
+
 static pe_status load_root(loader *L)
 {
     const pe_ydoc *d = L->d;
@@ -1170,9 +1193,8 @@ static pe_status load_root(loader *L)
                       "budgets.train_days needs training.tokens (model.md §9)");
     if ((n = TOP("overlap")) && (st = load_simple(L, &pe_fields_overlap, n, &s->overlap)))
         return st;
-    if (s->rank_by == PE_RANK_TRAIN_DAYS && !s->training.has_tokens)
-        return y_fail(L->err, d, TOP("rank_by"),
-                      "rank_by: train_days needs training.tokens (model.md §9)");
+    if ((n = TOP("rank_by")) && (st = load_rank_by(L, n)))
+        return st;
 
     const yaml_node_t *plans = TOP("plans"), *sweep = TOP("sweep");
     if (plans && (st = load_plans(L, plans)))

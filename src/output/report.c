@@ -383,6 +383,11 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
         return 0;
     if (col == COL_PLAN_INDEX)
         return snprintf(buf, size, "%llu", (unsigned long long)row->index);
+    if (col == COL_RANK_BY && ctx->scenario->rank_by_count > 1) { /* a list: "step_time,memory" */
+        pe_rank_order order;
+        rank_order_of(ctx->scenario, &order);
+        return rank_order_format(&order, buf, size);
+    }
     if (col == COL_RANK_BY)
         return copy_text(buf, size, pe_rank_by_name(ctx->scenario->rank_by));
     double num;

@@ -22,7 +22,8 @@ typedef struct {
 struct shared {
     const pe_plan_space *space;
     const pe_eval_ctx *ctx;
-    pe_rank_by rank_by;
+    pe_rank_order order; /* rank_by */
+    unsigned status_mask; /* statuses kept (bit per pe_plan_status); 0: all */
     uint64_t top_k;
     uint64_t start, last;   /* indices to hand out: [start, last) */
     uint64_t count_from;    /* indices below this were counted before (resume) */
@@ -121,11 +122,13 @@ static bool visit_plan(worker *w, uint64_t index, const pe_plan *plan, bool coun
             for (int v = 0; v < 8; v++)
                 w->counts.by_rule[v] += (result.failed >> v) & 1u;
     }
+    if (sh->status_mask && !(sh->status_mask >> result.status & 1u))
+        return true; /* counted, not written (--status) */
     if (sh->top_k && w->count == sh->top_k) {
         /* the common case in a big sweep: clearly worse than the worst kept
          * row, decided on status and keys alone, before any text is built */
         pe_rank_key key;
-        rank_key_of(sh->rank_by, &result, &key);
+        rank_keys_of(&sh->order, &result, &key);
         if (rank_compare_keys(&key, &w->rows[0].key) > 0)
             return true;
     }
@@ -133,7 +136,7 @@ static bool visit_plan(worker *w, uint64_t index, const pe_plan *plan, bool coun
     const char *name = index < sh->space->explicit_count ? sh->space->scenario->plans[index].name
                                                          : NULL;
     pe_row row;
-    rank_make_row(sh->rank_by, index, plan, name, &result, &row);
+    rank_make_row(&sh->order, index, plan, name, &result, &row);
     return keep_row(w, &row);
 }
 
@@ -221,6 +224,76 @@ static void show_progress(shared *sh, uint64_t total, double t0, bool final)
     fflush(stderr);
 }
 
+/* Start the workers (or work here when none starts), show progress while
+ * they run, and wait for them. */
+static void run_workers(shared *sh, worker *ws, int threads, bool progress, uint64_t total,
+                        double t0)
+{
+    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
+    int started = 0;
+    for (int t = 0; tids && t < threads; t++, started++)
+        if (pthread_create(&tids[t], NULL, work, &ws[t]) != 0)
+            break;
+    if (started == 0) { /* no thread could start: work here */
+        atomic_store(&sh->running, 1);
+        work(&ws[0]);
+    }
+    if (progress && started > 0) {
+        double last_shown = 0;
+        while (atomic_load_explicit(&sh->running, memory_order_acquire) > threads - started) {
+            struct timespec nap = {0, 50 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+            if (now_s() - last_shown >= 0.25) {
+                show_progress(sh, total, t0, false);
+                last_shown = now_s();
+            }
+        }
+        show_progress(sh, total, t0, true);
+    }
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+    free(tids);
+}
+
+/* Join the workers' rows (ws[0..n]) and counts into out, ranked; frees
+ * the workers' rows. */
+static pe_status gather_rows(worker *ws, int n, const pe_run_options *opt, pe_run_result *out,
+                             pe_error *err)
+{
+    pe_status st = PE_OK;
+    size_t count = 0;
+    for (int t = 0; t < n; t++) {
+        count += ws[t].count;
+        if (ws[t].oom)
+            st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory keeping report rows");
+    }
+    pe_row *rows = st == PE_OK ? malloc((count ? count : 1) * sizeof *rows) : NULL;
+    if (st == PE_OK && !rows)
+        st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory merging report rows");
+    size_t k = 0;
+    if (opt->resume_counts)
+        add_counts(&out->counts, opt->resume_counts);
+    for (int t = 0; t < n; t++) {
+        if (rows && ws[t].count)
+            memcpy(rows + k, ws[t].rows, ws[t].count * sizeof *rows);
+        k += ws[t].count;
+        add_counts(&out->counts, &ws[t].counts);
+        out->evaluated_here += ws[t].counts.evaluated;
+        free(ws[t].rows);
+        ws[t].rows = NULL;
+    }
+    if (st != PE_OK) {
+        free(rows);
+        return st;
+    }
+    rank_sort(rows, count);
+    if (opt->top_k && count > opt->top_k)
+        count = (size_t)opt->top_k;
+    out->rows = rows;
+    out->row_count = count;
+    return PE_OK;
+}
+
 pe_status runner_run(const pe_plan_space *space, const pe_eval_ctx *ctx,
                      const pe_run_options *opt, pe_run_result *out, pe_error *err)
 {
@@ -238,12 +311,13 @@ pe_status runner_run(const pe_plan_space *space, const pe_eval_ctx *ctx,
         resume = last;
     shared sh = {.space = space,
                  .ctx = ctx,
-                 .rank_by = space->scenario->rank_by,
+                 .status_mask = opt->status_mask,
                  .top_k = opt->top_k,
                  .start = opt->top_k ? resume : first,
                  .last = last,
                  .count_from = resume,
                  .stop = opt->stop};
+    rank_order_of(space->scenario, &sh.order);
     atomic_init(&sh.next_chunk, 0);
     atomic_init(&sh.done, 0);
     int threads = opt->threads < 1 ? 1 : opt->threads;
@@ -252,12 +326,8 @@ pe_status runner_run(const pe_plan_space *space, const pe_eval_ctx *ctx,
         threads = chunks ? (int)chunks : 1;
     atomic_init(&sh.running, threads);
     worker *ws = calloc((size_t)threads + 1, sizeof *ws); /* +1: the resumed rows */
-    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
-    if (!ws || !tids) {
-        free(ws);
-        free(tids);
+    if (!ws)
         return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
-    }
     for (int t = 0; t <= threads; t++)
         ws[t].sh = &sh;
     /* rows kept before the restart: evaluated again (pure), not counted */
@@ -265,62 +335,11 @@ pe_status runner_run(const pe_plan_space *space, const pe_eval_ctx *ctx,
     for (size_t i = 0; opt->top_k && i < opt->resume_row_count; i++)
         if (opt->resume_rows[i] < plans_total(space) && !visit(resumed, opt->resume_rows[i], false))
             resumed->oom = true;
-
-    int started = 0;
-    for (int t = 0; t < threads; t++, started++)
-        if (pthread_create(&tids[t], NULL, work, &ws[t]) != 0)
-            break;
-    if (started == 0) { /* no thread could start: work here */
-        atomic_store(&sh.running, 1);
-        work(&ws[0]);
-    }
-    if (opt->progress && started > 0) {
-        double last_shown = 0;
-        while (atomic_load_explicit(&sh.running, memory_order_acquire) > threads - started) {
-            struct timespec nap = {0, 50 * 1000 * 1000};
-            nanosleep(&nap, NULL);
-            if (now_s() - last_shown >= 0.25) {
-                show_progress(&sh, last - sh.start, t0, false);
-                last_shown = now_s();
-            }
-        }
-        show_progress(&sh, last - sh.start, t0, true);
-    }
-    for (int t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
-
-    pe_status st = PE_OK;
-    size_t n = 0;
-    for (int t = 0; t <= threads; t++) {
-        n += ws[t].count;
-        if (ws[t].oom)
-            st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory keeping report rows");
-    }
-    pe_row *rows = st == PE_OK ? malloc((n ? n : 1) * sizeof *rows) : NULL;
-    if (st == PE_OK && !rows)
-        st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory merging report rows");
-    size_t k = 0;
-    if (opt->resume_counts)
-        add_counts(&out->counts, opt->resume_counts);
-    for (int t = 0; t <= threads; t++) {
-        if (rows && ws[t].count)
-            memcpy(rows + k, ws[t].rows, ws[t].count * sizeof *rows);
-        k += ws[t].count;
-        add_counts(&out->counts, &ws[t].counts);
-        out->evaluated_here += ws[t].counts.evaluated;
-        free(ws[t].rows);
-    }
+    run_workers(&sh, ws, threads, opt->progress, last - sh.start, t0);
+    pe_status st = gather_rows(ws, threads + 1, opt, out, err);
     free(ws);
-    free(tids);
-    if (st != PE_OK) {
-        free(rows);
+    if (st != PE_OK)
         return st;
-    }
-    rank_sort(rows, n);
-    if (opt->top_k && n > opt->top_k)
-        n = (size_t)opt->top_k;
-    out->rows = rows;
-    out->row_count = n;
     out->first = first;
     out->last = last;
     /* every chunk handed out was finished: the done prefix ends at the
