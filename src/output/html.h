@@ -57,7 +57,7 @@ typedef struct {
 
 typedef struct {
     char title[PE_NAME_MAX];   /* the scenario's name */
-    char source[PE_PATH_MAX];  /* what the page was made from */
+    char source[PE_PATH_MAX + 64]; /* what the page was made from */
     pe_html_fact facts[PE_HTML_FACTS_MAX];
     size_t fact_count;
     /* counts of the whole run: "status: ok" …, "invalid: V3" …, "skipped: …";

@@ -306,7 +306,7 @@ pe_status report_open_cells(const char *path, const char *const *header, size_t 
         return pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
     snprintf(w->path, sizeof w->path, "%s", path);
     snprintf(w->tmp, sizeof w->tmp, "%s.tmp.%ld", path, (long)getpid());
-    w->line = (pe_line){w->storage, sizeof w->storage, 0, false};
+    w->line = (pe_line){w->storage, sizeof w->storage, 0, false, 0};
     w->fp = fopen(w->tmp, "w");
     if (!w->fp) {
         st = pe_fail(err, PE_INTERNAL, w->tmp, 0, 0, "cannot write: %s", strerror(errno));
@@ -455,6 +455,9 @@ bool report_format_row(const pe_eval_ctx *ctx, const char *scenario, long long r
     char cell[2048];
     for (int c = 0; c < COL_COUNT; c++) {
         int n = report_format_cell(ctx, scenario, rank, p, row, (pe_column)c, cell, sizeof cell);
+        if (line->digits > 0 && pe_columns[c].kind == PE_COL_NUMBER && n > 0 &&
+            (size_t)n < sizeof cell) /* --digits: for people, not for read-back */
+            n = snprintf(cell, sizeof cell, "%.*g", line->digits, strtod(cell, NULL));
         if (pe_columns[c].kind == PE_COL_TEXT || n < 0 || (size_t)n >= sizeof cell) {
             put_cell(line, c == 0, cell); /* text may need quoting */
         } else { /* numbers and booleans never do */

@@ -18,6 +18,7 @@ typedef struct {
     const pe_eval_ctx *ctx;
     const pe_run_result *rr;
     size_t lo, hi;
+    int digits; /* --digits, 0: exact */
     char *text; /* owned, grows */
     size_t len, cap;
     bool failed;
@@ -40,7 +41,7 @@ static void *format_rows(void *arg)
         }
         pe_plan plan;
         plans_at(j->space, j->rr->rows[i].index, &plan);
-        pe_line line = {j->text + j->len, j->cap - j->len, 0, false};
+        pe_line line = {j->text + j->len, j->cap - j->len, 0, false, j->digits};
         if (!report_format_row(j->ctx, j->space->scenario->name, (long long)i + 1, &plan,
                                &j->rr->rows[i], &line))
             j->failed = true;
@@ -52,6 +53,13 @@ static void *format_rows(void *arg)
 pe_status report_write_ranked(const char *path, const pe_plan_space *space,
                              const pe_eval_ctx *ctx, const pe_run_result *rr, int thread_count,
                              pe_error *err)
+{
+    return report_write_ranked_digits(path, space, ctx, rr, thread_count, 0, err);
+}
+
+pe_status report_write_ranked_digits(const char *path, const pe_plan_space *space,
+                                     const pe_eval_ctx *ctx, const pe_run_result *rr,
+                                     int thread_count, int digits, pe_error *err)
 {
     pe_report *w = NULL;
     pe_status st = report_open(path, &w, err);
@@ -71,6 +79,7 @@ pe_status report_write_ranked(const char *path, const pe_plan_space *space,
             jobs[used].ctx = ctx;
             jobs[used].rr = rr;
             jobs[used].lo = start;
+            jobs[used].digits = digits;
             jobs[used].hi = hi;
             start = hi;
         }

@@ -12,5 +12,10 @@
 pe_status report_write_ranked(const char *path, const pe_plan_space *space,
                               const pe_eval_ctx *ctx, const pe_run_result *rr, int threads,
                               pe_error *err);
+/* The same with numbers to `digits` significant digits (--digits, for
+ * people; 0: the exact shortest round-trip text, as above). */
+pe_status report_write_ranked_digits(const char *path, const pe_plan_space *space,
+                                     const pe_eval_ctx *ctx, const pe_run_result *rr,
+                                     int threads, int digits, pe_error *err);
 
 #endif

@@ -386,6 +386,30 @@ void plans_advance(const pe_plan_space *sp, pe_plan_cursor *c, uint64_t n)
     }
 }
 
+uint64_t plans_count(const pe_plan_space *sp, uint64_t skipped[PE_SKIP_COUNT])
+{
+    uint64_t plans = sp->explicit_count, total = plans_total(sp);
+    if (skipped)
+        memset(skipped, 0, PE_SKIP_COUNT * sizeof *skipped);
+    pe_plan_cursor c;
+    plans_seek(sp, sp->explicit_count, &c);
+    while (c.index < total) {
+        pe_plan p;
+        uint64_t span;
+        int axis;
+        pe_skip k = plans_cursor_plan(sp, &c, &p, &span, &axis);
+        if (k == PE_SKIP_NONE) {
+            plans++;
+            plans_advance(sp, &c, 1);
+            continue;
+        }
+        if (skipped)
+            skipped[k] += span;
+        plans_next_at_axis(sp, &c, axis);
+    }
+    return plans;
+}
+
 bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out)
 {
     const pe_scenario *s = space->scenario;

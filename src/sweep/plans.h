@@ -83,6 +83,11 @@ pe_skip plans_cursor_plan(const pe_plan_space *space, const pe_plan_cursor *c, p
 void plans_next_at_axis(const pe_plan_space *space, pe_plan_cursor *c, int axis);
 void plans_advance(const pe_plan_space *space, pe_plan_cursor *c, uint64_t n);
 
+/* How many indices are plans; skipped[k] (may be NULL) the skips by
+ * reason. Walks the indices without evaluating, a skipped sub-tree at a
+ * time: what `validate` prints so a user can size a run. */
+uint64_t plans_count(const pe_plan_space *space, uint64_t skipped[PE_SKIP_COUNT]);
+
 /* The plan a reference names (interface.md: a name is matched first, then
  * canonical text; explicit plans before the sweep). */
 bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out);
