@@ -348,6 +348,13 @@ static void test_cursor_matches_plans_at(void **state)
     }
     assert_int_equal(plans, plans_by_index);
     assert_int_equal(plans + skipped, total);
+    /* plans_count walks the same way: plans, and skips by reason adding up */
+    uint64_t by_reason[PE_SKIP_COUNT], skipped_sum = 0;
+    assert_int_equal(plans_count(&sp, by_reason), plans);
+    for (int k = 0; k < PE_SKIP_COUNT; k++)
+        skipped_sum += by_reason[k];
+    assert_int_equal(skipped_sum, skipped);
+    assert_int_equal(by_reason[PE_SKIP_NONE], 0);
     plans_free(&sp);
 }
 
