@@ -3,8 +3,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <getopt.h>
+
+#include "cli/cli.h"
 #include "cli/html_cmd.h"
 #include "output/html_read.h"
+
+static const char HTML_USAGE[] =
+    "usage: planeval html REPORT.csv... [-o DIR] [--quiet]\n"
+    "The HTML page of each report (written by run, or joined by merge) as\n"
+    "DIR/<stem>.html (default DIR: out), with the facts and counts of\n"
+    "<stem>.summary.csv when it lies beside the report. Open it in a browser:\n"
+    "one file, nothing fetched.\n";
 
 /* DIR/<stem>.html of a report path. */
 static void page_path(const char *report, const char *dir, char *out, size_t size)
@@ -61,4 +71,33 @@ int html_reports(char *const *paths, int n, const char *dir, bool quiet,
         }
     }
     return status;
+}
+
+int cli_html(int argc, char **argv, const cli_context *ctx)
+{
+    enum { H_QUIET = 256, H_HELP };
+    static const struct option options[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"quiet", no_argument, NULL, H_QUIET},
+        {"help", no_argument, NULL, H_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    (void)ctx;
+    const char *dir = "out";
+    bool quiet = false;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
+        switch (c) {
+        case 'o': dir = optarg; break;
+        case H_QUIET: quiet = true; break;
+        case H_HELP: fputs(HTML_USAGE, stdout); return 0;
+        default: return cli_usage_error("html: unknown option '%s' or a missing value",
+                                        argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return cli_usage_error("%s", "html: no report given (planeval html REPORT.csv... [-o DIR])");
+    return html_reports(argv + optind, argc - optind, dir, quiet, cli_print_error);
 }

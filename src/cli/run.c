@@ -14,6 +14,8 @@
 #include "sweep/plans.h"
 #include "sweep/rank.h"
 #include "sweep/runner.h"
+#include "cli/run_views.h"
+#include "output/html.h"
 
 static int worst(int a, int b) { return a > b ? a : b; }
 
@@ -25,7 +27,8 @@ static uint64_t skipped_total(const pe_run_counts *c)
     return n;
 }
 
-static void print_summary(const pe_scenario *s, const pe_run_result *r, const char *path)
+static void print_summary(const pe_scenario *s, const pe_run_result *r, size_t pareto,
+                          const char *path)
 {
     const pe_run_counts *c = &r->counts;
     fprintf(stderr,
@@ -54,11 +57,15 @@ static void print_summary(const pe_scenario *s, const pe_run_result *r, const ch
         fprintf(stderr, "%s: best: %s (%s)\n", s->name, best->name ? best->name : best->canon,
                 pe_plan_status_name(best->result.status));
     }
+    fprintf(stderr, "%s: %zu Pareto-optimal plans (memory against %s)%s\n", s->name, pareto,
+            s->rank_by == PE_RANK_MEMORY ? "step time" : pe_rank_by_name(s->rank_by),
+            r->row_count < r->counts.evaluated ? " among the rows kept" : "");
 }
 
 /* The summary beside the report: one `key,value` row per figure. */
 static pe_status write_summary(const char *path, const pe_scenario *s, const pe_run_result *r,
-                               const pe_command_options *opt, pe_error *err)
+                               size_t written, size_t pareto, const pe_command_options *opt,
+                               pe_error *err)
 {
     static const char *const header[] = {"key", "value"};
     pe_report *w = NULL;
@@ -98,7 +105,15 @@ static pe_status write_summary(const char *path, const pe_scenario *s, const pe_
     }
     ROW("best_plan", "%s", r->row_count ? (r->rows[0].name ? r->rows[0].name : r->rows[0].canon) : "");
     ROW("best_status", "%s", r->row_count ? pe_plan_status_name(r->rows[0].result.status) : "");
-    ROW("rows_written", "%zu", r->row_count);
+    ROW("rows_written", "%zu", written);
+    ROW("pareto_optimal", "%zu", pareto); /* of the rows kept: all of them without --top */
+    pe_html_fact facts[PE_HTML_FACTS_MAX]; /* for planeval html */
+    size_t nf = html_scenario_facts(s, facts, PE_HTML_FACTS_MAX);
+    for (size_t i = 0; i < nf; i++) {
+        char name[96];
+        snprintf(name, sizeof name, "fact: %.63s", facts[i].key);
+        ROW(name, "%s", facts[i].value);
+    }
     ROW("threads", "%d", opt->threads);
     ROW("wall_s", "%.6g", r->wall_s);
     ROW("plans_per_s", "%.6g", r->wall_s > 0 ? (double)r->evaluated_here / r->wall_s : 0.0);
@@ -113,6 +128,7 @@ static pe_status write_summary(const char *path, const pe_scenario *s, const pe_
  * .csv, .summary.csv and .checkpoint. */
 typedef struct {
     char report[PE_PATH_MAX + 32], summary[PE_PATH_MAX + 32], checkpoint[PE_PATH_MAX + 32];
+    char page[PE_PATH_MAX + 32]; /* --html */
 } run_paths;
 
 /* The plan indices to evaluate (all, or the shard's) and the file names. */
@@ -132,6 +148,7 @@ static void run_range(const pe_scenario *s, const pe_command_options *opt,
     snprintf(paths->report, sizeof paths->report, "%s.csv", base);
     snprintf(paths->summary, sizeof paths->summary, "%s.summary.csv", base);
     snprintf(paths->checkpoint, sizeof paths->checkpoint, "%s.checkpoint", base);
+    snprintf(paths->page, sizeof paths->page, "%s.html", base);
 }
 
 /* --resume: continue from the checkpoint at ckpt_path when there is one
@@ -152,7 +169,7 @@ static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt
                         old.last != ro->last || old.top_k != opt->top_k)) {
         st = pe_fail(err, PE_BAD_INPUT, ckpt_path, 0, 0,
                      "this checkpoint belongs to another scenario text or other options "
-                     "(--top, --shard); rerun those, or remove it to start over");
+                     "(--top, --shard, --status); rerun those, or remove it to start over");
         checkpoint_free(&old);
     }
     if (st != PE_OK)
@@ -217,20 +234,32 @@ static pe_status write_checkpoint(const pe_scenario *s, const pe_command_options
     return PE_INTERRUPTED;
 }
 
-/* The sweep is done: the ranked report, its summary, the spent checkpoint
- * removed, the summary on stderr. */
+/* The sweep is done: the ranked report (only the Pareto-optimal rows with
+ * --pareto; --digits), the HTML page (--html), the summary, the spent
+ * checkpoint removed, the summary on stderr. */
 static pe_status write_results(const pe_scenario *s, const pe_command_options *opt,
                                const pe_plan_space *space, const pe_eval_ctx *ctx,
                                const pe_run_result *rr, const run_paths *paths, bool resumed,
                                pe_error *err)
 {
-    pe_status st = report_write_ranked(paths->report, space, ctx, rr, opt->threads, err);
+    pe_run_result shown;
+    size_t pareto = 0;
+    pe_status st = run_pareto_view(s, rr, opt->pareto, &shown, &pareto, err);
     if (st == PE_OK)
-        st = write_summary(paths->summary, s, rr, opt, err);
+        st = report_write_ranked_digits(paths->report, space, ctx, &shown, opt->threads,
+                                        opt->digits, err);
+    if (st == PE_OK && opt->html) {
+        char note[256];
+        run_view_note(opt, rr, note, sizeof note);
+        st = run_write_html(paths->page, s, rr, &shown, pareto, note, err);
+    }
+    if (st == PE_OK)
+        st = write_summary(paths->summary, s, rr, shown.row_count, pareto, opt, err);
     if (st == PE_OK && (resumed || access(paths->checkpoint, F_OK) == 0))
         remove(paths->checkpoint); /* done: the checkpoint is spent */
     if (st == PE_OK && !opt->quiet)
-        print_summary(s, rr, paths->report);
+        print_summary(s, rr, pareto, paths->report);
+    run_view_free(rr, &shown);
     return st;
 }
 
@@ -246,12 +275,14 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
     evaluate_prepare(s, &ctx);
     pe_run_options ro = {.threads = opt->threads,
                          .top_k = opt->top_k,
+                         .status_mask = opt->status_mask,
                          .stop = opt->stop,
                          .progress = !opt->quiet && isatty(STDERR_FILENO)};
     run_paths paths;
     run_range(s, opt, &space, &ro, &paths);
     pe_checkpoint ckpt = {0};
     st = checkpoint_fingerprint(s->file, opt->top_k, ro.first, ro.last, &ckpt.fingerprint, err);
+    ckpt.fingerprint ^= opt->status_mask * 0x9e3779b97f4a7c15ull; /* --status: other rows kept */
     bool resumed = false;
     if (st == PE_OK && opt->resume)
         st = resume_from(s, opt, paths.checkpoint, &ckpt, &ro, &resumed, err);

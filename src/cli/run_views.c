@@ -93,3 +93,24 @@ pe_status run_write_html(const char *path, const pe_scenario *s, const pe_run_re
     free(points);
     return st;
 }
+
+void run_view_note(const pe_command_options *opt, const pe_run_result *rr, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    if (opt->top_k && n < size)
+        n += (size_t)snprintf(buf + n, size - n, "the %llu best of %llu plans (--top)",
+                              (unsigned long long)opt->top_k,
+                              (unsigned long long)rr->counts.evaluated);
+    if (opt->status_mask && n < size) {
+        n += (size_t)snprintf(buf + n, size - n, "%sstatuses", n ? "; " : "");
+        for (int k = 0; k < 4 && n < size; k++)
+            if (opt->status_mask >> k & 1u)
+                n += (size_t)snprintf(buf + n, size - n, " %s",
+                                      pe_plan_status_name((pe_plan_status)k));
+        if (n < size)
+            n += (size_t)snprintf(buf + n, size - n, " (--status)");
+    }
+    if (opt->pareto && n < size)
+        snprintf(buf + n, size - n, "%sthe Pareto-optimal plans only (--pareto)", n ? "; " : "");
+}

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cli/commands.h"
 #include "core/error.h"
 #include "core/scenario.h"
 #include "sweep/runner.h"
@@ -20,6 +21,10 @@
 pe_status run_pareto_view(const pe_scenario *s, const pe_run_result *rr, bool keep,
                           pe_run_result *view, size_t *count, pe_error *err);
 void run_view_free(const pe_run_result *rr, pe_run_result *view);
+
+/* How the rows were chosen (--top, --status, --pareto), for the page. */
+void run_view_note(const pe_command_options *opt, const pe_run_result *rr, char *buf,
+                   size_t size);
 
 /* The HTML page of the rows of view (html.h) at path: the scenario's
  * facts, the run's counts (rr), a note on how the rows were chosen. */

@@ -101,10 +101,13 @@ size_t html_scenario_facts(const pe_scenario *s, pe_html_fact *out, size_t max)
     fact(out, max, &n, "training", "global batch %lld sequences%s", (long long)s->training.global_batch,
          s->training.has_tokens ? ", tokens given (train_days)" : "");
     const pe_budgets *b = &s->budgets;
-    fact(out, max, &n, "budgets", "memory %s, step time %s%s%s",
-         b->has_memory_gib ? "given" : "none (HBM less reserve)",
-         b->has_step_time_s ? "given" : "none", b->has_train_days ? ", train_days" : "",
-         b->has_min_mfu ? ", min_mfu" : "");
+    char mem[48] = "none (the GPU's HBM)", step[48] = "none";
+    if (b->has_memory_gib)
+        snprintf(mem, sizeof mem, "%.6g GiB", b->memory_gib);
+    if (b->has_step_time_s)
+        snprintf(step, sizeof step, "%.6g s", b->step_time_s);
+    fact(out, max, &n, "budgets", "memory %s, step time %s%s%s", mem, step,
+         b->has_train_days ? ", train_days" : "", b->has_min_mfu ? ", min_mfu" : "");
     if (b->has_memory_gib)
         fact(out, max, &n, "budget: memory_gib", "%.17g", b->memory_gib);
     if (b->has_step_time_s)
@@ -325,12 +328,11 @@ static void write_point(FILE *fp, const pe_html_point *q, bool pareto, uint64_t 
         fputs(" = ", fp);
         put_escaped(fp, q->canon);
     }
-    fprintf(fp, "\n%s GiB, %s s, %s tokens/s, %s, %s-bound%s", fig(q->mem_total, b1),
+    fprintf(fp, "\n%s GiB, %s s, %s tok/s, %s, %s%s", fig(q->mem_total, b1),
             fig(q->step_time, b2), fig(q->tokens_per_s, b3), pe_plan_status_name(q->status),
-            pe_bound_name(q->bound), pareto ? ", Pareto-optimal" : "");
+            pe_bound_name(q->bound), pareto ? ", Pareto" : "");
     if (others)
-        fprintf(fp, "\n(and %llu more plans of this status nearby, not drawn)",
-                (unsigned long long)others);
+        fprintf(fp, "\n+%llu more nearby", (unsigned long long)others);
     fputs("</title></use>\n", fp);
 }
 
@@ -345,47 +347,71 @@ typedef struct {
     uint64_t *others; /* per drawn point: plans of its grid cell not drawn */
     size_t count;
     size_t drawable;
-    bool binned;
+    int grid_x, grid_y; /* 0: every point drawn */
 } selection;
 
-/* Every drawable point, or — past PE_HTML_MAX_POINTS — the Pareto points,
- * the plans of the bars and the best-ranked point of each grid cell (per
- * status) of the step-time view. */
-static bool select_points(const pe_html_point *p, size_t n, const bool *pareto,
-                          const bool *in_bars, const axes *ax, selection *sel)
+/* One pass: the Pareto points, the plans of the bars and the best-ranked
+ * point of each cell of a gx × gy grid per status of the step-time view
+ * (owner: 3·gx·gy cells). */
+static void bin_points(const pe_html_point *p, size_t n, const bool *pareto, const bool *in_bars,
+                       const axes *ax, int gx, int gy, size_t *owner, selection *sel)
 {
-    memset(sel, 0, sizeof *sel);
-    for (size_t i = 0; i < n; i++)
-        sel->drawable += drawable(&p[i]);
-    sel->drawn = malloc((sel->drawable ? sel->drawable : 1) * sizeof *sel->drawn);
-    sel->others = calloc(sel->drawable ? sel->drawable : 1, sizeof *sel->others);
-    size_t cells = (size_t)3 * PE_HTML_GRID_X * PE_HTML_GRID_Y;
-    size_t *owner = sel->drawable > PE_HTML_MAX_POINTS ? malloc(cells * sizeof *owner) : NULL;
-    if (!sel->drawn || !sel->others || (sel->drawable > PE_HTML_MAX_POINTS && !owner)) {
-        free(owner);
-        return false;
-    }
-    sel->binned = owner != NULL;
-    for (size_t c = 0; owner && c < cells; c++)
+    size_t cells = (size_t)3 * (size_t)gx * (size_t)gy;
+    for (size_t c = 0; c < cells; c++)
         owner[c] = SIZE_MAX;
+    sel->count = 0;
+    memset(sel->others, 0, sel->drawable * sizeof *sel->others);
     for (size_t i = 0; i < n; i++) {
         if (!drawable(&p[i]))
             continue;
-        if (!owner || pareto[i] || in_bars[i]) {
+        if (pareto[i] || in_bars[i]) {
             sel->drawn[sel->count++] = i;
             continue;
         }
         double fx = (scale_px(&ax->x1, p[i].step_time) - ML) / (W - MR - ML);
         double fy = (scale_px(&ax->y, p[i].mem_total) - MT) / (H - MB - MT);
-        size_t cx = fx <= 0 ? 0 : fx >= 1 ? PE_HTML_GRID_X - 1 : (size_t)(fx * PE_HTML_GRID_X);
-        size_t cy = fy <= 0 ? 0 : fy >= 1 ? PE_HTML_GRID_Y - 1 : (size_t)(fy * PE_HTML_GRID_Y);
-        size_t c = ((size_t)p[i].status * PE_HTML_GRID_Y + cy) * PE_HTML_GRID_X + cx;
+        size_t cx = fx <= 0 ? 0 : fx >= 1 ? (size_t)gx - 1 : (size_t)(fx * gx);
+        size_t cy = fy <= 0 ? 0 : fy >= 1 ? (size_t)gy - 1 : (size_t)(fy * gy);
+        size_t c = ((size_t)p[i].status * (size_t)gy + cy) * (size_t)gx + cx;
         if (owner[c] == SIZE_MAX) { /* rank order: the first is the best */
             owner[c] = sel->count;
             sel->drawn[sel->count++] = i;
         } else {
             sel->others[owner[c]]++;
         }
+    }
+}
+
+/* Every drawable point, or — past PE_HTML_MAX_POINTS — the finest grid
+ * (about a pixel a cell, then coarser) whose cells keep the drawing
+ * within PE_HTML_MAX_POINTS. */
+static bool select_points(const pe_html_point *p, size_t n, const bool *pareto,
+                          const bool *in_bars, const axes *ax, selection *sel)
+{
+    static const int grids[][2] = {{432, 246}, {305, 174}, {216, 123}, {108, 62}, {54, 31}};
+    memset(sel, 0, sizeof *sel);
+    for (size_t i = 0; i < n; i++)
+        sel->drawable += drawable(&p[i]);
+    size_t m = sel->drawable ? sel->drawable : 1;
+    sel->drawn = malloc(m * sizeof *sel->drawn);
+    sel->others = calloc(m, sizeof *sel->others);
+    if (!sel->drawn || !sel->others)
+        return false;
+    if (sel->drawable <= PE_HTML_MAX_POINTS) {
+        for (size_t i = 0; i < n; i++)
+            if (drawable(&p[i]))
+                sel->drawn[sel->count++] = i;
+        return true;
+    }
+    size_t *owner = malloc((size_t)3 * grids[0][0] * grids[0][1] * sizeof *owner);
+    if (!owner)
+        return false;
+    for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+        sel->grid_x = grids[g][0];
+        sel->grid_y = grids[g][1];
+        bin_points(p, n, pareto, in_bars, ax, sel->grid_x, sel->grid_y, owner, sel);
+        if (sel->count <= PE_HTML_MAX_POINTS)
+            break;
     }
     free(owner);
     return true;
@@ -510,6 +536,8 @@ static void write_facts(FILE *fp, const pe_html_page *page, const pe_html_point 
 {
     fputs("<div class=\"cols\"><div><h2>Scenario</h2><table class=\"kv\">\n", fp);
     for (size_t i = 0; i < page->fact_count; i++) {
+        if (strncmp(page->facts[i].key, "budget: ", 8) == 0)
+            continue; /* the figure for the lines; "budgets" says it */
         fputs("<tr><th>", fp);
         put_escaped(fp, page->facts[i].key);
         fputs("</th><td>", fp);
@@ -562,7 +590,7 @@ static const char CSS[] =
     ".ok{fill:#2a9d4b}.ot{fill:#e69f00}.om{fill:#d1495b}.lg{fill:#777}"
     "#pts use{fill-opacity:.75}#pts use.pf{stroke:#000;stroke-width:1.2;fill-opacity:1}"
     ".front{fill:none;stroke:#000;stroke-width:1.5}"
-    ".budget line{stroke:#555;stroke-dasharray:6 4}.budget text{fill:#555}"
+    ".budget line{stroke:#555;stroke-dasharray:6 4}.budget text{fill:#333;paint-order:stroke;stroke:#fff;stroke-width:3px}"
     ".ax2{display:none}#sc.alt .ax2{display:inline}#sc.alt .ax1{display:none}"
     "#sc.h-ok use.ok,#sc.h-ot use.ot,#sc.h-om use.om{display:none}"
     "#sc.h-np #pts use:not(.pf){display:none}"
@@ -687,11 +715,11 @@ static void write_body(FILE *fp, const pe_html_page *page, const pe_html_point *
         fputs("<p class=\"note\">No ok, over_time or over_memory plan to draw.</p>\n", fp);
         return;
     }
-    if (sel->binned)
+    if (sel->grid_x)
         fprintf(fp, "<p class=\"note\" id=\"sampled\">%zu of %zu plans drawn: every "
                     "Pareto-optimal plan, the %zu best, and the best-ranked plan of each cell "
-                    "of a %dx%d grid per status (hover a point for how many it stands for).</p>\n",
-                sel->count, sel->drawable, f->nb, PE_HTML_GRID_X, PE_HTML_GRID_Y);
+                    "of a %dx%d grid per status (hovering a point says how many more it stands for).</p>\n",
+                sel->count, sel->drawable, f->nb, sel->grid_x, sel->grid_y);
     else
         fprintf(fp, "<p class=\"note\">All %zu plans drawn (invalid plans are not).</p>\n",
                 sel->count);

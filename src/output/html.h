@@ -10,7 +10,7 @@
  *   - stacked bars of the step-time and memory columns of the best plans.
  * At most PE_HTML_MAX_POINTS points are drawn: beyond that, every Pareto
  * point and every plan of the bars, and the best-ranked plan of each cell
- * of a grid per status (the page says so). */
+ * of a grid per status, as fine as the limit allows (the page says so). */
 #ifndef PLANEVAL_HTML_H
 #define PLANEVAL_HTML_H
 
@@ -26,8 +26,6 @@
 
 #define PE_HTML_MAX_POINTS 20000
 #define PE_HTML_BARS 10 /* plans in the stacked bars */
-#define PE_HTML_GRID_X 120 /* grid cells per status when there are too many points */
-#define PE_HTML_GRID_Y 50
 
 /* One report row, as the page needs it (in rank order). */
 typedef struct {
