@@ -592,7 +592,7 @@ static const char CSS[] =
     ".front{fill:none;stroke:#000;stroke-width:1.5}"
     ".budget line{stroke:#555;stroke-dasharray:6 4}.budget text{fill:#333;paint-order:stroke;stroke:#fff;stroke-width:3px}"
     ".ax2{display:none}#sc.alt .ax2{display:inline}#sc.alt .ax1{display:none}"
-    "#sc.h-ok use.ok,#sc.h-ot use.ot,#sc.h-om use.om{display:none}"
+    "#sc.h-ok #pts use.ok,#sc.h-ot #pts use.ot,#sc.h-om #pts use.om{display:none}"
     "#sc.h-np #pts use:not(.pf){display:none}"
     ".bl{font:11px ui-monospace,monospace}.ctl label{margin-right:14px}";
 
