@@ -55,7 +55,7 @@ bool rank_order_parse(const char *text, pe_rank_order *o)
 }
 
 /* The figures of one key into k->key[at...]; how many (model.md §9). */
-static size_t put_key(pe_rank_by by, const pe_result *r, double *key)
+static inline size_t put_key(pe_rank_by by, const pe_result *r, double *key)
 {
     switch (by) {
     case PE_RANK_STEP_TIME: key[0] = r->step_time_s; return 1;
@@ -78,13 +78,14 @@ void rank_key_of(pe_rank_by by, const pe_result *r, pe_rank_key *k)
 
 void rank_keys_of(const pe_rank_order *o, const pe_result *r, pe_rank_key *k)
 {
-    memset(k, 0, sizeof *k);
+    /* on the sweep's hot path (top-K): no memset, no call per key */
     k->status = r->status;
-    if (r->status == PE_STATUS_INVALID)
-        return; /* ordered by canonical text alone */
     size_t n = 0;
-    for (size_t i = 0; i < o->count; i++) /* at most PE_RANK_KEY_MAX: keys are distinct */
-        n += put_key(o->by[i], r, &k->key[n]);
+    if (r->status != PE_STATUS_INVALID) /* invalid plans: by canonical text alone */
+        for (size_t i = 0; i < o->count; i++) /* at most PE_RANK_KEY_MAX: keys are distinct */
+            n += put_key(o->by[i], r, &k->key[n]);
+    for (; n < PE_RANK_KEY_MAX; n++)
+        k->key[n] = 0;
 }
 
 double rank_pareto_value(const pe_rank_order *o, const pe_result *r)
