@@ -44,4 +44,14 @@ for scen in 02-choose-parallelism/02b-70b-8-nodes 02-choose-parallelism/02a-7b-o
         '[ "$size" -gt 20000 ] && [ "$size" -gt $((10 * empty)) ]'
     check "$name: the PNG is a PNG" '[ "$(head -c 8 "$work/$name.png" | od -An -c | tr -d " ")" = "211PNG\\r\\n032\\n" ]'
 done
+# the script at work: hovering a Pareto point shows its plan; the tokens/s
+# switch moves the points (a harness script appended to a copy of a page)
+sed 's|</body></html>|<script>var u=document.querySelector("#pts use.pf");u.dispatchEvent(new MouseEvent("mouseover",{bubbles:true}));var x=u.getAttribute("x");document.getElementById("tok").click();document.body.setAttribute("data-moved",String(u.getAttribute("x")!==x));</script></body></html>|' \
+    "$work/out/02b-70b-8-nodes.html" >"$work/harness.html"
+chrome --dump-dom "file://$work/harness.html" >"$work/harness.dom" 2>"$work/harness.log"
+check "hovering a Pareto point shows its plan" \
+    'grep -A1 "<div id=\"tip\">#[0-9]* dp[0-9]*-tp" "$work/harness.dom" | grep -q ", Pareto</div>"'
+check "tokens/s on the x axis moves the points and switches the axis" \
+    'grep -q "data-moved=\"true\"" "$work/harness.dom" && grep -q "<svg id=\"sc\"[^>]*class=\"alt\"" "$work/harness.dom"'
+check "the harness raised no script error" '! grep -q "Uncaught" "$work/harness.log"'
 finish

@@ -314,26 +314,61 @@ static void write_front(FILE *fp, const pe_html_point *p, const size_t *front, s
     }
 }
 
-static void write_point(FILE *fp, const pe_html_point *q, bool pareto, uint64_t others,
+/* A point; its hover text is tips[index] (write_tips), shown by the
+ * script: a <title> per point doubled the page's elements and its time to
+ * render. */
+static void write_point(FILE *fp, const pe_html_point *q, bool pareto, size_t index,
                         const axes *ax)
 {
-    char b1[32], b2[32], b3[32];
-    fprintf(fp, "<use href=\"#%s\" class=\"%s%s\" x=\"%.1f\" y=\"%.1f\" data-x2=\"%.1f\"><title>",
+    fprintf(fp, "<use href=\"#%s\" class=\"%s%s\" x=\"%.1f\" y=\"%.1f\" data-x2=\"%.1f\" "
+                "data-i=\"%zu\"/>\n",
             BOUND_MARK[q->bound], STATUS_CLASS[q->status], pareto ? " pf" : "",
             scale_px(&ax->x1, q->step_time), scale_px(&ax->y, q->mem_total),
-            scale_px(&ax->x2, q->tokens_per_s));
-    fprintf(fp, "#%llu ", (unsigned long long)q->rank);
-    put_escaped(fp, q->plan);
-    if (strcmp(q->plan, q->canon) != 0) {
-        fputs(" = ", fp);
-        put_escaped(fp, q->canon);
+            scale_px(&ax->x2, q->tokens_per_s), index);
+}
+
+/* s as the inside of a JSON string in a <script> element: quotes,
+ * backslashes and control characters escaped, and '<' (no "</script>"). */
+static void put_json_text(FILE *fp, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(fp, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", fp);
+        else if (c < 0x20 || c == '<' || c == 0x7f)
+            fprintf(fp, "\\u%04x", c);
+        else
+            fputc(c, fp);
     }
-    fprintf(fp, "\n%s GiB, %s s, %s tok/s, %s, %s%s", fig(q->mem_total, b1),
-            fig(q->step_time, b2), fig(q->tokens_per_s, b3), pe_plan_status_name(q->status),
-            pe_bound_name(q->bound), pareto ? ", Pareto" : "");
-    if (others)
-        fprintf(fp, "\n+%llu more nearby", (unsigned long long)others);
-    fputs("</title></use>\n", fp);
+}
+
+/* The hover text of each drawn point, in selection order, as JSON. */
+static void write_tips(FILE *fp, const pe_html_point *p, const bool *pareto, const size_t *drawn,
+                       const uint64_t *others, size_t count)
+{
+    fputs("<script type=\"application/json\" id=\"tips\">[", fp);
+    for (size_t k = 0; k < count; k++) {
+        const pe_html_point *q = &p[drawn[k]];
+        char b1[32], b2[32], b3[32], line[256];
+        fprintf(fp, "%s\"#%llu ", k ? ",\n" : "", (unsigned long long)q->rank);
+        put_json_text(fp, q->plan);
+        if (strcmp(q->plan, q->canon) != 0) {
+            fputs(" = ", fp);
+            put_json_text(fp, q->canon);
+        }
+        snprintf(line, sizeof line, "\n%s GiB, %s s, %s tok/s, %s, %s%s", fig(q->mem_total, b1),
+                 fig(q->step_time, b2), fig(q->tokens_per_s, b3), pe_plan_status_name(q->status),
+                 pe_bound_name(q->bound), pareto[drawn[k]] ? ", Pareto" : "");
+        put_json_text(fp, line);
+        if (others[k]) {
+            snprintf(line, sizeof line, "\n+%llu more nearby", (unsigned long long)others[k]);
+            put_json_text(fp, line);
+        }
+        fputc('"', fp);
+    }
+    fputs("]</script>\n", fp);
 }
 
 static const char SCATTER_DEFS[] =
@@ -451,11 +486,12 @@ static void write_scatter(FILE *fp, const pe_html_page *page, const pe_html_poin
     fputs("<g id=\"pts\">\n", fp);
     /* worst first, so the best plans are drawn on top */
     for (size_t k = sel->count; k-- > 0;)
-        write_point(fp, &p[sel->drawn[k]], pareto[sel->drawn[k]], sel->others[k], ax);
+        write_point(fp, &p[sel->drawn[k]], pareto[sel->drawn[k]], k, ax);
     fputs("</g>\n", fp);
     write_front(fp, p, front, nf, ax);
     write_legend(fp);
-    fputs("</svg>\n", fp);
+    fputs("</svg>\n<div id=\"tip\" hidden></div>\n", fp);
+    write_tips(fp, p, pareto, sel->drawn, sel->others, sel->count);
 }
 
 /* ------------------------------------------------------------ tables and bars */
@@ -594,7 +630,9 @@ static const char CSS[] =
     ".ax2{display:none}#sc.alt .ax2{display:inline}#sc.alt .ax1{display:none}"
     "#sc.h-ok #pts use.ok,#sc.h-ot #pts use.ot,#sc.h-om #pts use.om{display:none}"
     "#sc.h-np #pts use:not(.pf){display:none}"
-    ".bl{font:11px ui-monospace,monospace}.ctl label{margin-right:14px}";
+    ".bl{font:11px ui-monospace,monospace}.ctl label{margin-right:14px}"
+    "#tip{position:fixed;background:#fff;border:1px solid #888;padding:4px 6px;"
+    "font:12px system-ui,sans-serif;white-space:pre;pointer-events:none}";
 
 /* Status filter and the axis switch: a few lines, no library. */
 static const char SCRIPT[] =
@@ -604,7 +642,14 @@ static const char SCRIPT[] =
     "var t=document.getElementById('tok');t.addEventListener('change',function(){"
     "sc.classList.toggle('alt',t.checked);sc.querySelectorAll('use[data-x2]').forEach("
     "function(u){var a=u.getAttribute('x');u.setAttribute('x',u.getAttribute('data-x2'));"
-    "u.setAttribute('data-x2',a);});});})();";
+    "u.setAttribute('data-x2',a);});});"
+    "var tips=JSON.parse(document.getElementById('tips').textContent),"
+    "tip=document.getElementById('tip');"
+    "sc.addEventListener('mouseover',function(e){var i=e.target.getAttribute('data-i');"
+    "if(i===null)return;tip.textContent=tips[+i];tip.hidden=false;});"
+    "sc.addEventListener('mousemove',function(e){tip.style.left=e.clientX+14+'px';"
+    "tip.style.top=e.clientY+14+'px';});"
+    "sc.addEventListener('mouseout',function(){tip.hidden=true;});})();";
 
 static void write_controls(FILE *fp)
 {
