@@ -22,12 +22,7 @@
  * rank_by key(s), smaller first (raw values; compared rounded; unused 0). */
 typedef struct {
     pe_plan_status status;
-    union {
-        double key[PE_RANK_KEY_MAX];
-        struct {
-            double key1, key2; /* the first two, by name (grade compares a single key's) */
-        };
-    };
+    double key[PE_RANK_KEY_MAX];
 } pe_rank_key;
 
 /* rank_by: one key, or a list, each key breaking the ties of the one
