@@ -533,7 +533,7 @@ static void write_pareto_table(FILE *fp, const pe_html_point *p, const size_t *f
 static void write_bars(FILE *fp, const pe_html_point *p, const size_t *bars, size_t nb, bool time)
 {
     enum { LABEL = 380, BW = 560, ROW = 26, TOP = 34 };
-    int segs = time ? 7 : 6;
+    int segs = time ? 7 : 6, gap = time ? 134 : 160; /* legend spacing */
     const char *const *names = time ? TIME_NAMES : MEM_NAMES;
     double max = 0;
     for (size_t k = 0; k < nb; k++)
@@ -545,7 +545,7 @@ static void write_bars(FILE *fp, const pe_html_point *p, const size_t *bars, siz
     for (int s = 0; s < segs; s++) /* legend */
         fprintf(fp, "<rect x=\"%d\" y=\"6\" width=\"10\" height=\"10\" fill=\"%s\"/>"
                     "<text x=\"%d\" y=\"15\">%s</text>",
-                s * 134, SEGMENT_COLOURS[s], s * 134 + 14, names[s]);
+                s * gap, SEGMENT_COLOURS[s], s * gap + 14, names[s]);
     for (size_t k = 0; k < nb && max > 0; k++) {
         const pe_html_point *q = &p[bars[k]];
         int y = TOP + (int)k * ROW;
