@@ -1,6 +1,6 @@
 /* fields.c — the key tables of fields.h. Keys, ranges and defaults come from
- * interface.md "Scenario file", "Ranges", "Plans", "Sweep", "expect",
- * "Presets" and model.md §0; offsets point into the structs of scenario.h. */
+ * docs/scenarios.md "A scenario file", "Ranges", "Plans", "Sweep", "expect",
+ * "Presets" and docs/model.md §0; offsets point into the structs of scenario.h. */
 #include <string.h>
 
 #include "core/fields.h"
@@ -57,7 +57,7 @@ static const pe_field model_fields[] = {
     {"causal_flops", PE_FT_BOOL, PE_RANGE_NONE, M(causal_flops), NO, NULL, 0, NULL, "false",
      "count only the causal half of attention FLOPs"},
     {"params", PE_FT_NUMBER, PE_RANGE_POSITIVE, M(params), M(has_params), NULL, 0, NULL, NULL,
-     "the model's unique parameter count (model.md P6); optional"},
+     "the model's unique parameter count (docs/model.md P6); optional"},
 };
 #undef M
 const pe_fieldset pe_fields_model = {"model", "the transformer", model_fields,
@@ -186,7 +186,8 @@ static const pe_field overlap_fields[] = {
      "fraction of the compute window that hides PP communication"},
 };
 #undef O
-const pe_fieldset pe_fields_overlap = {"overlap", "communication hidden behind compute (model.md §6)",
+const pe_fieldset pe_fields_overlap = {"overlap",
+                                       "communication hidden behind compute (docs/model.md §6)",
                                        overlap_fields, N_OF(overlap_fields)};
 
 /* ------------------------------------------------------------ plans, sweep */
