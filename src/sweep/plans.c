@@ -121,7 +121,7 @@ static uint64_t tp_auto(const pe_scenario *s, int64_t *out, uint64_t cap)
     return n;
 }
 
-/* The candidate slots of an `auto` axis (interface.md "Sweep"). */
+/* The candidate slots of an `auto` axis (docs/scenarios.md "Sweep"). */
 static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t fallback, int64_t *cand,
                                 uint64_t cap)
 {
