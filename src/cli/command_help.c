@@ -91,15 +91,18 @@ static const command_help HELP[] = {
      "  --plan P            an explicit plan's name, or any canonical text\n"
      "  --step-time S       the measured step time in seconds (required)\n"
      "  --peak-memory GIB   the measured peak memory per GPU in GiB\n" COMMON FOOTER},
-    {"merge", "output top quiet catalog help ",
+    {"merge", "output top allow-partial quiet catalog help ",
      "usage: planeval merge REPORT.csv... -o FILE [OPTIONS]\n"
      "\n"
      "Join the shard reports of `run --shard I/N` into exactly the report one\n"
-     "plain run writes (rows re-ranked and renumbered).\n"
+     "plain run writes (rows re-ranked and renumbered). The summary beside each\n"
+     "report proves the shards cover every plan exactly once; a missing, cut or\n"
+     "repeated shard is refused.\n"
      "\n"
      "options:\n"
      "  -o, --output FILE   the merged report (required)\n"
      "  --top K             keep the K best rows (give the same K as the runs)\n"
+     "  --allow-partial     merge the shards that are there, naming what is missing\n"
      "  --quiet             no summary on stderr\n" COMMON FOOTER},
 };
 
