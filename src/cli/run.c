@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "output/checkpoint.h"
+#include "output/digest.h"
 #include "cli/commands.h"
 #include "output/report.h"
 #include "output/report_rows.h"
@@ -25,6 +26,15 @@ static uint64_t skipped_total(const pe_run_counts *c)
     for (int i = 1; i < PE_SKIP_COUNT; i++)
         n += c->skipped[i];
     return n;
+}
+
+/* Rank 1, or NULL when there is none or it is invalid: invalid plans rank
+ * last (docs/model.md §9), so then every plan is invalid and none is "best". */
+static const pe_row *best_row(const pe_run_result *r)
+{
+    if (!r->row_count || r->rows[0].result.status == PE_STATUS_INVALID)
+        return NULL;
+    return &r->rows[0];
 }
 
 static void print_summary(const pe_scenario *s, const pe_run_result *r, size_t pareto,
@@ -52,20 +62,31 @@ static void print_summary(const pe_scenario *s, const pe_run_result *r, size_t p
         if (c->skipped[k])
             fprintf(stderr, "%s: skipped %llu: %s\n", s->name, (unsigned long long)c->skipped[k],
                     plans_skip_name((pe_skip)k));
-    if (r->row_count) {
-        const pe_row *best = &r->rows[0];
+    const pe_row *best = best_row(r);
+    if (best)
         fprintf(stderr, "%s: best: %s (%s)\n", s->name, best->name ? best->name : best->canon,
                 pe_plan_status_name(best->result.status));
-    }
+    else if (r->row_count)
+        fprintf(stderr, "%s: no valid plan: every plan breaks a rule (invalid by rule above)\n",
+                s->name);
     fprintf(stderr, "%s: %zu Pareto-optimal plans (memory against %s)%s\n", s->name, pareto,
             s->rank_by == PE_RANK_MEMORY ? "step time" : pe_rank_by_name(s->rank_by),
             r->row_count < r->counts.evaluated ? " among the rows kept" : "");
 }
 
-/* The summary beside the report: one `key,value` row per figure. */
+/* What the summary records besides the counts: enough for `merge` to
+ * prove that shard reports tile their scenario exactly once. */
+typedef struct {
+    uint64_t index_total;  /* the whole scenario's plan indices */
+    uint32_t scenario_crc; /* of the scenario file's bytes */
+    uint32_t report_crc;   /* of the report file's bytes */
+} summary_ids;
+
+/* The summary beside the report: one `key,value` row per figure. Left
+ * unpublished in *out (report_commit_pair). */
 static pe_status write_summary(const char *path, const pe_scenario *s, const pe_run_result *r,
                                size_t written, size_t pareto, const pe_command_options *opt,
-                               pe_error *err)
+                               const summary_ids *ids, pe_report **out, pe_error *err)
 {
     static const char *const header[] = {"key", "value"};
     pe_report *w = NULL;
@@ -81,11 +102,14 @@ static pe_status write_summary(const char *path, const pe_scenario *s, const pe_
             st = report_write_cells(w, cells, 2, err);                \
     } while (0)
     ROW("scenario", "%s", s->name);
+    ROW("scenario_crc32", "%08lx", (unsigned long)ids->scenario_crc);
     if (opt->shard_count)
         ROW("shard", "%llu/%llu", (unsigned long long)opt->shard_index,
             (unsigned long long)opt->shard_count);
     ROW("index_first", "%llu", (unsigned long long)r->first);
     ROW("index_last", "%llu", (unsigned long long)r->last);
+    ROW("index_total", "%llu", (unsigned long long)ids->index_total);
+    ROW("top_k", "%llu", (unsigned long long)opt->top_k);
     ROW("plans_evaluated", "%llu", (unsigned long long)c->evaluated);
     ROW("plans_skipped", "%llu", (unsigned long long)skipped_total(c));
     for (int k = 1; k < PE_SKIP_COUNT; k++) {
@@ -103,8 +127,9 @@ static pe_status write_summary(const char *path, const pe_scenario *s, const pe_
         snprintf(name, sizeof name, "invalid: V%d", v + 1);
         ROW(name, "%llu", (unsigned long long)c->by_rule[v]);
     }
-    ROW("best_plan", "%s", r->row_count ? (r->rows[0].name ? r->rows[0].name : r->rows[0].canon) : "");
-    ROW("best_status", "%s", r->row_count ? pe_plan_status_name(r->rows[0].result.status) : "");
+    const pe_row *best = best_row(r); /* none: both cells empty */
+    ROW("best_plan", "%s", best ? (best->name ? best->name : best->canon) : "");
+    ROW("best_status", "%s", best ? pe_plan_status_name(best->result.status) : "");
     ROW("rows_written", "%zu", written);
     ROW("pareto_optimal", "%zu", pareto); /* of the rows kept: all of them without --top */
     pe_html_fact facts[PE_HTML_FACTS_MAX]; /* for planeval html */
@@ -114,13 +139,15 @@ static pe_status write_summary(const char *path, const pe_scenario *s, const pe_
         snprintf(name, sizeof name, "fact: %.63s", facts[i].key);
         ROW(name, "%s", facts[i].value);
     }
+    ROW("report_crc32", "%08lx", (unsigned long)ids->report_crc);
     ROW("threads", "%d", opt->threads);
     ROW("wall_s", "%.6g", r->wall_s);
     ROW("plans_per_s", "%.6g", r->wall_s > 0 ? (double)r->evaluated_here / r->wall_s : 0.0);
 #undef ROW
     if (st == PE_OK)
-        return report_commit(w, err);
-    report_abort(w);
+        *out = w;
+    else
+        report_abort(w);
     return st;
 }
 
@@ -189,22 +216,34 @@ static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt
     return PE_OK;
 }
 
-/* A full report keeps a row per plan in memory until it is ranked: say so
- * before a sweep big enough for that to matter. */
+/* Memory a full report takes per row kept, measured: peak RSS over rows of
+ * full reports of 0.18 to 0.9 M rows (tests/bench scenarios, 1 and 2
+ * threads) is 1000 ± 15 bytes. That is about twice sizeof(pe_row), 496
+ * bytes: the workers' rows and the merged copy being ranked are both held
+ * while merging (runner.c), plus a pointer a row to sort. */
+#define FULL_REPORT_BYTES_PER_ROW 1000.0
+
+/* A full report keeps a row per plan in memory until it is ranked: say so,
+ * with what that may take, before a sweep big enough for that to matter. */
 static void note_full_report_memory(const pe_scenario *s, const pe_command_options *opt,
                                     const pe_run_options *ro)
 {
-    if (!opt->top_k && !opt->quiet && ro->last - ro->first > 20000000)
-        fprintf(stderr,
-                "%s: note: %llu combinations and no --top: every plan's row is kept in memory "
-                "(about %zu bytes each) to rank the full report; --top K keeps only K\n",
-                s->name, (unsigned long long)(ro->last - ro->first), sizeof(pe_row));
+    uint64_t combinations = ro->last - ro->first;
+    if (opt->top_k || opt->quiet || combinations <= 20000000)
+        return;
+    fprintf(stderr,
+            "%s: note: %llu combinations and no --top: every plan's row is kept in memory to "
+            "rank the full report, about %.0f bytes a row (measured), so up to %.3g GiB; "
+            "--top K keeps only K\n",
+            s->name, (unsigned long long)combinations, FULL_REPORT_BYTES_PER_ROW,
+            (double)combinations * FULL_REPORT_BYTES_PER_ROW / 1073741824.0);
 }
 
-/* A signal stopped the sweep: the checkpoint to resume from (with --top,
- * the indices of the rows kept so far); PE_INTERRUPTED once written. */
+/* A signal stopped the sweep, or the ranking or writing after it: the
+ * checkpoint to resume from (with --top, the indices of the rows kept so
+ * far); PE_INTERRUPTED once written. */
 static pe_status write_checkpoint(const pe_scenario *s, const pe_command_options *opt,
-                                  uint64_t fingerprint, const pe_run_result *rr,
+                                  uint32_t fingerprint, const pe_run_result *rr,
                                   const char *ckpt_path, pe_error *err)
 {
     pe_status st = PE_OK;
@@ -227,11 +266,42 @@ static pe_status write_checkpoint(const pe_scenario *s, const pe_command_options
     free(rows);
     if (st != PE_OK)
         return st;
-    fprintf(stderr, "%s: interrupted after %llu of %llu plan indices; checkpoint %s "
-                    "(continue with --resume)\n",
-            s->name, (unsigned long long)(rr->next - rr->first),
-            (unsigned long long)(rr->last - rr->first), ckpt_path);
+    if (rr->next == rr->last)
+        fprintf(stderr, "%s: interrupted after the sweep, before the report was written; "
+                        "checkpoint %s (continue with --resume)\n", s->name, ckpt_path);
+    else
+        fprintf(stderr, "%s: interrupted after %llu of %llu plan indices; checkpoint %s "
+                        "(continue with --resume)\n",
+                s->name, (unsigned long long)(rr->next - rr->first),
+                (unsigned long long)(rr->last - rr->first), ckpt_path);
     return PE_INTERRUPTED;
+}
+
+/* The report and its summary, both written in full before either is
+ * renamed into place. PE_INTERRUPTED (nothing left behind) on a signal. */
+static pe_status write_report_and_summary(const pe_scenario *s, const pe_command_options *opt,
+                                          const pe_plan_space *space, const pe_eval_ctx *ctx,
+                                          const pe_run_result *rr, const pe_run_result *shown,
+                                          size_t pareto, const run_paths *paths, pe_error *err)
+{
+    summary_ids ids = {.index_total = plans_total(space)};
+    pe_report *report = NULL, *summary = NULL;
+    pe_status st = digest_file_crc32(s->file, &ids.scenario_crc, err);
+    if (st == PE_OK)
+        st = report_open(paths->report, &report, err);
+    if (st == PE_OK)
+        st = report_write_ranked_rows_digits(report, space, ctx, shown, opt->threads, opt->digits,
+                                             opt->stop, err);
+    if (st == PE_OK) {
+        ids.report_crc = report_crc32(report);
+        st = write_summary(paths->summary, s, rr, shown->row_count, pareto, opt, &ids, &summary,
+                           err);
+    }
+    if (st != PE_OK) {
+        report_abort(report);
+        return st;
+    }
+    return report_commit_pair(report, summary, err);
 }
 
 /* The sweep is done: the ranked report (only the Pareto-optimal rows with
@@ -245,16 +315,13 @@ static pe_status write_results(const pe_scenario *s, const pe_command_options *o
     pe_run_result shown;
     size_t pareto = 0;
     pe_status st = run_pareto_view(s, rr, opt->pareto, &shown, &pareto, err);
-    if (st == PE_OK)
-        st = report_write_ranked_digits(paths->report, space, ctx, &shown, opt->threads,
-                                        opt->digits, err);
     if (st == PE_OK && opt->html) {
         char note[256];
         run_view_note(opt, rr, note, sizeof note);
         st = run_write_html(paths->page, s, rr, &shown, pareto, note, err);
     }
     if (st == PE_OK)
-        st = write_summary(paths->summary, s, rr, shown.row_count, pareto, opt, err);
+        st = write_report_and_summary(s, opt, space, ctx, rr, &shown, pareto, paths, err);
     if (st == PE_OK && (resumed || access(paths->checkpoint, F_OK) == 0))
         remove(paths->checkpoint); /* done: the checkpoint is spent */
     if (st == PE_OK && !opt->quiet)
@@ -291,10 +358,10 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
     pe_run_result rr = {0};
     if (st == PE_OK)
         st = runner_run(&space, &ctx, &ro, &rr, err);
-    if (st == PE_OK && rr.interrupted)
-        st = write_checkpoint(s, opt, ckpt.fingerprint, &rr, paths.checkpoint, err);
-    else if (st == PE_OK)
+    if (st == PE_OK && !rr.interrupted)
         st = write_results(s, opt, &space, &ctx, &rr, &paths, resumed, err);
+    if ((st == PE_OK && rr.interrupted) || st == PE_INTERRUPTED)
+        st = write_checkpoint(s, opt, ckpt.fingerprint, &rr, paths.checkpoint, err);
     runner_free(&rr);
     checkpoint_free(&ckpt);
     plans_free(&space);
@@ -309,6 +376,7 @@ int command_run(const pe_catalog *catalog, const pe_file_list *files,
     if (!names)
         return PE_INTERNAL;
     size_t name_count = 0;
+    report_clean_stale_temps(opt->output_dir); /* left by a killed run */
     for (size_t i = 0; i < files->count; i++) {
         pe_scenario s;
         pe_error err = {0};
