@@ -23,7 +23,7 @@ typedef struct {
     "  --help              this text\n"
 
 static const command_help HELP[] = {
-    {"run", "output top threads quiet shard resume catalog help ",
+    {"run", "output top threads quiet shard resume html status pareto digits catalog help ",
      "usage: planeval run SCENARIO... [OPTIONS]\n"
      "\n"
      "Evaluate every plan of each scenario and write DIR/<name>.csv, ranked, and\n"
@@ -38,13 +38,19 @@ static const command_help HELP[] = {
      "  --shard I/N         evaluate the I-th of N equal parts of the plans (0 <= I < N);\n"
      "                      writes DIR/<name>.shard-I-of-N.csv, joined by `planeval merge`\n"
      "  --resume            continue an interrupted run from DIR/<name>.checkpoint\n"
-     "                      (SIGINT/SIGTERM during a sweep write it; exit 130/143)\n" COMMON
+     "                      (SIGINT/SIGTERM during a sweep write it; exit 130/143)\n"
+     "  --html              also write DIR/<name>.html: facts, counts, a scatter of memory\n"
+     "                      against step time with the budgets and the Pareto front, bars\n"
+     "  --status LIST       write only these statuses (ok,over_time,over_memory,invalid)\n"
+     "  --pareto            write only the Pareto-optimal plans (memory against rank_by)\n"
+     "  --digits N          numbers to N significant digits (default: exact)\n" COMMON
          FOOTER},
     {"validate", "quiet catalog help ",
      "usage: planeval validate SCENARIO... [OPTIONS]\n"
      "\n"
      "Load and validate each scenario without evaluating it: one\n"
-     "FILE:LINE:COL: error line per mistake, or `ok` with the plan count.\n"
+     "FILE:LINE:COL: error line per mistake, or `ok` with the plan count (for a\n"
+     "sweep: its combinations and how many of them are plans).\n"
      "\n"
      "options:\n"
      "  --quiet             print errors only\n" COMMON FOOTER},
@@ -96,13 +102,13 @@ static const command_help HELP[] = {
      "\n"
      "Join the shard reports of `run --shard I/N` into exactly the report one\n"
      "plain run writes (rows re-ranked and renumbered). The summary beside each\n"
-     "shard report proves the shards cover every plan exactly once: a missing,\n"
-     "cut, changed or repeated shard is refused (exit 2).\n"
+     "report proves the shards cover every plan exactly once; a missing, cut or\n"
+     "repeated shard is refused.\n"
      "\n"
      "options:\n"
      "  -o, --output FILE   the merged report (required)\n"
      "  --top K             keep the K best rows (give the same K as the runs)\n"
-     "  --allow-partial     merge what is there, naming what is missing on stderr\n"
+     "  --allow-partial     merge the shards that are there, naming what is missing\n"
      "  --quiet             no summary on stderr\n" COMMON FOOTER},
 };
 
