@@ -23,7 +23,7 @@ struct pe_catalog {
     size_t count, cap;
 };
 
-static const char *const kinds[] = {"models", "gpus", "clusters"};
+static const char *const kinds[] = {"models", "gpus", "clusters", "frameworks"};
 
 void catalog_free(pe_catalog *c)
 {
@@ -82,6 +82,32 @@ size_t catalog_names(const pe_catalog *c, const char *kind, const char **names, 
 
 /* ------------------------------------------------------------ validation */
 
+/* A framework entry: its keys and its overlap mapping; it names no preset. */
+static pe_status check_framework(const pe_ydoc *d, const yaml_node_t *entry, const char *path,
+                                 pe_error *err)
+{
+    pe_applied st;
+    pe_layer layer = {d, entry};
+    pe_framework fw;
+    pe_status s = y_apply(&pe_fields_framework, &layer, 1, path, &fw, &st, err);
+    if (s)
+        return s;
+    size_t pi = y_field_index(&pe_fields_framework, "preset");
+    if (st.set[pi])
+        return y_fail(err, d, st.key[pi],
+                      "%s: a catalog framework cannot name another preset; write its keys out",
+                      path);
+    const yaml_node_t *ov = st.value[y_field_index(&pe_fields_framework, "overlap")];
+    if (!ov)
+        return PE_OK;
+    char sub[PE_YPATH_MAX];
+    y_path(sub, path, "overlap");
+    pe_overlap o;
+    pe_applied ost;
+    pe_layer ol = {d, ov};
+    return y_apply(&pe_fields_overlap, &ol, 1, sub, &o, &ost, err);
+}
+
 /* A catalog entry is checked with the scenario's tables (types, ranges,
  * unknown keys); no key is required, since the file completes it. */
 static pe_status check_entry(const pe_ydoc *d, const char *kind, const yaml_node_t *entry,
@@ -104,6 +130,8 @@ static pe_status check_entry(const pe_ydoc *d, const char *kind, const yaml_node
                           path, kind[0] == 'm' ? "model" : "GPU");
         return PE_OK;
     }
+    if (strcmp(kind, "frameworks") == 0)
+        return check_framework(d, entry, path, err);
     pe_cluster cl;
     memset(&cl, 0, sizeof cl);
     s = y_apply(&pe_fields_cluster, &layer, 1, path, &cl, &st, err);
@@ -206,7 +234,7 @@ static pe_status add_file(pe_catalog *c, const char *path, const char *data, siz
         char desc[128];
         y_describe(root, desc, sizeof desc);
         return y_fail(err, d, root,
-                      "a catalog file is a mapping with models:, gpus: or clusters:, got %s",
+                      "a catalog file is a mapping with models:, gpus:, clusters: or frameworks:, got %s",
                       desc);
     }
     pe_applied st;
@@ -214,7 +242,7 @@ static pe_status add_file(pe_catalog *c, const char *path, const char *data, siz
     s = y_apply(&pe_fields_catalog, &layer, 1, "", NULL, &st, err);
     if (s)
         return s;
-    for (size_t k = 0; k < 3; k++) {
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         const yaml_node_t *m = st.value[y_field_index(&pe_fields_catalog, kinds[k])];
         if (!m)
             continue;

@@ -44,6 +44,8 @@ static void set_defaults(pe_scenario *s)
     s->cluster.gpu.flops_efficiency = 0.5;
     s->cluster.reserve_gib = 10;
     s->cluster.allow_cross_node_tp = false;
+    s->cluster.intra_node.bus_efficiency = 1; /* C8 neutral */
+    s->cluster.inter_node.bus_efficiency = 1;
     s->overlap.tp = 0;
     s->overlap.cp = 1;
     s->overlap.dp = 1;
@@ -303,6 +305,55 @@ static pe_status load_cluster(loader *L, const yaml_node_t *node)
     } else if (c->nodes > 1) {
         return missing(L, d, node, "cluster", "inter_node", " (needed when nodes > 1)");
     }
+    return PE_OK;
+}
+
+/* ------------------------------------------------------------ framework */
+
+/* framework: a catalog name, or {preset: NAME, keys...} (model.md §12). Its
+ * overlap keys become the scenario's overlap defaults (the scenario's own
+ * overlap: is applied after). Under fidelity: textbook it is read and
+ * checked but has no effect. */
+static pe_status load_framework(loader *L, const yaml_node_t *node)
+{
+    pe_scenario *s = L->s;
+    const pe_ydoc *d = L->d;
+    const bool shorthand = y_is_string(node);
+    pe_layer layers[2] = {{NULL, NULL}, {d, shorthand ? NULL : node}};
+    pe_status st;
+    if (!shorthand && (st = y_want_map(d, node, "framework", L->err)))
+        return st;
+    const yaml_node_t *pn = shorthand ? node : y_map_get(d, node, "preset");
+    pe_framework fw;
+    memset(&fw, 0, sizeof fw); /* the neutral values: false, hierarchical, 0, 0 */
+    if (pn) {
+        const pe_preset *p = NULL;
+        st = find_preset(L, pn, shorthand ? "framework" : "framework.preset", "frameworks",
+                         "framework", &p);
+        if (st)
+            return st;
+        layers[0] = (pe_layer){p->doc, p->node};
+        snprintf(fw.name, sizeof fw.name, "%s", p->name);
+    }
+    pe_applied a;
+    st = y_apply(&pe_fields_framework, layers, 2, "framework", &fw, &a, L->err);
+    if (st)
+        return st;
+    size_t oi = IDX(pe_fields_framework, "overlap");
+    const yaml_node_t *o_pre = sub_of(&a, oi, 0), *o_file = sub_of(&a, oi, 1);
+    pe_overlap ov = s->overlap;
+    if (o_pre || o_file) {
+        pe_layer ol[2] = {{layers[0].doc, o_pre}, {d, o_file}};
+        pe_applied oa;
+        st = y_apply(&pe_fields_overlap, ol, 2, "framework.overlap", &ov, &oa, L->err);
+        if (st)
+            return st;
+    }
+    if (s->fidelity == PE_FIDELITY_TEXTBOOK)
+        return PE_OK;
+    fw.present = true;
+    s->framework = fw;
+    s->overlap = ov;
     return PE_OK;
 }
 
@@ -1168,8 +1219,12 @@ static pe_status load_root(loader *L)
     if (s->budgets.has_train_days && !s->training.has_tokens)
         return y_fail(L->err, d, y_map_get(d, TOP("budgets"), "train_days"),
                       "budgets.train_days needs training.tokens (model.md §9)");
+    if ((n = TOP("framework")) && (st = load_framework(L, n)))
+        return st;
     if ((n = TOP("overlap")) && (st = load_simple(L, &pe_fields_overlap, n, &s->overlap)))
         return st;
+    if (s->fidelity == PE_FIDELITY_TEXTBOOK)
+        scenario_force_textbook(s); /* model.md §12: every refinement neutral */
     if (s->rank_by == PE_RANK_TRAIN_DAYS && !s->training.has_tokens)
         return y_fail(L->err, d, TOP("rank_by"),
                       "rank_by: train_days needs training.tokens (model.md §9)");
