@@ -96,6 +96,9 @@ int command_calibrate(const pe_catalog *catalog, const pe_file_list *files,
 {
     pe_error err = {0};
     pe_status st = PE_OK;
+    const size_t len = files->count == 1 ? strlen(files->paths[0]) : 0;
+    if (len > 4 && strcmp(files->paths[0] + len - 4, ".csv") == 0)
+        return calibrate_runs(catalog, files->paths[0], opt); /* many runs, F8–F10 */
     if (files->count != 1)
         st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "calibrate takes exactly one scenario");
     else if (!opt->plan)

@@ -38,7 +38,7 @@ void compute_elementwise_bytes(const pe_model *m, double *rep, double *par, doub
     const double h = (double)m->hidden, f = (double)m->ffn_hidden, a = (double)m->heads;
     const double g = (double)m->kv_heads, d = params_head_dim(m), s = (double)m->seq_len;
     const double delta = m->dropout ? 1.0 : 0.0;
-    *rep = 2.0 * 4.0 * h + 2.0 * 6.0 * h + 2.0 * 5.0 * delta * h; /* F10 */
+    *rep = 2.0 * 4.0 * h + 2.0 * (6.0 + delta) * h; /* F10 */
     *par = (m->mlp == PE_MLP_SWIGLU ? 6.0 : 4.0) * f +
            (m->position == PE_POSITION_ROTARY ? 4.0 * (h + g * d) : 0.0);
     *att = m->attention == PE_ATTENTION_FLASH ? 0.0 : (4.0 + 5.0 * delta) * a * s;

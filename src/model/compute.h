@@ -75,8 +75,8 @@ typedef struct {
 #define PE_LAYER_GEMMS 4
 void compute_layer_gemms(const pe_model *m, pe_gemm_shape out[PE_LAYER_GEMMS]);
 /* F10 element-wise bytes per token of one layer's forward pass (bf16):
- * rep (sequence-sharded only with sp): 2 norms 4h, 2 residual adds 6h,
- * 2 dropouts 5δh; par (TP-sharded): activation 4f (gelu) or 6f (swiglu),
+ * rep (sequence-sharded only with sp): 2 norms (read, write) 4h, 2 fused
+ * bias-dropout-residual adds (read two, write one, a 1-byte mask) (6 + δ)h; par (TP-sharded): activation 4f (gelu) or 6f (swiglu),
  * rotary 4(h + g·d); att (TP-sharded, standard attention only): softmax
  * 4·a·s and its dropout 5δ·a·s; out (last stage, TP-sharded): fp32 logits
  * and loss 12·V. */
