@@ -68,7 +68,9 @@ for l in "mean absolute error" "worst case"; do
 done
 
 # A missed assertion: marked in its row, its line after the table, exit 1.
-cp "$pub/korthikanti-r2-175b-t5-selective.yaml" "$work/miss.yaml"
+cp "$work/calib.yaml" "$work/miss.yaml" # textbook mode: 13.75 s exactly
+# (v1's hfu error there is -1.80%: the tolerance v1 had, so only the step time misses)
+sed -i 's/hfu: { value: 0.528, rel_tol: [0-9.]* }/hfu: { value: 0.528, rel_tol: 0.02 }/' "$work/miss.yaml"
 sed -i 's/step_time_s: { value: 13.75, rel_tol: [0-9.]* }/step_time_s: { value: 20, rel_tol: 0.01 }/' \
     "$work/miss.yaml"
 "$planeval" check --table "$work/miss.yaml" >"$work/miss.out" 2>&1; rc=$?
