@@ -360,6 +360,24 @@ static pe_status load_framework(loader *L, const yaml_node_t *node)
 /* ------------------------------------------------------------ simple mappings */
 
 static pe_status load_simple(loader *L, const pe_fieldset *set, const yaml_node_t *node,
+                             void *base);
+
+/* framework: (its overlap defaults), then the scenario's overlap:; under
+ * fidelity: textbook every refinement back to neutral (docs/model.md §12). */
+static pe_status load_framework_overlap(loader *L, const yaml_node_t *framework,
+                                        const yaml_node_t *overlap)
+{
+    pe_status st;
+    if (framework && (st = load_framework(L, framework)))
+        return st;
+    if (overlap && (st = load_simple(L, &pe_fields_overlap, overlap, &L->s->overlap)))
+        return st;
+    if (L->s->fidelity == PE_FIDELITY_TEXTBOOK)
+        scenario_force_textbook(L->s);
+    return PE_OK;
+}
+
+static pe_status load_simple(loader *L, const pe_fieldset *set, const yaml_node_t *node,
                              void *base)
 {
     pe_status st = y_want_map(L->d, node, set->path, L->err);
@@ -1219,12 +1237,8 @@ static pe_status load_root(loader *L)
     if (s->budgets.has_train_days && !s->training.has_tokens)
         return y_fail(L->err, d, y_map_get(d, TOP("budgets"), "train_days"),
                       "budgets.train_days needs training.tokens (model.md §9)");
-    if ((n = TOP("framework")) && (st = load_framework(L, n)))
+    if ((st = load_framework_overlap(L, TOP("framework"), TOP("overlap"))))
         return st;
-    if ((n = TOP("overlap")) && (st = load_simple(L, &pe_fields_overlap, n, &s->overlap)))
-        return st;
-    if (s->fidelity == PE_FIDELITY_TEXTBOOK)
-        scenario_force_textbook(s); /* model.md §12: every refinement neutral */
     if (s->rank_by == PE_RANK_TRAIN_DAYS && !s->training.has_tokens)
         return y_fail(L->err, d, TOP("rank_by"),
                       "rank_by: train_days needs training.tokens (model.md §9)");
