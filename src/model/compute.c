@@ -17,9 +17,10 @@ extern inline double compute_attention_time(double b, double s_local, double f_a
 
 extern inline double compute_gemm_time(double M, double K, double N, double gemm_rate,
                                        double t_half, double hbm_bps);
-extern inline double compute_layer_gemm_time(const pe_gemm_shape g[PE_LAYER_GEMMS], double M,
-                                             double t, double gemm_rate, double t_half,
+extern inline pe_gemm_coef compute_gemm_coef(const pe_gemm_shape *g, double gemm_rate,
                                              double hbm_bps);
+extern inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, double inv_t,
+                                            double t_half);
 extern inline double compute_elementwise_time(double bytes, double ew_bps);
 
 void compute_layer_gemms(const pe_model *m, pe_gemm_shape out[PE_LAYER_GEMMS])

@@ -97,15 +97,33 @@ inline double compute_gemm_time(double M, double K, double N, double gemm_rate, 
     return t_compute > t_memory ? t_compute : t_memory;
 }
 
-/* F8 the layer's forward GEMMs for M tokens at tensor parallelism t. */
-inline double compute_layer_gemm_time(const pe_gemm_shape g[PE_LAYER_GEMMS], double M, double t,
-                                      double gemm_rate, double t_half, double hbm_bps)
+/* F8 per scenario, the coefficients of one GEMM's time in the tokens M and
+ * 1/t, so the hot path multiplies only: compute M·flop/t + t_half, memory
+ * M·(mem_m + mem_mt/t) + mem_kn/t (2·(MK + KN + MN)/W with one of K, N
+ * divided by t). */
+typedef struct {
+    double flop;         /* 2·K·N/(peak·e_max) */
+    double mem_m, mem_mt; /* 2·(unsharded side)/W, 2·(sharded side)/W */
+    double mem_kn;       /* 2·K·N/W */
+} pe_gemm_coef;
+
+inline pe_gemm_coef compute_gemm_coef(const pe_gemm_shape *g, double gemm_rate, double hbm_bps)
 {
-    double sum = 0.0;
-    for (int i = 0; i < PE_LAYER_GEMMS; i++)
-        sum += compute_gemm_time(M, g[i].k_sharded ? g[i].K / t : g[i].K,
-                                 g[i].k_sharded ? g[i].N : g[i].N / t, gemm_rate, t_half, hbm_bps);
-    return sum;
+    pe_gemm_coef c;
+    c.flop = 2.0 * g->K * g->N / gemm_rate;
+    c.mem_m = 2.0 * (g->k_sharded ? g->N : g->K) / hbm_bps;
+    c.mem_mt = 2.0 * (g->k_sharded ? g->K : g->N) / hbm_bps;
+    c.mem_kn = 2.0 * g->K * g->N / hbm_bps;
+    return c;
+}
+
+/* F8 the time of one GEMM for M tokens, inv_t = 1/t: compute_gemm_time of
+ * its per-GPU shape, from the coefficients. */
+inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, double inv_t, double t_half)
+{
+    const double t_compute = M * inv_t * c->flop + t_half;
+    const double t_memory = M * (c->mem_m + c->mem_mt * inv_t) + c->mem_kn * inv_t;
+    return t_compute > t_memory ? t_compute : t_memory;
 }
 
 /* F10 element-wise time of `bytes` at W·η_W; 0 when η_W = 0 (untimed). */

@@ -64,6 +64,20 @@ static inline int64_t mul_sat(int64_t a, int64_t b)
     return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
+/* §12 F8–F10 as coefficients of M and 1/t (the hot path only multiplies). */
+static void prepare_coefficients(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    for (int i = 0; i < PE_LAYER_GEMMS; i++)
+        ctx->gemm_coef[i] = compute_gemm_coef(&ctx->gemms[i], ctx->gemm_rate, ctx->hbm_bps);
+    const pe_gemm_shape out = {ctx->h, ctx->V, 0}; /* the output layer, column-parallel */
+    ctx->out_coef = compute_gemm_coef(&out, ctx->gemm_rate, ctx->hbm_bps);
+    ctx->core_s = ctx->F_att / ctx->att_rate;
+    const double inv_bw = ctx->ew_bps > 0.0 ? 1.0 / ctx->ew_bps : 0.0; /* η_W = 0: untimed */
+    ctx->ew_rep_s = ctx->ew_rep * inv_bw, ctx->ew_par_s = ctx->ew_par * inv_bw;
+    ctx->ew_att_s = ctx->ew_att * inv_bw, ctx->ew_out_s = ctx->ew_out * inv_bw;
+    (void)sc;
+}
+
 /* §12: what the refinements need, once per scenario. The loader has
  * already set every field neutral under fidelity: textbook. */
 static void prepare_refinements(const pe_scenario *sc, pe_eval_ctx *ctx)
@@ -80,6 +94,7 @@ static void prepare_refinements(const pe_scenario *sc, pe_eval_ctx *ctx)
         compute_elementwise_bytes(&sc->model, &ctx->ew_rep, &ctx->ew_par, &ctx->ew_att,
                                   &ctx->ew_out);
         ctx->t_mb = g->microbatch_overhead_us / 1e6;                          /* F11 */
+        prepare_coefficients(sc, ctx);
     }
     const pe_framework *fw = &sc->framework;
     ctx->pp_scatter_gather = fw->present && fw->pp_scatter_gather;           /* X6 */
@@ -267,16 +282,17 @@ ALWAYS_INLINE void step_memory(const pe_eval_ctx *ctx, const pe_plan *pl, const 
 ALWAYS_INLINE void step_compute_refined(const pe_eval_ctx *ctx, const pe_plan *pl,
                                         const plan_dims *q, pe_detail *w)
 {
-    const double M = q->b * q->sl, t = q->t; /* tokens of one micro-batch on a GPU */
-    const double gemm = compute_layer_gemm_time(ctx->gemms, M, t, ctx->gemm_rate, ctx->t_half,
-                                                ctx->hbm_bps);                    /* F8 */
-    const double core = M * ctx->F_att / t / ctx->att_rate;                      /* F9 */
-    const double ew_att = compute_elementwise_time(M * ctx->ew_att / t, ctx->ew_bps); /* F10 */
-    const double ew = compute_elementwise_time(M * (ctx->ew_rep / (q->sp ? t : 1.0) + ctx->ew_par / t),
-                                               ctx->ew_bps) + ew_att;
-    const double out = compute_gemm_time(M, ctx->h, ctx->V / t, ctx->gemm_rate, ctx->t_half,
-                                         ctx->hbm_bps) +
-                       compute_elementwise_time(M * ctx->ew_out / t, ctx->ew_bps);
+    const double M = q->b * q->sl, inv_t = 1.0 / q->t; /* M: tokens of a micro-batch on a GPU */
+    double gemm = 0.0;
+    for (int i = 0; i < PE_LAYER_GEMMS; i++) {
+        w->gemm_t[i] = compute_gemm_time_coef(&ctx->gemm_coef[i], M, inv_t, ctx->t_half); /* F8 */
+        gemm += w->gemm_t[i];
+    }
+    const double core = M * inv_t * ctx->core_s;                                       /* F9 */
+    const double ew_att = M * inv_t * ctx->ew_att_s;                                   /* F10 */
+    const double ew = M * (ctx->ew_rep_s * (q->sp ? inv_t : 1.0) + ctx->ew_par_s * inv_t) + ew_att;
+    const double out = compute_gemm_time_coef(&ctx->out_coef, M, inv_t, ctx->t_half) +
+                       M * inv_t * ctx->ew_out_s;
     const double lf = gemm + core + ew; /* backward: twice the forward, plus recompute */
     const double rec = q->full ? lf : pl->recompute == PE_RECOMPUTE_SELECTIVE ? core + ew_att : 0.0;
     w->tau_lf = lf;
@@ -289,12 +305,6 @@ ALWAYS_INLINE void step_compute_refined(const pe_eval_ctx *ctx, const pe_plan *p
     }
     w->tau_gemm = gemm, w->tau_core = core, w->tau_ew = ew, w->tau_ew_att = ew_att;
     w->tau_out = out;
-    for (int i = 0; i < PE_LAYER_GEMMS; i++) {
-        const pe_gemm_shape *g = &ctx->gemms[i];
-        w->gemm_t[i] = compute_gemm_time(M, g->k_sharded ? g->K / t : g->K,
-                                         g->k_sharded ? g->N : g->N / t, ctx->gemm_rate,
-                                         ctx->t_half, ctx->hbm_bps);
-    }
 }
 
 /* §4 F4–F6: FLOPs and times per micro-batch of both stages, per layer. */

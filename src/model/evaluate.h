@@ -98,10 +98,13 @@ typedef struct {
     /* §12 refinements, per scenario; all neutral under fidelity: textbook */
     bool refined_compute;              /* F7–F11: the GPU gives gemm_efficiency */
     pe_gemm_shape gemms[PE_LAYER_GEMMS]; /* F7 */
+    pe_gemm_coef gemm_coef[PE_LAYER_GEMMS], out_coef; /* F8 per layer GEMM, output layer */
     double gemm_rate, t_half;          /* F8 peak·e_max, F_half/(peak·e_max) */
     double att_rate;                   /* F9 peak·e_att */
+    double core_s;                     /* F9 F_att/(peak·e_att), s per token at t = 1 */
     double ew_bps;                     /* F10 W·η_W (0: untimed) */
     double ew_rep, ew_par, ew_att, ew_out; /* F10 bytes per token */
+    double ew_rep_s, ew_par_s, ew_att_s, ew_out_s; /* F10 the same over W·η_W, s */
     double t_mb;                       /* F11 s per micro-batch */
     bool pp_scatter_gather, dp_flat;   /* X6, C9 */
     double dp_bucket_bytes;            /* X7 */

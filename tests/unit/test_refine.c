@@ -55,6 +55,18 @@ static void test_f8_gemm_time(void **state)
      * 2.147483648e-3 s): τ = 2·2^31/1e12, e = F/(peak·τ) = 0.25. */
     const double tau = compute_gemm_time(1024, 1024, 1024, 1e12, 2.147483648e-3, 1e15);
     assert_rel(2147483648.0 / (2e12 * tau), 0.25, 1e-15);
+    /* the evaluator's coefficient form gives the same time for the per-GPU
+     * shape: QKV-like 4096 × 12288 × (36864/t), row-parallel (12288/t) × 12288 */
+    const pe_gemm_shape col = {12288, 36864, 0}, row = {12288, 12288, 1};
+    for (double t = 1; t <= 8; t *= 2) {
+        const pe_gemm_coef cc = compute_gemm_coef(&col, 1e14, 2e12), rc = compute_gemm_coef(&row, 1e14, 2e12);
+        assert_rel(compute_gemm_time_coef(&cc, 4096, 1 / t, 1e-4),
+                   compute_gemm_time(4096, 12288, 36864 / t, 1e14, 1e-4, 2e12), 1e-12);
+        assert_rel(compute_gemm_time_coef(&rc, 4096, 1 / t, 1e-4),
+                   compute_gemm_time(4096, 12288 / t, 12288, 1e14, 1e-4, 2e12), 1e-12);
+        assert_rel(compute_gemm_time_coef(&rc, 1, 1 / t, 0), /* memory bound: M = 1 */
+                   compute_gemm_time(1, 12288 / t, 12288, 1e14, 0, 2e12), 1e-12);
+    }
 }
 
 /* Property: a larger GEMM never has a lower efficiency F/(peak·τ), in any
