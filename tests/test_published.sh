@@ -48,7 +48,7 @@ check "mean matches the rows ($mean vs $printed, to rounding)" \
     'awk -v a="$mean" -v b="$printed" "BEGIN { d = a - b; exit !(d <= 0.011 && d >= -0.011) }"'
 check "worst matches the rows ($worst)" 'grep -Eq "^worst case: [+-]$worst% " "$work/table.out"'
 
-# In textbook mode (model.md v1, selene's one flops_efficiency) the run
+# In textbook mode (docs/model.md v1, selene's one flops_efficiency) the run
 # that flops_efficiency was calibrated on reproduces its measured step time.
 grep -v '^framework:' "$pub/korthikanti-r2-175b-t5-selective.yaml" >"$work/calib.yaml"
 echo 'fidelity: textbook' >>"$work/calib.yaml"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_textbook.sh PLANEVAL SOURCE_DIR WORKDIR — `fidelity: textbook`
-# (docs/model.md §12) gives model.md v1 exactly: every bundled scenario
+# (docs/model.md §12) gives docs/model.md v1 exactly: every bundled scenario
 # (the drills and scenarios/published), forced to textbook mode, writes the
 # very report the v1 evaluator wrote. tests/golden/textbook/v1-reports.sha256
 # holds the SHA-256 of each v1 report (written by planeval at a97778f, before

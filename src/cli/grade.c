@@ -120,7 +120,7 @@ static void bound_text(const pe_result *r, char *buf, size_t size)
     grade_fmt_num(r->compute_s, a, sizeof a);
     grade_fmt_num(r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s, b, sizeof b);
     grade_fmt_num(r->bubble_s, c, sizeof c);
-    snprintf(buf, size, "bound is %s: compute %s s, communication %s s, bubble %s s (model.md S3)",
+    snprintf(buf, size, "bound is %s: compute %s s, communication %s s, bubble %s s (docs/model.md S3)",
              pe_bound_name(r->bound), a, b, c);
 }
 
@@ -172,7 +172,7 @@ static void not_ok_text(const grader *g, const pe_plan *p, const pe_result *r, c
     }
 }
 
-/* Which knobs a plan moves (model.md §9). */
+/* Which knobs a plan moves (docs/model.md §9). */
 static void knobs_text(const pe_plan *p, char *buf, size_t size)
 {
     buf[0] = '\0';

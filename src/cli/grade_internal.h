@@ -17,13 +17,13 @@
 #define CELL_MAX 240              /* bytes of submitted text echoed in a cell */
 #define TEXT_MAX 1024             /* expected, error and feedback cells */
 
-/* model.md M6: the plan fits in memory (an invalid plan neither fits nor not). */
+/* docs/model.md M6: the plan fits in memory (an invalid plan neither fits nor not). */
 static inline bool fits_of(const pe_result *r)
 {
     return r->status != PE_STATUS_INVALID && !(r->failed & PE_FAIL_MEMORY);
 }
 
-/* model.md S3: communication is the largest part of the step. */
+/* docs/model.md S3: communication is the largest part of the step. */
 static inline bool comm_bound_of(const pe_result *r)
 {
     return r->status != PE_STATUS_INVALID && r->bound == PE_BOUND_COMMUNICATION;

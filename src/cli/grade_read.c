@@ -75,7 +75,7 @@ bool grade_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan 
         return false;
     p.recompute = (pe_recompute)r;
     p.schedule = (pe_schedule)sc;
-    p.sequence_parallel = *c == '1' && p.tp > 1; /* model.md §0 */
+    p.sequence_parallel = *c == '1' && p.tp > 1; /* docs/model.md §0 */
     p.overlap = *overlap;
     *out = p;
     return true;
@@ -168,7 +168,7 @@ static pe_status read_plan_mapping(const pe_scenario *s, const pe_ydoc *d, const
     if ((st = read_plan_dp(s, d, a.value[di], path, &p, err)))
         return st;
     if (!a.set[y_field_index(&pe_fields_plan, "sequence_parallel")])
-        p.sequence_parallel = p.tp > 1; /* model.md §0 */
+        p.sequence_parallel = p.tp > 1; /* docs/model.md §0 */
     if (p.tp == 1)
         p.sequence_parallel = false;
     *out = p;

@@ -1,6 +1,6 @@
 /* fields.c — the key tables of fields.h. Keys, ranges and defaults come from
  * interface.md "Scenario file", "Ranges", "Plans", "Sweep", "expect",
- * "Presets" and model.md §0; offsets point into the structs of scenario.h. */
+ * "Presets" and docs/model.md §0; offsets point into the structs of scenario.h. */
 #include <string.h>
 
 #include "core/fields.h"
@@ -59,7 +59,7 @@ static const pe_field model_fields[] = {
     {"causal_flops", PE_FT_BOOL, PE_RANGE_NONE, M(causal_flops), NO, NULL, 0, NULL, "false",
      "count only the causal half of attention FLOPs"},
     {"params", PE_FT_NUMBER, PE_RANGE_POSITIVE, M(params), M(has_params), NULL, 0, NULL, NULL,
-     "the model's unique parameter count (model.md P6); optional"},
+     "the model's unique parameter count (docs/model.md P6); optional"},
 };
 #undef M
 const pe_fieldset pe_fields_model = {"model", "the transformer", model_fields,
@@ -94,7 +94,7 @@ static const pe_field gpu_fields[] = {
      NULL, "0.5", "e, achieved fraction of peak"},
     {"gemm_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, G(gemm_efficiency),
      G(has_gemm_efficiency), NULL, 0, NULL, "none",
-     "F8 e_max: matrix multiplies timed one by one from their shapes (model.md §12)"},
+     "F8 e_max: matrix multiplies timed one by one from their shapes (docs/model.md §12)"},
     {"gemm_half_gflop", PE_FT_NUMBER, PE_RANGE_NONNEG, G(gemm_half_gflop), NO, NULL, 0, NULL,
      "0", "F8 F_half: GFLOP of a matrix multiply that reaches half of e_max"},
     {"attention_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, G(attention_efficiency),
@@ -208,7 +208,7 @@ static const pe_field overlap_fields[] = {
      "fraction of the compute window that hides PP communication"},
 };
 #undef O
-const pe_fieldset pe_fields_overlap = {"overlap", "communication hidden behind compute (model.md §6)",
+const pe_fieldset pe_fields_overlap = {"overlap", "communication hidden behind compute (docs/model.md §6)",
                                        overlap_fields, N_OF(overlap_fields)};
 
 #define FW(f) offsetof(pe_framework, f)
@@ -228,7 +228,7 @@ static const pe_field framework_fields[] = {
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",
-                                         "what the training framework does (model.md §12)",
+                                         "what the training framework does (docs/model.md §12)",
                                          framework_fields, N_OF(framework_fields)};
 
 /* ------------------------------------------------------------ plans, sweep */
@@ -374,7 +374,7 @@ static const pe_field scenario_fields[] = {
     {"overlap", PE_FT_MAP, PE_RANGE_NONE, S(overlap), NO, NULL, 0, &pe_fields_overlap, NULL,
      "communication overlap fractions"},
     {"fidelity", PE_FT_ENUM, PE_RANGE_NONE, S(fidelity), NO, fidelity_values, 0, NULL,
-     "refined", "refined, or textbook: every refinement neutral (model.md v1)"},
+     "refined", "refined, or textbook: every refinement neutral (docs/model.md v1)"},
     {"framework", PE_FT_MAP, PE_RANGE_NONE, NO, NO, NULL, 0, &pe_fields_framework, NULL,
      "a catalog framework name, or {preset: NAME, ...keys}"},
     {"rank_by", PE_FT_ENUM, PE_RANGE_NONE, S(rank_by), NO, rank_by_values, 0, NULL,

@@ -4,7 +4,7 @@
  * One const table per mapping, the single source for the loader (load.c,
  * catalog.c), `--help`, `explain` and the JSON schemas. The tables are plain
  * data: no YAML here. Key names, ranges and defaults come from interface.md
- * "Scenario file" / "Ranges" and model.md §0; the order of each table is the
+ * "Scenario file" / "Ranges" and docs/model.md §0; the order of each table is the
  * order of interface.md's example, so printed help reads like the spec. */
 #ifndef PLANEVAL_FIELDS_H
 #define PLANEVAL_FIELDS_H
@@ -32,7 +32,7 @@ typedef enum {
     PE_RANGE_NONNEG,   /* >= 0: optimizer_bytes, reserve_gib, latency_us, tolerances */
     PE_RANGE_FRACTION, /* (0, 1]: flops_efficiency, min_mfu */
     PE_RANGE_UNIT,     /* [0, 1]: overlap values */
-    PE_RANGE_ZERO      /* whole number 0..3: plan.zero (model.md §0) */
+    PE_RANGE_ZERO      /* whole number 0..3: plan.zero (docs/model.md §0) */
 } pe_range;
 
 enum {

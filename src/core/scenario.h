@@ -1,6 +1,6 @@
 /* scenario.h — the plain data types every stage shares: model, precision,
  * cluster, training, budgets, overlap, plan, sweep, expectations, scenario.
- * No YAML, no CSV, no formulas here. Symbols and defaults: model.md §0;
+ * No YAML, no CSV, no formulas here. Symbols and defaults: docs/model.md §0;
  * key names: interface.md "Scenario file". Integer keys are int64_t (the
  * loader bounds them by 2^53); every derived quantity is a double. */
 #ifndef PLANEVAL_SCENARIO_H
@@ -34,7 +34,7 @@ typedef enum {
     PE_RANK_TRAIN_DAYS,
     PE_RANK_INTERVENTIONS
 } pe_rank_by;
-/* model.md §12: refined (default) applies the refinements the GPU, cluster
+/* docs/model.md §12: refined (default) applies the refinements the GPU, cluster
  * and framework supply; textbook forces every one of them to neutral (v1). */
 typedef enum { PE_FIDELITY_REFINED, PE_FIDELITY_TEXTBOOK } pe_fidelity;
 /* C9: a ZeRO/DP collective spanning nodes as a two-level (hierarchical)
@@ -84,7 +84,7 @@ typedef struct {
     double peak_tflops;
     double hbm_tb_s;
     double flops_efficiency; /* e */
-    /* refinements (model.md §12); the defaults are neutral (v1's F6) */
+    /* refinements (docs/model.md §12); the defaults are neutral (v1's F6) */
     bool has_gemm_efficiency;
     double gemm_efficiency;        /* F8 e_max; absent: compute as F6 */
     double gemm_half_gflop;        /* F8 F_half, GFLOP (10^9); 0 */
@@ -138,7 +138,7 @@ typedef struct {
     double tp, cp, dp, pp; /* each in [0, 1]; defaults 0, 1, 1, 0 */
 } pe_overlap;
 
-/* What a training framework does beyond the textbook (model.md §12; a
+/* What a training framework does beyond the textbook (docs/model.md §12; a
  * `framework:` preset or mapping). Its overlap keys are merged into the
  * scenario's overlap defaults by the loader and not kept here. */
 typedef struct {
@@ -207,7 +207,7 @@ typedef struct {
  * What is asked: */
 typedef enum {
     PE_ASK_COLUMN,           /* a numeric report column of a named plan */
-    PE_ASK_FITS,             /* yes/no: the named plan fits in memory (model.md M6) */
+    PE_ASK_FITS,             /* yes/no: the named plan fits in memory (docs/model.md M6) */
     PE_ASK_COMM_BOUND,       /* yes/no: the named plan's bound is communication (S3) */
     PE_ASK_MIN_INTERVENTION, /* a plan: the fewest interventions (§9) that fits */
     PE_ASK_BEST_PLAN,        /* a plan: rank 1 under the budgets and rank_by */
@@ -250,9 +250,9 @@ typedef struct {
 } pe_scenario;
 
 /* Release everything a scenario owns; leaves *s zeroed. Safe on a zeroed struct. */
-/* fidelity: textbook (model.md §12): every refinement field back to its
+/* fidelity: textbook (docs/model.md §12): every refinement field back to its
  * neutral value and the framework dropped, so the scenario evaluates as
- * model.md v1. (The framework's overlap defaults are applied by the loader
+ * docs/model.md v1. (The framework's overlap defaults are applied by the loader
  * only in refined mode.) */
 void scenario_force_textbook(pe_scenario *s);
 

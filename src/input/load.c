@@ -3,8 +3,8 @@
  * YAML-level strictness lives in yamlutil.c (ydoc_parse, typed getters); the
  * keys, types, ranges and defaults in fields.c. This file holds the rules
  * between keys: presets applied first (interface.md "Presets"), required keys
- * and the conditional ones (intra_node, inter_node: model.md §0), load-time
- * model checks (model.md §1), plans, sweep and expect (interface.md "Plans",
+ * and the conditional ones (intra_node, inter_node: docs/model.md §0), load-time
+ * model checks (docs/model.md §1), plans, sweep and expect (interface.md "Plans",
  * "Sweep", "expect"). The first failure is the one reported. */
 #include <math.h>
 #include <stdio.h>
@@ -26,7 +26,7 @@ typedef struct {
 
 #define IDX(set, key) y_field_index(&(set), key)
 
-/* model.md §0 defaults; derived ones (kv_heads, ffn_hidden,
+/* docs/model.md §0 defaults; derived ones (kv_heads, ffn_hidden,
  * sequence_parallel) are filled once the keys are known. */
 static void set_defaults(pe_scenario *s)
 {
@@ -133,11 +133,11 @@ static pe_status load_model(loader *L, const yaml_node_t *node)
     if (st)
         return st;
     if (!a.set[IDX(pe_fields_model, "kv_heads")])
-        m->kv_heads = m->heads; /* model.md §0: g defaults to a */
+        m->kv_heads = m->heads; /* docs/model.md §0: g defaults to a */
     if (!a.set[IDX(pe_fields_model, "ffn_hidden")])
-        m->ffn_hidden = 4 * m->hidden; /* model.md §0: f defaults to 4h */
+        m->ffn_hidden = 4 * m->hidden; /* docs/model.md §0: f defaults to 4h */
 
-    /* model.md §1: a divides h (the head dimension d = h/a is whole). */
+    /* docs/model.md §1: a divides h (the head dimension d = h/a is whole). */
     if (m->hidden % m->heads != 0) {
         const yaml_node_t *at = file_node(&a, IDX(pe_fields_model, "heads"), 1,
                                           file_node(&a, IDX(pe_fields_model, "hidden"), 1,
@@ -147,7 +147,7 @@ static pe_status load_model(loader *L, const yaml_node_t *node)
                       "dimension hidden/heads must be whole)",
                       (long long)m->heads, (long long)m->hidden);
     }
-    /* model.md §1 and P6: with params, N_layer = (params − N_embed − N_out|p=1 − norm(h)) / L
+    /* docs/model.md §1 and P6: with params, N_layer = (params − N_embed − N_out|p=1 − norm(h)) / L
      * must be > 0. P3: N_embed = V·h + [learned]·s·h; P4 at p = 1: V·h unless tied. */
     if (m->has_params) {
         double h = (double)m->hidden, V = (double)m->vocab, s = (double)m->seq_len;
@@ -166,7 +166,7 @@ static pe_status load_model(loader *L, const yaml_node_t *node)
             return y_fail(L->err, L->d, at,
                           "model.params = %s is too small for these dimensions: embeddings, "
                           "output layer and final norm alone take %.0f parameters, which "
-                          "leaves nothing for the %lld layers (model.md P6)",
+                          "leaves nothing for the %lld layers (docs/model.md P6)",
                           given, n_embed + n_out + norm_h, (long long)m->layers);
         }
     }
@@ -251,7 +251,7 @@ static pe_status load_cluster(loader *L, const yaml_node_t *node)
     if (st)
         return st;
 
-    /* intra_node: required when G > 1 (model.md §0); complete when given
+    /* intra_node: required when G > 1 (docs/model.md §0); complete when given
      * (interface.md "Ranges"). */
     size_t ii = IDX(pe_fields_cluster, "intra_node");
     const yaml_node_t *in_pre = sub_of(&a, ii, 0), *in_file = sub_of(&a, ii, 1);
@@ -286,7 +286,7 @@ static pe_status load_cluster(loader *L, const yaml_node_t *node)
         return missing(L, d, node, "cluster", "intra_node", " (needed when gpus_per_node > 1)");
     }
 
-    /* inter_node: required when nodes > 1 (model.md §0). */
+    /* inter_node: required when nodes > 1 (docs/model.md §0). */
     size_t ei = IDX(pe_fields_cluster, "inter_node");
     const yaml_node_t *ex_pre = sub_of(&a, ei, 0), *ex_file = sub_of(&a, ei, 1);
     if (ex_file && (st = y_want_map(d, ex_file, "cluster.inter_node", L->err)))
@@ -310,7 +310,7 @@ static pe_status load_cluster(loader *L, const yaml_node_t *node)
 
 /* ------------------------------------------------------------ framework */
 
-/* framework: a catalog name, or {preset: NAME, keys...} (model.md §12). Its
+/* framework: a catalog name, or {preset: NAME, keys...} (docs/model.md §12). Its
  * overlap keys become the scenario's overlap defaults (the scenario's own
  * overlap: is applied after). Under fidelity: textbook it is read and
  * checked but has no effect. */
@@ -524,7 +524,7 @@ static pe_status load_plan(loader *L, const yaml_node_t *item, size_t index, pe_
     } else if ((st = y_get_int(L->d, dpn, fp, PE_RANGE_WHOLE, &p->dp, L->err))) {
         return st;
     }
-    /* model.md §0: sp defaults to tp > 1 and is forced false when tp = 1. */
+    /* docs/model.md §0: sp defaults to tp > 1 and is forced false when tp = 1. */
     if (!a.set[si])
         p->sequence_parallel = p->tp > 1;
     if (p->tp == 1)
@@ -1236,12 +1236,12 @@ static pe_status load_root(loader *L)
         return st;
     if (s->budgets.has_train_days && !s->training.has_tokens)
         return y_fail(L->err, d, y_map_get(d, TOP("budgets"), "train_days"),
-                      "budgets.train_days needs training.tokens (model.md §9)");
+                      "budgets.train_days needs training.tokens (docs/model.md §9)");
     if ((st = load_framework_overlap(L, TOP("framework"), TOP("overlap"))))
         return st;
     if (s->rank_by == PE_RANK_TRAIN_DAYS && !s->training.has_tokens)
         return y_fail(L->err, d, TOP("rank_by"),
-                      "rank_by: train_days needs training.tokens (model.md §9)");
+                      "rank_by: train_days needs training.tokens (docs/model.md §9)");
 
     const yaml_node_t *plans = TOP("plans"), *sweep = TOP("sweep");
     if (plans && (st = load_plans(L, plans)))

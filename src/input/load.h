@@ -1,7 +1,7 @@
 /* load.h — a YAML scenario file → a pe_scenario (libyaml document API).
  *
  * Strict: YAML 1.2 core typing, every key, default, range and rule of
- * interface.md "Scenario file" and "Loading rules", model.md §1 load-time
+ * interface.md "Scenario file" and "Loading rules", docs/model.md §1 load-time
  * checks. Presets from the catalog are applied first and the file's keys
  * override them key by key. On failure returns PE_BAD_INPUT (or
  * PE_INTERNAL for I/O) with err = FILE:LINE:COL of the offending node, and

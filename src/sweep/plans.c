@@ -1,6 +1,6 @@
 /* plans.c — canonical text, and index → plan over explicit plans + sweep.
  * Rules: interface.md "Sweep" (auto candidates, enumeration order) and
- * model.md §1 (which combinations are skipped rather than reported). */
+ * docs/model.md §1 (which combinations are skipped rather than reported). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,7 +247,7 @@ static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_p
         }
     }
     out->schedule = (pe_schedule)v[PE_AXIS_SCHEDULE][slot[PE_AXIS_SCHEDULE]];
-    /* model.md §1: virtual_stages values apply to interleaved only (other
+    /* docs/model.md §1: virtual_stages values apply to interleaved only (other
      * schedules take v = 1 once); interleaved with v < 2 is skipped. */
     *axis = PE_AXIS_VIRTUAL_STAGES;
     if (out->schedule != PE_SCHEDULE_INTERLEAVED) {

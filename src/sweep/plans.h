@@ -6,7 +6,7 @@
  * sequence_parallel; the last varies fastest). Every axis has a fixed
  * number of slots (an `auto` axis one slot per candidate), so index → plan
  * is arithmetic: shards and resume need no list of plans. A slot that is not
- * a plan (model.md §1 "skipped" combinations) comes back as a pe_skip. */
+ * a plan (docs/model.md §1 "skipped" combinations) comes back as a pe_skip. */
 #ifndef PLANEVAL_PLANS_H
 #define PLANEVAL_PLANS_H
 

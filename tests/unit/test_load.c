@@ -1,4 +1,4 @@
-/* test_load.c — the scenario loader: defaults (model.md §0), presets merged
+/* test_load.c — the scenario loader: defaults (docs/model.md §0), presets merged
  * key by key (interface.md "Presets"), plans, sweep and expect parsing, and
  * the exact text of several refusals (interface.md "Loading rules"). More
  * refusals, one file each, are in tests/bad/ (tests/test_bad_inputs.sh).
@@ -107,7 +107,7 @@ static void test_defaults(void **state)
     assert_string_equal(s.name, "t"); /* the file stem */
     assert_string_equal(s.file, "dir/t.yaml");
     assert_null(s.description);
-    /* model.md §0 */
+    /* docs/model.md §0 */
     assert_int_equal(s.model.kv_heads, 96);
     assert_int_equal(s.model.ffn_hidden, 4 * 12288);
     assert_int_equal(s.model.mlp, PE_MLP_GELU);
@@ -623,7 +623,7 @@ static void test_fields_table(void **state)
             if ((*set)->fields[i].type == PE_FT_ENUM)
                 assert_non_null((*set)->fields[i].enum_values);
         }
-    assert_int_equal(n, 18); /* 16 of scenarios and catalogs (framework: model.md §12), question, submission */
+    assert_int_equal(n, 18); /* 16 of scenarios and catalogs (framework: docs/model.md §12), question, submission */
 }
 
 int main(void)

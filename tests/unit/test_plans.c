@@ -1,5 +1,5 @@
 /* test_plans.c — canonical text, enumeration order, auto axes and skips
- * (interface.md "Sweep", model.md §1). */
+ * (interface.md "Sweep", docs/model.md §1). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
