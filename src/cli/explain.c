@@ -665,6 +665,22 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     explain_bubble_step(out, ctx, p, d, r);
 }
 
+/* Which refinements of docs/model.md §12 are on; nothing in textbook mode
+ * or when every one is neutral. */
+static void explain_fidelity(FILE *out, const pe_eval_ctx *ctx)
+{
+    const pe_scenario *s = ctx->scenario;
+    const bool net = ctx->net.half_in > 0 || ctx->net.half_out > 0 ||
+                     s->cluster.intra_node.bus_efficiency != 1 ||
+                     (s->cluster.inter_node.present && s->cluster.inter_node.bus_efficiency != 1);
+    if (!ctx->refined_compute && !net && !s->framework.present)
+        return;
+    fprintf(out, "     refined model (docs/model.md §12; fidelity: textbook turns it off):%s%s%s%s\n",
+            ctx->refined_compute ? " compute by GEMM shape (F7-F11)" : "",
+            net ? " measured collectives (C8)" : "", s->framework.present ? " framework " : "",
+            s->framework.present ? (s->framework.name[0] ? s->framework.name : "(keys)") : "");
+}
+
 void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned sections)
 {
     pe_result r;
@@ -679,6 +695,7 @@ void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned 
             (long long)s->cluster.nodes, (long long)s->cluster.gpus_per_node,
             (long long)ctx->gpus, (long long)ctx->global_batch, (long long)ctx->seq_len,
             (long long)p->micro_batch);
+    explain_fidelity(out, ctx);
     if (sections & EXPLAIN_VALIDITY)
         explain_validity(out, ctx, p, &r);
     if (r.status == PE_STATUS_INVALID) {
