@@ -476,6 +476,10 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     eq_subst(out, "2·%g·%g·%g", b, d->s_local, ctx->h);
     eq_value(out, d->s_tp, "bytes", "Korthikanti §3");
     explain_rs(out, "T_rs(S_tp) over tp", &d->g_tp, net, d->s_tp, d->t_ar_tp / 2);
+    if (d->t_ar_tp_tree > 0)
+        fprintf(out, "C10  tree all-reduce over tp = 2·[chain in the node + (S + S_half)/(n_in·B_out) "
+                     "+ ⌈log2 n_out⌉·α_out] = %.6g s; T_ar below is the faster of ring and tree   "
+                     "[NCCL]\n", d->t_ar_tp_tree);
     eq_begin(out, "C5", "T_ar(S_tp)", "2·T_rs");
     eq_value(out, d->t_ar_tp, "s", "Thakur 2005");
     eq_begin(out, "X1", "χ_tp,f", "(L/p)·max(0, 2·T_ar − overlap.tp·τ_lf)");
@@ -591,6 +595,9 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         break;
     }
     eq_value(out, d->chi_dp, "s", "ZeRO §5");
+    if (d->t_ar_dp_tree > 0)
+        fprintf(out, "C10  tree all-reduce of S_g over dp·c = %.6g s against the ring's 2·T_rs = "
+                     "%.6g s: X4 takes the faster   [NCCL]\n", d->t_ar_dp_tree, 2 * d->t_rs_g);
     if (ctx->dp_bucket_bytes > 0 && p->zero <= 1) {
         eq_begin(out, "X7", "last gradient bucket, never hidden",
                  "max(0, min(1, bucket/S_g)·T − max(0, T − overlap.dp·τ_b)), included in χ_dp above");

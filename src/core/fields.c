@@ -20,6 +20,7 @@ static const char *const schedule_values[] = {"1f1b", "interleaved", "gpipe", "z
                                               NULL};
 static const char *const fidelity_values[] = {"refined", "textbook", NULL};
 static const char *const dp_algorithm_values[] = {"hierarchical", "flat", NULL};
+static const char *const allreduce_values[] = {"ring", "auto", NULL};
 static const char *const rank_by_values[] = {"step_time", "mfu", "memory", "train_days",
                                              "interventions", NULL};
 
@@ -221,6 +222,8 @@ static const pe_field framework_fields[] = {
      "false", "X6: pipeline sends cross nodes as 1/t of the activation (Megatron)"},
     {"dp_algorithm", PE_FT_ENUM, PE_RANGE_NONE, FW(dp_algorithm), NO, dp_algorithm_values, 0,
      NULL, "hierarchical", "C9: ZeRO/DP collectives across nodes, hierarchical or flat ring"},
+    {"allreduce", PE_FT_ENUM, PE_RANGE_NONE, FW(allreduce), NO, allreduce_values, 0, NULL, "ring",
+     "C10: all-reduce across nodes as a ring, or auto: the faster of ring and tree (NCCL)"},
     {"dp_bucket_mb", PE_FT_NUMBER, PE_RANGE_NONNEG, FW(dp_bucket_mb), NO, NULL, 0, NULL, "0",
      "X7: size of the last gradient bucket, MB, whose reduction is never hidden"},
     {"comm_slowdown", PE_FT_NUMBER, PE_RANGE_UNIT, FW(comm_slowdown), NO, NULL, 0, NULL, "0",

@@ -59,6 +59,12 @@ const char *pe_dp_algorithm_name(pe_dp_algorithm v)
     return NAME_OF(t, v);
 }
 
+const char *pe_allreduce_name(pe_allreduce v)
+{
+    static const char *const t[] = {"ring", "auto"};
+    return NAME_OF(t, v);
+}
+
 const char *pe_ask_name(pe_ask v)
 {
     static const char *const t[] = {"column",    "fits",      "comm_bound",

@@ -40,6 +40,9 @@ typedef enum { PE_FIDELITY_REFINED, PE_FIDELITY_TEXTBOOK } pe_fidelity;
 /* C9: a ZeRO/DP collective spanning nodes as a two-level (hierarchical)
  * ring — v1's C4 — or as one flat ring over every member. */
 typedef enum { PE_DP_HIERARCHICAL, PE_DP_FLAT } pe_dp_algorithm;
+/* C10: an all-reduce across nodes as a ring (v1's C5) or, as NCCL's tuner
+ * does, the faster of ring and tree. */
+typedef enum { PE_ALLREDUCE_RING, PE_ALLREDUCE_AUTO } pe_allreduce;
 
 /* Text of each enum value as written in YAML and in reports. */
 const char *pe_mlp_name(pe_mlp v);
@@ -52,6 +55,7 @@ const char *pe_schedule_name(pe_schedule v);
 const char *pe_rank_by_name(pe_rank_by v);
 const char *pe_fidelity_name(pe_fidelity v);
 const char *pe_dp_algorithm_name(pe_dp_algorithm v);
+const char *pe_allreduce_name(pe_allreduce v);
 
 typedef struct {
     int64_t layers;     /* L */
@@ -146,6 +150,7 @@ typedef struct {
     char name[PE_NAME_MAX];       /* the preset's name, "" when none */
     bool pp_scatter_gather;       /* X6: false */
     pe_dp_algorithm dp_algorithm; /* C9: hierarchical */
+    pe_allreduce allreduce;       /* C10: ring */
     double dp_bucket_mb;          /* X7 last gradient bucket, MB; 0 */
     double comm_slowdown;         /* X8 compute slowdown under overlapped comm; 0 */
 } pe_framework;

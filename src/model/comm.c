@@ -10,6 +10,7 @@ extern inline double comm_reduce_scatter_flat(const pe_net *net, const pe_group 
 extern inline double comm_dp_last_bucket(int64_t zero, double rs_g, double overlap, double tau_b,
                                          double frac);
 extern inline double comm_slowed(double exposed, double comm, double phi);
+extern inline double comm_all_reduce_tree(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_all_reduce(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_all_to_all(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_p2p(const pe_net *net, const pe_group *g, double S);

@@ -4,6 +4,7 @@
 #ifndef PLANEVAL_MODEL_COMM_H
 #define PLANEVAL_MODEL_COMM_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "model/evaluate.h"
@@ -79,6 +80,23 @@ inline double comm_reduce_scatter_flat(const pe_net *net, const pe_group *g, dou
     const double nics = g->n_in * net->out_bps;
     const double bw = g->n_in > 1.0 && g->b_in < nics ? g->b_in : nics;
     return (g->n - 1.0) / g->n * (S + net->half_out) / bw + (g->n - 1.0) * net->alpha_out;
+}
+
+/* C10 all-reduce of S bytes as NCCL's tree across nodes: a reduce up and a
+ * broadcast down, each the intra-node chain (n_in−1)/n_in·(S + S_half)/B_in
+ * + (n_in−1)·α_in and a pipelined binary tree over the n_out nodes whose
+ * data the node's n_in NICs share: (S + S_half)/(n_in·B_out) +
+ * ⌈log2 n_out⌉·α_out. Inside one node (n_out = 1) it is C5. */
+inline double comm_all_reduce_tree(const pe_net *net, const pe_group *g, double S)
+{
+    if (g->n_out <= 1.0)
+        return 2.0 * comm_reduce_scatter(net, g, S);
+    const double intra = g->n_in > 1.0 ? (g->n_in - 1.0) / g->n_in * (S + net->half_in) / g->b_in +
+                                             (g->n_in - 1.0) * net->alpha_in
+                                       : 0.0;
+    const double inter =
+        (S + net->half_out) / (g->n_in * net->out_bps) + ceil(log2(g->n_out)) * net->alpha_out;
+    return 2.0 * (intra + inter);
 }
 
 /* C5 all-reduce = 2·T_rs(S) */

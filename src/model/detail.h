@@ -38,6 +38,7 @@ struct pe_detail {
     double tau_gemm, tau_core, tau_ew, tau_ew_att, tau_out; /* F8–F10 per layer / output */
     double pp_hop_bytes;                       /* X6: bytes crossing the pipeline link */
     double dp_last_bucket;                     /* X7 extra exposure */
+    double t_ar_tp_tree, t_ar_dp_tree;         /* C10 (0 when not considered) */
 };
 
 #endif

@@ -99,6 +99,7 @@ static void prepare_refinements(const pe_scenario *sc, pe_eval_ctx *ctx)
     const pe_framework *fw = &sc->framework;
     ctx->pp_scatter_gather = fw->present && fw->pp_scatter_gather;           /* X6 */
     ctx->dp_flat = fw->present && fw->dp_algorithm == PE_DP_FLAT;             /* C9 */
+    ctx->allreduce_auto = fw->present && fw->allreduce == PE_ALLREDUCE_AUTO;  /* C10 */
     ctx->dp_bucket_bytes = fw->present ? fw->dp_bucket_mb * 1e6 : 0.0;        /* X7 */
     ctx->comm_slowdown = fw->present ? fw->comm_slowdown : 0.0;               /* X8 */
 }
@@ -343,6 +344,10 @@ ALWAYS_INLINE void step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl, co
     w->g_pp = comm_group(net, pl->pp, mul_sat(mul_sat(t, c), pl->dp));
     w->s_tp = comm_tp_bytes(q->b, q->sl, ctx->h); /* X1 */
     w->t_ar_tp = comm_all_reduce(net, &w->g_tp, w->s_tp);
+    if (ctx->allreduce_auto && w->g_tp.n_out > 1.0) { /* C10: the faster of ring and tree */
+        w->t_ar_tp_tree = comm_all_reduce_tree(net, &w->g_tp, w->s_tp);
+        w->t_ar_tp = w->t_ar_tp_tree < w->t_ar_tp ? w->t_ar_tp_tree : w->t_ar_tp;
+    }
     w->chi_tp_f = comm_tp_fwd(q->lps, w->t_ar_tp, ov->tp, w->tau_lf);
     w->chi_tp_b = comm_tp_bwd(q->lps, w->t_ar_tp, ov->tp, w->tau_lb, q->full);
     w->s_kv = comm_cp_bytes(q->b, q->sl, ctx->g, ctx->d, q->t); /* X2 */
@@ -392,7 +397,12 @@ ALWAYS_INLINE void dp_comm(const pe_eval_ctx *ctx, const pe_plan *pl, const plan
                      : comm_reduce_scatter(net, &w->g_dp, w->s_g);
     w->t_rs_w = flat ? comm_reduce_scatter_flat(net, &w->g_dp, w->s_w)
                      : comm_reduce_scatter(net, &w->g_dp, w->s_w);
-    const double g = w->t_rs_g, wt = w->t_rs_w;
+    double g = w->t_rs_g;
+    const double wt = w->t_rs_w;
+    if (ctx->allreduce_auto && z == 0 && w->g_dp.n_out > 1.0) { /* C10, as T_ar = 2·g */
+        w->t_ar_dp_tree = comm_all_reduce_tree(net, &w->g_dp, w->s_g);
+        g = 0.5 * w->t_ar_dp_tree < g ? 0.5 * w->t_ar_dp_tree : g;
+    }
     w->chi_dp = comm_dp(z, q->m_d, g, wt, ov, w->tau_f[ts], w->tau_b[ts]); /* X4 */
     const double frac = ctx->dp_bucket_bytes < w->s_g ? ctx->dp_bucket_bytes / w->s_g : 1.0;
     w->dp_last_bucket = comm_dp_last_bucket(z, g, ov, w->tau_b[ts], frac); /* X7 */

@@ -107,6 +107,7 @@ typedef struct {
     double ew_rep_s, ew_par_s, ew_att_s, ew_out_s; /* F10 the same over W·η_W, s */
     double t_mb;                       /* F11 s per micro-batch */
     bool pp_scatter_gather, dp_flat;   /* X6, C9 */
+    bool allreduce_auto;               /* C10 */
     double dp_bucket_bytes;            /* X7 */
     double comm_slowdown;              /* X8 φ */
 } pe_eval_ctx;

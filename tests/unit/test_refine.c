@@ -171,6 +171,28 @@ static void test_c8_c9(void **state)
     assert_rel(comm_p2p(&net, &gp, 1e9), 5e-6 + 1.002e9 / 25e9, 1e-12);
 }
 
+/* C10 tree all-reduce over 16 ranks on 2 nodes of the MI300X mesh, 1 GB,
+ * neutral C8: chain 7/8·1e9/448e9 + 7·2e-6 = 1.953125e-3 + 1.4e-5; tree
+ * 1e9/(8·50e9) + ⌈log2 2⌉·5e-6 = 2.5e-3 + 5e-6; twice the sum =
+ * 2·4.472125e-3 = 8.94425e-3. The ring (C5): 2·(1.967125e-3 + 1/2·1.25e8/50e9
+ * + 5e-6) = 2·(1.967125e-3 + 1.25e-3 + 5e-6) = 6.44425e-3: faster here
+ * (two nodes). Over 64 nodes at 1 MB the tree wins on latency. */
+static void test_c10_tree(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(2);
+    const pe_net net = comm_net(&s.cluster);
+    const pe_group g = comm_group(&net, 16, 1);
+    assert_rel(comm_all_reduce_tree(&net, &g, 1e9), 8.94425e-3, 1e-12);
+    assert_rel(comm_all_reduce(&net, &g, 1e9), 6.44425e-3, 1e-12);
+    s = fx_gpt3(64);
+    const pe_net big = comm_net(&s.cluster);
+    const pe_group g64 = comm_group(&big, 64, 8); /* one rank per node */
+    /* ring 2·(63/64·1e6/50e9 + 63·5e-6) = 6.69375e-4; tree 2·(1e6/50e9 + 6·5e-6) = 1e-4 */
+    assert_rel(comm_all_reduce(&big, &g64, 1e6), 6.69375e-4, 1e-12);
+    assert_rel(comm_all_reduce_tree(&big, &g64, 1e6), 1e-4, 1e-12);
+}
+
 /* X7: z = 0, T_rs = 0.5 (T_ar = 1), overlap 1, τ_b = 2: X4 hides it all;
  * a bucket of a quarter leaves 0.25 exposed: max(0, 0.25·1 − 0) = 0.25.
  * τ_b = 0.9: X4 exposes 0.1, the bucket adds max(0, 0.25 − 0.1) = 0.15.
@@ -246,6 +268,7 @@ static pe_scenario refined_gpt3(void)
     s.cluster.inter_node.bus_efficiency = 0.7, s.cluster.inter_node.half_message_mb = 4;
     s.framework = (pe_framework){.present = true, .pp_scatter_gather = true,
                                  .dp_algorithm = PE_DP_FLAT, .dp_bucket_mb = 100,
+                                 .allreduce = PE_ALLREDUCE_AUTO,
                                  .comm_slowdown = 0.2};
     return s;
 }
@@ -315,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_f8_monotone),  cmocka_unit_test(test_f10_bytes),
         cmocka_unit_test(test_refined_plan), cmocka_unit_test(test_c8_c9),
         cmocka_unit_test(test_x7_x8),        cmocka_unit_test(test_x6),
+        cmocka_unit_test(test_c10_tree),
         cmocka_unit_test(test_properties),   cmocka_unit_test(test_neutral_and_textbook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
