@@ -579,7 +579,10 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     const double tf = d->tau_f[ts], tb = d->tau_b[ts], o = ov->dp;
     switch (p->zero) {
     case 0:
-        eq_subst(out, "max(0, 2·%.6g − %g·%.6g)", d->t_rs_g, o, tb);
+        eq_subst(out, "max(0, 2·%.6g − %g·%.6g)",
+                 d->t_ar_dp_tree > 0 && d->t_ar_dp_tree < 2 * d->t_rs_g ? d->t_ar_dp_tree / 2
+                                                                        : d->t_rs_g,
+                 o, tb); /* C10: the tree when it is faster */
         break;
     case 1:
         eq_subst(out, "max(0, %.6g − %g·%.6g) + max(0, %.6g − %g·%.6g)", d->t_rs_g, o, tb,
