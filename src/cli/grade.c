@@ -568,7 +568,7 @@ int command_grade(const pe_catalog *catalog, const char *key_path, const pe_file
     return st;
 }
 
-/* grade: KEY, then submissions (files or directories of *.yaml), -o FILE. */
+/* grade: KEY, then submissions (files or directories of *.yaml and *.yml), -o FILE. */
 int cli_grade(int argc, char **argv, const cli_context *ctx)
 {
     (void)ctx;
@@ -598,7 +598,7 @@ int cli_grade(int argc, char **argv, const cli_context *ctx)
         case G_HELP:
             fputs("usage: planeval grade KEY SUBMISSION... [-o FILE] [--quiet] [--catalog DIR]\n"
                   "KEY is a drill scenario with a questions: block; a SUBMISSION directory\n"
-                  "means every *.yaml in it, in byte order. One CSV row per student per\n"
+                  "means every *.yaml and *.yml in it, in byte order. One CSV row per student per\n"
                   "question, then a total row per student.\n",
                   stdout);
             return 0;

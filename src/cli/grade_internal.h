@@ -70,7 +70,7 @@ void grade_mistake_explain(const pe_scenario *s, const pe_plan *p, pe_mistake m,
 /* ------------------------------------------------------------ reading (grade_read.c) */
 
 /* A plan answer: an explicit plan's name, a canonical text, or a mapping
- * of plan keys (interface.md "Plans"; no name, no overlap). */
+ * of plan keys (docs/scenarios.md "Plans"; no name, no overlap). */
 pe_status grade_read_plan(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *n,
                           const char *path, pe_plan *out, char *shown, size_t shown_size,
                           pe_error *err);

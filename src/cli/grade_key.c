@@ -1,5 +1,5 @@
 /* grade_key.c — the key's reference answers (grade.h): a column of a
- * plan is the report's figure (interface.md "Report CSV"), fits is docs/model.md
+ * plan is the report's figure (docs/scenarios.md "The report"), fits is docs/model.md
  * M6, comm_bound is S3, the minimum intervention and the best plan follow
  * §9; the ranked rows come from the runner. */
 #include <stdarg.h>

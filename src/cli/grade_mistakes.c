@@ -37,7 +37,7 @@ const char *grade_mistake_name(pe_mistake m)
 
 bool grade_column_value(const pe_result *r, const pe_plan *p, pe_column col, double *out)
 {
-    /* interface.md: an invalid plan fills rank … micro_batch only. */
+    /* docs/scenarios.md: an invalid plan fills rank … micro_batch only. */
     if (r->status == PE_STATUS_INVALID && col >= COL_MICROBATCHES)
         return false;
     double v;

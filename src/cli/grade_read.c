@@ -136,14 +136,14 @@ static pe_status read_plan_dp(const pe_scenario *s, const pe_ydoc *d, const yaml
     return PE_OK;
 }
 
-/* A plan answer written as a mapping of plan keys (interface.md "Plans":
+/* A plan answer written as a mapping of plan keys (docs/scenarios.md "Plans":
  * the defaults; dp required; no name, no overlap). */
 static pe_status read_plan_mapping(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *n,
                                    const char *path, pe_plan *out, pe_error *err)
 {
     pe_plan p;
     memset(&p, 0, sizeof p);
-    p.tp = p.pp = p.cp = 1; /* interface.md "Plans": defaults */
+    p.tp = p.pp = p.cp = 1; /* docs/scenarios.md "Plans": defaults */
     p.recompute = PE_RECOMPUTE_NONE;
     p.micro_batch = 1;
     p.schedule = PE_SCHEDULE_1F1B;

@@ -1,5 +1,5 @@
 /* fields.c — the key tables of fields.h. Keys, ranges and defaults come from
- * interface.md "Scenario file", "Ranges", "Plans", "Sweep", "expect",
+ * docs/scenarios.md "A scenario file", "Ranges", "Plans", "Sweep", "expect",
  * "Presets" and docs/model.md §0; offsets point into the structs of scenario.h. */
 #include <string.h>
 
@@ -209,7 +209,8 @@ static const pe_field overlap_fields[] = {
      "fraction of the compute window that hides PP communication"},
 };
 #undef O
-const pe_fieldset pe_fields_overlap = {"overlap", "communication hidden behind compute (docs/model.md §6)",
+const pe_fieldset pe_fields_overlap = {"overlap",
+                                       "communication hidden behind compute (docs/model.md §6)",
                                        overlap_fields, N_OF(overlap_fields)};
 
 #define FW(f) offsetof(pe_framework, f)

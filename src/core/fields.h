@@ -3,9 +3,9 @@
  *
  * One const table per mapping, the single source for the loader (load.c,
  * catalog.c), `--help`, `explain` and the JSON schemas. The tables are plain
- * data: no YAML here. Key names, ranges and defaults come from interface.md
+ * data: no YAML here. Key names, ranges and defaults come from docs/scenarios.md
  * "Scenario file" / "Ranges" and docs/model.md §0; the order of each table is the
- * order of interface.md's example, so printed help reads like the spec. */
+ * order of docs/scenarios.md's example, so printed help reads like the spec. */
 #ifndef PLANEVAL_FIELDS_H
 #define PLANEVAL_FIELDS_H
 
@@ -24,7 +24,7 @@ typedef enum {
     PE_FT_PRESET  /* a catalog entry name (model.preset, cluster.preset, cluster.gpu.preset) */
 } pe_field_type;
 
-/* Value ranges of interface.md "Ranges". */
+/* Value ranges of docs/scenarios.md "Ranges". */
 typedef enum {
     PE_RANGE_NONE,
     PE_RANGE_WHOLE,    /* whole number >= 1: sizes, degrees, counts, global_batch, links */
@@ -67,7 +67,7 @@ struct pe_fieldset {
     size_t count;
 };
 
-/* Scenario file (interface.md "Scenario file"). */
+/* Scenario file (docs/scenarios.md "A scenario file"). */
 extern const pe_fieldset pe_fields_scenario; /* top level */
 extern const pe_fieldset pe_fields_model;
 extern const pe_fieldset pe_fields_precision;
@@ -85,7 +85,7 @@ extern const pe_fieldset pe_fields_expect;    /* the fixed keys of one expect it
 extern const pe_fieldset pe_fields_tolerance; /* {value, rel_tol | abs_tol} */
 extern const pe_fieldset pe_fields_question;   /* one item of questions: (grading key) */
 extern const pe_fieldset pe_fields_submission; /* a submission file (planeval grade) */
-/* Catalog file (interface.md "Presets"): models:, gpus:, clusters:. */
+/* Catalog file (docs/scenarios.md "Presets and the catalog"): models:, gpus:, clusters:. */
 extern const pe_fieldset pe_fields_catalog;
 
 /* Every fieldset of a scenario or catalog file above (not yet the grading

@@ -1,7 +1,7 @@
 /* scenario.h — the plain data types every stage shares: model, precision,
  * cluster, training, budgets, overlap, plan, sweep, expectations, scenario.
  * No YAML, no CSV, no formulas here. Symbols and defaults: docs/model.md §0;
- * key names: interface.md "Scenario file". Integer keys are int64_t (the
+ * key names: docs/scenarios.md "A scenario file". Integer keys are int64_t (the
  * loader bounds them by 2^53); every derived quantity is a double. */
 #ifndef PLANEVAL_SCENARIO_H
 #define PLANEVAL_SCENARIO_H

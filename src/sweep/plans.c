@@ -1,5 +1,5 @@
 /* plans.c — canonical text, and index → plan over explicit plans + sweep.
- * Rules: interface.md "Sweep" (auto candidates, enumeration order) and
+ * Rules: docs/scenarios.md "Sweeps" (auto candidates, enumeration order) and
  * docs/model.md §1 (which combinations are skipped rather than reported). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,7 +103,7 @@ static pe_status set_values(pe_plan_space *sp, int axis, const int64_t *v, uint6
     return PE_OK;
 }
 
-/* interface.md: tp auto = every t ≤ G with t | G, a, g, f; with
+/* docs/scenarios.md: tp auto = every t ≤ G with t | G, a, g, f; with
  * allow_cross_node_tp also multiples of G up to N that divide a, g and f. */
 static uint64_t tp_auto(const pe_scenario *s, int64_t *out, uint64_t cap)
 {
