@@ -66,7 +66,7 @@ inline double compute_attention_time(double b, double s_local, double f_att, dou
 /* F7 the matrix multiplies of one layer's forward pass, per GPU, for M
  * tokens (M = b·s'): K × N after tensor-parallel sharding (QKV, attention
  * projection, MLP in (gelu f, swiglu 2f), MLP out). Filled per scenario
- * without the 1/t: k_div / n_div say which side t divides. */
+ * unsharded; k_sharded says which side t divides. */
 typedef struct {
     double K, N;   /* unsharded */
     int k_sharded; /* 1: K/t (row-parallel), 0: N/t (column-parallel) */
