@@ -11,8 +11,8 @@
  * The four numbers of F8–F10 — gemm_efficiency, elementwise_efficiency,
  * gemm_half_gflop, attention_efficiency (the first k only, with k < 4 fit
  * rows) — minimise the sum over the fit rows of ln(predicted/measured)²,
- * by Nelder–Mead in a box (a handful
- * of numbers, a smooth, cheap model: no gradient needed). Printed: the
+ * by Nelder–Mead in a box (a handful of numbers, a smooth, cheap model: no
+ * gradient needed). Printed: the
  * values, every row's error, the in-sample and leave-one-out mean absolute
  * error, and the catalog lines to paste. */
 #include <math.h>
