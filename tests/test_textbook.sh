@@ -4,7 +4,10 @@
 # (the drills and scenarios/published), forced to textbook mode, writes the
 # very report the v1 evaluator wrote. tests/golden/textbook/v1-reports.sha256
 # holds the SHA-256 of each v1 report (written by planeval at a97778f, before
-# any refinement, from the same scenario files without framework: keys).
+# any refinement, from the same scenario files without framework: keys;
+# the four sweep drills 02a-02d re-taken after main's pp = 1 schedule rule,
+# which drops duplicate schedules from sweeps, from main's own textbook
+# evaluator).
 . "$(dirname "$0")/testlib.sh"
 
 sums=$src/tests/golden/textbook/v1-reports.sha256

@@ -24,18 +24,23 @@ void file_list_free(pe_file_list *l);
 typedef struct {
     const char *output_dir; /* run: report directory; merge: the output file */
     bool output_given;      /* -o was given */
-    uint64_t top_k;         /* run: 0 = every row */
+    uint64_t top_k;         /* run, merge, check --golden: 0 = every row */
     int threads;            /* ≥ 1 */
     bool quiet;
     const char *plan;       /* explain: NAME or CANONICAL */
     const char *golden_dir; /* check: compare whole reports with DIR/<name>.csv */
     bool update_golden;     /* check: rewrite them instead */
     double golden_rel_tol;  /* check: numeric cells' relative tolerance */
+    double golden_abs_tol;  /* check: numeric cells' absolute tolerance */
     bool table;             /* check: print published vs predicted as a Markdown table */
     double measured_step_s; /* calibrate: measured step time, 0 = not given */
     double measured_peak_gib; /* calibrate: measured peak memory, 0 = not given */
     uint64_t shard_index, shard_count; /* run: --shard I/N; count 0 = no shard */
     bool resume;            /* run: continue from the checkpoint */
+    bool html;              /* run: also DIR/<name>.html (output/html.h) */
+    unsigned status_mask;   /* run: --status, bit 1 << pe_plan_status; 0 = every status */
+    bool pareto;            /* run: --pareto, only the Pareto-optimal plans */
+    int digits;             /* run: --digits N, numbers to N significant digits; 0 = exact */
     bool allow_partial;     /* merge: join what is there, naming what is missing */
     volatile sig_atomic_t *stop; /* run: set by SIGINT/SIGTERM */
     void (*on_error)(const pe_error *err);

@@ -42,9 +42,15 @@ static const char USAGE[] =
     "      --shard I/N        evaluate the I-th of N equal parts of the plans (0 <= I < N);\n"
     "                         writes DIR/<name>.shard-I-of-N.csv, joined by `merge`\n"
     "      --resume           continue an interrupted run from DIR/<name>.checkpoint\n"
+    "      --html             also write DIR/<name>.html: scatter, Pareto front, bars\n"
+    "      --status LIST      write only these statuses (ok,over_time,over_memory,invalid)\n"
+    "      --pareto           write only the Pareto-optimal plans (memory against rank_by)\n"
+    "      --digits N         numbers to N significant digits (default: exact)\n"
     "      (SIGINT/SIGTERM during a sweep, or while its report is ranked or written,\n"
     "      write that checkpoint and no report; exit 130/143; a damaged checkpoint is\n"
     "      refused)\n"
+    "  html REPORT.csv... [-o DIR]\n"
+    "                         the HTML page of written reports: DIR/<stem>.html\n"
     "  merge REPORT.csv... -o FILE [--top K] [--allow-partial]\n"
     "                         join shard reports into the report one run gives; the\n"
     "                         summaries beside them must show every plan index once\n"
@@ -53,6 +59,8 @@ static const char USAGE[] =
     "  check SCENARIO...      evaluate every expect: assertion; exit 1 on any miss\n"
     "      --golden DIR       also compare whole reports with DIR/<name>.csv\n"
     "      --rel-tol X        relative tolerance of numeric cells (default 1e-9)\n"
+    "      --abs-tol X        absolute tolerance of numeric cells (default 0)\n"
+    "      --top K            compare (or write) the K best rows only\n"
     "      --update-golden    rewrite the golden reports instead\n"
     "      --table            numeric assertions as a Markdown table: expected, got, error %\n"
     "  explain SCENARIO --plan NAME|CANONICAL\n"
@@ -63,14 +71,14 @@ static const char USAGE[] =
     "  calibrate RUNS.csv     fit gemm_efficiency, gemm_half_gflop, attention_efficiency and\n"
     "                         elementwise_efficiency of one GPU type to many measured runs\n"
     "                         (header scenario,plan,column,value[,group]; docs/model.md)\n"
-    "  grade KEY SUBMISSION... [-o FILE] [--quiet]\n"
+    "  grade KEY SUBMISSION... [-o FILE] [--gradebook FILE] [--quiet]\n"
     "                         grade students' answers against the questions: of a\n"
     "                         drill scenario; writes a grades CSV (default\n"
     "                         out/<name>-grades.csv)\n"
     "  memory [OPTIONS]       memory per GPU of one plan, no scenario file (--help)\n"
     "  collective [OPTIONS]   time and bus bandwidth of one collective (--help)\n"
     "  bubble [OPTIONS]       pipeline bubble and in-flight micro-batches (--help)\n"
-    "  --help, --version\n"
+    "  --help, --version      COMMAND --help: that command's options in full\n"
     "\n"
     "common options:\n"
     "  --catalog DIR          add or override presets from DIR/*.yaml and *.yml\n"
@@ -99,6 +107,7 @@ static const command COMMANDS[] = {
     {"calibrate", command_calibrate, NULL},
     {"explain", command_explain, NULL},
     {"grade", NULL, cli_grade},
+    {"html", NULL, cli_html},
     /* The calculators take their own options (calc.h). */
     {"memory", NULL, cli_calculator},
     {"collective", NULL, cli_calculator},

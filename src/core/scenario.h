@@ -49,6 +49,7 @@ typedef enum { PE_DP_HIERARCHICAL, PE_DP_FLAT } pe_dp_algorithm;
 /* C10: an all-reduce across nodes as a ring (v1's C5) or, as NCCL's tuner
  * does, the faster of ring and tree. */
 typedef enum { PE_ALLREDUCE_RING, PE_ALLREDUCE_AUTO } pe_allreduce;
+#define PE_RANK_BY_MAX 5 /* rank_by keys in one list: each at most once */
 
 /* Text of each enum value as written in YAML and in reports. */
 const char *pe_mlp_name(pe_mlp v);
@@ -250,7 +251,11 @@ typedef struct {
     pe_overlap overlap;
     pe_fidelity fidelity;
     pe_framework framework;
-    pe_rank_by rank_by;
+    pe_rank_by rank_by; /* the first (or only) rank_by key */
+    /* rank_by as a list: each key breaks the ties of the one before;
+     * rank_by_list[0] == rank_by. A count of 0 means [rank_by]. */
+    pe_rank_by rank_by_list[PE_RANK_BY_MAX];
+    size_t rank_by_count;
     size_t plan_count;
     pe_plan *plans; /* owned: explicit plans in file order */
     pe_sweep sweep;

@@ -25,6 +25,7 @@ const char *plans_skip_name(pe_skip k)
         "virtual_stages applies to interleaved only",
         "interleaved needs virtual_stages >= 2",
         "sequence_parallel applies to tp > 1 only",
+        "schedule applies to pp > 1 only",
     };
     return (unsigned)k < PE_SKIP_COUNT ? names[k] : "?";
 }
@@ -80,6 +81,75 @@ int plans_canonical(const pe_plan *p, char *buf, size_t size)
     return (int)(o - buf);
 }
 
+/* `prefix`, then a whole number of at most 16 digits, at least `min`. */
+static bool read_number(const char **p, const char *prefix, int64_t min, int64_t *out)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(*p, prefix, n) != 0)
+        return false;
+    const char *s = *p + n;
+    int64_t v = 0;
+    int digits = 0;
+    while (*s >= '0' && *s <= '9') {
+        if (++digits > 16)
+            return false;
+        v = v * 10 + (*s++ - '0');
+    }
+    if (!digits || v < min || v > ((int64_t)1 << 53)) /* docs/scenarios.md: at most 2^53 */
+        return false;
+    *out = v;
+    *p = s;
+    return true;
+}
+
+/* "-NAME" followed by `after`, NAME one of `count` names; its index. */
+static bool read_word(const char **p, const char *(*name)(int), int count, const char *after,
+                      int *out)
+{
+    for (int i = 0; i < count; i++) {
+        const char *w = name(i);
+        size_t n = strlen(w);
+        if ((*p)[0] == '-' && strncmp(*p + 1, w, n) == 0 &&
+            strncmp(*p + 1 + n, after, strlen(after)) == 0) {
+            *p += 1 + n;
+            *out = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+static const char *recompute_name(int i) { return pe_recompute_name((pe_recompute)i); }
+static const char *schedule_name(int i) { return pe_schedule_name((pe_schedule)i); }
+
+bool plans_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan *out)
+{
+    pe_plan p;
+    memset(&p, 0, sizeof p);
+    const char *c = text;
+    int rec = 0, sch = 0;
+    int64_t sp = 0;
+    if (!(read_number(&c, "dp", 1, &p.dp) && read_number(&c, "-tp", 1, &p.tp) &&
+          read_number(&c, "-pp", 1, &p.pp) && read_number(&c, "-cp", 1, &p.cp) &&
+          read_number(&c, "-z", 0, &p.zero) && p.zero <= 3 &&
+          read_word(&c, recompute_name, PE_RECOMPUTE_FULL + 1, "-mb", &rec) &&
+          read_number(&c, "-mb", 1, &p.micro_batch) &&
+          read_word(&c, schedule_name, PE_SCHEDULE_ZB_H2 + 1, "-v", &sch) &&
+          read_number(&c, "-v", 1, &p.virtual_stages) && read_number(&c, "-sp", 0, &sp) &&
+          sp <= 1 && *c == '\0'))
+        return false;
+    p.recompute = (pe_recompute)rec;
+    p.schedule = (pe_schedule)sch;
+    p.sequence_parallel = sp == 1;
+    p.overlap = *overlap;
+    char again[PE_CANON_MAX]; /* no leading zeros, nothing a plan would print otherwise */
+    plans_canonical(&p, again, sizeof again);
+    if (strcmp(again, text) != 0 || (p.sequence_parallel && p.tp == 1)) /* docs/model.md §0 */
+        return false;
+    *out = p;
+    return true;
+}
+
 const char *plans_display_name(const pe_plan *p, char canon[PE_CANON_MAX])
 {
     if (p->name[0])
@@ -120,6 +190,54 @@ static uint64_t tp_auto(const pe_scenario *s, int64_t *out, uint64_t cap)
     return n;
 }
 
+/* The candidate slots of an `auto` axis (docs/scenarios.md "Sweep"). */
+static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t fallback, int64_t *cand,
+                                uint64_t cap)
+{
+    int64_t N = s->cluster.nodes * s->cluster.gpus_per_node;
+    uint64_t n = 0;
+    switch (a) {
+    case PE_AXIS_TP:
+        n = tp_auto(s, cand, cap);
+        break;
+    case PE_AXIS_PP: /* every divisor p of L with p ≤ N */
+        for (int64_t p = 1; p <= s->model.layers && p <= N; p++)
+            if (s->model.layers % p == 0 && n < cap)
+                push(cand, &n, p);
+        break;
+    case PE_AXIS_CP: /* powers of two c ≤ 64 with c | s */
+        for (int64_t c = 1; c <= 64; c *= 2)
+            if (s->model.seq_len % c == 0)
+                push(cand, &n, c);
+        break;
+    case PE_AXIS_DP: /* one slot: N/(t·p·c), resolved per combination */
+        push(cand, &n, 0);
+        break;
+    case PE_AXIS_MICRO_BATCH:
+        for (size_t i = 0; i < sizeof MICRO_BATCH_AUTO / sizeof MICRO_BATCH_AUTO[0]; i++)
+            push(cand, &n, MICRO_BATCH_AUTO[i]);
+        break;
+    case PE_AXIS_VIRTUAL_STAGES:
+        for (int64_t v = VIRTUAL_STAGES_AUTO_FIRST; v <= VIRTUAL_STAGES_AUTO_LAST; v++)
+            push(cand, &n, v);
+        break;
+    default: /* the loader admits auto on the axes above only */
+        push(cand, &n, fallback);
+        break;
+    }
+    return n;
+}
+
+/* docs/model.md §1 (v1.1): with p = 1 every schedule is the same plan; the
+ * first listed schedule that is not interleaved is kept (UINT64_MAX: none). */
+static uint64_t pp1_schedule_slot(const pe_plan_space *sp)
+{
+    for (uint64_t i = 0; i < sp->slots[PE_AXIS_SCHEDULE]; i++)
+        if (sp->values[PE_AXIS_SCHEDULE][i] != PE_SCHEDULE_INTERLEAVED)
+            return i;
+    return UINT64_MAX;
+}
+
 pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
 {
     memset(sp, 0, sizeof *sp);
@@ -135,7 +253,6 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
                                           &w->sequence_parallel};
     static const int64_t defaults[PE_AXIS_COUNT] = {
         1, 1, 1, 0, 0, PE_RECOMPUTE_NONE, 1, PE_SCHEDULE_1F1B, 1, 0};
-    int64_t N = s->cluster.nodes * s->cluster.gpus_per_node;
     pe_status st = PE_OK;
     sp->sweep_count = 1;
     for (int a = 0; a < PE_AXIS_COUNT && st == PE_OK; a++) {
@@ -149,36 +266,7 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
         } else {
             sp->mode[a] = MODE_AUTO;
             int64_t cand[128];
-            uint64_t n = 0;
-            switch (a) {
-            case PE_AXIS_TP:
-                n = tp_auto(s, cand, sizeof cand / sizeof cand[0]);
-                break;
-            case PE_AXIS_PP: /* every divisor p of L with p ≤ N */
-                for (int64_t p = 1; p <= s->model.layers && p <= N; p++)
-                    if (s->model.layers % p == 0 && n < sizeof cand / sizeof cand[0])
-                        push(cand, &n, p);
-                break;
-            case PE_AXIS_CP: /* powers of two c ≤ 64 with c | s */
-                for (int64_t c = 1; c <= 64; c *= 2)
-                    if (s->model.seq_len % c == 0)
-                        push(cand, &n, c);
-                break;
-            case PE_AXIS_DP: /* one slot: N/(t·p·c), resolved per combination */
-                push(cand, &n, 0);
-                break;
-            case PE_AXIS_MICRO_BATCH:
-                for (size_t i = 0; i < sizeof MICRO_BATCH_AUTO / sizeof MICRO_BATCH_AUTO[0]; i++)
-                    push(cand, &n, MICRO_BATCH_AUTO[i]);
-                break;
-            case PE_AXIS_VIRTUAL_STAGES:
-                for (int64_t v = VIRTUAL_STAGES_AUTO_FIRST; v <= VIRTUAL_STAGES_AUTO_LAST; v++)
-                    push(cand, &n, v);
-                break;
-            default: /* the loader admits auto on the axes above only */
-                push(cand, &n, defaults[a]);
-                break;
-            }
+            uint64_t n = auto_candidates(s, a, defaults[a], cand, sizeof cand / sizeof cand[0]);
             st = set_values(sp, a, cand, n, err);
         }
         if (st == PE_OK && __builtin_mul_overflow(sp->sweep_count, sp->slots[a], &sp->sweep_count))
@@ -189,6 +277,7 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
         plans_free(sp);
         return st;
     }
+    sp->pp1_schedule_slot = pp1_schedule_slot(sp);
     /* stride[a]: indices per step of axis a (the product of the inner axes) */
     uint64_t stride = 1;
     for (int a = PE_AXIS_COUNT - 1; a >= 0; a--) {
@@ -247,6 +336,12 @@ static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_p
         }
     }
     out->schedule = (pe_schedule)v[PE_AXIS_SCHEDULE][slot[PE_AXIS_SCHEDULE]];
+    /* docs/model.md §1 (v1.1): with p = 1 only the first listed schedule
+     * that is not interleaved is a plan; the others are skipped. */
+    if (out->pp == 1 && slot[PE_AXIS_SCHEDULE] != sp->pp1_schedule_slot) {
+        *axis = PE_AXIS_SCHEDULE;
+        return PE_SKIP_SCHEDULE_PP1;
+    }
     /* docs/model.md §1: virtual_stages values apply to interleaved only (other
      * schedules take v = 1 once); interleaved with v < 2 is skipped. */
     *axis = PE_AXIS_VIRTUAL_STAGES;
@@ -360,6 +455,30 @@ void plans_advance(const pe_plan_space *sp, pe_plan_cursor *c, uint64_t n)
     }
 }
 
+uint64_t plans_count(const pe_plan_space *sp, uint64_t skipped[PE_SKIP_COUNT])
+{
+    uint64_t plans = sp->explicit_count, total = plans_total(sp);
+    if (skipped)
+        memset(skipped, 0, PE_SKIP_COUNT * sizeof *skipped);
+    pe_plan_cursor c;
+    plans_seek(sp, sp->explicit_count, &c);
+    while (c.index < total) {
+        pe_plan p;
+        uint64_t span;
+        int axis;
+        pe_skip k = plans_cursor_plan(sp, &c, &p, &span, &axis);
+        if (k == PE_SKIP_NONE) {
+            plans++;
+            plans_advance(sp, &c, 1);
+            continue;
+        }
+        if (skipped)
+            skipped[k] += span;
+        plans_next_at_axis(sp, &c, axis);
+    }
+    return plans;
+}
+
 bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out)
 {
     const pe_scenario *s = space->scenario;
@@ -369,12 +488,14 @@ bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out)
             return true;
         }
     char canon[PE_CANON_MAX];
-    for (uint64_t i = 0; i < plans_total(space); i++) {
-        if (plans_at(space, i, out) != PE_SKIP_NONE)
-            continue;
-        plans_canonical(out, canon, sizeof canon);
-        if (strcmp(canon, ref) == 0)
+    for (size_t i = 0; i < s->plan_count; i++) { /* an explicit plan keeps its own overlap */
+        plans_canonical(&s->plans[i], canon, sizeof canon);
+        if (strcmp(canon, ref) == 0) {
+            *out = s->plans[i];
             return true;
+        }
     }
-    return false;
+    /* Any other canonical text is the plan a sweep would enumerate for it,
+     * whether or not this scenario's sweep does: no scan of the sweep. */
+    return plans_parse_canonical(ref, &s->overlap, out);
 }

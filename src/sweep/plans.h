@@ -27,6 +27,7 @@ typedef enum {
     PE_SKIP_V_NOT_INTERLEAVED,  /* a schedule other than interleaved takes v = 1 once */
     PE_SKIP_INTERLEAVED_V_LT_2, /* interleaved with v < 2 */
     PE_SKIP_SP_TP1,             /* t = 1 takes sequence_parallel = false once */
+    PE_SKIP_SCHEDULE_PP1,       /* p = 1 takes the first listed non-interleaved schedule once */
     PE_SKIP_COUNT
 } pe_skip;
 
@@ -47,6 +48,7 @@ typedef struct {
     uint64_t slots[PE_AXIS_COUNT];
     uint64_t stride[PE_AXIS_COUNT]; /* indices per step of each axis */
     int mode[PE_AXIS_COUNT]; /* private: list / auto / default */
+    uint64_t pp1_schedule_slot; /* private: the schedule slot p = 1 keeps; UINT64_MAX: none */
 } pe_plan_space;
 
 /* Build the plan space; fails (PE_BAD_INPUT) only when the sweep's size
@@ -81,12 +83,23 @@ pe_skip plans_cursor_plan(const pe_plan_space *space, const pe_plan_cursor *c, p
 void plans_next_at_axis(const pe_plan_space *space, pe_plan_cursor *c, int axis);
 void plans_advance(const pe_plan_space *space, pe_plan_cursor *c, uint64_t n);
 
-/* The plan a reference names (docs/scenarios.md: a name is matched first, then
- * canonical text; explicit plans before the sweep). */
+/* How many indices are plans; skipped[k] (may be NULL) the skips by
+ * reason. Walks the indices without evaluating, a skipped sub-tree at a
+ * time: what `validate` prints so a user can size a run. */
+uint64_t plans_count(const pe_plan_space *space, uint64_t skipped[PE_SKIP_COUNT]);
+
+/* The plan a reference names (docs/scenarios.md: a name is matched first,
+ * then canonical text; explicit plans before the sweep). Any valid
+ * canonical text names a plan, enumerated by the scenario's sweep or not. */
 bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out);
 
 /* dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1} */
 int plans_canonical(const pe_plan *p, char *buf, size_t size);
+
+/* The inverse of plans_canonical: the plan (no name, the given overlap)
+ * whose canonical text is exactly `text`; false for anything else (leading
+ * zeros, a degree of 0, sp1 with tp1, unknown words, values above 2^53). */
+bool plans_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan *out);
 
 /* The plan's report name: its name, or its canonical text. */
 const char *plans_display_name(const pe_plan *p, char canon[PE_CANON_MAX]);
