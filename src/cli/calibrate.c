@@ -16,11 +16,21 @@
 #include "input/load.h"
 #include "sweep/plans.h"
 
-/* Step time with flops_efficiency = e (a shallow copy of the scenario). */
+/* The efficiency solved for: flops_efficiency (F6), or gemm_efficiency
+ * when the GPU times matrix multiplies by shape (docs/model.md F8). */
+static const char *efficiency_key(const pe_scenario *s)
+{
+    return s->cluster.gpu.has_gemm_efficiency ? "gemm_efficiency" : "flops_efficiency";
+}
+
+/* Step time with that efficiency = e (a shallow copy of the scenario). */
 static double step_at(const pe_scenario *s, const pe_plan *p, double e, pe_result *r)
 {
     pe_scenario copy = *s;
-    copy.cluster.gpu.flops_efficiency = e;
+    if (copy.cluster.gpu.has_gemm_efficiency)
+        copy.cluster.gpu.gemm_efficiency = e;
+    else
+        copy.cluster.gpu.flops_efficiency = e;
     pe_eval_ctx ctx;
     evaluate_prepare(&copy, &ctx);
     evaluate_plan(&ctx, p, r);
@@ -31,7 +41,10 @@ static pe_status calibrate(const pe_scenario *s, const pe_plan *p, const pe_comm
                            pe_error *err)
 {
     pe_result r;
-    double now = step_at(s, p, s->cluster.gpu.flops_efficiency, &r);
+    const char *key = efficiency_key(s);
+    const double e_now = s->cluster.gpu.has_gemm_efficiency ? s->cluster.gpu.gemm_efficiency
+                                                            : s->cluster.gpu.flops_efficiency;
+    double now = step_at(s, p, e_now, &r);
     if (r.status == PE_STATUS_INVALID) {
         pe_eval_ctx ctx;
         evaluate_prepare(s, &ctx);
@@ -43,18 +56,18 @@ static pe_status calibrate(const pe_scenario *s, const pe_plan *p, const pe_comm
     char lines[3][400] = {"", "", ""}; /* printed only when every part succeeds */
     snprintf(lines[0], sizeof lines[0],
              "# planeval calibrate: scenario %s, plan %s\n"
-             "# model with flops_efficiency %g: step_time_s %.6g, mem_total_gib %.6g\n",
-             s->name, opt->plan, s->cluster.gpu.flops_efficiency, now, r.mem_total_gib);
+             "# model with %s %g: step_time_s %.6g, mem_total_gib %.6g\n",
+             s->name, opt->plan, key, e_now, now, r.mem_total_gib);
     double e = NAN;
     if (opt->measured_step_s > 0) {
         double at_one = step_at(s, p, 1.0, &r);
         if (at_one > opt->measured_step_s)
             return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
-                           "even at flops_efficiency 1 the model predicts %.6g s for plan '%s', "
+                           "even at %s 1 the model predicts %.6g s for plan '%s', "
                            "more than the measured %.6g s: its communication, bubble or "
                            "optimizer terms (%.6g s of it is not compute) over-estimate this "
                            "run; check the interconnect figures and overlap",
-                           at_one, opt->plan, opt->measured_step_s, at_one - r.compute_s);
+                           key, at_one, opt->plan, opt->measured_step_s, at_one - r.compute_s);
         double lo = 1e-9, hi = 1.0; /* step(lo) ≥ measured ≥ step(hi) */
         for (int i = 0; i < 200 && hi - lo > 1e-15; i++) {
             double mid = 0.5 * (lo + hi);
@@ -66,8 +79,8 @@ static pe_status calibrate(const pe_scenario *s, const pe_plan *p, const pe_comm
         e = hi;
         step_at(s, p, e, &r);
         snprintf(lines[1], sizeof lines[1],
-                 "# measured step_time_s %.6g -> flops_efficiency %.6g (model then gives %.6g s, "
-                 "mfu %.4g)\n", opt->measured_step_s, e, r.step_time_s, r.mfu);
+                 "# measured step_time_s %.6g -> %s %.6g (model then gives %.6g s, "
+                 "mfu %.4g)\n", opt->measured_step_s, key, e, r.step_time_s, r.mfu);
     }
     double reserve = NAN;
     if (opt->measured_peak_gib > 0) {
@@ -87,7 +100,7 @@ static pe_status calibrate(const pe_scenario *s, const pe_plan *p, const pe_comm
     if (!isnan(reserve))
         printf("  reserve_gib: %.6g\n", reserve);
     if (!isnan(e))
-        printf("  gpu:\n    flops_efficiency: %.6g\n", e);
+        printf("  gpu:\n    %s: %.6g\n", key, e);
     return PE_OK;
 }
 
@@ -96,6 +109,9 @@ int command_calibrate(const pe_catalog *catalog, const pe_file_list *files,
 {
     pe_error err = {0};
     pe_status st = PE_OK;
+    const size_t len = files->count == 1 ? strlen(files->paths[0]) : 0;
+    if (len > 4 && strcmp(files->paths[0] + len - 4, ".csv") == 0)
+        return calibrate_runs(catalog, files->paths[0], opt); /* many runs, F8–F10 */
     if (files->count != 1)
         st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "calibrate takes exactly one scenario");
     else if (!opt->plan)

@@ -32,6 +32,7 @@ typedef struct {
     bool has_got;      /* the cell was a number */
     double got;
     bool ok;
+    char group[16];    /* the file's "# group: fit|predict" line, "" without one */
 } table_row;
 
 typedef struct {
@@ -40,6 +41,7 @@ typedef struct {
     table_row *rows; /* --table only */
     size_t nrows, caprows;
     bool table;
+    char group[16]; /* of the scenario being checked (table_add copies it) */
 } tally;
 
 /* The row of a plan reference: a name is matched first, then canonical text. */
@@ -158,6 +160,7 @@ static void table_add(tally *t, const char *scenario, const char *plan,
         return;
     }
     r->expected = c->value;
+    memcpy(r->group, t->group, sizeof r->group);
     char *end;
     r->got = strtod(cell, &end);
     r->has_got = cell[0] && !*end;
@@ -180,6 +183,112 @@ static bool row_error(const table_row *r, double *pct)
         return false;
     *pct = 100.0 * (r->got - r->expected) / fabs(r->expected);
     return true;
+}
+
+/* A published-run file's group (issue 10 point 7; docs/model.md §13):
+ * its "# group: fit" or "# group: predict" comment line, else "". */
+static void file_group(const char *path, char out[16])
+{
+    out[0] = '\0';
+    FILE *f = fopen(path, "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "# group: %15[a-z]", out) == 1)
+            break;
+    if (f)
+        fclose(f);
+}
+
+/* The time columns: each the step time or its inverse. */
+static bool time_column(const char *c)
+{
+    return !strcmp(c, "step_time_s") || !strcmp(c, "tokens_per_s") || !strcmp(c, "mfu") ||
+           !strcmp(c, "hfu") || !strcmp(c, "tflops_per_gpu");
+}
+
+/* Average ranks (ties share the mean rank) of v[0..n). */
+static void ranks(const double *v, size_t n, double *rank)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t below = 0, equal = 0;
+        for (size_t j = 0; j < n; j++)
+            below += v[j] < v[i], equal += v[j] == v[i];
+        rank[i] = (double)below + (double)(equal + 1) / 2.0;
+    }
+}
+
+/* Spearman's rank correlation of published and predicted values. */
+static double spearman(const double *a, const double *b, size_t n)
+{
+    double *ra = malloc(2 * n * sizeof *ra);
+    if (!ra)
+        return NAN;
+    double *rb = ra + n, sa = 0, sb = 0, sab = 0, saa = 0, sbb = 0;
+    ranks(a, n, ra);
+    ranks(b, n, rb);
+    for (size_t i = 0; i < n; i++)
+        sa += ra[i], sb += rb[i];
+    for (size_t i = 0; i < n; i++) {
+        const double x = ra[i] - sa / (double)n, y = rb[i] - sb / (double)n;
+        sab += x * y, saa += x * x, sbb += y * y;
+    }
+    free(ra);
+    return saa > 0 && sbb > 0 ? sab / sqrt(saa * sbb) : NAN;
+}
+
+/* One line of the group table: the time rows of `source` (scenario names
+ * starting "source-") in `group`. */
+static void group_line(const tally *t, const char *source, const char *group)
+{
+    double *pub = malloc(2 * t->nrows * sizeof *pub), sum = 0, max = 0;
+    if (!pub)
+        return;
+    double *pred = pub + t->nrows;
+    size_t n = 0, nr = 0, len = strlen(source);
+    const char *rc_col = NULL; /* ranks compare like with like: step_time_s if any */
+    for (size_t i = 0; i < t->nrows; i++) {
+        const table_row *r = &t->rows[i];
+        double pct;
+        if (strncmp(r->scenario, source, len) || r->scenario[len] != '-' ||
+            strcmp(r->group, group) || !time_column(r->column) || !row_error(r, &pct))
+            continue;
+        n++;
+        sum += fabs(pct), max = fabs(pct) > max ? fabs(pct) : max;
+        if (!rc_col || (strcmp(rc_col, "step_time_s") && !strcmp(r->column, "step_time_s")))
+            rc_col = r->column, nr = 0;
+        if (!strcmp(r->column, rc_col))
+            pub[nr] = r->expected, pred[nr] = r->got, nr++;
+    }
+    if (n) {
+        const double rho = nr >= 3 ? spearman(pub, pred, nr) : NAN;
+        char rc[64] = "—";
+        if (!isnan(rho))
+            snprintf(rc, sizeof rc, "%.3f (%s, %zu)", rho, rc_col, nr);
+        printf("| %s | %s | %zu | %.2f | %.2f | %s |\n", source, group[0] ? group : "(none)", n,
+               sum / (double)n, max, rc);
+    }
+    free(pub);
+}
+
+/* Per source (the scenario name before its first '-') and group: mean and
+ * max |error| of the time assertions and the rank correlation of published
+ * against predicted values. */
+static void groups_print(const tally *t)
+{
+    printf("\n| source | group | time assertions | mean error %% | max error %% | rank "
+           "correlation (column, runs) |\n|---|---|---:|---:|---:|---:|\n");
+    static const char *const groups[] = {"fit", "predict", ""};
+    for (size_t i = 0; i < t->nrows; i++) {
+        const char *name = t->rows[i].scenario, *dash = strchr(name, '-');
+        char source[PE_NAME_MAX];
+        snprintf(source, sizeof source, "%.*s", dash ? (int)(dash - name) : (int)strlen(name), name);
+        bool seen = false; /* printed already, at an earlier row of the same source */
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strncmp(t->rows[j].scenario, source, strlen(source)) &&
+                   t->rows[j].scenario[strlen(source)] == (dash ? '-' : '\0');
+        for (size_t g = 0; !seen && g < 3; g++)
+            group_line(t, source, groups[g]);
+    }
 }
 
 /* The Markdown table, then the mean absolute and the worst percent error. */
@@ -223,6 +332,7 @@ static void table_print(const tally *t)
     } else {
         printf("worst case: none\n");
     }
+    groups_print(t);
 }
 
 static void table_free(tally *t)
@@ -367,6 +477,7 @@ static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, 
         plans_free(&space);
         return st;
     }
+    file_group(s->file, t->group);
     check_expects(s, &space, &ctx, &rr, t);
     if (opt->golden_dir)
         st = check_golden(s, &space, &ctx, &rr, opt, t, err);

@@ -28,6 +28,8 @@ static const char *const SOURCES[][2] = {
     {"Qi", "Qi et al., Zero Bubble Pipeline Parallelism, arXiv:2401.10241 (2023)"},
     {"Thakur", "Thakur, Rabenseifner, Gropp, Optimization of Collective Communication Operations in MPICH, IJHPCA 19(1) (2005); NVIDIA nccl-tests doc/PERFORMANCE.md"},
     {"Liu", "Liu et al., Ring Attention with Blockwise Transformers, arXiv:2310.01889 (2023)"},
+    {"Hockney", "Hockney, The communication challenge for MPP: Intel Paragon and Meiko CS-2, Parallel Computing 20(3) (1994); Hockney & Jesshope, Parallel Computers 2 (1988): performance r∞ and half-performance size n½"},
+    {"Williams", "Williams, Waterman, Patterson, Roofline: an insightful visual performance model for multicore architectures, CACM 52(4) (2009)"},
     {"spec", "planeval docs/model.md (a definition of this tool, no outside source)"},
 };
 
@@ -351,6 +353,52 @@ static void explain_p2p(FILE *out, const char *what, const pe_group *g, const pe
     eq_value(out, value, "s", "Thakur 2005");
 }
 
+/* §12 F7–F11: the compute times by GEMM shape, attention core, element-wise
+ * bytes and per-micro-batch overhead (when the GPU gives gemm_efficiency). */
+static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                                    const pe_detail *d)
+{
+    static const char *const NAMES[PE_LAYER_GEMMS] = {"QKV", "attention projection", "MLP in",
+                                                      "MLP out"};
+    const double t = (double)p->tp, M = (double)p->micro_batch * d->s_local;
+    const pe_gpu *g = &ctx->scenario->cluster.gpu;
+    fprintf(out, "     refined compute (docs/model.md §12): e_max = %g, F_half = %g GFLOP, "
+                 "e_att = %g, η_W = %g, t_mb = %g µs; M = b·s' = %g tokens\n",
+            g->gemm_efficiency, g->gemm_half_gflop, ctx->att_rate / ctx->peak,
+            g->elementwise_efficiency, g->microbatch_overhead_us, M);
+    for (int i = 0; i < PE_LAYER_GEMMS; i++) {
+        const pe_gemm_shape *s = &ctx->gemms[i];
+        const double K = s->k_sharded ? s->K / t : s->K, N = s->k_sharded ? s->N : s->N / t;
+        const double F = 2.0 * M * K * N;
+        char what[96];
+        snprintf(what, sizeof what, "%s GEMM %g×%g×%g, F = 2·M·K·N = %.6g FLOP", NAMES[i], M, K, N, F);
+        eq_begin(out, "F7-8", what, "max((F + F_half)/(peak·e_max), 2·(MK + KN + MN)/W)");
+        eq_subst(out, "max((%.6g + %.6g)/%.6g, 2·(%g + %g + %g)/%.6g)", F, g->gemm_half_gflop * 1e9,
+                 ctx->gemm_rate, M * K, K * N, M * N, ctx->hbm_bps);
+        fprintf(out, "       = %.6g s (efficiency F/(peak·τ) = %.4g)%*s[Hockney n½; Williams]\n",
+                d->gemm_t[i], F / (ctx->peak * d->gemm_t[i]), 8, "");
+    }
+    eq_begin(out, "F9", "attention core per layer", "b·s'·4·s·h·κ/t / (peak·e_att)");
+    eq_subst(out, "%g·%.6g/%g / %.6g", M, ctx->F_att, t, ctx->att_rate);
+    eq_value(out, d->tau_core, "s", "Narayanan §5.1");
+    eq_begin(out, "F10", "element-wise per layer", "b·s'·(rep/(sp ? t : 1) + par/t + att/t) / (W·η_W)");
+    eq_subst(out, "%g·(%g/%g + %g/%g + %g/%g) / %.6g", M, ctx->ew_rep,
+             p->sequence_parallel ? t : 1.0, ctx->ew_par, t, ctx->ew_att, t, ctx->ew_bps);
+    eq_value(out, d->tau_ew, "s", "Korthikanti §4; roofline");
+    eq_begin(out, "F7-10", "output layer (last stage)", "GEMM M×h×V/t + b·s'·12·V/t/(W·η_W)");
+    eq_value(out, d->tau_out, "s", "spec §12");
+    eq_begin(out, "F8-10", "τ_lf, τ_lb, τ_att per layer",
+             "GEMMs + core + element-wise; 2·τ_lf + recompute (full τ_lf, selective core + att part)");
+    fprintf(out, "       = %.6g s, %.6g s, %.6g s\n", d->tau_lf, d->tau_lb, d->tau_att);
+    const int stages = p->pp == 1 ? 1 : 2;
+    for (int i = 0; i < stages; i++) {
+        char sb[32], what[96];
+        snprintf(what, sizeof what, "τ_f, τ_b %s", stage_name(i, p->pp, sb));
+        eq_begin(out, "F11", what, "(L/p)·τ_l + (last ? out : 0) + t_mb/3, (L/p)·τ_lb + 2·out + 2·t_mb/3");
+        fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
+    }
+}
+
 /* §4 F1–F6. */
 static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                             const pe_detail *d)
@@ -385,15 +433,20 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         eq_begin(out, "F5", what, "2·f_fwd + b·s'·(L/p)·x / t");
         eq_subst(out, "2·%.6g + %g·%g·%g·%.6g / %g", d->f_fwd[i], b, d->s_local, d->lps, d->x, t);
         eq_value(out, d->f_bwd[i], "FLOP", "Narayanan §5.1");
+        if (ctx->refined_compute)
+            continue; /* the times come from F7–F11 below */
         snprintf(what, sizeof what, "τ_f, τ_b %s", st);
         eq_begin(out, "F6", what, "f / (peak·e)");
         eq_subst(out, "%.6g / %.6g, %.6g / %.6g", d->f_fwd[i], ctx->rate, d->f_bwd[i], ctx->rate);
         fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
     }
+    if (ctx->refined_compute) {
+        explain_refined_compute(out, ctx, p, d);
+        return;
+    }
     eq_begin(out, "F6", "τ_lf, τ_lb, τ_att per layer",
              "b·s'·F_layer/t/(peak·e), (2·b·s'·F_layer + b·s'·x)/t/(peak·e), b·s'·4·s·h·κ/t/(peak·e)");
     fprintf(out, "       = %.6g s, %.6g s, %.6g s\n", d->tau_lf, d->tau_lb, d->tau_att);
-
 }
 
 /* §5 groups, §6 X1 and X2: the communication of every layer. */
@@ -408,6 +461,13 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
                  "α_in = %g µs, α_out = %g µs, B_out = %g GB/s\n",
             (long long)ctx->gpus_per_node, net->alpha_in * 1e6, net->alpha_out * 1e6,
             net->out_bps / 1e9);
+    const pe_cluster *cl = &ctx->scenario->cluster;
+    if (net->half_in > 0 || net->half_out > 0 || cl->intra_node.bus_efficiency != 1 ||
+        (cl->inter_node.present && cl->inter_node.bus_efficiency != 1))
+        fprintf(out, "C8   η_max intra/inter = %g/%g (in every bandwidth below), S_half = %g/%g MB "
+                     "added to every message: busbw(S) = η_max·B·S/(S + S_half)   [Hockney n½]\n",
+                cl->intra_node.bus_efficiency, cl->inter_node.present ? cl->inter_node.bus_efficiency : 1.0,
+                net->half_in / 1e6, net->half_out / 1e6);
     explain_group(out, "tp", &d->g_tp, 1, ctx);
     explain_group(out, "cp", &d->g_cp, p->tp, ctx);
     explain_group(out, "dp", &d->g_dp, p->tp, ctx);
@@ -416,6 +476,10 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     eq_subst(out, "2·%g·%g·%g", b, d->s_local, ctx->h);
     eq_value(out, d->s_tp, "bytes", "Korthikanti §3");
     explain_rs(out, "T_rs(S_tp) over tp", &d->g_tp, net, d->s_tp, d->t_ar_tp / 2);
+    if (d->t_ar_tp_tree > 0)
+        fprintf(out, "C10  tree all-reduce over tp = 2·[chain in the node + (S + S_half)/(n_in·B_out) "
+                     "+ ⌈log2 n_out⌉·α_out] = %.6g s; T_ar below is the faster of ring and tree   "
+                     "[NCCL]\n", d->t_ar_tp_tree);
     eq_begin(out, "C5", "T_ar(S_tp)", "2·T_rs");
     eq_value(out, d->t_ar_tp, "s", "Thakur 2005");
     eq_begin(out, "X1", "χ_tp,f", "(L/p)·max(0, 2·T_ar − overlap.tp·τ_lf)");
@@ -467,7 +531,14 @@ static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan
         eq_begin(out, "X3", "S_pp, bytes per pipeline hop", "2·b·s'·h/(sp ? t : 1)");
         eq_subst(out, "2·%g·%g·%g/%g", b, d->s_local, ctx->h, p->sequence_parallel ? t : 1.0);
         eq_value(out, d->s_pp, "bytes", "Narayanan §2.2");
-        explain_p2p(out, "T_p2p(S_pp)", &d->g_pp, net, d->s_pp, d->t_p2p_pp);
+        if (d->pp_hop_bytes != d->s_pp) {
+            eq_begin(out, "X6", "T_p2p with scatter/gather (no sp, spans nodes)",
+                     "T_p2p(S_pp/t) inter-node + T_rs(S_pp) all-gather over tp inside the node");
+            eq_subst(out, "S_pp/t = %.6g/%g = %.6g bytes across nodes", d->s_pp, t, d->pp_hop_bytes);
+            eq_value(out, d->t_p2p_pp, "s", "Narayanan §4.1");
+        } else {
+            explain_p2p(out, "T_p2p(S_pp)", &d->g_pp, net, d->s_pp, d->t_p2p_pp);
+        }
         eq_begin(out, "X3", "χ_pp", "m·v·[max(0, T_p2p − overlap.pp·τ_f/v) + max(0, T_p2p − overlap.pp·τ_b/v)]");
         eq_subst(out, "%g·%lld·[max(0, %.6g − %g·%.6g/%lld) + max(0, %.6g − %g·%.6g/%lld)]", m,
                  (long long)p->virtual_stages, d->t_p2p_pp, ov->pp, d->tau_f[ts],
@@ -490,8 +561,15 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     eq_begin(out, "X4", "S_g, S_w (time stage)", "β_g·N_gpu, β_w·N_gpu");
     eq_subst(out, "%g·%.6g, %g·%.6g", ctx->beta_g, d->n_gpu[ts], ctx->beta_w, d->n_gpu[ts]);
     fprintf(out, "       = %.6g bytes, %.6g bytes\n", d->s_g, d->s_w);
-    explain_rs(out, "T_rs(S_g) over dp·c", &d->g_dp, net, d->s_g, d->t_rs_g);
-    explain_rs(out, "T_rs(S_w) over dp·c", &d->g_dp, net, d->s_w, d->t_rs_w);
+    if (ctx->dp_flat && d->g_dp.n_out > 1) {
+        eq_begin(out, "C9", "T_rs(S_g), T_rs(S_w): one flat ring over dp·c (framework)",
+                 "(n−1)/n·(S + S_half)/min(B_in, n_in·B_out) + (n−1)·α_out");
+        fprintf(out, "       = %.6g s, %.6g s%*s[NCCL ring; Thakur 2005]\n", d->t_rs_g,
+                d->t_rs_w, 30, "");
+    } else {
+        explain_rs(out, "T_rs(S_g) over dp·c", &d->g_dp, net, d->s_g, d->t_rs_g);
+        explain_rs(out, "T_rs(S_w) over dp·c", &d->g_dp, net, d->s_w, d->t_rs_w);
+    }
     static const char *const X4[] = {
         "max(0, T_ar(S_g) − overlap.dp·τ_b)   (z = 0, T_ar = 2·T_rs)",
         "max(0, T_rs(S_g) − overlap.dp·τ_b) + max(0, T_rs(S_w) − overlap.dp·τ_f)   (z = 1)",
@@ -501,7 +579,10 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     const double tf = d->tau_f[ts], tb = d->tau_b[ts], o = ov->dp;
     switch (p->zero) {
     case 0:
-        eq_subst(out, "max(0, 2·%.6g − %g·%.6g)", d->t_rs_g, o, tb);
+        eq_subst(out, "max(0, 2·%.6g − %g·%.6g)",
+                 d->t_ar_dp_tree > 0 && d->t_ar_dp_tree < 2 * d->t_rs_g ? d->t_ar_dp_tree / 2
+                                                                        : d->t_rs_g,
+                 o, tb); /* C10: the tree when it is faster */
         break;
     case 1:
         eq_subst(out, "max(0, %.6g − %g·%.6g) + max(0, %.6g − %g·%.6g)", d->t_rs_g, o, tb,
@@ -517,6 +598,18 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         break;
     }
     eq_value(out, d->chi_dp, "s", "ZeRO §5");
+    if (d->t_ar_dp_tree > 0)
+        fprintf(out, "C10  tree all-reduce of S_g over dp·c = %.6g s against the ring's 2·T_rs = "
+                     "%.6g s: X4 takes the faster   [NCCL]\n", d->t_ar_dp_tree, 2 * d->t_rs_g);
+    if (ctx->dp_bucket_bytes > 0 && p->zero <= 1) {
+        eq_begin(out, "X7", "last gradient bucket, never hidden",
+                 "max(0, min(1, bucket/S_g)·T − max(0, T − overlap.dp·τ_b)), included in χ_dp above");
+        eq_subst(out, "bucket %.6g bytes of S_g %.6g", ctx->dp_bucket_bytes, d->s_g);
+        eq_value(out, d->dp_last_bucket, "s", "PyTorch DDP; Megatron-Core DDP");
+    }
+    if (ctx->comm_slowdown > 0)
+        fprintf(out, "X8   every exposed time above includes φ·(its hidden part), φ = %g (compute "
+                     "slowed by overlapped communication)\n", ctx->comm_slowdown);
     eq_begin(out, "X5", "optimizer step", "N_gpu/(z ≥ 1 ? D : 1)·(β_w + β_g + 2·β_o)/W");
     eq_subst(out, "%.6g/%g·(%g + %g + 2·%g)/%.6g", d->n_gpu[ts], p->zero >= 1 ? d->D : 1.0,
              ctx->beta_w, ctx->beta_g, ctx->beta_o, ctx->hbm_bps);
@@ -582,6 +675,22 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     explain_bubble_step(out, ctx, p, d, r);
 }
 
+/* Which refinements of docs/model.md §12 are on; nothing in textbook mode
+ * or when every one is neutral. */
+static void explain_fidelity(FILE *out, const pe_eval_ctx *ctx)
+{
+    const pe_scenario *s = ctx->scenario;
+    const bool net = ctx->net.half_in > 0 || ctx->net.half_out > 0 ||
+                     s->cluster.intra_node.bus_efficiency != 1 ||
+                     (s->cluster.inter_node.present && s->cluster.inter_node.bus_efficiency != 1);
+    if (!ctx->refined_compute && !net && !s->framework.present)
+        return;
+    fprintf(out, "     refined model (docs/model.md §12; fidelity: textbook turns it off):%s%s%s%s\n",
+            ctx->refined_compute ? " compute by GEMM shape (F7-F11)" : "",
+            net ? " measured collectives (C8)" : "", s->framework.present ? " framework " : "",
+            s->framework.present ? (s->framework.name[0] ? s->framework.name : "(keys)") : "");
+}
+
 void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned sections)
 {
     pe_result r;
@@ -596,6 +705,7 @@ void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned 
             (long long)s->cluster.nodes, (long long)s->cluster.gpus_per_node,
             (long long)ctx->gpus, (long long)ctx->global_batch, (long long)ctx->seq_len,
             (long long)p->micro_batch);
+    explain_fidelity(out, ctx);
     if (sections & EXPLAIN_VALIDITY)
         explain_validity(out, ctx, p, &r);
     if (r.status == PE_STATUS_INVALID) {

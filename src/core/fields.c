@@ -18,6 +18,9 @@ static const char *const topology_values[] = {"switch", "full_mesh", NULL};
 static const char *const recompute_values[] = {"none", "selective", "full", NULL};
 static const char *const schedule_values[] = {"1f1b", "interleaved", "gpipe", "zb-h1", "zb-h2",
                                               NULL};
+static const char *const fidelity_values[] = {"refined", "textbook", NULL};
+static const char *const dp_algorithm_values[] = {"hierarchical", "flat", NULL};
+static const char *const allreduce_values[] = {"ring", "auto", NULL};
 static const char *const rank_by_values[] = {"step_time", "mfu", "memory", "train_days",
                                              "interventions", NULL};
 
@@ -90,6 +93,18 @@ static const pe_field gpu_fields[] = {
      NULL, "HBM bandwidth, TB/s"},
     {"flops_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, G(flops_efficiency), NO, NULL, 0,
      NULL, "0.5", "e, achieved fraction of peak"},
+    {"gemm_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, G(gemm_efficiency),
+     G(has_gemm_efficiency), NULL, 0, NULL, "none",
+     "F8 e_max: matrix multiplies timed one by one from their shapes (docs/model.md §12)"},
+    {"gemm_half_gflop", PE_FT_NUMBER, PE_RANGE_NONNEG, G(gemm_half_gflop), NO, NULL, 0, NULL,
+     "0", "F8 F_half: GFLOP of a matrix multiply that reaches half of e_max"},
+    {"attention_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, G(attention_efficiency),
+     G(has_attention_efficiency), NULL, 0, NULL, "gemm_efficiency",
+     "F9 e_att: achieved fraction of peak of the attention core"},
+    {"elementwise_efficiency", PE_FT_NUMBER, PE_RANGE_UNIT, G(elementwise_efficiency), NO, NULL,
+     0, NULL, "0", "F10 η_W: fraction of HBM bandwidth element-wise kernels reach (0: untimed)"},
+    {"microbatch_overhead_us", PE_FT_NUMBER, PE_RANGE_NONNEG, G(microbatch_overhead_us), NO,
+     NULL, 0, NULL, "0", "F11 t_mb: fixed time per micro-batch and stage, microseconds"},
 };
 #undef G
 const pe_fieldset pe_fields_gpu = {"cluster.gpu", "one GPU", gpu_fields, N_OF(gpu_fields)};
@@ -106,6 +121,10 @@ static const pe_field intra_fields[] = {
      PE_F_SWITCH, NULL, NULL, "switch: GB/s per GPU per direction"},
     {"latency_us", PE_FT_NUMBER, PE_RANGE_NONNEG, I(latency_us), NO, NULL, PE_F_REQUIRED, NULL,
      NULL, "latency of one message, microseconds"},
+    {"bus_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, I(bus_efficiency), NO, NULL, 0, NULL,
+     "1", "C8 η_max: fraction of the nominal bandwidth large collectives reach"},
+    {"half_message_mb", PE_FT_NUMBER, PE_RANGE_NONNEG, I(half_message_mb), NO, NULL, 0, NULL,
+     "0", "C8 S_half: message size (MB) reaching half of η_max"},
 };
 #undef I
 const pe_fieldset pe_fields_intra_node = {
@@ -118,6 +137,10 @@ static const pe_field inter_fields[] = {
      NULL, "GB/s per GPU per direction"},
     {"latency_us", PE_FT_NUMBER, PE_RANGE_NONNEG, E(latency_us), NO, NULL, PE_F_REQUIRED, NULL,
      NULL, "latency of one message, microseconds"},
+    {"bus_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, E(bus_efficiency), NO, NULL, 0, NULL,
+     "1", "C8 η_max: fraction of the nominal bandwidth large collectives reach"},
+    {"half_message_mb", PE_FT_NUMBER, PE_RANGE_NONNEG, E(half_message_mb), NO, NULL, 0, NULL,
+     "0", "C8 S_half: message size (MB) reaching half of η_max"},
 };
 #undef E
 const pe_fieldset pe_fields_inter_node = {"cluster.inter_node",
@@ -189,6 +212,28 @@ static const pe_field overlap_fields[] = {
 const pe_fieldset pe_fields_overlap = {"overlap",
                                        "communication hidden behind compute (docs/model.md §6)",
                                        overlap_fields, N_OF(overlap_fields)};
+
+#define FW(f) offsetof(pe_framework, f)
+static const pe_field framework_fields[] = {
+    {"preset", PE_FT_PRESET, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, NULL,
+     "start from this catalog framework; the keys below override it"},
+    {"overlap", PE_FT_MAP, PE_RANGE_NONE, NO, NO, NULL, 0, &pe_fields_overlap, NULL,
+     "the framework's overlap defaults (the scenario's overlap: overrides them)"},
+    {"pp_scatter_gather", PE_FT_BOOL, PE_RANGE_NONE, FW(pp_scatter_gather), NO, NULL, 0, NULL,
+     "false", "X6: pipeline sends cross nodes as 1/t of the activation (Megatron)"},
+    {"dp_algorithm", PE_FT_ENUM, PE_RANGE_NONE, FW(dp_algorithm), NO, dp_algorithm_values, 0,
+     NULL, "hierarchical", "C9: ZeRO/DP collectives across nodes, hierarchical or flat ring"},
+    {"allreduce", PE_FT_ENUM, PE_RANGE_NONE, FW(allreduce), NO, allreduce_values, 0, NULL, "ring",
+     "C10: all-reduce across nodes as a ring, or auto: the faster of ring and tree (NCCL)"},
+    {"dp_bucket_mb", PE_FT_NUMBER, PE_RANGE_NONNEG, FW(dp_bucket_mb), NO, NULL, 0, NULL, "0",
+     "X7: size of the last gradient bucket, MB, whose reduction is never hidden"},
+    {"comm_slowdown", PE_FT_NUMBER, PE_RANGE_UNIT, FW(comm_slowdown), NO, NULL, 0, NULL, "0",
+     "X8: fraction of hidden communication time added to compute (shared SMs, HBM)"},
+};
+#undef FW
+const pe_fieldset pe_fields_framework = {"framework",
+                                         "what the training framework does (docs/model.md §12)",
+                                         framework_fields, N_OF(framework_fields)};
 
 /* ------------------------------------------------------------ plans, sweep */
 #define PL(f) offsetof(pe_plan, f)
@@ -332,6 +377,10 @@ static const pe_field scenario_fields[] = {
      "limits (all optional)"},
     {"overlap", PE_FT_MAP, PE_RANGE_NONE, S(overlap), NO, NULL, 0, &pe_fields_overlap, NULL,
      "communication overlap fractions"},
+    {"fidelity", PE_FT_ENUM, PE_RANGE_NONE, S(fidelity), NO, fidelity_values, 0, NULL,
+     "refined", "refined, or textbook: every refinement neutral (docs/model.md v1)"},
+    {"framework", PE_FT_MAP, PE_RANGE_NONE, NO, NO, NULL, 0, &pe_fields_framework, NULL,
+     "a catalog framework name, or {preset: NAME, ...keys}"},
     {"rank_by", PE_FT_ENUM_LIST, PE_RANGE_NONE, S(rank_by), NO, rank_by_values, 0, NULL,
      "step_time",
      "ranking key, or a list of keys each breaking the ties of the one before (train_days "
@@ -357,6 +406,8 @@ static const pe_field catalog_fields[] = {
      "preset name -> keys of cluster.gpu"},
     {"clusters", PE_FT_MAP, PE_RANGE_NONE, NO, NO, NULL, 0, &pe_fields_cluster, NULL,
      "preset name -> keys of cluster (never nodes; gpu: {preset: NAME} names a GPU)"},
+    {"frameworks", PE_FT_MAP, PE_RANGE_NONE, NO, NO, NULL, 0, &pe_fields_framework, NULL,
+     "preset name -> keys of framework"},
 };
 const pe_fieldset pe_fields_catalog = {"", "a catalog file", catalog_fields,
                                        N_OF(catalog_fields)};
@@ -364,7 +415,7 @@ const pe_fieldset pe_fields_catalog = {"", "a catalog file", catalog_fields,
 const pe_fieldset *const pe_fieldsets[] = {
     &pe_fields_scenario, &pe_fields_model,    &pe_fields_precision, &pe_fields_cluster,
     &pe_fields_gpu,      &pe_fields_intra_node, &pe_fields_inter_node, &pe_fields_training,
-    &pe_fields_budgets,  &pe_fields_overlap,  &pe_fields_plan,      &pe_fields_sweep,
+    &pe_fields_budgets,  &pe_fields_overlap,  &pe_fields_framework, &pe_fields_plan,      &pe_fields_sweep,
     &pe_fields_expect,   &pe_fields_tolerance, &pe_fields_catalog,  &pe_fields_question,
     &pe_fields_submission, NULL};
 

@@ -79,6 +79,7 @@ extern const pe_fieldset pe_fields_inter_node;
 extern const pe_fieldset pe_fields_training;
 extern const pe_fieldset pe_fields_budgets;
 extern const pe_fieldset pe_fields_overlap;
+extern const pe_fieldset pe_fields_framework;
 extern const pe_fieldset pe_fields_plan;  /* one item of plans: */
 extern const pe_fieldset pe_fields_sweep; /* offsets are of pe_axis members of pe_sweep */
 extern const pe_fieldset pe_fields_expect;    /* the fixed keys of one expect item */

@@ -48,11 +48,40 @@ const char *pe_rank_by_name(pe_rank_by v)
     return NAME_OF(t, v);
 }
 
+const char *pe_fidelity_name(pe_fidelity v)
+{
+    static const char *const t[] = {"refined", "textbook"};
+    return NAME_OF(t, v);
+}
+const char *pe_dp_algorithm_name(pe_dp_algorithm v)
+{
+    static const char *const t[] = {"hierarchical", "flat"};
+    return NAME_OF(t, v);
+}
+
+const char *pe_allreduce_name(pe_allreduce v)
+{
+    static const char *const t[] = {"ring", "auto"};
+    return NAME_OF(t, v);
+}
+
 const char *pe_ask_name(pe_ask v)
 {
     static const char *const t[] = {"column",    "fits",      "comm_bound",
                                     "min_intervention", "best_plan", "chosen_plan"};
     return NAME_OF(t, v);
+}
+
+void scenario_force_textbook(pe_scenario *s)
+{
+    pe_gpu *g = &s->cluster.gpu;
+    g->has_gemm_efficiency = false, g->gemm_efficiency = 0, g->gemm_half_gflop = 0;
+    g->has_attention_efficiency = false, g->attention_efficiency = 0;
+    g->elementwise_efficiency = 0, g->microbatch_overhead_us = 0;
+    s->cluster.intra_node.bus_efficiency = 1, s->cluster.intra_node.half_message_mb = 0;
+    s->cluster.inter_node.bus_efficiency = 1, s->cluster.inter_node.half_message_mb = 0;
+    memset(&s->framework, 0, sizeof s->framework);
+    s->fidelity = PE_FIDELITY_TEXTBOOK;
 }
 
 static void axis_free(pe_axis *a) { free(a->values); }

@@ -40,6 +40,15 @@ typedef enum {
     PE_RANK_TRAIN_DAYS,
     PE_RANK_INTERVENTIONS
 } pe_rank_by;
+/* docs/model.md §12: refined (default) applies the refinements the GPU, cluster
+ * and framework supply; textbook forces every one of them to neutral (v1). */
+typedef enum { PE_FIDELITY_REFINED, PE_FIDELITY_TEXTBOOK } pe_fidelity;
+/* C9: a ZeRO/DP collective spanning nodes as a two-level (hierarchical)
+ * ring — v1's C4 — or as one flat ring over every member. */
+typedef enum { PE_DP_HIERARCHICAL, PE_DP_FLAT } pe_dp_algorithm;
+/* C10: an all-reduce across nodes as a ring (v1's C5) or, as NCCL's tuner
+ * does, the faster of ring and tree. */
+typedef enum { PE_ALLREDUCE_RING, PE_ALLREDUCE_AUTO } pe_allreduce;
 #define PE_RANK_BY_MAX 5 /* rank_by keys in one list: each at most once */
 
 /* Text of each enum value as written in YAML and in reports. */
@@ -51,6 +60,9 @@ const char *pe_topology_name(pe_topology v);
 const char *pe_recompute_name(pe_recompute v);
 const char *pe_schedule_name(pe_schedule v);
 const char *pe_rank_by_name(pe_rank_by v);
+const char *pe_fidelity_name(pe_fidelity v);
+const char *pe_dp_algorithm_name(pe_dp_algorithm v);
+const char *pe_allreduce_name(pe_allreduce v);
 
 typedef struct {
     int64_t layers;     /* L */
@@ -83,6 +95,14 @@ typedef struct {
     double peak_tflops;
     double hbm_tb_s;
     double flops_efficiency; /* e */
+    /* refinements (docs/model.md §12); the defaults are neutral (v1's F6) */
+    bool has_gemm_efficiency;
+    double gemm_efficiency;        /* F8 e_max; absent: compute as F6 */
+    double gemm_half_gflop;        /* F8 F_half, GFLOP (10^9); 0 */
+    bool has_attention_efficiency;
+    double attention_efficiency;   /* F9 e_att; default e_max */
+    double elementwise_efficiency; /* F10 η_W; 0 leaves element-wise work untimed */
+    double microbatch_overhead_us; /* F11 t_mb, µs per micro-batch; 0 */
 } pe_gpu;
 
 typedef struct {
@@ -92,12 +112,16 @@ typedef struct {
     double link_gb_s;      /* full_mesh, per direction */
     double bandwidth_gb_s; /* switch, per GPU per direction */
     double latency_us;
+    double bus_efficiency;  /* C8 η_max; 1 */
+    double half_message_mb; /* C8 S_half, MB (10^6 bytes); 0 */
 } pe_intra_node;
 
 typedef struct {
     bool present;
     double nic_gb_s; /* per GPU per direction */
     double latency_us;
+    double bus_efficiency;  /* C8 η_max; 1 */
+    double half_message_mb; /* C8 S_half, MB (10^6 bytes); 0 */
 } pe_inter_node;
 
 typedef struct {
@@ -124,6 +148,19 @@ typedef struct {
 typedef struct {
     double tp, cp, dp, pp; /* each in [0, 1]; defaults 0, 1, 1, 0 */
 } pe_overlap;
+
+/* What a training framework does beyond the textbook (docs/model.md §12; a
+ * `framework:` preset or mapping). Its overlap keys are merged into the
+ * scenario's overlap defaults by the loader and not kept here. */
+typedef struct {
+    bool present;
+    char name[PE_NAME_MAX];       /* the preset's name, "" when none */
+    bool pp_scatter_gather;       /* X6: false */
+    pe_dp_algorithm dp_algorithm; /* C9: hierarchical */
+    pe_allreduce allreduce;       /* C10: ring */
+    double dp_bucket_mb;          /* X7 last gradient bucket, MB; 0 */
+    double comm_slowdown;         /* X8 compute slowdown under overlapped comm; 0 */
+} pe_framework;
 
 typedef struct {
     char name[PE_NAME_MAX]; /* "" when the plan has no name */
@@ -212,6 +249,8 @@ typedef struct {
     pe_training training;
     pe_budgets budgets;
     pe_overlap overlap;
+    pe_fidelity fidelity;
+    pe_framework framework;
     pe_rank_by rank_by; /* the first (or only) rank_by key */
     /* rank_by as a list: each key breaks the ties of the one before;
      * rank_by_list[0] == rank_by. A count of 0 means [rank_by]. */
@@ -227,6 +266,12 @@ typedef struct {
 } pe_scenario;
 
 /* Release everything a scenario owns; leaves *s zeroed. Safe on a zeroed struct. */
+/* fidelity: textbook (docs/model.md §12): every refinement field back to its
+ * neutral value and the framework dropped, so the scenario evaluates as
+ * docs/model.md v1. (The framework's overlap defaults are applied by the loader
+ * only in refined mode.) */
+void scenario_force_textbook(pe_scenario *s);
+
 void scenario_free(pe_scenario *s);
 
 #endif

@@ -24,7 +24,7 @@ struct pe_catalog {
     size_t count, cap;
 };
 
-static const char *const kinds[] = {"models", "gpus", "clusters"};
+static const char *const kinds[] = {"models", "gpus", "clusters", "frameworks"};
 
 void catalog_free(pe_catalog *c)
 {
@@ -159,11 +159,42 @@ static pe_status check_cluster_parts(const pe_ydoc *d, const pe_applied *st, con
 /* A catalog entry is checked with the scenario's tables (types, ranges,
  * unknown keys); no key is required, since the file completes it. Every
  * mistake is recorded in errs. */
+/* A framework entry (docs/model.md §12): its keys and its overlap mapping;
+ * it names no preset. */
+static pe_status check_framework(const pe_ydoc *d, const yaml_node_t *entry, const char *path,
+                                 pe_error *err, pe_error_list *errs)
+{
+    pe_applied st;
+    pe_layer layer = {d, entry};
+    pe_framework fw;
+    pe_status s = y_apply_all(&pe_fields_framework, &layer, 1, path, &fw, &st, err, errs);
+    if (s == PE_INTERNAL)
+        return s;
+    size_t pi = y_field_index(&pe_fields_framework, "preset");
+    if (st.set[pi])
+        s = worse_of(s, rec(errs, err,
+                            y_fail(err, d, st.key[pi],
+                                   "%s: a catalog framework cannot name another preset; write "
+                                   "its keys out",
+                                   path)));
+    const yaml_node_t *ov = st.value[y_field_index(&pe_fields_framework, "overlap")];
+    if (!ov || s == PE_INTERNAL)
+        return s;
+    char sub[PE_YPATH_MAX];
+    y_path(sub, path, "overlap");
+    pe_overlap o;
+    pe_applied ost;
+    pe_layer ol = {d, ov};
+    return worse_of(s, y_apply_all(&pe_fields_overlap, &ol, 1, sub, &o, &ost, err, errs));
+}
+
 static pe_status check_entry(const pe_ydoc *d, const char *kind, const yaml_node_t *entry,
                              const char *path, pe_error *err, pe_error_list *errs)
 {
     if (strcmp(kind, "models") == 0 || strcmp(kind, "gpus") == 0)
         return check_model_or_gpu(d, kind, entry, path, err, errs);
+    if (strcmp(kind, "frameworks") == 0)
+        return check_framework(d, entry, path, err, errs);
     pe_applied st;
     pe_layer layer = {d, entry};
     pe_cluster cl;
@@ -275,7 +306,7 @@ static pe_status add_file(pe_catalog *c, const char *path, const char *data, siz
         char desc[128];
         y_describe(root, desc, sizeof desc);
         return y_fail(err, d, root,
-                      "a catalog file is a mapping with models:, gpus: or clusters:, got %s",
+                      "a catalog file is a mapping with models:, gpus:, clusters: or frameworks:, got %s",
                       desc);
     }
     pe_applied st;
@@ -284,7 +315,7 @@ static pe_status add_file(pe_catalog *c, const char *path, const char *data, siz
     if (s)
         return s;
     pe_error_list errs = {0};
-    for (size_t k = 0; k < 3 && s != PE_INTERNAL; k++) {
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && s != PE_INTERNAL; k++) {
         const yaml_node_t *m = st.value[y_field_index(&pe_fields_catalog, kinds[k])];
         if (m)
             s = add_kind(c, d, kinds[k], m, &errs, err);

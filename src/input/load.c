@@ -86,6 +86,8 @@ static void set_defaults(pe_scenario *s)
     s->cluster.gpu.flops_efficiency = 0.5;
     s->cluster.reserve_gib = 10;
     s->cluster.allow_cross_node_tp = false;
+    s->cluster.intra_node.bus_efficiency = 1; /* C8 neutral */
+    s->cluster.inter_node.bus_efficiency = 1;
     s->overlap.tp = 0;
     s->overlap.cp = 1;
     s->overlap.dp = 1;
@@ -186,12 +188,12 @@ static bool closest_names(const char *name, const char **names, size_t n, const 
 static void preset_hint(const loader *L, const char *name, const char *kind, char *buf,
                         size_t size)
 {
-    static const char *const kinds[] = {"models", "gpus", "clusters"};
-    static const char *const what[] = {"model", "gpu", "cluster"};
-    char parts[3][3 * PE_NAME_MAX + 40], close[3 * PE_NAME_MAX + 16];
+    static const char *const kinds[] = {"models", "gpus", "clusters", "frameworks"};
+    static const char *const what[] = {"model", "gpu", "cluster", "framework"};
+    char parts[4][3 * PE_NAME_MAX + 40], close[3 * PE_NAME_MAX + 16];
     size_t np = 0, n_own = 0;
     for (int pass = 0; pass < 2; pass++) /* this kind first, then the others */
-        for (size_t k = 0; k < 3; k++) {
+        for (size_t k = 0; k < 4; k++) {
             if ((strcmp(kinds[k], kind) == 0) != (pass == 0))
                 continue;
             size_t n;
@@ -229,7 +231,7 @@ static pe_status find_preset(loader *L, const yaml_node_t *pn, const char *path,
     *out = catalog_find(L->cat, kind, name);
     if (*out)
         return PE_OK;
-    char hint[9 * PE_NAME_MAX + 200], q[96];
+    char hint[13 * PE_NAME_MAX + 260], q[96];
     preset_hint(L, name, kind, hint, sizeof hint);
     y_quote(name, strlen(name), q, sizeof q);
     q[0] = q[strlen(q) - 1] = '\'';
@@ -475,7 +477,70 @@ static pe_status load_cluster(loader *L, const yaml_node_t *node)
     return worse(st, worse(top, load_inter(L, node, layers, &a, top == PE_OK)));
 }
 
+/* ------------------------------------------------------------ framework */
+
+/* framework: a catalog name, or {preset: NAME, keys...} (docs/model.md §12). Its
+ * overlap keys become the scenario's overlap defaults (the scenario's own
+ * overlap: is applied after). Under fidelity: textbook it is read and
+ * checked but has no effect. */
+static pe_status load_framework(loader *L, const yaml_node_t *node)
+{
+    pe_scenario *s = L->s;
+    const pe_ydoc *d = L->d;
+    const bool shorthand = y_is_string(node);
+    pe_layer layers[2] = {{NULL, NULL}, {d, shorthand ? NULL : node}};
+    pe_status st;
+    if (!shorthand && (st = keep(L, y_want_map(d, node, "framework", L->err))))
+        return st;
+    const yaml_node_t *pn = shorthand ? node : y_map_get(d, node, "preset");
+    pe_framework fw;
+    memset(&fw, 0, sizeof fw); /* the neutral values: false, hierarchical, 0, 0 */
+    if (pn) {
+        const pe_preset *p = NULL;
+        st = find_preset(L, pn, shorthand ? "framework" : "framework.preset", "frameworks",
+                         "framework", &p);
+        if (st)
+            return st;
+        layers[0] = (pe_layer){p->doc, p->node};
+        snprintf(fw.name, sizeof fw.name, "%s", p->name);
+    }
+    pe_applied a;
+    st = apply(L, &pe_fields_framework, layers, 2, "framework", &fw, &a);
+    if (st == PE_INTERNAL)
+        return st;
+    size_t oi = IDX(pe_fields_framework, "overlap");
+    const yaml_node_t *o_pre = a.per_layer[oi][0], *o_file = a.per_layer[oi][1];
+    pe_overlap ov = s->overlap;
+    if (o_pre || o_file) {
+        pe_layer ol[2] = {{layers[0].doc, o_pre}, {d, o_file}};
+        pe_applied oa;
+        st = worse(st, apply(L, &pe_fields_overlap, ol, 2, "framework.overlap", &ov, &oa));
+    }
+    if (st || s->fidelity == PE_FIDELITY_TEXTBOOK)
+        return st;
+    fw.present = true;
+    s->framework = fw;
+    s->overlap = ov;
+    return PE_OK;
+}
+
 /* ------------------------------------------------------------ simple mappings */
+
+static pe_status load_simple(loader *L, const pe_fieldset *set, const yaml_node_t *node,
+                             void *base);
+
+/* framework: (its overlap defaults), then the scenario's overlap:; under
+ * fidelity: textbook every refinement back to neutral (docs/model.md §12). */
+static pe_status load_framework_overlap(loader *L, const yaml_node_t *framework,
+                                        const yaml_node_t *overlap)
+{
+    pe_status st = framework ? load_framework(L, framework) : PE_OK;
+    if (overlap)
+        st = worse(st, load_simple(L, &pe_fields_overlap, overlap, &L->s->overlap));
+    if (L->s->fidelity == PE_FIDELITY_TEXTBOOK)
+        scenario_force_textbook(L->s);
+    return st;
+}
 
 static pe_status load_simple(loader *L, const pe_fieldset *set, const yaml_node_t *node,
                              void *base)
@@ -1485,7 +1550,7 @@ static pe_status load_rank_by(loader *L, const yaml_node_t *n)
     return st;
 }
 
-/* model, precision, cluster, training, budgets, overlap, rank_by. */
+/* model, precision, cluster, training, budgets, framework, overlap, rank_by. */
 static pe_status load_sections(loader *L, const yaml_node_t *root)
 {
     pe_scenario *s = L->s;
@@ -1506,8 +1571,7 @@ static pe_status load_sections(loader *L, const yaml_node_t *root)
     if (L->budgets_ok && L->training_ok && s->budgets.has_train_days && !s->training.has_tokens)
         st = worse(st, bad(L, L->d, y_map_get(L->d, TOP("budgets"), "train_days"),
                            "budgets.train_days needs training.tokens (docs/model.md §9)"));
-    if ((n = TOP("overlap")))
-        st = worse(st, load_simple(L, &pe_fields_overlap, n, &s->overlap));
+    st = worse(st, load_framework_overlap(L, TOP("framework"), TOP("overlap")));
     if ((n = TOP("rank_by")))
         st = worse(st, load_rank_by(L, n));
     return st;

@@ -186,7 +186,7 @@ pe_status y_check_topology(const pe_layer *layers, const char *path, pe_intra_no
 /* ------------------------------------------------------------ catalog entries */
 /* One preset of the catalog (catalog.c owns the documents). */
 struct pe_preset {
-    char kind[16]; /* "models", "gpus", "clusters" */
+    char kind[16]; /* "models", "gpus", "clusters", "frameworks" */
     char name[PE_NAME_MAX];
     const pe_ydoc *doc;
     const yaml_node_t *node; /* the entry's mapping */

@@ -6,6 +6,11 @@ extern inline double comm_bw_in(const pe_net *net, int64_t n_in);
 extern inline pe_group comm_group(const pe_net *net, int64_t n, int64_t k);
 extern inline pe_tier comm_tier(const pe_group *g);
 extern inline double comm_reduce_scatter(const pe_net *net, const pe_group *g, double S);
+extern inline double comm_reduce_scatter_flat(const pe_net *net, const pe_group *g, double S);
+extern inline double comm_dp_last_bucket(int64_t zero, double rs_g, double overlap, double tau_b,
+                                         double frac);
+extern inline double comm_slowed(double exposed, double comm, double phi);
+extern inline double comm_all_reduce_tree(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_all_reduce(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_all_to_all(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_p2p(const pe_net *net, const pe_group *g, double S);
@@ -27,20 +32,26 @@ extern inline double comm_dp(int64_t zero, double m, double rs_g, double rs_w, d
 extern inline double comm_optimizer(double n_gpu, int64_t zero, double D, double beta_w,
                                     double beta_g, double beta_o, double hbm_bps);
 
+/* C8 η_max; 0 (a cluster built in code that never set it) is neutral. */
+static double bus_eta(double eta) { return eta > 0.0 ? eta : 1.0; }
+
 pe_net comm_net(const pe_cluster *c)
 {
     pe_net net = {0};
     net.gpus_per_node = c->gpus_per_node;
     if (c->intra_node.present) {
+        const double eta = bus_eta(c->intra_node.bus_efficiency);
         net.full_mesh = c->intra_node.topology == PE_TOPOLOGY_FULL_MESH;
         net.links = (double)c->intra_node.links;
-        net.link_bps = c->intra_node.link_gb_s * 1e9;
-        net.switch_bps = c->intra_node.bandwidth_gb_s * 1e9;
+        net.link_bps = c->intra_node.link_gb_s * 1e9 * eta; /* C8: ×1 when neutral, exact */
+        net.switch_bps = c->intra_node.bandwidth_gb_s * 1e9 * eta;
         net.alpha_in = c->intra_node.latency_us / 1e6; /* µs → s, correctly rounded */
+        net.half_in = c->intra_node.half_message_mb * 1e6;
     }
     if (c->inter_node.present) {
-        net.out_bps = c->inter_node.nic_gb_s * 1e9; /* C3 */
+        net.out_bps = c->inter_node.nic_gb_s * 1e9 * bus_eta(c->inter_node.bus_efficiency); /* C3, C8 */
         net.alpha_out = c->inter_node.latency_us / 1e6; /* µs → s, correctly rounded */
+        net.half_out = c->inter_node.half_message_mb * 1e6;
     }
     return net;
 }

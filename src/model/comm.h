@@ -4,6 +4,7 @@
 #ifndef PLANEVAL_MODEL_COMM_H
 #define PLANEVAL_MODEL_COMM_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "model/evaluate.h"
@@ -56,13 +57,46 @@ inline pe_tier comm_tier(const pe_group *g)
  * a phase whose member count is 1 costs 0. */
 inline double comm_reduce_scatter(const pe_net *net, const pe_group *g, double S)
 {
-    const double intra =
-        g->n_in > 1.0 ? (g->n_in - 1.0) / g->n_in * S / g->b_in + (g->n_in - 1.0) * net->alpha_in
-                      : 0.0;
-    const double inter = g->n_out > 1.0 ? (g->n_out - 1.0) / g->n_out * (S / g->n_in) / net->out_bps +
-                                              (g->n_out - 1.0) * net->alpha_out
-                                        : 0.0;
+    const double intra = g->n_in > 1.0 ? (g->n_in - 1.0) / g->n_in * (S + net->half_in) / g->b_in +
+                                             (g->n_in - 1.0) * net->alpha_in
+                                       : 0.0;
+    const double inter = g->n_out > 1.0
+                             ? (g->n_out - 1.0) / g->n_out * (S / g->n_in + net->half_out) / net->out_bps +
+                                   (g->n_out - 1.0) * net->alpha_out
+                             : 0.0;
     return intra + inter;
+}
+
+/* C9 reduce-scatter (or all-gather) of S bytes as one flat ring over all n
+ * members (NCCL's ring; DeepSpeed ZeRO-3, FSDP): n−1 steps, each at the
+ * slower of a GPU's intra-node link and the node's n_in NICs (a ring leaves
+ * a node once per channel, and n_in channels use every NIC):
+ * (n−1)/n·(S + S_half)/min(B_in, n_in·B_out) + (n−1)·α_out. Inside one node
+ * it is C4. */
+inline double comm_reduce_scatter_flat(const pe_net *net, const pe_group *g, double S)
+{
+    if (g->n_out <= 1.0)
+        return comm_reduce_scatter(net, g, S);
+    const double nics = g->n_in * net->out_bps;
+    const double bw = g->n_in > 1.0 && g->b_in < nics ? g->b_in : nics;
+    return (g->n - 1.0) / g->n * (S + net->half_out) / bw + (g->n - 1.0) * net->alpha_out;
+}
+
+/* C10 all-reduce of S bytes as NCCL's tree across nodes: a reduce up and a
+ * broadcast down, each the intra-node chain (n_in−1)/n_in·(S + S_half)/B_in
+ * + (n_in−1)·α_in and a pipelined binary tree over the n_out nodes whose
+ * data the node's n_in NICs share: (S + S_half)/(n_in·B_out) +
+ * ⌈log2 n_out⌉·α_out. Inside one node (n_out = 1) it is C5. */
+inline double comm_all_reduce_tree(const pe_net *net, const pe_group *g, double S)
+{
+    if (g->n_out <= 1.0)
+        return 2.0 * comm_reduce_scatter(net, g, S);
+    const double intra = g->n_in > 1.0 ? (g->n_in - 1.0) / g->n_in * (S + net->half_in) / g->b_in +
+                                             (g->n_in - 1.0) * net->alpha_in
+                                       : 0.0;
+    const double inter =
+        (S + net->half_out) / (g->n_in * net->out_bps) + ceil(log2(g->n_out)) * net->alpha_out;
+    return 2.0 * (intra + inter);
 }
 
 /* C5 all-reduce = 2·T_rs(S) */
@@ -93,8 +127,8 @@ inline double comm_p2p(const pe_net *net, const pe_group *g, double S)
     if (g->n == 1.0)
         return 0.0;
     if (g->n_out > 1.0)
-        return net->alpha_out + S / net->out_bps;
-    return net->alpha_in + S / (net->full_mesh ? net->link_bps : net->switch_bps);
+        return net->alpha_out + (S + net->half_out) / net->out_bps;
+    return net->alpha_in + (S + net->half_in) / (net->full_mesh ? net->link_bps : net->switch_bps);
 }
 
 /* X1 S_tp = 2·b·s'·h */
@@ -167,6 +201,28 @@ inline double comm_dp(int64_t zero, double m, double rs_g, double rs_w, double o
     default:
         return m * comm_pos(2.0 * rs_w + rs_g - overlap * (tau_f + tau_b));
     }
+}
+
+/* X7 the last gradient bucket (a fraction `frac` = min(1, bucket/S_g) of
+ * the gradient reduction) starts only when backward ends, so at least that
+ * much is exposed, once per step (z ≤ 1): the extra over X4's gradient term,
+ * max(0, frac·T − max(0, T − overlap·τ_b)), T = T_ar(S_g) (z = 0) or
+ * T_rs(S_g) (z = 1). 0 for z ≥ 2 and for frac = 0. */
+inline double comm_dp_last_bucket(int64_t zero, double rs_g, double overlap, double tau_b,
+                                  double frac)
+{
+    if (zero > 1)
+        return 0.0;
+    const double T = zero == 0 ? 2.0 * rs_g : rs_g;
+    return comm_pos(frac * T - comm_pos(T - overlap * tau_b));
+}
+
+/* X8 compute slows while overlapped communication shares the GPU (SMs and
+ * HBM): a fraction φ of the hidden part of a communication time `comm`
+ * whose exposed part is `exposed` is charged: exposed + φ·(comm − exposed). */
+inline double comm_slowed(double exposed, double comm, double phi)
+{
+    return exposed + phi * (comm - exposed);
 }
 
 /* X5 optimizer step, memory bound: N_gpu/(z ≥ 1 ? D : 1)·(β_w + β_g + 2·β_o)/W */

@@ -15,6 +15,37 @@ extern inline double compute_layer_bwd_time(double b, double s_local, double f_l
 extern inline double compute_attention_time(double b, double s_local, double f_att, double t,
                                             double rate);
 
+extern inline double compute_gemm_time(double M, double K, double N, double gemm_rate,
+                                       double t_half, double hbm_bps);
+extern inline pe_gemm_coef compute_gemm_coef(const pe_gemm_shape *g, double gemm_rate,
+                                             double hbm_bps);
+extern inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, double inv_t,
+                                            double t_half);
+extern inline double compute_elementwise_time(double bytes, double ew_bps);
+
+void compute_layer_gemms(const pe_model *m, pe_gemm_shape out[PE_LAYER_GEMMS])
+{
+    const double h = (double)m->hidden, g = (double)m->kv_heads, d = params_head_dim(m);
+    const double f = (double)m->ffn_hidden, k_in = m->mlp == PE_MLP_SWIGLU ? 2.0 : 1.0;
+    out[0] = (pe_gemm_shape){h, h + 2.0 * g * d, 0}; /* QKV, column-parallel */
+    out[1] = (pe_gemm_shape){h, h, 1};               /* attention projection, row-parallel */
+    out[2] = (pe_gemm_shape){h, k_in * f, 0};        /* MLP in */
+    out[3] = (pe_gemm_shape){f, h, 1};               /* MLP out */
+}
+
+void compute_elementwise_bytes(const pe_model *m, double *rep, double *par, double *att,
+                               double *out)
+{
+    const double h = (double)m->hidden, f = (double)m->ffn_hidden, a = (double)m->heads;
+    const double g = (double)m->kv_heads, d = params_head_dim(m), s = (double)m->seq_len;
+    const double delta = m->dropout ? 1.0 : 0.0;
+    *rep = 2.0 * 4.0 * h + 2.0 * (6.0 + delta) * h; /* F10 */
+    *par = (m->mlp == PE_MLP_SWIGLU ? 6.0 : 4.0) * f +
+           (m->position == PE_POSITION_ROTARY ? 4.0 * (h + g * d) : 0.0);
+    *att = m->attention == PE_ATTENTION_FLASH ? 0.0 : (4.0 + 5.0 * delta) * a * s;
+    *out = 12.0 * (double)m->vocab;
+}
+
 double compute_kappa(const pe_model *m) { return m->causal_flops ? 0.5 : 1.0; }
 
 double compute_attention(const pe_model *m)

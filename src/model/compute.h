@@ -59,4 +59,77 @@ inline double compute_attention_time(double b, double s_local, double f_att, dou
     return b * s_local * f_att / t / rate;
 }
 
+/* ---- §12 refinements: compute by GEMM shape (F7–F11) ----
+ * Used only when the GPU gives gemm_efficiency (and the scenario is not
+ * fidelity: textbook); otherwise F6 above is the model. */
+
+/* F7 the matrix multiplies of one layer's forward pass, per GPU, for M
+ * tokens (M = b·s'): K × N after tensor-parallel sharding (QKV, attention
+ * projection, MLP in (gelu f, swiglu 2f), MLP out). Filled per scenario
+ * unsharded; k_sharded says which side t divides. */
+typedef struct {
+    double K, N;   /* unsharded */
+    int k_sharded; /* 1: K/t (row-parallel), 0: N/t (column-parallel) */
+} pe_gemm_shape;
+
+#define PE_LAYER_GEMMS 4
+void compute_layer_gemms(const pe_model *m, pe_gemm_shape out[PE_LAYER_GEMMS]);
+/* F10 element-wise bytes per token of one layer's forward pass (bf16):
+ * rep (sequence-sharded only with sp): 2 norms (read, write) 4h, 2 fused
+ * bias-dropout-residual adds (read two, write one, a 1-byte mask) (6 + δ)h; par (TP-sharded): activation 4f (gelu) or 6f (swiglu),
+ * rotary 4(h + g·d); att (TP-sharded, standard attention only): softmax
+ * 4·a·s and its dropout 5δ·a·s; out (last stage, TP-sharded): fp32 logits
+ * and loss 12·V. */
+void compute_elementwise_bytes(const pe_model *m, double *rep, double *par, double *att,
+                               double *out);
+
+/* F8 one GEMM of M×K by K×N: max((F + F_half)/(peak·e_max), bytes/W) with
+ * F = 2·M·K·N, bytes = 2·(M·K + K·N + M·N): its achieved efficiency
+ * e(F) = e_max·F/(F + F_half) rises with size and saturates at e_max,
+ * bounded by the HBM roofline. gemm_rate = peak·e_max, t_half =
+ * F_half/(peak·e_max). */
+inline double compute_gemm_time(double M, double K, double N, double gemm_rate, double t_half,
+                                double hbm_bps)
+{
+    const double flops = 2.0 * M * K * N;
+    const double t_compute = flops / gemm_rate + t_half;
+    const double t_memory = 2.0 * (M * K + K * N + M * N) / hbm_bps;
+    return t_compute > t_memory ? t_compute : t_memory;
+}
+
+/* F8 per scenario, the coefficients of one GEMM's time in the tokens M and
+ * 1/t, so the hot path multiplies only: compute M·flop/t + t_half, memory
+ * M·(mem_m + mem_mt/t) + mem_kn/t (2·(MK + KN + MN)/W with one of K, N
+ * divided by t). */
+typedef struct {
+    double flop;         /* 2·K·N/(peak·e_max) */
+    double mem_m, mem_mt; /* 2·(unsharded side)/W, 2·(sharded side)/W */
+    double mem_kn;       /* 2·K·N/W */
+} pe_gemm_coef;
+
+inline pe_gemm_coef compute_gemm_coef(const pe_gemm_shape *g, double gemm_rate, double hbm_bps)
+{
+    pe_gemm_coef c;
+    c.flop = 2.0 * g->K * g->N / gemm_rate;
+    c.mem_m = 2.0 * (g->k_sharded ? g->N : g->K) / hbm_bps;
+    c.mem_mt = 2.0 * (g->k_sharded ? g->K : g->N) / hbm_bps;
+    c.mem_kn = 2.0 * g->K * g->N / hbm_bps;
+    return c;
+}
+
+/* F8 the time of one GEMM for M tokens, inv_t = 1/t: compute_gemm_time of
+ * its per-GPU shape, from the coefficients. */
+inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, double inv_t, double t_half)
+{
+    const double t_compute = M * inv_t * c->flop + t_half;
+    const double t_memory = M * (c->mem_m + c->mem_mt * inv_t) + c->mem_kn * inv_t;
+    return t_compute > t_memory ? t_compute : t_memory;
+}
+
+/* F10 element-wise time of `bytes` at W·η_W; 0 when η_W = 0 (untimed). */
+inline double compute_elementwise_time(double bytes, double ew_bps)
+{
+    return ew_bps > 0.0 ? bytes / ew_bps : 0.0;
+}
+
 #endif

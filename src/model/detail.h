@@ -33,6 +33,12 @@ struct pe_detail {
     double s_g, s_w, t_rs_g, t_rs_w, chi_dp;   /* X4 (time stage) */
     double optimizer;                          /* X5 */
     double bubble;                             /* B1–B4 */
+    /* §12 refinements (0 when off) */
+    double gemm_t[PE_LAYER_GEMMS];             /* F8 each forward GEMM of a layer */
+    double tau_gemm, tau_core, tau_ew, tau_ew_att, tau_out; /* F8–F10 per layer / output */
+    double pp_hop_bytes;                       /* X6: bytes crossing the pipeline link */
+    double dp_last_bucket;                     /* X7 extra exposure */
+    double t_ar_tp_tree, t_ar_dp_tree;         /* C10 (0 when not considered) */
 };
 
 #endif

@@ -64,6 +64,46 @@ static inline int64_t mul_sat(int64_t a, int64_t b)
     return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
+/* §12 F8–F10 as coefficients of M and 1/t (the hot path only multiplies). */
+static void prepare_coefficients(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    for (int i = 0; i < PE_LAYER_GEMMS; i++)
+        ctx->gemm_coef[i] = compute_gemm_coef(&ctx->gemms[i], ctx->gemm_rate, ctx->hbm_bps);
+    const pe_gemm_shape out = {ctx->h, ctx->V, 0}; /* the output layer, column-parallel */
+    ctx->out_coef = compute_gemm_coef(&out, ctx->gemm_rate, ctx->hbm_bps);
+    ctx->core_s = ctx->F_att / ctx->att_rate;
+    const double inv_bw = ctx->ew_bps > 0.0 ? 1.0 / ctx->ew_bps : 0.0; /* η_W = 0: untimed */
+    ctx->ew_rep_s = ctx->ew_rep * inv_bw, ctx->ew_par_s = ctx->ew_par * inv_bw;
+    ctx->ew_att_s = ctx->ew_att * inv_bw, ctx->ew_out_s = ctx->ew_out * inv_bw;
+    (void)sc;
+}
+
+/* §12: what the refinements need, once per scenario. The loader has
+ * already set every field neutral under fidelity: textbook. */
+static void prepare_refinements(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    const pe_gpu *g = &sc->cluster.gpu;
+    ctx->refined_compute = g->has_gemm_efficiency;
+    if (ctx->refined_compute) {
+        compute_layer_gemms(&sc->model, ctx->gemms);                          /* F7 */
+        ctx->gemm_rate = ctx->peak * g->gemm_efficiency;                      /* F8 */
+        ctx->t_half = g->gemm_half_gflop * 1e9 / ctx->gemm_rate;
+        ctx->att_rate = ctx->peak * (g->has_attention_efficiency ? g->attention_efficiency
+                                                                 : g->gemm_efficiency); /* F9 */
+        ctx->ew_bps = ctx->hbm_bps * g->elementwise_efficiency;               /* F10 */
+        compute_elementwise_bytes(&sc->model, &ctx->ew_rep, &ctx->ew_par, &ctx->ew_att,
+                                  &ctx->ew_out);
+        ctx->t_mb = g->microbatch_overhead_us / 1e6;                          /* F11 */
+        prepare_coefficients(sc, ctx);
+    }
+    const pe_framework *fw = &sc->framework;
+    ctx->pp_scatter_gather = fw->present && fw->pp_scatter_gather;           /* X6 */
+    ctx->dp_flat = fw->present && fw->dp_algorithm == PE_DP_FLAT;             /* C9 */
+    ctx->allreduce_auto = fw->present && fw->allreduce == PE_ALLREDUCE_AUTO;  /* C10 */
+    ctx->dp_bucket_bytes = fw->present ? fw->dp_bucket_mb * 1e6 : 0.0;        /* X7 */
+    ctx->comm_slowdown = fw->present ? fw->comm_slowdown : 0.0;               /* X8 */
+}
+
 void evaluate_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
 {
     const pe_model *m = &sc->model;
@@ -132,6 +172,7 @@ void evaluate_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->hbm_bps = cl->gpu.hbm_tb_s * 1e12;            /* W */
     ctx->tokens_per_step = ctx->B * ctx->s;            /* B·s */
     ctx->net = comm_net(cl);
+    prepare_refinements(sc, ctx);
 }
 
 static inline int interventions_of(const pe_plan *pl)
@@ -237,6 +278,36 @@ ALWAYS_INLINE void step_memory(const pe_eval_ctx *ctx, const pe_plan *pl, const 
     w->mem_stage = w->total[1] > w->total[0]; /* ties → stage 0 */
 }
 
+/* §12 F7–F11: the same times from the GEMM shapes, the attention core and
+ * the element-wise bytes, plus a fixed time per micro-batch. */
+ALWAYS_INLINE void step_compute_refined(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                        const plan_dims *q, pe_detail *w)
+{
+    const double M = q->b * q->sl, inv_t = 1.0 / q->t; /* M: tokens of a micro-batch on a GPU */
+    double gemm = 0.0;
+    for (int i = 0; i < PE_LAYER_GEMMS; i++) {
+        w->gemm_t[i] = compute_gemm_time_coef(&ctx->gemm_coef[i], M, inv_t, ctx->t_half); /* F8 */
+        gemm += w->gemm_t[i];
+    }
+    const double core = M * inv_t * ctx->core_s;                                       /* F9 */
+    const double ew_att = M * inv_t * ctx->ew_att_s;                                   /* F10 */
+    const double ew = M * (ctx->ew_rep_s * (q->sp ? inv_t : 1.0) + ctx->ew_par_s * inv_t) + ew_att;
+    const double out = compute_gemm_time_coef(&ctx->out_coef, M, inv_t, ctx->t_half) +
+                       M * inv_t * ctx->ew_out_s;
+    const double lf = gemm + core + ew; /* backward: twice the forward, plus recompute */
+    const double rec = q->full ? lf : pl->recompute == PE_RECOMPUTE_SELECTIVE ? core + ew_att : 0.0;
+    w->tau_lf = lf;
+    w->tau_lb = 2.0 * lf + rec;
+    w->tau_att = core;
+    for (int i = 0; i < 2; i++) {
+        const int last = i == 1 || q->one;
+        w->tau_f[i] = q->lps * lf + (last ? out : 0.0) + ctx->t_mb / 3.0;            /* F11 */
+        w->tau_b[i] = q->lps * w->tau_lb + (last ? 2.0 * out : 0.0) + 2.0 * ctx->t_mb / 3.0;
+    }
+    w->tau_gemm = gemm, w->tau_core = core, w->tau_ew = ew, w->tau_ew_att = ew_att;
+    w->tau_out = out;
+}
+
 /* §4 F4–F6: FLOPs and times per micro-batch of both stages, per layer. */
 ALWAYS_INLINE void step_compute(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
                                 pe_detail *w)
@@ -246,6 +317,12 @@ ALWAYS_INLINE void step_compute(const pe_eval_ctx *ctx, const pe_plan *pl, const
         const int last = i == 1 || q->one;
         w->f_fwd[i] = compute_fwd(q->b, q->sl, q->lps, ctx->F_layer, ctx->F_out, last, q->t); /* F5 */
         w->f_bwd[i] = compute_bwd(w->f_fwd[i], q->b, q->sl, q->lps, x, q->t);
+    }
+    if (ctx->refined_compute) {
+        step_compute_refined(ctx, pl, q, w);
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
         w->tau_f[i] = compute_time(w->f_fwd[i], ctx->rate); /* F6 */
         w->tau_b[i] = compute_time(w->f_bwd[i], ctx->rate);
     }
@@ -267,6 +344,10 @@ ALWAYS_INLINE void step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl, co
     w->g_pp = comm_group(net, pl->pp, mul_sat(mul_sat(t, c), pl->dp));
     w->s_tp = comm_tp_bytes(q->b, q->sl, ctx->h); /* X1 */
     w->t_ar_tp = comm_all_reduce(net, &w->g_tp, w->s_tp);
+    if (ctx->allreduce_auto && w->g_tp.n_out > 1.0) { /* C10: the faster of ring and tree */
+        w->t_ar_tp_tree = comm_all_reduce_tree(net, &w->g_tp, w->s_tp);
+        w->t_ar_tp = w->t_ar_tp_tree < w->t_ar_tp ? w->t_ar_tp_tree : w->t_ar_tp;
+    }
     w->chi_tp_f = comm_tp_fwd(q->lps, w->t_ar_tp, ov->tp, w->tau_lf);
     w->chi_tp_b = comm_tp_bwd(q->lps, w->t_ar_tp, ov->tp, w->tau_lb, q->full);
     w->s_kv = comm_cp_bytes(q->b, q->sl, ctx->g, ctx->d, q->t); /* X2 */
@@ -274,6 +355,12 @@ ALWAYS_INLINE void step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl, co
     w->chi_cp_f = comm_cp_fwd(q->lps, q->c, w->t_p2p_cp, ov->cp, w->tau_att);
     w->chi_cp_b = comm_cp_bwd(q->lps, q->c, w->t_p2p_cp, ov->cp, w->tau_att,
                               pl->recompute != PE_RECOMPUTE_NONE);
+    const double phi = ctx->comm_slowdown; /* X8 */
+    const double cp_hops = (q->c - 1.0) * w->t_p2p_cp * q->lps;
+    w->chi_tp_f = comm_slowed(w->chi_tp_f, q->lps * 2.0 * w->t_ar_tp, phi);
+    w->chi_tp_b = comm_slowed(w->chi_tp_b, q->lps * (q->full ? 4.0 : 2.0) * w->t_ar_tp, phi);
+    w->chi_cp_f = comm_slowed(w->chi_cp_f, cp_hops, phi);
+    w->chi_cp_b = comm_slowed(w->chi_cp_b, (pl->recompute != PE_RECOMPUTE_NONE ? 3.0 : 2.0) * cp_hops, phi);
     for (int i = 0; i < 2; i++) {
         w->t_f[i] = pipe_stage_time(w->tau_f[i], w->chi_tp_f, w->chi_cp_f);
         w->t_b[i] = pipe_stage_time(w->tau_b[i], w->chi_tp_b, w->chi_cp_b);
@@ -281,23 +368,64 @@ ALWAYS_INLINE void step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl, co
     w->time_stage = w->t_f[1] + w->t_b[1] > w->t_f[0] + w->t_b[0]; /* ties → stage 0 */
 }
 
+/* §6 X3 one pipeline hop; §12 X6: with Megatron's scatter/gather and
+ * without sp, a hop that crosses nodes carries 1/t of the activation, then
+ * an all-gather over the tp group inside the node restores it. */
+ALWAYS_INLINE double pipeline_hop(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
+                                  pe_detail *w)
+{
+    w->s_pp = comm_pp_bytes(q->b, q->sl, ctx->h, q->t, q->sp);
+    w->pp_hop_bytes = w->s_pp;
+    if (ctx->pp_scatter_gather && pl->tp > 1 && !q->sp && w->g_pp.n_out > 1.0) {
+        w->pp_hop_bytes = w->s_pp / q->t;
+        return comm_p2p(&ctx->net, &w->g_pp, w->pp_hop_bytes) +
+               comm_reduce_scatter(&ctx->net, &w->g_tp, w->s_pp);
+    }
+    return comm_p2p(&ctx->net, &w->g_pp, w->s_pp);
+}
+
+/* §6 X4 (C4, or C9 flat), X7 and X8 of the DP/ZeRO communication. */
+ALWAYS_INLINE void dp_comm(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
+                           pe_detail *w)
+{
+    const pe_net *net = &ctx->net;
+    const int ts = w->time_stage;
+    const int64_t z = pl->zero;
+    const double ov = pl->overlap.dp;
+    const int flat = ctx->dp_flat && w->g_dp.n_out > 1.0;
+    w->t_rs_g = flat ? comm_reduce_scatter_flat(net, &w->g_dp, w->s_g)
+                     : comm_reduce_scatter(net, &w->g_dp, w->s_g);
+    w->t_rs_w = flat ? comm_reduce_scatter_flat(net, &w->g_dp, w->s_w)
+                     : comm_reduce_scatter(net, &w->g_dp, w->s_w);
+    double g = w->t_rs_g;
+    const double wt = w->t_rs_w;
+    if (ctx->allreduce_auto && z == 0 && w->g_dp.n_out > 1.0) { /* C10, as T_ar = 2·g */
+        w->t_ar_dp_tree = comm_all_reduce_tree(net, &w->g_dp, w->s_g);
+        g = 0.5 * w->t_ar_dp_tree < g ? 0.5 * w->t_ar_dp_tree : g;
+    }
+    w->chi_dp = comm_dp(z, q->m_d, g, wt, ov, w->tau_f[ts], w->tau_b[ts]); /* X4 */
+    const double frac = ctx->dp_bucket_bytes < w->s_g ? ctx->dp_bucket_bytes / w->s_g : 1.0;
+    w->dp_last_bucket = comm_dp_last_bucket(z, g, ov, w->tau_b[ts], frac); /* X7 */
+    w->chi_dp += w->dp_last_bucket;
+    const double all = z == 0 ? 2.0 * g : z == 1 ? g + wt : z == 2 ? q->m_d * g + wt
+                                                                   : q->m_d * (2.0 * wt + g);
+    w->chi_dp = comm_slowed(w->chi_dp, all, ctx->comm_slowdown); /* X8 */
+}
+
 /* §6 X3–X5 and §7 B1–B4 on the time stage. */
 ALWAYS_INLINE void step_stage_comm(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
                                    pe_detail *w)
 {
-    const pe_net *net = &ctx->net;
-    const pe_overlap *ov = &pl->overlap;
     const int ts = w->time_stage;
     const double ngpu = w->n_gpu[ts];
-    w->s_pp = comm_pp_bytes(q->b, q->sl, ctx->h, q->t, q->sp);
-    w->t_p2p_pp = comm_p2p(net, &w->g_pp, w->s_pp);
-    w->chi_pp = comm_pp(q->p, q->m_d, q->v, w->t_p2p_pp, ov->pp, w->tau_f[ts], w->tau_b[ts]); /* X3 */
+    w->t_p2p_pp = pipeline_hop(ctx, pl, q, w);
+    w->chi_pp = comm_pp(q->p, q->m_d, q->v, w->t_p2p_pp, pl->overlap.pp, w->tau_f[ts],
+                        w->tau_b[ts]); /* X3 */
+    w->chi_pp = comm_slowed(w->chi_pp, q->p == 1.0 ? 0.0 : q->m_d * q->v * 2.0 * w->t_p2p_pp,
+                            ctx->comm_slowdown); /* X8 */
     w->s_g = ctx->beta_g * ngpu;
     w->s_w = ctx->beta_w * ngpu;
-    w->t_rs_g = comm_reduce_scatter(net, &w->g_dp, w->s_g);
-    w->t_rs_w = comm_reduce_scatter(net, &w->g_dp, w->s_w);
-    w->chi_dp = comm_dp(pl->zero, q->m_d, w->t_rs_g, w->t_rs_w, ov->dp, w->tau_f[ts],
-                        w->tau_b[ts]); /* X4 */
+    dp_comm(ctx, pl, q, w);
     w->optimizer = comm_optimizer(ngpu, pl->zero, q->D, ctx->beta_w, ctx->beta_g, ctx->beta_o,
                                   ctx->hbm_bps); /* X5 */
     w->bubble = pipe_bubble(pl->schedule, q->p, q->v, w->t_f[ts], w->t_b[ts]); /* B1–B4 */
@@ -384,6 +512,8 @@ ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_resul
     }
     const plan_dims q = dims_of(ctx, pl, m);
     pe_detail w;
+    if (d)
+        memset(&w, 0, sizeof w); /* for explain: fields of refinements that are off read 0 */
     w.valid = true;
     w.lps = q.lps, w.s_local = q.sl, w.D = q.D, w.m = q.m_d;
     step_memory(ctx, pl, &q, &w);     /* §2–§3 */

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/compute.h"
 #include "model/net.h"
 #include "core/scenario.h"
 
@@ -92,7 +93,23 @@ typedef struct {
     double peak, rate, hbm_bps;        /* peak, peak·e, W (SI units) */
     double reserve_bytes;              /* R */
     double tokens_per_step;            /* B·s */
-    pe_net net;                        /* C2, C3 inputs */
+    pe_net net;                        /* C2, C3 inputs (C8 folded in) */
+
+    /* §12 refinements, per scenario; all neutral under fidelity: textbook */
+    bool refined_compute;              /* F7–F11: the GPU gives gemm_efficiency */
+    pe_gemm_shape gemms[PE_LAYER_GEMMS]; /* F7 */
+    pe_gemm_coef gemm_coef[PE_LAYER_GEMMS], out_coef; /* F8 per layer GEMM, output layer */
+    double gemm_rate, t_half;          /* F8 peak·e_max, F_half/(peak·e_max) */
+    double att_rate;                   /* F9 peak·e_att */
+    double core_s;                     /* F9 F_att/(peak·e_att), s per token at t = 1 */
+    double ew_bps;                     /* F10 W·η_W (0: untimed) */
+    double ew_rep, ew_par, ew_att, ew_out; /* F10 bytes per token */
+    double ew_rep_s, ew_par_s, ew_att_s, ew_out_s; /* F10 the same over W·η_W, s */
+    double t_mb;                       /* F11 s per micro-batch */
+    bool pp_scatter_gather, dp_flat;   /* X6, C9 */
+    bool allreduce_auto;               /* C10 */
+    double dp_bucket_bytes;            /* X7 */
+    double comm_slowdown;              /* X8 φ */
 } pe_eval_ctx;
 
 void evaluate_prepare(const pe_scenario *s, pe_eval_ctx *ctx);

@@ -14,6 +14,10 @@ typedef struct {
     double alpha_in;       /* s */
     double out_bps;        /* C3 B_out = inter_node.nic_gb_s, bytes/s */
     double alpha_out;      /* s */
+    /* C8 (docs/model.md §12): link_bps, switch_bps and out_bps above already
+     * carry each tier's η_max; every message of a phase is charged
+     * S_half more bytes. Neutral: η_max = 1, S_half = 0 (v1). */
+    double half_in, half_out; /* S_half, bytes */
 } pe_net;
 
 #endif

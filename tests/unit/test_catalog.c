@@ -125,8 +125,8 @@ static void test_refusals(void **state)
     assert_catalog_refused("c.yaml", "modles: {}\n",
                            "c.yaml:1:1: error: unknown key 'modles' (did you mean 'models'?)");
     assert_catalog_refused("c.yaml", "- 1\n",
-                           "c.yaml:1:1: error: a catalog file is a mapping with models:, gpus: or "
-                           "clusters:, got a list");
+                           "c.yaml:1:1: error: a catalog file is a mapping with models:, gpus:, "
+                           "clusters: or frameworks:, got a list");
     assert_catalog_refused("c.yaml", "gpus:\n  g: {hbm_gib: 1}\n  g: {hbm_gib: 2}\n",
                            "c.yaml:3:3: error: duplicate key 'g' in gpus (first given at line 2)");
     assert_catalog_refused("c.yaml", "",

@@ -90,6 +90,7 @@ static void test_every_key(void **state)
         {&pe_fields_training, "### `training`"},
         {&pe_fields_budgets, "### `budgets`"},
         {&pe_fields_overlap, "### `overlap`"},
+        {&pe_fields_framework, "### `framework`"},
         {&pe_fields_plan, "### `plans[]`"},
         {&pe_fields_sweep, "### `sweep`"},
         {&pe_fields_expect, "### `expect[]`"},

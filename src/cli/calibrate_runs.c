@@ -1,0 +1,346 @@
+/* calibrate_runs.c — `planeval calibrate RUNS.csv`: fit the free numbers of
+ * one GPU type to many measured runs (docs/model.md §12, "Calibration").
+ *
+ * The runs file is a CSV with the header scenario,plan,column,value[,group]:
+ * a scenario file (relative to the runs file), a plan in it, the measured
+ * report column (step_time_s, or tokens_per_s, mfu, hfu, tflops_per_gpu,
+ * each the inverse of the step time through the model's own FLOP count, so
+ * the same conversion `check --table` makes) and its value; group `fit`
+ * (or empty) rows are fitted, `predict` rows only predicted.
+ *
+ * The four numbers of F8–F10 — gemm_efficiency, elementwise_efficiency,
+ * gemm_half_gflop, attention_efficiency (the first k only, with k < 4 fit
+ * rows) — minimise the sum over the fit rows of ln(predicted/measured)²,
+ * by Nelder–Mead in a box (a handful of numbers, a smooth, cheap model: no
+ * gradient needed). Printed: the
+ * values, every row's error, the in-sample and leave-one-out mean absolute
+ * error, and the catalog lines to paste. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "input/load.h"
+#include "model/evaluate.h"
+#include "output/csvread.h"
+#include "sweep/plans.h"
+
+#define NPAR 4
+/* In the order they are freed: with k < 4 fit runs only the first k are
+ * fitted; the others keep the scenario's values (their defaults: F_half 0,
+ * e_att = e_max). */
+static const char *const PAR_NAME[NPAR] = {"gemm_efficiency", "elementwise_efficiency",
+                                           "gemm_half_gflop", "attention_efficiency"};
+static const double PAR_LO[NPAR] = {0.05, 0.02, 0.0, 0.02};
+static const double PAR_HI[NPAR] = {1.0, 1.0, 1000.0, 1.0};
+static const double PAR_START[NPAR] = {0.7, 0.7, 1.0, 0.5};
+static const double PAR_STEP[NPAR] = {0.1, 0.2, 5.0, 0.2};
+
+typedef struct {
+    pe_scenario s;
+    pe_plan plan;
+    char label[2 * PE_NAME_MAX + 4];
+    double measured; /* step time, s */
+    bool fit;
+} run;
+
+typedef struct {
+    run *runs;
+    size_t count;
+    long skip;  /* leave-one-out: the fit row left out, −1 for none */
+    int free;   /* numbers fitted: min(4, fit rows − 1 when leaving one out) */
+    double fixed[NPAR]; /* the values of the numbers not fitted */
+} run_set;
+
+/* The model's step time of r with the four numbers x. */
+static double step_with(const run *r, const double x[NPAR])
+{
+    pe_scenario copy = r->s;
+    pe_gpu *g = &copy.cluster.gpu;
+    g->has_gemm_efficiency = true, g->gemm_efficiency = x[0];
+    g->elementwise_efficiency = x[1];
+    g->gemm_half_gflop = x[2];
+    g->has_attention_efficiency = x[3] > 0; /* −1: not fitted, e_att = e_max */
+    g->attention_efficiency = x[3];
+    pe_eval_ctx ctx;
+    evaluate_prepare(&copy, &ctx);
+    pe_result res;
+    evaluate_plan(&ctx, &r->plan, &res);
+    return res.step_time_s;
+}
+
+static double loss(const run_set *rs, const double xf[NPAR])
+{
+    double x[NPAR];
+    for (int i = 0; i < NPAR; i++) {
+        x[i] = i < rs->free ? xf[i] : rs->fixed[i];
+        if (i < rs->free && !(x[i] >= PAR_LO[i] && x[i] <= PAR_HI[i]))
+            return HUGE_VAL;
+    }
+    double sum = 0.0;
+    for (size_t i = 0; i < rs->count; i++) {
+        if (!rs->runs[i].fit || (long)i == rs->skip)
+            continue;
+        const double e = log(step_with(&rs->runs[i], x) / rs->runs[i].measured);
+        sum += e * e;
+    }
+    return sum;
+}
+
+static void simplex(const run_set *rs, double best[NPAR]);
+
+/* Nelder–Mead (reflection 1, expansion 2, contraction ½, shrink ½) from
+ * PAR_START, over the first rs->free numbers (the others held at
+ * rs->fixed); deterministic, 400 iterations are plenty for four numbers. */
+static void minimise(const run_set *rs, double best[NPAR])
+{
+    for (int j = 0; j < NPAR; j++)
+        best[j] = rs->fixed[j];
+    if (rs->free > 0)
+        simplex(rs, best);
+}
+
+static void simplex(const run_set *rs, double best[NPAR])
+{
+    const int n = rs->free;
+    double p[NPAR + 1][NPAR], f[NPAR + 1];
+    for (int k = 0; k <= n; k++) {
+        for (int j = 0; j < NPAR; j++)
+            p[k][j] = j < n ? PAR_START[j] + (k == j + 1 ? PAR_STEP[j] : 0.0) : rs->fixed[j];
+        f[k] = loss(rs, p[k]);
+    }
+    for (int it = 0; it < 400; it++) {
+        for (int a = 0; a <= n; a++) /* insertion sort by f */
+            for (int b = a; b > 0 && f[b] < f[b - 1]; b--) {
+                double tmp[NPAR], tf = f[b];
+                memcpy(tmp, p[b], sizeof tmp);
+                memcpy(p[b], p[b - 1], sizeof tmp);
+                memcpy(p[b - 1], tmp, sizeof tmp);
+                f[b] = f[b - 1], f[b - 1] = tf;
+            }
+        double c[NPAR] = {0}, xr[NPAR], xe[NPAR], xc[NPAR];
+        for (int k = 0; k < n; k++)
+            for (int j = 0; j < NPAR; j++)
+                c[j] += p[k][j] / n;
+        for (int j = 0; j < NPAR; j++)
+            xr[j] = 2 * c[j] - p[n][j], xe[j] = 3 * c[j] - 2 * p[n][j],
+            xc[j] = 0.5 * (c[j] + p[n][j]);
+        const double fr = loss(rs, xr);
+        if (fr < f[0]) {
+            const double fe = loss(rs, xe);
+            memcpy(p[n], fe < fr ? xe : xr, sizeof xr), f[n] = fe < fr ? fe : fr;
+        } else if (fr < f[n - 1]) {
+            memcpy(p[n], xr, sizeof xr), f[n] = fr;
+        } else {
+            const double fc = loss(rs, xc);
+            if (fc < f[n]) {
+                memcpy(p[n], xc, sizeof xc), f[n] = fc;
+            } else {
+                for (int k = 1; k <= n; k++) {
+                    for (int j = 0; j < NPAR; j++)
+                        p[k][j] = 0.5 * (p[0][j] + p[k][j]);
+                    f[k] = loss(rs, p[k]);
+                }
+            }
+        }
+    }
+    int b = 0;
+    for (int k = 1; k <= n; k++)
+        b = f[k] < f[b] ? k : b;
+    for (int j = 0; j < n; j++)
+        best[j] = p[b][j];
+}
+
+/* Measured step time of a row: the column's value, through the model's own
+ * FLOP and token counts when it is not step_time_s. */
+static pe_status measured_step(run *r, const char *column, double value, pe_error *err)
+{
+    pe_eval_ctx ctx;
+    evaluate_prepare(&r->s, &ctx);
+    pe_result res;
+    evaluate_plan(&ctx, &r->plan, &res);
+    if (res.status == PE_STATUS_INVALID)
+        return pe_fail(err, PE_BAD_INPUT, r->s.file, r->plan.line, r->plan.col,
+                       "plan '%s' is invalid: nothing to calibrate", r->label);
+    const double step = res.step_time_s;
+    double pred;
+    if (strcmp(column, "step_time_s") == 0) {
+        r->measured = value;
+        return PE_OK;
+    } else if (strcmp(column, "tokens_per_s") == 0) {
+        pred = res.tokens_per_s;
+    } else if (strcmp(column, "mfu") == 0) {
+        pred = res.mfu;
+    } else if (strcmp(column, "hfu") == 0) {
+        pred = res.hfu;
+    } else if (strcmp(column, "tflops_per_gpu") == 0) {
+        pred = res.tflops_per_gpu;
+    } else {
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                       "runs file: column '%s' is not step_time_s, tokens_per_s, mfu, hfu or "
+                       "tflops_per_gpu", column);
+    }
+    r->measured = step * pred / value; /* the column is ∝ 1/step_time */
+    return PE_OK;
+}
+
+/* The runs file's directory joined with a relative scenario path. */
+static void beside(char *out, size_t size, const char *runs_path, const char *rel)
+{
+    const char *slash = strrchr(runs_path, '/');
+    if (rel[0] == '/' || !slash)
+        snprintf(out, size, "%s", rel);
+    else
+        snprintf(out, size, "%.*s/%s", (int)(slash - runs_path), runs_path, rel);
+}
+
+static pe_status load_run(const pe_catalog *cat, const pe_csv_table *t, size_t row,
+                          const char *runs_path, run *r, pe_error *err)
+{
+    char path[PE_PATH_MAX];
+    beside(path, sizeof path, runs_path, csv_table_cell(t, row, 0));
+    pe_status st = load_scenario(path, cat, &r->s, err);
+    if (st)
+        return st;
+    if (r->s.fidelity == PE_FIDELITY_TEXTBOOK)
+        return pe_fail(err, PE_BAD_INPUT, path, 0, 0,
+                       "fidelity: textbook keeps every refinement neutral: nothing to fit");
+    const char *plan = csv_table_cell(t, row, 1);
+    snprintf(r->label, sizeof r->label, "%s/%s", r->s.name, plan);
+    pe_plan_space space;
+    if ((st = plans_init(&r->s, &space, err)))
+        return st;
+    const bool found = plans_find(&space, plan, &r->plan);
+    plans_free(&space);
+    if (!found)
+        return pe_fail(err, PE_BAD_INPUT, path, 0, 0, "no plan named '%s'", plan);
+    char *end;
+    const double value = strtod(csv_table_cell(t, row, 3), &end);
+    if (*end || !(value > 0))
+        return pe_fail(err, PE_BAD_INPUT, runs_path, t->lines[row], 4,
+                       "value must be a number > 0, got '%s'", csv_table_cell(t, row, 3));
+    const char *group = csv_table_cell(t, row, 4);
+    r->fit = group[0] == '\0' || strcmp(group, "fit") == 0;
+    if (!r->fit && strcmp(group, "predict") != 0)
+        return pe_fail(err, PE_BAD_INPUT, runs_path, t->lines[row], 5,
+                       "group must be fit, predict or empty, got '%s'", group);
+    return measured_step(r, csv_table_cell(t, row, 2), value, err);
+}
+
+/* One GPU type: the datasheet numbers of every run agree with the first. */
+static pe_status same_gpu(const run_set *rs, pe_error *err)
+{
+    const pe_gpu *a = &rs->runs[0].s.cluster.gpu;
+    for (size_t i = 1; i < rs->count; i++) {
+        const pe_gpu *b = &rs->runs[i].s.cluster.gpu;
+        if (a->peak_tflops != b->peak_tflops || a->hbm_tb_s != b->hbm_tb_s)
+            return pe_fail(err, PE_BAD_INPUT, rs->runs[i].s.file, 0, 0,
+                           "runs of more than one GPU type (peak_tflops %g, hbm_tb_s %g vs %g, "
+                           "%g): calibrate one GPU type at a time",
+                           b->peak_tflops, b->hbm_tb_s, a->peak_tflops, a->hbm_tb_s);
+    }
+    return PE_OK;
+}
+
+static pe_status load_runs(const pe_catalog *cat, const char *path, run_set *rs, pe_error *err)
+{
+    pe_csv_table t;
+    pe_status st = csv_table_read(path, &t, err);
+    if (st)
+        return st;
+    const char *want[] = {"scenario", "plan", "column", "value"};
+    for (int c = 0; c < 4 && !st; c++)
+        if (t.rows == 0 || strcmp(csv_table_cell(&t, 0, (size_t)c), want[c]) != 0)
+            st = pe_fail(err, PE_BAD_INPUT, path, 1, 1,
+                         "a runs file starts with the header scenario,plan,column,value[,group]");
+    rs->runs = st || t.rows < 2 ? NULL : calloc(t.rows - 1, sizeof *rs->runs);
+    if (!st && !rs->runs)
+        st = pe_fail(err, PE_BAD_INPUT, path, 1, 1, "a runs file needs at least one run");
+    for (size_t row = 1; !st && row < t.rows; row++) {
+        st = load_run(cat, &t, row, path, &rs->runs[rs->count], err);
+        rs->count++; /* loaded or half-loaded: freed either way */
+    }
+    csv_table_free(&t);
+    if (!st)
+        st = same_gpu(rs, err);
+    return st;
+}
+
+static void print_fit(const run_set *rs, const double x[NPAR], const double loo[])
+{
+    double in_sum = 0, loo_sum = 0, pr_sum = 0, in_max = 0, pr_max = 0;
+    size_t n_fit = 0, n_pred = 0;
+    printf("| run | group | measured s | predicted s | error %% | leave-one-out error %% |\n"
+           "|---|---|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < rs->count; i++) {
+        const run *r = &rs->runs[i];
+        const double e = 100.0 * (step_with(r, x) / r->measured - 1.0);
+        printf("| %s | %s | %.6g | %.6g | %+.2f |", r->label, r->fit ? "fit" : "predict",
+               r->measured, step_with(r, x), e);
+        if (r->fit) {
+            printf(" %+.2f |\n", loo[i]);
+            in_sum += fabs(e), loo_sum += fabs(loo[i]), n_fit++;
+            in_max = fabs(e) > in_max ? fabs(e) : in_max;
+        } else {
+            printf(" |\n");
+            pr_sum += fabs(e), n_pred++;
+            pr_max = fabs(e) > pr_max ? fabs(e) : pr_max;
+        }
+    }
+    printf("\nfit: %zu runs, in-sample mean |error| %.2f%% (max %.2f%%), leave-one-out mean "
+           "|error| %.2f%%\n", n_fit, in_sum / (double)n_fit, in_max,
+           loo_sum / (double)n_fit);
+    if (n_pred)
+        printf("predict: %zu runs, mean |error| %.2f%% (max %.2f%%)\n", n_pred,
+               pr_sum / (double)n_pred, pr_max);
+    printf("\n# paste under the GPU preset (docs/model.md §12, F8-F10); %d of %d numbers "
+           "fitted\n", rs->free, NPAR);
+    for (int i = 0; i < rs->free; i++)
+        printf("    %s: %.4g\n", PAR_NAME[i], x[i]);
+}
+
+int calibrate_runs(const pe_catalog *catalog, const char *path, const pe_command_options *opt)
+{
+    pe_error err = {0};
+    run_set rs = {.runs = NULL, .count = 0, .skip = -1, .free = 0, .fixed = {0}};
+    pe_status st = load_runs(catalog, path, &rs, &err);
+    size_t n_fit = 0;
+    for (size_t i = 0; !st && i < rs.count; i++)
+        n_fit += rs.runs[i].fit;
+    if (!st && n_fit == 0)
+        st = pe_fail(&err, PE_BAD_INPUT, path, 0, 0, "no fit runs: every row is predict");
+    if (!st) {
+        const pe_gpu *g = &rs.runs[0].s.cluster.gpu; /* the numbers not fitted */
+        rs.fixed[0] = g->has_gemm_efficiency ? g->gemm_efficiency : g->flops_efficiency;
+        rs.fixed[1] = g->elementwise_efficiency;
+        rs.fixed[2] = g->gemm_half_gflop;
+        rs.fixed[3] = g->has_attention_efficiency ? g->attention_efficiency : -1.0;
+        double x[NPAR], xi[NPAR];
+        double *loo = calloc(rs.count, sizeof *loo);
+        const int free_all = n_fit < NPAR ? (int)n_fit : NPAR;
+        rs.free = free_all;
+        minimise(&rs, x);
+        for (size_t i = 0; loo && i < rs.count; i++) {
+            if (!rs.runs[i].fit)
+                continue;
+            rs.skip = (long)i; /* leave-one-out: refit without row i, predict it */
+            rs.free = (int)n_fit - 1 < free_all ? (int)n_fit - 1 : free_all;
+            minimise(&rs, xi);
+            loo[i] = 100.0 * (step_with(&rs.runs[i], xi) / rs.runs[i].measured - 1.0);
+        }
+        rs.skip = -1;
+        rs.free = free_all;
+        if (loo)
+            print_fit(&rs, x, loo);
+        else
+            st = pe_fail(&err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+        free(loo);
+    }
+    for (size_t i = 0; i < rs.count; i++)
+        scenario_free(&rs.runs[i].s);
+    free(rs.runs);
+    if (st != PE_OK)
+        opt->on_error(&err);
+    return st;
+}

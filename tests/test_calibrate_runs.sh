@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# test_calibrate_runs.sh PLANEVAL SOURCE_DIR WORKDIR — `planeval calibrate
+# RUNS.csv` (docs/model.md §12): the A100 and H100 fits of
+# scenarios/calibration/ print the numbers the GPU presets carry (so the
+# catalog is what its named runs give), every row with its error, the
+# in-sample and leave-one-out lines and the lines to paste; bad runs files
+# are refused with a FILE:LINE message and exit 2.
+. "$(dirname "$0")/testlib.sh"
+
+cal=$src/scenarios/calibration
+gpus=$src/scenarios/catalog/gpus.yaml
+# the value of KEY in the GPU preset NAME of the catalog
+preset_value() {
+    awk -v name="  $1:" -v key="$2" '$0 == name { on = 1; next }
+        on && /^  [a-z0-9]/ { on = 0 } on && $1 == key ":" { print $2; exit }' "$gpus"
+}
+for gpu in a100:a100-80gb h100:h100-sxm; do
+    runs=${gpu%%:*} name=${gpu#*:}
+    "$planeval" calibrate "$cal/$runs.csv" >"$work/$runs.out" 2>"$work/$runs.err"; rc=$?
+    check "$runs: exits 0 (got $rc)" '[ $rc -eq 0 ] && [ ! -s "$work/$runs.err" ]'
+    rows=$(($(wc -l <"$cal/$runs.csv") - 1))
+    check "$runs: one table row per run ($rows)" \
+        '[ "$(grep -c "^| [a-z0-9.-]*/[a-z0-9.-]* | \(fit\|predict\) |" "$work/$runs.out")" -eq "$rows" ]'
+    check "$runs: in-sample and leave-one-out line" \
+        'grep -Eq "^fit: [0-9]+ runs, in-sample mean \|error\| [0-9.]+% \(max [0-9.]+%\), leave-one-out mean \|error\| [0-9.]+%$" "$work/$runs.out"'
+    nfit=$(grep -c ',fit$' "$cal/$runs.csv")
+    check "$runs: at most half of the runs are fitted ($nfit of $rows)" '[ $((2 * nfit)) -le "$rows" ]'
+    for key in gemm_efficiency elementwise_efficiency; do
+        got=$(awk -v k="$key:" '$1 == k { print $2 }' "$work/$runs.out")
+        want=$(preset_value "$name" "$key")
+        check "$runs: $name $key in the catalog ($want) is the fit ($got)" '[ -n "$got" ] && [ "$got" = "$want" ]'
+    done
+done
+
+# A runs file of two GPU types is refused.
+printf 'scenario,plan,column,value,group\n' >"$work/mixed.csv"
+sed -n 2p "$cal/a100.csv" | sed "s#^\.\./#$src/scenarios/#" >>"$work/mixed.csv"
+sed -n 2p "$cal/h100.csv" | sed "s#^\.\./#$src/scenarios/#" >>"$work/mixed.csv"
+"$planeval" calibrate "$work/mixed.csv" >"$work/mixed.out" 2>"$work/mixed.err"; rc=$?
+check "two GPU types: exit 2 (got $rc)" '[ $rc -eq 2 ]'
+check "two GPU types: says so" 'grep -q "runs of more than one GPU type" "$work/mixed.err"'
+
+# A bad header, a bad value, a bad group.
+printf 'scenario,plan,step\n' >"$work/header.csv"
+"$planeval" calibrate "$work/header.csv" 2>"$work/header.err" >/dev/null; rc=$?
+check "bad header: exit 2 (got $rc) and the header named" \
+    '[ $rc -eq 2 ] && grep -q "header.csv:1:1: error: a runs file starts with the header scenario,plan,column,value" "$work/header.err"'
+head -2 "$work/mixed.csv" | sed '2s/,[a-z]*$/,train/' >"$work/group.csv"
+"$planeval" calibrate "$work/group.csv" 2>"$work/group.err" >/dev/null; rc=$?
+check "bad group: exit 2 (got $rc), line 2 named" \
+    '[ $rc -eq 2 ] && grep -q "group.csv:2:5: error: group must be fit, predict or empty, got .train." "$work/group.err"'
+finish

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# test_textbook.sh PLANEVAL SOURCE_DIR WORKDIR — `fidelity: textbook`
+# (docs/model.md §12) gives docs/model.md v1 exactly: every bundled scenario
+# (the drills and scenarios/published), forced to textbook mode, writes the
+# very report the v1 evaluator wrote. tests/golden/textbook/v1-reports.sha256
+# holds the SHA-256 of each v1 report (written by planeval at a97778f, before
+# any refinement, from the same scenario files without framework: keys;
+# the four sweep drills 02a-02d re-taken after main's pp = 1 schedule rule,
+# which drops duplicate schedules from sweeps, from main's own textbook
+# evaluator).
+. "$(dirname "$0")/testlib.sh"
+
+sums=$src/tests/golden/textbook/v1-reports.sha256
+mkdir -p "$work/scen" "$work/out"
+n=0
+for f in "$src"/scenarios/drills/*.yaml "$src"/scenarios/drills/*/*.yaml "$src"/scenarios/published/*.yaml; do
+    # the file as v1 knew it: no framework: line, then forced to textbook
+    # (a fidelity: line already there is replaced)
+    base=$(basename "$f")
+    [ -e "$work/scen/$base" ] && base="$(basename "$(dirname "$f")")-$base"
+    grep -v -e '^framework:' -e '^fidelity:' "$f" >"$work/scen/$base"
+    echo 'fidelity: textbook' >>"$work/scen/$base"
+    n=$((n + 1))
+done
+check "bundled scenarios found ($n)" '[ "$n" -ge 30 ]'
+"$planeval" run --quiet -o "$work/out" "$work/scen" >"$work/run.out" 2>&1; rc=$?
+check "run exits 0 (got $rc)" '[ $rc -eq 0 ]'
+[ $rc -eq 0 ] || head -5 "$work/run.out"
+checked=0
+while read -r sum name; do
+    if [ ! -f "$work/out/$name" ]; then
+        no "$name: no report written"
+        continue
+    fi
+    got=$(sha256sum "$work/out/$name" | cut -d' ' -f1)
+    check "$name is the v1 report" '[ "$got" = "$sum" ]'
+    checked=$((checked + 1))
+done <"$sums"
+check "every v1 report compared ($checked)" '[ "$checked" -eq "$(wc -l <"$sums")" ]'
+
+# The same files in refined mode: the published Megatron runs differ (the
+# refinement is on), the drills, which say fidelity: textbook, do not.
+"$planeval" run --quiet -o "$work/refined" "$src"/scenarios/published/korthikanti-r1-22b-t5-full.yaml \
+    "$src"/scenarios/drills/01-fit-the-model.yaml >/dev/null 2>&1
+check "a refined published run differs from v1" \
+    '[ "$(sha256sum <"$work/refined/korthikanti-r1-22b-t5-full.csv" | cut -d" " -f1)" != "$(grep " korthikanti-r1-22b-t5-full.csv$" "$sums" | cut -d" " -f1)" ]'
+check "a drill stays v1" \
+    '[ "$(sha256sum <"$work/refined/01-fit-the-model.csv" | cut -d" " -f1)" = "$(grep " 01-fit-the-model.csv$" "$sums" | cut -d" " -f1)" ]'
+finish

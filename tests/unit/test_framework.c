@@ -1,0 +1,148 @@
+/* test_framework.c — the loader's side of docs/model.md §12: `fidelity:`,
+ * `framework:` (a catalog name or {preset, keys}) with the built-in
+ * frameworks.yaml, the order of overlap defaults (v1 defaults, then the
+ * framework's, then the scenario's own overlap:), the GPU and link keys of
+ * the refinements, and fidelity: textbook dropping all of it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "input/catalog.h"
+#include "input/load.h"
+
+static pe_catalog *catalog; /* the built-in catalog */
+
+static int setup(void **state)
+{
+    (void)state;
+    pe_error err = {0};
+    return catalog_open(NULL, &catalog, &err) == PE_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    catalog_free(catalog);
+    return 0;
+}
+
+#define HEAD                                                                       \
+    "schema: planeval/v1\n"                                                        \
+    "model: { layers: 96, hidden: 12288, heads: 96, vocab: 51200, seq_len: 2048 }\n" \
+    "cluster: { preset: a100-node, nodes: 8 }\n"                                   \
+    "training: { global_batch: 1536 }\n"                                           \
+    "plans:\n  - { name: baseline, dp: 64 }\n"
+
+static pe_scenario load(const char *extra)
+{
+    char text[2048];
+    snprintf(text, sizeof text, "%s%s", HEAD, extra);
+    pe_scenario s;
+    pe_error err = {0};
+    const pe_status st = load_scenario_buffer("t.yaml", text, strlen(text), catalog, &s, &err);
+    if (st != PE_OK)
+        fail_msg("load failed: %s", err.msg);
+    return s;
+}
+
+/* No framework: nothing present, the v1 overlap defaults {0, 1, 1, 0};
+ * the a100-80gb preset's fitted numbers and the neutral link keys. */
+static void test_defaults(void **state)
+{
+    (void)state;
+    pe_scenario s = load("");
+    assert_int_equal(s.fidelity, PE_FIDELITY_REFINED);
+    assert_false(s.framework.present);
+    assert_true(s.overlap.tp == 0 && s.overlap.cp == 1 && s.overlap.dp == 1 && s.overlap.pp == 0);
+    assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.6965);
+    assert_true(s.cluster.intra_node.bus_efficiency == 1 && s.cluster.inter_node.bus_efficiency == 1);
+    assert_true(s.cluster.inter_node.half_message_mb == 0);
+    scenario_free(&s);
+}
+
+/* framework: megatron-core (frameworks.yaml): overlap {tp 0, dp 0, pp 0},
+ * cp keeps its default 1; scatter/gather on, hierarchical, 80 MB. The
+ * scenario's overlap: {dp: 0.5} then overrides dp only. */
+static void test_preset_and_override(void **state)
+{
+    (void)state;
+    pe_scenario s = load("framework: megatron-core\n");
+    assert_true(s.framework.present);
+    assert_string_equal(s.framework.name, "megatron-core");
+    assert_true(s.framework.pp_scatter_gather);
+    assert_int_equal(s.framework.dp_algorithm, PE_DP_HIERARCHICAL);
+    assert_true(s.framework.dp_bucket_mb == 80);
+    assert_true(s.overlap.tp == 0 && s.overlap.cp == 1 && s.overlap.dp == 0 && s.overlap.pp == 0);
+    scenario_free(&s);
+    s = load("framework: { preset: deepspeed, dp_bucket_mb: 200, overlap: { tp: 0.25 } }\n"
+             "overlap: { dp: 0.5 }\n");
+    assert_int_equal(s.framework.dp_algorithm, PE_DP_FLAT); /* from the preset */
+    assert_true(s.framework.dp_bucket_mb == 200);           /* the file's key wins */
+    assert_true(s.overlap.tp == 0.25 && s.overlap.dp == 0.5 && s.overlap.pp == 0);
+    scenario_free(&s);
+    s = load("framework: { comm_slowdown: 0.1 }\n"); /* keys without a preset */
+    assert_true(s.framework.present && s.framework.name[0] == '\0');
+    assert_true(s.framework.comm_slowdown == 0.1 && !s.framework.pp_scatter_gather);
+    scenario_free(&s);
+}
+
+/* fidelity: textbook: the framework (and its overlap) is read but has no
+ * effect; the GPU's and links' refinement keys go back to neutral, even
+ * the ones the file itself gives; the scenario's own overlap: stays. */
+static void test_textbook(void **state)
+{
+    (void)state;
+    pe_scenario s = load("fidelity: textbook\nframework: nemo\noverlap: { cp: 0.5 }\n");
+    assert_int_equal(s.fidelity, PE_FIDELITY_TEXTBOOK);
+    assert_false(s.framework.present);
+    assert_true(s.overlap.tp == 0 && s.overlap.cp == 0.5 && s.overlap.dp == 1 && s.overlap.pp == 0);
+    assert_false(s.cluster.gpu.has_gemm_efficiency);
+    assert_true(s.cluster.gpu.elementwise_efficiency == 0 && s.cluster.gpu.gemm_half_gflop == 0);
+    scenario_free(&s);
+    s = load("fidelity: textbook\n");
+    assert_true(s.cluster.gpu.flops_efficiency == 0.5); /* v1's default e stays */
+    scenario_free(&s);
+}
+
+/* The link keys load into both tiers (C8). */
+static void test_link_keys(void **state)
+{
+    (void)state;
+    char text[2048];
+    snprintf(text, sizeof text,
+             "schema: planeval/v1\n"
+             "model: { layers: 96, hidden: 12288, heads: 96, vocab: 51200, seq_len: 2048 }\n"
+             "cluster:\n  nodes: 8\n  gpus_per_node: 8\n"
+             "  gpu: { hbm_gib: 80, peak_tflops: 312, hbm_tb_s: 2, gemm_efficiency: 0.7, "
+             "gemm_half_gflop: 2, attention_efficiency: 0.5, elementwise_efficiency: 0.6, "
+             "microbatch_overhead_us: 30 }\n"
+             "  intra_node: { topology: switch, bandwidth_gb_s: 300, latency_us: 2, "
+             "bus_efficiency: 0.8, half_message_mb: 1 }\n"
+             "  inter_node: { nic_gb_s: 25, latency_us: 5, bus_efficiency: 0.9, half_message_mb: 4 }\n"
+             "training: { global_batch: 1536 }\nplans:\n  - { name: baseline, dp: 64 }\n");
+    pe_scenario s;
+    pe_error err = {0};
+    assert_int_equal(load_scenario_buffer("t.yaml", text, strlen(text), catalog, &s, &err), PE_OK);
+    const pe_gpu *g = &s.cluster.gpu;
+    assert_true(g->gemm_efficiency == 0.7 && g->gemm_half_gflop == 2 && g->attention_efficiency == 0.5);
+    assert_true(g->elementwise_efficiency == 0.6 && g->microbatch_overhead_us == 30);
+    assert_true(s.cluster.intra_node.bus_efficiency == 0.8 && s.cluster.intra_node.half_message_mb == 1);
+    assert_true(s.cluster.inter_node.bus_efficiency == 0.9 && s.cluster.inter_node.half_message_mb == 4);
+    scenario_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_preset_and_override),
+        cmocka_unit_test(test_textbook),
+        cmocka_unit_test(test_link_keys),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

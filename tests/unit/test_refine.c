@@ -1,0 +1,345 @@
+/* test_refine.c — docs/model.md §12 refinements against hand arithmetic
+ * (F7–F11, C8, C9, X6–X8), their neutrality (v1 exactly), fidelity:
+ * textbook, and the properties of issue 10 point 9: more bandwidth or
+ * efficiency never slows a plan, a larger GEMM never has a lower
+ * efficiency, overlap never slows a plan. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "eval_fixtures.h"
+#include "model/comm.h"
+#include "model/compute.h"
+#include "model/detail.h"
+
+/* F7 GPT-3 175B: QKV h × 3h, projection h × h, MLP in h × 4h, out 4h × h;
+ * Σ K·N = 3h² + h² + 4h² + 4h² = 12h² = N_mm (P1) = 1,811,939,328. */
+static void test_f7_shapes(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(8);
+    pe_gemm_shape g[PE_LAYER_GEMMS];
+    compute_layer_gemms(&s.model, g);
+    const double h = 12288;
+    assert_true(g[0].K == h && g[0].N == 3 * h && !g[0].k_sharded);
+    assert_true(g[1].K == h && g[1].N == h && g[1].k_sharded);
+    assert_true(g[2].K == h && g[2].N == 4 * h && !g[2].k_sharded);
+    assert_true(g[3].K == 4 * h && g[3].N == h && g[3].k_sharded);
+    double sum = 0;
+    for (int i = 0; i < PE_LAYER_GEMMS; i++)
+        sum += g[i].K * g[i].N;
+    assert_true(sum == 1811939328.0);
+    /* swiglu: MLP in carries both gate and up, 2f wide */
+    s.model.mlp = PE_MLP_SWIGLU;
+    compute_layer_gemms(&s.model, g);
+    assert_true(g[2].N == 8 * h);
+}
+
+/* F8 M = K = N = 1024: F = 2·1024³ = 2,147,483,648 FLOP; at peak·e_max =
+ * 1e12 and t_half = 1e-3 s: 2.147483648e-3 + 1e-3 = 3.147483648e-3 s;
+ * memory 2·3·1024²/2e12 = 3.145728e-6 s, so compute bound. With M = 1:
+ * F = 2·1024² = 2,097,152 → 2.097152e-6 + 0 s at t_half 0; bytes
+ * 2·(1024 + 1024² + 1024) = 2,101,248 over 2e12 = 1.050624e-6 s: still
+ * compute; over W = 1e11: 2.101248e-5 s, memory bound. */
+static void test_f8_gemm_time(void **state)
+{
+    (void)state;
+    assert_rel(compute_gemm_time(1024, 1024, 1024, 1e12, 1e-3, 2e12), 3.147483648e-3, 1e-15);
+    assert_rel(compute_gemm_time(1, 1024, 1024, 1e12, 0, 2e12), 2.097152e-6, 1e-15);
+    assert_rel(compute_gemm_time(1, 1024, 1024, 1e12, 0, 1e11), 2.101248e-5, 1e-15);
+    /* e(F) = e_max·F/(F + F_half): F = F_half gives half of e_max. With
+     * e_max = 0.5, peak 2e12 (rate 1e12) and F_half = 2^31 FLOP (t_half =
+     * 2.147483648e-3 s): τ = 2·2^31/1e12, e = F/(peak·τ) = 0.25. */
+    const double tau = compute_gemm_time(1024, 1024, 1024, 1e12, 2.147483648e-3, 1e15);
+    assert_rel(2147483648.0 / (2e12 * tau), 0.25, 1e-15);
+    /* the evaluator's coefficient form gives the same time for the per-GPU
+     * shape: QKV-like 4096 × 12288 × (36864/t), row-parallel (12288/t) × 12288 */
+    const pe_gemm_shape col = {12288, 36864, 0}, row = {12288, 12288, 1};
+    for (double t = 1; t <= 8; t *= 2) {
+        const pe_gemm_coef cc = compute_gemm_coef(&col, 1e14, 2e12), rc = compute_gemm_coef(&row, 1e14, 2e12);
+        assert_rel(compute_gemm_time_coef(&cc, 4096, 1 / t, 1e-4),
+                   compute_gemm_time(4096, 12288, 36864 / t, 1e14, 1e-4, 2e12), 1e-12);
+        assert_rel(compute_gemm_time_coef(&rc, 4096, 1 / t, 1e-4),
+                   compute_gemm_time(4096, 12288 / t, 12288, 1e14, 1e-4, 2e12), 1e-12);
+        assert_rel(compute_gemm_time_coef(&rc, 1, 1 / t, 0), /* memory bound: M = 1 */
+                   compute_gemm_time(1, 12288 / t, 12288, 1e14, 0, 2e12), 1e-12);
+    }
+}
+
+/* Property: a larger GEMM never has a lower efficiency F/(peak·τ), in any
+ * dimension, with F_half and the roofline both active. */
+static void test_f8_monotone(void **state)
+{
+    (void)state;
+    const double rate = 0.7 * 312e12, t_half = 5e9 / rate, W = 2.039e12;
+    for (double M = 1; M <= 65536; M *= 2)
+        for (double K = 64; K <= 32768; K *= 4)
+            for (double N = 64; N <= 32768; N *= 4) {
+                const double e = 2 * M * K * N / compute_gemm_time(M, K, N, rate, t_half, W);
+                const double eM = 4 * M * K * N / compute_gemm_time(2 * M, K, N, rate, t_half, W);
+                const double eK = 4 * M * K * N / compute_gemm_time(M, 2 * K, N, rate, t_half, W);
+                const double eN = 4 * M * K * N / compute_gemm_time(M, K, 2 * N, rate, t_half, W);
+                assert_true(eM >= e * (1 - 1e-12) && eK >= e * (1 - 1e-12) &&
+                            eN >= e * (1 - 1e-12));
+            }
+}
+
+/* F10 GPT-3 (gelu, dropout, learned positions, standard attention):
+ * rep = 8h + 2·(6 + 1)·h = 22h = 270,336; par = 4f = 16h = 196,608;
+ * att = (4 + 5)·a·s = 9·96·2048 = 1,769,472; out = 12·V = 614,400. Flash
+ * attention: att = 0; rotary adds 4·(h + g·d) = 8h = 98,304 to par. */
+static void test_f10_bytes(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(8);
+    double rep, par, att, out;
+    compute_elementwise_bytes(&s.model, &rep, &par, &att, &out);
+    assert_true(rep == 270336.0 && par == 196608.0 && att == 1769472.0 && out == 614400.0);
+    s.model.attention = PE_ATTENTION_FLASH;
+    s.model.position = PE_POSITION_ROTARY;
+    compute_elementwise_bytes(&s.model, &rep, &par, &att, &out);
+    assert_true(att == 0.0 && par == 196608.0 + 98304.0);
+    assert_true(compute_elementwise_time(1e9, 0.0) == 0.0); /* η_W = 0: untimed */
+    assert_rel(compute_elementwise_time(1e9, 2e12), 5e-4, 1e-15);
+}
+
+/* The refined compute of one plan, by hand. GPT-3 on 8 MI300X nodes (peak
+ * 1307.4 TFLOP/s, W 5.3 TB/s), tp 8, pp 8, dp 1, b 1, sp on, recompute
+ * none, m = 1536; e_max 0.5 (rate 653.7e12), F_half 0, e_att 0.25 (rate
+ * 326.85e12), η_W 0.5 (2.65e12), t_mb 30 µs. M = 2048 tokens.
+ * GEMMs per layer: F = 2·2048·12h²/8 = 2048·3h² = 927,712,935,936 FLOP
+ * → 1.419172...e-3 s (compute bound). Core: 2048·4·2048·12288/8 /
+ * 326.85e12 = 2.5769803776e10/326.85e12 = 7.884291...e-5 s. Element-wise:
+ * 2048·(270336 + 196608 + 1769472)/8 = 572,522,496 bytes / 2.65e12 =
+ * 2.16046...e-4 s. τ_lf = sum; τ_lb = 2·τ_lf. */
+static void test_refined_plan(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(8);
+    pe_gpu *g = &s.cluster.gpu;
+    g->has_gemm_efficiency = true, g->gemm_efficiency = 0.5;
+    g->has_attention_efficiency = true, g->attention_efficiency = 0.25;
+    g->elementwise_efficiency = 0.5, g->microbatch_overhead_us = 30;
+    const pe_plan p = fx_plan(1, 8, 8, 1);
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    const double gemm = 927712935936.0 / 653.7e12;
+    const double core = 25769803776.0 / 326.85e12;
+    const double ew = 572522496.0 / 2.65e12;
+    assert_rel(d.tau_gemm, gemm, 1e-12);
+    assert_rel(d.tau_core, core, 1e-12);
+    assert_rel(d.tau_ew, ew, 1e-12);
+    assert_rel(d.tau_lf, gemm + core + ew, 1e-12);
+    assert_rel(d.tau_lb, 2 * (gemm + core + ew), 1e-12);
+    /* stage 0 (not last): (L/p)·τ_lf + t_mb/3 = 12·τ_lf + 1e-5 */
+    assert_rel(d.tau_f[0], 12 * (gemm + core + ew) + 1e-5, 1e-12);
+    assert_rel(d.tau_b[0], 24 * (gemm + core + ew) + 2e-5, 1e-12);
+    /* compute_s of the report is m·(τ_f + τ_b) of the time stage */
+    assert_rel(r.compute_s, 1536 * (d.tau_f[d.time_stage] + d.tau_b[d.time_stage]), 1e-12);
+}
+
+/* C8 reduce-scatter over 16 ranks at stride 1 on 2 nodes of the MI300X
+ * mesh (B_in = 7·64 GB/s), S = 1 GB, η_max 0.8 inside and 0.5 across,
+ * S_half 1 MB and 2 MB: intra 7/8·(1e9 + 1e6)/(448e9·0.8) + 7·2e-6
+ * = 7/8·1.001e9/358.4e9 + 1.4e-5 = 2.443917...e-3 + 1.4e-5; inter
+ * 1/2·(1e9/8 + 2e6)/(50e9·0.5) + 5e-6 = 0.5·1.27e8/25e9 + 5e-6 =
+ * 2.54e-3 + 5e-6. C9 flat: 15/16·(1e9 + 2e6)/min(358.4e9, 8·25e9)
+ * + 15·5e-6 = 0.9375·1.002e9/200e9 + 7.5e-5 = 4.696875e-3 + 7.5e-5. */
+static void test_c8_c9(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(2);
+    s.cluster.intra_node.bus_efficiency = 0.8, s.cluster.intra_node.half_message_mb = 1;
+    s.cluster.inter_node.bus_efficiency = 0.5, s.cluster.inter_node.half_message_mb = 2;
+    const pe_net net = comm_net(&s.cluster);
+    const pe_group g = comm_group(&net, 16, 1);
+    const double intra = 7.0 / 8.0 * 1.001e9 / 358.4e9 + 7 * 2e-6;
+    const double inter = 0.5 * 1.27e8 / 25e9 + 5e-6;
+    assert_rel(comm_reduce_scatter(&net, &g, 1e9), intra + inter, 1e-12);
+    assert_rel(comm_reduce_scatter_flat(&net, &g, 1e9), 0.9375 * 1.002e9 / 200e9 + 7.5e-5, 1e-12);
+    /* inside one node the flat ring is C4 */
+    const pe_group g8 = comm_group(&net, 8, 1);
+    assert_true(comm_reduce_scatter_flat(&net, &g8, 1e9) == comm_reduce_scatter(&net, &g8, 1e9));
+    /* p2p across nodes: α_out + (S + S_half)/(B_out·η) = 5e-6 + 1.002e9/25e9 */
+    const pe_group gp = comm_group(&net, 2, 8);
+    assert_rel(comm_p2p(&net, &gp, 1e9), 5e-6 + 1.002e9 / 25e9, 1e-12);
+}
+
+/* C10 tree all-reduce over 16 ranks on 2 nodes of the MI300X mesh, 1 GB,
+ * neutral C8: chain 7/8·1e9/448e9 + 7·2e-6 = 1.953125e-3 + 1.4e-5; tree
+ * 1e9/(8·50e9) + ⌈log2 2⌉·5e-6 = 2.5e-3 + 5e-6; twice the sum =
+ * 2·4.472125e-3 = 8.94425e-3. The ring (C5): 2·(1.967125e-3 + 1/2·1.25e8/50e9
+ * + 5e-6) = 2·(1.967125e-3 + 1.25e-3 + 5e-6) = 6.44425e-3: faster here
+ * (two nodes). Over 64 nodes at 1 MB the tree wins on latency. */
+static void test_c10_tree(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(2);
+    const pe_net net = comm_net(&s.cluster);
+    const pe_group g = comm_group(&net, 16, 1);
+    assert_rel(comm_all_reduce_tree(&net, &g, 1e9), 8.94425e-3, 1e-12);
+    assert_rel(comm_all_reduce(&net, &g, 1e9), 6.44425e-3, 1e-12);
+    s = fx_gpt3(64);
+    const pe_net big = comm_net(&s.cluster);
+    const pe_group g64 = comm_group(&big, 64, 8); /* one rank per node */
+    /* ring 2·(63/64·1e6/50e9 + 63·5e-6) = 6.69375e-4; tree 2·(1e6/50e9 + 6·5e-6) = 1e-4 */
+    assert_rel(comm_all_reduce(&big, &g64, 1e6), 6.69375e-4, 1e-12);
+    assert_rel(comm_all_reduce_tree(&big, &g64, 1e6), 1e-4, 1e-12);
+}
+
+/* X7: z = 0, T_rs = 0.5 (T_ar = 1), overlap 1, τ_b = 2: X4 hides it all;
+ * a bucket of a quarter leaves 0.25 exposed: max(0, 0.25·1 − 0) = 0.25.
+ * τ_b = 0.9: X4 exposes 0.1, the bucket adds max(0, 0.25 − 0.1) = 0.15.
+ * z = 1: T = T_rs = 0.5, τ_b = 2: 0.125. z ≥ 2: 0. X8: exposed 0.1 of
+ * comm 1 with φ 0.2: 0.1 + 0.2·0.9 = 0.28. */
+static void test_x7_x8(void **state)
+{
+    (void)state;
+    assert_true(comm_dp_last_bucket(0, 0.5, 1.0, 2.0, 0.25) == 0.25);
+    assert_rel(comm_dp_last_bucket(0, 0.5, 1.0, 0.9, 0.25), 0.15, 1e-12);
+    assert_true(comm_dp_last_bucket(1, 0.5, 1.0, 2.0, 0.25) == 0.125);
+    assert_true(comm_dp_last_bucket(2, 0.5, 1.0, 2.0, 0.25) == 0.0);
+    assert_true(comm_dp_last_bucket(0, 0.5, 1.0, 2.0, 0.0) == 0.0);
+    assert_rel(comm_slowed(0.1, 1.0, 0.2), 0.28, 1e-15);
+    assert_true(comm_slowed(0.1, 1.0, 0.0) == 0.1);
+}
+
+/* X6: Megatron scatter/gather. GPT-3, 16 nodes, tp 8, pp 16, dp 1, sp off:
+ * a pipeline hop crosses nodes with S_pp/t = 2·2048·12288/8 = 6,291,456
+ * bytes: 5e-6 + 6291456/50e9 = 1.3082912e-4 s, then the tp all-gather of
+ * S_pp = 50,331,648 bytes over the mesh: 7/8·S/448e9 + 7·2e-6. */
+static void test_x6(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(16);
+    s.framework.present = true;
+    s.framework.pp_scatter_gather = true;
+    pe_plan p = fx_plan(1, 8, 16, 1);
+    p.sequence_parallel = false;
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_true(d.pp_hop_bytes == 6291456.0);
+    assert_rel(d.t_p2p_pp, 5e-6 + 6291456.0 / 50e9 + 7.0 / 8.0 * 50331648.0 / 448e9 + 14e-6, 1e-12);
+    p.sequence_parallel = true; /* with sp the hop is already S/t: no scatter/gather */
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(d.t_p2p_pp, 5e-6 + 6291456.0 / 50e9, 1e-12);
+}
+
+/* Every plan of a small grid, evaluated with the scenario as given and
+ * with f applied to a copy: f must never make a plan slower. */
+typedef void (*tweak_fn)(pe_scenario *s, pe_plan *p);
+static void never_slower(const pe_scenario *base, tweak_fn f)
+{
+    static const int64_t tps[] = {1, 2, 8}, pps[] = {1, 4, 16};
+    for (size_t i = 0; i < 3; i++)
+        for (size_t j = 0; j < 3; j++)
+            for (int z = 0; z <= 3; z++)
+                for (int rc = 0; rc <= 2; rc++) {
+                    pe_plan p = fx_plan(128 / (tps[i] * pps[j]), tps[i], pps[j], 1);
+                    p.zero = z, p.recompute = (pe_recompute)rc;
+                    p.overlap = (pe_overlap){0.5, 0.5, 0.5, 0.5};
+                    pe_scenario t = *base;
+                    pe_plan q = p;
+                    f(&t, &q);
+                    const pe_result a = fx_eval(base, &p), b = fx_eval(&t, &q);
+                    if (a.status == PE_STATUS_INVALID)
+                        continue;
+                    assert_true(b.step_time_s <= a.step_time_s * (1 + 1e-12));
+                }
+}
+
+static pe_scenario refined_gpt3(void)
+{
+    pe_scenario s = fx_gpt3(16);
+    pe_gpu *g = &s.cluster.gpu;
+    g->has_gemm_efficiency = true, g->gemm_efficiency = 0.6, g->gemm_half_gflop = 2;
+    g->has_attention_efficiency = true, g->attention_efficiency = 0.4;
+    g->elementwise_efficiency = 0.6, g->microbatch_overhead_us = 20;
+    s.cluster.intra_node.bus_efficiency = 0.8, s.cluster.intra_node.half_message_mb = 1;
+    s.cluster.inter_node.bus_efficiency = 0.7, s.cluster.inter_node.half_message_mb = 4;
+    s.framework = (pe_framework){.present = true, .pp_scatter_gather = true,
+                                 .dp_algorithm = PE_DP_FLAT, .dp_bucket_mb = 100,
+                                 .allreduce = PE_ALLREDUCE_AUTO,
+                                 .comm_slowdown = 0.2};
+    return s;
+}
+
+static void more_bandwidth(pe_scenario *s, pe_plan *p)
+{
+    (void)p;
+    s->cluster.intra_node.link_gb_s *= 1.5, s->cluster.inter_node.nic_gb_s *= 2;
+    s->cluster.intra_node.bus_efficiency = 0.9, s->cluster.inter_node.bus_efficiency = 0.9;
+    s->cluster.gpu.hbm_tb_s *= 1.2;
+}
+static void more_efficiency(pe_scenario *s, pe_plan *p)
+{
+    (void)p;
+    s->cluster.gpu.gemm_efficiency = 0.7, s->cluster.gpu.attention_efficiency = 0.5;
+    s->cluster.gpu.elementwise_efficiency = 0.8, s->cluster.gpu.gemm_half_gflop = 1;
+}
+static void more_overlap(pe_scenario *s, pe_plan *p)
+{
+    (void)s;
+    p->overlap = (pe_overlap){1, 1, 1, 1};
+}
+
+/* Issue 10 point 9, on the refined model with every refinement on. */
+static void test_properties(void **state)
+{
+    (void)state;
+    const pe_scenario s = refined_gpt3();
+    never_slower(&s, more_bandwidth);
+    never_slower(&s, more_efficiency);
+    never_slower(&s, more_overlap);
+    const pe_scenario v1 = fx_gpt3(16);
+    never_slower(&v1, more_overlap);
+}
+
+/* Neutral values reproduce v1 bit for bit; scenario_force_textbook sets
+ * them all back, so a refined scenario in textbook mode equals v1. */
+static void test_neutral_and_textbook(void **state)
+{
+    (void)state;
+    const pe_scenario v1 = fx_gpt3(16);
+    pe_scenario neutral = fx_gpt3(16);
+    neutral.cluster.intra_node.bus_efficiency = 1, neutral.cluster.inter_node.bus_efficiency = 1;
+    neutral.framework.present = true; /* a framework whose keys are all neutral */
+    pe_scenario textbook = refined_gpt3();
+    scenario_force_textbook(&textbook);
+    assert_int_equal(textbook.fidelity, PE_FIDELITY_TEXTBOOK);
+    static const int64_t tps[] = {1, 8}, pps[] = {1, 16};
+    for (size_t i = 0; i < 2; i++)
+        for (size_t j = 0; j < 2; j++)
+            for (int z = 0; z <= 3; z++) {
+                pe_plan p = fx_plan(128 / (tps[i] * pps[j]), tps[i], pps[j], 1);
+                p.zero = z;
+                p.sequence_parallel = false;
+                const pe_result a = fx_eval(&v1, &p), b = fx_eval(&neutral, &p),
+                                c = fx_eval(&textbook, &p);
+                assert_true(a.step_time_s == b.step_time_s && a.step_time_s == c.step_time_s);
+                assert_true(a.pp_comm_s == b.pp_comm_s && a.dp_comm_s == c.dp_comm_s);
+                assert_true(a.compute_s == c.compute_s && a.tp_comm_s == c.tp_comm_s);
+            }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_f7_shapes),    cmocka_unit_test(test_f8_gemm_time),
+        cmocka_unit_test(test_f8_monotone),  cmocka_unit_test(test_f10_bytes),
+        cmocka_unit_test(test_refined_plan), cmocka_unit_test(test_c8_c9),
+        cmocka_unit_test(test_x7_x8),        cmocka_unit_test(test_x6),
+        cmocka_unit_test(test_c10_tree),
+        cmocka_unit_test(test_properties),   cmocka_unit_test(test_neutral_and_textbook),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
