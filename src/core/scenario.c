@@ -24,7 +24,20 @@ const char *pe_position_name(pe_position v)
 }
 const char *pe_attention_name(pe_attention v)
 {
-    static const char *const t[] = {"standard", "flash"};
+    static const char *const t[] = {"standard", "flash", "mla"};
+    return NAME_OF(t, v);
+}
+void scenario_plan_defaults(pe_plan *p)
+{
+    if (p->ep == 0)
+        p->ep = 1;
+    if (p->etp == 0)
+        p->etp = p->tp;
+}
+
+const char *pe_compute_name(pe_compute v)
+{
+    static const char *const t[] = {"bf16", "fp8"};
     return NAME_OF(t, v);
 }
 const char *pe_topology_name(pe_topology v)

@@ -25,6 +25,8 @@ const char *plans_skip_name(pe_skip k)
         "virtual_stages applies to interleaved only",
         "interleaved needs virtual_stages >= 2",
         "sequence_parallel applies to tp > 1 only",
+        "ep and etp apply to MoE models only",
+        "ep auto: ep*etp does not divide tp*cp*dp",
     };
     return (unsigned)k < PE_SKIP_COUNT ? names[k] : "?";
 }
@@ -76,6 +78,24 @@ int plans_canonical(const pe_plan *p, char *buf, size_t size)
     o = put_text(o, end, "-v");
     o = put_int(o, end, p->virtual_stages);
     o = put_text(o, end, p->sequence_parallel ? "-sp1" : "-sp0");
+    if (p->ep > 1) {
+        o = put_text(o, end, "-ep");
+        o = put_int(o, end, p->ep);
+    }
+    if (p->etp != p->tp && p->etp > 0) {
+        o = put_text(o, end, "-etp");
+        o = put_int(o, end, p->etp);
+    }
+    if (p->first_stage_layers > 0) {
+        o = put_text(o, end, "-fs");
+        o = put_int(o, end, p->first_stage_layers);
+    }
+    if (p->last_stage_layers > 0) {
+        o = put_text(o, end, "-ls");
+        o = put_int(o, end, p->last_stage_layers);
+    }
+    if (p->offload_optimizer)
+        o = put_text(o, end, "-off");
     *o = '\0';
     return (int)(o - buf);
 }
@@ -129,12 +149,15 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
         return PE_OK;
 
     const pe_sweep *w = &s->sweep;
-    const pe_axis *axes[PE_AXIS_COUNT] = {&w->tp,          &w->pp,        &w->cp,
-                                          &w->dp,          &w->zero,      &w->recompute,
-                                          &w->micro_batch, &w->schedule,  &w->virtual_stages,
-                                          &w->sequence_parallel};
+    const pe_axis *axes[PE_AXIS_COUNT] = {
+        &w->tp,          &w->pp,       &w->cp,
+        &w->dp,          &w->zero,     &w->recompute,
+        &w->micro_batch, &w->schedule, &w->virtual_stages,
+        &w->sequence_parallel, &w->ep, &w->etp,
+        &w->first_stage_layers, &w->last_stage_layers, &w->offload_optimizer};
+    /* etp 0 = "tp", stage layers 0 = the even share */
     static const int64_t defaults[PE_AXIS_COUNT] = {
-        1, 1, 1, 0, 0, PE_RECOMPUTE_NONE, 1, PE_SCHEDULE_1F1B, 1, 0};
+        1, 1, 1, 0, 0, PE_RECOMPUTE_NONE, 1, PE_SCHEDULE_1F1B, 1, 0, 1, 0, 0, 0, 0};
     int64_t N = s->cluster.nodes * s->cluster.gpus_per_node;
     pe_status st = PE_OK;
     sp->sweep_count = 1;
@@ -175,6 +198,12 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
                 for (int64_t v = VIRTUAL_STAGES_AUTO_FIRST; v <= VIRTUAL_STAGES_AUTO_LAST; v++)
                     push(cand, &n, v);
                 break;
+            case PE_AXIS_EP: /* divisors of E (issue 11; a dense model: 1), filtered by V10 */
+                push(cand, &n, 1);
+                for (int64_t e = 2; e <= s->model.experts && n < sizeof cand / sizeof cand[0]; e++)
+                    if (s->model.experts % e == 0)
+                        push(cand, &n, e);
+                break;
             default: /* the loader admits auto on the axes above only */
                 push(cand, &n, defaults[a]);
                 break;
@@ -209,6 +238,37 @@ static inline int64_t mul_sat(int64_t a, int64_t b)
 {
     int64_t r;
     return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+/* Issue 11 axes: ep, etp (a dense model takes ep 1, etp = tp once; ep:
+ * auto keeps the divisors of E with ep·etp | t·c·dp, V10), stage layers,
+ * offload. */
+static pe_skip moe_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_plan *out,
+                            int *axis)
+{
+    const int64_t *const *v = (const int64_t *const *)sp->values;
+    const bool moe = sp->scenario->model.experts > 0;
+    out->ep = v[PE_AXIS_EP][slot[PE_AXIS_EP]];
+    *axis = PE_AXIS_EP;
+    if (!moe && (slot[PE_AXIS_EP] != 0 || out->ep != 1))
+        return PE_SKIP_EP_DENSE;
+    out->etp = v[PE_AXIS_ETP][slot[PE_AXIS_ETP]];
+    *axis = PE_AXIS_ETP;
+    if (!moe && slot[PE_AXIS_ETP] != 0)
+        return PE_SKIP_EP_DENSE;
+    if (out->etp == 0 || !moe)
+        out->etp = out->tp;
+    if (sp->mode[PE_AXIS_EP] == MODE_AUTO) {
+        const int64_t grid = mul_sat(mul_sat(out->tp, out->cp), out->dp);
+        const int64_t eg = mul_sat(out->ep, out->etp);
+        if (eg > grid || grid % eg != 0)
+            return PE_SKIP_EP_AUTO;
+    }
+    out->first_stage_layers = v[PE_AXIS_FIRST_STAGE][slot[PE_AXIS_FIRST_STAGE]];
+    out->last_stage_layers = v[PE_AXIS_LAST_STAGE][slot[PE_AXIS_LAST_STAGE]];
+    out->offload_optimizer = v[PE_AXIS_OFFLOAD][slot[PE_AXIS_OFFLOAD]] != 0;
+    *axis = PE_AXIS_COUNT - 1;
+    return PE_SKIP_NONE;
 }
 
 /* The plan of sweep slots `slot`; on a skip, *axis is the innermost axis
@@ -275,7 +335,7 @@ static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_p
     } else {
         out->sequence_parallel = v[PE_AXIS_SP][slot[PE_AXIS_SP]] != 0;
     }
-    return PE_SKIP_NONE;
+    return moe_of_slots(sp, slot, out, axis);
 }
 
 static void decode(const pe_plan_space *sp, uint64_t rest, uint64_t *slot)
@@ -309,12 +369,12 @@ pe_skip plans_cursor_plan(const pe_plan_space *sp, const pe_plan_cursor *c, pe_p
                           uint64_t *span, int *span_axis)
 {
     *span = 1;
-    *span_axis = PE_AXIS_SP;
+    *span_axis = PE_AXIS_COUNT - 1;
     if (c->index < sp->explicit_count) {
         *out = sp->scenario->plans[c->index];
         return PE_SKIP_NONE;
     }
-    int axis = PE_AXIS_SP;
+    int axis = PE_AXIS_COUNT - 1;
     pe_skip k = plan_of_slots(sp, c->slot, out, &axis);
     if (k != PE_SKIP_NONE) {
         /* the rest of the sub-tree below `axis` skips alike: its size minus

@@ -3,7 +3,8 @@
  * Index 0 .. explicit_count-1 are the explicit plans in file order; the
  * rest is the sweep's cross product in interface.md's enumeration order
  * (tp, pp, cp, dp, zero, recompute, micro_batch, schedule, virtual_stages,
- * sequence_parallel; the last varies fastest). Every axis has a fixed
+ * sequence_parallel, then issue 11's ep, etp, first_stage_layers,
+ * last_stage_layers, offload_optimizer; the last varies fastest). Every axis has a fixed
  * number of slots (an `auto` axis one slot per candidate), so index → plan
  * is arithmetic: shards and resume need no list of plans. A slot that is not
  * a plan (model.md §1 "skipped" combinations) comes back as a pe_skip. */
@@ -16,8 +17,8 @@
 #include "core/error.h"
 #include "core/scenario.h"
 
-/* Longest canonical text: six integers ≤ 2^53 (16 digits) plus the words. */
-#define PE_CANON_MAX 160
+/* Longest canonical text: ten integers ≤ 2^53 (16 digits) plus the words. */
+#define PE_CANON_MAX 256
 
 typedef enum {
     PE_SKIP_NONE = 0,           /* a plan */
@@ -27,6 +28,8 @@ typedef enum {
     PE_SKIP_V_NOT_INTERLEAVED,  /* a schedule other than interleaved takes v = 1 once */
     PE_SKIP_INTERLEAVED_V_LT_2, /* interleaved with v < 2 */
     PE_SKIP_SP_TP1,             /* t = 1 takes sequence_parallel = false once */
+    PE_SKIP_EP_DENSE,           /* ep/etp values of a dense model: ep 1 (etp = tp) once */
+    PE_SKIP_EP_AUTO,            /* ep: auto candidate whose ep·etp does not divide t·c·dp (V10) */
     PE_SKIP_COUNT
 } pe_skip;
 
@@ -35,6 +38,8 @@ const char *plans_skip_name(pe_skip k);
 enum {
     PE_AXIS_TP, PE_AXIS_PP, PE_AXIS_CP, PE_AXIS_DP, PE_AXIS_ZERO, PE_AXIS_RECOMPUTE,
     PE_AXIS_MICRO_BATCH, PE_AXIS_SCHEDULE, PE_AXIS_VIRTUAL_STAGES, PE_AXIS_SP,
+    /* issue 11, after the v1 axes so a sweep without them keeps its indices */
+    PE_AXIS_EP, PE_AXIS_ETP, PE_AXIS_FIRST_STAGE, PE_AXIS_LAST_STAGE, PE_AXIS_OFFLOAD,
     PE_AXIS_COUNT
 };
 
@@ -85,7 +90,10 @@ void plans_advance(const pe_plan_space *space, pe_plan_cursor *c, uint64_t n);
  * canonical text; explicit plans before the sweep). */
 bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out);
 
-/* dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1} */
+/* dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1},
+ * then (issue 11) only what differs from the default, so a dense plan's
+ * text is unchanged: -ep{ep} (ep > 1), -etp{etp} (etp ≠ tp), -fs{L_0},
+ * -ls{L_last} (given), -off (offload_optimizer). */
 int plans_canonical(const pe_plan *p, char *buf, size_t size);
 
 /* The plan's report name: its name, or its canonical text. */

@@ -32,7 +32,7 @@ static pe_scenario base(void)
     s.cluster.nodes = 8;
     s.cluster.gpus_per_node = 8; /* N = 64 */
     s.training.global_batch = 1536;
-    s.overlap = (pe_overlap){0, 1, 1, 0};
+    s.overlap = (pe_overlap){0, 1, 1, 0, 0};
     return s;
 }
 
