@@ -162,13 +162,12 @@ static void explain_params(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     }
 }
 
-static void explain_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
-                           const pe_detail *d, const pe_result *r)
+/* §3 M1–M4: model state per stage. */
+static void explain_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                          const pe_detail *d)
 {
-    const pe_model *m = &ctx->scenario->model;
     const long long z = p->zero;
-    const double t = (double)p->tp, b = (double)p->micro_batch;
-    const int sp = p->sequence_parallel;
+    const double t = (double)p->tp;
     heading(out, "Memory per GPU (model.md §3)");
     fprintf(out, "     D = dp·c = %lld·%lld = %g (ZeRO sharding group); z = %lld\n",
             (long long)p->dp, (long long)p->cp, d->D, z);
@@ -194,6 +193,15 @@ static void explain_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
              ctx->N_layer, ctx->Vh, t);
     eq_value(out, d->m4, "bytes", "ZeRO §5");
 
+}
+
+/* §3 A1–A5: activation bytes per token and per layer. */
+static void explain_act_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                              const pe_detail *d)
+{
+    const pe_model *m = &ctx->scenario->model;
+    const double t = (double)p->tp, b = (double)p->micro_batch;
+    const int sp = p->sequence_parallel;
     double ffn = (double)m->ffn_hidden;
     eq_begin(out, "A1", "rep, replicated bytes per token", "8h + 2δh");
     eq_subst(out, "8·%g + 2·%g·%g", ctx->h, ctx->delta, ctx->h);
@@ -221,6 +229,16 @@ static void explain_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         eq_subst(out, "2·%g·%g·%g / %g", d->s_local, b, ctx->h, sp ? t : 1.0);
         eq_value(out, d->a_in, "bytes", "Korthikanti §4.3");
     }
+}
+
+/* §3 k, A6–A8: activations per stage. */
+static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                              const pe_detail *d)
+{
+    const double t = (double)p->tp, b = (double)p->micro_batch;
+    const int sp = p->sequence_parallel;
+    const int stages = p->pp == 1 ? 1 : 2;
+    char sb[32], what[96];
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p->pp, sb);
         snprintf(what, sizeof what, "k, micro-batches in flight %s", st);
@@ -245,6 +263,14 @@ static void explain_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     eq_subst(out, "(4·%g·%g·%g/%g + 4·%g·%g·%g/%g)·%g", d->s_local, b, ctx->h, sp ? t : 1.0,
              d->s_local, b, ctx->V, t, d->k_last);
     eq_value(out, d->a8[stages - 1], "bytes", "Korthikanti §4");
+}
+
+/* §3 M5, M6 and the whole-model diagnostics. */
+static void explain_mem_totals(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                               const pe_detail *d, const pe_result *r)
+{
+    const int stages = p->pp == 1 ? 1 : 2;
+    char sb[32], what[96];
     for (int i = 0; i < stages; i++) {
         snprintf(what, sizeof what, "M_total %s", stage_name(i, p->pp, sb));
         eq_begin(out, "M5", what, "M1 + M2 + M3 + M4 + A6 + A7/A8 + R");
@@ -259,6 +285,16 @@ static void explain_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     fprintf(out, "     diagnostics: state_total_gib = (β_w+β_g+β_o)·N_total|p=1 / 2^30 = %.6g GiB; "
                  "act_total_gib = A_layer(t=c=1, no sp, no recompute)·L / 2^30 = %.6g GiB\n",
             r->state_total_gib, r->act_total_gib);
+}
+
+
+static void explain_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                           const pe_detail *d, const pe_result *r)
+{
+    explain_state(out, ctx, p, d);
+    explain_act_layer(out, ctx, p, d);
+    explain_act_stage(out, ctx, p, d);
+    explain_mem_totals(out, ctx, p, d, r);
 }
 
 static void explain_group(FILE *out, const char *axis, const pe_group *g, long long k,
@@ -315,14 +351,13 @@ static void explain_p2p(FILE *out, const char *what, const pe_group *g, const pe
     eq_value(out, value, "s", "Thakur 2005");
 }
 
-static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
-                         const pe_detail *d, const pe_result *r)
+/* §4 F1–F6. */
+static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                            const pe_detail *d)
 {
-    const double t = (double)p->tp, b = (double)p->micro_batch, m = d->m;
-    const pe_overlap *ov = &p->overlap;
-    const pe_net *net = &ctx->net;
+    const double t = (double)p->tp, b = (double)p->micro_batch;
     char sb[32], what[96];
-    int stages = p->pp == 1 ? 1 : 2;
+    const int stages = p->pp == 1 ? 1 : 2;
     heading(out, "Compute (model.md §4)");
     eq_begin(out, "F1", "F_layer, forward FLOPs per token per layer", "2·N_mm + 4·s·h·κ");
     eq_subst(out, "2·%.6g + 4·%g·%g·%g", ctx->N_mm, ctx->s, ctx->h,
@@ -359,6 +394,15 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
              "b·s'·F_layer/t/(peak·e), (2·b·s'·F_layer + b·s'·x)/t/(peak·e), b·s'·4·s·h·κ/t/(peak·e)");
     fprintf(out, "       = %.6g s, %.6g s, %.6g s\n", d->tau_lf, d->tau_lb, d->tau_att);
 
+}
+
+/* §5 groups, §6 X1 and X2: the communication of every layer. */
+static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                               const pe_detail *d)
+{
+    const double t = (double)p->tp, b = (double)p->micro_batch;
+    const pe_overlap *ov = &p->overlap;
+    const pe_net *net = &ctx->net;
     heading(out, "Collectives and overlap (model.md §5-§6)");
     fprintf(out, "     ranks laid out tp, cp, dp, pp innermost first; G = %lld GPUs per node; "
                  "α_in = %g µs, α_out = %g µs, B_out = %g GB/s\n",
@@ -399,6 +443,17 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     } else {
         fprintf(out, "X2   c = 1: no context-parallel communication\n");
     }
+}
+
+/* §7 t_f, t_b of each stage; §6 X3 on the time stage. */
+static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                                const pe_detail *d, const pe_result *r)
+{
+    const double t = (double)p->tp, b = (double)p->micro_batch, m = d->m;
+    const pe_overlap *ov = &p->overlap;
+    const pe_net *net = &ctx->net;
+    char sb[32], what[96];
+    const int stages = p->pp == 1 ? 1 : 2;
     const int ts = d->time_stage;
     for (int i = 0; i < stages; i++) {
         snprintf(what, sizeof what, "t_f, t_b %s", stage_name(i, p->pp, sb));
@@ -422,6 +477,16 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     } else {
         fprintf(out, "X3   p = 1: no pipeline communication\n");
     }
+}
+
+/* §6 X4, X5 on the time stage. */
+static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                            const pe_detail *d)
+{
+    const double m = d->m;
+    const pe_overlap *ov = &p->overlap;
+    const pe_net *net = &ctx->net;
+    const int ts = d->time_stage;
     eq_begin(out, "X4", "S_g, S_w (time stage)", "β_g·N_gpu, β_w·N_gpu");
     eq_subst(out, "%g·%.6g, %g·%.6g", ctx->beta_g, d->n_gpu[ts], ctx->beta_w, d->n_gpu[ts]);
     fprintf(out, "       = %.6g bytes, %.6g bytes\n", d->s_g, d->s_w);
@@ -457,6 +522,14 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
              ctx->beta_w, ctx->beta_g, ctx->beta_o, ctx->hbm_bps);
     eq_value(out, d->optimizer, "s", "spec");
 
+}
+
+/* §7 B1–B4 and §8 S1–S5. */
+static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                                const pe_detail *d, const pe_result *r)
+{
+    const double m = d->m;
+    const int ts = d->time_stage;
     heading(out, "Pipeline bubble (model.md §7)");
     static const char *const B[] = {"(p−1)·(t_f + t_b)   B1", "(p−1)·(t_f + t_b)/v   B2",
                                     "(p−1)·(t_f + t_b)   B1", "(p−1)·t_f   B3", "0   B4"};
@@ -497,6 +570,16 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         eq_value(out, r->train_days, "days", "spec");
         fprintf(out, "S5   gpu_hours = N·train_days·24 = %.6g\n", r->gpu_hours);
     }
+}
+
+static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                         const pe_detail *d, const pe_result *r)
+{
+    explain_compute(out, ctx, p, d);
+    explain_layer_comm(out, ctx, p, d);
+    explain_stage_times(out, ctx, p, d, r);
+    explain_dp_comm(out, ctx, p, d);
+    explain_bubble_step(out, ctx, p, d, r);
 }
 
 void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned sections)

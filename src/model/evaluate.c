@@ -148,26 +148,24 @@ static inline double act_total_gib(const pe_eval_ctx *ctx, double b)
            PE_GIB;
 }
 
-/* The one code path of evaluate_plan() and evaluate_plan_detail(). Always
- * inlined: with d = NULL (the hot path) every detail store is dropped. */
-#define DETAIL(...)   \
-    do {              \
-        if (d) {      \
-            __VA_ARGS__; \
-        }             \
-    } while (0)
+/* The per-plan numbers every step below shares (model.md §0 notation). */
+typedef struct {
+    int64_t m;                               /* micro-batches; 0 when V5 fails */
+    double t, p, c, dp, v, m_d, b;           /* degrees as doubles */
+    double lps, sl, D;                       /* L/p, s' = s/c, D = dp·c */
+    int one, full, sp;                       /* p = 1; full recompute; sequence parallel */
+} plan_dims;
 
-static inline __attribute__((always_inline)) void
-eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_result *r, pe_detail *d)
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* §1 V1–V8 with integer arithmetic; returns the PE_FAIL_V* bits and m. */
+ALWAYS_INLINE uint32_t check_rules(const pe_eval_ctx *ctx, const pe_plan *pl, int64_t *m_out)
 {
     const int64_t dp = pl->dp, t = pl->tp, p = pl->pp, c = pl->cp;
-    const int64_t b = pl->micro_batch, v = pl->virtual_stages, z = pl->zero;
+    const int64_t b = pl->micro_batch, v = pl->virtual_stages;
     const int64_t G = ctx->gpus_per_node;
     const pe_schedule sched = pl->schedule;
-    const pe_recompute rc = pl->recompute;
     const int sp = pl->sequence_parallel;
-
-    /* ---- §1 validity: every rule, integer arithmetic ---- */
     const int64_t bdp = mul_sat(b, dp);
     const int ok5 = ctx->global_batch % bdp == 0;
     const int64_t m = ok5 ? ctx->global_batch / bdp : 0;
@@ -182,194 +180,219 @@ eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_result *r, pe_detail *d)
                         : v == 1;                                               /* V6 */
     const int ok7 = G % t == 0 || (ctx->allow_cross_node_tp && t > G && t % G == 0); /* V7 */
     const int ok8 = (G % tc == 0 || tc % G == 0) && (G % tcd == 0 || tcd % G == 0);  /* V8 */
-    uint32_t failed = (uint32_t)!ok1 * PE_FAIL_V1 | (uint32_t)!ok2 * PE_FAIL_V2 |
-                      (uint32_t)!ok3 * PE_FAIL_V3 | (uint32_t)!ok4 * PE_FAIL_V4 |
-                      (uint32_t)!ok5 * PE_FAIL_V5 | (uint32_t)!ok6 * PE_FAIL_V6 |
-                      (uint32_t)!ok7 * PE_FAIL_V7 | (uint32_t)!ok8 * PE_FAIL_V8;
-    const int interventions = interventions_of(pl); /* §9 */
-    const double bd = (double)b;
+    *m_out = m;
+    return (uint32_t)!ok1 * PE_FAIL_V1 | (uint32_t)!ok2 * PE_FAIL_V2 |
+           (uint32_t)!ok3 * PE_FAIL_V3 | (uint32_t)!ok4 * PE_FAIL_V4 |
+           (uint32_t)!ok5 * PE_FAIL_V5 | (uint32_t)!ok6 * PE_FAIL_V6 |
+           (uint32_t)!ok7 * PE_FAIL_V7 | (uint32_t)!ok8 * PE_FAIL_V8;
+}
 
-    if (failed) {
-        *r = (pe_result){.status = PE_STATUS_INVALID,
-                         .failed = failed,
-                         .gpus = ctx->gpus,
-                         .microbatches = m,
-                         .interventions = interventions,
-                         .state_total_gib = ctx->state_total_gib,
-                         .act_total_gib = act_total_gib(ctx, bd)};
-        DETAIL(memset(d, 0, sizeof *d); d->valid = false);
-        return;
-    }
+ALWAYS_INLINE plan_dims dims_of(const pe_eval_ctx *ctx, const pe_plan *pl, int64_t m)
+{
+    plan_dims q;
+    q.m = m;
+    q.t = (double)pl->tp, q.p = (double)pl->pp, q.c = (double)pl->cp, q.dp = (double)pl->dp;
+    q.v = (double)pl->virtual_stages, q.m_d = (double)m, q.b = (double)pl->micro_batch;
+    q.lps = ctx->L / q.p; /* L/p layers per stage */
+    q.sl = ctx->s / q.c;  /* s' */
+    q.D = q.dp * q.c;     /* ZeRO sharding group */
+    q.one = pl->pp == 1;  /* stage 0 is also the last stage */
+    q.full = pl->recompute == PE_RECOMPUTE_FULL;
+    q.sp = pl->sequence_parallel;
+    return q;
+}
 
-    const pe_overlap *ov = &pl->overlap;
-    const double td = (double)t, pd = (double)p, cd = (double)c, dpd = (double)dp;
-    const double vd = (double)v, md = (double)m;
-    const double lps = ctx->L / pd; /* L/p layers per stage */
-    const double sl = ctx->s / cd;  /* s' */
-    const double D = dpd * cd;      /* ZeRO sharding group */
-    const int one = p == 1;         /* stage 0 is also the last stage */
-    const int full = rc == PE_RECOMPUTE_FULL;
+/* §2 P4, P7 and §3 M1–M5 of stages 0 and p−1; the memory-worst stage. */
+ALWAYS_INLINE void step_memory(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
+                               pe_detail *w)
+{
+    const int64_t z = pl->zero;
+    const pe_schedule sched = pl->schedule;
     const double bw = ctx->beta_w, bg = ctx->beta_g, bo = ctx->beta_o;
+    w->n_out = (ctx->tied && q->one) ? 0.0 : ctx->Vh; /* P4 */
+    for (int i = 0; i < 2; i++) {                     /* P7, M1–M3 */
+        const int first = i == 0 || q->one, last = i == 1 || q->one;
+        w->n_gpu[i] = params_gpu(q->lps, ctx->N_layer, ctx->N_embed, w->n_out, ctx->norm_h,
+                                 first, last, q->t);
+        w->m1[i] = mem_weights(bw, w->n_gpu[i], z, q->D);
+        w->m2[i] = mem_grads(bg, w->n_gpu[i], z, q->D);
+        w->m3[i] = mem_optimizer(bo, w->n_gpu[i], z, q->D);
+    }
+    w->m4 = mem_zero3_working(z, bw, bg, ctx->N_layer, ctx->Vh, q->t);
+    w->att = pl->recompute == PE_RECOMPUTE_SELECTIVE ? 0.0 : ctx->act_att;             /* A3 */
+    w->a_layer = act_layer(q->sl, q->b, q->t, q->sp, ctx->act_rep, ctx->act_par, w->att); /* A4 */
+    w->a_in = act_input(q->sl, q->b, ctx->h, q->t, q->sp);                             /* A5 */
+    w->k_first = act_inflight_first_chunk(sched, q->p, q->m_d, q->v);
+    w->k_last = act_inflight_last_chunk(sched, q->p, q->m_d, q->v);
+    const double a7 = act_embed_mask(ctx->delta, q->sl, q->b, ctx->h, q->t, q->sp, w->k_first);
+    const double a8 = act_output(q->sl, q->b, ctx->h, ctx->V, q->t, q->sp, w->k_last);
+    w->a7[0] = a7, w->a7[1] = q->one ? a7 : 0.0; /* A7 on stage 0 */
+    w->a8[0] = q->one ? a8 : 0.0, w->a8[1] = a8; /* A8 on the last stage */
+    for (int i = 0; i < 2; i++) {
+        w->k[i] = act_inflight(sched, q->p, q->m_d, q->v, i);
+        w->a6[i] = act_stage(w->a_layer, w->a_in, q->lps, w->k[i], q->full); /* A6 */
+        w->total[i] = mem_total(w->m1[i], w->m2[i], w->m3[i], w->m4, w->a6[i], w->a7[i],
+                                w->a8[i], ctx->reserve_bytes); /* M5 */
+    }
+    w->mem_stage = w->total[1] > w->total[0]; /* ties → stage 0 */
+}
 
-    /* ---- §2 P4, P7 per stage ---- */
-    const double n_out = (ctx->tied && one) ? 0.0 : ctx->Vh; /* P4 */
-    const double ngpu0 = params_gpu(lps, ctx->N_layer, ctx->N_embed, n_out, ctx->norm_h, 1, one, td);
-    const double ngpuL = params_gpu(lps, ctx->N_layer, ctx->N_embed, n_out, ctx->norm_h, one, 1, td);
+/* §4 F4–F6: FLOPs and times per micro-batch of both stages, per layer. */
+ALWAYS_INLINE void step_compute(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
+                                pe_detail *w)
+{
+    const double x = w->x = ctx->x[pl->recompute]; /* F4 */
+    for (int i = 0; i < 2; i++) {
+        const int last = i == 1 || q->one;
+        w->f_fwd[i] = compute_fwd(q->b, q->sl, q->lps, ctx->F_layer, ctx->F_out, last, q->t); /* F5 */
+        w->f_bwd[i] = compute_bwd(w->f_fwd[i], q->b, q->sl, q->lps, x, q->t);
+        w->tau_f[i] = compute_time(w->f_fwd[i], ctx->rate); /* F6 */
+        w->tau_b[i] = compute_time(w->f_bwd[i], ctx->rate);
+    }
+    w->tau_lf = compute_layer_fwd_time(q->b, q->sl, ctx->F_layer, q->t, ctx->rate);
+    w->tau_lb = compute_layer_bwd_time(q->b, q->sl, ctx->F_layer, x, q->t, ctx->rate);
+    w->tau_att = compute_attention_time(q->b, q->sl, ctx->F_att, q->t, ctx->rate);
+}
 
-    /* ---- §3 memory of stages 0 and p−1 ---- */
-    const double m1_0 = mem_weights(bw, ngpu0, z, D), m1_L = mem_weights(bw, ngpuL, z, D);
-    const double m2_0 = mem_grads(bg, ngpu0, z, D), m2_L = mem_grads(bg, ngpuL, z, D);
-    const double m3_0 = mem_optimizer(bo, ngpu0, z, D), m3_L = mem_optimizer(bo, ngpuL, z, D);
-    const double m4 = mem_zero3_working(z, bw, bg, ctx->N_layer, ctx->Vh, td);
-    const double att = rc == PE_RECOMPUTE_SELECTIVE ? 0.0 : ctx->act_att; /* A3 */
-    const double a_layer = act_layer(sl, bd, td, sp, ctx->act_rep, ctx->act_par, att); /* A4 */
-    const double a_in = act_input(sl, bd, ctx->h, td, sp);                             /* A5 */
-    const double k0 = act_inflight(sched, pd, md, vd, 0);
-    const double kL = act_inflight(sched, pd, md, vd, 1);
-    const double a6_0 = act_stage(a_layer, a_in, lps, k0, full); /* A6 */
-    const double a6_L = act_stage(a_layer, a_in, lps, kL, full);
-    const double a7 = act_embed_mask(ctx->delta, sl, bd, ctx->h, td, sp,
-                                     act_inflight_first_chunk(sched, pd, md, vd)); /* A7 */
-    const double a8 = act_output(sl, bd, ctx->h, ctx->V, td, sp,
-                                 act_inflight_last_chunk(sched, pd, md, vd)); /* A8 */
-    const double a8_0 = one ? a8 : 0.0, a7_L = one ? a7 : 0.0;
-    const double R = ctx->reserve_bytes;
-    const double tot0 = mem_total(m1_0, m2_0, m3_0, m4, a6_0, a7, a8_0, R); /* M5 */
-    const double totL = mem_total(m1_L, m2_L, m3_L, m4, a6_L, a7_L, a8, R);
-    const int mem_last = totL > tot0; /* ties → stage 0 */
-    const double mem_tot = mem_last ? totL : tot0;
-
-    /* ---- §4 compute ---- */
-    const double x = ctx->x[rc];
-    const double ff0 = compute_fwd(bd, sl, lps, ctx->F_layer, ctx->F_out, one, td); /* F5 */
-    const double ffL = compute_fwd(bd, sl, lps, ctx->F_layer, ctx->F_out, 1, td);
-    const double fb0 = compute_bwd(ff0, bd, sl, lps, x, td);
-    const double fbL = compute_bwd(ffL, bd, sl, lps, x, td);
-    const double tauf0 = compute_time(ff0, ctx->rate), taub0 = compute_time(fb0, ctx->rate); /* F6 */
-    const double taufL = compute_time(ffL, ctx->rate), taubL = compute_time(fbL, ctx->rate);
-    const double tau_lf = compute_layer_fwd_time(bd, sl, ctx->F_layer, td, ctx->rate);
-    const double tau_lb = compute_layer_bwd_time(bd, sl, ctx->F_layer, x, td, ctx->rate);
-    const double tau_att = compute_attention_time(bd, sl, ctx->F_att, td, ctx->rate);
-
-    /* ---- §5 groups: tp (t, 1), cp (c, t), dp (dp·c, t), pp (p, t·c·dp) ---- */
+/* §5 groups; §6 X1, X2 (the same on every stage); §7 t_f, t_b; the time stage. */
+ALWAYS_INLINE void step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
+                                   pe_detail *w)
+{
     const pe_net *net = &ctx->net;
-    const pe_group g_tp = comm_group(net, t, 1);
-    const pe_group g_cp = comm_group(net, c, t);
-    const pe_group g_dp = comm_group(net, dp * c, t);
-    const pe_group g_pp = comm_group(net, p, tcd);
+    const pe_overlap *ov = &pl->overlap;
+    const int64_t t = pl->tp, c = pl->cp;
+    w->g_tp = comm_group(net, t, 1); /* tp (t, 1), cp (c, t), dp (dp·c, t), pp (p, t·c·dp) */
+    w->g_cp = comm_group(net, c, t);
+    w->g_dp = comm_group(net, pl->dp * c, t);
+    w->g_pp = comm_group(net, pl->pp, mul_sat(mul_sat(t, c), pl->dp));
+    w->s_tp = comm_tp_bytes(q->b, q->sl, ctx->h); /* X1 */
+    w->t_ar_tp = comm_all_reduce(net, &w->g_tp, w->s_tp);
+    w->chi_tp_f = comm_tp_fwd(q->lps, w->t_ar_tp, ov->tp, w->tau_lf);
+    w->chi_tp_b = comm_tp_bwd(q->lps, w->t_ar_tp, ov->tp, w->tau_lb, q->full);
+    w->s_kv = comm_cp_bytes(q->b, q->sl, ctx->g, ctx->d, q->t); /* X2 */
+    w->t_p2p_cp = comm_p2p(net, &w->g_cp, w->s_kv);
+    w->chi_cp_f = comm_cp_fwd(q->lps, q->c, w->t_p2p_cp, ov->cp, w->tau_att);
+    w->chi_cp_b = comm_cp_bwd(q->lps, q->c, w->t_p2p_cp, ov->cp, w->tau_att,
+                              pl->recompute != PE_RECOMPUTE_NONE);
+    for (int i = 0; i < 2; i++) {
+        w->t_f[i] = pipe_stage_time(w->tau_f[i], w->chi_tp_f, w->chi_cp_f);
+        w->t_b[i] = pipe_stage_time(w->tau_b[i], w->chi_tp_b, w->chi_cp_b);
+    }
+    w->time_stage = w->t_f[1] + w->t_b[1] > w->t_f[0] + w->t_b[0]; /* ties → stage 0 */
+}
 
-    /* ---- §6 X1, X2 (same on every stage) ---- */
-    const double t_ar_tp = comm_all_reduce(net, &g_tp, comm_tp_bytes(bd, sl, ctx->h));
-    const double chi_tpf = comm_tp_fwd(lps, t_ar_tp, ov->tp, tau_lf);
-    const double chi_tpb = comm_tp_bwd(lps, t_ar_tp, ov->tp, tau_lb, full);
-    const double t_kv = comm_p2p(net, &g_cp, comm_cp_bytes(bd, sl, ctx->g, ctx->d, td));
-    const double chi_cpf = comm_cp_fwd(lps, cd, t_kv, ov->cp, tau_att);
-    const double chi_cpb = comm_cp_bwd(lps, cd, t_kv, ov->cp, tau_att, rc != PE_RECOMPUTE_NONE);
+/* §6 X3–X5 and §7 B1–B4 on the time stage. */
+ALWAYS_INLINE void step_stage_comm(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
+                                   pe_detail *w)
+{
+    const pe_net *net = &ctx->net;
+    const pe_overlap *ov = &pl->overlap;
+    const int ts = w->time_stage;
+    const double ngpu = w->n_gpu[ts];
+    w->s_pp = comm_pp_bytes(q->b, q->sl, ctx->h, q->t, q->sp);
+    w->t_p2p_pp = comm_p2p(net, &w->g_pp, w->s_pp);
+    w->chi_pp = comm_pp(q->p, q->m_d, q->v, w->t_p2p_pp, ov->pp, w->tau_f[ts], w->tau_b[ts]); /* X3 */
+    w->s_g = ctx->beta_g * ngpu;
+    w->s_w = ctx->beta_w * ngpu;
+    w->t_rs_g = comm_reduce_scatter(net, &w->g_dp, w->s_g);
+    w->t_rs_w = comm_reduce_scatter(net, &w->g_dp, w->s_w);
+    w->chi_dp = comm_dp(pl->zero, q->m_d, w->t_rs_g, w->t_rs_w, ov->dp, w->tau_f[ts],
+                        w->tau_b[ts]); /* X4 */
+    w->optimizer = comm_optimizer(ngpu, pl->zero, q->D, ctx->beta_w, ctx->beta_g, ctx->beta_o,
+                                  ctx->hbm_bps); /* X5 */
+    w->bubble = pipe_bubble(pl->schedule, q->p, q->v, w->t_f[ts], w->t_b[ts]); /* B1–B4 */
+}
 
-    /* ---- §7 stage times; the time stage has the larger t_f + t_b ---- */
-    const double tf0 = pipe_stage_time(tauf0, chi_tpf, chi_cpf);
-    const double tb0 = pipe_stage_time(taub0, chi_tpb, chi_cpb);
-    const double tfL = pipe_stage_time(taufL, chi_tpf, chi_cpf);
-    const double tbL = pipe_stage_time(taubL, chi_tpb, chi_cpb);
-    const int time_last = tfL + tbL > tf0 + tb0; /* ties → stage 0 */
-    const double tau_f = time_last ? taufL : tauf0, tau_b = time_last ? taubL : taub0;
-    const double t_f = time_last ? tfL : tf0, t_b = time_last ? tbL : tb0;
-    const double ngpu = time_last ? ngpuL : ngpu0;
-
-    /* ---- §6 X3–X5 on the time stage ---- */
-    const double t_pp = comm_p2p(net, &g_pp, comm_pp_bytes(bd, sl, ctx->h, td, sp));
-    const double pp_comm = comm_pp(pd, md, vd, t_pp, ov->pp, tau_f, tau_b); /* X3 */
-    const double rs_g = comm_reduce_scatter(net, &g_dp, bg * ngpu);
-    const double rs_w = comm_reduce_scatter(net, &g_dp, bw * ngpu);
-    const double dp_comm = comm_dp(z, md, rs_g, rs_w, ov->dp, tau_f, tau_b); /* X4 */
-    const double opt = comm_optimizer(ngpu, z, D, bw, bg, bo, ctx->hbm_bps); /* X5 */
-    const double bubble = pipe_bubble(sched, pd, vd, t_f, t_b);              /* B1–B4 */
-
-    /* ---- §8 ---- */
-    const double compute_s = md * (tau_f + tau_b);
-    const double tp_comm_s = md * (chi_tpf + chi_tpb);
-    const double cp_comm_s = md * (chi_cpf + chi_cpb);
-    const double step = step_time(compute_s, tp_comm_s, cp_comm_s, bubble, pp_comm, dp_comm, opt); /* S1 */
-    const double comm = step_comm(tp_comm_s, cp_comm_s, pp_comm, dp_comm);
+/* §8 S1–S5 and §9 budgets and status: the report row of a valid plan. */
+ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
+                               const pe_detail *w, pe_result *r)
+{
+    const int ts = w->time_stage, ms = w->mem_stage;
+    const double md = q->m_d;
+    const double compute_s = md * (w->tau_f[ts] + w->tau_b[ts]);
+    const double tp_comm_s = md * (w->chi_tp_f + w->chi_tp_b);
+    const double cp_comm_s = md * (w->chi_cp_f + w->chi_cp_b);
+    const double step = step_time(compute_s, tp_comm_s, cp_comm_s, w->bubble, w->chi_pp,
+                                  w->chi_dp, w->optimizer); /* S1 */
+    const double comm = step_comm(tp_comm_s, cp_comm_s, w->chi_pp, w->chi_dp);
     const double tokens_per_s = step_tokens_per_s(ctx->tokens_per_step, step); /* S4 */
     const double mfu = step_utilisation(ctx->F_model, step, ctx->N, ctx->peak);
     const pe_scenario *sc = ctx->scenario;
     const bool has_days = sc->training.has_tokens;
     const double days = has_days ? step_train_days(sc->training.tokens, tokens_per_s) : 0.0; /* S5 */
-
-    /* ---- §9 budgets ---- */
-    const pe_budgets *bu = &sc->budgets;
-    failed = (uint32_t)!mem_fits(mem_tot, ctx->budget_bytes) * PE_FAIL_MEMORY |              /* M6 */
-             (uint32_t)(bu->has_step_time_s && step > bu->step_time_s) * PE_FAIL_STEP_TIME |
-             (uint32_t)(bu->has_train_days && has_days && days > bu->train_days) * PE_FAIL_TRAIN_DAYS |
-             (uint32_t)(bu->has_min_mfu && mfu < bu->min_mfu) * PE_FAIL_MIN_MFU;
-    const pe_plan_status status = (failed & PE_FAIL_MEMORY) ? PE_STATUS_OVER_MEMORY
-                                  : failed                  ? PE_STATUS_OVER_TIME
-                                                            : PE_STATUS_OK;
-
-    DETAIL(*d = (pe_detail){
-               .valid = true, .lps = lps, .s_local = sl, .D = D, .m = md, .n_out = n_out,
-               .n_gpu = {ngpu0, ngpuL}, .m1 = {m1_0, m1_L}, .m2 = {m2_0, m2_L},
-               .m3 = {m3_0, m3_L}, .m4 = m4, .att = att, .a_layer = a_layer, .a_in = a_in,
-               .k = {k0, kL}, .k_first = act_inflight_first_chunk(sched, pd, md, vd),
-               .k_last = act_inflight_last_chunk(sched, pd, md, vd), .a6 = {a6_0, a6_L},
-               .a7 = {a7, a7_L}, .a8 = {a8_0, a8}, .total = {tot0, totL},
-               .mem_stage = mem_last, .time_stage = time_last, .x = x, .f_fwd = {ff0, ffL},
-               .f_bwd = {fb0, fbL}, .tau_f = {tauf0, taufL}, .tau_b = {taub0, taubL},
-               .tau_lf = tau_lf, .tau_lb = tau_lb, .tau_att = tau_att, .g_tp = g_tp,
-               .g_cp = g_cp, .g_dp = g_dp, .g_pp = g_pp,
-               .s_tp = comm_tp_bytes(bd, sl, ctx->h), .t_ar_tp = t_ar_tp, .chi_tp_f = chi_tpf,
-               .chi_tp_b = chi_tpb, .s_kv = comm_cp_bytes(bd, sl, ctx->g, ctx->d, td),
-               .t_p2p_cp = t_kv, .chi_cp_f = chi_cpf, .chi_cp_b = chi_cpb, .t_f = {tf0, tfL},
-               .t_b = {tb0, tbL}, .s_pp = comm_pp_bytes(bd, sl, ctx->h, td, sp),
-               .t_p2p_pp = t_pp, .chi_pp = pp_comm, .s_g = bg * ngpu, .s_w = bw * ngpu,
-               .t_rs_g = rs_g, .t_rs_w = rs_w, .chi_dp = dp_comm, .optimizer = opt,
-               .bubble = bubble});
-
+    const double mem_tot = w->total[ms];
+    const pe_budgets *bu = &sc->budgets; /* §9 */
+    const uint32_t failed =
+        (uint32_t)!mem_fits(mem_tot, ctx->budget_bytes) * PE_FAIL_MEMORY | /* M6 */
+        (uint32_t)(bu->has_step_time_s && step > bu->step_time_s) * PE_FAIL_STEP_TIME |
+        (uint32_t)(bu->has_train_days && has_days && days > bu->train_days) * PE_FAIL_TRAIN_DAYS |
+        (uint32_t)(bu->has_min_mfu && mfu < bu->min_mfu) * PE_FAIL_MIN_MFU;
     const double budget_gib = ctx->budget_bytes / PE_GIB;
     const double mem_gib = mem_tot / PE_GIB;
+    const int64_t last = pl->pp - 1;
     *r = (pe_result){
-        .status = status,
-        .failed = failed,
-        .gpus = ctx->gpus,
-        .microbatches = m,
-        .worst_stage = mem_last ? (int)(p - 1) : 0,
-        .mem_weights_gib = (mem_last ? m1_L : m1_0) / PE_GIB,
-        .mem_grads_gib = (mem_last ? m2_L : m2_0) / PE_GIB,
-        .mem_optimizer_gib = (mem_last ? m3_L : m3_0) / PE_GIB,
-        .mem_activations_gib = (mem_last ? a6_L : a6_0) / PE_GIB,
-        .mem_other_gib = (mem_last ? m4 + a7_L + a8 : m4 + a7 + a8_0) / PE_GIB,
-        .mem_reserve_gib = R / PE_GIB,
-        .mem_total_gib = mem_gib,
-        .mem_budget_gib = budget_gib,
-        .mem_headroom_gib = budget_gib - mem_gib,
-        .time_stage = time_last ? (int)(p - 1) : 0,
-        .compute_s = compute_s,
-        .tp_comm_s = tp_comm_s,
-        .cp_comm_s = cp_comm_s,
-        .bubble_s = bubble,
-        .pp_comm_s = pp_comm,
-        .dp_comm_s = dp_comm,
-        .optimizer_s = opt,
-        .step_time_s = step,
-        .comm_fraction = comm / step,                                  /* S2 */
-        .bubble_fraction = pipe_bubble_fraction(bubble, md, t_f, t_b), /* §7 */
-        .bound = step_bound(compute_s, comm, bubble),                  /* S3 */
-        .tokens_per_s = tokens_per_s,
-        .mfu = mfu,
-        .hfu = step_utilisation(ctx->F_hw[rc], step, ctx->N, ctx->peak),
+        .status = (failed & PE_FAIL_MEMORY) ? PE_STATUS_OVER_MEMORY
+                  : failed                  ? PE_STATUS_OVER_TIME
+                                            : PE_STATUS_OK,
+        .failed = failed, .gpus = ctx->gpus, .microbatches = q->m,
+        .worst_stage = ms ? (int)last : 0,
+        .mem_weights_gib = w->m1[ms] / PE_GIB, .mem_grads_gib = w->m2[ms] / PE_GIB,
+        .mem_optimizer_gib = w->m3[ms] / PE_GIB, .mem_activations_gib = w->a6[ms] / PE_GIB,
+        .mem_other_gib = (w->m4 + w->a7[ms] + w->a8[ms]) / PE_GIB,
+        .mem_reserve_gib = ctx->reserve_bytes / PE_GIB, .mem_total_gib = mem_gib,
+        .mem_budget_gib = budget_gib, .mem_headroom_gib = budget_gib - mem_gib,
+        .time_stage = ts ? (int)last : 0,
+        .compute_s = compute_s, .tp_comm_s = tp_comm_s, .cp_comm_s = cp_comm_s,
+        .bubble_s = w->bubble, .pp_comm_s = w->chi_pp, .dp_comm_s = w->chi_dp,
+        .optimizer_s = w->optimizer, .step_time_s = step,
+        .comm_fraction = comm / step,                                              /* S2 */
+        .bubble_fraction = pipe_bubble_fraction(w->bubble, md, w->t_f[ts], w->t_b[ts]), /* §7 */
+        .bound = step_bound(compute_s, comm, w->bubble),                           /* S3 */
+        .tokens_per_s = tokens_per_s, .mfu = mfu,
+        .hfu = step_utilisation(ctx->F_hw[pl->recompute], step, ctx->N, ctx->peak),
         .tflops_per_gpu = step_tflops_per_gpu(ctx->F_model, step, ctx->N),
-        .has_train_days = has_days,
-        .train_days = days,
+        .has_train_days = has_days, .train_days = days,
         .gpu_hours = has_days ? step_gpu_hours(ctx->N, days) : 0.0,
-        .interventions = interventions,
-        .state_total_gib = ctx->state_total_gib,
-        .act_total_gib = act_total_gib(ctx, bd),
-        .tier_tp = comm_tier(&g_tp),
-        .tier_cp = comm_tier(&g_cp),
-        .tier_dp = comm_tier(&g_dp),
-        .tier_pp = comm_tier(&g_pp),
+        .interventions = interventions_of(pl), .state_total_gib = ctx->state_total_gib,
+        .act_total_gib = act_total_gib(ctx, q->b),
+        .tier_tp = comm_tier(&w->g_tp), .tier_cp = comm_tier(&w->g_cp),
+        .tier_dp = comm_tier(&w->g_dp), .tier_pp = comm_tier(&w->g_pp),
     };
+}
+
+/* The one code path of evaluate_plan() and evaluate_plan_detail(): the
+ * spec's sections in order, each step filling the work record w (a
+ * pe_detail). Always inlined: with d = NULL (the hot path) the record stays
+ * local and the compiler keeps only what the report needs. */
+ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_result *r, pe_detail *d)
+{
+    int64_t m;
+    const uint32_t failed = check_rules(ctx, pl, &m); /* §1 */
+    if (failed) {
+        *r = (pe_result){.status = PE_STATUS_INVALID,
+                         .failed = failed,
+                         .gpus = ctx->gpus,
+                         .microbatches = m,
+                         .interventions = interventions_of(pl),
+                         .state_total_gib = ctx->state_total_gib,
+                         .act_total_gib = act_total_gib(ctx, (double)pl->micro_batch)};
+        if (d) {
+            memset(d, 0, sizeof *d);
+            d->valid = false;
+        }
+        return;
+    }
+    const plan_dims q = dims_of(ctx, pl, m);
+    pe_detail w;
+    w.valid = true;
+    w.lps = q.lps, w.s_local = q.sl, w.D = q.D, w.m = q.m_d;
+    step_memory(ctx, pl, &q, &w);     /* §2–§3 */
+    step_compute(ctx, pl, &q, &w);    /* §4 */
+    step_layer_comm(ctx, pl, &q, &w); /* §5–§7 */
+    step_stage_comm(ctx, pl, &q, &w); /* §6 X3–X5, §7 */
+    step_result(ctx, pl, &q, &w, r);  /* §8–§9 */
+    if (d)
+        *d = w;
 }
 
 void evaluate_plan(const pe_eval_ctx *ctx, const pe_plan *pl, pe_result *r)
@@ -458,136 +481,159 @@ int pe_product_text(char *buf, size_t size, const int64_t *factors, int n)
     return len;
 }
 
+/* V1–V5: the degrees against the cluster, the model and the batch. */
+static void reason_shape(text *o, const pe_eval_ctx *ctx, const pe_plan *p, uint32_t f)
+{
+    const long long dp = p->dp, t = p->tp, pp = p->pp, c = p->cp, b = p->micro_batch,
+                    v = p->virtual_stages;
+    char prod[128];
+    if (f & PE_FAIL_V1) {
+        entry(o);
+        pe_product_text(prod, sizeof prod, (const int64_t[]){p->dp, p->tp, p->pp, p->cp}, 4);
+        put(o, "V1: dp*tp*pp*cp=%s != gpus=%lld", prod, (long long)ctx->gpus);
+    }
+    if (f & PE_FAIL_V2) {
+        entry(o);
+        put(o, "V2: tp=%lld does not divide", t);
+        const char *sep = " ";
+        if (ctx->heads % t) {
+            put(o, "%sheads=%lld", sep, (long long)ctx->heads);
+            sep = ", ";
+        }
+        if (ctx->kv_heads % t) {
+            put(o, "%skv_heads=%lld", sep, (long long)ctx->kv_heads);
+            sep = ", ";
+        }
+        if (ctx->ffn_hidden % t)
+            put(o, "%sffn_hidden=%lld", sep, (long long)ctx->ffn_hidden);
+    }
+    if (f & PE_FAIL_V3) {
+        entry(o);
+        if (v == 1)
+            put(o, "V3: pp=%lld does not divide layers=%lld", pp, (long long)ctx->layers);
+        else {
+            pe_product_text(prod, sizeof prod, (const int64_t[]){pp, v}, 2);
+            put(o, "V3: pp*virtual_stages=%s does not divide layers=%lld", prod,
+                (long long)ctx->layers);
+        }
+    }
+    if (f & PE_FAIL_V4) {
+        entry(o);
+        if (ctx->seq_len % c)
+            put(o, "V4: cp=%lld does not divide seq_len=%lld", c, (long long)ctx->seq_len);
+        else
+            put(o, "V4: tp=%lld does not divide seq_len/cp=%lld (sequence parallel)", t,
+                (long long)(ctx->seq_len / c));
+    }
+    if (f & PE_FAIL_V5) {
+        entry(o);
+        pe_product_text(prod, sizeof prod, (const int64_t[]){b, dp}, 2);
+        put(o, "V5: micro_batch*dp=%s does not divide global_batch=%lld", prod,
+            (long long)ctx->global_batch);
+    }
+}
+
+/* V6: the schedule's needs. */
+static void reason_schedule(text *o, const pe_plan *p, const pe_result *r, uint32_t f)
+{
+    const long long pp = p->pp, v = p->virtual_stages;
+    if (!(f & PE_FAIL_V6))
+        return;
+    entry(o);
+    if (p->schedule != PE_SCHEDULE_INTERLEAVED) {
+        put(o, "V6: %s needs virtual_stages=1 (virtual_stages=%lld)",
+            pe_schedule_name(p->schedule), v);
+        return;
+    }
+    put(o, "V6: interleaved needs");
+    const char *sep = " ";
+    if (pp < 2) {
+        put(o, "%spp>=2 (pp=%lld)", sep, pp);
+        sep = ", ";
+    }
+    if (v < 2) {
+        put(o, "%svirtual_stages>=2 (virtual_stages=%lld)", sep, v);
+        sep = ", ";
+    }
+    if (!(f & PE_FAIL_V5) && r->microbatches % pp)
+        put(o, "%smicrobatches=%lld to be a multiple of pp=%lld", sep,
+            (long long)r->microbatches, pp);
+}
+
+/* V7, V8: groups against node boundaries. */
+static void reason_nodes(text *o, const pe_eval_ctx *ctx, const pe_plan *p, uint32_t f)
+{
+    const long long t = p->tp, G = ctx->gpus_per_node;
+    char prod[128];
+    if (f & PE_FAIL_V7) {
+        entry(o);
+        if (ctx->allow_cross_node_tp)
+            put(o, "V7: tp=%lld neither divides nor is a multiple of gpus_per_node=%lld", t, G);
+        else if (t > G && t % G == 0)
+            put(o, "V7: tp=%lld does not divide gpus_per_node=%lld (allow_cross_node_tp is false)",
+                t, G);
+        else
+            put(o, "V7: tp=%lld does not divide gpus_per_node=%lld", t, G);
+    }
+    if (f & PE_FAIL_V8) {
+        entry(o);
+        const long long tc = mul_sat(p->tp, p->cp), tcd = mul_sat(tc, p->dp);
+        put(o, "V8:");
+        const char *sep = " ";
+        if (G % tc && tc % G) {
+            pe_product_text(prod, sizeof prod, (const int64_t[]){p->tp, p->cp}, 2);
+            put(o, "%stp*cp=%s neither divides nor is a multiple of gpus_per_node=%lld", sep,
+                prod, G);
+            sep = ", ";
+        }
+        if (G % tcd && tcd % G) {
+            pe_product_text(prod, sizeof prod, (const int64_t[]){p->tp, p->cp, p->dp}, 3);
+            put(o, "%stp*cp*dp=%s neither divides nor is a multiple of gpus_per_node=%lld",
+                sep, prod, G);
+        }
+    }
+}
+
+/* §9 budgets: memory, step time, train days, MFU, each with both numbers. */
+static void reason_budgets(text *o, const pe_eval_ctx *ctx, const pe_result *r, uint32_t f)
+{
+    char a[512], lim[64];
+    if (f & PE_FAIL_MEMORY) {
+        entry(o);
+        fmt_vs(a, sizeof a, r->mem_total_gib, 2, 0, r->mem_budget_gib, 1);
+        fmt_shortest(lim, sizeof lim, r->mem_budget_gib);
+        put(o, "memory: %s GiB > budget %s GiB", a, lim);
+    }
+    const pe_budgets *bu = &ctx->scenario->budgets;
+    if (f & PE_FAIL_STEP_TIME) {
+        entry(o);
+        fmt_vs(a, sizeof a, r->step_time_s, 1, 0, bu->step_time_s, 1);
+        fmt_shortest(lim, sizeof lim, bu->step_time_s);
+        put(o, "step_time: %s s > budget %s s", a, lim);
+    }
+    if (f & PE_FAIL_TRAIN_DAYS) {
+        entry(o);
+        fmt_vs(a, sizeof a, r->train_days, 1, 0, bu->train_days, 1);
+        fmt_shortest(lim, sizeof lim, bu->train_days);
+        put(o, "train_days: %s > budget %s", a, lim);
+    }
+    if (f & PE_FAIL_MIN_MFU) {
+        entry(o);
+        fmt_vs(a, sizeof a, r->mfu, 0, 2, bu->min_mfu, 0);
+        fmt_shortest(lim, sizeof lim, bu->min_mfu);
+        put(o, "mfu: %s < min_mfu %s", a, lim);
+    }
+}
+
 int evaluate_format_reason(const pe_eval_ctx *ctx, const pe_plan *p, const pe_result *r,
                            char *buf, size_t size)
 {
     text o = {buf, size, 0, 0};
     if (buf && size)
         buf[0] = '\0';
-    const uint32_t f = r->failed;
-    const long long dp = p->dp, t = p->tp, pp = p->pp, c = p->cp, b = p->micro_batch,
-                    v = p->virtual_stages;
-    const long long G = ctx->gpus_per_node;
-
-    char prod[128];
-    if (f & PE_FAIL_V1) {
-        entry(&o);
-        pe_product_text(prod, sizeof prod, (const int64_t[]){p->dp, p->tp, p->pp, p->cp}, 4);
-        put(&o, "V1: dp*tp*pp*cp=%s != gpus=%lld", prod, (long long)ctx->gpus);
-    }
-    if (f & PE_FAIL_V2) {
-        entry(&o);
-        put(&o, "V2: tp=%lld does not divide", t);
-        const char *sep = " ";
-        if (ctx->heads % t) {
-            put(&o, "%sheads=%lld", sep, (long long)ctx->heads);
-            sep = ", ";
-        }
-        if (ctx->kv_heads % t) {
-            put(&o, "%skv_heads=%lld", sep, (long long)ctx->kv_heads);
-            sep = ", ";
-        }
-        if (ctx->ffn_hidden % t)
-            put(&o, "%sffn_hidden=%lld", sep, (long long)ctx->ffn_hidden);
-    }
-    if (f & PE_FAIL_V3) {
-        entry(&o);
-        if (v == 1)
-            put(&o, "V3: pp=%lld does not divide layers=%lld", pp, (long long)ctx->layers);
-        else {
-            pe_product_text(prod, sizeof prod, (const int64_t[]){pp, v}, 2);
-            put(&o, "V3: pp*virtual_stages=%s does not divide layers=%lld", prod,
-                (long long)ctx->layers);
-        }
-    }
-    if (f & PE_FAIL_V4) {
-        entry(&o);
-        if (ctx->seq_len % c)
-            put(&o, "V4: cp=%lld does not divide seq_len=%lld", c, (long long)ctx->seq_len);
-        else
-            put(&o, "V4: tp=%lld does not divide seq_len/cp=%lld (sequence parallel)", t,
-                (long long)(ctx->seq_len / c));
-    }
-    if (f & PE_FAIL_V5) {
-        entry(&o);
-        pe_product_text(prod, sizeof prod, (const int64_t[]){b, dp}, 2);
-        put(&o, "V5: micro_batch*dp=%s does not divide global_batch=%lld", prod,
-            (long long)ctx->global_batch);
-    }
-    if (f & PE_FAIL_V6) {
-        entry(&o);
-        if (p->schedule == PE_SCHEDULE_INTERLEAVED) {
-            put(&o, "V6: interleaved needs");
-            const char *sep = " ";
-            if (pp < 2) {
-                put(&o, "%spp>=2 (pp=%lld)", sep, pp);
-                sep = ", ";
-            }
-            if (v < 2) {
-                put(&o, "%svirtual_stages>=2 (virtual_stages=%lld)", sep, v);
-                sep = ", ";
-            }
-            if (!(f & PE_FAIL_V5) && r->microbatches % pp)
-                put(&o, "%smicrobatches=%lld to be a multiple of pp=%lld", sep,
-                    (long long)r->microbatches, pp);
-        } else {
-            put(&o, "V6: %s needs virtual_stages=1 (virtual_stages=%lld)",
-                pe_schedule_name(p->schedule), v);
-        }
-    }
-    if (f & PE_FAIL_V7) {
-        entry(&o);
-        if (ctx->allow_cross_node_tp)
-            put(&o, "V7: tp=%lld neither divides nor is a multiple of gpus_per_node=%lld", t, G);
-        else if (t > G && t % G == 0)
-            put(&o, "V7: tp=%lld does not divide gpus_per_node=%lld (allow_cross_node_tp is false)",
-                t, G);
-        else
-            put(&o, "V7: tp=%lld does not divide gpus_per_node=%lld", t, G);
-    }
-    if (f & PE_FAIL_V8) {
-        entry(&o);
-        const long long tc = mul_sat(p->tp, p->cp), tcd = mul_sat(tc, p->dp);
-        put(&o, "V8:");
-        const char *sep = " ";
-        if (G % tc && tc % G) {
-            pe_product_text(prod, sizeof prod, (const int64_t[]){p->tp, p->cp}, 2);
-            put(&o, "%stp*cp=%s neither divides nor is a multiple of gpus_per_node=%lld", sep,
-                prod, G);
-            sep = ", ";
-        }
-        if (G % tcd && tcd % G) {
-            pe_product_text(prod, sizeof prod, (const int64_t[]){p->tp, p->cp, p->dp}, 3);
-            put(&o, "%stp*cp*dp=%s neither divides nor is a multiple of gpus_per_node=%lld",
-                sep, prod, G);
-        }
-    }
-
-    char a[512], lim[64];
-    if (f & PE_FAIL_MEMORY) {
-        entry(&o);
-        fmt_vs(a, sizeof a, r->mem_total_gib, 2, 0, r->mem_budget_gib, 1);
-        fmt_shortest(lim, sizeof lim, r->mem_budget_gib);
-        put(&o, "memory: %s GiB > budget %s GiB", a, lim);
-    }
-    const pe_budgets *bu = &ctx->scenario->budgets;
-    if (f & PE_FAIL_STEP_TIME) {
-        entry(&o);
-        fmt_vs(a, sizeof a, r->step_time_s, 1, 0, bu->step_time_s, 1);
-        fmt_shortest(lim, sizeof lim, bu->step_time_s);
-        put(&o, "step_time: %s s > budget %s s", a, lim);
-    }
-    if (f & PE_FAIL_TRAIN_DAYS) {
-        entry(&o);
-        fmt_vs(a, sizeof a, r->train_days, 1, 0, bu->train_days, 1);
-        fmt_shortest(lim, sizeof lim, bu->train_days);
-        put(&o, "train_days: %s > budget %s", a, lim);
-    }
-    if (f & PE_FAIL_MIN_MFU) {
-        entry(&o);
-        fmt_vs(a, sizeof a, r->mfu, 0, 2, bu->min_mfu, 0);
-        fmt_shortest(lim, sizeof lim, bu->min_mfu);
-        put(&o, "mfu: %s < min_mfu %s", a, lim);
-    }
+    reason_shape(&o, ctx, p, r->failed);    /* V1–V5 */
+    reason_schedule(&o, p, r, r->failed);   /* V6 */
+    reason_nodes(&o, ctx, p, r->failed);    /* V7, V8 */
+    reason_budgets(&o, ctx, r, r->failed);  /* §9 */
     return (int)o.len;
 }
