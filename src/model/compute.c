@@ -19,6 +19,14 @@ double compute_kappa(const pe_model *m) { return m->causal_flops ? 0.5 : 1.0; }
 
 double compute_attention(const pe_model *m)
 {
+    const double sa = (double)m->seq_len * (double)m->heads;
+    if (m->attention == PE_ATTENTION_MLA) /* F7: 2·s·a·(d_qk + d_v)·κ */
+        return 2.0 * sa *
+               ((double)m->qk_nope_head_dim + (double)m->qk_rope_head_dim +
+                (double)m->v_head_dim) *
+               compute_kappa(m);
+    if (m->has_head_dim) /* F7 with d_qk = d_v = d */
+        return 4.0 * sa * (double)m->head_dim * compute_kappa(m);
     return 4.0 * (double)m->seq_len * (double)m->hidden * compute_kappa(m); /* F1 term */
 }
 

@@ -33,6 +33,19 @@ struct pe_detail {
     double s_g, s_w, t_rs_g, t_rs_w, chi_dp;   /* X4 (time stage) */
     double optimizer;                          /* X5 */
     double bubble;                             /* B1–B4 */
+    /* issue 11 (docs/design/moe.md), zeros for a dense model */
+    struct {
+        double n_moe[2], n_exp[2];             /* P9 MoE layers, P16 expert parameters per GPU */
+        double D_e;                            /* edp = t·c·dp/(ep·etp) */
+        double mem_experts[2];                 /* expert M1+M2+M3 */
+        double a_layer_m, a_routed, a12;       /* A4', A11, A12 */
+        double s_disp, s_comb, t_ep;           /* X6 */
+        double chi_ep_f[2], chi_ep_b[2];       /* X7 */
+        double s_etp, t_rs_etp, chi_etp_f[2], chi_etp_b[2]; /* X8 */
+        double tau_mlf, tau_mlb;               /* one MoE layer's forward/backward time */
+        pe_group g_ep, g_etp, g_edp;           /* C8 */
+        double ep_comm;                        /* ep_comm_s */
+    } moe;
 };
 
 #endif

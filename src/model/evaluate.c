@@ -21,6 +21,7 @@
 #include "model/comm.h"
 #include "model/compute.h"
 #include "model/memory.h"
+#include "model/moe.h"
 #include "model/params.h"
 #include "model/pipeline.h"
 #include "model/step.h"
@@ -132,6 +133,14 @@ void evaluate_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->hbm_bps = cl->gpu.hbm_tb_s * 1e12;            /* W */
     ctx->tokens_per_step = ctx->B * ctx->s;            /* B·s */
     ctx->net = comm_net(cl);
+    if (m->has_head_dim) /* X2 carries K and V of g heads of head_dim */
+        ctx->d = (double)m->head_dim;
+    if (m->attention == PE_ATTENTION_MLA) { /* X2: expanded K, V of a heads: a·(d_qk + d_v) */
+        ctx->g = (double)m->heads;
+        ctx->d = ((double)m->qk_nope_head_dim + (double)m->qk_rope_head_dim +
+                  (double)m->v_head_dim) / 2.0;
+    }
+    moe_prepare(sc, ctx); /* issue 11; nothing for a dense model */
 }
 
 static inline int interventions_of(const pe_plan *pl)
@@ -305,16 +314,22 @@ ALWAYS_INLINE void step_stage_comm(const pe_eval_ctx *ctx, const pe_plan *pl, co
 
 /* §8 S1–S5 and §9 budgets and status: the report row of a valid plan. */
 ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
-                               const pe_detail *w, pe_result *r)
+                               const pe_detail *w, int moe, pe_result *r)
 {
     const int ts = w->time_stage, ms = w->mem_stage;
     const double md = q->m_d;
     const double compute_s = md * (w->tau_f[ts] + w->tau_b[ts]);
-    const double tp_comm_s = md * (w->chi_tp_f + w->chi_tp_b);
+    /* issue 11 (0.0 for a dense model, and x + 0.0 == x): expert-TP time
+     * joins tp_comm_s (X8), the EP all-to-all is S1's eighth term (X7) */
+    const double etp_comm_s = moe ? md * (w->moe.chi_etp_f[ts] + w->moe.chi_etp_b[ts]) : 0.0;
+    const double ep_comm_s = moe ? md * (w->moe.chi_ep_f[ts] + w->moe.chi_ep_b[ts]) : 0.0;
+    const double a12 = moe && w->moe.n_moe[ms] > 0 ? w->moe.a12 : 0.0;
+    const double tp_comm_s = md * (w->chi_tp_f + w->chi_tp_b) + etp_comm_s;
     const double cp_comm_s = md * (w->chi_cp_f + w->chi_cp_b);
     const double step = step_time(compute_s, tp_comm_s, cp_comm_s, w->bubble, w->chi_pp,
-                                  w->chi_dp, w->optimizer); /* S1 */
-    const double comm = step_comm(tp_comm_s, cp_comm_s, w->chi_pp, w->chi_dp);
+                                  w->chi_dp, w->optimizer) +
+                        ep_comm_s; /* S1' */
+    const double comm = step_comm(tp_comm_s, cp_comm_s, w->chi_pp, w->chi_dp) + ep_comm_s;
     const double tokens_per_s = step_tokens_per_s(ctx->tokens_per_step, step); /* S4 */
     const double mfu = step_utilisation(ctx->F_model, step, ctx->N, ctx->peak);
     const pe_scenario *sc = ctx->scenario;
@@ -338,7 +353,7 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         .worst_stage = ms ? (int)last : 0,
         .mem_weights_gib = w->m1[ms] / PE_GIB, .mem_grads_gib = w->m2[ms] / PE_GIB,
         .mem_optimizer_gib = w->m3[ms] / PE_GIB, .mem_activations_gib = w->a6[ms] / PE_GIB,
-        .mem_other_gib = (w->m4 + w->a7[ms] + w->a8[ms]) / PE_GIB,
+        .mem_other_gib = (w->m4 + w->a7[ms] + w->a8[ms] + a12) / PE_GIB,
         .mem_reserve_gib = ctx->reserve_bytes / PE_GIB, .mem_total_gib = mem_gib,
         .mem_budget_gib = budget_gib, .mem_headroom_gib = budget_gib - mem_gib,
         .time_stage = ts ? (int)last : 0,
@@ -357,7 +372,148 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         .act_total_gib = act_total_gib(ctx, q->b),
         .tier_tp = comm_tier(&w->g_tp), .tier_cp = comm_tier(&w->g_cp),
         .tier_dp = comm_tier(&w->g_dp), .tier_pp = comm_tier(&w->g_pp),
+        .ep_comm_s = ep_comm_s,
+        .mem_experts_gib = moe ? w->moe.mem_experts[ms] / PE_GIB : 0.0,
+        .tier_ep = moe ? comm_tier(&w->moe.g_ep) : PE_TIER_NONE,
     };
+}
+
+/* ---- issue 11: the MoE steps (docs/design/moe.md §2, §4). eval_core
+ * calls each only for an MoE model, after the dense step it refines; they
+ * replace that step's per-stage figures, so a dense plan never runs them. */
+
+ALWAYS_INLINE double max2(double a, double b) { return a > b ? a : b; }
+
+/* A4', A6', A11, A12 of both stages; dispatch buffers once per stage. */
+ALWAYS_INLINE void moe_stage_activations(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                         const plan_dims *q, pe_detail *w)
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    const double etp = (double)pl->etp;
+    w->moe.a_routed = moe_act_routed(q->b, q->sl, e->k, e->rho, q->t, etp, 2.0, ctx->h,
+                                     e->act_expert_inner); /* A11, bf16 inputs */
+    w->moe.a_layer_m = moe_act_layer(q->sl, q->b, q->t, q->sp, ctx->act_rep, e->act_par_att,
+                                     e->act_router, e->act_par_sh, w->att, w->moe.a_routed);
+    w->moe.a12 = moe_act_dispatch(q->b, q->sl, e->k, e->rho, ctx->h, e->beta_d, etp, q->t);
+    for (int i = 0; i < 2; i++) {
+        const double n = w->moe.n_moe[i], nd = q->lps - n;
+        const double widest = max2(nd > 0 ? w->a_layer : 0.0, n > 0 ? w->moe.a_layer_m : 0.0);
+        w->a6[i] = q->full ? w->a_in * q->lps * w->k[i] + widest
+                           : w->k[i] * (nd * w->a_layer + n * w->moe.a_layer_m); /* A6' */
+        w->total[i] = mem_total(w->m1[i], w->m2[i], w->m3[i], w->m4, w->a6[i], w->a7[i],
+                                w->a8[i], ctx->reserve_bytes) +
+                      (n > 0 ? w->moe.a12 : 0.0); /* M5 + A12 */
+    }
+    w->mem_stage = w->total[1] > w->total[0]; /* ties → stage 0 */
+}
+
+/* P15, P16 and M1'–M4': dense state sharded over D = dp·c, expert state
+ * over edp = t·c·dp/(ep·etp) (Megatron's expert-data-parallel group). */
+ALWAYS_INLINE void moe_step_memory(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
+                                   pe_detail *w)
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    const int64_t z = pl->zero;
+    const double bw = ctx->beta_w, bg = ctx->beta_g, bo = ctx->beta_o;
+    const double eg = (double)pl->ep * (double)pl->etp;
+    const double D_e = w->moe.D_e = q->t * q->c * q->dp / eg;
+    for (int i = 0; i < 2; i++) {
+        const int first = i == 0 || q->one, last = i == 1 || q->one;
+        const double n = moe_stage_layers(&ctx->scenario->model, pl->pp, pl->virtual_stages,
+                                          i == 0 ? 0 : pl->pp - 1); /* P9 */
+        const double dense = ((q->lps - n) * e->N_layer_d + n * e->N_dense_part +
+                              (first ? ctx->N_embed : 0.0) +
+                              (last ? w->n_out + ctx->norm_h : 0.0)) / q->t +
+                             q->lps * e->N_att_rep * (1.0 - 1.0 / q->t); /* P15 */
+        const double ex = moe_expert_params(n, e->N_expert, (double)pl->ep, (double)pl->etp);
+        const double e1 = mem_weights(bw, ex, z, D_e), e2 = mem_grads(bg, ex, z, D_e);
+        const double e3 = mem_optimizer(bo, ex, z, D_e);
+        w->moe.n_moe[i] = n, w->moe.n_exp[i] = ex, w->n_gpu[i] = dense;
+        w->m1[i] = mem_weights(bw, dense, z, q->D) + e1; /* M1' */
+        w->m2[i] = mem_grads(bg, dense, z, q->D) + e2;   /* M2' */
+        w->m3[i] = mem_optimizer(bo, dense, z, q->D) + e3; /* M3' */
+        w->moe.mem_experts[i] = e1 + e2 + e3;
+    }
+    const double layer_max = max2(e->N_layer_d / q->t, e->N_dense_part / q->t + e->N_expert / eg);
+    w->m4 = z == 3 ? (2.0 * bw + bg) * max2(layer_max, ctx->Vh / q->t) : 0.0; /* M4' */
+    moe_stage_activations(ctx, pl, q, w);
+}
+
+/* F10 per stage: dense and MoE layers, router, (ρ−1) extra rows; F4 recompute. */
+ALWAYS_INLINE void moe_step_compute(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
+                                    pe_detail *w)
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    const double bs_t = q->b * q->sl / q->t;
+    const double x_m = pl->recompute == PE_RECOMPUTE_FULL        ? e->F_layer_m
+                       : pl->recompute == PE_RECOMPUTE_SELECTIVE ? e->F_att
+                                                                 : 0.0;
+    for (int i = 0; i < 2; i++) {
+        const int last = i == 1 || q->one;
+        const double n = w->moe.n_moe[i], nd = q->lps - n;
+        const double fsum = nd * e->F_layer_d + n * e->F_layer_m;
+        const double xsum = nd * w->x + n * x_m;
+        w->f_fwd[i] = bs_t * (fsum + (last ? ctx->F_out : 0.0));
+        w->f_bwd[i] = 2.0 * w->f_fwd[i] + bs_t * xsum;
+        w->tau_f[i] = compute_time(w->f_fwd[i], ctx->rate);
+        w->tau_b[i] = compute_time(w->f_bwd[i], ctx->rate);
+    }
+    w->moe.tau_mlf = bs_t * e->F_layer_m / ctx->rate;
+    w->moe.tau_mlb = bs_t * (2.0 * e->F_layer_m + x_m) / ctx->rate;
+}
+
+/* C8 groups; X6 EP all-to-all (dispatch, combine) and X8 expert-TP
+ * all-gather/reduce-scatter per MoE layer, with their overlap; §7 t_f, t_b. */
+ALWAYS_INLINE void moe_step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                       const plan_dims *q, pe_detail *w)
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    const pe_net *net = &ctx->net;
+    const pe_overlap *ov = &pl->overlap;
+    const int64_t ep = pl->ep, etp = pl->etp;
+    w->moe.g_ep = comm_group(net, ep, etp); /* ep (ep, etp), etp (etp, 1), edp (edp, etp·ep) */
+    w->moe.g_etp = comm_group(net, etp, 1);
+    w->moe.g_edp = comm_group(net, (int64_t)w->moe.D_e, ep * etp);
+    w->moe.s_disp = moe_a2a_bytes(q->b, q->sl, e->k, e->rho, ctx->h, e->beta_d, q->t);
+    w->moe.s_comb = moe_a2a_bytes(q->b, q->sl, e->k, e->rho, ctx->h, 2.0, q->t);
+    w->moe.t_ep = comm_all_to_all(net, &w->moe.g_ep, w->moe.s_disp) +
+                  comm_all_to_all(net, &w->moe.g_ep, w->moe.s_comb); /* X6 */
+    w->moe.s_etp = (double)etp * w->moe.s_comb;                     /* X8 gathered buffer */
+    w->moe.t_rs_etp = comm_reduce_scatter(net, &w->moe.g_etp, w->moe.s_etp);
+    const double full = q->full ? 1.0 : 0.0;
+    for (int i = 0; i < 2; i++) {
+        const double n = w->moe.n_moe[i];
+        w->moe.chi_ep_f[i] = n * comm_pos(w->moe.t_ep - ov->ep * w->moe.tau_mlf); /* X7 */
+        w->moe.chi_ep_b[i] = n * comm_pos((1.0 + full) * w->moe.t_ep - ov->ep * w->moe.tau_mlb);
+        w->moe.chi_etp_f[i] = n * comm_pos(2.0 * w->moe.t_rs_etp - ov->tp * w->moe.tau_mlf);
+        w->moe.chi_etp_b[i] =
+            n * comm_pos((2.0 + 2.0 * full) * w->moe.t_rs_etp - ov->tp * w->moe.tau_mlb);
+        w->t_f[i] += w->moe.chi_ep_f[i] + w->moe.chi_etp_f[i];
+        w->t_b[i] += w->moe.chi_ep_b[i] + w->moe.chi_etp_b[i];
+    }
+    w->time_stage = w->t_f[1] + w->t_b[1] > w->t_f[0] + w->t_b[0]; /* ties → stage 0 */
+}
+
+/* X4' dense gradients over the dp group, expert gradients over edp, in one
+ * overlap window; X5' the optimizer step of both shards. */
+ALWAYS_INLINE void moe_step_stage_comm(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                       const plan_dims *q, pe_detail *w)
+{
+    const pe_net *net = &ctx->net;
+    const int ts = w->time_stage;
+    const double dense = w->n_gpu[ts], ex = w->moe.n_exp[ts];
+    w->s_g = ctx->beta_g * dense;
+    w->s_w = ctx->beta_w * dense;
+    w->t_rs_g = comm_reduce_scatter(net, &w->g_dp, w->s_g) +
+                comm_reduce_scatter(net, &w->moe.g_edp, ctx->beta_g * ex);
+    w->t_rs_w = comm_reduce_scatter(net, &w->g_dp, w->s_w) +
+                comm_reduce_scatter(net, &w->moe.g_edp, ctx->beta_w * ex);
+    w->chi_dp = comm_dp(pl->zero, q->m_d, w->t_rs_g, w->t_rs_w, pl->overlap.dp, w->tau_f[ts],
+                        w->tau_b[ts]); /* X4' */
+    w->optimizer = comm_optimizer(dense, pl->zero, q->D, ctx->beta_w, ctx->beta_g, ctx->beta_o,
+                                  ctx->hbm_bps) +
+                   comm_optimizer(ex, pl->zero, w->moe.D_e, ctx->beta_w, ctx->beta_g,
+                                  ctx->beta_o, ctx->hbm_bps); /* X5' */
 }
 
 /* The one code path of evaluate_plan() and evaluate_plan_detail(): the
@@ -367,7 +523,9 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
 ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_result *r, pe_detail *d)
 {
     int64_t m;
-    const uint32_t failed = check_rules(ctx, pl, &m); /* §1 */
+    uint32_t failed = check_rules(ctx, pl, &m); /* §1 */
+    if (ctx->moe.on || pl->ep != 1 || pl->offload_optimizer)
+        failed |= moe_check_rules(ctx, pl); /* issue 11: V9–V15 */
     if (failed) {
         *r = (pe_result){.status = PE_STATUS_INVALID,
                          .failed = failed,
@@ -383,14 +541,25 @@ ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_resul
         return;
     }
     const plan_dims q = dims_of(ctx, pl, m);
+    const int moe = ctx->moe.on; /* issue 11: decided once per scenario */
     pe_detail w;
+    if (moe)
+        memset(&w.moe, 0, sizeof w.moe);
     w.valid = true;
     w.lps = q.lps, w.s_local = q.sl, w.D = q.D, w.m = q.m_d;
-    step_memory(ctx, pl, &q, &w);     /* §2–§3 */
-    step_compute(ctx, pl, &q, &w);    /* §4 */
+    step_memory(ctx, pl, &q, &w); /* §2–§3 */
+    if (moe)
+        moe_step_memory(ctx, pl, &q, &w); /* issue 11: P15, P16, M1'–M4', A9–A12 */
+    step_compute(ctx, pl, &q, &w); /* §4 */
+    if (moe)
+        moe_step_compute(ctx, pl, &q, &w); /* F8–F10 */
     step_layer_comm(ctx, pl, &q, &w); /* §5–§7 */
+    if (moe)
+        moe_step_layer_comm(ctx, pl, &q, &w); /* X6–X8 */
     step_stage_comm(ctx, pl, &q, &w); /* §6 X3–X5, §7 */
-    step_result(ctx, pl, &q, &w, r);  /* §8–§9 */
+    if (moe)
+        moe_step_stage_comm(ctx, pl, &q, &w); /* X4', X5' */
+    step_result(ctx, pl, &q, &w, moe, r); /* §8–§9 */
     if (d)
         *d = w;
 }
@@ -625,6 +794,54 @@ static void reason_budgets(text *o, const pe_eval_ctx *ctx, const pe_result *r, 
     }
 }
 
+/* V9–V15 (issue 11, docs/design/moe.md §1): expert parallelism against
+ * Megatron-Core's rules, and offload. */
+static void reason_moe(text *o, const pe_eval_ctx *ctx, const pe_plan *p, uint32_t f)
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    const long long ep = p->ep, etp = p->etp, t = p->tp, G = ctx->gpus_per_node;
+    char prod[128], grid[128];
+    if ((f & PE_FAIL_V9) && !e->on) {
+        entry(o);
+        put(o, "V9: ep=%lld needs an MoE model (model.experts is 0)", ep);
+    } else if (f & PE_FAIL_V9) {
+        entry(o);
+        put(o, "V9: ep=%lld does not divide experts=%lld", ep, (long long)e->experts);
+    }
+    pe_product_text(prod, sizeof prod, (const int64_t[]){p->ep, p->etp}, 2);
+    pe_product_text(grid, sizeof grid, (const int64_t[]){p->tp, p->cp, p->dp}, 3);
+    if (f & PE_FAIL_V10) {
+        entry(o);
+        put(o, "V10: ep*etp=%s does not divide tp*cp*dp=%s (expert and dense grids fold the "
+               "same GPUs)", prod, grid);
+    }
+    if (f & PE_FAIL_V11) {
+        entry(o);
+        if (e->f_e % p->etp)
+            put(o, "V11: etp=%lld does not divide moe_ffn_hidden=%lld", etp, (long long)e->f_e);
+        else
+            put(o, "V11: tp=%lld does not divide shared_experts*moe_ffn_hidden=%lld", t,
+                (long long)e->sh_f);
+    }
+    if (f & PE_FAIL_V12) {
+        entry(o);
+        put(o, "V12: MoE with tp=%lld needs sequence_parallel (Megatron-Core)", t);
+    }
+    if (f & PE_FAIL_V13) {
+        entry(o);
+        put(o, "V13: experts with biases need etp=1 (etp=%lld)", etp);
+    }
+    if (f & PE_FAIL_V14) {
+        entry(o);
+        put(o, "V14: etp=%lld and ep*etp=%s must each divide or be a multiple of "
+               "gpus_per_node=%lld", etp, prod, G);
+    }
+    if (f & PE_FAIL_V15) {
+        entry(o);
+        put(o, "V15: offload_optimizer needs zero>=1 (zero=%lld)", (long long)p->zero);
+    }
+}
+
 int evaluate_format_reason(const pe_eval_ctx *ctx, const pe_plan *p, const pe_result *r,
                            char *buf, size_t size)
 {
@@ -634,6 +851,7 @@ int evaluate_format_reason(const pe_eval_ctx *ctx, const pe_plan *p, const pe_re
     reason_shape(&o, ctx, p, r->failed);    /* V1–V5 */
     reason_schedule(&o, p, r, r->failed);   /* V6 */
     reason_nodes(&o, ctx, p, r->failed);    /* V7, V8 */
+    reason_moe(&o, ctx, p, r->failed);      /* V9–V15 (issue 11) */
     reason_budgets(&o, ctx, r, r->failed);  /* §9 */
     return (int)o.len;
 }

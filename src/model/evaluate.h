@@ -33,8 +33,19 @@ enum {
     PE_FAIL_STEP_TIME = 1u << 9,
     PE_FAIL_TRAIN_DAYS = 1u << 10,
     PE_FAIL_MIN_MFU = 1u << 11,
+    /* issue 11 rules (docs/design/moe.md §1) */
+    PE_FAIL_V9 = 1u << 12,  /* ep divides experts (ep > 1 needs an MoE model) */
+    PE_FAIL_V10 = 1u << 13, /* ep·etp divides tp·cp·dp (parallel folding) */
+    PE_FAIL_V11 = 1u << 14, /* etp divides moe_ffn_hidden; tp divides shared_experts·moe_ffn_hidden */
+    PE_FAIL_V12 = 1u << 15, /* MoE with tp > 1 needs sequence parallel */
+    PE_FAIL_V13 = 1u << 16, /* biased experts need etp = 1 */
+    PE_FAIL_V14 = 1u << 17, /* etp and ep·etp aligned with the node */
+    PE_FAIL_V15 = 1u << 18, /* offload_optimizer needs zero >= 1 */
 };
-#define PE_FAIL_RULES 0xffu
+#define PE_FAIL_RULES (0xffu | (0x7fu << 12))
+/* Rules V1..V15; the PE_FAIL_* bit of rule Vn (n = 1…15). */
+#define PE_RULE_COUNT 15
+static inline uint32_t pe_rule_bit(int n) { return n <= 8 ? 1u << (n - 1) : 1u << (n + 3); }
 
 typedef struct {
     pe_plan_status status;
@@ -63,7 +74,28 @@ typedef struct {
 
     /* interconnect tier of each axis' group (C1: n_out > 1 → inter) */
     pe_tier tier_tp, tier_cp, tier_dp, tier_pp;
+
+    /* issue 11 columns, appended after the v1 report (0 for a dense model) */
+    double ep_comm_s;       /* EP all-to-all exposed per step (X7), part of S1 */
+    double mem_experts_gib; /* of which expert state (+ FP8 copy) on the memory stage */
+    pe_tier tier_ep;
 } pe_result;
+
+/* Issue 11 scenario-level constants of an MoE model (docs/design/moe.md);
+ * on = 0 for a dense model, and then nothing below is used. */
+typedef struct {
+    int on;                       /* E > 0 */
+    int bias;                     /* experts have biases (V13) */
+    int64_t experts, f_e, sh_f;   /* E, f_e, n_s·f_e (V9, V11) */
+    double E, k, f_e_d, rho;      /* ρ = C with a capacity factor, else ι */
+    double N_layer_d, N_dense_part, N_expert, N_att_rep; /* P12, P10 */
+    double F_layer_d, F_layer_m;  /* F8; F9 + router + (ρ−1) rows: hardware per token */
+    double F_att;                 /* F7 */
+    double act_par_att, act_par_sh, act_router; /* A2 attention part, A10, A9 */
+    double act_expert_inner;      /* (gelu ? 4 : 6)·f_e per routed token copy (A11) */
+    double beta_d;                /* dispatch bytes */
+    double N_total, N_active;     /* P13, P14 */
+} pe_moe_ctx;
 
 /* Scenario-level constants, computed once; opaque to callers but plain data
  * so it can live on the stack and be shared read-only between threads. */
@@ -93,6 +125,7 @@ typedef struct {
     double reserve_bytes;              /* R */
     double tokens_per_step;            /* B·s */
     pe_net net;                        /* C2, C3 inputs */
+    pe_moe_ctx moe;                    /* issue 11 */
 } pe_eval_ctx;
 
 void evaluate_prepare(const pe_scenario *s, pe_eval_ctx *ctx);

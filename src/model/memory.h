@@ -41,6 +41,9 @@ inline double mem_zero3_working(int64_t zero, double beta_w, double beta_g, doub
 double act_rep(const pe_model *m);
 /* A2 TP-sharded bytes per token: 4h + 4·g·d + (gelu ? 4f : 6f) */
 double act_par(const pe_model *m);
+/* A2's attention part: 4h + 4·g·d; with head_dim 4·a·d + 4·g·d; MLA
+ * 4·a·(d_qk + d_v) (issue 11, docs/design/moe.md §3) */
+double act_par_attention(const pe_model *m);
 /* A3 attention-score bytes per token (2 + 3δ)·a·s; 0 for flash attention or
  * selective recompute. Full recompute counts att as recompute none (A5). */
 double act_att(const pe_model *m, pe_recompute recompute);

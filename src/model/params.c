@@ -14,8 +14,21 @@ double params_norm(const pe_model *m)
     return m->norm == PE_NORM_LAYERNORM ? 2.0 * (double)m->hidden : (double)m->hidden;
 }
 
+static double att_matmul(const pe_model *m);
+static double att_bias(const pe_model *m);
+static double mlp_params(const pe_model *m, double f);
+
+/* head_dim or MLA: the attention is not P1's h·(h + 2gd) + h² (issue 11, P10) */
+static int general_attention(const pe_model *m)
+{
+    return m->has_head_dim || m->attention == PE_ATTENTION_MLA;
+}
+
 double params_matmul(const pe_model *m)
 {
+    if (general_attention(m))
+        return att_matmul(m) + (m->mlp == PE_MLP_GELU ? 2.0 : 3.0) * (double)m->hidden *
+                                   (double)m->ffn_hidden; /* P10 + P11 */
     const double h = (double)m->hidden, g = (double)m->kv_heads, f = (double)m->ffn_hidden;
     const double d = params_head_dim(m);
     const double k_mu = m->mlp == PE_MLP_GELU ? 2.0 : 3.0;
@@ -24,6 +37,13 @@ double params_matmul(const pe_model *m)
 
 double params_layer_dims(const pe_model *m)
 {
+    if (general_attention(m)) { /* P12 N_layer^d (MLA: + latent norms) */
+        const double latent = m->attention == PE_ATTENTION_MLA
+                                  ? (double)m->q_lora_rank + (double)m->kv_lora_rank
+                                  : 0.0;
+        return att_matmul(m) + latent + att_bias(m) + mlp_params(m, (double)m->ffn_hidden) +
+               2.0 * params_norm(m);
+    }
     const double h = (double)m->hidden, g = (double)m->kv_heads, f = (double)m->ffn_hidden;
     const double d = params_head_dim(m);
     const double biases = (h + 2.0 * g * d) + h + (m->mlp == PE_MLP_GELU ? f + h : 2.0 * f + h);
@@ -131,9 +151,7 @@ void params_moe(const pe_model *m, pe_moe_params *o)
                            latent_norms
                      : 0.0;
     const double norms = 2.0 * params_norm(m);
-    o->layer_dense = (!mla && !m->has_head_dim)
-                         ? params_layer_dims(m) /* P2, bit for bit */
-                         : o->att + att_bias(m) + mlp_params(m, (double)m->ffn_hidden) + norms;
+    o->layer_dense = params_layer_dims(m); /* P2, or P12 with head_dim / MLA */
     const double router = h * E + (m->bias ? E : 0.0); /* P11 N_r (+ bias) */
     o->moe_dense_part = o->att + att_bias(m) + (double)m->shared_experts * mlp_params(m, fe) +
                         router + norms;

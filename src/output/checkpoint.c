@@ -66,7 +66,7 @@ pe_status checkpoint_write(const char *path, const pe_checkpoint *c, pe_error *e
     fprintf(fp, "evaluated %" PRIu64 "\n", c->counts.evaluated);
     write_list(fp, "skipped", c->counts.skipped, PE_SKIP_COUNT);
     write_list(fp, "status", c->counts.by_status, 4);
-    write_list(fp, "rules", c->counts.by_rule, 8);
+    write_list(fp, "rules", c->counts.by_rule, PE_RULE_COUNT);
     fprintf(fp, "rows %zu\n", c->row_count);
     for (size_t i = 0; i < c->row_count; i++)
         fprintf(fp, "%" PRIu64 "\n", c->rows[i]);
@@ -106,7 +106,7 @@ pe_status checkpoint_read(const char *path, pe_checkpoint *c, pe_error *err)
          read_list(fp, "evaluated", &c->counts.evaluated, 1) &&
          read_list(fp, "skipped", c->counts.skipped, PE_SKIP_COUNT) &&
          read_list(fp, "status", c->counts.by_status, 4) &&
-         read_list(fp, "rules", c->counts.by_rule, 8);
+         read_list(fp, "rules", c->counts.by_rule, PE_RULE_COUNT);
     uint64_t rows = 0;
     ok = ok && read_list(fp, "rows", &rows, 1) && rows <= (c->top_k ? c->top_k : 0) &&
          c->first <= c->next && c->next <= c->last;

@@ -118,8 +118,8 @@ static bool visit_plan(worker *w, uint64_t index, const pe_plan *plan, bool coun
         w->counts.evaluated++;
         w->counts.by_status[result.status]++;
         if (result.status == PE_STATUS_INVALID)
-            for (int v = 0; v < 8; v++)
-                w->counts.by_rule[v] += (result.failed >> v) & 1u;
+            for (int v = 0; v < PE_RULE_COUNT; v++)
+                w->counts.by_rule[v] += (result.failed & pe_rule_bit(v + 1)) != 0;
     }
     if (sh->top_k && w->count == sh->top_k) {
         /* the common case in a big sweep: clearly worse than the worst kept
@@ -204,7 +204,7 @@ static void add_counts(pe_run_counts *to, const pe_run_counts *from)
         to->skipped[i] += from->skipped[i];
     for (int i = 0; i < 4; i++)
         to->by_status[i] += from->by_status[i];
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < PE_RULE_COUNT; i++)
         to->by_rule[i] += from->by_rule[i];
 }
 

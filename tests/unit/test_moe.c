@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "eval_fixtures.h"
+#include "model/detail.h"
 #include "model/params.h"
 
 /* Mixtral 8x7B (design §8.1): attention 4096·4096 (q) + 2·4096·1024 (k, v)
@@ -125,12 +126,139 @@ static void test_dense_unchanged(void **state)
     assert_true(mp.active == mp.total);
 }
 
+/* A DGX H100 cluster (catalog h100-node): switch 450 GB/s, 2 µs; NIC 50 GB/s,
+ * 5 µs; 80 GiB, 989.4 TFLOP/s, 3.35 TB/s, e 0.5; reserve 10 GiB; bf16 2/2/12. */
+static pe_scenario fx_h100(pe_model m, int64_t nodes, int64_t global_batch)
+{
+    pe_scenario s = fx_gpt3(nodes);
+    s.model = m;
+    s.cluster.gpu = (pe_gpu){.hbm_gib = 80, .peak_tflops = 989.4, .hbm_tb_s = 3.35,
+                             .flops_efficiency = 0.5};
+    s.cluster.intra_node = (pe_intra_node){.present = true, .topology = PE_TOPOLOGY_SWITCH,
+                                           .bandwidth_gb_s = 450, .latency_us = 2};
+    s.cluster.inter_node = (pe_inter_node){.present = nodes > 1, .nic_gb_s = 50, .latency_us = 5};
+    s.precision.dispatch_bytes = 2;
+    s.training.global_batch = global_batch;
+    return s;
+}
+
+static pe_plan fx_moe_plan(int64_t dp, int64_t tp, int64_t ep, int64_t etp, int64_t zero)
+{
+    pe_plan p = fx_plan(dp, tp, 1, 1);
+    p.ep = ep;
+    p.etp = etp;
+    p.zero = zero;
+    return p;
+}
+
+/* Expert memory per GPU (design §10 a): Mixtral 8x7B, 16 H100, tp 2, dp 8,
+ * ep 8, etp 1, zero 1: edp = 16/8 = 2; experts per GPU 32·8·176,160,768/8 =
+ * 5,637,144,576 parameters: weights 2·5,637,144,576 B = 10.5 GiB, gradients
+ * 10.5 GiB, optimizer 12·5,637,144,576/2 B = 31.5 GiB → mem_experts 52.5 GiB.
+ * Dense part (41,984,000·32 + 262,144,000 + 4,096)/2 = 802,818,048 per GPU:
+ * weights 2·802,818,048 B on top. With etp = tp = 2: ep·etp = 16, edp 1:
+ * 2,818,572,288 per GPU → 5.25 + 5.25 + 31.5 = 42.0 GiB. V9: ep 3 ∤ 8;
+ * V10: ep 8·etp 4 = 32 ∤ 16. */
+static void test_expert_memory(void **state)
+{
+    (void)state;
+    pe_model m = fx_mixtral_8x7b();
+    pe_scenario s = fx_h100(m, 2, 64);
+    pe_plan p = fx_moe_plan(8, 2, 8, 1, 1);
+    pe_result r = fx_eval(&s, &p);
+    assert_int_not_equal(r.status, PE_STATUS_INVALID);
+    assert_true(r.mem_experts_gib == 52.5);
+    assert_rel(r.mem_weights_gib, (2.0 * 802818048.0 + 2.0 * 5637144576.0) / GIB, 1e-15);
+    assert_rel(r.mem_optimizer_gib, (12.0 * 802818048.0 / 8.0 + 31.5 * GIB) / GIB, 1e-15);
+    p.etp = 2;
+    r = fx_eval(&s, &p);
+    assert_true(r.mem_experts_gib == 42.0);
+    p = fx_moe_plan(8, 2, 3, 1, 1);
+    r = fx_eval(&s, &p);
+    assert_int_equal(r.status, PE_STATUS_INVALID);
+    assert_true((r.failed & PE_FAIL_V9) != 0);
+    p = fx_moe_plan(8, 2, 8, 4, 1);
+    r = fx_eval(&s, &p);
+    assert_true((r.failed & PE_FAIL_V10) != 0);
+}
+
+/* All-to-all (C6, design §10 b), bf16 dispatch and combine. One node:
+ * Mixtral, s 4096, b 1, t = c = 1, k 2, ρ 1: S = 4096·2·4096·2 = 67,108,864 B;
+ * ep 8 (n_in 8): 7/8·S/450e9 + 7·2e-6 = 1.30489458e-4 + 1.4e-5 =
+ * 1.44489458e-4 s per all-to-all; T_ep = 2× = 2.88978916e-4 s. ep_comm_s with
+ * m = 8/8 = 1, 32 MoE layers, no overlap: forward 32·T_ep + backward 32·T_ep. */
+static void test_all_to_all_one_node(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_h100(fx_mixtral_8x7b(), 1, 8);
+    pe_plan p = fx_moe_plan(8, 1, 8, 1, 1);
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    const double S = 67108864.0;
+    const double one = 7.0 / 8.0 * S / 450e9 + 7.0 * 2e-6;
+    assert_rel(one, 1.44489458e-4, 1e-8);
+    assert_rel(d.moe.t_ep, 2.0 * one, 1e-15);
+    assert_rel(r.ep_comm_s, 64.0 * 2.0 * one, 1e-14);
+    assert_int_equal(r.tier_ep, PE_TIER_INTRA);
+    /* S1': the seven columns plus ep_comm_s */
+    assert_rel(r.step_time_s,
+               r.compute_s + r.tp_comm_s + r.cp_comm_s + r.bubble_s + r.pp_comm_s + r.dp_comm_s +
+                   r.optimizer_s + r.ep_comm_s,
+               1e-15);
+}
+
+/* Across nodes: Qwen3-30B-A3B (h 2048, k 8), s 4096: S = 4096·8·2048·2 =
+ * 134,217,728 B; ep 16, etp 1 on two nodes (n_in 8, n_out 2): intra
+ * 7/16·S/450e9 + 7·2e-6 = 1.44489458e-4; inter (16−8)/16·S/50e9 + 5e-6 =
+ * 1.34717728e-3 → 1.49166674e-3 s per all-to-all. */
+static void test_all_to_all_two_nodes(void **state)
+{
+    (void)state;
+    pe_model m = {.layers = 48, .hidden = 2048, .heads = 32, .kv_heads = 4,
+                  .has_head_dim = true, .head_dim = 128, .ffn_hidden = 6144, .vocab = 151936,
+                  .seq_len = 4096, .mlp = PE_MLP_SWIGLU, .norm = PE_NORM_RMSNORM,
+                  .position = PE_POSITION_ROTARY, .attention = PE_ATTENTION_FLASH,
+                  .experts = 128, .top_k = 8, .moe_ffn_hidden = 768, .moe_every = 1,
+                  .moe_imbalance = 1};
+    pe_scenario s = fx_h100(m, 2, 16);
+    pe_plan p = fx_moe_plan(16, 1, 16, 1, 1);
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    const double S = 134217728.0;
+    const double one = 7.0 / 16.0 * S / 450e9 + 7.0 * 2e-6 + 8.0 / 16.0 * S / 50e9 + 5e-6;
+    assert_rel(one, 1.49166674e-3, 1e-8);
+    assert_rel(d.moe.t_ep, 2.0 * one, 1e-15);
+    assert_int_equal(r.tier_ep, PE_TIER_INTER);
+}
+
+/* Model FLOPs count active parameters only (design §10 c): Mixtral, s 4096,
+ * κ 1: per MoE layer 2·(41,943,040 + 2·176,160,768) + 4·4096·4096 =
+ * 788,529,152 + 67,108,864 = 855,638,016; ×32 = 27,380,416,512 + F_out
+ * 2·4096·32000 = 262,144,000 → 27,642,560,512 forward FLOPs per token;
+ * F_model = 3·B·s·27,642,560,512 (82,927,681,536 per token). */
+static void test_moe_model_flops(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_h100(fx_mixtral_8x7b(), 1, 8);
+    pe_eval_ctx ctx;
+    evaluate_prepare(&s, &ctx);
+    assert_true(ctx.F_model == 3.0 * 8.0 * 4096.0 * 27642560512.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mixtral_8x7b),     cmocka_unit_test(test_deepseek_v3),
         cmocka_unit_test(test_moe_layer_counts), cmocka_unit_test(test_gpt_oss_120b),
-        cmocka_unit_test(test_dense_unchanged),
+        cmocka_unit_test(test_dense_unchanged), cmocka_unit_test(test_expert_memory),
+        cmocka_unit_test(test_all_to_all_one_node), cmocka_unit_test(test_all_to_all_two_nodes),
+        cmocka_unit_test(test_moe_model_flops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
