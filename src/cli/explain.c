@@ -572,6 +572,64 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     }
 }
 
+/* Issue 11: the expert parts of memory and time (docs/design/moe.md). */
+static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                               const pe_detail *d, const pe_result *r)
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    char sb[32];
+    heading(out, "Mixture of experts: memory (docs/design/moe.md §2)");
+    fprintf(out, "     E = %g experts, top_k = %g, f_e = %g, rho = %g; ep = %lld, etp = %lld\n",
+            e->E, e->k, e->f_e_d, e->rho, (long long)p->ep, (long long)p->etp);
+    fprintf(out, "P13  N_total = %.6g parameters; P14 N_active = %.6g (input embedding included)\n",
+            e->N_total, e->N_active);
+    eq_begin(out, "edp", "expert data-parallel group", "t·c·dp/(ep·etp)");
+    eq_subst(out, "%lld·%lld·%lld/(%lld·%lld)", (long long)p->tp, (long long)p->cp,
+             (long long)p->dp, (long long)p->ep, (long long)p->etp);
+    eq_value(out, d->moe.D_e, "GPUs", "Megatron parallel_state.py");
+    for (int i = 0; i < (p->pp == 1 ? 1 : 2); i++) {
+        fprintf(out, "P9   MoE layers %s = %g of %g\n", stage_name(i, p->pp, sb), d->moe.n_moe[i],
+                d->lps);
+        eq_begin(out, "P16", "expert parameters per GPU", "n_moe·N_expert/(ep·etp)");
+        eq_subst(out, "%g·%.6g/(%lld·%lld)", d->moe.n_moe[i], e->N_expert, (long long)p->ep,
+                 (long long)p->etp);
+        eq_value(out, d->moe.n_exp[i], "parameters", "design §2");
+        eq_begin(out, "M'", "expert weights + grads + optimizer", "β·N_exp/(ZeRO ? edp : 1)");
+        eq_value(out, d->moe.mem_experts[i], "bytes", "design §2");
+    }
+    eq_begin(out, "A11", "routed token copies per layer", "b·s'·k·ρ/t·(etp·2h + (gelu ? 4 : 6)·f_e)");
+    eq_value(out, d->moe.a_routed, "bytes", "design §2");
+    eq_begin(out, "A4'", "A_layer of an MoE layer", "attention part + router 8E + shared + A11");
+    eq_value(out, d->moe.a_layer_m, "bytes", "design §2");
+    eq_begin(out, "A12", "dispatch buffers (mem_other)", "b·s'·k·ρ·h·(β_d + 2·etp)/t");
+    eq_value(out, d->moe.a12, "bytes", "design §2");
+    fprintf(out, "     mem_experts_gib (of which, memory stage) = %.6g GiB\n", r->mem_experts_gib);
+}
+
+static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                             const pe_detail *d, const pe_result *r)
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    const int ts = d->time_stage;
+    heading(out, "Mixture of experts: time (docs/design/moe.md §3–§4)");
+    fprintf(out, "F8   F_layer (dense layer) = %.6g FLOPs/token; F10 F_layer (MoE layer, with "
+                 "router and rho) = %.6g\n", e->F_layer_d, e->F_layer_m);
+    fprintf(out, "     all GEMMs run in bf16 at peak %.6g FLOP/s\n", ctx->peak);
+    explain_group(out, "ep", &d->moe.g_ep, (long long)p->etp, ctx);
+    eq_begin(out, "X6", "S_dispatch, S_combine", "b·s'·k·ρ·h·β/t");
+    eq_subst(out, "%.6g, %.6g bytes per GPU", d->moe.s_disp, d->moe.s_comb);
+    eq_begin(out, "X6", "T_ep", "T_a2a(S_dispatch) + T_a2a(S_combine)   (C6 on the ep group)");
+    eq_value(out, d->moe.t_ep, "s", "design §4");
+    eq_begin(out, "X7", "χ_ep,f, χ_ep,b", "n_moe·max(0, (1 + [full])·T_ep − overlap.ep·τ_ml)");
+    eq_subst(out, "%.6g, %.6g (tau_mlf %.6g, tau_mlb %.6g)", d->moe.chi_ep_f[ts],
+             d->moe.chi_ep_b[ts], d->moe.tau_mlf, d->moe.tau_mlb);
+    eq_begin(out, "X8", "expert-TP all-gather/reduce-scatter, in tp_comm_s", "n_moe·2·T_rs(etp·S_combine)");
+    eq_subst(out, "%.6g, %.6g s per micro-batch", d->moe.chi_etp_f[ts], d->moe.chi_etp_b[ts]);
+    eq_begin(out, "S1'", "step_time_s", "the seven columns + ep_comm_s");
+    eq_subst(out, "... + ep_comm_s = ... + m·(χ_ep,f + χ_ep,b) = ... + %.6g", r->ep_comm_s);
+    eq_value(out, r->step_time_s, "s", "issue 11");
+}
+
 static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                          const pe_detail *d, const pe_result *r)
 {
@@ -580,6 +638,8 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     explain_stage_times(out, ctx, p, d, r);
     explain_dp_comm(out, ctx, p, d);
     explain_bubble_step(out, ctx, p, d, r);
+    if (ctx->moe.on)
+        explain_moe_time(out, ctx, p, d, r);
 }
 
 void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned sections)
@@ -611,6 +671,8 @@ void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned 
         explain_params(out, ctx, p, &d);
     if ((sections & EXPLAIN_MEMORY) == EXPLAIN_MEMORY)
         explain_memory(out, ctx, p, &d, &r);
+    if ((sections & EXPLAIN_MEMORY) == EXPLAIN_MEMORY && ctx->moe.on)
+        explain_moe_memory(out, ctx, p, &d, &r);
     if (sections & EXPLAIN_TIME)
         explain_time(out, ctx, p, &d, &r);
     heading(out, "Budgets and status (model.md §9)");
