@@ -79,7 +79,7 @@ static const char *stage_name(int i, long long p, char buf[32])
 {
     if (p == 1)
         return "(the one stage)";
-    snprintf(buf, 32, "(stage %lld)", i == 0 ? 0LL : p - 1);
+    snprintf(buf, 32, "(stage %lld)", i == 0 ? 0LL : i == 1 ? p - 1 : 1LL);
     return buf;
 }
 

@@ -157,15 +157,58 @@ static inline double act_total_gib(const pe_eval_ctx *ctx, double b)
            PE_GIB;
 }
 
+/* Index of the largest of v[0] (stage 0), v[2] (stage 1), v[1] (stage p−1);
+ * ties go to the lower stage (issue 11, uneven stages). */
+static inline int pick3(const double v[3])
+{
+    int best = v[2] > v[0] ? 2 : 0;
+    return v[1] > v[best] ? 1 : best;
+}
+
+/* Layers of the first, last and middle stages (issue 11); 1 when they add
+ * up (V3'), else 0. An absent first/last value takes the middle share. */
+static int uneven_layers(int64_t L, const pe_plan *pl, int64_t *L0, int64_t *Ll, int64_t *Lmid)
+{
+    const int64_t p = pl->pp, v = pl->virtual_stages;
+    const int64_t f = pl->first_stage_layers, l = pl->last_stage_layers;
+    *L0 = *Ll = *Lmid = 0;
+    if (p == 1) {
+        *L0 = *Ll = *Lmid = L;
+        return (!f || f == L) && (!l || l == L);
+    }
+    const int64_t q = p - (f > 0) - (l > 0), R = L - f - l;
+    if (R < 0 || (q == 0) != (R == 0) || (q > 0 && R % q != 0))
+        return 0;
+    *Lmid = q > 0 ? R / q : 0;
+    *L0 = f ? f : *Lmid;
+    *Ll = l ? l : *Lmid;
+    return *L0 % v == 0 && *Ll % v == 0 && *Lmid % v == 0;
+}
+
 /* The per-plan numbers every step below shares (model.md §0 notation). */
 typedef struct {
     int64_t m;                               /* micro-batches; 0 when V5 fails */
     double t, p, c, dp, v, m_d, b;           /* degrees as doubles */
     double lps, sl, D;                       /* L/p, s' = s/c, D = dp·c */
     int one, full, sp;                       /* p = 1; full recompute; sequence parallel */
+    /* issue 11 uneven stages: candidate stages [0] = 0, [1] = p−1 and, with
+     * first/last_stage_layers and p ≥ 3, [2] = a middle stage; their layers */
+    int uneven, nst;
+    double ls[3];
+    int64_t stage_of[3];
 } plan_dims;
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* V3' (issue 11, replaces V3 with first/last_stage_layers): with q middle
+ * stages and R = L − L_0 − L_last layers left: R ≥ 0, q = 0 ⇔ R = 0, q | R,
+ * and v divides L_0, L_last and R/q; p = 1: a given value equals L. An
+ * absent value is the middle share. (Megatron transformer_config.py.) */
+static int stages_add_up(const pe_eval_ctx *ctx, const pe_plan *pl)
+{
+    int64_t L0, Ll, Lmid;
+    return uneven_layers(ctx->layers, pl, &L0, &Ll, &Lmid);
+}
 
 /* §1 V1–V8 with integer arithmetic; returns the PE_FAIL_V* bits and m. */
 ALWAYS_INLINE uint32_t check_rules(const pe_eval_ctx *ctx, const pe_plan *pl, int64_t *m_out)
@@ -181,7 +224,9 @@ ALWAYS_INLINE uint32_t check_rules(const pe_eval_ctx *ctx, const pe_plan *pl, in
     const int64_t tc = mul_sat(t, c), tcd = mul_sat(tc, dp);
     const int ok1 = mul_sat(tcd, p) == ctx->gpus;                               /* V1 */
     const int ok2 = ctx->agf_gcd % t == 0;                                      /* V2 */
-    const int ok3 = ctx->layers % mul_sat(p, v) == 0;                           /* V3 */
+    const int ok3 = pl->first_stage_layers || pl->last_stage_layers
+                        ? stages_add_up(ctx, pl)                                /* V3' */
+                        : ctx->layers % mul_sat(p, v) == 0;                     /* V3 */
     const int ok4 = ctx->seq_len % c == 0 &&
                     !(sp && t > 1 && (ctx->seq_len / c) % t != 0);              /* V4 */
     const int ok6 = sched == PE_SCHEDULE_INTERLEAVED
@@ -208,6 +253,16 @@ ALWAYS_INLINE plan_dims dims_of(const pe_eval_ctx *ctx, const pe_plan *pl, int64
     q.one = pl->pp == 1;  /* stage 0 is also the last stage */
     q.full = pl->recompute == PE_RECOMPUTE_FULL;
     q.sp = pl->sequence_parallel;
+    q.uneven = pl->first_stage_layers || pl->last_stage_layers;
+    q.nst = 2;
+    q.ls[0] = q.ls[1] = q.ls[2] = q.lps;
+    q.stage_of[0] = 0, q.stage_of[1] = pl->pp - 1, q.stage_of[2] = 1;
+    if (q.uneven) { /* issue 11: the stages that can be worst (design §5) */
+        int64_t L0, Ll, Lmid;
+        uneven_layers(ctx->layers, pl, &L0, &Ll, &Lmid);
+        q.ls[0] = (double)L0, q.ls[1] = (double)Ll, q.ls[2] = (double)Lmid;
+        q.nst = pl->pp >= 3 ? 3 : 2;
+    }
     return q;
 }
 
@@ -219,9 +274,9 @@ ALWAYS_INLINE void step_memory(const pe_eval_ctx *ctx, const pe_plan *pl, const 
     const pe_schedule sched = pl->schedule;
     const double bw = ctx->beta_w, bg = ctx->beta_g, bo = ctx->beta_o;
     w->n_out = (ctx->tied && q->one) ? 0.0 : ctx->Vh; /* P4 */
-    for (int i = 0; i < 2; i++) {                     /* P7, M1–M3 */
+    for (int i = 0; i < q->nst; i++) {                /* P7, M1–M3 */
         const int first = i == 0 || q->one, last = i == 1 || q->one;
-        w->n_gpu[i] = params_gpu(q->lps, ctx->N_layer, ctx->N_embed, w->n_out, ctx->norm_h,
+        w->n_gpu[i] = params_gpu(q->ls[i], ctx->N_layer, ctx->N_embed, w->n_out, ctx->norm_h,
                                  first, last, q->t);
         w->m1[i] = mem_weights(bw, w->n_gpu[i], z, q->D);
         w->m2[i] = mem_grads(bg, w->n_gpu[i], z, q->D);
@@ -237,13 +292,17 @@ ALWAYS_INLINE void step_memory(const pe_eval_ctx *ctx, const pe_plan *pl, const 
     const double a8 = act_output(q->sl, q->b, ctx->h, ctx->V, q->t, q->sp, w->k_last);
     w->a7[0] = a7, w->a7[1] = q->one ? a7 : 0.0; /* A7 on stage 0 */
     w->a8[0] = q->one ? a8 : 0.0, w->a8[1] = a8; /* A8 on the last stage */
-    for (int i = 0; i < 2; i++) {
-        w->k[i] = act_inflight(sched, q->p, q->m_d, q->v, i);
-        w->a6[i] = act_stage(w->a_layer, w->a_in, q->lps, w->k[i], q->full); /* A6 */
+    w->a7[2] = w->a8[2] = 0.0; /* a middle stage carries neither */
+    for (int i = 0; i < q->nst; i++) {
+        w->k[i] = i < 2 ? act_inflight(sched, q->p, q->m_d, q->v, i)
+                        : act_inflight_stage(sched, q->p, q->m_d, q->v, 1.0);
+        w->a6[i] = act_stage(w->a_layer, w->a_in, q->ls[i], w->k[i], q->full); /* A6 */
         w->total[i] = mem_total(w->m1[i], w->m2[i], w->m3[i], w->m4, w->a6[i], w->a7[i],
                                 w->a8[i], ctx->reserve_bytes); /* M5 */
     }
     w->mem_stage = w->total[1] > w->total[0]; /* ties → stage 0 */
+    if (q->nst == 3)
+        w->mem_stage = pick3(w->total);
 }
 
 /* §4 F4–F6: FLOPs and times per micro-batch of both stages, per layer. */
@@ -251,16 +310,41 @@ ALWAYS_INLINE void step_compute(const pe_eval_ctx *ctx, const pe_plan *pl, const
                                 pe_detail *w)
 {
     const double x = w->x = ctx->x[pl->recompute]; /* F4 */
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < q->nst; i++) {
         const int last = i == 1 || q->one;
-        w->f_fwd[i] = compute_fwd(q->b, q->sl, q->lps, ctx->F_layer, ctx->F_out, last, q->t); /* F5 */
-        w->f_bwd[i] = compute_bwd(w->f_fwd[i], q->b, q->sl, q->lps, x, q->t);
+        w->f_fwd[i] = compute_fwd(q->b, q->sl, q->ls[i], ctx->F_layer, ctx->F_out, last, q->t); /* F5 */
+        w->f_bwd[i] = compute_bwd(w->f_fwd[i], q->b, q->sl, q->ls[i], x, q->t);
         w->tau_f[i] = compute_time(w->f_fwd[i], ctx->rate); /* F6 */
         w->tau_b[i] = compute_time(w->f_bwd[i], ctx->rate);
     }
     w->tau_lf = compute_layer_fwd_time(q->b, q->sl, ctx->F_layer, q->t, ctx->rate);
     w->tau_lb = compute_layer_bwd_time(q->b, q->sl, ctx->F_layer, x, q->t, ctx->rate);
     w->tau_att = compute_attention_time(q->b, q->sl, ctx->F_att, q->t, ctx->rate);
+}
+
+/* Issue 11 uneven stages: X1, X2 scale with each candidate stage's layers;
+ * t_f, t_b per stage; the slowest stage (ties → the lower stage); the
+ * χ columns then describe it. */
+ALWAYS_INLINE void uneven_layer_comm(const pe_plan *pl, const plan_dims *q, pe_detail *w)
+{
+    const pe_overlap *ov = &pl->overlap;
+    const int rc = pl->recompute != PE_RECOMPUTE_NONE;
+    double sum[3] = {0.0, 0.0, 0.0};
+    for (int i = 0; i < q->nst; i++) {
+        const double l = q->ls[i];
+        w->t_f[i] = pipe_stage_time(w->tau_f[i], comm_tp_fwd(l, w->t_ar_tp, ov->tp, w->tau_lf),
+                                    comm_cp_fwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att));
+        w->t_b[i] = pipe_stage_time(
+            w->tau_b[i], comm_tp_bwd(l, w->t_ar_tp, ov->tp, w->tau_lb, q->full),
+            comm_cp_bwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc));
+        sum[i] = w->t_f[i] + w->t_b[i];
+    }
+    const int ts = w->time_stage = q->nst == 3 ? pick3(sum) : sum[1] > sum[0];
+    const double l = q->ls[ts];
+    w->chi_tp_f = comm_tp_fwd(l, w->t_ar_tp, ov->tp, w->tau_lf);
+    w->chi_tp_b = comm_tp_bwd(l, w->t_ar_tp, ov->tp, w->tau_lb, q->full);
+    w->chi_cp_f = comm_cp_fwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att);
+    w->chi_cp_b = comm_cp_bwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc);
 }
 
 /* §5 groups; §6 X1, X2 (the same on every stage); §7 t_f, t_b; the time stage. */
@@ -283,6 +367,10 @@ ALWAYS_INLINE void step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl, co
     w->chi_cp_f = comm_cp_fwd(q->lps, q->c, w->t_p2p_cp, ov->cp, w->tau_att);
     w->chi_cp_b = comm_cp_bwd(q->lps, q->c, w->t_p2p_cp, ov->cp, w->tau_att,
                               pl->recompute != PE_RECOMPUTE_NONE);
+    if (q->uneven) {
+        uneven_layer_comm(pl, q, w);
+        return;
+    }
     for (int i = 0; i < 2; i++) {
         w->t_f[i] = pipe_stage_time(w->tau_f[i], w->chi_tp_f, w->chi_cp_f);
         w->t_b[i] = pipe_stage_time(w->tau_b[i], w->chi_tp_b, w->chi_cp_b);
@@ -344,19 +432,18 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         (uint32_t)(bu->has_min_mfu && mfu < bu->min_mfu) * PE_FAIL_MIN_MFU;
     const double budget_gib = ctx->budget_bytes / PE_GIB;
     const double mem_gib = mem_tot / PE_GIB;
-    const int64_t last = pl->pp - 1;
     *r = (pe_result){
         .status = (failed & PE_FAIL_MEMORY) ? PE_STATUS_OVER_MEMORY
                   : failed                  ? PE_STATUS_OVER_TIME
                                             : PE_STATUS_OK,
         .failed = failed, .gpus = ctx->gpus, .microbatches = q->m,
-        .worst_stage = ms ? (int)last : 0,
+        .worst_stage = (int)q->stage_of[ms],
         .mem_weights_gib = w->m1[ms] / PE_GIB, .mem_grads_gib = w->m2[ms] / PE_GIB,
         .mem_optimizer_gib = w->m3[ms] / PE_GIB, .mem_activations_gib = w->a6[ms] / PE_GIB,
         .mem_other_gib = (w->m4 + w->a7[ms] + w->a8[ms] + a12) / PE_GIB,
         .mem_reserve_gib = ctx->reserve_bytes / PE_GIB, .mem_total_gib = mem_gib,
         .mem_budget_gib = budget_gib, .mem_headroom_gib = budget_gib - mem_gib,
-        .time_stage = ts ? (int)last : 0,
+        .time_stage = (int)q->stage_of[ts],
         .compute_s = compute_s, .tp_comm_s = tp_comm_s, .cp_comm_s = cp_comm_s,
         .bubble_s = w->bubble, .pp_comm_s = w->chi_pp, .dp_comm_s = w->chi_dp,
         .optimizer_s = w->optimizer, .step_time_s = step,
@@ -395,16 +482,39 @@ ALWAYS_INLINE void moe_stage_activations(const pe_eval_ctx *ctx, const pe_plan *
     w->moe.a_layer_m = moe_act_layer(q->sl, q->b, q->t, q->sp, ctx->act_rep, e->act_par_att,
                                      e->act_router, e->act_par_sh, w->att, w->moe.a_routed);
     w->moe.a12 = moe_act_dispatch(q->b, q->sl, e->k, e->rho, ctx->h, e->beta_d, etp, q->t);
-    for (int i = 0; i < 2; i++) {
-        const double n = w->moe.n_moe[i], nd = q->lps - n;
+    for (int i = 0; i < q->nst; i++) {
+        const double n = w->moe.n_moe[i], nd = q->ls[i] - n;
         const double widest = max2(nd > 0 ? w->a_layer : 0.0, n > 0 ? w->moe.a_layer_m : 0.0);
-        w->a6[i] = q->full ? w->a_in * q->lps * w->k[i] + widest
+        w->a6[i] = q->full ? w->a_in * q->ls[i] * w->k[i] + widest
                            : w->k[i] * (nd * w->a_layer + n * w->moe.a_layer_m); /* A6' */
         w->total[i] = mem_total(w->m1[i], w->m2[i], w->m3[i], w->m4, w->a6[i], w->a7[i],
                                 w->a8[i], ctx->reserve_bytes) +
                       (n > 0 ? w->moe.a12 : 0.0); /* M5 + A12 */
     }
     w->mem_stage = w->total[1] > w->total[0]; /* ties → stage 0 */
+    if (q->nst == 3)
+        w->mem_stage = pick3(w->total);
+}
+
+/* P9 MoE layers on candidate stage i: stage 0, p−1, or (uneven) the middle
+ * stage with the most MoE layers (the lowest such: it holds the most
+ * micro-batches). Chunk r of stage j starts at r·L/v + [j>0]·L_0/v +
+ * max(0, j−1)·L_mid/v and holds L_j/v layers (design §0.1). */
+ALWAYS_INLINE double moe_candidate_layers(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                          const plan_dims *q, int i)
+{
+    const pe_model *m = &ctx->scenario->model;
+    const int64_t L0 = (int64_t)q->ls[0], Lmid = (int64_t)q->ls[2], p = pl->pp;
+    if (i < 2)
+        return moe_stage_layers(m, pl->virtual_stages, L0, Lmid, i == 0 ? 0 : p - 1,
+                                (int64_t)q->ls[i]);
+    double best = -1.0;
+    for (int64_t j = 1; j + 1 < p; j++) {
+        const double n = moe_stage_layers(m, pl->virtual_stages, L0, Lmid, j, Lmid);
+        if (n > best)
+            best = n;
+    }
+    return best;
 }
 
 /* P15, P16 and M1'–M4': dense state sharded over D = dp·c, expert state
@@ -417,14 +527,13 @@ ALWAYS_INLINE void moe_step_memory(const pe_eval_ctx *ctx, const pe_plan *pl, co
     const double bw = ctx->beta_w, bg = ctx->beta_g, bo = ctx->beta_o;
     const double eg = (double)pl->ep * (double)pl->etp;
     const double D_e = w->moe.D_e = q->t * q->c * q->dp / eg;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < q->nst; i++) {
         const int first = i == 0 || q->one, last = i == 1 || q->one;
-        const double n = moe_stage_layers(&ctx->scenario->model, pl->pp, pl->virtual_stages,
-                                          i == 0 ? 0 : pl->pp - 1); /* P9 */
-        const double dense = ((q->lps - n) * e->N_layer_d + n * e->N_dense_part +
+        const double n = moe_candidate_layers(ctx, pl, q, i); /* P9 */
+        const double dense = ((q->ls[i] - n) * e->N_layer_d + n * e->N_dense_part +
                               (first ? ctx->N_embed : 0.0) +
                               (last ? w->n_out + ctx->norm_h : 0.0)) / q->t +
-                             q->lps * e->N_att_rep * (1.0 - 1.0 / q->t); /* P15 */
+                             q->ls[i] * e->N_att_rep * (1.0 - 1.0 / q->t); /* P15 */
         const double ex = moe_expert_params(n, e->N_expert, (double)pl->ep, (double)pl->etp);
         const double e1 = mem_weights(bw, ex, z, D_e), e2 = mem_grads(bg, ex, z, D_e);
         const double e3 = mem_optimizer(bo, ex, z, D_e);
@@ -448,9 +557,9 @@ ALWAYS_INLINE void moe_step_compute(const pe_eval_ctx *ctx, const pe_plan *pl, c
     const double x_m = pl->recompute == PE_RECOMPUTE_FULL        ? e->F_layer_m
                        : pl->recompute == PE_RECOMPUTE_SELECTIVE ? e->F_att
                                                                  : 0.0;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < q->nst; i++) {
         const int last = i == 1 || q->one;
-        const double n = w->moe.n_moe[i], nd = q->lps - n;
+        const double n = w->moe.n_moe[i], nd = q->ls[i] - n;
         const double fsum = nd * e->F_layer_d + n * e->F_layer_m;
         const double xsum = nd * w->x + n * x_m;
         w->f_fwd[i] = bs_t * (fsum + (last ? ctx->F_out : 0.0));
@@ -481,7 +590,7 @@ ALWAYS_INLINE void moe_step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl
     w->moe.s_etp = (double)etp * w->moe.s_comb;                     /* X8 gathered buffer */
     w->moe.t_rs_etp = comm_reduce_scatter(net, &w->moe.g_etp, w->moe.s_etp);
     const double full = q->full ? 1.0 : 0.0;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < q->nst; i++) {
         const double n = w->moe.n_moe[i];
         w->moe.chi_ep_f[i] = n * comm_pos(w->moe.t_ep - ov->ep * w->moe.tau_mlf); /* X7 */
         w->moe.chi_ep_b[i] = n * comm_pos((1.0 + full) * w->moe.t_ep - ov->ep * w->moe.tau_mlb);
@@ -492,6 +601,11 @@ ALWAYS_INLINE void moe_step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl
         w->t_b[i] += w->moe.chi_ep_b[i] + w->moe.chi_etp_b[i];
     }
     w->time_stage = w->t_f[1] + w->t_b[1] > w->t_f[0] + w->t_b[0]; /* ties → stage 0 */
+    if (q->nst == 3) {
+        const double sum[3] = {w->t_f[0] + w->t_b[0], w->t_f[1] + w->t_b[1],
+                               w->t_f[2] + w->t_b[2]};
+        w->time_stage = pick3(sum);
+    }
 }
 
 /* X4' dense gradients over the dp group, expert gradients over edp, in one
@@ -650,6 +764,27 @@ int pe_product_text(char *buf, size_t size, const int64_t *factors, int n)
     return len;
 }
 
+/* V3' (issue 11): why the first/last stage layers do not add up. */
+static void reason_uneven(text *o, const pe_eval_ctx *ctx, const pe_plan *p)
+{
+    const long long L = ctx->layers, f = p->first_stage_layers, l = p->last_stage_layers;
+    const long long q = p->pp - (f > 0) - (l > 0), R = L - f - l, v = p->virtual_stages;
+    char given[96];
+    snprintf(given, sizeof given, "%s%.0lld%s%s%.0lld", f ? "first_stage_layers=" : "", f,
+             f && l ? " + " : "", l ? "last_stage_layers=" : "", l);
+    if (p->pp == 1)
+        put(o, "V3: with pp=1 the one stage holds all layers=%lld (%s)", L, given);
+    else if (R < 0)
+        put(o, "V3: %s exceed layers=%lld", given, L);
+    else if (q == 0 || R == 0)
+        put(o, "V3: %s leave %lld layers for %lld middle stages", given, R, q);
+    else if (R % q)
+        put(o, "V3: %s leave %lld layers, not divisible by %lld middle stages", given, R, q);
+    else
+        put(o, "V3: virtual_stages=%lld must divide the layers of every stage (%s, %lld per "
+               "middle stage)", v, given, R / q);
+}
+
 /* V1–V5: the degrees against the cluster, the model and the batch. */
 static void reason_shape(text *o, const pe_eval_ctx *ctx, const pe_plan *p, uint32_t f)
 {
@@ -678,7 +813,9 @@ static void reason_shape(text *o, const pe_eval_ctx *ctx, const pe_plan *p, uint
     }
     if (f & PE_FAIL_V3) {
         entry(o);
-        if (v == 1)
+        if (p->first_stage_layers || p->last_stage_layers)
+            reason_uneven(o, ctx, p); /* V3' (issue 11) */
+        else if (v == 1)
             put(o, "V3: pp=%lld does not divide layers=%lld", pp, (long long)ctx->layers);
         else {
             pe_product_text(prod, sizeof prod, (const int64_t[]){pp, v}, 2);

@@ -12,6 +12,8 @@ extern inline double act_layer(double s_local, double b, double t, int sp, doubl
                                double par, double att);
 extern inline double act_input(double s_local, double b, double h, double t, int sp);
 extern inline double act_inflight(pe_schedule schedule, double p, double m, double v, int last);
+extern inline double act_inflight_stage(pe_schedule schedule, double p, double m, double v,
+                                       double j);
 extern inline double act_inflight_first_chunk(pe_schedule schedule, double p, double m, double v);
 extern inline double act_inflight_last_chunk(pe_schedule schedule, double p, double m, double v);
 extern inline double act_stage(double a_layer, double a_in, double layers_per_stage, double k,

@@ -89,6 +89,23 @@ inline double act_inflight(pe_schedule schedule, double p, double m, double v, i
     return k < m ? k : m;
 }
 
+/* k(j) of any stage j (issue 11, uneven stages: a middle stage can be the
+ * memory-worst): 1f1b, zb-h1 min(p − j, m); interleaved min(p + (p−1−2j)/v, m);
+ * gpipe m; zb-h2 min(2(p − j) − 1, m). j = 0 and p − 1 give act_inflight. */
+inline double act_inflight_stage(pe_schedule schedule, double p, double m, double v, double j)
+{
+    if (p == 1.0)
+        return 1.0;
+    double k;
+    switch (schedule) {
+    case PE_SCHEDULE_INTERLEAVED: k = p + (p - 1.0 - 2.0 * j) / v; break;
+    case PE_SCHEDULE_GPIPE: return m;
+    case PE_SCHEDULE_ZB_H2: k = 2.0 * (p - j) - 1.0; break;
+    default: k = p - j; break;
+    }
+    return k < m ? k : m;
+}
+
 /* A7's k_first: micro-batches in flight in stage 0's first model chunk:
  * k(0), except interleaved min(2p, m) (the first chunk's warm-up runs ahead). */
 inline double act_inflight_first_chunk(pe_schedule schedule, double p, double m, double v)

@@ -75,13 +75,14 @@ void moe_prepare(const pe_scenario *s, pe_eval_ctx *ctx)
     ctx->state_total_gib = (ctx->beta_w + ctx->beta_g + ctx->beta_o) * mp.total / PE_GIB;
 }
 
-double moe_stage_layers(const pe_model *m, int64_t p, int64_t v, int64_t j)
+double moe_stage_layers(const pe_model *m, int64_t v, int64_t L0, int64_t Lmid, int64_t j,
+                        int64_t Lj)
 {
-    const int64_t chunk = m->layers / (p * v); /* V3: whole */
     int64_t n = 0;
     for (int64_t r = 0; r < v; r++) {
-        const int64_t a = r * (m->layers / v) + j * chunk;
-        n += params_moe_layers(m, a, a + chunk); /* P9 per chunk */
+        const int64_t a = r * (m->layers / v) + (j > 0 ? L0 / v : 0) +
+                          (j > 1 ? (j - 1) * (Lmid / v) : 0);
+        n += params_moe_layers(m, a, a + Lj / v); /* P9 per chunk (V3/V3': whole) */
     }
     return (double)n;
 }

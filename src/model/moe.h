@@ -15,9 +15,11 @@
  * (F3', active parameters only), F_hw and state_total_gib (P13). */
 void moe_prepare(const pe_scenario *s, pe_eval_ctx *ctx);
 
-/* P9 MoE layers on pipeline stage j of p with v model chunks per stage
- * (even split: chunk r of stage j holds layers r·L/v + j·L/(p·v) ...). */
-double moe_stage_layers(const pe_model *m, int64_t p, int64_t v, int64_t j);
+/* P9 MoE layers on pipeline stage j holding Lj layers in v model chunks,
+ * the first stage L0 layers and the middle ones Lmid (even split: both
+ * L/p): chunk r starts at r·L/v + [j>0]·L0/v + max(0, j−1)·Lmid/v. */
+double moe_stage_layers(const pe_model *m, int64_t v, int64_t L0, int64_t Lmid, int64_t j,
+                        int64_t Lj);
 
 /* V9–V15 bits (PE_FAIL_V9…) for plan pl; 0 for a dense plan with ep = 1. */
 uint32_t moe_check_rules(const pe_eval_ctx *ctx, const pe_plan *pl);

@@ -251,6 +251,39 @@ static void test_moe_model_flops(void **state)
     assert_true(ctx.F_model == 3.0 * 8.0 * 4096.0 * 27642560512.0);
 }
 
+/* Uneven stages (design §10 e): Llama 3 405B (126 layers) on p = 16 with
+ * first/last_stage_layers 7/7: R = 126 − 14 = 112 over 14 middle stages = 8
+ * each (V3' holds; 8/8 leaves 110, not divisible by 14: V3). 1F1B with m ≥ 16:
+ * stage 0 holds 16 micro-batches × 7 layers = 112 layer activations, stage 1
+ * 15 × 8 = 120: the middle stage is the memory-worst of the three candidates
+ * (no recompute: the embedding adds little). */
+static void test_uneven_stages(void **state)
+{
+    (void)state;
+    pe_model m = {.layers = 126, .hidden = 16384, .heads = 128, .kv_heads = 8,
+                  .ffn_hidden = 53248, .vocab = 128256, .seq_len = 8192, .mlp = PE_MLP_SWIGLU,
+                  .norm = PE_NORM_RMSNORM, .position = PE_POSITION_ROTARY,
+                  .attention = PE_ATTENTION_FLASH, .moe_every = 1, .moe_imbalance = 1};
+    pe_scenario s = fx_h100(m, 1024, 2048);
+    pe_plan p = fx_plan(64, 8, 16, 1);
+    p.zero = 1;
+    p.first_stage_layers = p.last_stage_layers = 7;
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_int_not_equal(r.status, PE_STATUS_INVALID);
+    assert_true(d.k[0] == 16.0 && d.k[2] == 15.0 && d.k[1] == 1.0);
+    assert_true(d.a6[0] == d.a_layer * 7.0 * 16.0);
+    assert_true(d.a6[2] == d.a_layer * 8.0 * 15.0);
+    assert_int_equal(r.worst_stage, 1);
+    p.first_stage_layers = p.last_stage_layers = 8;
+    r = fx_eval(&s, &p);
+    assert_int_equal(r.status, PE_STATUS_INVALID);
+    assert_true((r.failed & PE_FAIL_V3) != 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -258,7 +291,7 @@ int main(void)
         cmocka_unit_test(test_moe_layer_counts), cmocka_unit_test(test_gpt_oss_120b),
         cmocka_unit_test(test_dense_unchanged), cmocka_unit_test(test_expert_memory),
         cmocka_unit_test(test_all_to_all_one_node), cmocka_unit_test(test_all_to_all_two_nodes),
-        cmocka_unit_test(test_moe_model_flops),
+        cmocka_unit_test(test_moe_model_flops),  cmocka_unit_test(test_uneven_stages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
