@@ -1254,6 +1254,11 @@ static pe_status load_root(loader *L)
         return missing(L, d, root, "", "cluster", "");
     if ((st = load_cluster(L, n)))
         return st;
+    /* issue 11 (V16 as a load rule): fp8 GEMMs need the GPU's FP8 peak */
+    if (s->precision.compute == PE_COMPUTE_FP8 && !s->cluster.gpu.has_peak_fp8_tflops)
+        return y_fail(L->err, d, y_map_get(d, TOP("precision"), "compute"),
+                      "precision.compute: fp8 needs cluster.gpu.peak_fp8_tflops (this GPU has "
+                      "none: FP8 tensor cores came with Hopper, Ada and MI300)");
     if (!(n = TOP("training")))
         return missing(L, d, root, "", "training", "");
     if ((st = load_simple(L, &pe_fields_training, n, &s->training)))

@@ -65,6 +65,23 @@ static inline int64_t mul_sat(int64_t a, int64_t b)
     return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
+/* Issue 11 FP8 (docs/design/moe.md §6): the linear layers run at the FP8
+ * peak (F11), TE keeps their inputs in FP8 (A13: QKV and MLP inputs 2h → h
+ * each, attention-output input a·d_v, fc2 input f) and caches FP8 weights. */
+static void fp8_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    const pe_model *m = &sc->model;
+    ctx->fp8 = sc->precision.compute == PE_COMPUTE_FP8;
+    if (!ctx->fp8)
+        return;
+    ctx->rate8 = sc->cluster.gpu.peak_fp8_tflops * 1e12 * sc->cluster.gpu.flops_efficiency;
+    ctx->N8_layer = params_matmul(m);
+    ctx->F8_layer = 2.0 * ctx->N8_layer;
+    ctx->beta_8 = sc->precision.fp8_weight_bytes;
+    ctx->act_rep -= 2.0 * ctx->h;                                      /* A13 */
+    ctx->act_par -= act_fp8_saving_attention(m) + (double)m->ffn_hidden; /* A13 */
+}
+
 void evaluate_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
 {
     const pe_model *m = &sc->model;
@@ -141,6 +158,7 @@ void evaluate_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
                   (double)m->v_head_dim) / 2.0;
     }
     moe_prepare(sc, ctx); /* issue 11; nothing for a dense model */
+    fp8_prepare(sc, ctx);
 }
 
 static inline int interventions_of(const pe_plan *pl)
@@ -630,6 +648,59 @@ ALWAYS_INLINE void moe_step_stage_comm(const pe_eval_ctx *ctx, const pe_plan *pl
                                   ctx->beta_o, ctx->hbm_bps); /* X5' */
 }
 
+/* ---- issue 11 FP8 steps (docs/design/moe.md §6), only with compute: fp8 ---- */
+
+/* M7 the FP8 copies TE caches of every FP8-GEMM weight (rowwise and
+ * transposed, β_8 bytes per parameter), sharded like the weights (ZeRO-3:
+ * dense part over D, experts over edp); joins mem_weights (and
+ * mem_experts for the expert part). */
+ALWAYS_INLINE void fp8_step_memory(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
+                                   pe_detail *w)
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    for (int i = 0; i < q->nst; i++) {
+        const double n = e->on ? w->moe.n_moe[i] : 0.0, nd = q->ls[i] - n;
+        const double dense = (nd * ctx->N8_layer + n * e->N8_layer_m_dense) / q->t;
+        const double ex = e->on ? moe_expert_params(n, e->N8_layer_m_expert, (double)pl->ep,
+                                                    (double)pl->etp)
+                                : 0.0;
+        const double m7d = mem_weights(ctx->beta_8, dense, pl->zero, q->D);
+        const double m7e = e->on ? mem_weights(ctx->beta_8, ex, pl->zero, w->moe.D_e) : 0.0;
+        w->m1[i] += m7d + m7e;
+        w->total[i] += m7d + m7e;
+        if (e->on)
+            w->moe.mem_experts[i] += m7e;
+    }
+    w->mem_stage = q->nst == 3 ? pick3(w->total) : w->total[1] > w->total[0];
+}
+
+/* F11 per stage: the linear layers' FLOPs at peak_fp8·e, the rest
+ * (attention scores, router, output layer) at peak·e. */
+ALWAYS_INLINE void fp8_step_compute(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
+                                    pe_detail *w)
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    const double bs_t = q->b * q->sl / q->t, r16 = ctx->rate, r8 = ctx->rate8;
+    const double again = q->full ? 1.0 : 0.0; /* full recompute re-runs the forward GEMMs */
+    for (int i = 0; i < q->nst; i++) {
+        const double n = e->on ? w->moe.n_moe[i] : 0.0, nd = q->ls[i] - n;
+        const double f8f = bs_t * (nd * ctx->F8_layer + n * e->F8_layer_m);
+        const double f8b = (2.0 + again) * f8f;
+        w->tau_f[i] = (w->f_fwd[i] - f8f) / r16 + f8f / r8;
+        w->tau_b[i] = (w->f_bwd[i] - f8b) / r16 + f8b / r8;
+    }
+    const double f8l = bs_t * ctx->F8_layer, fl = bs_t * ctx->F_layer, xl = bs_t * w->x;
+    w->tau_lf = (fl - f8l) / r16 + f8l / r8;
+    w->tau_lb = (2.0 * fl + xl - (2.0 + again) * f8l) / r16 + (2.0 + again) * f8l / r8;
+    if (e->on) {
+        const double f8m = bs_t * e->F8_layer_m, fm = bs_t * e->F_layer_m;
+        const double fmb = w->moe.tau_mlb * r16; /* its backward FLOPs */
+        w->moe.tau_mlf = (fm - f8m) / r16 + f8m / r8;
+        w->moe.tau_mlb = (fmb - (2.0 + again) * f8m) / r16 + (2.0 + again) * f8m / r8;
+    }
+    (void)pl;
+}
+
 /* The one code path of evaluate_plan() and evaluate_plan_detail(): the
  * spec's sections in order, each step filling the work record w (a
  * pe_detail). Always inlined: with d = NULL (the hot path) the record stays
@@ -664,9 +735,13 @@ ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_resul
     step_memory(ctx, pl, &q, &w); /* §2–§3 */
     if (moe)
         moe_step_memory(ctx, pl, &q, &w); /* issue 11: P15, P16, M1'–M4', A9–A12 */
+    if (ctx->fp8)
+        fp8_step_memory(ctx, pl, &q, &w); /* M7 */
     step_compute(ctx, pl, &q, &w); /* §4 */
     if (moe)
         moe_step_compute(ctx, pl, &q, &w); /* F8–F10 */
+    if (ctx->fp8)
+        fp8_step_compute(ctx, pl, &q, &w); /* F11 */
     step_layer_comm(ctx, pl, &q, &w); /* §5–§7 */
     if (moe)
         moe_step_layer_comm(ctx, pl, &q, &w); /* X6–X8 */

@@ -95,6 +95,9 @@ typedef struct {
     double act_expert_inner;      /* (gelu ? 4 : 6)·f_e per routed token copy (A11) */
     double beta_d;                /* dispatch bytes */
     double N_total, N_active;     /* P13, P14 */
+    double F8_layer_m;            /* F11: FP8 GEMM FLOPs per token of an MoE layer (with ρ) */
+    double N8_layer_m_dense;      /* FP8-GEMM weights of an MoE layer: attention + shared */
+    double N8_layer_m_expert;     /* FP8-GEMM weights of its E routed experts */
 } pe_moe_ctx;
 
 /* Scenario-level constants, computed once; opaque to callers but plain data
@@ -126,6 +129,12 @@ typedef struct {
     double tokens_per_step;            /* B·s */
     pe_net net;                        /* C2, C3 inputs */
     pe_moe_ctx moe;                    /* issue 11 */
+    /* issue 11 FP8 (docs/design/moe.md §6): 0 = every GEMM in bf16 */
+    int fp8;
+    double rate8;    /* peak_fp8·e */
+    double F8_layer; /* F11: FP8 GEMM FLOPs per token of a dense layer (2·N_mm) */
+    double beta_8;   /* β_8 bytes per FP8-GEMM parameter of the cached FP8 weights */
+    double N8_layer; /* FP8-GEMM weights of a dense layer (N_mm) */
 } pe_eval_ctx;
 
 void evaluate_prepare(const pe_scenario *s, pe_eval_ctx *ctx);

@@ -66,3 +66,12 @@ double act_att(const pe_model *m, pe_recompute recompute)
     const double delta = m->dropout ? 1.0 : 0.0;
     return (2.0 + 3.0 * delta) * (double)m->heads * (double)m->seq_len; /* A3 */
 }
+
+double act_fp8_saving_attention(const pe_model *m)
+{
+    if (m->attention == PE_ATTENTION_MLA)
+        return (double)m->heads * (double)m->v_head_dim;
+    if (m->has_head_dim)
+        return (double)m->heads * (double)m->head_dim;
+    return (double)m->hidden;
+}

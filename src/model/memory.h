@@ -44,6 +44,10 @@ double act_par(const pe_model *m);
 /* A2's attention part: 4h + 4·g·d; with head_dim 4·a·d + 4·g·d; MLA
  * 4·a·(d_qk + d_v) (issue 11, docs/design/moe.md §3) */
 double act_par_attention(const pe_model *m);
+/* A13 (issue 11, FP8): bytes per token Transformer Engine keeps in FP8
+ * instead of BF16 for the attention-output projection's input: a·d_v
+ * (standard h). The replicated QKV and MLP inputs save 2h, the fc2 input f. */
+double act_fp8_saving_attention(const pe_model *m);
 /* A3 attention-score bytes per token (2 + 3δ)·a·s; 0 for flash attention or
  * selective recompute. Full recompute counts att as recompute none (A5). */
 double act_att(const pe_model *m, pe_recompute recompute);

@@ -33,6 +33,9 @@ static void moe_flops(const pe_scenario *s, const pe_moe_params *mp, pe_eval_ctx
     const double Bs = (double)s->training.global_batch * (double)m->seq_len;
     const double n = mp->n_moe, nd = (double)m->layers - mp->n_moe;
     ctx->F_model = 3.0 * Bs * (nd * e->F_layer_d + n * f_model_m + ctx->F_out); /* F3' */
+    e->F8_layer_m = 2.0 * (mp->att_matmul + shared + e->rho * routed); /* F11 */
+    e->N8_layer_m_dense = mp->att_matmul + shared;
+    e->N8_layer_m_expert = e->E * k_mu * h * e->f_e_d;
     const double f_hw = 3.0 * Bs * (nd * e->F_layer_d + n * e->F_layer_m + ctx->F_out);
     ctx->F_hw[PE_RECOMPUTE_NONE] = f_hw;
     ctx->F_hw[PE_RECOMPUTE_SELECTIVE] = f_hw + Bs * (double)m->layers * e->F_att;
@@ -68,6 +71,11 @@ void moe_prepare(const pe_scenario *s, pe_eval_ctx *ctx)
     e->act_par_sh = inner * (double)m->shared_experts * e->f_e_d; /* A10 */
     e->act_router = 8.0 * e->E;                                   /* A9 fp32 logits + probs */
     e->act_expert_inner = inner * e->f_e_d;
+    if (s->precision.compute == PE_COMPUTE_FP8) { /* A13: fc2 inputs kept in FP8 (f_e → f_e/2·2) */
+        e->act_expert_inner -= e->f_e_d;
+        e->act_par_sh -= (double)m->shared_experts * e->f_e_d;
+        e->act_par_att -= act_fp8_saving_attention(m);
+    }
     e->beta_d = s->precision.dispatch_bytes;
     e->N_total = mp.total;
     e->N_active = mp.active;

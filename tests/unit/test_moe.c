@@ -284,6 +284,29 @@ static void test_uneven_stages(void **state)
     assert_true((r.failed & PE_FAIL_V3) != 0);
 }
 
+/* FP8 weight copies (design §10 f): Mixtral plan of test_expert_memory with
+ * compute fp8: FP8-GEMM parameters per GPU = experts 5,637,144,576 +
+ * attention 41,943,040·32/2 = 671,088,640 → 6,308,233,216 × β_8 2 =
+ * 12,616,466,432 B = 11.75 GiB more weights, of which the experts' 10.5 GiB
+ * join mem_experts_gib (52.5 → 63.0). Compute time falls (linear layers at
+ * the FP8 peak 1978.9 TFLOP/s); MFU stays relative to the BF16 peak. */
+static void test_fp8(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_h100(fx_mixtral_8x7b(), 2, 64);
+    pe_plan p = fx_moe_plan(8, 2, 8, 1, 1);
+    const pe_result bf16 = fx_eval(&s, &p);
+    s.precision.compute = PE_COMPUTE_FP8;
+    s.precision.fp8_weight_bytes = 2;
+    s.cluster.gpu.has_peak_fp8_tflops = true;
+    s.cluster.gpu.peak_fp8_tflops = 1978.9;
+    const pe_result fp8 = fx_eval(&s, &p);
+    assert_rel(fp8.mem_weights_gib - bf16.mem_weights_gib, 11.75, 1e-12);
+    assert_true(fp8.mem_experts_gib == 63.0);
+    assert_true(fp8.compute_s < bf16.compute_s);
+    assert_true(fp8.compute_s > bf16.compute_s / 2.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_dense_unchanged), cmocka_unit_test(test_expert_memory),
         cmocka_unit_test(test_all_to_all_one_node), cmocka_unit_test(test_all_to_all_two_nodes),
         cmocka_unit_test(test_moe_model_flops),  cmocka_unit_test(test_uneven_stages),
+        cmocka_unit_test(test_fp8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
