@@ -1279,6 +1279,16 @@ static pe_status load_root(loader *L)
         return st;
     if (sweep && (st = load_sweep(L, sweep)))
         return st;
+    /* issue 11: offload_optimizer moves state over the GPU-host link */
+    bool offload = false;
+    for (size_t i = 0; i < s->plan_count; i++)
+        offload = offload || s->plans[i].offload_optimizer;
+    for (size_t i = 0; i < s->sweep.offload_optimizer.count; i++)
+        offload = offload || s->sweep.offload_optimizer.values[i];
+    if (offload && !s->cluster.gpu.has_host_link_gb_s)
+        return y_fail(L->err, d, TOP("cluster"),
+                      "offload_optimizer needs cluster.gpu.host_link_gb_s (the GPU-host "
+                      "bandwidth per direction)");
     if (s->plan_count == 0 && !s->sweep.present)
         return y_fail(L->err, d, plans ? plans : root,
                       "no plans to evaluate: give plans: (a non-empty list) or sweep:");

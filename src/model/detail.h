@@ -48,6 +48,12 @@ struct pe_detail {
         pe_group g_ep, g_etp, g_edp;           /* C8 */
         double ep_comm;                        /* ep_comm_s */
     } moe;
+    /* issue 11 optimizer offload (design §7), zeros without offload */
+    struct {
+        double n_sh;                 /* this GPU's optimizer shard, parameters */
+        double t_d2h, t_h2d, t_cpu;  /* X9 */
+        double host;                 /* M8 bytes per node */
+    } off;
 };
 
 #endif

@@ -159,6 +159,9 @@ void evaluate_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     }
     moe_prepare(sc, ctx); /* issue 11; nothing for a dense model */
     fp8_prepare(sc, ctx);
+    ctx->host_bps = cl->gpu.has_host_link_gb_s ? cl->gpu.host_link_gb_s * 1e9 : 0.0;
+    ctx->cpu_adam_rate = cl->cpu_adam_gparams_s * 1e9;
+    ctx->host_mem_bytes = cl->has_host_memory_gib ? cl->host_memory_gib * PE_GIB : 0.0;
 }
 
 static inline int interventions_of(const pe_plan *pl)
@@ -443,7 +446,10 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
     const double days = has_days ? step_train_days(sc->training.tokens, tokens_per_s) : 0.0; /* S5 */
     const double mem_tot = w->total[ms];
     const pe_budgets *bu = &sc->budgets; /* §9 */
+    const int host_over = pl->offload_optimizer && ctx->host_mem_bytes > 0.0 &&
+                          w->off.host > ctx->host_mem_bytes; /* M8 (issue 11) */
     const uint32_t failed =
+        (uint32_t)host_over * PE_FAIL_HOST_MEMORY |
         (uint32_t)!mem_fits(mem_tot, ctx->budget_bytes) * PE_FAIL_MEMORY | /* M6 */
         (uint32_t)(bu->has_step_time_s && step > bu->step_time_s) * PE_FAIL_STEP_TIME |
         (uint32_t)(bu->has_train_days && has_days && days > bu->train_days) * PE_FAIL_TRAIN_DAYS |
@@ -451,7 +457,7 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
     const double budget_gib = ctx->budget_bytes / PE_GIB;
     const double mem_gib = mem_tot / PE_GIB;
     *r = (pe_result){
-        .status = (failed & PE_FAIL_MEMORY) ? PE_STATUS_OVER_MEMORY
+        .status = (failed & (PE_FAIL_MEMORY | PE_FAIL_HOST_MEMORY)) ? PE_STATUS_OVER_MEMORY
                   : failed                  ? PE_STATUS_OVER_TIME
                                             : PE_STATUS_OK,
         .failed = failed, .gpus = ctx->gpus, .microbatches = q->m,
@@ -478,6 +484,7 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         .tier_tp = comm_tier(&w->g_tp), .tier_cp = comm_tier(&w->g_cp),
         .tier_dp = comm_tier(&w->g_dp), .tier_pp = comm_tier(&w->g_pp),
         .ep_comm_s = ep_comm_s,
+        .host_mem_gib = pl->offload_optimizer ? w->off.host / PE_GIB : 0.0,
         .mem_experts_gib = moe ? w->moe.mem_experts[ms] / PE_GIB : 0.0,
         .tier_ep = moe ? comm_tier(&w->moe.g_ep) : PE_TIER_NONE,
     };
@@ -701,6 +708,45 @@ ALWAYS_INLINE void fp8_step_compute(const pe_eval_ctx *ctx, const pe_plan *pl, c
     (void)pl;
 }
 
+/* ---- issue 11 optimizer offload (docs/design/moe.md §7, ZeRO-Offload) ---- */
+
+/* M3'' optimizer states (fp32 master, Adam m and v) leave the GPU; M8 the
+ * node's host memory holds G shards of optimizer state and gradient copy. */
+ALWAYS_INLINE void offload_step_memory(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                       const plan_dims *q, pe_detail *w)
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    double host = 0.0;
+    for (int i = 0; i < q->nst; i++) {
+        const double n_sh = w->n_gpu[i] / q->D + (e->on ? w->moe.n_exp[i] / w->moe.D_e : 0.0);
+        const double h = (double)ctx->gpus_per_node * (ctx->beta_o + ctx->beta_g) * n_sh;
+        host = h > host ? h : host;
+        if (e->on)
+            w->moe.mem_experts[i] -= mem_optimizer(ctx->beta_o, w->moe.n_exp[i], pl->zero,
+                                                   w->moe.D_e);
+        w->total[i] -= w->m3[i];
+        w->m3[i] = 0.0;
+    }
+    w->off.host = host;
+    w->mem_stage = q->nst == 3 ? pick3(w->total) : w->total[1] > w->total[0];
+}
+
+/* X9 gradients to the host (hidden behind backward like the DP reduce),
+ * Adam on the node's CPU for its G GPUs, parameters back: optimizer_s. */
+ALWAYS_INLINE void offload_step_time(const pe_eval_ctx *ctx, const pe_plan *pl, pe_detail *w)
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    const int ts = w->time_stage;
+    const double D = (double)pl->dp * (double)pl->cp;
+    const double n_sh = w->off.n_sh =
+        w->n_gpu[ts] / D + (e->on ? w->moe.n_exp[ts] / w->moe.D_e : 0.0);
+    w->off.t_d2h = ctx->beta_g * n_sh / ctx->host_bps;
+    w->off.t_h2d = ctx->beta_w * n_sh / ctx->host_bps;
+    w->off.t_cpu = n_sh * (double)ctx->gpus_per_node / ctx->cpu_adam_rate;
+    w->optimizer = comm_pos(w->off.t_d2h - pl->overlap.dp * w->tau_b[ts]) + w->off.t_cpu +
+                   w->off.t_h2d;
+}
+
 /* The one code path of evaluate_plan() and evaluate_plan_detail(): the
  * spec's sections in order, each step filling the work record w (a
  * pe_detail). Always inlined: with d = NULL (the hot path) the record stays
@@ -737,6 +783,8 @@ ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_resul
         moe_step_memory(ctx, pl, &q, &w); /* issue 11: P15, P16, M1'–M4', A9–A12 */
     if (ctx->fp8)
         fp8_step_memory(ctx, pl, &q, &w); /* M7 */
+    if (pl->offload_optimizer)
+        offload_step_memory(ctx, pl, &q, &w); /* M3 on the host, M8 */
     step_compute(ctx, pl, &q, &w); /* §4 */
     if (moe)
         moe_step_compute(ctx, pl, &q, &w); /* F8–F10 */
@@ -748,6 +796,8 @@ ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_resul
     step_stage_comm(ctx, pl, &q, &w); /* §6 X3–X5, §7 */
     if (moe)
         moe_step_stage_comm(ctx, pl, &q, &w); /* X4', X5' */
+    if (pl->offload_optimizer)
+        offload_step_time(ctx, pl, &w); /* X9 replaces X5 */
     step_result(ctx, pl, &q, &w, moe, r); /* §8–§9 */
     if (d)
         *d = w;
@@ -984,6 +1034,13 @@ static void reason_budgets(text *o, const pe_eval_ctx *ctx, const pe_result *r, 
         fmt_vs(a, sizeof a, r->mem_total_gib, 2, 0, r->mem_budget_gib, 1);
         fmt_shortest(lim, sizeof lim, r->mem_budget_gib);
         put(o, "memory: %s GiB > budget %s GiB", a, lim);
+    }
+    if (f & PE_FAIL_HOST_MEMORY) { /* M8 (issue 11) */
+        entry(o);
+        const double host_gib = ctx->host_mem_bytes / PE_GIB;
+        fmt_vs(a, sizeof a, r->host_mem_gib, 2, 0, host_gib, 1);
+        fmt_shortest(lim, sizeof lim, host_gib);
+        put(o, "host memory: %s GiB > host_memory_gib %s GiB (offload_optimizer)", a, lim);
     }
     const pe_budgets *bu = &ctx->scenario->budgets;
     if (f & PE_FAIL_STEP_TIME) {

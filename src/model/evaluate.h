@@ -41,6 +41,7 @@ enum {
     PE_FAIL_V13 = 1u << 16, /* biased experts need etp = 1 */
     PE_FAIL_V14 = 1u << 17, /* etp and ep·etp aligned with the node */
     PE_FAIL_V15 = 1u << 18, /* offload_optimizer needs zero >= 1 */
+    PE_FAIL_HOST_MEMORY = 1u << 19, /* offload: host memory per node over host_memory_gib (M8) */
 };
 #define PE_FAIL_RULES (0xffu | (0x7fu << 12))
 /* Rules V1..V15; the PE_FAIL_* bit of rule Vn (n = 1…15). */
@@ -77,6 +78,7 @@ typedef struct {
 
     /* issue 11 columns, appended after the v1 report (0 for a dense model) */
     double ep_comm_s;       /* EP all-to-all exposed per step (X7), part of S1 */
+    double host_mem_gib;    /* offload: host memory per node (M8), 0 without offload */
     double mem_experts_gib; /* of which expert state (+ FP8 copy) on the memory stage */
     pe_tier tier_ep;
 } pe_result;
@@ -135,6 +137,10 @@ typedef struct {
     double F8_layer; /* F11: FP8 GEMM FLOPs per token of a dense layer (2·N_mm) */
     double beta_8;   /* β_8 bytes per FP8-GEMM parameter of the cached FP8 weights */
     double N8_layer; /* FP8-GEMM weights of a dense layer (N_mm) */
+    /* issue 11 optimizer offload (docs/design/moe.md §7) */
+    double host_bps;        /* B_host, bytes/s per direction (0: not given) */
+    double cpu_adam_rate;   /* R_cpu, parameters/s per node */
+    double host_mem_bytes;  /* H_host (0: not checked) */
 } pe_eval_ctx;
 
 void evaluate_prepare(const pe_scenario *s, pe_eval_ctx *ctx);

@@ -307,6 +307,38 @@ static void test_fp8(void **state)
     assert_true(fp8.compute_s > bf16.compute_s / 2.0);
 }
 
+/* Optimizer offload (design §10 h): Mixtral plan of test_expert_memory
+ * with offload_optimizer, host link 64 GB/s, CPU Adam 4e9 parameters/s per
+ * node, G 8: N_sh = 802,818,048/8 + 5,637,144,576/2 = 100,352,256 +
+ * 2,818,572,288 = 2,918,924,544; T_d2h = 2·N_sh/64e9 = 0.0912164 s (hidden
+ * behind backward with overlap.dp 1); T_h2d = 0.0912164 s; T_cpu =
+ * 8·N_sh/4e9 = 5.8378491 s → optimizer_s = T_cpu + T_h2d; the optimizer
+ * states leave the GPU (mem_optimizer 0, experts 52.5 − 31.5 = 21 GiB);
+ * host memory 8·14·N_sh = 326,919,548,928 B = 304.47 GiB per node. */
+static void test_offload(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_h100(fx_mixtral_8x7b(), 2, 64);
+    s.cluster.gpu.has_host_link_gb_s = true;
+    s.cluster.gpu.host_link_gb_s = 64;
+    s.cluster.cpu_adam_gparams_s = 4;
+    s.cluster.has_host_memory_gib = true;
+    s.cluster.host_memory_gib = 2048;
+    pe_plan p = fx_moe_plan(8, 2, 8, 1, 1);
+    p.offload_optimizer = true;
+    const double n_sh = 2918924544.0;
+    const pe_result r = fx_eval(&s, &p);
+    assert_int_not_equal(r.status, PE_STATUS_INVALID);
+    assert_true(r.mem_optimizer_gib == 0.0);
+    assert_true(r.mem_experts_gib == 21.0);
+    assert_rel(r.optimizer_s, 8.0 * n_sh / 4e9 + 2.0 * n_sh / 64e9, 1e-14);
+    assert_rel(r.host_mem_gib, 326919548928.0 / GIB, 1e-14); /* 304.47 GiB */
+    s.cluster.host_memory_gib = 256; /* M8 fails: over_memory */
+    assert_int_equal(fx_eval(&s, &p).status, PE_STATUS_OVER_MEMORY);
+    p.zero = 0; /* V15 */
+    assert_true((fx_eval(&s, &p).failed & PE_FAIL_V15) != 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,7 +347,7 @@ int main(void)
         cmocka_unit_test(test_dense_unchanged), cmocka_unit_test(test_expert_memory),
         cmocka_unit_test(test_all_to_all_one_node), cmocka_unit_test(test_all_to_all_two_nodes),
         cmocka_unit_test(test_moe_model_flops),  cmocka_unit_test(test_uneven_stages),
-        cmocka_unit_test(test_fp8),
+        cmocka_unit_test(test_fp8),              cmocka_unit_test(test_offload),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
