@@ -1172,6 +1172,28 @@ static pe_status load_questions(loader *L, const yaml_node_t *node)
 
 /* ------------------------------------------------------------ top level */
 
+/* Issue 11: what the GPU must describe for the keys used: fp8 GEMMs need its
+ * FP8 peak (V16 as a load rule), offload_optimizer its host link. */
+static pe_status check_gpu_needs(loader *L)
+{
+    const pe_scenario *s = L->s;
+    const yaml_node_t *root = ydoc_root(L->d);
+    if (s->precision.compute == PE_COMPUTE_FP8 && !s->cluster.gpu.has_peak_fp8_tflops)
+        return y_fail(L->err, L->d, y_map_get(L->d, y_map_get(L->d, root, "precision"), "compute"),
+                      "precision.compute: fp8 needs cluster.gpu.peak_fp8_tflops (this GPU has "
+                      "none: FP8 tensor cores came with Hopper, Ada and MI300)");
+    bool offload = false;
+    for (size_t i = 0; i < s->plan_count; i++)
+        offload = offload || s->plans[i].offload_optimizer;
+    for (size_t i = 0; i < s->sweep.offload_optimizer.count; i++)
+        offload = offload || s->sweep.offload_optimizer.values[i];
+    if (offload && !s->cluster.gpu.has_host_link_gb_s)
+        return y_fail(L->err, L->d, y_map_get(L->d, root, "cluster"),
+                      "offload_optimizer needs cluster.gpu.host_link_gb_s (the GPU-host "
+                      "bandwidth per direction)");
+    return PE_OK;
+}
+
 /* interface.md: name defaults to the file's stem (the base name without its
  * last extension). */
 static void file_stem(const char *path, char *buf, size_t size)
@@ -1254,11 +1276,6 @@ static pe_status load_root(loader *L)
         return missing(L, d, root, "", "cluster", "");
     if ((st = load_cluster(L, n)))
         return st;
-    /* issue 11 (V16 as a load rule): fp8 GEMMs need the GPU's FP8 peak */
-    if (s->precision.compute == PE_COMPUTE_FP8 && !s->cluster.gpu.has_peak_fp8_tflops)
-        return y_fail(L->err, d, y_map_get(d, TOP("precision"), "compute"),
-                      "precision.compute: fp8 needs cluster.gpu.peak_fp8_tflops (this GPU has "
-                      "none: FP8 tensor cores came with Hopper, Ada and MI300)");
     if (!(n = TOP("training")))
         return missing(L, d, root, "", "training", "");
     if ((st = load_simple(L, &pe_fields_training, n, &s->training)))
@@ -1279,16 +1296,8 @@ static pe_status load_root(loader *L)
         return st;
     if (sweep && (st = load_sweep(L, sweep)))
         return st;
-    /* issue 11: offload_optimizer moves state over the GPU-host link */
-    bool offload = false;
-    for (size_t i = 0; i < s->plan_count; i++)
-        offload = offload || s->plans[i].offload_optimizer;
-    for (size_t i = 0; i < s->sweep.offload_optimizer.count; i++)
-        offload = offload || s->sweep.offload_optimizer.values[i];
-    if (offload && !s->cluster.gpu.has_host_link_gb_s)
-        return y_fail(L->err, d, TOP("cluster"),
-                      "offload_optimizer needs cluster.gpu.host_link_gb_s (the GPU-host "
-                      "bandwidth per direction)");
+    if ((st = check_gpu_needs(L)))
+        return st; /* issue 11 */
     if (s->plan_count == 0 && !s->sweep.present)
         return y_fail(L->err, d, plans ? plans : root,
                       "no plans to evaluate: give plans: (a non-empty list) or sweep:");

@@ -140,6 +140,51 @@ static uint64_t tp_auto(const pe_scenario *s, int64_t *out, uint64_t cap)
     return n;
 }
 
+/* The candidates of axis a given as auto (interface.md "Sweep"; ep: issue 11). */
+static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t *cand, uint64_t cap)
+{
+    static const int64_t defaults[PE_AXIS_COUNT] = {
+        1, 1, 1, 0, 0, PE_RECOMPUTE_NONE, 1, PE_SCHEDULE_1F1B, 1, 0, 1, 0, 0, 0, 0};
+    const int64_t N = s->cluster.nodes * s->cluster.gpus_per_node;
+    uint64_t n = 0;
+    switch (a) {
+    case PE_AXIS_TP:
+        n = tp_auto(s, cand, cap);
+        break;
+    case PE_AXIS_PP: /* every divisor p of L with p ≤ N */
+        for (int64_t p = 1; p <= s->model.layers && p <= N; p++)
+            if (s->model.layers % p == 0 && n < cap)
+                push(cand, &n, p);
+        break;
+    case PE_AXIS_CP: /* powers of two c ≤ 64 with c | s */
+        for (int64_t c = 1; c <= 64; c *= 2)
+            if (s->model.seq_len % c == 0)
+                push(cand, &n, c);
+        break;
+    case PE_AXIS_DP: /* one slot: N/(t·p·c), resolved per combination */
+        push(cand, &n, 0);
+        break;
+    case PE_AXIS_MICRO_BATCH:
+        for (size_t i = 0; i < sizeof MICRO_BATCH_AUTO / sizeof MICRO_BATCH_AUTO[0]; i++)
+            push(cand, &n, MICRO_BATCH_AUTO[i]);
+        break;
+    case PE_AXIS_VIRTUAL_STAGES:
+        for (int64_t v = VIRTUAL_STAGES_AUTO_FIRST; v <= VIRTUAL_STAGES_AUTO_LAST; v++)
+            push(cand, &n, v);
+        break;
+    case PE_AXIS_EP: /* divisors of E (issue 11; a dense model: 1), filtered by V10 */
+        push(cand, &n, 1);
+        for (int64_t e = 2; e <= s->model.experts && n < cap; e++)
+            if (s->model.experts % e == 0)
+                push(cand, &n, e);
+        break;
+    default: /* the loader admits auto on the axes above only */
+        push(cand, &n, defaults[a]);
+        break;
+    }
+    return n;
+}
+
 pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
 {
     memset(sp, 0, sizeof *sp);
@@ -158,7 +203,6 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
     /* etp 0 = "tp", stage layers 0 = the even share */
     static const int64_t defaults[PE_AXIS_COUNT] = {
         1, 1, 1, 0, 0, PE_RECOMPUTE_NONE, 1, PE_SCHEDULE_1F1B, 1, 0, 1, 0, 0, 0, 0};
-    int64_t N = s->cluster.nodes * s->cluster.gpus_per_node;
     pe_status st = PE_OK;
     sp->sweep_count = 1;
     for (int a = 0; a < PE_AXIS_COUNT && st == PE_OK; a++) {
@@ -172,42 +216,7 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
         } else {
             sp->mode[a] = MODE_AUTO;
             int64_t cand[128];
-            uint64_t n = 0;
-            switch (a) {
-            case PE_AXIS_TP:
-                n = tp_auto(s, cand, sizeof cand / sizeof cand[0]);
-                break;
-            case PE_AXIS_PP: /* every divisor p of L with p ≤ N */
-                for (int64_t p = 1; p <= s->model.layers && p <= N; p++)
-                    if (s->model.layers % p == 0 && n < sizeof cand / sizeof cand[0])
-                        push(cand, &n, p);
-                break;
-            case PE_AXIS_CP: /* powers of two c ≤ 64 with c | s */
-                for (int64_t c = 1; c <= 64; c *= 2)
-                    if (s->model.seq_len % c == 0)
-                        push(cand, &n, c);
-                break;
-            case PE_AXIS_DP: /* one slot: N/(t·p·c), resolved per combination */
-                push(cand, &n, 0);
-                break;
-            case PE_AXIS_MICRO_BATCH:
-                for (size_t i = 0; i < sizeof MICRO_BATCH_AUTO / sizeof MICRO_BATCH_AUTO[0]; i++)
-                    push(cand, &n, MICRO_BATCH_AUTO[i]);
-                break;
-            case PE_AXIS_VIRTUAL_STAGES:
-                for (int64_t v = VIRTUAL_STAGES_AUTO_FIRST; v <= VIRTUAL_STAGES_AUTO_LAST; v++)
-                    push(cand, &n, v);
-                break;
-            case PE_AXIS_EP: /* divisors of E (issue 11; a dense model: 1), filtered by V10 */
-                push(cand, &n, 1);
-                for (int64_t e = 2; e <= s->model.experts && n < sizeof cand / sizeof cand[0]; e++)
-                    if (s->model.experts % e == 0)
-                        push(cand, &n, e);
-                break;
-            default: /* the loader admits auto on the axes above only */
-                push(cand, &n, defaults[a]);
-                break;
-            }
+            const uint64_t n = auto_candidates(s, a, cand, sizeof cand / sizeof cand[0]);
             st = set_values(sp, a, cand, n, err);
         }
         if (st == PE_OK && __builtin_mul_overflow(sp->sweep_count, sp->slots[a], &sp->sweep_count))
