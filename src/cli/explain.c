@@ -554,7 +554,7 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     eq_begin(out, "S2", "comm_fraction", "(tp + cp + pp + dp comm) / step");
     eq_value(out, r->comm_fraction, "", "spec");
     fprintf(out, "S3   bound = largest of compute %.6g, communication %.6g, bubble %.6g -> %s\n",
-            r->compute_s, r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s, r->bubble_s,
+            r->compute_s, r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s + r->ep_comm_s, r->bubble_s,
             pe_bound_name(r->bound));
     eq_begin(out, "S4", "tokens_per_s", "B·s / step");
     eq_subst(out, "%g·%g / %.6g", ctx->B, ctx->s, r->step_time_s);
