@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/calc.h"
+#include "cli/cli.h"
 #include "model/evaluate.h"
 #include "cli/explain.h"
 #include "input/load.h"
@@ -235,7 +236,10 @@ static void add_section(text *t, const char *section, const char *indent, const 
 }
 
 
-int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
+/* memory's options: each mapped option's value (a plain scalar) in
+ * values, --explain; *help when --help was printed. */
+static pe_status memory_options(int argc, char **argv, const char *values[], bool *explain,
+                                bool *help, pe_error *err)
 {
     struct option options[MEMORY_KEY_COUNT + 3];
     for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
@@ -243,16 +247,15 @@ int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
     options[MEMORY_KEY_COUNT] = (struct option){"explain", no_argument, NULL, 'e'};
     options[MEMORY_KEY_COUNT + 1] = (struct option){"help", no_argument, NULL, 'h'};
     options[MEMORY_KEY_COUNT + 2] = (struct option){NULL, 0, NULL, 0};
-    const char *values[MEMORY_KEY_COUNT] = {0};
-    bool explain = false;
     int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
         if (c == 'e')
-            explain = true;
+            *explain = true;
         else if (c == 'h') {
             fputs(MEMORY_HELP, stdout);
+            *help = true;
             return PE_OK;
         } else if (c >= 1000 && c < 1000 + (int)MEMORY_KEY_COUNT) {
             pe_status st = scalar_ok(MEMORY_KEYS[c - 1000].opt, optarg, err);
@@ -264,14 +267,17 @@ int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
     }
     if (optind < argc)
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "memory: unexpected argument '%s'", argv[optind]);
-    const char *cluster_preset = NULL;
-    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
-        if (strcmp(MEMORY_KEYS[i].opt, "cluster") == 0)
-            cluster_preset = values[i];
-    /* The plan's GPU count decides the cluster's size: N = dp·tp·pp·cp. */
+    return PE_OK;
+}
+
+/* The plan's size from the options: its GPU count N = dp·tp·pp·cp (it
+ * decides the cluster's size) and, unless --global-batch is given
+ * (*has_gb), the default global batch. */
+static pe_status memory_plan_size(const char *values[], long long *gpus, long long *batch,
+                                  bool *has_gb, pe_error *err)
+{
     long long deg[4] = {1, 1, 1, 1}, mb = 1;
     const char *deg_opts[4] = {"dp", "tp", "pp", "cp"};
-    bool has_gb = false;
     pe_status st = PE_OK;
     for (size_t i = 0; i < MEMORY_KEY_COUNT && st == PE_OK; i++) {
         if (!values[i])
@@ -284,53 +290,102 @@ int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
         long long checked; /* the value itself goes into the scenario text */
         if (st == PE_OK && strcmp(MEMORY_KEYS[i].opt, "gpus-per-node") == 0)
             st = parse_whole("gpus-per-node", values[i], &checked, err);
-        has_gb |= strcmp(MEMORY_KEYS[i].opt, "global-batch") == 0;
+        *has_gb |= strcmp(MEMORY_KEYS[i].opt, "global-batch") == 0;
     }
     if (st != PE_OK)
         return st;
-    long long gpus = 1, batch = 1;
+    *gpus = 1;
+    *batch = 1;
     for (int d = 0; d < 4; d++)
-        if (__builtin_mul_overflow(gpus, deg[d], &gpus) || gpus > (1LL << 53))
+        if (__builtin_mul_overflow(*gpus, deg[d], gpus) || *gpus > (1LL << 53))
             return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
                            "memory: dp*tp*pp*cp is more GPUs than planeval counts (2^53)");
     /* default global batch: m = 4p micro-batches of b sequences per replica */
     const long long batch_factors[] = {deg[0], mb, 4, deg[2]};
-    for (int i = 0; i < 4 && !has_gb; i++)
-        if (__builtin_mul_overflow(batch, batch_factors[i], &batch) || batch > (1LL << 53))
+    for (int i = 0; i < 4 && !*has_gb; i++)
+        if (__builtin_mul_overflow(*batch, batch_factors[i], batch) || *batch > (1LL << 53))
             return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
                            "memory: the default global batch dp*micro_batch*4*pp exceeds 2^53; "
                            "give --global-batch");
+    return PE_OK;
+}
 
-    text t = {.len = 0};
-    add(&t, "schema: planeval/v1\nname: memory\nmodel:\n");
-    add_section(&t, "model", "  ", values);
+/* The cluster: section of memory's scenario text. */
+static void memory_cluster_text(text *t, const char *values[])
+{
+    const char *cluster_preset = NULL;
+    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
+        if (strcmp(MEMORY_KEYS[i].opt, "cluster") == 0)
+            cluster_preset = values[i];
     /* one node first; its size is the preset's (or --gpus-per-node), and
      * the node count follows from the plan once that is known */
-    add(&t, "cluster:\n  preset: %s\n  nodes: 1\n", cluster_preset ? cluster_preset : "mi300x-node");
+    add(t, "cluster:\n  preset: %s\n  nodes: 1\n", cluster_preset ? cluster_preset : "mi300x-node");
     for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
         if (values[i] && strcmp(MEMORY_KEYS[i].section, "cluster") == 0 &&
             strcmp(MEMORY_KEYS[i].key, "preset") != 0)
-            add(&t, "  %s: %s\n", MEMORY_KEYS[i].key, values[i]);
+            add(t, "  %s: %s\n", MEMORY_KEYS[i].key, values[i]);
     bool has_gpu = false;
     for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
         has_gpu |= values[i] && strcmp(MEMORY_KEYS[i].section, "gpu") == 0;
     if (has_gpu) {
-        add(&t, "  gpu:\n");
-        add_section(&t, "gpu", "    ", values);
+        add(t, "  gpu:\n");
+        add_section(t, "gpu", "    ", values);
     }
-    add(&t, "training:\n");
-    add_section(&t, "training", "  ", values);
+}
+
+/* memory's options as a scenario text (model, cluster, training, one plan). */
+static void memory_scenario_text(text *t, const char *values[], bool has_gb, long long batch)
+{
+    add(t, "schema: planeval/v1\nname: memory\nmodel:\n");
+    add_section(t, "model", "  ", values);
+    memory_cluster_text(t, values);
+    add(t, "training:\n");
+    add_section(t, "training", "  ", values);
     if (!has_gb)
-        add(&t, "  global_batch: %lld\n", batch);
-    add(&t, "plans:\n  - name: plan\n");
+        add(t, "  global_batch: %lld\n", batch);
+    add(t, "plans:\n  - name: plan\n");
     bool has_dp = false;
     for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
         if (values[i] && strcmp(MEMORY_KEYS[i].section, "plan") == 0) {
-            add(&t, "    %s: %s\n", MEMORY_KEYS[i].key, values[i]);
+            add(t, "    %s: %s\n", MEMORY_KEYS[i].key, values[i]);
             has_dp |= strcmp(MEMORY_KEYS[i].key, "dp") == 0;
         }
     if (!has_dp)
-        add(&t, "    dp: 1\n");
+        add(t, "    dp: 1\n");
+}
+
+/* The cluster sized to the plan's gpus: part of one node, or whole nodes. */
+static pe_status memory_fit_cluster(pe_scenario *s, long long gpus, pe_error *err)
+{
+    long long G = s->cluster.gpus_per_node;
+    if (gpus < G) {
+        s->cluster.gpus_per_node = gpus; /* a plan on part of one node: the GPUs it uses */
+        return PE_OK;
+    }
+    if (gpus % G != 0)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                       "memory: dp*tp*pp*cp = %lld GPUs is not a whole number of %lld-GPU nodes "
+                       "(set --gpus-per-node)", gpus, G);
+    s->cluster.nodes = gpus / G;
+    if (s->cluster.nodes > 1 && !s->cluster.inter_node.present)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                       "memory: %lld GPUs need %lld nodes, and the cluster has no inter_node",
+                       gpus, (long long)s->cluster.nodes);
+    return PE_OK;
+}
+
+int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
+{
+    const char *values[MEMORY_KEY_COUNT] = {0};
+    bool explain = false, help = false, has_gb = false;
+    pe_status st = memory_options(argc, argv, values, &explain, &help, err);
+    if (st != PE_OK || help)
+        return st;
+    long long gpus, batch;
+    if ((st = memory_plan_size(values, &gpus, &batch, &has_gb, err)) != PE_OK)
+        return st;
+    text t = {.len = 0};
+    memory_scenario_text(&t, values, has_gb, batch);
     if (t.overflow)
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "memory: options too long");
 
@@ -338,21 +393,7 @@ int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
     st = load_scenario_buffer("<memory options>", t.data, t.len, catalog, &s, err);
     if (st != PE_OK)
         return st;
-    long long G = s.cluster.gpus_per_node;
-    if (gpus < G) {
-        s.cluster.gpus_per_node = gpus; /* a plan on part of one node: the GPUs it uses */
-    } else if (gpus % G != 0) {
-        st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
-                     "memory: dp*tp*pp*cp = %lld GPUs is not a whole number of %lld-GPU nodes "
-                     "(set --gpus-per-node)", gpus, G);
-    } else {
-        s.cluster.nodes = gpus / G;
-        if (s.cluster.nodes > 1 && !s.cluster.inter_node.present)
-            st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
-                         "memory: %lld GPUs need %lld nodes, and the cluster has no inter_node",
-                         gpus, (long long)s.cluster.nodes);
-    }
-    if (st != PE_OK) {
+    if ((st = memory_fit_cluster(&s, gpus, err)) != PE_OK) {
         scenario_free(&s);
         return st;
     }
@@ -382,132 +423,162 @@ static const char COLLECTIVE_HELP[] =
     "  --nic-gb-s B --inter-latency-us A        (GB/s = 1e9 bytes/s per direction)\n"
     "  --explain     print each equation with the numbers substituted\n";
 
-int calc_collective(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
+enum { O_OP = 1000, O_BYTES, O_GROUP, O_STRIDE, O_CLUSTER, O_GPN, O_TOPO, O_BW, O_LINKS,
+       O_LINK_BW, O_LAT_IN, O_NIC, O_LAT_OUT, O_EXPLAIN, O_HELP };
+static const struct option COLLECTIVE_OPTIONS[] = {
+    {"op", required_argument, NULL, O_OP}, {"bytes", required_argument, NULL, O_BYTES},
+    {"group", required_argument, NULL, O_GROUP}, {"stride", required_argument, NULL, O_STRIDE},
+    {"cluster", required_argument, NULL, O_CLUSTER},
+    {"gpus-per-node", required_argument, NULL, O_GPN},
+    {"topology", required_argument, NULL, O_TOPO},
+    {"bandwidth-gb-s", required_argument, NULL, O_BW},
+    {"links", required_argument, NULL, O_LINKS},
+    {"link-gb-s", required_argument, NULL, O_LINK_BW},
+    {"intra-latency-us", required_argument, NULL, O_LAT_IN},
+    {"nic-gb-s", required_argument, NULL, O_NIC},
+    {"inter-latency-us", required_argument, NULL, O_LAT_OUT},
+    {"explain", no_argument, NULL, O_EXPLAIN}, {"help", no_argument, NULL, O_HELP},
+    {NULL, 0, NULL, 0}};
+static const char *const OPS[] = {"all-reduce", "reduce-scatter", "all-gather", "all-to-all", "p2p"};
+
+/* collective's options: the collective, and topology values copied as
+ * plain scalars into the scenario text. */
+typedef struct {
+    int op; /* index in OPS, -1 = not given */
+    double bytes;
+    long long n, k; /* group size, stride */
+    const char *cluster, *gpn, *topo, *bw, *links, *link_bw, *lat_in, *nic, *lat_out;
+    bool explain, help;
+} collective_options;
+
+/* The slot of a topology option (a plain scalar), NULL for the others. */
+static const char **collective_slot(collective_options *o, int c)
 {
-    enum { O_OP = 1000, O_BYTES, O_GROUP, O_STRIDE, O_CLUSTER, O_GPN, O_TOPO, O_BW, O_LINKS,
-           O_LINK_BW, O_LAT_IN, O_NIC, O_LAT_OUT, O_EXPLAIN, O_HELP };
-    static const struct option options[] = {
-        {"op", required_argument, NULL, O_OP}, {"bytes", required_argument, NULL, O_BYTES},
-        {"group", required_argument, NULL, O_GROUP}, {"stride", required_argument, NULL, O_STRIDE},
-        {"cluster", required_argument, NULL, O_CLUSTER},
-        {"gpus-per-node", required_argument, NULL, O_GPN},
-        {"topology", required_argument, NULL, O_TOPO},
-        {"bandwidth-gb-s", required_argument, NULL, O_BW},
-        {"links", required_argument, NULL, O_LINKS},
-        {"link-gb-s", required_argument, NULL, O_LINK_BW},
-        {"intra-latency-us", required_argument, NULL, O_LAT_IN},
-        {"nic-gb-s", required_argument, NULL, O_NIC},
-        {"inter-latency-us", required_argument, NULL, O_LAT_OUT},
-        {"explain", no_argument, NULL, O_EXPLAIN}, {"help", no_argument, NULL, O_HELP},
-        {NULL, 0, NULL, 0}};
-    static const char *const OPS[] = {"all-reduce", "reduce-scatter", "all-gather", "all-to-all", "p2p"};
-    int op = -1;
-    double bytes = -1;
-    long long n = 0, k = 1;
-    const char *cluster = "mi300x-node", *gpn = NULL, *topo = NULL, *bw = NULL, *links = NULL,
-               *link_bw = NULL, *lat_in = NULL, *nic = NULL, *lat_out = NULL;
-    bool explain = false;
+    switch (c) {
+    case O_CLUSTER: return &o->cluster;
+    case O_GPN: return &o->gpn;
+    case O_TOPO: return &o->topo;
+    case O_BW: return &o->bw;
+    case O_LINKS: return &o->links;
+    case O_LINK_BW: return &o->link_bw;
+    case O_LAT_IN: return &o->lat_in;
+    case O_NIC: return &o->nic;
+    case O_LAT_OUT: return &o->lat_out;
+    default: return NULL;
+    }
+}
+
+/* One option c with value optarg. */
+static pe_status collective_option(collective_options *o, int c, char **argv, pe_error *err)
+{
+    const char **slot = collective_slot(o, c);
+    pe_status st = PE_OK;
+    switch (c) {
+    case O_OP:
+        for (int i = 0; i < 5; i++)
+            if (strcmp(optarg, OPS[i]) == 0)
+                o->op = i;
+        if (o->op < 0)
+            st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                         "--op: unknown collective '%s' (all-reduce, reduce-scatter, "
+                         "all-gather, all-to-all, p2p)", optarg);
+        break;
+    case O_BYTES:
+        st = parse_number("bytes", optarg, true, &o->bytes, err);
+        if (st == PE_OK && !(o->bytes > 0))
+            st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--bytes must be > 0");
+        break;
+    case O_GROUP: st = parse_whole("group", optarg, &o->n, err); break;
+    case O_STRIDE: st = parse_whole("stride", optarg, &o->k, err); break;
+    case O_EXPLAIN: o->explain = true; break;
+    case O_HELP: fputs(COLLECTIVE_HELP, stdout); o->help = true; break;
+    default:
+        if (!slot)
+            return bad_option("collective", argv, err);
+        st = scalar_ok(COLLECTIVE_OPTIONS[c - O_OP].name, optarg, err);
+        *slot = optarg;
+    }
+    return st;
+}
+
+static pe_status collective_parse(int argc, char **argv, collective_options *o, pe_error *err)
+{
     int c;
     optind = 1;
     opterr = 0;
     pe_status st = PE_OK;
-    while (st == PE_OK && (c = getopt_long(argc, argv, "", options, NULL)) != -1) {
-        const char **slot = NULL;
-        switch (c) {
-        case O_OP:
-            for (int i = 0; i < 5; i++)
-                if (strcmp(optarg, OPS[i]) == 0)
-                    op = i;
-            if (op < 0)
-                st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
-                             "--op: unknown collective '%s' (all-reduce, reduce-scatter, "
-                             "all-gather, all-to-all, p2p)", optarg);
-            break;
-        case O_BYTES:
-            st = parse_number("bytes", optarg, true, &bytes, err);
-            if (st == PE_OK && !(bytes > 0))
-                st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--bytes must be > 0");
-            break;
-        case O_GROUP: st = parse_whole("group", optarg, &n, err); break;
-        case O_STRIDE: st = parse_whole("stride", optarg, &k, err); break;
-        case O_CLUSTER: slot = &cluster; break;
-        case O_GPN: slot = &gpn; break;
-        case O_TOPO: slot = &topo; break;
-        case O_BW: slot = &bw; break;
-        case O_LINKS: slot = &links; break;
-        case O_LINK_BW: slot = &link_bw; break;
-        case O_LAT_IN: slot = &lat_in; break;
-        case O_NIC: slot = &nic; break;
-        case O_LAT_OUT: slot = &lat_out; break;
-        case O_EXPLAIN: explain = true; break;
-        case O_HELP: fputs(COLLECTIVE_HELP, stdout); return PE_OK;
-        default: return bad_option("collective", argv, err);
-        }
-        if (slot) {
-            st = scalar_ok(options[c - O_OP].name, optarg, err);
-            *slot = optarg;
-        }
+    while (st == PE_OK && (c = getopt_long(argc, argv, "", COLLECTIVE_OPTIONS, NULL)) != -1) {
+        st = collective_option(o, c, argv, err);
+        if (o->help)
+            return PE_OK;
     }
     if (st != PE_OK)
         return st;
     if (optind < argc)
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "collective: unexpected argument '%s'", argv[optind]);
-    if (op < 0 || bytes < 0 || !n)
+    if (o->op < 0 || o->bytes < 0 || !o->n)
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
                        "collective: --op, --bytes and --group are required (see --help)");
+    return PE_OK;
+}
 
-    /* A cluster big enough for the group; the model is a placeholder the
-     * loader needs and the collective never reads. */
-    text t = {.len = 0};
-    add(&t, "schema: planeval/v1\nname: collective\n"
-            "model: {layers: 1, hidden: 8, heads: 1, vocab: 8, seq_len: 8}\n"
-            "training: {global_batch: 1}\nplans: [{dp: 1}]\ncluster:\n  preset: %s\n", cluster);
-    if (gpn)
-        add(&t, "  gpus_per_node: %s\n", gpn);
-    if (topo || bw || links || link_bw || lat_in) {
-        add(&t, "  intra_node:\n");
-        if (topo)
-            add(&t, "    topology: %s\n", topo);
-        if (bw)
-            add(&t, "    bandwidth_gb_s: %s\n", bw);
-        if (links)
-            add(&t, "    links: %s\n", links);
-        if (link_bw)
-            add(&t, "    link_gb_s: %s\n", link_bw);
-        if (lat_in)
-            add(&t, "    latency_us: %s\n", lat_in);
+/* A cluster big enough for the group; the model is a placeholder the
+ * loader needs and the collective never reads. */
+static pe_status collective_scenario_text(text *t, const collective_options *o, pe_error *err)
+{
+    add(t, "schema: planeval/v1\nname: collective\n"
+           "model: {layers: 1, hidden: 8, heads: 1, vocab: 8, seq_len: 8}\n"
+           "training: {global_batch: 1}\nplans: [{dp: 1}]\ncluster:\n  preset: %s\n", o->cluster);
+    if (o->gpn)
+        add(t, "  gpus_per_node: %s\n", o->gpn);
+    if (o->topo || o->bw || o->links || o->link_bw || o->lat_in) {
+        add(t, "  intra_node:\n");
+        if (o->topo)
+            add(t, "    topology: %s\n", o->topo);
+        if (o->bw)
+            add(t, "    bandwidth_gb_s: %s\n", o->bw);
+        if (o->links)
+            add(t, "    links: %s\n", o->links);
+        if (o->link_bw)
+            add(t, "    link_gb_s: %s\n", o->link_bw);
+        if (o->lat_in)
+            add(t, "    latency_us: %s\n", o->lat_in);
     }
-    if (nic || lat_out) {
-        add(&t, "  inter_node:\n");
-        if (nic)
-            add(&t, "    nic_gb_s: %s\n", nic);
-        if (lat_out)
-            add(&t, "    latency_us: %s\n", lat_out);
+    if (o->nic || o->lat_out) {
+        add(t, "  inter_node:\n");
+        if (o->nic)
+            add(t, "    nic_gb_s: %s\n", o->nic);
+        if (o->lat_out)
+            add(t, "    latency_us: %s\n", o->lat_out);
     }
     /* enough nodes for any placement of the group (n·k GPUs of ranks), at
      * least 2 so that the preset's inter_node keys apply */
     long long nodes;
-    if (__builtin_mul_overflow(n, k, &nodes) || nodes >= (1LL << 40)) {
+    if (__builtin_mul_overflow(o->n, o->k, &nodes) || nodes >= (1LL << 40)) {
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
                        "collective: group*stride is more GPUs than a cluster can have here");
     }
-    add(&t, "  nodes: %lld\n", nodes + 1);
-    pe_scenario s;
-    st = load_scenario_buffer("<collective options>", t.data, t.len, catalog, &s, err);
-    if (st != PE_OK)
-        return st;
-    pe_net net = comm_net(&s.cluster);
+    add(t, "  nodes: %lld\n", nodes + 1);
+    return PE_OK;
+}
+
+/* The collective's time (model.md §5) and bandwidths on s's cluster. */
+static void collective_print(const collective_options *o, const pe_scenario *s)
+{
+    const long long n = o->n, k = o->k;
+    const double bytes = o->bytes;
+    pe_net net = comm_net(&s->cluster);
     pe_group g = comm_group(&net, n, k);
     double time;
     double factor; /* NCCL bus-bandwidth factor: busbw = algbw · factor */
-    switch (op) {
+    switch (o->op) {
     case 0: time = comm_all_reduce(&net, &g, bytes); factor = 2.0 * (n - 1) / (double)n; break;
     case 1:
     case 2: time = comm_reduce_scatter(&net, &g, bytes); factor = (n - 1) / (double)n; break;
     case 3: time = comm_all_to_all(&net, &g, bytes); factor = (n - 1) / (double)n; break;
     default: time = comm_p2p(&net, &g, bytes); factor = 1.0; break;
     }
-    printf("op                %s\n", OPS[op]);
+    printf("op                %s\n", OPS[o->op]);
     printf("bytes             %.6g\n", bytes);
     printf("group             n=%lld stride=%lld: %g per node (n_in) x %g nodes (n_out), %s\n", n,
            k, g.n_in, g.n_out, pe_tier_name(comm_tier(&g)));
@@ -517,8 +588,51 @@ int calc_collective(int argc, char **argv, const pe_catalog *catalog, pe_error *
         printf("busbw_gb_s        %.6g   (algbw x %.4g, nccl-tests convention)\n",
                bytes / time / 1e9 * factor, factor);
     }
-    if (explain)
-        explain_collective(stdout, &s.cluster, op, bytes, n, k);
+    if (o->explain)
+        explain_collective(stdout, &s->cluster, o->op, bytes, n, k);
+}
+
+int calc_collective(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
+{
+    collective_options o = {.op = -1, .bytes = -1, .n = 0, .k = 1, .cluster = "mi300x-node"};
+    pe_status st = collective_parse(argc, argv, &o, err);
+    if (st != PE_OK || o.help)
+        return st;
+    text t = {.len = 0};
+    if ((st = collective_scenario_text(&t, &o, err)) != PE_OK)
+        return st;
+    pe_scenario s;
+    st = load_scenario_buffer("<collective options>", t.data, t.len, catalog, &s, err);
+    if (st != PE_OK)
+        return st;
+    collective_print(&o, &s);
     scenario_free(&s);
     return PE_OK;
+}
+
+/* A calculator: its own options; --catalog DIR may come first. */
+int cli_calculator(int argc, char **argv, const cli_context *ctx)
+{
+    (void)ctx;
+    const char *command = argv[0];
+    const char *catalog_dir = NULL;
+    if (argc >= 3 && strcmp(argv[1], "--catalog") == 0) {
+        catalog_dir = argv[2];
+        argv[2] = argv[0];
+        argv += 2;
+        argc -= 2;
+    }
+    pe_error err = {0};
+    pe_catalog *catalog = NULL;
+    int status = PE_OK;
+    if (strcmp(command, "bubble") == 0) {
+        status = calc_bubble(argc, argv, &err);
+    } else if ((status = catalog_open(catalog_dir, &catalog, &err)) == PE_OK) {
+        status = strcmp(command, "memory") == 0 ? calc_memory(argc, argv, catalog, &err)
+                                                : calc_collective(argc, argv, catalog, &err);
+    }
+    if (status != PE_OK)
+        cli_print_error(&err);
+    catalog_free(catalog);
+    return status;
 }

@@ -1,0 +1,349 @@
+/* grade_read.c — reading a submission (grade.h): untrusted YAML parsed
+ * with the loader's limits (yamlutil.h), a plan answer as a name, a
+ * canonical text or a mapping of plan keys, the student id, and the list
+ * of students already graded. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/grade_internal.h"
+
+/* ================================================================ plans */
+
+static bool eat(const char **p, const char *lit)
+{
+    size_t n = strlen(lit);
+    if (strncmp(*p, lit, n) != 0)
+        return false;
+    *p += n;
+    return true;
+}
+
+/* A whole number >= 1 without leading zeros, at most 2^53. */
+static bool eat_whole(const char **p, int64_t *out)
+{
+    const char *s = *p;
+    if (*s < '1' || *s > '9')
+        return false;
+    int64_t v = 0;
+    size_t n = 0;
+    while (*s >= '0' && *s <= '9') {
+        if (++n > 16)
+            return false;
+        v = v * 10 + (*s++ - '0');
+    }
+    if (v > PE_INT_MAX)
+        return false;
+    *out = v;
+    *p = s;
+    return true;
+}
+
+static bool eat_word(const char **p, const char *const *values, const char *after, int *out)
+{
+    for (int i = 0; values[i]; i++) {
+        const char *q = *p;
+        if (eat(&q, values[i]) && strncmp(q, after, strlen(after)) == 0) {
+            *p = q;
+            *out = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool grade_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan *out)
+{
+    static const char *const rec[] = {"none", "selective", "full", NULL};
+    static const char *const sch[] = {"1f1b", "interleaved", "gpipe", "zb-h1", "zb-h2", NULL};
+    pe_plan p;
+    memset(&p, 0, sizeof p);
+    const char *c = text;
+    int r = 0, sc = 0;
+    if (!(eat(&c, "dp") && eat_whole(&c, &p.dp) && eat(&c, "-tp") && eat_whole(&c, &p.tp) &&
+          eat(&c, "-pp") && eat_whole(&c, &p.pp) && eat(&c, "-cp") && eat_whole(&c, &p.cp) &&
+          eat(&c, "-z")))
+        return false;
+    if (*c < '0' || *c > '3')
+        return false;
+    p.zero = *c++ - '0';
+    if (!(eat(&c, "-") && eat_word(&c, rec, "-mb", &r) && eat(&c, "-mb") &&
+          eat_whole(&c, &p.micro_batch) && eat(&c, "-") && eat_word(&c, sch, "-v", &sc) &&
+          eat(&c, "-v") && eat_whole(&c, &p.virtual_stages) && eat(&c, "-sp")))
+        return false;
+    if (*c != '0' && *c != '1')
+        return false;
+    const char sp_digit = *c++;
+    /* issue 11's optional tail: -ep{n} -etp{n} -fs{n} -ls{n} -off */
+    int64_t *const tail_value[] = {&p.ep, &p.etp, &p.first_stage_layers, &p.last_stage_layers};
+    static const char *const tail_tag[] = {"-ep", "-etp", "-fs", "-ls"};
+    for (size_t i = 0; i < 4; i++) {
+        const char *q = c;
+        if (eat(&q, tail_tag[i]) && eat_whole(&q, tail_value[i]))
+            c = q;
+    }
+    p.offload_optimizer = eat(&c, "-off");
+    if (*c != '\0')
+        return false;
+    p.recompute = (pe_recompute)r;
+    p.schedule = (pe_schedule)sc;
+    p.sequence_parallel = sp_digit == '1' && p.tp > 1; /* model.md §0 */
+    p.overlap = *overlap;
+    scenario_plan_defaults(&p); /* issue 11: ep 1, etp = tp */
+    *out = p;
+    return true;
+}
+
+/* A plan answer written as text: an explicit plan's name, else a
+ * canonical text with the drill's overlap. */
+static pe_status read_plan_text(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *n,
+                                const char *path, pe_plan *out, char *shown, size_t shown_size,
+                                pe_error *err)
+{
+    char text[PE_NAME_MAX];
+    pe_status st = y_get_label(d, n, path, text, sizeof text, err);
+    if (st)
+        return st;
+    for (size_t i = 0; i < s->plan_count; i++)
+        if (strcmp(s->plans[i].name, text) == 0) {
+            *out = s->plans[i]; /* as the drill defines it, overlap included */
+            grade_show_plan(out, text, shown, shown_size);
+            return PE_OK;
+        }
+    if (grade_parse_canonical(text, &s->overlap, out)) {
+        grade_show_plan(out, NULL, shown, shown_size);
+        return PE_OK;
+    }
+    char q[96];
+    y_quote(text, strlen(text), q, sizeof q);
+    return y_fail(err, d, n,
+                  "%s: %s is not a plan: write the canonical text "
+                  "dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1} "
+                  "(e.g. dp8-tp8-pp1-cp1-z1-none-mb1-1f1b-v1-sp1) or a mapping of plan keys",
+                  path, q);
+}
+
+/* dp: auto (N/(tp*pp*cp), which must be whole) or a whole number. */
+static pe_status read_plan_dp(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *dpn,
+                              const char *path, pe_plan *p, pe_error *err)
+{
+    char fp[PE_YPATH_MAX];
+    y_path(fp, path, "dp");
+    if (!y_is_plain_word(dpn, "auto"))
+        return y_get_int(d, dpn, fp, PE_RANGE_WHOLE, &p->dp, err);
+    int64_t N = s->cluster.nodes * s->cluster.gpus_per_node, prod = 1;
+    const int64_t f[3] = {p->tp, p->pp, p->cp};
+    bool whole = true;
+    for (int i = 0; i < 3 && whole; i++) {
+        if (f[i] > N / prod)
+            whole = false;
+        else
+            prod *= f[i];
+    }
+    if (!whole || N % prod != 0)
+        return y_fail(err, d, dpn,
+                      "%s: auto needs N/(tp*pp*cp) to be whole, but N = %lld GPUs and "
+                      "tp*pp*cp = %lld*%lld*%lld",
+                      fp, (long long)N, (long long)p->tp, (long long)p->pp, (long long)p->cp);
+    p->dp = N / prod;
+    return PE_OK;
+}
+
+/* A plan answer written as a mapping of plan keys (interface.md "Plans":
+ * the defaults; dp required; no name, no overlap). */
+static pe_status read_plan_mapping(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *n,
+                                   const char *path, pe_plan *out, pe_error *err)
+{
+    pe_plan p;
+    memset(&p, 0, sizeof p);
+    p.tp = p.pp = p.cp = 1; /* interface.md "Plans": defaults */
+    p.recompute = PE_RECOMPUTE_NONE;
+    p.micro_batch = 1;
+    p.schedule = PE_SCHEDULE_1F1B;
+    p.virtual_stages = 1;
+    p.overlap = s->overlap;
+    pe_layer layer = {d, n};
+    pe_applied a;
+    pe_status st = y_apply(&pe_fields_plan, &layer, 1, path, &p, &a, err);
+    if (st)
+        return st;
+    const char *fixed[] = {"name", "overlap"};
+    for (size_t i = 0; i < 2; i++) {
+        size_t fi = y_field_index(&pe_fields_plan, fixed[i]);
+        if (a.set[fi])
+            return y_fail(err, d, a.key[fi],
+                          "%s: an answer's plan takes no %s (overlap is the drill's)", path,
+                          fixed[i]);
+    }
+    size_t di = y_field_index(&pe_fields_plan, "dp");
+    if (!a.set[di])
+        return y_fail(err, d, n, "missing required key 'dp' in %s", path);
+    if ((st = read_plan_dp(s, d, a.value[di], path, &p, err)))
+        return st;
+    if (!a.set[y_field_index(&pe_fields_plan, "sequence_parallel")])
+        p.sequence_parallel = p.tp > 1; /* model.md §0 */
+    if (p.tp == 1)
+        p.sequence_parallel = false;
+    scenario_plan_defaults(&p); /* issue 11: ep 1, etp = tp */
+    *out = p;
+    return PE_OK;
+}
+
+pe_status grade_read_plan(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *n,
+                          const char *path, pe_plan *out, char *shown, size_t shown_size,
+                          pe_error *err)
+{
+    if (y_is_string(n))
+        return read_plan_text(s, d, n, path, out, shown, shown_size, err);
+    if (n->type != YAML_MAPPING_NODE) {
+        char desc[128];
+        y_describe(n, desc, sizeof desc);
+        return y_fail(err, d, n,
+                      "%s: expected a plan (canonical text or a mapping of plan keys), got %s",
+                      path, desc);
+    }
+    pe_status st = read_plan_mapping(s, d, n, path, out, err);
+    if (st)
+        return st;
+    grade_show_plan(out, NULL, shown, shown_size);
+    return PE_OK;
+}
+
+void grade_seen_free(seen_list *l)
+{
+    for (size_t i = 0; i < l->count; i++) {
+        free(l->ids[i]);
+        free(l->files[i]);
+    }
+    free(l->ids);
+    free(l->files);
+}
+
+static bool seen_add(seen_list *l, const char *id, const char *file)
+{
+    if (l->count == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 32;
+        char **a = realloc(l->ids, cap * sizeof *a);
+        if (!a)
+            return false;
+        l->ids = a;
+        char **b = realloc(l->files, cap * sizeof *b);
+        if (!b)
+            return false;
+        l->files = b;
+        l->cap = cap;
+    }
+    l->ids[l->count] = strdup(id);
+    l->files[l->count] = strdup(file);
+    if (!l->ids[l->count] || !l->files[l->count]) {
+        free(l->ids[l->count]);
+        free(l->files[l->count]);
+        return false;
+    }
+    l->count++;
+    return true;
+}
+
+static const char *seen_find(const seen_list *l, const char *id)
+{
+    for (size_t i = 0; i < l->count; i++)
+        if (strcmp(l->ids[i], id) == 0)
+            return l->files[i];
+    return NULL;
+}
+/* The student id: text, or a whole number written plainly. */
+static pe_status read_student(const pe_ydoc *d, const yaml_node_t *n, char *buf, size_t size,
+                           pe_error *err)
+{
+    if (y_kind(n) == PE_Y_INT && y_text(n)[0] != '-' && y_text(n)[0] != '+') {
+        if (y_len(n) >= size)
+            return y_fail(err, d, n, "student is too long (%zu bytes; at most %zu)", y_len(n),
+                          size - 1);
+        snprintf(buf, size, "%s", y_text(n));
+        return PE_OK;
+    }
+    return y_get_label(d, n, "student", buf, size, err);
+}
+
+/* The file at path as YAML: a mapping with every key of a submission. */
+static pe_status parse_submission(const char *path, pe_ydoc *d, pe_applied *a, pe_error *e)
+{
+    char *data = NULL;
+    size_t size = 0;
+    pe_status st = pe_read_file(path, &data, &size, e);
+    if (st == PE_OK)
+        st = ydoc_parse(d, path, data, size, e);
+    free(data);
+    if (st != PE_OK)
+        return st;
+    const yaml_node_t *root = ydoc_root(d);
+    if (root->type != YAML_MAPPING_NODE) {
+        char desc[128];
+        y_describe(root, desc, sizeof desc);
+        return y_fail(e, d, root, "a submission is a mapping (student, drill, answers), got %s",
+                      desc);
+    }
+    pe_layer layer = {d, root};
+    st = y_apply(&pe_fields_submission, &layer, 1, "", NULL, a, e);
+    for (size_t i = 0; i < pe_fields_submission.count && st == PE_OK; i++)
+        if (!a->set[i])
+            st = y_fail(e, d, root, "missing required key '%s'",
+                        pe_fields_submission.fields[i].key);
+    return st;
+}
+
+/* drill: must be the key's. */
+static pe_status check_drill(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *n,
+                             pe_error *e)
+{
+    char drill[PE_NAME_MAX];
+    pe_status st = y_get_label(d, n, "drill", drill, sizeof drill, e);
+    if (st == PE_OK && strcmp(drill, s->name) != 0) {
+        char q[96];
+        y_quote(drill, strlen(drill), q, sizeof q);
+        st = y_fail(e, d, n, "wrong drill: the submission answers %s, but this key grades \"%s\"",
+                    q, s->name);
+    }
+    return st;
+}
+
+/* One submission per student: the first is graded, a second is rejected. */
+static pe_status check_first_of_student(seen_list *seen, const char *student, const char *path,
+                                        pe_error *e)
+{
+    const char *prev = seen_find(seen, student);
+    if (prev)
+        return pe_fail(e, PE_BAD_INPUT, path, 0, 0,
+                       "student '%s' was already graded from %s; one submission per student",
+                       student, prev);
+    if (!seen_add(seen, student, path))
+        return pe_fail(e, PE_INTERNAL, path, 0, 0, "out of memory");
+    return PE_OK;
+}
+
+pe_status grade_read_submission(const pe_scenario *s, seen_list *seen, const char *path,
+                                pe_ydoc *d, char *student, size_t student_size,
+                                const yaml_node_t **answers, pe_error *e)
+{
+    memset(d, 0, sizeof *d);
+    student[0] = '\0';
+    pe_applied a;
+    /* Anything wrong with the file is the submission's row, not the run's. */
+    pe_status st = parse_submission(path, d, &a, e);
+#define SV(k_) (a.value[y_field_index(&pe_fields_submission, k_)])
+    if (st == PE_OK) {
+        st = read_student(d, SV("student"), student, student_size, e);
+        if (st != PE_OK)
+            student[0] = '\0';
+    }
+    if (st == PE_OK)
+        st = check_drill(s, d, SV("drill"), e);
+    if (st == PE_OK) {
+        *answers = SV("answers");
+        st = y_want_map(d, *answers, "answers", e);
+    }
+#undef SV
+    if (st == PE_OK)
+        st = check_first_of_student(seen, student, path, e);
+    return st;
+}

@@ -1,0 +1,154 @@
+/* scenario_options.c — the options of the commands over scenario files
+ * (run, validate, check, merge, calibrate, explain; usage in main.c), then
+ * the command over the expanded files. One option set for all of them:
+ * each command reads the fields of pe_command_options it needs. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+enum {
+    OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,
+    OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY, OPT_TABLE, OPT_SHARD, OPT_RESUME
+};
+
+static const struct option OPTIONS[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"top", required_argument, NULL, OPT_TOP},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+    {"catalog", required_argument, NULL, OPT_CATALOG},
+    {"plan", required_argument, NULL, OPT_PLAN},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"golden", required_argument, NULL, OPT_GOLDEN},
+    {"update-golden", no_argument, NULL, OPT_UPDATE_GOLDEN},
+    {"rel-tol", required_argument, NULL, OPT_REL_TOL},
+    {"step-time", required_argument, NULL, OPT_STEP_TIME},
+    {"shard", required_argument, NULL, OPT_SHARD},
+    {"resume", no_argument, NULL, OPT_RESUME},
+    {"peak-memory", required_argument, NULL, OPT_PEAK_MEMORY},
+    {"table", no_argument, NULL, OPT_TABLE},
+    {NULL, 0, NULL, 0},
+};
+
+/* What an option's value did: taken, --help printed, or a usage error. */
+enum { TAKEN = -1, HELP_SHOWN = 0 };
+
+static int take_top(const char *arg, pe_command_options *opt)
+{
+    char *end;
+    errno = 0;
+    opt->top_k = strtoull(arg, &end, 10);
+    if (errno || *end || arg[0] == '-' || opt->top_k == 0)
+        return cli_usage_error("--top needs a whole number >= 1, got '%s'", arg);
+    return TAKEN;
+}
+
+static int take_shard(const char *arg, pe_command_options *opt)
+{
+    unsigned long long i, n;
+    char extra;
+    if (sscanf(arg, "%llu/%llu%c", &i, &n, &extra) != 2 || n < 1 || i >= n || arg[0] == '-' ||
+        strchr(arg, '-'))
+        return cli_usage_error("--shard needs I/N with 0 <= I < N, got '%s'", arg);
+    opt->shard_index = i;
+    opt->shard_count = n;
+    return TAKEN;
+}
+
+/* --step-time SECONDS, --peak-memory GIB (calibrate). */
+static int take_measured(int c, const char *arg, pe_command_options *opt)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(arg, &end);
+    if (errno || *end || !(x > 0) || !isfinite(x))
+        return cli_usage_error("--step-time and --peak-memory need a number > 0, got '%s'", arg);
+    *(c == OPT_STEP_TIME ? &opt->measured_step_s : &opt->measured_peak_gib) = x;
+    return TAKEN;
+}
+
+static int take_rel_tol(const char *arg, pe_command_options *opt)
+{
+    char *end;
+    errno = 0;
+    opt->golden_rel_tol = strtod(arg, &end);
+    if (errno || *end || !(opt->golden_rel_tol >= 0))
+        return cli_usage_error("--rel-tol needs a number >= 0, got '%s'", arg);
+    return TAKEN;
+}
+
+/* Option c (getopt_long's answer) with its value optarg. */
+static int take_option(int c, char **argv, pe_command_options *opt, const char **catalog_dir,
+                       const cli_context *ctx)
+{
+    switch (c) {
+    case 'o':
+        opt->output_dir = optarg;
+        opt->output_given = true;
+        return TAKEN;
+    case OPT_TOP: return take_top(optarg, opt);
+    case OPT_THREADS:
+        if (!cli_parse_threads(optarg, &opt->threads))
+            return cli_usage_error("--threads needs a whole number in 1..4096, got '%s'", optarg);
+        return TAKEN;
+    case OPT_QUIET: opt->quiet = true; return TAKEN;
+    case OPT_CATALOG: *catalog_dir = optarg; return TAKEN;
+    case OPT_PLAN: opt->plan = optarg; return TAKEN;
+    case OPT_HELP: fputs(ctx->usage, stdout); return HELP_SHOWN;
+    case OPT_GOLDEN: opt->golden_dir = optarg; return TAKEN;
+    case OPT_UPDATE_GOLDEN: opt->update_golden = true; return TAKEN;
+    case OPT_TABLE: opt->table = true; return TAKEN;
+    case OPT_SHARD: return take_shard(optarg, opt);
+    case OPT_RESUME: opt->resume = true; return TAKEN;
+    case OPT_STEP_TIME:
+    case OPT_PEAK_MEMORY: return take_measured(c, optarg, opt);
+    case OPT_REL_TOL: return take_rel_tol(optarg, opt);
+    default: return cli_usage_error("unknown option '%s' or a missing value", argv[optind - 1]);
+    }
+}
+
+/* The handler over the files of argv[first..]: catalog, expansion, run. */
+static int run_over_files(int argc, char **argv, int first, const char *catalog_dir,
+                          pe_command_fn handler, const pe_command_options *opt)
+{
+    pe_catalog *catalog = NULL;
+    pe_status cst = cli_open_catalog(catalog_dir, &catalog);
+    if (cst != PE_OK)
+        return cst;
+    pe_file_list files = {0};
+    int status = cli_expand_paths(argv + first, argc - first, &files);
+    if (status != PE_INTERNAL)
+        status = cli_worst(status, handler(catalog, &files, opt));
+    file_list_free(&files);
+    catalog_free(catalog);
+    return status;
+}
+
+int cli_scenario_command(int argc, char **argv, pe_command_fn handler, const cli_context *ctx)
+{
+    pe_command_options opt = {.output_dir = "out", .on_error = cli_print_error,
+                              .golden_rel_tol = 1e-9, .stop = ctx->stop};
+    const char *catalog_dir = NULL;
+    optind = 1;
+    opterr = 0; /* one message, ours */
+    int c;
+    while ((c = getopt_long(argc, argv, "o:", OPTIONS, NULL)) != -1) {
+        int taken = take_option(c, argv, &opt, &catalog_dir, ctx);
+        if (taken != TAKEN)
+            return taken;
+    }
+    if (opt.update_golden && !opt.golden_dir)
+        return cli_usage_error("%s", "--update-golden needs --golden DIR");
+    if (opt.threads == 0)
+        opt.threads = cli_online_cores();
+    if (optind >= argc)
+        return cli_usage_error("%s: no scenario given", argv[0]);
+    if (handler == command_run)
+        ctx->install_stop_handlers();
+    return run_over_files(argc, argv, optind, catalog_dir, handler, &opt);
+}
