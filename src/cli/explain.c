@@ -614,7 +614,8 @@ static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
     heading(out, "Mixture of experts: time (docs/design/moe.md §3–§4)");
     fprintf(out, "F8   F_layer (dense layer) = %.6g FLOPs/token; F10 F_layer (MoE layer, with "
                  "router and rho) = %.6g\n", e->F_layer_d, e->F_layer_m);
-    fprintf(out, "     all GEMMs run in bf16 at peak %.6g FLOP/s\n", ctx->peak);
+    fprintf(out, "     expert and shared-expert GEMMs in %s, router in bf16 (see above)\n",
+            ctx->fp8 ? "fp8" : "bf16");
     explain_group(out, "ep", &d->moe.g_ep, (long long)p->etp, ctx);
     eq_begin(out, "X6", "S_dispatch, S_combine", "b·s'·k·ρ·h·β/t");
     eq_subst(out, "%.6g, %.6g bytes per GPU", d->moe.s_disp, d->moe.s_comb);
@@ -630,9 +631,40 @@ static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
     eq_value(out, r->step_time_s, "s", "issue 11");
 }
 
+/* Issue 11: which GEMMs run in which precision (design §6, F11), and the
+ * optimizer offload (§7, X9, M8). */
+static void explain_precision(FILE *out, const pe_eval_ctx *ctx)
+{
+    heading(out, "GEMM precision (docs/design/moe.md §6)");
+    fprintf(out, "     fp8 at peak_fp8·e = %.6g FLOP/s: QKV (or MLA q/kv projections), attention "
+                 "output, MLP fc1/fc2, routed and shared experts (fprop, dgrad, wgrad)\n",
+            ctx->rate8);
+    fprintf(out, "     bf16 at peak·e = %.6g FLOP/s: attention scores and context, router, "
+                 "output layer; MFU stays relative to the bf16 peak\n",
+            ctx->rate);
+    fprintf(out, "F11  fp8 FLOPs per token of a dense layer = 2·N_mm = %.6g; M7 FP8 weight "
+                 "copies %g bytes per FP8-GEMM parameter (in mem_weights)\n",
+            ctx->F8_layer, ctx->beta_8);
+}
+
+static void explain_offload(FILE *out, const pe_detail *d, const pe_result *r)
+{
+    heading(out, "Optimizer offload (docs/design/moe.md §7, ZeRO-Offload)");
+    fprintf(out, "     N_sh = this GPU's optimizer shard = %.6g parameters; M3 on the GPU = 0\n",
+            d->off.n_sh);
+    fprintf(out, "X9   T_d2h = β_g·N_sh/B_host = %.6g s (hidden behind backward up to "
+                 "overlap.dp·τ_b), T_cpu = N_sh·G/R_cpu = %.6g s, T_h2d = β_w·N_sh/B_host = "
+                 "%.6g s\n",
+            d->off.t_d2h, d->off.t_cpu, d->off.t_h2d);
+    fprintf(out, "     optimizer_s = %.6g s; M8 host memory per node = %.6g GiB\n",
+            r->optimizer_s, r->host_mem_gib);
+}
+
 static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                          const pe_detail *d, const pe_result *r)
 {
+    if (ctx->fp8)
+        explain_precision(out, ctx);
     explain_compute(out, ctx, p, d);
     explain_layer_comm(out, ctx, p, d);
     explain_stage_times(out, ctx, p, d, r);
@@ -640,6 +672,8 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     explain_bubble_step(out, ctx, p, d, r);
     if (ctx->moe.on)
         explain_moe_time(out, ctx, p, d, r);
+    if (p->offload_optimizer)
+        explain_offload(out, d, r);
 }
 
 void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned sections)
