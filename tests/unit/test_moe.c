@@ -339,6 +339,27 @@ static void test_offload(void **state)
     assert_true((fx_eval(&s, &p).failed & PE_FAIL_V15) != 0);
 }
 
+/* V10–V14 (design §1) on Mixtral over 16 H100 (G 8): V12 tp 2 without
+ * sequence parallel; etp 3 with tp 1, dp 16: 3 ∤ f_e 14336 = 2^11·7 (V11),
+ * 3 ∤ G 8 and 8 ∤ 3 (V14), ep·etp 3 ∤ tp·cp·dp 16 (V10); biased experts
+ * with etp 2 (V13), valid again with etp 1. */
+static void test_moe_rules(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_h100(fx_mixtral_8x7b(), 2, 64);
+    pe_plan p = fx_moe_plan(8, 2, 8, 1, 1);
+    p.sequence_parallel = false;
+    assert_true((fx_eval(&s, &p).failed & PE_FAIL_V12) != 0);
+    p = fx_moe_plan(16, 1, 1, 3, 1); /* etp 3: 3 ∤ 14336 (V11), 3 ∤ 8 (V14), 3 ∤ 16 (V10) */
+    const uint32_t f = fx_eval(&s, &p).failed;
+    assert_true((f & PE_FAIL_V11) && (f & PE_FAIL_V14) && (f & PE_FAIL_V10));
+    s.model.bias = true; /* biased experts with etp 2 */
+    p = fx_moe_plan(8, 2, 8, 2, 1);
+    assert_true((fx_eval(&s, &p).failed & PE_FAIL_V13) != 0);
+    p.etp = 1;
+    assert_int_not_equal(fx_eval(&s, &p).status, PE_STATUS_INVALID);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_all_to_all_one_node), cmocka_unit_test(test_all_to_all_two_nodes),
         cmocka_unit_test(test_moe_model_flops),  cmocka_unit_test(test_uneven_stages),
         cmocka_unit_test(test_fp8),              cmocka_unit_test(test_offload),
+        cmocka_unit_test(test_moe_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
