@@ -597,7 +597,8 @@ ALWAYS_INLINE void moe_step_compute(const pe_eval_ctx *ctx, const pe_plan *pl, c
 }
 
 /* C8 groups; X6 EP all-to-all (dispatch, combine) and X8 expert-TP
- * all-gather/reduce-scatter per MoE layer, with their overlap; §7 t_f, t_b. */
+ * all-gather/reduce-scatter per MoE layer, with their overlap, and X1's
+ * count on MoE layers; §7 t_f, t_b. */
 ALWAYS_INLINE void moe_step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl,
                                        const plan_dims *q, pe_detail *w)
 {
@@ -615,13 +616,21 @@ ALWAYS_INLINE void moe_step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl
     w->moe.s_etp = (double)etp * w->moe.s_comb;                     /* X8 gathered buffer */
     w->moe.t_rs_etp = comm_reduce_scatter(net, &w->moe.g_etp, w->moe.s_etp);
     const double full = q->full ? 1.0 : 0.0;
+    /* X1 on an MoE layer: one TP all-reduce pair for attention and one more
+     * only with shared experts (the routed experts' TP traffic is X8's); the
+     * dense step charged two per layer, so the difference is added here. */
+    const double sh = e->act_par_sh > 0.0 ? 2.0 : 1.0;
     for (int i = 0; i < q->nst; i++) {
         const double n = w->moe.n_moe[i];
         w->moe.chi_ep_f[i] = n * comm_pos(w->moe.t_ep - ov->ep * w->moe.tau_mlf); /* X7 */
         w->moe.chi_ep_b[i] = n * comm_pos((1.0 + full) * w->moe.t_ep - ov->ep * w->moe.tau_mlb);
-        w->moe.chi_etp_f[i] = n * comm_pos(2.0 * w->moe.t_rs_etp - ov->tp * w->moe.tau_mlf);
+        w->moe.chi_etp_f[i] = n * (comm_pos(2.0 * w->moe.t_rs_etp - ov->tp * w->moe.tau_mlf) +
+                                   comm_pos(sh * w->t_ar_tp - ov->tp * w->moe.tau_mlf) -
+                                   comm_pos(2.0 * w->t_ar_tp - ov->tp * w->tau_lf));
         w->moe.chi_etp_b[i] =
-            n * comm_pos((2.0 + 2.0 * full) * w->moe.t_rs_etp - ov->tp * w->moe.tau_mlb);
+            n * (comm_pos((2.0 + 2.0 * full) * w->moe.t_rs_etp - ov->tp * w->moe.tau_mlb) +
+                 comm_pos(sh * (1.0 + full) * w->t_ar_tp - ov->tp * w->moe.tau_mlb) -
+                 comm_pos((2.0 + 2.0 * full) * w->t_ar_tp - ov->tp * w->tau_lb));
         w->t_f[i] += w->moe.chi_ep_f[i] + w->moe.chi_etp_f[i];
         w->t_b[i] += w->moe.chi_ep_b[i] + w->moe.chi_etp_b[i];
     }
