@@ -79,7 +79,9 @@ void scenario_free(pe_scenario *s)
     pe_axis *axes[] = {&s->sweep.tp,        &s->sweep.pp,        &s->sweep.cp,
                        &s->sweep.dp,        &s->sweep.zero,      &s->sweep.recompute,
                        &s->sweep.micro_batch, &s->sweep.schedule, &s->sweep.virtual_stages,
-                       &s->sweep.sequence_parallel};
+                       &s->sweep.sequence_parallel, &s->sweep.ep, &s->sweep.etp,
+                       &s->sweep.first_stage_layers, &s->sweep.last_stage_layers,
+                       &s->sweep.offload_optimizer};
     for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
         axis_free(axes[i]);
     for (size_t i = 0; i < s->expect_count; i++) {
