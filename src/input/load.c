@@ -1294,10 +1294,8 @@ static pe_status load_root(loader *L)
     const yaml_node_t *plans = TOP("plans"), *sweep = TOP("sweep");
     if (plans && (st = load_plans(L, plans)))
         return st;
-    if (sweep && (st = load_sweep(L, sweep)))
+    if ((sweep && (st = load_sweep(L, sweep))) || (st = check_gpu_needs(L))) /* issue 11 */
         return st;
-    if ((st = check_gpu_needs(L)))
-        return st; /* issue 11 */
     if (s->plan_count == 0 && !s->sweep.present)
         return y_fail(L->err, d, plans ? plans : root,
                       "no plans to evaluate: give plans: (a non-empty list) or sweep:");
