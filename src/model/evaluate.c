@@ -159,6 +159,7 @@ void evaluate_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     }
     moe_prepare(sc, ctx); /* issue 11; nothing for a dense model */
     fp8_prepare(sc, ctx);
+    ctx->ext = ctx->moe.on || ctx->fp8;
     ctx->host_bps = cl->gpu.has_host_link_gb_s ? cl->gpu.host_link_gb_s * 1e9 : 0.0;
     ctx->cpu_adam_rate = cl->cpu_adam_gparams_s * 1e9;
     ctx->host_mem_bytes = cl->has_host_memory_gib ? cl->host_memory_gib * PE_GIB : 0.0;
@@ -262,7 +263,7 @@ ALWAYS_INLINE uint32_t check_rules(const pe_eval_ctx *ctx, const pe_plan *pl, in
            (uint32_t)!ok7 * PE_FAIL_V7 | (uint32_t)!ok8 * PE_FAIL_V8;
 }
 
-ALWAYS_INLINE plan_dims dims_of(const pe_eval_ctx *ctx, const pe_plan *pl, int64_t m)
+ALWAYS_INLINE plan_dims dims_of(const pe_eval_ctx *ctx, const pe_plan *pl, int64_t m, int ext)
 {
     plan_dims q;
     q.m = m;
@@ -274,7 +275,7 @@ ALWAYS_INLINE plan_dims dims_of(const pe_eval_ctx *ctx, const pe_plan *pl, int64
     q.one = pl->pp == 1;  /* stage 0 is also the last stage */
     q.full = pl->recompute == PE_RECOMPUTE_FULL;
     q.sp = pl->sequence_parallel;
-    q.uneven = pl->first_stage_layers || pl->last_stage_layers;
+    q.uneven = ext && (pl->first_stage_layers || pl->last_stage_layers);
     q.nst = 2;
     q.ls[0] = q.ls[1] = q.ls[2] = q.lps;
     q.stage_of[0] = 0, q.stage_of[1] = pl->pp - 1, q.stage_of[2] = 1;
@@ -760,11 +761,12 @@ ALWAYS_INLINE void offload_step_time(const pe_eval_ctx *ctx, const pe_plan *pl, 
  * spec's sections in order, each step filling the work record w (a
  * pe_detail). Always inlined: with d = NULL (the hot path) the record stays
  * local and the compiler keeps only what the report needs. */
-ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_result *r, pe_detail *d)
+ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_result *r, pe_detail *d,
+                             const int ext)
 {
     int64_t m;
     uint32_t failed = check_rules(ctx, pl, &m); /* §1 */
-    if (ctx->moe.on || pl->ep != 1 || pl->offload_optimizer)
+    if (ext && (ctx->moe.on || pl->ep != 1 || pl->offload_optimizer))
         failed |= moe_check_rules(ctx, pl); /* issue 11: V9–V15 */
     if (failed) {
         *r = (pe_result){.status = PE_STATUS_INVALID,
@@ -780,8 +782,11 @@ ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_resul
         }
         return;
     }
-    const plan_dims q = dims_of(ctx, pl, m);
-    const int moe = ctx->moe.on; /* issue 11: decided once per scenario */
+    const plan_dims q = dims_of(ctx, pl, m, ext);
+    /* issue 11: with ext = 0 (a dense bf16 scenario, a v1 plan) the compiler
+     * drops every step below that does not apply */
+    const int moe = ext && ctx->moe.on, fp8 = ext && ctx->fp8;
+    const int off = ext && pl->offload_optimizer;
     pe_detail w;
     if (moe)
         memset(&w.moe, 0, sizeof w.moe);
@@ -790,14 +795,14 @@ ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_resul
     step_memory(ctx, pl, &q, &w); /* §2–§3 */
     if (moe)
         moe_step_memory(ctx, pl, &q, &w); /* issue 11: P15, P16, M1'–M4', A9–A12 */
-    if (ctx->fp8)
+    if (fp8)
         fp8_step_memory(ctx, pl, &q, &w); /* M7 */
-    if (pl->offload_optimizer)
+    if (off)
         offload_step_memory(ctx, pl, &q, &w); /* M3 on the host, M8 */
     step_compute(ctx, pl, &q, &w); /* §4 */
     if (moe)
         moe_step_compute(ctx, pl, &q, &w); /* F8–F10 */
-    if (ctx->fp8)
+    if (fp8)
         fp8_step_compute(ctx, pl, &q, &w); /* F11 */
     step_layer_comm(ctx, pl, &q, &w); /* §5–§7 */
     if (moe)
@@ -805,21 +810,31 @@ ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_resul
     step_stage_comm(ctx, pl, &q, &w); /* §6 X3–X5, §7 */
     if (moe)
         moe_step_stage_comm(ctx, pl, &q, &w); /* X4', X5' */
-    if (pl->offload_optimizer)
+    if (off)
         offload_step_time(ctx, pl, &w); /* X9 replaces X5 */
     step_result(ctx, pl, &q, &w, moe, r); /* §8–§9 */
     if (d)
         *d = w;
 }
 
+/* Issue 11's keys in use: the scenario's (MoE, FP8) or the plan's. */
+static inline int plan_ext(const pe_eval_ctx *ctx, const pe_plan *pl)
+{
+    return ctx->ext | (pl->ep != 1) | pl->offload_optimizer | (pl->first_stage_layers != 0) |
+           (pl->last_stage_layers != 0);
+}
+
 void evaluate_plan(const pe_eval_ctx *ctx, const pe_plan *pl, pe_result *r)
 {
-    eval_core(ctx, pl, r, NULL);
+    if (plan_ext(ctx, pl))
+        eval_core(ctx, pl, r, NULL, 1);
+    else
+        eval_core(ctx, pl, r, NULL, 0); /* the v1 path, as fast as before issue 11 */
 }
 
 void evaluate_plan_detail(const pe_eval_ctx *ctx, const pe_plan *pl, pe_result *r, pe_detail *d)
 {
-    eval_core(ctx, pl, r, d);
+    eval_core(ctx, pl, r, d, 1);
 }
 
 /* ------------------------------------------------------------- reason text */

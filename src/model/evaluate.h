@@ -131,6 +131,7 @@ typedef struct {
     double tokens_per_step;            /* B·s */
     pe_net net;                        /* C2, C3 inputs */
     pe_moe_ctx moe;                    /* issue 11 */
+    int ext;                           /* issue 11 steps needed by the scenario: MoE or FP8 */
     /* issue 11 FP8 (docs/design/moe.md §6): 0 = every GEMM in bf16 */
     int fp8;
     double rate8;    /* peak_fp8·e */

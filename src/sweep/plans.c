@@ -227,6 +227,14 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
         plans_free(sp);
         return st;
     }
+    /* inner: axes after it have one slot (always slot 0), so walks stop there */
+    sp->inner = 0;
+    for (int a = 0; a < PE_AXIS_COUNT; a++)
+        if (sp->slots[a] > 1)
+            sp->inner = a;
+    sp->v1_only = s->model.experts == 0;
+    for (int a = PE_AXIS_EP; a < PE_AXIS_COUNT; a++)
+        sp->v1_only = sp->v1_only && sp->mode[a] == MODE_DEFAULT;
     /* stride[a]: indices per step of axis a (the product of the inner axes) */
     uint64_t stride = 1;
     for (int a = PE_AXIS_COUNT - 1; a >= 0; a--) {
@@ -257,6 +265,13 @@ static pe_skip moe_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_pl
 {
     const int64_t *const *v = (const int64_t *const *)sp->values;
     const bool moe = sp->scenario->model.experts > 0;
+    if (sp->v1_only) { /* the plan defaults, without a look at the axes */
+        out->ep = 1, out->etp = out->tp;
+        out->first_stage_layers = out->last_stage_layers = 0;
+        out->offload_optimizer = false;
+        *axis = PE_AXIS_COUNT - 1;
+        return PE_SKIP_NONE;
+    }
     out->ep = v[PE_AXIS_EP][slot[PE_AXIS_EP]];
     *axis = PE_AXIS_EP;
     if (!moe && (slot[PE_AXIS_EP] != 0 || out->ep != 1))
@@ -349,7 +364,9 @@ static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_p
 
 static void decode(const pe_plan_space *sp, uint64_t rest, uint64_t *slot)
 {
-    for (int a = PE_AXIS_COUNT - 1; a >= 0; a--) { /* the last axis varies fastest */
+    for (int a = sp->inner + 1; a < PE_AXIS_COUNT; a++)
+        slot[a] = 0; /* one slot each */
+    for (int a = sp->inner; a >= 0; a--) { /* the last axis varies fastest */
         slot[a] = rest % sp->slots[a];
         rest /= sp->slots[a];
     }
@@ -389,7 +406,7 @@ pe_skip plans_cursor_plan(const pe_plan_space *sp, const pe_plan_cursor *c, pe_p
         /* the rest of the sub-tree below `axis` skips alike: its size minus
          * where the cursor stands in it */
         uint64_t within = 0;
-        for (int b = axis + 1; b < PE_AXIS_COUNT; b++)
+        for (int b = axis + 1; b <= sp->inner; b++)
             within += c->slot[b] * sp->stride[b];
         *span = sp->stride[axis] - within;
         *span_axis = axis;
@@ -400,7 +417,7 @@ pe_skip plans_cursor_plan(const pe_plan_space *sp, const pe_plan_cursor *c, pe_p
 void plans_next_at_axis(const pe_plan_space *sp, pe_plan_cursor *c, int axis)
 {
     uint64_t within = 0;
-    for (int b = axis + 1; b < PE_AXIS_COUNT; b++) {
+    for (int b = axis + 1; b <= sp->inner; b++) { /* later axes stay at slot 0 */
         within += c->slot[b] * sp->stride[b];
         c->slot[b] = 0;
     }
@@ -421,8 +438,8 @@ void plans_advance(const pe_plan_space *sp, pe_plan_cursor *c, uint64_t n)
         decode(sp, c->index - sp->explicit_count, c->slot);
         return;
     }
-    /* odometer: the last axis varies fastest */
-    for (int a = PE_AXIS_COUNT - 1; a >= 0; a--) {
+    /* odometer: the last axis varies fastest (axes after `inner` never move) */
+    for (int a = sp->inner; a >= 0; a--) {
         if (++c->slot[a] < sp->slots[a])
             return;
         c->slot[a] = 0;

@@ -52,6 +52,8 @@ typedef struct {
     uint64_t slots[PE_AXIS_COUNT];
     uint64_t stride[PE_AXIS_COUNT]; /* indices per step of each axis */
     int mode[PE_AXIS_COUNT]; /* private: list / auto / default */
+    int inner;               /* private: the innermost axis with more than one slot (or 0) */
+    bool v1_only;            /* private: a dense model and no issue 11 axis given */
 } pe_plan_space;
 
 /* Build the plan space; fails (PE_BAD_INPUT) only when the sweep's size

@@ -117,9 +117,11 @@ static bool visit_plan(worker *w, uint64_t index, const pe_plan *plan, bool coun
     if (count) {
         w->counts.evaluated++;
         w->counts.by_status[result.status]++;
-        if (result.status == PE_STATUS_INVALID)
-            for (int v = 0; v < PE_RULE_COUNT; v++)
-                w->counts.by_rule[v] += (result.failed & pe_rule_bit(v + 1)) != 0;
+        /* rule bits: V1–V8 at 0–7, V9–V15 at 12–18 (evaluate.h); set bits only */
+        for (uint32_t f = result.failed & PE_FAIL_RULES; f; f &= f - 1) {
+            const int b = __builtin_ctz(f);
+            w->counts.by_rule[b < 8 ? b : b - 4]++;
+        }
     }
     if (sh->top_k && w->count == sh->top_k) {
         /* the common case in a big sweep: clearly worse than the worst kept
