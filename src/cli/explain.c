@@ -83,6 +83,15 @@ static const char *stage_name(int i, long long p, char buf[32])
     return buf;
 }
 
+/* Stages the arrays of pe_detail hold: 1 (p = 1), 2, or 3 with uneven
+ * stages and p ≥ 3 (issue 11: [2] is a middle stage). */
+static int shown_stages(const pe_plan *p)
+{
+    if (p->pp == 1)
+        return 1;
+    return (p->first_stage_layers || p->last_stage_layers) && p->pp >= 3 ? 3 : 2;
+}
+
 static const char *yes(bool b) { return b ? "ok" : "FAILS"; }
 
 /* ------------------------------------------------------------ sections */
@@ -150,7 +159,7 @@ static void explain_params(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     eq_subst(out, "%s", ctx->tied && p->pp == 1 ? "0 (tied, p = 1)" : "V·h");
     eq_value(out, d->n_out, "parameters", "spec");
     char sb[32];
-    for (int i = 0; i < (p->pp == 1 ? 1 : 2); i++) {
+    for (int i = 0; i < (shown_stages(p)); i++) {
         char what[64];
         snprintf(what, sizeof what, "N_gpu %s", stage_name(i, p->pp, sb));
         bool first = i == 0, last = i == 1 || p->pp == 1;
@@ -172,7 +181,7 @@ static void explain_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     fprintf(out, "     D = dp·c = %lld·%lld = %g (ZeRO sharding group); z = %lld\n",
             (long long)p->dp, (long long)p->cp, d->D, z);
     char sb[32], what[96];
-    int stages = p->pp == 1 ? 1 : 2;
+    int stages = shown_stages(p);
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p->pp, sb);
         snprintf(what, sizeof what, "weights %s", st);
@@ -237,7 +246,7 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
 {
     const double t = (double)p->tp, b = (double)p->micro_batch;
     const int sp = p->sequence_parallel;
-    const int stages = p->pp == 1 ? 1 : 2;
+    const int stages = shown_stages(p);
     char sb[32], what[96];
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p->pp, sb);
@@ -269,7 +278,7 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
 static void explain_mem_totals(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                                const pe_detail *d, const pe_result *r)
 {
-    const int stages = p->pp == 1 ? 1 : 2;
+    const int stages = shown_stages(p);
     char sb[32], what[96];
     for (int i = 0; i < stages; i++) {
         snprintf(what, sizeof what, "M_total %s", stage_name(i, p->pp, sb));
@@ -357,7 +366,7 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
 {
     const double t = (double)p->tp, b = (double)p->micro_batch;
     char sb[32], what[96];
-    const int stages = p->pp == 1 ? 1 : 2;
+    const int stages = shown_stages(p);
     heading(out, "Compute (model.md §4)");
     eq_begin(out, "F1", "F_layer, forward FLOPs per token per layer", "2·N_mm + 4·s·h·κ");
     eq_subst(out, "2·%.6g + 4·%g·%g·%g", ctx->N_mm, ctx->s, ctx->h,
@@ -453,7 +462,7 @@ static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     const pe_overlap *ov = &p->overlap;
     const pe_net *net = &ctx->net;
     char sb[32], what[96];
-    const int stages = p->pp == 1 ? 1 : 2;
+    const int stages = shown_stages(p);
     const int ts = d->time_stage;
     for (int i = 0; i < stages; i++) {
         snprintf(what, sizeof what, "t_f, t_b %s", stage_name(i, p->pp, sb));
@@ -587,9 +596,9 @@ static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     eq_subst(out, "%lld·%lld·%lld/(%lld·%lld)", (long long)p->tp, (long long)p->cp,
              (long long)p->dp, (long long)p->ep, (long long)p->etp);
     eq_value(out, d->moe.D_e, "GPUs", "Megatron parallel_state.py");
-    for (int i = 0; i < (p->pp == 1 ? 1 : 2); i++) {
+    for (int i = 0; i < shown_stages(p); i++) {
         fprintf(out, "P9   MoE layers %s = %g of %g\n", stage_name(i, p->pp, sb), d->moe.n_moe[i],
-                d->lps);
+                d->stage_layers[i]);
         eq_begin(out, "P16", "expert parameters per GPU", "n_moe·N_expert/(ep·etp)");
         eq_subst(out, "%g·%.6g/(%lld·%lld)", d->moe.n_moe[i], e->N_expert, (long long)p->ep,
                  (long long)p->etp);
