@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # test_bad_inputs.sh — every file of tests/bad/ must be refused the way
-# interface.md "Loading rules" says: exit status 2, exactly one line on
-# stderr, `FILE:LINE:COL: error: ...`, nothing on stdout, and no report
+# docs/scenarios.md "Loading rules" says: exit status 2, one line on stderr
+# per mistake, `FILE:LINE:COL: error: ...`, nothing on stdout, and no report
 # written by `run`.
 #
 #   bash tests/test_bad_inputs.sh PLANEVAL SOURCE_DIR WORKDIR
 #
-# tests/bad/NAME.yaml is refused with the line in tests/bad/NAME.expect, where
-# a leading FILE stands for the path given to planeval. The "billion laughs"
+# tests/bad/NAME.yaml is refused with the lines in tests/bad/NAME.expect
+# (one per mistake: a file with several mistakes reports them all in one
+# pass, in file order), where a leading FILE stands for the path given to
+# planeval. The "billion laughs"
 # file must also be refused in under a second. Exit 0 pass, 1 fail, 77 skip.
 set -u
 
@@ -50,7 +52,18 @@ for f in "${files[@]}"; do
         failed=$((failed + 1))
         continue
     fi
-    want="$f${expected#FILE}"
+    want=""
+    bad_line=0
+    while IFS= read -r line; do
+        [[ $line == FILE* ]] || bad_line=1
+        want+="${want:+$'\n'}$f${line#FILE}"
+    done <<<"$expected"
+    if ((bad_line)); then
+        fail "$name" "a line of $name.expect does not start with FILE"
+        failed=$((failed + 1))
+        continue
+    fi
+    want_lines=$(printf '%s\n' "$expected" | wc -l)
 
     out=$work/$name.stdout
     err=$work/$name.stderr
@@ -70,7 +83,7 @@ for f in "${files[@]}"; do
     fi
     lines=$(wc -l <"$err")
     got=$(<"$err")
-    if ((lines != 1)) || [[ $got != "$want" ]]; then
+    if ((lines != want_lines)) || [[ $got != "$want" ]]; then
         fail "$name" "stderr differs
   want: $want
   got:  $got"

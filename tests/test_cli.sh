@@ -15,10 +15,10 @@ check "1 vs 2 threads byte-identical" 'cmp -s "$work/t1/$name.csv" "$work/t2/$na
 rows=$(($(wc -l <"$work/t1/$name.csv") - 1))
 check "report has rows ($rows)" '[ $rows -gt 10 ]'
 
-# The header is interface.md's column list, in order, then added columns.
+# The header is docs/scenarios.md's column list, in order, then added columns.
 want='rank,scenario,plan,status,reason,gpus,dp,tp,pp,cp,zero,recompute,schedule,virtual_stages,sequence_parallel,micro_batch,microbatches,worst_stage,mem_weights_gib,mem_grads_gib,mem_optimizer_gib,mem_activations_gib,mem_other_gib,mem_reserve_gib,mem_total_gib,mem_budget_gib,mem_headroom_gib,compute_s,tp_comm_s,cp_comm_s,bubble_s,pp_comm_s,dp_comm_s,optimizer_s,step_time_s,comm_fraction,bubble_fraction,bound,tokens_per_s,mfu,hfu,tflops_per_gpu,train_days,gpu_hours,interventions,state_total_gib,act_total_gib'
 got=$(head -1 "$work/t1/$name.csv")
-check "header starts with interface.md's columns" '[ "${got#"$want"}" != "$got" ]'
+check "header starts with docs/scenarios.md's columns" '[ "${got#"$want"}" != "$got" ]'
 check "LF line endings" '! grep -q $'"'"'\r'"'"' "$work/t1/$name.csv"'
 
 # --top K writes the K best rows: the head of the full report.

@@ -1,7 +1,6 @@
 /* args.c — the argument helpers every command shares (cli.h): error and
  * usage printing, --threads, the catalog, and the scenario file list
- * (a directory argument means its *.yaml files in byte order). */
-#include <dirent.h>
+ * (a directory argument means its *.yaml and *.yml files in byte order). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,12 +9,13 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "input/yamlfiles.h"
 
 void cli_print_error(const pe_error *err)
 {
     char buf[PE_PATH_MAX + PE_MSG_MAX + 64];
     pe_error_format(err, buf, sizeof buf);
-    fprintf(stderr, "%s\n", buf);
+    fprintf(stderr, "%s\n%s", buf, err->more); /* more: the file's other errors, one a line */
 }
 
 int cli_worst(int a, int b) { return a > b ? a : b; }
@@ -84,36 +84,21 @@ void file_list_free(pe_file_list *l)
     memset(l, 0, sizeof *l);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static bool has_yaml_suffix(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 5 && strcmp(name + n - 5, ".yaml") == 0;
-}
-
-/* The *.yaml files of directory dir, in byte order of their names. */
+/* The *.yaml and *.yml files of directory dir, in byte order of their
+ * names (yamlfiles.h); a directory with neither is an error naming it. */
 static int add_directory(const char *dir, pe_file_list *out)
 {
-    DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(stderr, "%s: error: %s\n", dir, strerror(errno));
-        return PE_BAD_INPUT;
-    }
-    size_t first = out->count;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        if (e->d_name[0] != '.' && has_yaml_suffix(e->d_name))
-            if (file_list_add(out, dir, e->d_name) != PE_OK) {
-                closedir(d);
-                return PE_INTERNAL;
-            }
-    closedir(d);
-    qsort(out->paths + first, out->count - first, sizeof *out->paths, cmp_str);
-    return PE_OK;
+    pe_error err = {0};
+    char **names = NULL;
+    size_t count = 0;
+    pe_status st = yaml_files_in(dir, &names, &count, &err);
+    if (st != PE_OK)
+        cli_print_error(&err);
+    for (size_t j = 0; j < count && st == PE_OK; j++)
+        if (file_list_add(out, dir, names[j]) != PE_OK)
+            st = PE_INTERNAL;
+    yaml_files_free(names, count);
+    return st;
 }
 
 int cli_expand_paths(char **args, int n, pe_file_list *out)

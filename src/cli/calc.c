@@ -101,7 +101,7 @@ static const char BUBBLE_HELP[] =
     "usage: planeval bubble --schedule S --pp P --microbatches M [--virtual-stages V]\n"
     "                       [--tf X --tb Y] [--explain]\n"
     "\n"
-    "Pipeline bubble fraction and micro-batches in flight (model.md §3 k(stage), §7).\n"
+    "Pipeline bubble fraction and micro-batches in flight (docs/model.md §3 k(stage), §7).\n"
     "  --schedule S        1f1b | interleaved | gpipe | zb-h1 | zb-h2 (default 1f1b)\n"
     "  --pp P              pipeline stages\n"
     "  --microbatches M    micro-batches per step per pipeline (m)\n"
@@ -192,7 +192,7 @@ int calc_bubble(int argc, char **argv, pe_error *err)
 static const char MEMORY_HELP[] =
     "usage: planeval memory [MODEL] [CLUSTER] [PLAN] [--explain]\n"
     "\n"
-    "Memory per GPU of one plan (model.md §2-§3), no scenario file needed.\n"
+    "Memory per GPU of one plan (docs/model.md §2-§3), no scenario file needed.\n"
     "model:   --model PRESET and/or --layers --hidden --heads --kv-heads --ffn-hidden\n"
     "         --vocab --seq-len --params --mlp --attention --norm --position\n"
     "cluster: --cluster PRESET (default mi300x-node) --gpu PRESET --hbm-gib\n"
@@ -413,7 +413,7 @@ int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
 static const char COLLECTIVE_HELP[] =
     "usage: planeval collective --op OP --bytes S --group N [--stride K] [TOPOLOGY] [--explain]\n"
     "\n"
-    "Time and bus bandwidth of one collective on a node topology (model.md §5).\n"
+    "Time and bus bandwidth of one collective on a node topology (docs/model.md §5).\n"
     "  --op OP       all-reduce | reduce-scatter | all-gather | all-to-all | p2p\n"
     "  --bytes S     buffer size: 1e9, 512MiB, 2GB, ... (all-to-all: bytes sent per GPU)\n"
     "  --group N     members; --stride K distance between members' ranks (default 1)\n"
@@ -562,7 +562,7 @@ static pe_status collective_scenario_text(text *t, const collective_options *o, 
     return PE_OK;
 }
 
-/* The collective's time (model.md §5) and bandwidths on s's cluster. */
+/* The collective's time (docs/model.md §5) and bandwidths on s's cluster. */
 static void collective_print(const collective_options *o, const pe_scenario *s)
 {
     const long long n = o->n, k = o->k;

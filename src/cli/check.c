@@ -1,5 +1,5 @@
 /* check.c — `planeval check`: a scenario's `expect:` assertions
- * (interface.md "expect"), and with --golden DIR whole reports compared
+ * (docs/scenarios.md "expect:"), and with --golden DIR whole reports compared
  * cell by cell against committed CSVs. One line per failed assertion on
  * stdout, then "N passed, N failed"; exit status 1 on any failure.
  *

@@ -1,4 +1,4 @@
-/* explain.c — one plan's arithmetic, equation by equation (model.md ids).
+/* explain.c — one plan's arithmetic, equation by equation (docs/model.md ids).
  *
  * Each quantity is printed as
  *   ID  what = formula
@@ -18,7 +18,7 @@
 
 #define GIB 1073741824.0
 
-/* model.md §10 */
+/* docs/model.md §10 */
 static const char *const SOURCES[][2] = {
     {"Korthikanti", "Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models, arXiv:2205.05198 (2022)"},
     {"Narayanan", "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM, arXiv:2104.04473 (2021)"},
@@ -28,7 +28,7 @@ static const char *const SOURCES[][2] = {
     {"Qi", "Qi et al., Zero Bubble Pipeline Parallelism, arXiv:2401.10241 (2023)"},
     {"Thakur", "Thakur, Rabenseifner, Gropp, Optimization of Collective Communication Operations in MPICH, IJHPCA 19(1) (2005); NVIDIA nccl-tests doc/PERFORMANCE.md"},
     {"Liu", "Liu et al., Ring Attention with Blockwise Transformers, arXiv:2310.01889 (2023)"},
-    {"spec", "planeval model.md (a definition of this tool, no outside source)"},
+    {"spec", "planeval docs/model.md (a definition of this tool, no outside source)"},
 };
 
 void explain_sources(FILE *out)
@@ -99,7 +99,7 @@ static const char *yes(bool b) { return b ? "ok" : "FAILS"; }
 static void explain_validity(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                              const pe_result *r)
 {
-    heading(out, "Plan validity (model.md §1)");
+    heading(out, "Plan validity (docs/model.md §1)");
     long long dp = p->dp, t = p->tp, pp = p->pp, c = p->cp, b = p->micro_batch,
               v = p->virtual_stages, G = ctx->gpus_per_node;
     const uint32_t f = r->failed;
@@ -135,7 +135,7 @@ static void explain_params(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                            const pe_detail *d)
 {
     const pe_model *m = &ctx->scenario->model;
-    heading(out, "Parameters (model.md §2)");
+    heading(out, "Parameters (docs/model.md §2)");
     double k_mu = m->mlp == PE_MLP_SWIGLU ? 3 : 2;
     eq_begin(out, "P1", "N_mm, matmul weights per layer", "h·(h + 2·g·d) + h·h + k_μ·h·f");
     eq_subst(out, "%g·(%g + 2·%g·%g) + %g·%g + %g·%g·%lld", ctx->h, ctx->h, ctx->g, ctx->d,
@@ -177,7 +177,7 @@ static void explain_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
 {
     const long long z = p->zero;
     const double t = (double)p->tp;
-    heading(out, "Memory per GPU (model.md §3)");
+    heading(out, "Memory per GPU (docs/model.md §3)");
     fprintf(out, "     D = dp·c = %lld·%lld = %g (ZeRO sharding group); z = %lld\n",
             (long long)p->dp, (long long)p->cp, d->D, z);
     char sb[32], what[96];
@@ -251,7 +251,7 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p->pp, sb);
         snprintf(what, sizeof what, "k, micro-batches in flight %s", st);
-        eq_begin(out, "k", what, "table of model.md §3 for schedule %s, p = %lld, m = %g, v = %lld",
+        eq_begin(out, "k", what, "table of docs/model.md §3 for schedule %s, p = %lld, m = %g, v = %lld",
                  pe_schedule_name(p->schedule), (long long)p->pp, d->m, (long long)p->virtual_stages);
         eq_value(out, d->k[i], "micro-batches", "Korthikanti §4.2.3, Narayanan §2.2");
         snprintf(what, sizeof what, "layer activations %s", st);
@@ -367,7 +367,7 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     const double t = (double)p->tp, b = (double)p->micro_batch;
     char sb[32], what[96];
     const int stages = shown_stages(p);
-    heading(out, "Compute (model.md §4)");
+    heading(out, "Compute (docs/model.md §4)");
     eq_begin(out, "F1", "F_layer, forward FLOPs per token per layer", "2·N_mm + 4·s·h·κ");
     eq_subst(out, "2·%.6g + 4·%g·%g·%g", ctx->N_mm, ctx->s, ctx->h,
              ctx->scenario->model.causal_flops ? 0.5 : 1.0);
@@ -412,7 +412,7 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     const double t = (double)p->tp, b = (double)p->micro_batch;
     const pe_overlap *ov = &p->overlap;
     const pe_net *net = &ctx->net;
-    heading(out, "Collectives and overlap (model.md §5-§6)");
+    heading(out, "Collectives and overlap (docs/model.md §5-§6)");
     fprintf(out, "     ranks laid out tp, cp, dp, pp innermost first; G = %lld GPUs per node; "
                  "α_in = %g µs, α_out = %g µs, B_out = %g GB/s\n",
             (long long)ctx->gpus_per_node, net->alpha_in * 1e6, net->alpha_out * 1e6,
@@ -539,7 +539,7 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
 {
     const double m = d->m;
     const int ts = d->time_stage;
-    heading(out, "Pipeline bubble (model.md §7)");
+    heading(out, "Pipeline bubble (docs/model.md §7)");
     static const char *const B[] = {"(p−1)·(t_f + t_b)   B1", "(p−1)·(t_f + t_b)/v   B2",
                                     "(p−1)·(t_f + t_b)   B1", "(p−1)·t_f   B3", "0   B4"};
     eq_begin(out, "B", "bubble", "%s", p->pp == 1 ? "0 (p = 1)" : B[p->schedule]);
@@ -550,7 +550,7 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     eq_subst(out, "%.6g / (%g·%.6g)", d->bubble, m, d->t_f[ts] + d->t_b[ts]);
     eq_value(out, r->bubble_fraction, "", "spec");
 
-    heading(out, "Step time (model.md §8)");
+    heading(out, "Step time (docs/model.md §8)");
     fprintf(out, "     compute_s   = m·(τ_f + τ_b)     = %g·(%.6g + %.6g) = %.6g s\n", m,
             d->tau_f[ts], d->tau_b[ts], r->compute_s);
     fprintf(out, "     tp_comm_s   = m·(χ_tp,f + χ_tp,b) = %.6g s\n", r->tp_comm_s);
@@ -718,7 +718,7 @@ void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned 
         explain_moe_memory(out, ctx, p, &d, &r);
     if (sections & EXPLAIN_TIME)
         explain_time(out, ctx, p, &d, &r);
-    heading(out, "Budgets and status (model.md §9)");
+    heading(out, "Budgets and status (docs/model.md §9)");
     char reason[2048];
     evaluate_format_reason(ctx, p, &r, reason, sizeof reason);
     fprintf(out, "status: %s%s%s%s\n", pe_plan_status_name(r.status), reason[0] ? " (" : "",
@@ -759,7 +759,7 @@ void explain_bubble(FILE *out, pe_schedule schedule, double p, double m, double 
                     double t_b)
 {
     double bubble = pipe_bubble(schedule, p, v, t_f, t_b);
-    heading(out, "Pipeline bubble (model.md §7) and in-flight micro-batches (§3)");
+    heading(out, "Pipeline bubble (docs/model.md §7) and in-flight micro-batches (§3)");
     static const char *const B[] = {"B1 (p−1)·(t_f + t_b)", "B2 (p−1)·(t_f + t_b)/v",
                                     "B1 (p−1)·(t_f + t_b)", "B3 (p−1)·t_f", "B4 0"};
     fprintf(out, "%s = ", p == 1 ? "p = 1: 0" : B[schedule]);
@@ -797,7 +797,7 @@ void explain_collective(FILE *out, const pe_cluster *cluster, int op, double byt
     pe_net net = comm_net(cluster);
     pe_group g = comm_group(&net, n, k);
     pe_eval_ctx ctx = {.gpus_per_node = cluster->gpus_per_node, .net = net};
-    heading(out, "Collective (model.md §5)");
+    heading(out, "Collective (docs/model.md §5)");
     explain_group(out, "collective", &g, k, &ctx);
     fprintf(out, "C3   B_out = nic_gb_s = %g GB/s, α_in = %g µs, α_out = %g µs\n", net.out_bps / 1e9,
             net.alpha_in * 1e6, net.alpha_out * 1e6);

@@ -36,7 +36,7 @@ void explain_bubble(FILE *out, pe_schedule schedule, double p, double m, double 
 void explain_collective(FILE *out, const pe_cluster *cluster, int op, double bytes, long long n,
                         long long k);
 
-/* The sources the equation ids cite (model.md §10), one per line. */
+/* The sources the equation ids cite (docs/model.md §10), one per line. */
 void explain_sources(FILE *out);
 
 #endif

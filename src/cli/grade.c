@@ -121,7 +121,7 @@ static void bound_text(const pe_result *r, char *buf, size_t size)
     grade_fmt_num(r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s + r->ep_comm_s, b,
                   sizeof b);
     grade_fmt_num(r->bubble_s, c, sizeof c);
-    snprintf(buf, size, "bound is %s: compute %s s, communication %s s, bubble %s s (model.md S3)",
+    snprintf(buf, size, "bound is %s: compute %s s, communication %s s, bubble %s s (docs/model.md S3)",
              pe_bound_name(r->bound), a, b, c);
 }
 
@@ -173,7 +173,7 @@ static void not_ok_text(const grader *g, const pe_plan *p, const pe_result *r, c
     }
 }
 
-/* Which knobs a plan moves (model.md §9). */
+/* Which knobs a plan moves (docs/model.md §9). */
 static void knobs_text(const pe_plan *p, char *buf, size_t size)
 {
     buf[0] = '\0';
@@ -569,7 +569,7 @@ int command_grade(const pe_catalog *catalog, const char *key_path, const pe_file
     return st;
 }
 
-/* grade: KEY, then submissions (files or directories of *.yaml), -o FILE. */
+/* grade: KEY, then submissions (files or directories of *.yaml and *.yml), -o FILE. */
 int cli_grade(int argc, char **argv, const cli_context *ctx)
 {
     (void)ctx;
@@ -599,7 +599,7 @@ int cli_grade(int argc, char **argv, const cli_context *ctx)
         case G_HELP:
             fputs("usage: planeval grade KEY SUBMISSION... [-o FILE] [--quiet] [--catalog DIR]\n"
                   "KEY is a drill scenario with a questions: block; a SUBMISSION directory\n"
-                  "means every *.yaml in it, in byte order. One CSV row per student per\n"
+                  "means every *.yaml and *.yml in it, in byte order. One CSV row per student per\n"
                   "question, then a total row per student.\n",
                   stdout);
             return 0;

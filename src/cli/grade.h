@@ -3,7 +3,7 @@
  *
  * KEY is a drill scenario with a `questions:` block (scenario.h pe_question).
  * grade computes the reference answers from the scenario with the model of
- * model.md, reads every submission (YAML, untrusted: parsed with the
+ * docs/model.md, reads every submission (YAML, untrusted: parsed with the
  * loader's limits, yamlutil.h) and writes one grades CSV (libcsv; a
  * temporary file renamed into place):
  *
@@ -50,8 +50,8 @@ int command_grade(const pe_catalog *catalog, const char *key_path, const pe_file
 
 typedef enum {
     PE_MISTAKE_NONE,
-    PE_MISTAKE_RESERVE,       /* reserve_gib taken as 0 (model.md M5) */
-    PE_MISTAKE_GB_GIB,        /* bytes / 10^9 reported as GiB (model.md §0) */
+    PE_MISTAKE_RESERVE,       /* reserve_gib taken as 0 (docs/model.md M5) */
+    PE_MISTAKE_GB_GIB,        /* bytes / 10^9 reported as GiB (docs/model.md §0) */
     PE_MISTAKE_BYTES_12,      /* 12 bytes per parameter: no fp32 master weights */
     PE_MISTAKE_BYTES_2,       /* 2 bytes per parameter: bf16 weights only */
     PE_MISTAKE_INFLIGHT,      /* one micro-batch in flight on stage 0 (A6, A7) */
@@ -101,8 +101,8 @@ bool grade_match_mistake(const pe_scenario *s, const pe_plan *p, pe_column col, 
 
 /* ------------------------------------------------------------ plans and cells */
 
-/* A canonical text (interface.md) → a plan with the given overlap;
- * sequence parallelism is forced off when tp = 1 (model.md §0). */
+/* A canonical text (docs/scenarios.md) → a plan with the given overlap;
+ * sequence parallelism is forced off when tp = 1 (docs/model.md §0). */
 bool grade_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan *out);
 
 /* Text of len bytes made safe for a CSV cell opened by a spreadsheet:

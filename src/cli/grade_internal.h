@@ -17,13 +17,13 @@
 #define CELL_MAX 240              /* bytes of submitted text echoed in a cell */
 #define TEXT_MAX 1024             /* expected, error and feedback cells */
 
-/* model.md M6: the plan fits in memory (an invalid plan neither fits nor not). */
+/* docs/model.md M6: the plan fits in memory (an invalid plan neither fits nor not). */
 static inline bool fits_of(const pe_result *r)
 {
     return r->status != PE_STATUS_INVALID && !(r->failed & PE_FAIL_MEMORY);
 }
 
-/* model.md S3: communication is the largest part of the step. */
+/* docs/model.md S3: communication is the largest part of the step. */
 static inline bool comm_bound_of(const pe_result *r)
 {
     return r->status != PE_STATUS_INVALID && r->bound == PE_BOUND_COMMUNICATION;
@@ -70,7 +70,7 @@ void grade_mistake_explain(const pe_scenario *s, const pe_plan *p, pe_mistake m,
 /* ------------------------------------------------------------ reading (grade_read.c) */
 
 /* A plan answer: an explicit plan's name, a canonical text, or a mapping
- * of plan keys (interface.md "Plans"; no name, no overlap). */
+ * of plan keys (docs/scenarios.md "Plans"; no name, no overlap). */
 pe_status grade_read_plan(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *n,
                           const char *path, pe_plan *out, char *shown, size_t shown_size,
                           pe_error *err);

@@ -1,5 +1,5 @@
 /* grade_key.c — the key's reference answers (grade.h): a column of a
- * plan is the report's figure (interface.md "Report CSV"), fits is model.md
+ * plan is the report's figure (docs/scenarios.md "The report"), fits is docs/model.md
  * M6, comm_bound is S3, the minimum intervention and the best plan follow
  * §9; the ranked rows come from the runner. */
 #include <stdarg.h>
@@ -84,7 +84,7 @@ static void key_take_row(key_answer *k, const pe_plan_space *space, const pe_row
     grade_show_plan(&k->plan, w->name, k->shown, sizeof k->shown);
 }
 
-/* model.md §9: the fewest knobs moved among plans that fit (M6); the
+/* docs/model.md §9: the fewest knobs moved among plans that fit (M6); the
  * fastest of those, then canonical text, shown. */
 static pe_status key_min_intervention(grader *g, const pe_question *q, key_answer *k,
                                       const pe_plan_space *space, const pe_run_result *rr,

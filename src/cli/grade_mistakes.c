@@ -37,7 +37,7 @@ const char *grade_mistake_name(pe_mistake m)
 
 bool grade_column_value(const pe_result *r, const pe_plan *p, pe_column col, double *out)
 {
-    /* interface.md: an invalid plan fills rank … micro_batch only. */
+    /* docs/scenarios.md: an invalid plan fills rank … micro_batch only. */
     if (r->status == PE_STATUS_INVALID && col >= COL_MICROBATCHES)
         return false;
     double v;
@@ -106,7 +106,7 @@ static void eval_on(const pe_scenario *s, const pe_plan *p, pe_result *r)
     evaluate_plan(&ctx, p, r);
 }
 
-/* Status from the failed bits (model.md §9: over_memory › over_time › ok). */
+/* Status from the failed bits (docs/model.md §9: over_memory › over_time › ok). */
 static pe_plan_status status_of(uint32_t failed)
 {
     if (failed & PE_FAIL_RULES)
@@ -118,7 +118,7 @@ static pe_plan_status status_of(uint32_t failed)
 
 /* One micro-batch in flight on stage 0: A6 = A_layer·(L/p)·1 (full
  * recompute: A_in·(L/p)·1 + A_layer) and A7 with k_first = 1, everything
- * else as the evaluator has it (model.md A6, A7, M5). Variant 0 describes
+ * else as the evaluator has it (docs/model.md A6, A7, M5). Variant 0 describes
  * stage 0; variant 1 the wrong model's memory-worst stage when that is the
  * last one. */
 static bool inflight_result(const pe_scenario *s, const pe_plan *p, int variant,
@@ -226,7 +226,7 @@ size_t grade_mistake_values(const pe_scenario *s, const pe_plan *p, pe_column co
         return n;
     }
     if (m == PE_MISTAKE_BUBBLE) {
-        /* model.md §7: bubble_fraction = (p−1)/m for B1; the other formula
+        /* docs/model.md §7: bubble_fraction = (p−1)/m for B1; the other formula
          * is (p−1)/(m+p−1) = f/(1+f). */
         if (col == COL_BUBBLE_FRACTION && v > 0)
             push_unique(out, &n, max, v / (1 + v), v);
@@ -329,13 +329,13 @@ void grade_mistake_explain(const pe_scenario *s, const pe_plan *p, pe_mistake m,
     case PE_MISTAKE_RESERVE:
         snprintf(buf, size,
                  "forgot the framework reserve: that is the figure without reserve_gib = %g "
-                 "GiB per GPU (model.md M5)",
+                 "GiB per GPU (docs/model.md M5)",
                  s->cluster.reserve_gib);
         return;
     case PE_MISTAKE_GB_GIB:
         snprintf(buf, size,
                  "GB vs GiB: that is the figure off by the factor 2^30/10^9 = 1.0737 (memory "
-                 "is reported in GiB = 2^30 bytes; GB = 10^9 bytes, model.md §0)");
+                 "is reported in GiB = 2^30 bytes; GB = 10^9 bytes, docs/model.md §0)");
         return;
     case PE_MISTAKE_BYTES_12:
         snprintf(buf, size,
@@ -357,7 +357,7 @@ void grade_mistake_explain(const pe_scenario *s, const pe_plan *p, pe_mistake m,
         snprintf(buf, size,
                  "forgot the in-flight micro-batches on the first pipeline stage: that is the "
                  "figure with one micro-batch of activations, but under %s with pp=%lld stage 0 "
-                 "holds k(0) = %g micro-batches (model.md A6)",
+                 "holds k(0) = %g micro-batches (docs/model.md A6)",
                  pe_schedule_name(p->schedule), (long long)p->pp, d.valid ? d.k[0] : 0.0);
         return;
     }
@@ -365,12 +365,12 @@ void grade_mistake_explain(const pe_scenario *s, const pe_plan *p, pe_mistake m,
         snprintf(buf, size,
                  "used bidirectional link bandwidth: that is the figure with twice the "
                  "per-direction bandwidth; *_gb_s are per direction (a link quoted as 128 GB/s "
-                 "bidirectional is 64 GB/s, model.md §0)");
+                 "bidirectional is 64 GB/s, docs/model.md §0)");
         return;
     case PE_MISTAKE_BUBBLE:
         snprintf(buf, size,
                  "counted (p-1)/(m+p-1) instead of (p-1)/m: bubble_fraction is the bubble "
-                 "relative to the m micro-batches' work, bubble / (m*(t_f + t_b)) (model.md §7)");
+                 "relative to the m micro-batches' work, bubble / (m*(t_f + t_b)) (docs/model.md §7)");
         return;
     default: buf[0] = '\0'; return;
     }

@@ -87,7 +87,7 @@ bool grade_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan 
         return false;
     p.recompute = (pe_recompute)r;
     p.schedule = (pe_schedule)sc;
-    p.sequence_parallel = sp_digit == '1' && p.tp > 1; /* model.md §0 */
+    p.sequence_parallel = sp_digit == '1' && p.tp > 1; /* docs/model.md §0 */
     p.overlap = *overlap;
     scenario_plan_defaults(&p); /* issue 11: ep 1, etp = tp */
     *out = p;
@@ -149,14 +149,14 @@ static pe_status read_plan_dp(const pe_scenario *s, const pe_ydoc *d, const yaml
     return PE_OK;
 }
 
-/* A plan answer written as a mapping of plan keys (interface.md "Plans":
+/* A plan answer written as a mapping of plan keys (docs/scenarios.md "Plans":
  * the defaults; dp required; no name, no overlap). */
 static pe_status read_plan_mapping(const pe_scenario *s, const pe_ydoc *d, const yaml_node_t *n,
                                    const char *path, pe_plan *out, pe_error *err)
 {
     pe_plan p;
     memset(&p, 0, sizeof p);
-    p.tp = p.pp = p.cp = 1; /* interface.md "Plans": defaults */
+    p.tp = p.pp = p.cp = 1; /* docs/scenarios.md "Plans": defaults */
     p.recompute = PE_RECOMPUTE_NONE;
     p.micro_batch = 1;
     p.schedule = PE_SCHEDULE_1F1B;
@@ -181,7 +181,7 @@ static pe_status read_plan_mapping(const pe_scenario *s, const pe_ydoc *d, const
     if ((st = read_plan_dp(s, d, a.value[di], path, &p, err)))
         return st;
     if (!a.set[y_field_index(&pe_fields_plan, "sequence_parallel")])
-        p.sequence_parallel = p.tp > 1; /* model.md §0 */
+        p.sequence_parallel = p.tp > 1; /* docs/model.md §0 */
     if (p.tp == 1)
         p.sequence_parallel = false;
     scenario_plan_defaults(&p); /* issue 11: ep 1, etp = tp */

@@ -1,7 +1,7 @@
 /* main.c — dispatch and exit codes: which command file runs (one per
  * command in cli/, each parsing its own options), the signal handlers of a
  * run, and the exit status.
- * Exit status (interface.md): 0 done; 1 a check failed; 2 bad input or
+ * Exit status (docs/scenarios.md): 0 done; 1 a check failed; 2 bad input or
  * usage; 3 an internal or I/O error; with several files, the highest;
  * 128 + signal for a run a signal stopped. */
 #include <signal.h>
@@ -31,7 +31,7 @@ static const char USAGE[] =
     "usage: planeval COMMAND [OPTIONS] ...\n"
     "\n"
     "Evaluate distributed-training parallelism plans against memory and\n"
-    "step-time budgets (model: the planeval v1 spec).\n"
+    "step-time budgets (the model: docs/model.md).\n"
     "\n"
     "commands:\n"
     "  run SCENARIO...        evaluate every plan, write DIR/<name>.csv ranked\n"
@@ -66,12 +66,15 @@ static const char USAGE[] =
     "  --help, --version\n"
     "\n"
     "common options:\n"
-    "  --catalog DIR          add or override presets from DIR/*.yaml\n"
+    "  --catalog DIR          add or override presets from DIR/*.yaml and *.yml\n"
     "\n"
-    "A SCENARIO argument that is a directory means every *.yaml file in it\n"
+    "A SCENARIO argument that is a directory means every *.yaml and *.yml file in it\n"
     "(not recursive), in byte order of their names.\n"
     "exit status: 0 done, 1 a check failed, 2 bad input or usage, 3 internal or I/O error,\n"
-    "130/143 a run interrupted by SIGINT/SIGTERM (checkpoint written)\n";
+    "130/143 a run interrupted by SIGINT/SIGTERM (checkpoint written)\n"
+    "\n"
+    "Every scenario key, its default, range and an example, the report's columns\n"
+    "and the exit statuses: docs/scenarios.md in the source tree.\n";
 
 /* A command over scenario files: the common options (scenario_options.c),
  * then its handler (commands.h). */

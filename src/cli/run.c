@@ -283,7 +283,7 @@ int command_run(const pe_catalog *catalog, const pe_file_list *files,
         pe_error err = {0};
         pe_status st = load_scenario(files->paths[i], catalog, &s, &err);
         if (st == PE_OK) {
-            /* interface.md: two scenarios with one name in a run is an error
+            /* docs/scenarios.md: two scenarios with one name in a run is an error
              * for the second (they would write the same report). */
             for (size_t j = 0; j < name_count && st == PE_OK; j++)
                 if (strcmp(names[j], s.name) == 0)

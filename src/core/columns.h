@@ -1,4 +1,4 @@
-/* columns.h — the report's columns (interface.md "Report CSV"), in order,
+/* columns.h — the report's columns (docs/scenarios.md "The report"), in order,
  * with the kind of each cell. The single list the writer, the reader
  * (merge, check --golden) and the loader's `expect:` validation share. */
 #ifndef PLANEVAL_COLUMNS_H
@@ -18,7 +18,7 @@ typedef enum {
     COL_PP_COMM_S, COL_DP_COMM_S, COL_OPTIMIZER_S, COL_STEP_TIME_S, COL_COMM_FRACTION,
     COL_BUBBLE_FRACTION, COL_BOUND, COL_TOKENS_PER_S, COL_MFU, COL_HFU, COL_TFLOPS_PER_GPU,
     COL_TRAIN_DAYS, COL_GPU_HOURS, COL_INTERVENTIONS, COL_STATE_TOTAL_GIB, COL_ACT_TOTAL_GIB,
-    /* added by planeval (interface.md allows additions after the list) */
+    /* added by planeval (docs/scenarios.md allows additions after the list) */
     COL_LINKS,      /* interconnect tier of each axis: "tp:intra dp:inter" */
     COL_PLAN_INDEX, /* the plan's position in the scenario's enumeration (input order) */
     COL_RANK_BY,    /* the scenario's rank_by: how this report is ordered */

@@ -1,6 +1,6 @@
 /* fields.c — the key tables of fields.h. Keys, ranges and defaults come from
- * interface.md "Scenario file", "Ranges", "Plans", "Sweep", "expect",
- * "Presets" and model.md §0; offsets point into the structs of scenario.h. */
+ * docs/scenarios.md "A scenario file", "Ranges", "Plans", "Sweep", "expect",
+ * "Presets" and docs/model.md §0; offsets point into the structs of scenario.h. */
 #include <string.h>
 
 #include "core/fields.h"
@@ -58,7 +58,7 @@ static const pe_field model_fields[] = {
     {"causal_flops", PE_FT_BOOL, PE_RANGE_NONE, M(causal_flops), NO, NULL, 0, NULL, "false",
      "count only the causal half of attention FLOPs"},
     {"params", PE_FT_NUMBER, PE_RANGE_POSITIVE, M(params), M(has_params), NULL, 0, NULL, NULL,
-     "the model's unique parameter count (model.md P6); optional"},
+     "the model's unique parameter count (docs/model.md P6); optional"},
     /* issue 11: mixture of experts (docs/design/moe.md §0) */
     {"experts", PE_FT_INT, PE_RANGE_NONNEG, M(experts), NO, NULL, 0, NULL, "0",
      "E, routed experts per MoE layer (0 = a dense model)"},
@@ -238,7 +238,8 @@ static const pe_field overlap_fields[] = {
      "fraction of the MoE-layer compute that hides the EP all-to-all"},
 };
 #undef O
-const pe_fieldset pe_fields_overlap = {"overlap", "communication hidden behind compute (model.md §6)",
+const pe_fieldset pe_fields_overlap = {"overlap",
+                                       "communication hidden behind compute (docs/model.md §6)",
                                        overlap_fields, N_OF(overlap_fields)};
 
 /* ------------------------------------------------------------ plans, sweep */

@@ -3,9 +3,9 @@
  *
  * One const table per mapping, the single source for the loader (load.c,
  * catalog.c), `--help`, `explain` and the JSON schemas. The tables are plain
- * data: no YAML here. Key names, ranges and defaults come from interface.md
- * "Scenario file" / "Ranges" and model.md §0; the order of each table is the
- * order of interface.md's example, so printed help reads like the spec. */
+ * data: no YAML here. Key names, ranges and defaults come from docs/scenarios.md
+ * "Scenario file" / "Ranges" and docs/model.md §0; the order of each table is the
+ * order of docs/scenarios.md's example, so printed help reads like the spec. */
 #ifndef PLANEVAL_FIELDS_H
 #define PLANEVAL_FIELDS_H
 
@@ -24,7 +24,7 @@ typedef enum {
     PE_FT_PRESET  /* a catalog entry name (model.preset, cluster.preset, cluster.gpu.preset) */
 } pe_field_type;
 
-/* Value ranges of interface.md "Ranges". */
+/* Value ranges of docs/scenarios.md "Ranges". */
 typedef enum {
     PE_RANGE_NONE,
     PE_RANGE_WHOLE,    /* whole number >= 1: sizes, degrees, counts, global_batch, links */
@@ -32,7 +32,7 @@ typedef enum {
     PE_RANGE_NONNEG,   /* >= 0: optimizer_bytes, reserve_gib, latency_us, tolerances */
     PE_RANGE_FRACTION, /* (0, 1]: flops_efficiency, min_mfu */
     PE_RANGE_UNIT,     /* [0, 1]: overlap values */
-    PE_RANGE_ZERO      /* whole number 0..3: plan.zero (model.md §0) */
+    PE_RANGE_ZERO      /* whole number 0..3: plan.zero (docs/model.md §0) */
 } pe_range;
 
 enum {
@@ -67,7 +67,7 @@ struct pe_fieldset {
     size_t count;
 };
 
-/* Scenario file (interface.md "Scenario file"). */
+/* Scenario file (docs/scenarios.md "A scenario file"). */
 extern const pe_fieldset pe_fields_scenario; /* top level */
 extern const pe_fieldset pe_fields_model;
 extern const pe_fieldset pe_fields_precision;
@@ -84,7 +84,7 @@ extern const pe_fieldset pe_fields_expect;    /* the fixed keys of one expect it
 extern const pe_fieldset pe_fields_tolerance; /* {value, rel_tol | abs_tol} */
 extern const pe_fieldset pe_fields_question;   /* one item of questions: (grading key) */
 extern const pe_fieldset pe_fields_submission; /* a submission file (planeval grade) */
-/* Catalog file (interface.md "Presets"): models:, gpus:, clusters:. */
+/* Catalog file (docs/scenarios.md "Presets and the catalog"): models:, gpus:, clusters:. */
 extern const pe_fieldset pe_fields_catalog;
 
 /* Every fieldset of a scenario or catalog file above (not yet the grading

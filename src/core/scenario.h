@@ -1,7 +1,7 @@
 /* scenario.h — the plain data types every stage shares: model, precision,
  * cluster, training, budgets, overlap, plan, sweep, expectations, scenario.
- * No YAML, no CSV, no formulas here. Symbols and defaults: model.md §0;
- * key names: interface.md "Scenario file". Integer keys are int64_t (the
+ * No YAML, no CSV, no formulas here. Symbols and defaults: docs/model.md §0;
+ * key names: docs/scenarios.md "A scenario file". Integer keys are int64_t (the
  * loader bounds them by 2^53); every derived quantity is a double. */
 #ifndef PLANEVAL_SCENARIO_H
 #define PLANEVAL_SCENARIO_H
@@ -209,7 +209,7 @@ typedef struct {
  * What is asked: */
 typedef enum {
     PE_ASK_COLUMN,           /* a numeric report column of a named plan */
-    PE_ASK_FITS,             /* yes/no: the named plan fits in memory (model.md M6) */
+    PE_ASK_FITS,             /* yes/no: the named plan fits in memory (docs/model.md M6) */
     PE_ASK_COMM_BOUND,       /* yes/no: the named plan's bound is communication (S3) */
     PE_ASK_MIN_INTERVENTION, /* a plan: the fewest interventions (§9) that fits */
     PE_ASK_BEST_PLAN,        /* a plan: rank 1 under the budgets and rank_by */

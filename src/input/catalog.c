@@ -1,11 +1,12 @@
 /* catalog.c — presets: the built-in catalog files (embedded at build time by
- * CMakeLists.txt from scenarios/catalog/ *.yaml) and the *.yaml files of
- * --catalog DIR. Format and rules: catalog.h, interface.md "Presets". */
-#include <dirent.h>
+ * CMakeLists.txt from scenarios/catalog/ *.yaml) and the *.yaml and *.yml
+ * files of --catalog DIR. Format and rules: catalog.h, docs/scenarios.md
+ * "Presets". */
 #include <stdlib.h>
 #include <string.h>
 
 #include "input/catalog.h"
+#include "input/yamlfiles.h"
 #include "input/yamlutil.h"
 
 /* generated/catalog_data.c */
@@ -82,82 +83,108 @@ size_t catalog_names(const pe_catalog *c, const char *kind, const char **names, 
 
 /* ------------------------------------------------------------ validation */
 
-/* A catalog entry is checked with the scenario's tables (types, ranges,
- * unknown keys); no key is required, since the file completes it. */
-static pe_status check_entry(const pe_ydoc *d, const char *kind, const yaml_node_t *entry,
-                             const char *path, pe_error *err)
+/* The worse of two statuses. */
+static pe_status worse_of(pe_status a, pe_status b) { return a > b ? a : b; }
+
+/* Record a check's error (PE_BAD_INPUT) in errs; returns st. */
+static pe_status rec(pe_error_list *errs, pe_error *err, pe_status st)
+{
+    if (st == PE_BAD_INPUT && pe_errors_add(errs, err) != PE_OK)
+        return pe_fail(err, PE_INTERNAL, err->file, 0, 0, "out of memory");
+    return st;
+}
+
+/* A model or GPU entry: its keys, and no preset. */
+static pe_status check_model_or_gpu(const pe_ydoc *d, const char *kind, const yaml_node_t *entry,
+                                    const char *path, pe_error *err, pe_error_list *errs)
 {
     pe_applied st;
     pe_layer layer = {d, entry};
-    pe_status s;
-    if (strcmp(kind, "models") == 0 || strcmp(kind, "gpus") == 0) {
-        const pe_fieldset *set = kind[0] == 'm' ? &pe_fields_model : &pe_fields_gpu;
-        pe_model m;
-        pe_gpu g;
-        s = y_apply(set, &layer, 1, path, kind[0] == 'm' ? (void *)&m : (void *)&g, &st, err);
-        if (s)
-            return s;
-        size_t pi = y_field_index(set, "preset");
-        if (st.set[pi])
-            return y_fail(err, d, st.key[pi],
-                          "%s: a catalog %s cannot name another preset; write its keys out",
-                          path, kind[0] == 'm' ? "model" : "GPU");
-        return PE_OK;
-    }
-    pe_cluster cl;
-    memset(&cl, 0, sizeof cl);
-    s = y_apply(&pe_fields_cluster, &layer, 1, path, &cl, &st, err);
-    if (s)
-        return s;
-    size_t pi = y_field_index(&pe_fields_cluster, "preset");
-    size_t ni = y_field_index(&pe_fields_cluster, "nodes");
-    if (st.set[pi])
-        return y_fail(err, d, st.key[pi],
-                      "%s: a catalog cluster cannot name another cluster preset", path);
-    if (st.set[ni])
-        return y_fail(err, d, st.key[ni],
-                      "%s: a cluster preset never sets nodes; the scenario gives cluster.nodes",
-                      path);
+    const pe_fieldset *set = kind[0] == 'm' ? &pe_fields_model : &pe_fields_gpu;
+    pe_model m;
+    pe_gpu g;
+    pe_status s = y_apply_all(set, &layer, 1, path, kind[0] == 'm' ? (void *)&m : (void *)&g,
+                              &st, err, errs);
+    size_t pi = y_field_index(set, "preset");
+    if (s != PE_INTERNAL && st.set[pi])
+        s = rec(errs, err,
+                y_fail(err, d, st.key[pi],
+                       "%s: a catalog %s cannot name another preset; write its keys out", path,
+                       kind[0] == 'm' ? "model" : "GPU"));
+    return s;
+}
+
+/* The gpu, intra_node and inter_node mappings of a cluster entry. */
+static pe_status check_cluster_parts(const pe_ydoc *d, const pe_applied *st, const char *path,
+                                     pe_cluster *cl, pe_error *err, pe_error_list *errs)
+{
     char sub[PE_YPATH_MAX];
-    const yaml_node_t *gpu = st.value[y_field_index(&pe_fields_cluster, "gpu")];
+    pe_status s = PE_OK;
+    const yaml_node_t *gpu = st->value[y_field_index(&pe_fields_cluster, "gpu")];
     if (gpu) {
         y_path(sub, path, "gpu");
         pe_applied gst;
         pe_layer gl = {d, gpu};
-        s = y_apply(&pe_fields_gpu, &gl, 1, sub, &cl.gpu, &gst, err);
-        if (s)
-            return s;
+        s = y_apply_all(&pe_fields_gpu, &gl, 1, sub, &cl->gpu, &gst, err, errs);
         const yaml_node_t *pn = gst.value[y_field_index(&pe_fields_gpu, "preset")];
-        if (pn) {
+        if (s != PE_INTERNAL && pn) {
             char name[PE_NAME_MAX], pp[PE_YPATH_MAX];
             y_path(pp, sub, "preset");
-            s = y_get_name(d, pn, pp, name, sizeof name, err);
-            if (s)
-                return s;
             /* existence is checked once every file is read (catalog_open) */
+            s = worse_of(s, rec(errs, err, y_get_name(d, pn, pp, name, sizeof name, err)));
         }
     }
-    const yaml_node_t *intra = st.value[y_field_index(&pe_fields_cluster, "intra_node")];
-    if (intra) {
+    const yaml_node_t *intra = st->value[y_field_index(&pe_fields_cluster, "intra_node")];
+    if (intra && s != PE_INTERNAL) {
         y_path(sub, path, "intra_node");
         pe_applied ist;
         pe_layer il = {d, intra};
-        s = y_apply(&pe_fields_intra_node, &il, 1, sub, &cl.intra_node, &ist, err);
-        if (!s)
-            s = y_check_topology(&il, sub, &cl.intra_node, &ist, err);
-        if (s)
-            return s;
+        pe_status is = y_apply_all(&pe_fields_intra_node, &il, 1, sub, &cl->intra_node, &ist,
+                                   err, errs);
+        if (!is)
+            is = rec(errs, err, y_check_topology(&il, sub, &cl->intra_node, &ist, err));
+        s = worse_of(s, is);
     }
-    const yaml_node_t *inter = st.value[y_field_index(&pe_fields_cluster, "inter_node")];
-    if (inter) {
+    const yaml_node_t *inter = st->value[y_field_index(&pe_fields_cluster, "inter_node")];
+    if (inter && s != PE_INTERNAL) {
         y_path(sub, path, "inter_node");
         pe_applied est;
         pe_layer el = {d, inter};
-        s = y_apply(&pe_fields_inter_node, &el, 1, sub, &cl.inter_node, &est, err);
-        if (s)
-            return s;
+        s = worse_of(s, y_apply_all(&pe_fields_inter_node, &el, 1, sub, &cl->inter_node, &est,
+                                    err, errs));
     }
-    return PE_OK;
+    return s;
+}
+
+/* A catalog entry is checked with the scenario's tables (types, ranges,
+ * unknown keys); no key is required, since the file completes it. Every
+ * mistake is recorded in errs. */
+static pe_status check_entry(const pe_ydoc *d, const char *kind, const yaml_node_t *entry,
+                             const char *path, pe_error *err, pe_error_list *errs)
+{
+    if (strcmp(kind, "models") == 0 || strcmp(kind, "gpus") == 0)
+        return check_model_or_gpu(d, kind, entry, path, err, errs);
+    pe_applied st;
+    pe_layer layer = {d, entry};
+    pe_cluster cl;
+    memset(&cl, 0, sizeof cl);
+    pe_status s = y_apply_all(&pe_fields_cluster, &layer, 1, path, &cl, &st, err, errs);
+    if (s == PE_INTERNAL)
+        return s;
+    size_t pi = y_field_index(&pe_fields_cluster, "preset");
+    size_t ni = y_field_index(&pe_fields_cluster, "nodes");
+    if (st.set[pi])
+        s = worse_of(s, rec(errs, err,
+                            y_fail(err, d, st.key[pi],
+                                   "%s: a catalog cluster cannot name another cluster preset",
+                                   path)));
+    if (st.set[ni])
+        s = worse_of(s, rec(errs, err,
+                            y_fail(err, d, st.key[ni],
+                                   "%s: a cluster preset never sets nodes; the scenario gives "
+                                   "cluster.nodes",
+                                   path)));
+    return s == PE_INTERNAL ? s : worse_of(s, check_cluster_parts(d, &st, path, &cl, err, errs));
 }
 
 static pe_status add_entry(pe_catalog *c, const pe_ydoc *d, const char *kind,
@@ -177,6 +204,48 @@ static pe_status add_entry(pe_catalog *c, const pe_ydoc *d, const char *kind,
     snprintf(p->name, sizeof p->name, "%s", name);
     p->doc = d;
     p->node = node;
+    return PE_OK;
+}
+
+/* One entry of a kind: its name and keys checked, every mistake recorded
+ * in errs. */
+static pe_status check_named_entry(const pe_ydoc *d, const char *kind, const yaml_node_t *kn,
+                                   const yaml_node_t *vn, char *name, pe_error *err,
+                                   pe_error_list *errs)
+{
+    char path_e[PE_YPATH_MAX];
+    pe_status s = y_get_name(d, kn, kind, name, PE_NAME_MAX, err);
+    if (!s && !y_valid_name(name)) {
+        char q[96];
+        y_quote(name, strlen(name), q, sizeof q);
+        s = y_fail(err, d, kn, "%s: preset name %s must match [a-z0-9._-]+", kind, q);
+    }
+    if (s)
+        return rec(errs, err, s);
+    y_path(path_e, kind, name);
+    s = y_want_map(d, vn, path_e, err);
+    return s ? rec(errs, err, s) : check_entry(d, kind, vn, path_e, err, errs);
+}
+
+/* The entries of `models:`, `gpus:` or `clusters:` (mapping m): the good
+ * ones added, every mistake of the bad ones recorded in errs. PE_INTERNAL
+ * stops. */
+static pe_status add_kind(pe_catalog *c, const pe_ydoc *d, const char *kind,
+                          const yaml_node_t *m, pe_error_list *errs, pe_error *err)
+{
+    pe_status s = y_want_map(d, m, kind, err);
+    if (s)
+        return rec(errs, err, s) == PE_INTERNAL ? PE_INTERNAL : PE_OK;
+    for (const yaml_node_pair_t *p = m->data.mapping.pairs.start;
+         p < m->data.mapping.pairs.top; p++) {
+        const yaml_node_t *kn = ydoc_node(d, p->key), *vn = ydoc_node(d, p->value);
+        char name[PE_NAME_MAX];
+        s = check_named_entry(d, kind, kn, vn, name, err, errs);
+        if (s == PE_INTERNAL)
+            return s;
+        if (s == PE_OK && add_entry(c, d, kind, vn, name))
+            return pe_fail(err, PE_INTERNAL, d->path, 0, 0, "out of memory");
+    }
     return PE_OK;
 }
 
@@ -214,37 +283,17 @@ static pe_status add_file(pe_catalog *c, const char *path, const char *data, siz
     s = y_apply(&pe_fields_catalog, &layer, 1, "", NULL, &st, err);
     if (s)
         return s;
-    for (size_t k = 0; k < 3; k++) {
+    pe_error_list errs = {0};
+    for (size_t k = 0; k < 3 && s != PE_INTERNAL; k++) {
         const yaml_node_t *m = st.value[y_field_index(&pe_fields_catalog, kinds[k])];
-        if (!m)
-            continue;
-        s = y_want_map(d, m, kinds[k], err);
-        if (s)
-            return s;
-        for (const yaml_node_pair_t *p = m->data.mapping.pairs.start;
-             p < m->data.mapping.pairs.top; p++) {
-            const yaml_node_t *kn = ydoc_node(d, p->key), *vn = ydoc_node(d, p->value);
-            char name[PE_NAME_MAX], path_e[PE_YPATH_MAX];
-            s = y_get_name(d, kn, kinds[k], name, sizeof name, err);
-            if (s)
-                return s;
-            if (!y_valid_name(name)) {
-                char q[96];
-                y_quote(name, strlen(name), q, sizeof q);
-                return y_fail(err, d, kn, "%s: preset name %s must match [a-z0-9._-]+",
-                              kinds[k], q);
-            }
-            y_path(path_e, kinds[k], name);
-            s = y_want_map(d, vn, path_e, err);
-            if (!s)
-                s = check_entry(d, kinds[k], vn, path_e, err);
-            if (s)
-                return s;
-            if (add_entry(c, d, kinds[k], vn, name))
-                return pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
-        }
+        if (m)
+            s = add_kind(c, d, kinds[k], m, &errs, err);
     }
-    return PE_OK;
+    if (s == PE_INTERNAL) {
+        pe_errors_free(&errs);
+        return s;
+    }
+    return pe_errors_pack(&errs, err); /* every mistake of the file */
 }
 
 /* Cluster presets name GPU presets that must exist once every file is read
@@ -271,42 +320,12 @@ static pe_status check_gpu_references(const pe_catalog *c, pe_error *err)
     return PE_OK;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
+/* --catalog DIR: its *.yaml and *.yml files, in byte order of their names. */
 static pe_status add_dir(pe_catalog *c, const char *dir, pe_error *err)
 {
-    DIR *dp = opendir(dir);
-    if (!dp)
-        return pe_fail(err, PE_BAD_INPUT, dir, 0, 0, "cannot open the catalog directory");
     char **names = NULL;
-    size_t n = 0, cap = 0;
-    pe_status s = PE_OK;
-    struct dirent *de;
-    while ((de = readdir(dp)) != NULL) {
-        size_t len = strlen(de->d_name);
-        if (len <= 5 || strcmp(de->d_name + len - 5, ".yaml") != 0)
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            char **nn = realloc(names, cap * sizeof *nn);
-            if (!nn) {
-                s = pe_fail(err, PE_INTERNAL, dir, 0, 0, "out of memory");
-                break;
-            }
-            names = nn;
-        }
-        if (!(names[n] = strdup(de->d_name))) {
-            s = pe_fail(err, PE_INTERNAL, dir, 0, 0, "out of memory");
-            break;
-        }
-        n++;
-    }
-    closedir(dp);
-    if (!s)
-        qsort(names, n, sizeof *names, cmp_name); /* byte order: interface.md */
+    size_t n = 0;
+    pe_status s = yaml_files_in(dir, &names, &n, err);
     for (size_t i = 0; i < n && !s; i++) {
         char path[PE_PATH_MAX];
         int w = snprintf(path, sizeof path, "%s%s%s", dir,
@@ -322,9 +341,7 @@ static pe_status add_dir(pe_catalog *c, const char *dir, pe_error *err)
             s = add_file(c, path, data, size, err);
         free(data);
     }
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    yaml_files_free(names, n);
     return s;
 }
 

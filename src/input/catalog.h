@@ -2,13 +2,13 @@
  *
  * The built-in entries are the YAML files under scenarios/catalog/, embedded
  * into the binary at build time, so the tool works from any directory.
- * catalog_open() parses them, then (optionally) every *.yaml file of
- * extra_dir (in byte order of their names), whose entries add to or
- * override the built-in ones.
+ * catalog_open() parses them, then (optionally) every *.yaml and *.yml file
+ * of extra_dir (in byte order of their names; a directory with none is an
+ * error), whose entries add to or override the built-in ones.
  *
  * A catalog file holds any of the mappings `models:`, `gpus:`, `clusters:`,
  * from a preset name ([a-z0-9._-]+) to the keys of `model`, `cluster.gpu`
- * and `cluster` (interface.md "Presets"), checked as strictly as a scenario
+ * and `cluster` (docs/scenarios.md "Presets and the catalog"), checked as strictly as a scenario
  * file: types, ranges, unknown keys. Entries are partial (no key is
  * required). A cluster entry names its GPU as `gpu: {preset: NAME}` (which
  * may be followed by GPU keys that override that preset) and never sets

@@ -1,13 +1,15 @@
 /* load.h — a YAML scenario file → a pe_scenario (libyaml document API).
  *
  * Strict: YAML 1.2 core typing, every key, default, range and rule of
- * interface.md "Scenario file" and "Loading rules", model.md §1 load-time
- * checks. Presets from the catalog are applied first and the file's keys
- * override them key by key. On failure returns PE_BAD_INPUT (or
- * PE_INTERNAL for I/O) with err = FILE:LINE:COL of the offending node, and
- * leaves *out zeroed. Plans come out fully resolved (defaults, dp: auto,
- * sequence_parallel, merged overlap); explicit-plan rule violations V1–V8 are
- * NOT load errors (they become invalid plans). */
+ * docs/scenarios.md "A scenario file" and "Loading rules", docs/model.md §1
+ * load-time checks. Presets from the catalog are applied first and the
+ * file's keys override them key by key. On failure returns PE_BAD_INPUT (or
+ * PE_INTERNAL for I/O) and leaves *out zeroed; err holds every mistake of
+ * the file found in one pass (FILE:LINE:COL of each offending node, in file
+ * order: the first in its fields, the others in err->more; error.h). Plans
+ * come out fully resolved (defaults, dp: auto, sequence_parallel, merged
+ * overlap); explicit-plan rule violations V1–V8 are NOT load errors (they
+ * become invalid plans). */
 #ifndef PLANEVAL_LOAD_H
 #define PLANEVAL_LOAD_H
 

@@ -1,8 +1,10 @@
 /* yamlutil.c — strict YAML 1.2 reading on top of libyaml (see yamlutil.h).
  *
- * libyaml is a YAML 1.1 parser; the typing here is ours: interface.md
+ * libyaml is a YAML 1.1 parser; the typing here is ours: docs/scenarios.md
  * "Loading rules" asks for the YAML 1.2 core schema and refuses the YAML 1.1
- * forms whose meaning changed (yes/no/on/off, 0x…, 017, 1_000, 1:30, .inf). */
+ * forms whose meaning changed (0x…, 017, 1_000, 1:30, .inf). YAML 1.1's
+ * booleans yes/no/on/off/y/n are strings in YAML 1.2: they load where text
+ * is expected (a plan named off) and y_get_bool refuses them with a hint. */
 #include <ctype.h>
 #include <errno.h>
 #include <float.h>
@@ -194,8 +196,29 @@ static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
     return d[la][lb];
 }
 
+/* The one candidate that word begins, up to a separator ('_', '-', '.'):
+ * mem_total -> mem_total_gib, h100 -> h100-node; NULL when none or several. */
+static const char *unique_extension(const char *word, size_t len, const char *const *cands,
+                                    size_t n)
+{
+    const char *found = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *c = cands[i];
+        if (len > 0 && strlen(c) > len && strncmp(c, word, len) == 0 &&
+            strchr("_-.", c[len])) {
+            if (found)
+                return NULL;
+            found = c;
+        }
+    }
+    return found;
+}
+
 const char *y_suggest(const char *word, size_t len, const char *const *cands, size_t n)
 {
+    const char *ext = unique_extension(word, len, cands, n);
+    if (ext)
+        return ext;
     const char *best = NULL;
     size_t best_d = SIZE_MAX;
     for (size_t i = 0; i < n; i++) {
@@ -213,7 +236,8 @@ const char *y_suggest(const char *word, size_t len, const char *const *cands, si
 /* ================================================================ scalar typing */
 
 /* Plain scalars the YAML 1.2 core schema reads differently from YAML 1.1,
- * refused wherever they stand (interface.md "Loading rules"). */
+ * refused wherever they stand (docs/scenarios.md "Loading rules"), except
+ * the booleans (strings in YAML 1.2, refused only where a boolean is asked). */
 typedef enum {
     AMB_NONE,
     AMB_BOOL11,
@@ -469,7 +493,7 @@ static pe_status scan_events(const char *path, const char *data, size_t size, pe
     if (!yaml_parser_initialize(&p))
         return pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
     yaml_parser_set_input_string(&p, (const unsigned char *)data, size);
-    yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING); /* refuse UTF-16: interface.md */
+    yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING); /* refuse UTF-16: docs/scenarios.md */
     pe_status st = PE_OK;
     int documents = 0, depth = 0;
     bool done = false;
@@ -549,7 +573,7 @@ typedef struct {
 
 /* Pass 2: nodes after alias expansion and nesting depth, counted over the
  * document graph with a memo per node, so a "billion laughs" file costs one
- * visit per distinct node (interface.md: refused quickly). Iterative, with
+ * visit per distinct node (docs/scenarios.md: refused quickly). Iterative, with
  * an explicit stack of at most 64 collections. */
 static pe_status check_expansion(const pe_ydoc *d, pe_error *err)
 {
@@ -642,11 +666,8 @@ static pe_status refuse_ambiguous(const pe_ydoc *d, const yaml_node_t *n, const 
     y_quote(t, len, q, sizeof q);
     const char *p = pfx(path, pb, sizeof pb);
     switch (a) {
-    case AMB_BOOL11:
-        return y_fail(err, d, n,
-                      "%s%s is not a boolean in YAML 1.2: write true or false, or quote it if "
-                      "you mean the text",
-                      p, q);
+    case AMB_BOOL11: /* a string in YAML 1.2: an error only where a boolean is expected */
+        return PE_OK;
     case AMB_INF_NAN:
         return y_fail(err, d, n, "%s%s is not allowed: write a finite number", p, q);
     case AMB_HEX:
@@ -748,64 +769,94 @@ static pe_status check_duplicates(const pe_ydoc *d, const yaml_node_t *m, const 
                   y_line(ydoc_node(d, pairs[first].key)));
 }
 
-/* Pass 3, recursive (depth <= 64 is guaranteed by pass 2): keys are
- * non-null text, no merge keys, no duplicate keys, no YAML 1.1 look-alikes. */
-static pe_status check_structure(const pe_ydoc *d, const yaml_node_t *n, const char *path,
-                                 pe_error *err)
+/* Record err's error in errs (PE_BAD_INPUT) and go on; PE_INTERNAL stops. */
+static pe_status note(pe_error_list *errs, pe_error *err, pe_status st)
 {
-    char sub[PE_YPATH_MAX];
-    if (n->type == YAML_SCALAR_NODE)
-        return is_plain(n) ? refuse_ambiguous(d, n, path, err) : PE_OK;
-    if (n->type == YAML_SEQUENCE_NODE) {
-        size_t k = child_count(n);
-        for (size_t i = 0; i < k; i++) {
-            y_path_index(sub, path, i);
-            pe_status st = check_structure(d, ydoc_node(d, child_id(n, i)), sub, err);
-            if (st)
-                return st;
-        }
-        return PE_OK;
-    }
+    if (st == PE_BAD_INPUT && pe_errors_add(errs, err) != PE_OK)
+        return pe_fail(err, PE_INTERNAL, err->file, 0, 0, "out of memory");
+    return st == PE_INTERNAL ? st : PE_OK;
+}
+
+/* The keys of mapping n: text, not null, no merge keys, no NUL, no
+ * duplicates. */
+static pe_status check_keys(const pe_ydoc *d, const yaml_node_t *n, const char *path,
+                            pe_error *err, pe_error_list *errs)
+{
     const yaml_node_pair_t *pairs = n->data.mapping.pairs.start;
     size_t k = (size_t)(n->data.mapping.pairs.top - pairs);
-    for (size_t i = 0; i < k; i++) {
+    pe_status st = PE_OK;
+    for (size_t i = 0; i < k && st == PE_OK; i++) {
         const yaml_node_t *key = ydoc_node(d, pairs[i].key);
         char desc[128];
         const char *in = path[0] ? " in " : "";
+        pe_status ks = PE_OK;
         if (key->type != YAML_SCALAR_NODE) {
             y_describe(key, desc, sizeof desc);
-            return y_fail(err, d, key, "a key must be text, got %s%s%s", desc, in, path);
+            ks = y_fail(err, d, key, "a key must be text, got %s%s%s", desc, in, path);
+        } else if (y_kind(key) == PE_Y_NULL) {
+            ks = y_fail(err, d, key, "a key must be text, got null%s%s", in, path);
+        } else if (y_is_plain_word(key, "<<")) {
+            ks = y_fail(err, d, key,
+                        "merge keys (<<) are not supported%s%s: write the keys out (anchors "
+                        "and aliases of whole values are fine)",
+                        in, path);
+        } else if (memchr(y_text(key), '\0', y_len(key))) {
+            ks = y_fail(err, d, key, "a key contains a NUL character");
         }
-        if (y_kind(key) == PE_Y_NULL)
-            return y_fail(err, d, key, "a key must be text, got null%s%s", in, path);
-        if (y_is_plain_word(key, "<<"))
-            return y_fail(err, d, key,
-                          "merge keys (<<) are not supported%s%s: write the keys out (anchors "
-                          "and aliases of whole values are fine)",
-                          in, path);
-        if (memchr(y_text(key), '\0', y_len(key)))
-            return y_fail(err, d, key, "a key contains a NUL character");
+        st = note(errs, err, ks);
     }
-    pe_status st = check_duplicates(d, n, path, err);
-    if (st)
+    return st == PE_OK ? note(errs, err, check_duplicates(d, n, path, err)) : st;
+}
+
+/* Pass 3, recursive (depth <= 64 is guaranteed by pass 2): keys are
+ * non-null text, no merge keys, no duplicate keys, no YAML 1.1 look-alikes.
+ * Every such mistake of the file is recorded in errs; a node reached again
+ * through an alias is not checked (nor reported) twice (seen: one flag per
+ * node). */
+static pe_status check_structure(const pe_ydoc *d, const yaml_node_t *n, const char *path,
+                                 pe_error *err, pe_error_list *errs, unsigned char *seen)
+{
+    char sub[PE_YPATH_MAX];
+    size_t id = (size_t)(n - d->doc.nodes.start);
+    if (seen[id])
+        return PE_OK;
+    seen[id] = 1;
+    if (n->type == YAML_SCALAR_NODE)
+        return is_plain(n) ? note(errs, err, refuse_ambiguous(d, n, path, err)) : PE_OK;
+    pe_status st = PE_OK;
+    if (n->type == YAML_SEQUENCE_NODE) {
+        size_t k = child_count(n);
+        for (size_t i = 0; i < k && st == PE_OK; i++) {
+            y_path_index(sub, path, i);
+            st = check_structure(d, ydoc_node(d, child_id(n, i)), sub, err, errs, seen);
+        }
         return st;
-    for (size_t i = 0; i < k; i++) {
+    }
+    st = check_keys(d, n, path, err, errs);
+    const yaml_node_pair_t *pairs = n->data.mapping.pairs.start;
+    size_t k = (size_t)(n->data.mapping.pairs.top - pairs);
+    for (size_t i = 0; i < k && st == PE_OK; i++) {
         const yaml_node_t *key = ydoc_node(d, pairs[i].key);
         char kq[PE_YPATH_MAX];
         snprintf(kq, sizeof kq, "%.*s", (int)(y_len(key) > 200 ? 200 : y_len(key)),
                  y_text(key));
         y_path(sub, path, kq);
-        st = check_structure(d, ydoc_node(d, pairs[i].value), sub, err);
-        if (st)
-            return st;
+        st = check_structure(d, ydoc_node(d, pairs[i].value), sub, err, errs, seen);
     }
-    return PE_OK;
+    return st;
 }
 
 pe_status ydoc_parse(pe_ydoc *d, const char *path, const char *data, size_t size, pe_error *err)
 {
     memset(d, 0, sizeof *d);
     snprintf(d->path, sizeof d->path, "%s", path);
+    /* A UTF-8 byte-order mark is legal YAML (1.2 §5.2); libyaml, told the
+     * encoding is UTF-8, would read it as content. It is zero-width, so
+     * positions after it are unchanged. */
+    if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        data += 3;
+        size -= 3;
+    }
     if (size > PE_YAML_MAX_FILE)
         return pe_fail(err, PE_BAD_INPUT, path, 0, 0, "the file is too large (%zu bytes; at most %u)",
                        size, PE_YAML_MAX_FILE);
@@ -829,8 +880,19 @@ pe_status ydoc_parse(pe_ydoc *d, const char *path, const char *data, size_t size
         return pe_fail(err, PE_BAD_INPUT, path, 1, 1, "the file is empty (no YAML document)");
     }
     st = check_expansion(d, err);
-    if (!st)
-        st = check_structure(d, ydoc_root(d), "", err);
+    if (!st) {
+        pe_error_list errs = {0};
+        unsigned char *seen = calloc((size_t)(d->doc.nodes.top - d->doc.nodes.start), 1);
+        if (!seen)
+            st = pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
+        else
+            st = check_structure(d, ydoc_root(d), "", err, &errs, seen);
+        if (st == PE_OK)
+            st = pe_errors_pack(&errs, err); /* every mistake of the file */
+        else
+            pe_errors_free(&errs);
+        free(seen);
+    }
     if (st)
         ydoc_free(d);
     return st;
@@ -996,6 +1058,15 @@ pe_status y_get_number(const pe_ydoc *d, const yaml_node_t *n, const char *path,
 pe_status y_get_bool(const pe_ydoc *d, const yaml_node_t *n, const char *path, bool *out,
                      pe_error *err)
 {
+    if (is_plain(n) && classify_ambiguous(y_text(n), y_len(n)) == AMB_BOOL11) {
+        /* YAML 1.1's yes/no/on/off/y/n: a string in YAML 1.2 */
+        const char c = (char)tolower((unsigned char)y_text(n)[0]);
+        const bool yes = c == 'y' || (c == 'o' && y_len(n) == 2);
+        char q[96], pb[PE_YPATH_MAX + 4];
+        y_quote(y_text(n), y_len(n), q, sizeof q);
+        return y_fail(err, d, n, "%s%s is not a boolean in YAML 1.2: write %s",
+                      pfx(path, pb, sizeof pb), q, yes ? "true" : "false");
+    }
     if (y_kind(n) != PE_Y_BOOL)
         return wrong_type(d, n, path, "true or false", err);
     *out = y_text(n)[0] == 't' || y_text(n)[0] == 'T';
@@ -1149,59 +1220,128 @@ size_t y_field_index(const pe_fieldset *set, const char *key)
     return f ? (size_t)(f - set->fields) : 0;
 }
 
+static const pe_fieldset *const scenario_sets[] = {
+    &pe_fields_scenario, &pe_fields_model,      &pe_fields_precision, &pe_fields_cluster,
+    &pe_fields_gpu,      &pe_fields_intra_node, &pe_fields_inter_node, &pe_fields_training,
+    &pe_fields_budgets,  &pe_fields_overlap,    &pe_fields_plan,      &pe_fields_sweep};
+
+/* Is set one of a scenario file's mappings? */
+static bool in_scenario(const pe_fieldset *set)
+{
+    for (size_t i = 0; i < sizeof scenario_sets / sizeof scenario_sets[0]; i++)
+        if (scenario_sets[i] == set)
+            return true;
+    return false;
+}
+
+void y_key_places(const pe_fieldset *set, const char *key, size_t len, char *buf, size_t size)
+{
+    const size_t n_places = sizeof scenario_sets / sizeof scenario_sets[0];
+    buf[0] = '\0';
+    if (!in_scenario(set))
+        return;
+    const char *found[4];
+    size_t nf = 0;
+    for (size_t i = 0; i < n_places && nf < 4; i++)
+        if (scenario_sets[i] != set && fields_find(scenario_sets[i], key, len))
+            found[nf++] = scenario_sets[i]->path[0] ? scenario_sets[i]->path : "the top level";
+    for (size_t i = 0; i < nf && i < 3; i++) {
+        size_t used = strlen(buf);
+        const char *sep = i == 0 ? "" : (i + 1 == nf || i == 2) ? " or " : ", ";
+        snprintf(buf + used, size - used, "%s%s", sep, found[i]);
+    }
+}
+
+/* "unknown key 'k' in path" with a hint: the section the key belongs to,
+ * else the closest key of this mapping. */
+static pe_status unknown_key(const pe_fieldset *set, const pe_ydoc *d, const yaml_node_t *k,
+                             const char *path, pe_error *err)
+{
+    const char *keys[PE_MAX_FIELDS];
+    for (size_t i = 0; i < set->count; i++)
+        keys[i] = set->fields[i].key;
+    char q[96], where[160], hint[PE_YPATH_MAX + 200] = "";
+    y_quote(y_text(k), y_len(k), q, sizeof q);
+    q[0] = q[strlen(q) - 1] = '\'';
+    y_key_places(set, y_text(k), y_len(k), where, sizeof where);
+    const char *sug = y_suggest(y_text(k), y_len(k), keys, set->count);
+    if (where[0])
+        snprintf(hint, sizeof hint, " (%s belongs under %s)", q, where);
+    else if (sug)
+        snprintf(hint, sizeof hint, " (did you mean '%s'?)", sug);
+    else if (in_scenario(set))
+        snprintf(hint, sizeof hint, " (docs/scenarios.md lists the keys)");
+    if (path[0])
+        return y_fail(err, d, k, "unknown key %s in %s%s", q, path, hint);
+    return y_fail(err, d, k, "unknown key %s%s", q, hint);
+}
+
+/* One key of layer l: recorded in *st; typed and stored when y_apply stores it. */
+static pe_status apply_key(const pe_fieldset *set, const pe_ydoc *d, const yaml_node_pair_t *p,
+                           int l, const char *path, void *base, pe_applied *st, pe_error *err)
+{
+    const yaml_node_t *k = ydoc_node(d, p->key), *v = ydoc_node(d, p->value);
+    const pe_field *f = fields_find(set, y_text(k), y_len(k));
+    if (!f)
+        return unknown_key(set, d, k, path, err);
+    size_t i = (size_t)(f - set->fields);
+    st->set[i] = true;
+    st->layer[i] = l;
+    st->key[i] = k;
+    st->value[i] = v;
+    st->per_layer[i][l] = v;
+    st->per_layer_key[i][l] = k;
+    if (!stored_by_apply(f))
+        return PE_OK;
+    char fp[PE_YPATH_MAX];
+    int64_t iv = 0;
+    double dv = 0;
+    y_path(fp, path, f->key);
+    pe_status s = y_get_field(d, v, fp, f, &iv, &dv, err);
+    if (!s)
+        store(base, f, iv, dv);
+    return s;
+}
+
 pe_status y_apply(const pe_fieldset *set, const pe_layer *layers, size_t n, const char *path,
                   void *base, pe_applied *st, pe_error *err)
+{
+    return y_apply_all(set, layers, n, path, base, st, err, NULL);
+}
+
+pe_status y_apply_all(const pe_fieldset *set, const pe_layer *layers, size_t n, const char *path,
+                      void *base, pe_applied *st, pe_error *err, pe_error_list *errs)
 {
     memset(st, 0, sizeof *st);
     if (set->count > PE_MAX_FIELDS || n > PE_MAX_LAYERS)
         return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "y_apply: table too large");
-    const char *keys[PE_MAX_FIELDS];
-    for (size_t i = 0; i < set->count; i++)
-        keys[i] = set->fields[i].key;
+    pe_status worst = PE_OK;
     for (size_t l = 0; l < n; l++) {
         const pe_ydoc *d = layers[l].doc;
         const yaml_node_t *m = layers[l].node;
         if (!m)
             continue;
         pe_status s = y_want_map(d, m, path, err);
-        if (s)
-            return s;
         for (const yaml_node_pair_t *p = m->data.mapping.pairs.start;
-             p < m->data.mapping.pairs.top; p++) {
-            const yaml_node_t *k = ydoc_node(d, p->key), *v = ydoc_node(d, p->value);
-            const pe_field *f = fields_find(set, y_text(k), y_len(k));
-            if (!f) {
-                char q[96];
-                y_quote(y_text(k), y_len(k), q, sizeof q);
-                q[0] = q[strlen(q) - 1] = '\'';
-                const char *sug = y_suggest(y_text(k), y_len(k), keys, set->count);
-                char hint[96] = "";
-                if (sug)
-                    snprintf(hint, sizeof hint, " (did you mean '%s'?)", sug);
-                if (path[0])
-                    return y_fail(err, d, k, "unknown key %s in %s%s", q, path, hint);
-                return y_fail(err, d, k, "unknown key %s%s", q, hint);
-            }
-            size_t i = (size_t)(f - set->fields);
-            st->set[i] = true;
-            st->layer[i] = (int)l;
-            st->key[i] = k;
-            st->value[i] = v;
-            st->per_layer[i][l] = v;
-            st->per_layer_key[i][l] = k;
-            if (stored_by_apply(f)) {
-                char fp[PE_YPATH_MAX];
-                int64_t iv = 0;
-                double dv = 0;
-                y_path(fp, path, f->key);
-                s = y_get_field(d, v, fp, f, &iv, &dv, err);
-                if (s)
-                    return s;
-                store(base, f, iv, dv);
+             !s && p < m->data.mapping.pairs.top; p++) {
+            s = apply_key(set, d, p, (int)l, path, base, st, err);
+            if (s == PE_BAD_INPUT && errs) {
+                /* keep it and go on with the next key */
+                if (pe_errors_add(errs, err) != PE_OK)
+                    return pe_fail(err, PE_INTERNAL, d->path, 0, 0, "out of memory");
+                worst = PE_BAD_INPUT;
+                s = PE_OK;
             }
         }
+        if (s == PE_BAD_INPUT && errs) { /* the layer is not a mapping */
+            if (pe_errors_add(errs, err) != PE_OK)
+                return pe_fail(err, PE_INTERNAL, d->path, 0, 0, "out of memory");
+            worst = PE_BAD_INPUT;
+        } else if (s) {
+            return s;
+        }
     }
-    return PE_OK;
+    return worst;
 }
 
 pe_status y_check_topology(const pe_layer *layers, const char *path, pe_intra_node *in,

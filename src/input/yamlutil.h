@@ -1,14 +1,17 @@
 /* yamlutil.h — strict YAML for the loader and the catalog (internal).
  *
  * ydoc_parse() turns a buffer into a libyaml document and refuses, with
- * FILE:LINE:COL, everything interface.md "Loading rules" refuses at the YAML
- * level: syntax errors, text that is not UTF-8, several documents, an empty
- * file, explicit tags, merge keys, duplicate keys, YAML 1.1 look-alikes
- * (yes/no/on/off, hex, octal, leading zeros, 1_000, .inf/.nan), more than
+ * FILE:LINE:COL, everything docs/scenarios.md "Loading rules" refuses at the
+ * YAML level: syntax errors, text that is not UTF-8, several documents, an
+ * empty file, explicit tags, merge keys, duplicate keys, YAML 1.1 look-alikes
+ * (hex, octal, leading zeros, 1_000, .inf/.nan), more than
  * 100,000 nodes after alias expansion and nesting deeper than 64 levels.
  * After it succeeds every walk of the document is bounded (depth <= 64,
  * <= 100,000 nodes even through aliases), so the rest of the loader may
  * recurse freely.
+ *
+ * A UTF-8 byte-order mark at the start is skipped. YAML 1.1's yes/no/on/off
+ * are strings (YAML 1.2): y_get_bool refuses them with "write true/false".
  *
  * The typed getters apply YAML 1.2 core typing and the ranges of fields.h;
  * y_apply() fills a struct from one or more mappings (a preset first, then
@@ -25,10 +28,10 @@
 #include "core/fields.h"
 #include "core/scenario.h"
 
-#define PE_YAML_MAX_NODES 100000 /* interface.md: after alias expansion */
-#define PE_YAML_MAX_DEPTH 64     /* interface.md: nesting levels */
+#define PE_YAML_MAX_NODES 100000 /* docs/scenarios.md: after alias expansion */
+#define PE_YAML_MAX_DEPTH 64     /* docs/scenarios.md: nesting levels */
 #define PE_YAML_MAX_FILE (64u << 20) /* bytes; a larger file is refused before parsing */
-#define PE_INT_MAX ((int64_t)1 << 53) /* interface.md "Ranges": integers at most 2^53 */
+#define PE_INT_MAX ((int64_t)1 << 53) /* docs/scenarios.md "Ranges": integers at most 2^53 */
 #define PE_YPATH_MAX 512              /* a key path in a message: plans[2].overlap.tp */
 
 typedef struct pe_ydoc {
@@ -81,9 +84,15 @@ pe_status y_fail(pe_error *err, const pe_ydoc *d, const yaml_node_t *n, const ch
 void y_path(char *out, const char *base, const char *key);
 void y_path_index(char *out, const char *base, size_t i);
 
-/* The closest of cands[0..n) to word (case-insensitive edit distance <= 2,
- * <= 1 for short words), or NULL. */
+/* The candidate word begins up to a separator when there is exactly one
+ * (mem_total -> mem_total_gib), else the closest of cands[0..n) to word
+ * (case-insensitive edit distance <= 2, <= 1 for short words), or NULL. */
 const char *y_suggest(const char *word, size_t len, const char *const *cands, size_t n);
+
+/* Where else in a scenario key (len bytes) is a key, when set is one of the
+ * scenario's mappings: "cluster", "cluster.intra_node or
+ * cluster.inter_node", "the top level"; "" when nowhere else. */
+void y_key_places(const pe_fieldset *set, const char *key, size_t len, char *buf, size_t size);
 
 /* The value of key in mapping m, or NULL (m must be a mapping). */
 yaml_node_t *y_map_get(const pe_ydoc *d, const yaml_node_t *m, const char *key);
@@ -143,11 +152,17 @@ typedef struct {
  * PRESET, auto) is only recorded in *st for the caller. */
 pe_status y_apply(const pe_fieldset *set, const pe_layer *layers, size_t n, const char *path,
                   void *base, pe_applied *st, pe_error *err);
+/* The same, going on after a bad key: each error is added to errs (then
+ * PE_BAD_INPUT is returned once every key was seen; err holds the last).
+ * An unknown key that belongs to another mapping of a scenario says which
+ * ("'nodes' belongs under cluster"). */
+pe_status y_apply_all(const pe_fieldset *set, const pe_layer *layers, size_t n, const char *path,
+                      void *base, pe_applied *st, pe_error *err, pe_error_list *errs);
 
 /* Index of key in set (the field must exist). */
 size_t y_field_index(const pe_fieldset *set, const char *key);
 
-/* The intra_node topology rule (interface.md "Ranges"): keys of the other
+/* The intra_node topology rule (docs/scenarios.md "Ranges"): keys of the other
  * topology are errors when written in the layer that chose the topology or
  * in a later one; a preset's keys of the other topology are dropped when a
  * later layer changes the topology. Clears st->set of dropped keys. */
@@ -163,7 +178,7 @@ struct pe_preset {
     const yaml_node_t *node; /* the entry's mapping */
 };
 
-/* [a-z0-9._-]+ : scenario names (interface.md) and preset names. */
+/* [a-z0-9._-]+ : scenario names (docs/scenarios.md) and preset names. */
 bool y_valid_name(const char *s);
 
 #endif

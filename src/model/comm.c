@@ -1,4 +1,4 @@
-/* comm.c — model.md §5 collectives (C1–C7) and §6 per-axis communication (X1–X5). */
+/* comm.c — docs/model.md §5 collectives (C1–C7) and §6 per-axis communication (X1–X5). */
 #include "model/comm.h"
 
 extern inline double comm_pos(double x);

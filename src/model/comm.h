@@ -1,4 +1,4 @@
-/* comm.h — model.md §5 collectives on the topology (C1–C7) and §6
+/* comm.h — docs/model.md §5 collectives on the topology (C1–C7) and §6
  * communication per axis with overlap (X1–X5). Times in seconds, sizes in
  * bytes, bandwidths in bytes/s. All inline: they run per plan. */
 #ifndef PLANEVAL_MODEL_COMM_H

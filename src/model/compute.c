@@ -1,4 +1,4 @@
-/* compute.c — model.md §4, FLOPs F1–F6. */
+/* compute.c — docs/model.md §4, FLOPs F1–F6. */
 #include "model/compute.h"
 
 #include "model/params.h"

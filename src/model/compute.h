@@ -1,4 +1,4 @@
-/* compute.h — model.md §4, FLOPs F1–F6. Counts are per token unless said
+/* compute.h — docs/model.md §4, FLOPs F1–F6. Counts are per token unless said
  * otherwise; F1–F4 are scenario-level, F5–F6 run per plan (inline). */
 #ifndef PLANEVAL_MODEL_COMPUTE_H
 #define PLANEVAL_MODEL_COMPUTE_H

@@ -1,5 +1,5 @@
 /* evaluate.c — scenario + plan → every figure of one report row
- * (model.md §1 validity, §2–§8 through src/model/, §9 budgets and status).
+ * (docs/model.md §1 validity, §2–§8 through src/model/, §9 budgets and status).
  *
  * evaluate_prepare() flattens everything scenario-level into pe_eval_ctx
  * once (P1–P6, F1–F4, A1–A3 per token, the interconnect in SI units).
@@ -7,7 +7,7 @@
  * formatting. It checks V1–V8 with integer arithmetic (returning early for
  * an invalid plan), then evaluates stage 0 and stage p−1 with the inline
  * equation functions of src/model/ and picks the memory-worst and time
- * stages (model.md intro). evaluate_format_reason() builds the `reason`
+ * stages (docs/model.md intro). evaluate_format_reason() builds the `reason`
  * text on demand from result->failed. */
 #include "model/evaluate.h"
 
@@ -207,7 +207,7 @@ static int uneven_layers(int64_t L, const pe_plan *pl, int64_t *L0, int64_t *Ll,
     return *L0 % v == 0 && *Ll % v == 0 && *Lmid % v == 0;
 }
 
-/* The per-plan numbers every step below shares (model.md §0 notation). */
+/* The per-plan numbers every step below shares (docs/model.md §0 notation). */
 typedef struct {
     int64_t m;                               /* micro-batches; 0 when V5 fails */
     double t, p, c, dp, v, m_d, b;           /* degrees as doubles */

@@ -15,7 +15,7 @@
 #include "model/net.h"
 #include "core/scenario.h"
 
-/* Ordered as ranked (model.md §9): ok first, invalid last. */
+/* Ordered as ranked (docs/model.md §9): ok first, invalid last. */
 typedef enum { PE_STATUS_OK, PE_STATUS_OVER_TIME, PE_STATUS_OVER_MEMORY, PE_STATUS_INVALID } pe_plan_status;
 typedef enum { PE_BOUND_COMPUTE, PE_BOUND_COMMUNICATION, PE_BOUND_BUBBLE } pe_bound;
 /* Interconnect tier an axis' collectives ran on. */

@@ -1,4 +1,4 @@
-/* memory.c — model.md §3, memory per GPU (M1–M6, A1–A8). */
+/* memory.c — docs/model.md §3, memory per GPU (M1–M6, A1–A8). */
 #include "model/memory.h"
 
 #include "model/params.h"

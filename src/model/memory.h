@@ -1,4 +1,4 @@
-/* memory.h — model.md §3, memory per GPU: model state M1–M4, activations
+/* memory.h — docs/model.md §3, memory per GPU: model state M1–M4, activations
  * A1–A8 with the in-flight table k(stage), total M5. All sizes in bytes.
  *
  * Per-token activation sizes (A1–A3) depend on the model only and are

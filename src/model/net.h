@@ -1,4 +1,4 @@
-/* net.h — the cluster's interconnect in SI units (model.md §5 C2, C3),
+/* net.h — the cluster's interconnect in SI units (docs/model.md §5 C2, C3),
  * shared by evaluate.h (kept in pe_eval_ctx) and model/comm.h. */
 #ifndef PLANEVAL_MODEL_NET_H
 #define PLANEVAL_MODEL_NET_H

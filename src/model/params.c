@@ -1,4 +1,4 @@
-/* params.c — model.md §2, parameter counts P1–P7. */
+/* params.c — docs/model.md §2, parameter counts P1–P7. */
 #include "model/params.h"
 
 extern inline double params_gpu(double layers_per_stage, double n_layer, double n_embed,

@@ -1,4 +1,4 @@
-/* params.h — model.md §2, parameter counts P1–P7.
+/* params.h — docs/model.md §2, parameter counts P1–P7.
  *
  * Pure functions of the model dimensions. Everything scenario-level (P1–P6)
  * is called once by evaluate_prepare(); P7 runs per plan and is inline. */

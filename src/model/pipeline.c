@@ -1,4 +1,4 @@
-/* pipeline.c — model.md §7, pipeline bubble B1–B4. */
+/* pipeline.c — docs/model.md §7, pipeline bubble B1–B4. */
 #include "model/pipeline.h"
 
 extern inline double pipe_stage_time(double tau, double chi_tp, double chi_cp);

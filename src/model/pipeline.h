@@ -1,4 +1,4 @@
-/* pipeline.h — model.md §7, pipeline bubble B1–B4.
+/* pipeline.h — docs/model.md §7, pipeline bubble B1–B4.
  * t_f = τ_f + χ_tp,f + χ_cp,f and t_b = τ_b + χ_tp,b + χ_cp,b are the
  * per-micro-batch stage times including exposed TP and CP communication. */
 #ifndef PLANEVAL_MODEL_PIPELINE_H

@@ -1,4 +1,4 @@
-/* step.c — model.md §8, step time and derived figures S1–S5. */
+/* step.c — docs/model.md §8, step time and derived figures S1–S5. */
 #include "model/step.h"
 
 extern inline double step_time(double compute_s, double tp_comm_s, double cp_comm_s,

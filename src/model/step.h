@@ -1,4 +1,4 @@
-/* step.h — model.md §8, step time and derived figures S1–S5. */
+/* step.h — docs/model.md §8, step time and derived figures S1–S5. */
 #ifndef PLANEVAL_MODEL_STEP_H
 #define PLANEVAL_MODEL_STEP_H
 

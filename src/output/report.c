@@ -376,7 +376,7 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
 {
     const pe_result *r = &row->result;
     buf[0] = '\0';
-    /* interface.md: an invalid plan fills rank … micro_batch only (our added
+    /* docs/scenarios.md: an invalid plan fills rank … micro_batch only (our added
      * columns too: identical invalid rows stay identical, so their order
      * within a canonical-text tie cannot show). */
     if (r->status == PE_STATUS_INVALID && col >= COL_MICROBATCHES)

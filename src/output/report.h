@@ -1,4 +1,4 @@
-/* report.h — the report CSV (interface.md "Report CSV"), written with
+/* report.h — the report CSV (docs/scenarios.md "The report"), written with
  * libcsv. A report is written to a temporary file beside its destination
  * and renamed into place on commit, so a reader never sees half a report
  * and a failed run leaves none behind. */

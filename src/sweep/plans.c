@@ -1,6 +1,6 @@
 /* plans.c — canonical text, and index → plan over explicit plans + sweep.
- * Rules: interface.md "Sweep" (auto candidates, enumeration order) and
- * model.md §1 (which combinations are skipped rather than reported). */
+ * Rules: docs/scenarios.md "Sweeps" (auto candidates, enumeration order) and
+ * docs/model.md §1 (which combinations are skipped rather than reported). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,7 +123,7 @@ static pe_status set_values(pe_plan_space *sp, int axis, const int64_t *v, uint6
     return PE_OK;
 }
 
-/* interface.md: tp auto = every t ≤ G with t | G, a, g, f; with
+/* docs/scenarios.md: tp auto = every t ≤ G with t | G, a, g, f; with
  * allow_cross_node_tp also multiples of G up to N that divide a, g and f. */
 static uint64_t tp_auto(const pe_scenario *s, int64_t *out, uint64_t cap)
 {
@@ -140,7 +140,7 @@ static uint64_t tp_auto(const pe_scenario *s, int64_t *out, uint64_t cap)
     return n;
 }
 
-/* The candidates of axis a given as auto (interface.md "Sweep"; ep: issue 11). */
+/* The candidates of axis a given as auto (docs/scenarios.md "Sweeps"; ep: issue 11). */
 static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t *cand, uint64_t cap)
 {
     static const int64_t defaults[PE_AXIS_COUNT] = {
@@ -331,7 +331,7 @@ static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_p
         }
     }
     out->schedule = (pe_schedule)v[PE_AXIS_SCHEDULE][slot[PE_AXIS_SCHEDULE]];
-    /* model.md §1: virtual_stages values apply to interleaved only (other
+    /* docs/model.md §1: virtual_stages values apply to interleaved only (other
      * schedules take v = 1 once); interleaved with v < 2 is skipped. */
     *axis = PE_AXIS_VIRTUAL_STAGES;
     if (out->schedule != PE_SCHEDULE_INTERLEAVED) {

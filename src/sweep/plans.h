@@ -1,13 +1,13 @@
 /* plans.h — the plans of a scenario, addressed by index.
  *
  * Index 0 .. explicit_count-1 are the explicit plans in file order; the
- * rest is the sweep's cross product in interface.md's enumeration order
+ * rest is the sweep's cross product in docs/scenarios.md's enumeration order
  * (tp, pp, cp, dp, zero, recompute, micro_batch, schedule, virtual_stages,
  * sequence_parallel, then issue 11's ep, etp, first_stage_layers,
  * last_stage_layers, offload_optimizer; the last varies fastest). Every axis has a fixed
  * number of slots (an `auto` axis one slot per candidate), so index → plan
  * is arithmetic: shards and resume need no list of plans. A slot that is not
- * a plan (model.md §1 "skipped" combinations) comes back as a pe_skip. */
+ * a plan (docs/model.md §1 "skipped" combinations) comes back as a pe_skip. */
 #ifndef PLANEVAL_PLANS_H
 #define PLANEVAL_PLANS_H
 
@@ -88,7 +88,7 @@ pe_skip plans_cursor_plan(const pe_plan_space *space, const pe_plan_cursor *c, p
 void plans_next_at_axis(const pe_plan_space *space, pe_plan_cursor *c, int axis);
 void plans_advance(const pe_plan_space *space, pe_plan_cursor *c, uint64_t n);
 
-/* The plan a reference names (interface.md: a name is matched first, then
+/* The plan a reference names (docs/scenarios.md: a name is matched first, then
  * canonical text; explicit plans before the sweep). */
 bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out);
 

@@ -1,4 +1,4 @@
-/* rank.c — comparator and sort of report rows (model.md §9). */
+/* rank.c — comparator and sort of report rows (docs/model.md §9). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +51,7 @@ void rank_make_row(pe_rank_by by, uint64_t index, const pe_plan *p, const char *
 
 static int cmp_double(double a, double b) { return (a > b) - (a < b); }
 
-/* model.md §9: keys compare rounded to 12 significant digits. Rounding is
+/* docs/model.md §9: keys compare rounded to 12 significant digits. Rounding is
  * monotone, so two keys further apart than any rounding step (relative
  * 1e-11 at most; 1e-10 leaves a margin) keep their order and need no
  * rounding; only near-ties pay for the exact printf/strtod round trip. */

@@ -1,4 +1,4 @@
-/* rank.h — the total order of report rows (model.md §9).
+/* rank.h — the total order of report rows (docs/model.md §9).
  *
  * Class by status (ok, over_time, over_memory, invalid); inside a class by
  * the rank_by key(s) rounded to 12 significant digits; invalid plans by

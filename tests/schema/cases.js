@@ -1,5 +1,5 @@
 /* cases.js — small YAML documents that pin what schemas/*.schema.json accept
- * and refuse (interface.md). Run by `validate.js --selftest`: each case is
+ * and refuse (docs/scenarios.md). Run by `validate.js --selftest`: each case is
  * one check. `valid: false` cases must be refused by the YAML reader or the
  * schema; `valid: true` cases must pass. */
 'use strict';
@@ -117,6 +117,9 @@ plans:
     { name: 'anchors and aliases', valid: true, yaml: `${PRESET}overlap: &ov { dp: 0.5 }\nplans:\n  - { dp: 64, overlap: *ov }\n` },
     { name: 'booleans True/FALSE', valid: true, yaml: sub('  seq_len: 2048\n', '  seq_len: 2048\n  bias: True\n  dropout: FALSE\n') },
 
+    /* YAML 1.1's booleans are strings in YAML 1.2: names, not booleans */
+    { name: 'a plan named off', valid: true, yaml: sub('  - dp: 64\n', '  - name: off\n    dp: 64\n  - name: yes\n    dp: 64\n') },
+    { name: 'a scenario named no', valid: true, yaml: sub('name: base\n', 'name: no\n') },
     /* ---------------------------------------------------------- refused */
     { name: 'unknown top-level key', valid: false, yaml: `${BASE}rankby: mfu\n` },
     { name: 'unknown model key', valid: false, yaml: sub('  layers: 96\n', '  layer: 96\n') },
@@ -127,6 +130,7 @@ plans:
     { name: '.nan', valid: false, yaml: sub('    hbm_tb_s: 5.3\n', '    hbm_tb_s: .nan\n') },
     { name: '.inf', valid: false, yaml: sub('    hbm_tb_s: 5.3\n', '    hbm_tb_s: .inf\n') },
     { name: 'boolean as yes', valid: false, yaml: sub('  seq_len: 2048\n', '  seq_len: 2048\n  bias: yes\n') },
+    { name: 'boolean as on in a plan', valid: false, yaml: sub('  - dp: 64\n', '  - dp: 64\n    sequence_parallel: on\n') },
     { name: 'quoted number', valid: false, yaml: sub('  layers: 96\n', '  layers: "96"\n') },
     { name: 'null value', valid: false, yaml: sub('  layers: 96\n', '  layers:\n') },
     { name: 'tp: 0', valid: false, yaml: sub('  - dp: 64\n', '  - dp: 64\n    tp: 0\n') },

@@ -16,7 +16,7 @@
  * JSON schema; bad files never fail the run. The last line is
  * "N passed, N failed"; the exit status is 1 when any check failed, else 0.
  *
- * YAML is read as the loader reads it (interface.md): YAML 1.2 core typing,
+ * YAML is read as the loader reads it (docs/scenarios.md): YAML 1.2 core typing,
  * but integers are base 10 without leading zeros, floats follow the 1.2
  * pattern without .inf/.nan, hex and octal are plain strings (so a number key
  * rejects them), duplicate keys and several documents are errors, and an
@@ -100,7 +100,7 @@ function unboxFloats(node, pointer, floats, seen) {
     return out;
 }
 
-/* The loader's limits (interface.md): at most 100,000 nodes after alias
+/* The loader's limits (docs/scenarios.md): at most 100,000 nodes after alias
  * expansion and 64 levels of nesting. Sizes are memoised per object, so a
  * "billion laughs" document is measured, not expanded. */
 const MAX_NODES = 100000;

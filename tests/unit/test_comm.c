@@ -1,4 +1,4 @@
-/* test_comm.c — model.md §5 (C1–C7) and §6 (X1–X5), against hand arithmetic.
+/* test_comm.c — docs/model.md §5 (C1–C7) and §6 (X1–X5), against hand arithmetic.
  * Networks: the MI300X node (full mesh, 7 links × 64 GB/s, 2 µs; NIC 50 GB/s,
  * 5 µs; G = 8) and a switch node (450 GB/s per GPU, 2 µs). S = 1 GB. */
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* test_compute.c — model.md §4, F1–F6, against hand arithmetic. */
+/* test_compute.c — docs/model.md §4, F1–F6, against hand arithmetic. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

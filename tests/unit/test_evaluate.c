@@ -1,4 +1,4 @@
-/* test_evaluate.c — model.md §1 validity V1–V8 (each failing alone, with its
+/* test_evaluate.c — docs/model.md §1 validity V1–V8 (each failing alone, with its
  * reason text), §9 budgets, status precedence, reason formatting,
  * interventions, and the result of an invalid plan. */
 #include <setjmp.h>

@@ -1,6 +1,6 @@
-/* test_load.c — the scenario loader: defaults (model.md §0), presets merged
- * key by key (interface.md "Presets"), plans, sweep and expect parsing, and
- * the exact text of several refusals (interface.md "Loading rules"). More
+/* test_load.c — the scenario loader: defaults (docs/model.md §0), presets merged
+ * key by key (docs/scenarios.md "Presets and the catalog"), plans, sweep and expect parsing, and
+ * the exact text of several refusals (docs/scenarios.md "Loading rules"). More
  * refusals, one file each, are in tests/bad/ (tests/test_bad_inputs.sh).
  * Runs from the source directory (CTest's WORKING_DIRECTORY). */
 #include <setjmp.h>
@@ -87,6 +87,7 @@ static void assert_refused(const char *text, const char *expected)
     char buf[2048];
     pe_error_format(&err, buf, sizeof buf);
     assert_string_equal(buf, expected);
+    assert_string_equal(err.more, ""); /* one mistake, one error: no follow-on errors */
     /* a refused file leaves the output zeroed */
     assert_null(s.plans);
     assert_int_equal(s.plan_count, 0);
@@ -107,7 +108,7 @@ static void test_defaults(void **state)
     assert_string_equal(s.name, "t"); /* the file stem */
     assert_string_equal(s.file, "dir/t.yaml");
     assert_null(s.description);
-    /* model.md §0 */
+    /* docs/model.md §0 */
     assert_int_equal(s.model.kv_heads, 96);
     assert_int_equal(s.model.ffn_hidden, 4 * 12288);
     assert_int_equal(s.model.mlp, PE_MLP_GELU);
@@ -137,7 +138,7 @@ static void test_defaults(void **state)
     assert_int_equal(s.rank_by, PE_RANK_STEP_TIME);
     assert_false(s.sweep.present);
     assert_int_equal(s.expect_count, 0);
-    /* plans: interface.md "Plans" */
+    /* plans: docs/scenarios.md "Plans" */
     assert_int_equal(s.plan_count, 4);
     const pe_plan *p = &s.plans[0];
     assert_string_equal(p->name, "baseline");
@@ -508,9 +509,16 @@ static void test_typing(void **state)
     assert_refused(BASE "plans:\n  - {dp: 64, recompute: null}\n",
                    "dir/t.yaml:17:25: error: plans[0].recompute: expected one of none, "
                    "selective, full, got null");
+    /* YAML 1.1's y/n/yes/no/on/off are strings in YAML 1.2: wrong where a
+     * number is expected, refused with a hint where a boolean is */
     assert_refused(BASE "plans:\n  - {dp: 64, tp: n}\n",
-                   "dir/t.yaml:17:18: error: plans[0].tp: \"n\" is not a boolean in YAML 1.2: "
-                   "write true or false, or quote it if you mean the text");
+                   "dir/t.yaml:17:18: error: plans[0].tp: expected an integer, got \"n\"");
+    assert_refused(BASE "plans:\n  - {dp: 64, tp: 2, sequence_parallel: on}\n",
+                   "dir/t.yaml:17:40: error: plans[0].sequence_parallel: \"on\" is not a boolean "
+                   "in YAML 1.2: write true");
+    assert_refused(BASE "plans:\n  - {dp: 64, tp: 2, sequence_parallel: N}\n",
+                   "dir/t.yaml:17:40: error: plans[0].sequence_parallel: \"N\" is not a boolean "
+                   "in YAML 1.2: write false");
     assert_refused(BASE "description: 12:30\n" PLANS,
                    "dir/t.yaml:16:14: error: description: \"12:30\" is a YAML 1.1 base-60 "
                    "number: quote it if you mean the text");
@@ -626,6 +634,39 @@ static void test_fields_table(void **state)
     assert_int_equal(n, 17); /* 15 of scenarios and catalogs, question, submission */
 }
 
+/* Every mistake of a file in one pass, in file order (the first in the
+ * error's fields, the others in err.more), one mistake one error. */
+static void test_several_mistakes(void **state)
+{
+    (void)state;
+    pe_scenario s;
+    pe_error err;
+    const char *text = HEAD
+        "model:\n  layers: 96\n  hidden: 12288\n  heads: 96\n  vocab: 51200\n"
+        "  seq_len: 2048\n  nodes: 8\n" CLUSTER TRAINING
+        "plans:\n  - {name: off, dp: 64, tp: 0}\n  - {name: yes, dp: 64, sequence_parallel: no}\n"
+        "expect:\n  - {plan: off, mem_total: 1}\n";
+    assert_int_equal(load_text(text, &s, &err), PE_BAD_INPUT);
+    char buf[2048];
+    pe_error_format(&err, buf, sizeof buf);
+    assert_string_equal(buf, "dir/t.yaml:8:3: error: unknown key 'nodes' in model ('nodes' belongs "
+                             "under cluster)");
+    assert_string_equal(err.more,
+                        "dir/t.yaml:18:29: error: plans[0].tp must be a whole number >= 1, got 0\n"
+                        "dir/t.yaml:19:44: error: plans[1].sequence_parallel: \"no\" is not a "
+                        "boolean in YAML 1.2: write false\n"
+                        "dir/t.yaml:21:17: error: unknown key 'mem_total' in expect[0] (not a "
+                        "report column; did you mean 'mem_total_gib'?)\n");
+    assert_null(s.plans);
+    /* the same file without those mistakes loads, plans named off and yes */
+    const char *fixed = BASE "plans:\n  - {name: off, dp: 64}\n  - {name: yes, dp: 64}\n"
+                             "expect:\n  - {plan: off, mem_total_gib: 1}\n";
+    assert_loads(fixed, &s);
+    assert_string_equal(s.plans[0].name, "off");
+    assert_string_equal(s.plans[1].name, "yes");
+    scenario_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -635,7 +676,7 @@ int main(void)
         cmocka_unit_test(test_sweep),          cmocka_unit_test(test_expect),
         cmocka_unit_test(test_typing),         cmocka_unit_test(test_structure),
         cmocka_unit_test(test_huge_values),    cmocka_unit_test(test_files),
-        cmocka_unit_test(test_fields_table),
+        cmocka_unit_test(test_fields_table),   cmocka_unit_test(test_several_mistakes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,4 +1,4 @@
-/* test_memory.c — model.md §3, M1–M6 and A1–A8, against hand arithmetic
+/* test_memory.c — docs/model.md §3, M1–M6 and A1–A8, against hand arithmetic
  * and the published figures (Korthikanti et al. 2022; Rajbhandari et al.
  * 2020 Table 1). */
 #include <setjmp.h>
@@ -39,7 +39,7 @@ static void test_activation_components(void **state)
     assert_true(act_par(&s.model) == 348160.0);
 }
 
-/* A4: the model.md check and Korthikanti's Table 2 forms. */
+/* A4: the docs/model.md check and Korthikanti's Table 2 forms. */
 static void test_activation_layer(void **state)
 {
     (void)state;

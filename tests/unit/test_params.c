@@ -1,4 +1,4 @@
-/* test_params.c — model.md §2, P1–P7, against hand arithmetic. */
+/* test_params.c — docs/model.md §2, P1–P7, against hand arithmetic. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

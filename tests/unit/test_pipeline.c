@@ -1,4 +1,4 @@
-/* test_pipeline.c — model.md §7, bubble B1–B4 and bubble_fraction, plus
+/* test_pipeline.c — docs/model.md §7, bubble B1–B4 and bubble_fraction, plus
  * X3 on the pipeline axis, against hand arithmetic. */
 #include <setjmp.h>
 #include <stdarg.h>

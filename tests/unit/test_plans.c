@@ -1,5 +1,5 @@
 /* test_plans.c — canonical text, enumeration order, auto axes and skips
- * (interface.md "Sweep", model.md §1). */
+ * (docs/scenarios.md "Sweeps", docs/model.md §1). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,7 +44,7 @@ static void test_canonical(void **state)
                  .schedule = PE_SCHEDULE_1F1B, .virtual_stages = 1};
     char buf[PE_CANON_MAX];
     plans_canonical(&p, buf, sizeof buf);
-    /* interface.md's own example */
+    /* docs/scenarios.md's own example */
     assert_string_equal(buf, "dp64-tp1-pp1-cp1-z3-selective-mb1-1f1b-v1-sp0");
     p = (pe_plan){.dp = 16, .tp = 1, .pp = 4, .cp = 1, .zero = 3,
                   .recompute = PE_RECOMPUTE_SELECTIVE, .micro_batch = 1,

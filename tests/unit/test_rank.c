@@ -1,4 +1,4 @@
-/* test_rank.c — the report order (model.md §9) and number formatting. */
+/* test_rank.c — the report order (docs/model.md §9) and number formatting. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>

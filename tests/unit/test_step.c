@@ -1,4 +1,4 @@
-/* test_step.c — model.md §8, step time and derived figures S1–S5, the
+/* test_step.c — docs/model.md §8, step time and derived figures S1–S5, the
  * sanity identity, and the column-sum property. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -83,7 +83,7 @@ static void test_end_to_end(void **state)
     assert_rel(r3.comm_fraction, r3.dp_comm_s / r3.step_time_s, 1e-15);
 }
 
-/* model.md §8 sanity identity: p = 1, t = c = dp = 1, recompute none, a very
+/* docs/model.md §8 sanity identity: p = 1, t = c = dp = 1, recompute none, a very
  * large hbm_tb_s → mfu = e: step = m·3·f_fwd/(peak·e) = F_model/(peak·e). */
 static void test_sanity_identity(void **state)
 {

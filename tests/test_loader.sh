@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# test_loader.sh PLANEVAL SOURCE_DIR WORKDIR — legal inputs load (issue 13,
+# points 5 and 6): a UTF-8 byte-order mark at the start of a scenario,
+# catalog or submission; *.yml beside *.yaml in a directory argument and in
+# --catalog DIR; a directory with neither is an error naming it; plans and
+# students named off/yes are strings. Point 8 (several mistakes in one
+# pass) is pinned by tests/bad/*.expect; here: the exit status and the
+# "... and N more" line of a file with more mistakes than are listed.
+. "$(dirname "$0")/testlib.sh"
+
+drill=$src/scenarios/drills/01-fit-the-model.yaml
+bom=$(printf '\357\273\277')
+
+# ---------------------------------------------------------------- BOM
+# A BOM, then a document start marker (which must stand at column 1).
+mkdir -p "$work/bom"
+{ printf '%s---\n' "$bom"; cat "$drill"; } >"$work/bom/drill.yaml"
+"$planeval" validate "$work/bom/drill.yaml" 2>"$work/err"; rc=$?
+check "a scenario with a BOM loads (got $rc: $(head -c 200 "$work/err"))" '[ $rc -eq 0 ]'
+"$planeval" run --quiet -o "$work/bom/r1" "$drill"
+"$planeval" run --quiet -o "$work/bom/r2" "$work/bom/drill.yaml"
+check "its report is the same as without the BOM" \
+    '[ -s "$work/bom/r1/01-fit-the-model.csv" ] && cmp -s "$work/bom/r1/01-fit-the-model.csv" "$work/bom/r2/01-fit-the-model.csv"'
+# positions are unchanged by the BOM: line 1 column 1 is still the first key
+printf '%sschema: planeval/v2\n' "$bom" >"$work/bom/v2.yaml"
+"$planeval" validate "$work/bom/v2.yaml" 2>"$work/err"; rc=$?
+check "an error after a BOM is at line 1, column 9 (got $rc: $(cat "$work/err"))" \
+    '[ $rc -eq 2 ] && grep -q "^$work/bom/v2.yaml:1:9: error: schema must be planeval/v1" "$work/err"'
+
+node='{gpus_per_node: 8, gpu: {preset: mi300x}, intra_node: {topology: full_mesh, links: 7, link_gb_s: 64, latency_us: 2}, inter_node: {nic_gb_s: 50, latency_us: 5}}'
+mkdir -p "$work/bomcat"
+printf '%s---\nclusters:\n  bom-node: %s\n' "$bom" "$node" >"$work/bomcat/extra.yaml"
+sed 's/^  preset: mi300x-node.*/  preset: bom-node/' "$drill" >"$work/bom/preset.yaml"
+"$planeval" validate --catalog "$work/bomcat" "$work/bom/preset.yaml" 2>"$work/err"; rc=$?
+check "a catalog file with a BOM loads (got $rc: $(head -c 200 "$work/err"))" '[ $rc -eq 0 ]'
+
+mkdir -p "$work/bomsub"
+{ printf '%s---\n' "$bom"; cat "$src/tests/grade/class/01-ada-correct.yaml"; } >"$work/bomsub/ada.yaml"
+"$planeval" grade --quiet "$drill" "$work/bomsub/ada.yaml" -o "$work/bomsub/g.csv" 2>"$work/err"; rc=$?
+check "a submission with a BOM is graded (got $rc)" \
+    '[ $rc -eq 0 ] && grep -q "^ada.lovelace,total,,,,13,13," "$work/bomsub/g.csv"'
+
+# ---------------------------------------------------------------- *.yml, empty directories
+mkdir -p "$work/dir"
+sed 's/^name: .*/name: b-yml/' "$drill" >"$work/dir/b.yml"
+sed 's/^name: .*/name: a-yaml/' "$drill" >"$work/dir/a.yaml"
+sed 's/^name: .*/name: c-yaml/' "$drill" >"$work/dir/c.yaml"
+printf 'not yaml\n' >"$work/dir/notes.txt"
+"$planeval" validate "$work/dir" >"$work/out" 2>"$work/err"; rc=$?
+check "a directory's *.yaml and *.yml are read (got $rc)" '[ $rc -eq 0 ] && [ $(wc -l <"$work/err") -eq 3 ]'
+check "in byte order of their names" \
+    '[ "$(cut -d: -f1 "$work/err" | tr "\n" " ")" = "$work/dir/a.yaml $work/dir/b.yml $work/dir/c.yaml " ]'
+
+mkdir -p "$work/empty"
+printf 'x\n' >"$work/empty/readme.txt"
+"$planeval" validate "$work/empty" 2>"$work/err"; rc=$?
+check "a directory without YAML files exits 2 (got $rc)" '[ $rc -eq 2 ]'
+check "and names it" \
+    '[ "$(cat "$work/err")" = "$work/empty: error: no *.yaml or *.yml file in this directory" ]'
+"$planeval" validate "$work/empty" "$drill" >"$work/out" 2>"$work/err"; rc=$?
+check "the other arguments still load (got $rc)" '[ $rc -eq 2 ] && grep -q "01-fit-the-model.yaml: ok" "$work/err"'
+"$planeval" validate --catalog "$work/empty" "$drill" 2>"$work/err"; rc=$?
+check "--catalog DIR without YAML files exits 2 (got $rc)" '[ $rc -eq 2 ]'
+check "and names it" \
+    '[ "$(cat "$work/err")" = "$work/empty: error: no *.yaml or *.yml file in this directory" ]'
+"$planeval" grade --quiet "$drill" "$work/empty" -o "$work/g.csv" >/dev/null 2>"$work/err"; rc=$?
+check "grade: a submission directory without YAML files exits 2 (got $rc)" \
+    '[ $rc -eq 2 ] && grep -q "^$work/empty: error: no \*.yaml or \*.yml file" "$work/err"'
+
+mkdir -p "$work/ymlcat"
+printf 'clusters:\n  yml-node: %s\n' "$node" >"$work/ymlcat/extra.yml"
+sed 's/^  preset: mi300x-node.*/  preset: yml-node/' "$drill" >"$work/yml-preset.yaml"
+"$planeval" validate --catalog "$work/ymlcat" "$work/yml-preset.yaml" 2>"$work/err"; rc=$?
+check "--catalog DIR reads *.yml (got $rc: $(head -c 200 "$work/err"))" '[ $rc -eq 0 ]'
+
+mkdir -p "$work/badcat"
+printf 'gpus:\n  a: {hbm_gb: 80, hbm_tb_s: 0}\n  b: {hbm_gib: yes}\nmodels:\n  Bad: {layers: 1}\n' >"$work/badcat/x.yml"
+"$planeval" validate --catalog "$work/badcat" "$drill" 2>"$work/err"; rc=$?
+printf '%s\n' \
+    "$work/badcat/x.yml:2:7: error: unknown key 'hbm_gb' in gpus.a (did you mean 'hbm_gib'?)" \
+    "$work/badcat/x.yml:2:29: error: gpus.a.hbm_tb_s must be a number > 0, got 0" \
+    "$work/badcat/x.yml:3:16: error: gpus.b.hbm_gib: expected a number, got \"yes\"" \
+    "$work/badcat/x.yml:5:3: error: models: preset name \"Bad\" must match [a-z0-9._-]+" >"$work/want"
+check "a catalog file's mistakes are all reported (got $rc: $(cat "$work/err"))" \
+    '[ $rc -eq 2 ] && cmp -s "$work/err" "$work/want"'
+
+# ---------------------------------------------------------------- names that are strings
+sed -e 's/^name: .*/name: off/' "$drill" | awk '
+    /^plans:/ { print; print "  - name: off"; print "    dp: 64"; print "  - name: yes"; print "    dp: 64"; print "    zero: 3"; next } { print }' \
+    >"$work/names.yaml"
+"$planeval" run --quiet -o "$work/names" "$work/names.yaml" 2>"$work/err"; rc=$?
+check "a scenario and plans named off/yes load (got $rc: $(head -c 300 "$work/err"))" '[ $rc -eq 0 ]'
+check "the report is named off.csv" '[ -f "$work/names/off.csv" ]'
+check "the plans are named off and yes" \
+    'grep -q "^[0-9]*,off,off," "$work/names/off.csv" && grep -q "^[0-9]*,off,yes," "$work/names/off.csv"'
+
+sed 's/^student: .*/student: off/' "$src/tests/grade/class/01-ada-correct.yaml" >"$work/off.yaml"
+"$planeval" grade --quiet "$drill" "$work/off.yaml" -o "$work/off.csv" 2>"$work/err"; rc=$?
+check "a student named off is graded (got $rc)" '[ $rc -eq 0 ] && grep -q "^off,total,,,,13,13," "$work/off.csv"'
+
+# ---------------------------------------------------------------- many mistakes
+{
+    printf 'schema: planeval/v1\nmodel:\n'
+    for i in $(seq 1 25); do printf '  bad_key_%02d: 1\n' "$i"; done
+} >"$work/many.yaml"
+"$planeval" validate "$work/many.yaml" >/dev/null 2>"$work/err"; rc=$?
+check "many mistakes: exit 2, 20 errors listed, then one line for the rest (got $rc, $(wc -l <"$work/err") lines)" \
+    '[ $rc -eq 2 ] && [ $(wc -l <"$work/err") -eq 21 ] && [ $(grep -c "^$work/many.yaml:[0-9]*:[0-9]*: error: " "$work/err") -eq 20 ]'
+# 25 unknown keys, 5 missing model keys, missing cluster and training, no plans
+check "the last line counts the others" \
+    '[ "$(tail -1 "$work/err")" = "$work/many.yaml: error: ... and 13 more errors" ]'
+check "the first 20 in file order" \
+    'sed -n 4p "$work/err" | grep -q ":3:3: error: unknown key .bad_key_01." &&
+     sed -n 20p "$work/err" | grep -q ":14:3: error: unknown key .bad_key_12."'
+
+finish
