@@ -160,6 +160,18 @@ void evaluate_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     moe_prepare(sc, ctx); /* issue 11; nothing for a dense model */
     fp8_prepare(sc, ctx);
     ctx->ext = ctx->moe.on || ctx->fp8;
+    if (ctx->moe.on) { /* act_total_gib of one sequence: (L − n)·A4 + n·A4' at t = c = 1 */
+        const pe_moe_ctx *e = &ctx->moe;
+        const double dense = act_layer(ctx->s, 1.0, 1.0, 0, ctx->act_rep, ctx->act_par,
+                                       ctx->act_att);
+        const double moe = moe_act_layer(
+            ctx->s, 1.0, 1.0, 0, ctx->act_rep, e->act_par_att, e->act_router, e->act_par_sh,
+            ctx->act_att,
+            moe_act_routed(1.0, ctx->s, e->k, e->rho, 1.0, 1.0, ctx->fp8 ? 1.0 : 2.0, ctx->h,
+                           e->act_expert_inner));
+        const double n = (double)params_moe_layers(m, 0, m->layers);
+        ctx->moe.act_total_per_seq = (ctx->L - n) * dense + n * moe;
+    }
     ctx->host_bps = cl->gpu.has_host_link_gb_s ? cl->gpu.host_link_gb_s * 1e9 : 0.0;
     ctx->cpu_adam_rate = cl->cpu_adam_gparams_s * 1e9;
     ctx->host_mem_bytes = cl->has_host_memory_gib ? cl->host_memory_gib * PE_GIB : 0.0;
@@ -175,6 +187,8 @@ static inline int interventions_of(const pe_plan *pl)
  * model's attention)·L / 2^30 */
 static inline double act_total_gib(const pe_eval_ctx *ctx, double b)
 {
+    if (ctx->moe.on) /* issue 11: dense and MoE layers (A4, A4' at t = c = 1) */
+        return b * ctx->moe.act_total_per_seq / PE_GIB;
     return act_layer(ctx->s, b, 1.0, 0, ctx->act_rep, ctx->act_par, ctx->act_att) * ctx->L /
            PE_GIB;
 }
@@ -503,8 +517,9 @@ ALWAYS_INLINE void moe_stage_activations(const pe_eval_ctx *ctx, const pe_plan *
 {
     const pe_moe_ctx *e = &ctx->moe;
     const double etp = (double)pl->etp;
-    w->moe.a_routed = moe_act_routed(q->b, q->sl, e->k, e->rho, q->t, etp, 2.0, ctx->h,
-                                     e->act_expert_inner); /* A11, bf16 inputs */
+    const double beta_in = ctx->fp8 ? 1.0 : 2.0; /* fp8: inputs kept in FP8 (A13) */
+    w->moe.a_routed = moe_act_routed(q->b, q->sl, e->k, e->rho, q->t, etp, beta_in, ctx->h,
+                                     e->act_expert_inner); /* A11 */
     w->moe.a_layer_m = moe_act_layer(q->sl, q->b, q->t, q->sp, ctx->act_rep, e->act_par_att,
                                      e->act_router, e->act_par_sh, w->att, w->moe.a_routed);
     w->moe.a12 = moe_act_dispatch(q->b, q->sl, e->k, e->rho, ctx->h, e->beta_d, etp, q->t);

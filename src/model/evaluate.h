@@ -100,6 +100,7 @@ typedef struct {
     double F8_layer_m;            /* F11: FP8 GEMM FLOPs per token of an MoE layer (with ρ) */
     double N8_layer_m_dense;      /* FP8-GEMM weights of an MoE layer: attention + shared */
     double N8_layer_m_expert;     /* FP8-GEMM weights of its E routed experts */
+    double act_total_per_seq;     /* act_total_gib's bytes for one sequence */
 } pe_moe_ctx;
 
 /* Scenario-level constants, computed once; opaque to callers but plain data
