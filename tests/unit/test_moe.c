@@ -360,6 +360,27 @@ static void test_moe_rules(void **state)
     assert_int_not_equal(fx_eval(&s, &p).status, PE_STATUS_INVALID);
 }
 
+/* X1 on MoE layers (design §4): Mixtral (no shared experts), tp 2, etp 1,
+ * ep 8, dp 8, b 1, s 4096, m = 64/8 = 8, no overlap: each MoE layer charges
+ * one TP all-reduce forward and one backward (attention only; the routed
+ * experts' TP traffic is X8, 0 with etp 1): tp_comm_s = m·32·2·T_ar.
+ * T_ar = 2·T_rs of S = 2·1·4096·4096 = 33,554,432 B over 2 GPUs at 450 GB/s:
+ * 2·(1/2·S/450e9 + 2e-6) = 2·(3.7282702e-5 + 2e-6) = 7.8565404e-5 s. */
+static void test_moe_tp_comm(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_h100(fx_mixtral_8x7b(), 2, 64);
+    pe_plan p = fx_moe_plan(8, 2, 8, 1, 1);
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    const double t_ar = 2.0 * (0.5 * 33554432.0 / 450e9 + 2e-6);
+    assert_rel(d.t_ar_tp, t_ar, 1e-15);
+    assert_rel(r.tp_comm_s, 8.0 * 32.0 * 2.0 * t_ar, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -369,7 +390,7 @@ int main(void)
         cmocka_unit_test(test_all_to_all_one_node), cmocka_unit_test(test_all_to_all_two_nodes),
         cmocka_unit_test(test_moe_model_flops),  cmocka_unit_test(test_uneven_stages),
         cmocka_unit_test(test_fp8),              cmocka_unit_test(test_offload),
-        cmocka_unit_test(test_moe_rules),
+        cmocka_unit_test(test_moe_rules),        cmocka_unit_test(test_moe_tp_comm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
