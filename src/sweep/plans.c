@@ -26,7 +26,7 @@ const char *plans_skip_name(pe_skip k)
         "interleaved needs virtual_stages >= 2",
         "sequence_parallel applies to tp > 1 only",
         "ep and etp apply to MoE models only",
-        "ep auto: ep*etp does not divide tp*cp*dp",
+        "ep auto: ep*etp does not divide tp*cp*dp or fit the node (V10, V14)",
     };
     return (unsigned)k < PE_SKIP_COUNT ? names[k] : "?";
 }
@@ -258,8 +258,8 @@ static inline int64_t mul_sat(int64_t a, int64_t b)
 }
 
 /* Issue 11 axes: ep, etp (a dense model takes ep 1, etp = tp once; ep:
- * auto keeps the divisors of E with ep·etp | t·c·dp, V10), stage layers,
- * offload. */
+ * auto keeps the divisors of E with ep·etp | t·c·dp, V10, and ep·etp
+ * dividing or a multiple of G, V14), stage layers, offload. */
 static pe_skip moe_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_plan *out,
                             int *axis)
 {
@@ -284,8 +284,8 @@ static pe_skip moe_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_pl
         out->etp = out->tp;
     if (sp->mode[PE_AXIS_EP] == MODE_AUTO) {
         const int64_t grid = mul_sat(mul_sat(out->tp, out->cp), out->dp);
-        const int64_t eg = mul_sat(out->ep, out->etp);
-        if (eg > grid || grid % eg != 0)
+        const int64_t eg = mul_sat(out->ep, out->etp), G = sp->scenario->cluster.gpus_per_node;
+        if (eg > grid || grid % eg != 0 || (G % eg != 0 && eg % G != 0)) /* V10, V14 */
             return PE_SKIP_EP_AUTO;
     }
     out->first_stage_layers = v[PE_AXIS_FIRST_STAGE][slot[PE_AXIS_FIRST_STAGE]];
