@@ -36,6 +36,7 @@ typedef struct {
     double measured_peak_gib; /* calibrate: measured peak memory, 0 = not given */
     uint64_t shard_index, shard_count; /* run: --shard I/N; count 0 = no shard */
     bool resume;            /* run: continue from the checkpoint */
+    bool allow_partial;     /* merge: join what is there, naming what is missing */
     volatile sig_atomic_t *stop; /* run: set by SIGINT/SIGTERM */
     void (*on_error)(const pe_error *err);
 } pe_command_options;

@@ -106,10 +106,11 @@ bool grade_match_mistake(const pe_scenario *s, const pe_plan *p, pe_column col, 
 bool grade_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan *out);
 
 /* Text of len bytes made safe for a CSV cell opened by a spreadsheet:
- * a cell starting with = + - @ tab or CR (or their full-width forms, or
- * spaces then one of them) gets a leading single quote, control characters
- * become spaces, and long text is cut at max_len bytes (a UTF-8 boundary)
- * with "...". out must hold max_len + 8 bytes. */
+ * control characters become spaces and long text is cut at max_len bytes
+ * (a UTF-8 boundary) with "..."; then a cell that starts with = + - @ (or
+ * their full-width forms, or spaces then one of them) gets a leading single
+ * quote — checked after the normalisation, on the text as written. out
+ * must hold max_len + 8 bytes. */
 void grade_safe_cell(const char *in, size_t len, size_t max_len, char *out, size_t size);
 
 #endif

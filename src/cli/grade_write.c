@@ -23,20 +23,12 @@ static bool starts_formula(const unsigned char *s, size_t len)
     return false;
 }
 
-void grade_safe_cell(const char *in, size_t len, size_t max_len, char *out, size_t size)
+/* The text as it is written: cut at max_len bytes on a UTF-8 boundary
+ * (then "..."), control characters as spaces. Its length. */
+static size_t normalise_cell(const unsigned char *s, size_t len, size_t max_len, char *out,
+                             size_t size)
 {
-    const unsigned char *s = (const unsigned char *)in;
-    size_t o = 0, skip = 0;
-    if (size < 8) {
-        if (size)
-            out[0] = '\0';
-        return;
-    }
-    while (skip < len && s[skip] == ' ')
-        skip++;
-    if (starts_formula(s, len) || starts_formula(s + skip, len - skip))
-        out[o++] = '\'';
-    size_t n = len;
+    size_t o = 0, n = len;
     bool cut = false;
     if (n > max_len) {
         n = max_len;
@@ -51,6 +43,28 @@ void grade_safe_cell(const char *in, size_t len, size_t max_len, char *out, size
         o += 3;
     }
     out[o] = '\0';
+    return o;
+}
+
+void grade_safe_cell(const char *in, size_t len, size_t max_len, char *out, size_t size)
+{
+    if (size < 8) {
+        if (size)
+            out[0] = '\0';
+        return;
+    }
+    /* Normalise first, then look for a formula start in exactly the text
+     * that is written: checked before, "\v=HYPERLINK(...)" passed as
+     * " =HYPERLINK(...)". out[0] is kept for the quote. */
+    size_t n = normalise_cell((const unsigned char *)in, len, max_len, out + 1, size - 1);
+    const unsigned char *t = (const unsigned char *)out + 1;
+    size_t skip = 0;
+    while (skip < n && t[skip] == ' ')
+        skip++;
+    if (starts_formula(t, n) || starts_formula(t + skip, n - skip))
+        out[0] = '\'';
+    else
+        memmove(out, out + 1, n + 1);
 }
 
 /* %.6g: what the expected cell and the feedback show. */

@@ -1,10 +1,22 @@
-/* merge.c — `planeval merge REPORT.csv... -o FILE [--top K]`: join the
- * reports of the shards of one sweep into exactly the report one run gives.
+/* merge.c — `planeval merge REPORT.csv... -o FILE [--top K] [--allow-partial]`:
+ * join the reports of the shards of one sweep into exactly the report one
+ * run gives, after proving that they are all of it.
  *
  * Every row carries what ranks it (status, the rank_by figures, the plan's
  * columns for its canonical text, its name and plan_index), so rows are
  * re-ranked with the run's own comparator (rank.h) and renumbered; the
- * numbers are parsed back from shortest round-trip text, hence bit-exact. */
+ * numbers are parsed back from shortest round-trip text, hence bit-exact.
+ *
+ * Completeness comes from the summary `run` writes beside each report
+ * (DIR/NAME[.shard-I-of-N].summary.csv, found from the report's path): the
+ * scenario's name and CRC-32, the shard's index range [index_first,
+ * index_last) of index_total, top_k, rows_written and the report's CRC-32.
+ * The ranges must tile [0, index_total) exactly once, each report must have
+ * its rows_written rows and its checksum. --allow-partial merges what is
+ * there and names on stderr what is missing; an overlap is always refused. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +24,56 @@
 #include "core/columns.h"
 #include "cli/commands.h"
 #include "output/csvread.h"
+#include "output/digest.h"
 #include "sweep/rank.h"
 #include "output/report.h"
+#include "sweep/runner.h"
 
 typedef struct {
     pe_row row;         /* what rank_compare reads: key, canon, name, index */
     const char *const *cells;
+    const char *path;   /* where the row came from, for messages */
+    int line;
 } merged_row;
+
+/* One report given to merge, and what its summary says about it. */
+typedef struct {
+    const char *path;
+    pe_csv_table table;
+    char summary[PE_PATH_MAX + 32]; /* "" when the path does not end in .csv */
+    bool has_summary, sharded;
+    char scenario[PE_NAME_MAX];
+    uint64_t shard_i, shard_n, first, last, total, top_k, rows_written;
+    uint32_t scenario_crc, report_crc;
+} shard_file;
+
+/* Completeness problems are errors, or warnings with --allow-partial. */
+typedef struct {
+    bool allow_partial;
+    size_t warnings;
+    pe_status st;
+    pe_error *err;
+} verdict;
+
+static void incomplete(verdict *v, const char *file, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void incomplete(verdict *v, const char *file, const char *fmt, ...)
+{
+    char msg[PE_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (v->allow_partial) {
+        fprintf(stderr, "planeval: warning: partial merge: %s%s%s\n", file ? file : "",
+                file ? ": " : "", msg);
+        v->warnings++;
+    } else if (v->st == PE_OK) {
+        v->st = pe_fail(v->err, PE_BAD_INPUT, file, 0, 0,
+                        "%s (merge --allow-partial merges what is there)", msg);
+    }
+}
 
 /* A cell quoted for a message: control characters escaped, long text cut. */
 static const char *shown(const char *cell, char buf[96])
@@ -68,6 +123,87 @@ static int enum_of(const char *s, const char *(*name)(int), int count)
 static const char *recompute_name(int v) { return pe_recompute_name((pe_recompute)v); }
 static const char *schedule_name(int v) { return pe_schedule_name((pe_schedule)v); }
 
+/* A whole cell as a number, as the report writes it: no spaces, nothing
+ * after it ("=1+1" is not a number). An empty cell is 0 when allowed. */
+static bool strict_number(const char *cell, bool may_be_empty, double *out)
+{
+    if (!cell[0]) {
+        *out = 0;
+        return may_be_empty;
+    }
+    char *end;
+    errno = 0;
+    *out = strtod(cell, &end);
+    bool starts_like_a_number = cell[0] == '-' || cell[0] == '.' ||
+                                (cell[0] >= '0' && cell[0] <= '9');
+    return *end == '\0' &&
+           (starts_like_a_number || strcmp(cell, "inf") == 0 || strcmp(cell, "nan") == 0);
+}
+
+static bool strict_uint(const char *cell, uint64_t *out)
+{
+    if (!cell[0] || cell[0] < '0' || cell[0] > '9')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(cell, &end, 10);
+    *out = v;
+    return *end == '\0' && errno == 0;
+}
+
+/* The plan's columns of a row into p; NULL, or a message and the column. */
+static const char *parse_plan(const char *const *c, pe_plan *p, int *col)
+{
+    const int int_cols[] = {COL_DP, COL_TP, COL_PP, COL_CP, COL_ZERO, COL_MICRO_BATCH,
+                            COL_VIRTUAL_STAGES};
+    int64_t *int_fields[] = {&p->dp, &p->tp, &p->pp, &p->cp, &p->zero, &p->micro_batch,
+                             &p->virtual_stages};
+    for (size_t i = 0; i < sizeof int_cols / sizeof int_cols[0]; i++) {
+        *col = int_cols[i];
+        uint64_t v;
+        if (!strict_uint(c[int_cols[i]], &v) || v > INT64_MAX)
+            return "a plan column is not a whole number";
+        *int_fields[i] = (int64_t)v;
+    }
+    int rc = enum_of(c[COL_RECOMPUTE], recompute_name, 3);
+    int sc = enum_of(c[COL_SCHEDULE], schedule_name, 5);
+    *col = rc < 0 ? COL_RECOMPUTE : COL_SCHEDULE;
+    if (rc < 0 || sc < 0)
+        return "unknown recompute or schedule";
+    p->recompute = (pe_recompute)rc;
+    p->schedule = (pe_schedule)sc;
+    *col = COL_SEQUENCE_PARALLEL;
+    if (strcmp(c[COL_SEQUENCE_PARALLEL], "true") != 0 &&
+        strcmp(c[COL_SEQUENCE_PARALLEL], "false") != 0)
+        return "sequence_parallel is neither true nor false";
+    p->sequence_parallel = strcmp(c[COL_SEQUENCE_PARALLEL], "true") == 0;
+    return NULL;
+}
+
+/* The figures rank_key_of ranks by, parsed strictly. */
+static const char *parse_keys(const char *const *c, int st, int rank_by, merged_row *m, int *col)
+{
+    pe_result r = {.status = (pe_plan_status)st};
+    const struct { int col; double *into; bool may_be_empty; } figures[] = {
+        {COL_STEP_TIME_S, &r.step_time_s, false},
+        {COL_MFU, &r.mfu, false},
+        {COL_MEM_TOTAL_GIB, &r.mem_total_gib, false},
+        {COL_TRAIN_DAYS, &r.train_days, true}, /* empty without training.tokens */
+    };
+    for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
+        *col = figures[i].col;
+        if (!strict_number(c[*col], figures[i].may_be_empty, figures[i].into))
+            return "not a number";
+    }
+    uint64_t interventions;
+    *col = COL_INTERVENTIONS;
+    if (!strict_uint(c[COL_INTERVENTIONS], &interventions) || interventions > 64)
+        return "not a whole number of knobs";
+    r.interventions = (int)interventions;
+    rank_key_of((pe_rank_by)rank_by, &r, &m->row.key);
+    return NULL;
+}
+
 /* Fill m->row from one report row; NULL, or a message and the column. */
 static const char *parse_row(const char *const *c, int rank_by, merged_row *m, int *col)
 {
@@ -78,156 +214,373 @@ static const char *parse_row(const char *const *c, int rank_by, merged_row *m, i
     if (st < 0)
         return "unknown status";
     pe_plan p = {0};
-    char *end;
-    const int int_cols[] = {COL_DP, COL_TP, COL_PP, COL_CP, COL_ZERO, COL_MICRO_BATCH,
-                            COL_VIRTUAL_STAGES};
-    int64_t *int_fields[] = {&p.dp, &p.tp, &p.pp, &p.cp, &p.zero, &p.micro_batch,
-                             &p.virtual_stages};
-    for (size_t i = 0; i < sizeof int_cols / sizeof int_cols[0]; i++) {
-        *col = int_cols[i];
-        *int_fields[i] = strtoll(c[int_cols[i]], &end, 10);
-        if (*end || !c[int_cols[i]][0])
-            return "a plan column is not a whole number";
-    }
-    int rc = enum_of(c[COL_RECOMPUTE], recompute_name, 3);
-    int sc = enum_of(c[COL_SCHEDULE], schedule_name, 5);
-    *col = rc < 0 ? COL_RECOMPUTE : COL_SCHEDULE;
-    if (rc < 0 || sc < 0)
-        return "unknown recompute or schedule";
-    p.recompute = (pe_recompute)rc;
-    p.schedule = (pe_schedule)sc;
-    p.sequence_parallel = strcmp(c[COL_SEQUENCE_PARALLEL], "true") == 0;
+    const char *why = parse_plan(c, &p, col);
+    if (why)
+        return why;
     plans_canonical(&p, m->row.canon, sizeof m->row.canon);
     m->row.name = strcmp(c[COL_PLAN], m->row.canon) == 0 ? NULL : c[COL_PLAN];
     m->row.key.status = (pe_plan_status)st;
     *col = COL_PLAN_INDEX;
     if (c[COL_PLAN_INDEX][0]) {
-        m->row.index = strtoull(c[COL_PLAN_INDEX], &end, 10);
-        if (*end || c[COL_PLAN_INDEX][0] == '-')
+        if (!strict_uint(c[COL_PLAN_INDEX], &m->row.index))
             return "plan_index is not a whole number";
     } else if (st != PE_STATUS_INVALID) {
         return "plan_index is empty (only invalid plans leave it empty)";
     }
     if (st == PE_STATUS_INVALID)
         return NULL; /* ordered by canonical text alone */
-    /* the same keys rank_key_of takes from a result */
-    pe_result r = {.status = (pe_plan_status)st};
-    r.step_time_s = strtod(c[COL_STEP_TIME_S], NULL);
-    r.mfu = strtod(c[COL_MFU], NULL);
-    r.mem_total_gib = strtod(c[COL_MEM_TOTAL_GIB], NULL);
-    r.train_days = strtod(c[COL_TRAIN_DAYS], NULL);
-    r.interventions = atoi(c[COL_INTERVENTIONS]);
-    rank_key_of((pe_rank_by)rank_by, &r, &m->row.key);
-    return NULL;
+    return parse_keys(c, st, rank_by, m, col);
 }
 
-static pe_status merge(const pe_file_list *files, const pe_command_options *opt, pe_error *err)
+/* ------------------------------------------------------------ reading */
+
+/* A report of this version: its header, COL_COUNT cells in every row. */
+static pe_status read_report(const char *path, pe_csv_table *t, pe_error *err)
 {
-    pe_csv_table *tables = calloc(files->count, sizeof *tables);
-    if (!tables)
-        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
-    pe_status st = PE_OK;
-    size_t total = 0, read = 0;
-    for (; read < files->count && st == PE_OK; read++) {
-        st = csv_table_read(files->paths[read], &tables[read], err);
-        if (st != PE_OK)
-            break;
-        const pe_csv_table *t = &tables[read];
-        if (t->rows == 0 || t->cols[0] != COL_COUNT)
-            st = pe_fail(err, PE_BAD_INPUT, files->paths[read], 1, 1,
-                         "not a planeval report: expected %d columns in the header", COL_COUNT);
-        char b[96];
-        for (int c = 0; st == PE_OK && c < COL_COUNT; c++)
-            if (strcmp(t->cells[0][c], pe_columns[c].name) != 0)
-                st = pe_fail(err, PE_BAD_INPUT, files->paths[read], t->lines[0], c + 1,
-                             "not a planeval report of this version: column %d is '%s', "
-                             "expected '%s'", c + 1, shown(t->cells[0][c], b), pe_columns[c].name);
-        for (size_t r = 1; st == PE_OK && r < t->rows; r++)
-            if (t->cols[r] != COL_COUNT)
-                st = pe_fail(err, PE_BAD_INPUT, files->paths[read], t->lines[r], 1,
-                             "row has %zu cells, expected %d", t->cols[r], COL_COUNT);
-        total += t->rows - (st == PE_OK ? 1 : 0);
+    pe_status st = csv_table_read(path, t, err);
+    if (st != PE_OK)
+        return st;
+    if (t->rows == 0 || t->cols[0] != COL_COUNT)
+        return pe_fail(err, PE_BAD_INPUT, path, 1, 1,
+                       "not a planeval report: expected %d columns in the header", COL_COUNT);
+    char b[96];
+    for (int c = 0; c < COL_COUNT; c++)
+        if (strcmp(t->cells[0][c], pe_columns[c].name) != 0)
+            return pe_fail(err, PE_BAD_INPUT, path, t->lines[0], c + 1,
+                           "not a planeval report of this version: column %d is '%s', "
+                           "expected '%s'", c + 1, shown(t->cells[0][c], b), pe_columns[c].name);
+    for (size_t r = 1; r < t->rows; r++)
+        if (t->cols[r] != COL_COUNT)
+            return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], 1,
+                           "row has %zu cells, expected %d", t->cols[r], COL_COUNT);
+    return PE_OK;
+}
+
+/* One `key,value` of a summary as a whole number (or hex for a CRC). */
+static bool summary_uint(const pe_csv_table *t, const char *key, int base, uint64_t *out)
+{
+    for (size_t r = 1; r < t->rows; r++) {
+        if (t->cols[r] != 2 || strcmp(t->cells[r][0], key) != 0)
+            continue;
+        const char *v = t->cells[r][1];
+        char *end;
+        errno = 0;
+        *out = strtoull(v, &end, base);
+        return v[0] && v[0] != '-' && v[0] != '+' && v[0] != ' ' && *end == '\0' && !errno;
     }
+    return false;
+}
+
+/* The summary beside f->path, if there is one. */
+static pe_status read_summary(shard_file *f, pe_error *err)
+{
+    size_t n = strlen(f->path);
+    if (n < 4 || strcmp(f->path + n - 4, ".csv") != 0 || n + 8 >= sizeof f->summary)
+        return PE_OK;
+    snprintf(f->summary, sizeof f->summary, "%.*s.summary.csv", (int)(n - 4), f->path);
+    FILE *probe = fopen(f->summary, "r");
+    if (!probe)
+        return PE_OK;
+    fclose(probe);
+    pe_csv_table t;
+    pe_status st = csv_table_read(f->summary, &t, err);
+    if (st != PE_OK)
+        return st;
+    uint64_t scrc = 0, rcrc = 0;
+    bool ok = summary_uint(&t, "index_first", 10, &f->first) &&
+              summary_uint(&t, "index_last", 10, &f->last) &&
+              summary_uint(&t, "index_total", 10, &f->total) &&
+              summary_uint(&t, "top_k", 10, &f->top_k) &&
+              summary_uint(&t, "rows_written", 10, &f->rows_written) &&
+              summary_uint(&t, "scenario_crc32", 16, &scrc) &&
+              summary_uint(&t, "report_crc32", 16, &rcrc) && f->first <= f->last &&
+              f->last <= f->total && strcmp(csv_table_cell(&t, 1, 0), "scenario") == 0;
+    snprintf(f->scenario, sizeof f->scenario, "%s", csv_table_cell(&t, 1, 1));
+    for (size_t r = 1; ok && r < t.rows; r++) {
+        unsigned long long i, of;
+        if (strcmp(csv_table_cell(&t, r, 0), "shard") == 0 &&
+            sscanf(csv_table_cell(&t, r, 1), "%llu/%llu", &i, &of) == 2) {
+            f->sharded = true;
+            f->shard_i = i;
+            f->shard_n = of;
+        }
+    }
+    csv_table_free(&t);
+    f->scenario_crc = (uint32_t)scrc;
+    f->report_crc = (uint32_t)rcrc;
+    if (!ok)
+        return pe_fail(err, PE_BAD_INPUT, f->summary, 0, 0,
+                       "not a summary of this planeval (index_first, index_last, index_total, "
+                       "top_k, rows_written and both CRC-32s are needed): rerun this shard");
+    f->has_summary = true;
+    return PE_OK;
+}
+
+/* This report against its own summary: its rows and its bytes. */
+static pe_status check_report(const shard_file *f, verdict *v, pe_error *err)
+{
+    if (!f->has_summary && f->summary[0]) {
+        incomplete(v, f->path, "no summary beside it (%s): cannot tell whether it is all of its "
+                   "shard", f->summary);
+        return PE_OK;
+    }
+    if (!f->has_summary) {
+        incomplete(v, f->path, "no summary beside it (a report's name ends in .csv, its "
+                   "summary's in .summary.csv): cannot tell whether it is all of its shard");
+        return PE_OK;
+    }
+    size_t rows = f->table.rows - 1;
+    if (rows != f->rows_written)
+        incomplete(v, f->path, "has %zu rows, its summary says %llu were written (cut short?)",
+                   rows, (unsigned long long)f->rows_written);
+    uint32_t crc = 0;
+    pe_status st = digest_file_crc32(f->path, &crc, err);
+    if (st == PE_OK && crc != f->report_crc && rows == f->rows_written)
+        incomplete(v, f->path, "its CRC-32 is %08lx, its summary says %08lx (changed since "
+                   "it was written?)", (unsigned long)crc, (unsigned long)f->report_crc);
+    return st;
+}
+
+/* ------------------------------------------------------------ tiling */
+
+static int cmp_range(const void *a, const void *b)
+{
+    const shard_file *x = *(const shard_file *const *)a, *y = *(const shard_file *const *)b;
+    if (x->first != y->first)
+        return x->first < y->first ? -1 : 1;
+    return (x->last > y->last) - (x->last < y->last);
+}
+
+/* The shards of N that lie inside the gap [lo, hi), as ": shard 1, 2 of 4
+ * are missing"; "" when the reports do not agree on one N. */
+static void missing_shards(shard_file *const *by, size_t n, uint64_t lo, uint64_t hi,
+                           char *buf, size_t size)
+{
+    buf[0] = '\0';
+    uint64_t of = by[0]->shard_n;
+    for (size_t i = 0; i < n; i++)
+        if (!by[i]->sharded || by[i]->shard_n != of)
+            return;
+    char list[120] = "";
+    size_t len = 0, listed = 0;
+    for (uint64_t i = 0; i < of && len < sizeof list; i++) {
+        uint64_t a, b;
+        runner_shard_range(by[0]->total, i, of, &a, &b);
+        if (a >= lo && b <= hi && a < b && listed++ < 8)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%llu",
+                                    listed > 1 ? ", " : "", (unsigned long long)i);
+    }
+    if (listed)
+        snprintf(buf, size, ": shard%s %s%s of %llu %s missing", listed > 1 ? "s" : "", list,
+                 listed > 8 ? ", ..." : "", (unsigned long long)of, listed > 1 ? "are" : "is");
+}
+
+static void report_gap(verdict *v, shard_file *const *by, size_t n, uint64_t lo, uint64_t hi)
+{
+    char which[160];
+    missing_shards(by, n, lo, hi, which, sizeof which);
+    incomplete(v, NULL, "plan indices [%llu, %llu) of %llu are in no report%s",
+               (unsigned long long)lo, (unsigned long long)hi, (unsigned long long)by[0]->total,
+               which);
+}
+
+/* The same scenario text, the same total and top_k in every summary. */
+static pe_status check_same_sweep(shard_file *const *by, size_t n, pe_error *err)
+{
+    char b1[96], b2[96];
+    for (size_t i = 1; i < n; i++) {
+        const shard_file *a = by[0], *f = by[i];
+        if (strcmp(a->scenario, f->scenario) != 0 || a->scenario_crc != f->scenario_crc)
+            return pe_fail(err, PE_BAD_INPUT, f->summary, 0, 0,
+                           "a shard of scenario '%s' (scenario CRC-32 %08lx), but %s is of "
+                           "'%s' (%08lx): merge joins the shards of one scenario file",
+                           shown(f->scenario, b1), (unsigned long)f->scenario_crc, a->summary,
+                           shown(a->scenario, b2), (unsigned long)a->scenario_crc);
+        if (a->total != f->total || a->top_k != f->top_k)
+            return pe_fail(err, PE_BAD_INPUT, f->summary, 0, 0,
+                           "index_total %llu and top_k %llu differ from %s's (%llu, %llu): "
+                           "the shards of one run share them",
+                           (unsigned long long)f->total, (unsigned long long)f->top_k,
+                           a->summary, (unsigned long long)a->total, (unsigned long long)a->top_k);
+    }
+    return PE_OK;
+}
+
+/* Two reports of one range: the same shard, unless empty shards of
+ * different numbers (more shards than plans). */
+static bool same_range(const shard_file *a, const shard_file *b)
+{
+    return a->first == b->first && a->last == b->last &&
+           (a->first < a->last || (a->shard_i == b->shard_i && a->shard_n == b->shard_n));
+}
+
+/* The summaries' ranges tile [0, index_total) exactly once: an overlap or
+ * a shard given twice is an error; a gap is incomplete. */
+static pe_status check_tiling(shard_file *files, size_t count, uint64_t top_k, verdict *v,
+                              pe_error *err)
+{
+    shard_file **by = malloc((count ? count : 1) * sizeof *by);
+    if (!by)
+        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++)
+        if (files[i].has_summary)
+            by[n++] = &files[i];
+    pe_status st = n ? check_same_sweep(by, n, err) : PE_OK;
+    qsort(by, n, sizeof *by, cmp_range);
+    uint64_t reached = 0;
+    for (size_t i = 0; st == PE_OK && i < n; i++) {
+        if (i && same_range(by[i], by[i - 1]))
+            st = pe_fail(err, PE_BAD_INPUT, by[i]->path, 0, 0,
+                         "the shard of plan indices [%llu, %llu) appears twice (here and in "
+                         "%s): give each shard once", (unsigned long long)by[i]->first,
+                         (unsigned long long)by[i]->last, by[i - 1]->path);
+        else if (by[i]->first < reached)
+            st = pe_fail(err, PE_BAD_INPUT, by[i]->path, 0, 0,
+                         "plan indices [%llu, %llu) overlap %s's [%llu, %llu): the shards of "
+                         "one run (one N) tile the plans once",
+                         (unsigned long long)by[i]->first, (unsigned long long)by[i]->last,
+                         by[i - 1]->path, (unsigned long long)by[i - 1]->first,
+                         (unsigned long long)by[i - 1]->last);
+        else if (by[i]->first > reached)
+            report_gap(v, by, n, reached, by[i]->first);
+        if (by[i]->last > reached)
+            reached = by[i]->last;
+    }
+    if (st == PE_OK && n && reached < by[0]->total)
+        report_gap(v, by, n, reached, by[0]->total);
+    if (st == PE_OK && n && by[0]->top_k && (!top_k || top_k > by[0]->top_k))
+        incomplete(v, NULL, "the shards kept only their best %llu rows (run --top %llu): "
+                   "merge --top %llu (or less) gives the report one run gives",
+                   (unsigned long long)by[0]->top_k, (unsigned long long)by[0]->top_k,
+                   (unsigned long long)by[0]->top_k);
+    free(by);
+    return st;
+}
+
+/* ------------------------------------------------------------ rows */
+
+/* Every row of every report into rows (*n of them): one scenario, one
+ * rank_by, each plan_index inside its report's range. */
+static pe_status collect_rows(const shard_file *files, size_t count, merged_row *rows, size_t *n,
+                              pe_error *err)
+{
+    const char *scenario = NULL;
+    int rank_by = -1;
+    char b1[96], b2[96];
+    for (size_t f = 0; f < count; f++) {
+        const pe_csv_table *t = &files[f].table;
+        for (size_t r = 1; r < t->rows; r++) {
+            const char *const *c = (const char *const *)t->cells[r];
+            const char *path = files[f].path;
+            if (!scenario)
+                scenario = c[COL_SCENARIO];
+            if (strcmp(scenario, c[COL_SCENARIO]) != 0)
+                return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], COL_SCENARIO + 1,
+                               "rows of two scenarios ('%s' and '%s'): merge joins the shards "
+                               "of one sweep", shown(scenario, b1), shown(c[COL_SCENARIO], b2));
+            int by = c[COL_RANK_BY][0] ? rank_by_of(c[COL_RANK_BY]) : rank_by;
+            if (by < 0 && c[COL_RANK_BY][0])
+                return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], COL_RANK_BY + 1,
+                               "unknown rank_by '%s'", shown(c[COL_RANK_BY], b1));
+            if (rank_by >= 0 && by != rank_by)
+                return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], COL_RANK_BY + 1,
+                               "rank_by '%s' differs from the other rows' '%s'",
+                               shown(c[COL_RANK_BY], b1), pe_rank_by_name((pe_rank_by)rank_by));
+            rank_by = by;
+        }
+    }
+    *n = 0;
+    for (size_t f = 0; f < count; f++) {
+        const shard_file *sf = &files[f];
+        for (size_t r = 1; r < sf->table.rows; r++, (*n)++) {
+            int col = 0;
+            merged_row *m = &rows[*n];
+            const char *why = parse_row((const char *const *)sf->table.cells[r],
+                                        rank_by < 0 ? 0 : rank_by, m, &col);
+            m->path = sf->path;
+            m->line = sf->table.lines[r];
+            if (!why && sf->has_summary && m->cells[COL_PLAN_INDEX][0] &&
+                (m->row.index < sf->first || m->row.index >= sf->last))
+                why = "outside the index range its summary gives";
+            if (why)
+                return pe_fail(err, PE_BAD_INPUT, sf->path, m->line, col + 1, "%s: %s",
+                               pe_columns[col].name, why);
+        }
+    }
+    return PE_OK;
+}
+
+/* Rank, refuse a plan seen twice, renumber, write. */
+static pe_status write_merged(merged_row *rows, size_t n, size_t reports,
+                              const pe_command_options *opt, pe_error *err)
+{
+    qsort(rows, n, sizeof *rows, cmp_merged);
+    /* the same plan twice means overlapping shards (or one file twice) */
+    char b1[96];
+    for (size_t i = 1; i < n; i++)
+        if (rows[i].cells[COL_PLAN_INDEX][0] &&
+            strcmp(rows[i].cells[COL_PLAN_INDEX], rows[i - 1].cells[COL_PLAN_INDEX]) == 0 &&
+            strcmp(rows[i].row.canon, rows[i - 1].row.canon) == 0)
+            return pe_fail(err, PE_BAD_INPUT, rows[i].path, rows[i].line, COL_PLAN_INDEX + 1,
+                           "plan index %s appears twice: the reports overlap (the same shard "
+                           "or file given twice?)", shown(rows[i].cells[COL_PLAN_INDEX], b1));
+    size_t keep = opt->top_k && n > opt->top_k ? (size_t)opt->top_k : n;
+    pe_report *w = NULL;
+    pe_status st = report_open(opt->output_dir, &w, err);
+    for (size_t i = 0; st == PE_OK && i < keep; i++) {
+        const char *cells[COL_COUNT];
+        char rank[32];
+        snprintf(rank, sizeof rank, "%zu", i + 1);
+        memcpy(cells, rows[i].cells, sizeof cells);
+        cells[COL_RANK] = rank;
+        if (!report_cells_fit(cells, COL_COUNT))
+            st = pe_fail(err, PE_BAD_INPUT, rows[i].path, rows[i].line, 1,
+                         "row longer than a report row may be (%d bytes)", PE_REPORT_LINE_MAX);
+        else
+            st = report_write_cells(w, cells, COL_COUNT, err);
+    }
+    if (st == PE_OK)
+        st = report_commit(w, err);
+    else
+        report_abort(w);
+    if (st == PE_OK && !opt->quiet)
+        fprintf(stderr, "merged %zu rows of %zu reports into %s\n", keep, reports,
+                opt->output_dir);
+    return st;
+}
+
+static pe_status merge(shard_file *files, size_t count, const pe_file_list *paths,
+                       const pe_command_options *opt, pe_error *err)
+{
+    verdict v = {.allow_partial = opt->allow_partial, .err = err};
+    pe_status st = PE_OK;
+    size_t total = 0;
+    for (size_t f = 0; f < count && st == PE_OK; f++) {
+        files[f].path = paths->paths[f];
+        st = read_report(files[f].path, &files[f].table, err);
+        if (st == PE_OK)
+            st = read_summary(&files[f], err);
+        if (st == PE_OK)
+            st = check_report(&files[f], &v, err);
+        total += files[f].table.rows ? files[f].table.rows - 1 : 0;
+    }
+    if (st == PE_OK)
+        st = check_tiling(files, count, opt->top_k, &v, err);
+    if (st == PE_OK)
+        st = v.st;
     merged_row *rows = st == PE_OK ? calloc(total ? total : 1, sizeof *rows) : NULL;
     if (st == PE_OK && !rows)
         st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
-    /* one scenario, one ranking */
-    const char *scenario = NULL;
-    int rank_by = -1;
     size_t n = 0;
-    for (size_t f = 0; st == PE_OK && f < files->count; f++) {
-        const pe_csv_table *t = &tables[f];
-        for (size_t r = 1; st == PE_OK && r < t->rows; r++) {
-            const char *const *c = (const char *const *)t->cells[r];
-            char b1[96], b2[96];
-            if (!scenario)
-                scenario = c[COL_SCENARIO];
-            else if (strcmp(scenario, c[COL_SCENARIO]) != 0)
-                st = pe_fail(err, PE_BAD_INPUT, files->paths[f], t->lines[r], COL_SCENARIO + 1,
-                             "rows of two scenarios ('%s' and '%s'): merge joins the shards of "
-                             "one sweep", shown(scenario, b1), shown(c[COL_SCENARIO], b2));
-            if (st == PE_OK && c[COL_RANK_BY][0]) {
-                int by = rank_by_of(c[COL_RANK_BY]);
-                if (by < 0)
-                    st = pe_fail(err, PE_BAD_INPUT, files->paths[f], t->lines[r],
-                                 COL_RANK_BY + 1, "unknown rank_by '%s'",
-                                 shown(c[COL_RANK_BY], b1));
-                else if (rank_by >= 0 && by != rank_by)
-                    st = pe_fail(err, PE_BAD_INPUT, files->paths[f], t->lines[r],
-                                 COL_RANK_BY + 1, "rank_by '%s' differs from the other rows' '%s'",
-                                 shown(c[COL_RANK_BY], b1), pe_rank_by_name((pe_rank_by)rank_by));
-                rank_by = by;
-            }
-        }
-    }
-    for (size_t f = 0; st == PE_OK && f < files->count; f++) {
-        const pe_csv_table *t = &tables[f];
-        for (size_t r = 1; st == PE_OK && r < t->rows; r++) {
-            int col = 0;
-            const char *why = parse_row((const char *const *)t->cells[r],
-                                        rank_by < 0 ? 0 : rank_by, &rows[n], &col);
-            if (why)
-                st = pe_fail(err, PE_BAD_INPUT, files->paths[f], t->lines[r], col + 1,
-                             "%s: %s", pe_columns[col].name, why);
-            n++;
-        }
-    }
-    if (st == PE_OK) {
-        qsort(rows, n, sizeof *rows, cmp_merged);
-        /* the same plan twice means overlapping shards (or one file twice) */
-        char b1[96];
-        for (size_t i = 1; st == PE_OK && i < n; i++)
-            if (rows[i].cells[COL_PLAN_INDEX][0] &&
-                strcmp(rows[i].cells[COL_PLAN_INDEX], rows[i - 1].cells[COL_PLAN_INDEX]) == 0 &&
-                strcmp(rows[i].row.canon, rows[i - 1].row.canon) == 0)
-                st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
-                             "plan index %s appears twice: the reports overlap (the same shard "
-                             "or file given twice?)", shown(rows[i].cells[COL_PLAN_INDEX], b1));
-    }
-    if (st == PE_OK) {
-        size_t keep = opt->top_k && n > opt->top_k ? (size_t)opt->top_k : n;
-        pe_report *w = NULL;
-        st = report_open(opt->output_dir, &w, err);
-        for (size_t i = 0; st == PE_OK && i < keep; i++) {
-            const char *cells[COL_COUNT];
-            char rank[32];
-            snprintf(rank, sizeof rank, "%zu", i + 1);
-            memcpy(cells, rows[i].cells, sizeof cells);
-            cells[COL_RANK] = rank;
-            st = report_write_cells(w, cells, COL_COUNT, err);
-        }
-        if (st == PE_OK)
-            st = report_commit(w, err);
-        else
-            report_abort(w);
-        if (st == PE_OK && !opt->quiet)
-            fprintf(stderr, "merged %zu rows of %zu reports into %s\n", keep, files->count,
-                    opt->output_dir);
-    }
+    if (st == PE_OK)
+        st = collect_rows(files, count, rows, &n, err);
+    if (st == PE_OK)
+        st = write_merged(rows, n, count, opt, err);
+    if (st == PE_OK && v.warnings)
+        fprintf(stderr, "planeval: warning: %s is a partial merge (%zu problem%s above)\n",
+                opt->output_dir, v.warnings, v.warnings == 1 ? "" : "s");
     free(rows);
-    for (size_t f = 0; f < files->count; f++)
-        csv_table_free(&tables[f]);
-    free(tables);
     return st;
 }
 
@@ -237,10 +590,24 @@ int command_merge(const pe_catalog *catalog, const pe_file_list *files,
     (void)catalog;
     pe_error err = {0};
     pe_status st = PE_OK;
+    shard_file *sf = calloc(files->count ? files->count : 1, sizeof *sf);
     if (!opt->output_given)
         st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "merge needs -o FILE");
-    else
-        st = merge(files, opt, &err);
+    else if (!sf)
+        st = pe_fail(&err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    if (st == PE_OK) {
+        char dir[PE_PATH_MAX] = ".";
+        const char *slash = strrchr(opt->output_dir, '/');
+        if (slash) {
+            int len = slash == opt->output_dir ? 1 : (int)(slash - opt->output_dir);
+            snprintf(dir, sizeof dir, "%.*s", len, opt->output_dir);
+        }
+        report_clean_stale_temps(dir); /* left by a killed merge */
+        st = merge(sf, files->count, files, opt, &err);
+    }
+    for (size_t f = 0; sf && f < files->count; f++)
+        csv_table_free(&sf[f].table);
+    free(sf);
     if (st != PE_OK)
         opt->on_error(&err);
     return st;

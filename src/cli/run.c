@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "output/checkpoint.h"
+#include "output/digest.h"
 #include "cli/commands.h"
 #include "output/report.h"
 #include "output/report_rows.h"
@@ -56,9 +57,19 @@ static void print_summary(const pe_scenario *s, const pe_run_result *r, const ch
     }
 }
 
-/* The summary beside the report: one `key,value` row per figure. */
+/* What the summary records besides the counts: enough for `merge` to
+ * prove that shard reports tile their scenario exactly once. */
+typedef struct {
+    uint64_t index_total;  /* the whole scenario's plan indices */
+    uint32_t scenario_crc; /* of the scenario file's bytes */
+    uint32_t report_crc;   /* of the report file's bytes */
+} summary_ids;
+
+/* The summary beside the report: one `key,value` row per figure. Left
+ * unpublished in *out (report_commit_pair). */
 static pe_status write_summary(const char *path, const pe_scenario *s, const pe_run_result *r,
-                               const pe_command_options *opt, pe_error *err)
+                               const pe_command_options *opt, const summary_ids *ids,
+                               pe_report **out, pe_error *err)
 {
     static const char *const header[] = {"key", "value"};
     pe_report *w = NULL;
@@ -74,11 +85,14 @@ static pe_status write_summary(const char *path, const pe_scenario *s, const pe_
             st = report_write_cells(w, cells, 2, err);                \
     } while (0)
     ROW("scenario", "%s", s->name);
+    ROW("scenario_crc32", "%08lx", (unsigned long)ids->scenario_crc);
     if (opt->shard_count)
         ROW("shard", "%llu/%llu", (unsigned long long)opt->shard_index,
             (unsigned long long)opt->shard_count);
     ROW("index_first", "%llu", (unsigned long long)r->first);
     ROW("index_last", "%llu", (unsigned long long)r->last);
+    ROW("index_total", "%llu", (unsigned long long)ids->index_total);
+    ROW("top_k", "%llu", (unsigned long long)opt->top_k);
     ROW("plans_evaluated", "%llu", (unsigned long long)c->evaluated);
     ROW("plans_skipped", "%llu", (unsigned long long)skipped_total(c));
     for (int k = 1; k < PE_SKIP_COUNT; k++) {
@@ -99,13 +113,15 @@ static pe_status write_summary(const char *path, const pe_scenario *s, const pe_
     ROW("best_plan", "%s", r->row_count ? (r->rows[0].name ? r->rows[0].name : r->rows[0].canon) : "");
     ROW("best_status", "%s", r->row_count ? pe_plan_status_name(r->rows[0].result.status) : "");
     ROW("rows_written", "%zu", r->row_count);
+    ROW("report_crc32", "%08lx", (unsigned long)ids->report_crc);
     ROW("threads", "%d", opt->threads);
     ROW("wall_s", "%.6g", r->wall_s);
     ROW("plans_per_s", "%.6g", r->wall_s > 0 ? (double)r->evaluated_here / r->wall_s : 0.0);
 #undef ROW
     if (st == PE_OK)
-        return report_commit(w, err);
-    report_abort(w);
+        *out = w;
+    else
+        report_abort(w);
     return st;
 }
 
@@ -184,10 +200,11 @@ static void note_full_report_memory(const pe_scenario *s, const pe_command_optio
                 s->name, (unsigned long long)(ro->last - ro->first), sizeof(pe_row));
 }
 
-/* A signal stopped the sweep: the checkpoint to resume from (with --top,
- * the indices of the rows kept so far); PE_INTERRUPTED once written. */
+/* A signal stopped the sweep, or the ranking or writing after it: the
+ * checkpoint to resume from (with --top, the indices of the rows kept so
+ * far); PE_INTERRUPTED once written. */
 static pe_status write_checkpoint(const pe_scenario *s, const pe_command_options *opt,
-                                  uint64_t fingerprint, const pe_run_result *rr,
+                                  uint32_t fingerprint, const pe_run_result *rr,
                                   const char *ckpt_path, pe_error *err)
 {
     pe_status st = PE_OK;
@@ -210,23 +227,50 @@ static pe_status write_checkpoint(const pe_scenario *s, const pe_command_options
     free(rows);
     if (st != PE_OK)
         return st;
-    fprintf(stderr, "%s: interrupted after %llu of %llu plan indices; checkpoint %s "
-                    "(continue with --resume)\n",
-            s->name, (unsigned long long)(rr->next - rr->first),
-            (unsigned long long)(rr->last - rr->first), ckpt_path);
+    if (rr->next == rr->last)
+        fprintf(stderr, "%s: interrupted after the sweep, before the report was written; "
+                        "checkpoint %s (continue with --resume)\n", s->name, ckpt_path);
+    else
+        fprintf(stderr, "%s: interrupted after %llu of %llu plan indices; checkpoint %s "
+                        "(continue with --resume)\n",
+                s->name, (unsigned long long)(rr->next - rr->first),
+                (unsigned long long)(rr->last - rr->first), ckpt_path);
     return PE_INTERRUPTED;
 }
 
-/* The sweep is done: the ranked report, its summary, the spent checkpoint
- * removed, the summary on stderr. */
+/* The report and its summary, both written in full before either is
+ * renamed into place. PE_INTERRUPTED (nothing left behind) on a signal. */
+static pe_status write_report_and_summary(const pe_scenario *s, const pe_command_options *opt,
+                                          const pe_plan_space *space, const pe_eval_ctx *ctx,
+                                          const pe_run_result *rr, const run_paths *paths,
+                                          pe_error *err)
+{
+    summary_ids ids = {.index_total = plans_total(space)};
+    pe_report *report = NULL, *summary = NULL;
+    pe_status st = digest_file_crc32(s->file, &ids.scenario_crc, err);
+    if (st == PE_OK)
+        st = report_open(paths->report, &report, err);
+    if (st == PE_OK)
+        st = report_write_ranked_rows(report, space, ctx, rr, opt->threads, opt->stop, err);
+    if (st == PE_OK) {
+        ids.report_crc = report_crc32(report);
+        st = write_summary(paths->summary, s, rr, opt, &ids, &summary, err);
+    }
+    if (st != PE_OK) {
+        report_abort(report);
+        return st;
+    }
+    return report_commit_pair(report, summary, err);
+}
+
+/* The sweep is done: the ranked report and its summary, the spent
+ * checkpoint removed, the summary on stderr. */
 static pe_status write_results(const pe_scenario *s, const pe_command_options *opt,
                                const pe_plan_space *space, const pe_eval_ctx *ctx,
                                const pe_run_result *rr, const run_paths *paths, bool resumed,
                                pe_error *err)
 {
-    pe_status st = report_write_ranked(paths->report, space, ctx, rr, opt->threads, err);
-    if (st == PE_OK)
-        st = write_summary(paths->summary, s, rr, opt, err);
+    pe_status st = write_report_and_summary(s, opt, space, ctx, rr, paths, err);
     if (st == PE_OK && (resumed || access(paths->checkpoint, F_OK) == 0))
         remove(paths->checkpoint); /* done: the checkpoint is spent */
     if (st == PE_OK && !opt->quiet)
@@ -260,10 +304,10 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
     pe_run_result rr = {0};
     if (st == PE_OK)
         st = runner_run(&space, &ctx, &ro, &rr, err);
-    if (st == PE_OK && rr.interrupted)
-        st = write_checkpoint(s, opt, ckpt.fingerprint, &rr, paths.checkpoint, err);
-    else if (st == PE_OK)
+    if (st == PE_OK && !rr.interrupted)
         st = write_results(s, opt, &space, &ctx, &rr, &paths, resumed, err);
+    if ((st == PE_OK && rr.interrupted) || st == PE_INTERRUPTED)
+        st = write_checkpoint(s, opt, ckpt.fingerprint, &rr, paths.checkpoint, err);
     runner_free(&rr);
     checkpoint_free(&ckpt);
     plans_free(&space);
@@ -278,6 +322,7 @@ int command_run(const pe_catalog *catalog, const pe_file_list *files,
     if (!names)
         return PE_INTERNAL;
     size_t name_count = 0;
+    report_clean_stale_temps(opt->output_dir); /* left by a killed run */
     for (size_t i = 0; i < files->count; i++) {
         pe_scenario s;
         pe_error err = {0};

@@ -13,7 +13,8 @@
 
 enum {
     OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,
-    OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY, OPT_TABLE, OPT_SHARD, OPT_RESUME
+    OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY, OPT_TABLE, OPT_SHARD, OPT_RESUME,
+    OPT_ALLOW_PARTIAL
 };
 
 static const struct option OPTIONS[] = {
@@ -30,6 +31,7 @@ static const struct option OPTIONS[] = {
     {"step-time", required_argument, NULL, OPT_STEP_TIME},
     {"shard", required_argument, NULL, OPT_SHARD},
     {"resume", no_argument, NULL, OPT_RESUME},
+    {"allow-partial", no_argument, NULL, OPT_ALLOW_PARTIAL},
     {"peak-memory", required_argument, NULL, OPT_PEAK_MEMORY},
     {"table", no_argument, NULL, OPT_TABLE},
     {NULL, 0, NULL, 0},
@@ -105,6 +107,7 @@ static int take_option(int c, char **argv, pe_command_options *opt, const char *
     case OPT_TABLE: opt->table = true; return TAKEN;
     case OPT_SHARD: return take_shard(optarg, opt);
     case OPT_RESUME: opt->resume = true; return TAKEN;
+    case OPT_ALLOW_PARTIAL: opt->allow_partial = true; return TAKEN;
     case OPT_STEP_TIME:
     case OPT_PEAK_MEMORY: return take_measured(c, optarg, opt);
     case OPT_REL_TOL: return take_rel_tol(optarg, opt);

@@ -13,6 +13,12 @@
 #include "core/error.h"
 
 #define PE_NAME_MAX 256 /* scenario, plan and preset names, bytes incl. NUL */
+/* A scenario's name names its files, and the longest of them is the
+ * temporary file of a shard's summary, .NAME.shard-I-of-N.summary.csv.tmp.HOST.PID
+ * (I and N up to 20 digits, HOST up to 32 bytes, PID up to 10 digits):
+ * 112 bytes besides NAME within a file name's 255 (NAME_MAX) leave 143;
+ * 128 keeps room for a new suffix. */
+#define PE_SCENARIO_NAME_FILE_MAX 128
 
 typedef enum { PE_MLP_GELU, PE_MLP_SWIGLU } pe_mlp;
 typedef enum { PE_NORM_LAYERNORM, PE_NORM_RMSNORM } pe_norm;

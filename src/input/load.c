@@ -851,6 +851,52 @@ static pe_status sweep_unknown_key(loader *L, const yaml_node_t *k)
     return bad(L, d, k, "unknown key %s in sweep (docs/scenarios.md lists the keys)", q);
 }
 
+typedef struct {
+    int64_t value;
+    size_t index;
+} indexed_value;
+
+static int cmp_indexed(const void *a, const void *b)
+{
+    const indexed_value *x = a, *y = b;
+    if (x->value != y->value)
+        return x->value < y->value ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* docs/scenarios.md "Sweep" (v1.1): a value may not repeat within one
+ * list. The first item (in file order) that repeats an earlier one is
+ * named; sorting keeps a long list linear-logarithmic. Called once every
+ * item of the list parsed (ax->values[i] is item i). */
+static pe_status check_sweep_repeats(loader *L, const yaml_node_t *list, const char *path,
+                                     const pe_axis *ax)
+{
+    if (list->type != YAML_SEQUENCE_NODE || ax->count < 2)
+        return PE_OK;
+    indexed_value *v = malloc(ax->count * sizeof *v);
+    if (!v)
+        return out_of_memory(L);
+    for (size_t i = 0; i < ax->count; i++)
+        v[i] = (indexed_value){ax->values[i], i};
+    qsort(v, ax->count, sizeof *v, cmp_indexed);
+    size_t repeat = SIZE_MAX, earlier = 0;
+    for (size_t i = 1; i < ax->count; i++)
+        if (v[i].value == v[i - 1].value && v[i].index < repeat &&
+            (i < 2 || v[i - 2].value != v[i].value)) { /* a run's second item */
+            repeat = v[i].index;
+            earlier = v[i - 1].index;
+        }
+    free(v);
+    if (repeat == SIZE_MAX)
+        return PE_OK;
+    const yaml_node_t *item = ydoc_node(L->d, list->data.sequence.items.start[repeat]);
+    char q[96];
+    y_quote(y_text(item), y_len(item), q, sizeof q);
+    return bad(L, L->d, item,
+               "%s[%zu]: the value %s repeats %s[%zu] (a value may appear once in a list)", path,
+               repeat, q, path, earlier);
+}
+
 /* The values of one sweep key v (a list or a single value) into ax. */
 static pe_status load_axis_values(loader *L, const pe_field *f, const yaml_node_t *v,
                                   const char *path, pe_axis *ax)
@@ -890,7 +936,7 @@ static pe_status load_axis_values(loader *L, const pe_field *f, const yaml_node_
             ax->count++;
         st = worse(st, vs);
     }
-    return st;
+    return st ? st : check_sweep_repeats(L, v, path, ax);
 }
 
 /* One key of sweep: a list, a single value or auto. */
@@ -1480,17 +1526,22 @@ static pe_status load_name(loader *L, const yaml_node_t *root)
             char q[96];
             y_quote(s->name, strlen(s->name), q, sizeof q);
             st = bad(L, d, n, "name must match [a-z0-9._-]+, got %s", q);
+        } else if (!st && strlen(s->name) > PE_SCENARIO_NAME_FILE_MAX) {
+            st = bad(L, d, n,
+                     "name is %zu bytes, at most %d: it names the report files, and the "
+                     "longest (.NAME.shard-I-of-N.summary.csv.tmp.HOST.PID) must fit a file name",
+                     strlen(s->name), PE_SCENARIO_NAME_FILE_MAX);
         }
     } else {
         char stem[PE_PATH_MAX];
         file_stem(d->path, stem, sizeof stem);
-        if (!y_valid_name(stem) || strlen(stem) >= PE_NAME_MAX) {
+        if (!y_valid_name(stem) || strlen(stem) > PE_SCENARIO_NAME_FILE_MAX) {
             char q[96];
             y_quote(stem, strlen(stem), q, sizeof q);
             st = bad(L, d, root,
                      "no name: given, and the file stem %s is not a valid name "
-                     "([a-z0-9._-]+, at most 255 bytes): add name: or rename the file",
-                     q);
+                     "([a-z0-9._-]+, at most %d bytes): add name: or rename the file",
+                     q, PE_SCENARIO_NAME_FILE_MAX);
         } else {
             memcpy(s->name, stem, strlen(stem) + 1); /* < PE_NAME_MAX: checked above */
         }

@@ -1,4 +1,10 @@
-/* checkpoint.c — reading and writing sweep checkpoints. */
+/* checkpoint.c — reading and writing sweep checkpoints.
+ *
+ * The file is text: a body of `key value` lines, then one last line
+ * `crc32 XXXXXXXX`, zlib's CRC-32 of every byte of the body. A checkpoint
+ * is refused unless that line is there and matches: a changed digit, a
+ * dropped or repeated line, a truncated file would otherwise resume into a
+ * wrong top-K or wrong counts with no sign of it. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,38 +13,23 @@
 #include <unistd.h>
 
 #include "output/checkpoint.h"
+#include "output/digest.h"
 #include "output/report.h"
 
-#define MAGIC "planeval-checkpoint 1"
-#define FNV_OFFSET 14695981039346656037ull
-#define FNV_PRIME 1099511628211ull
-
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= FNV_PRIME;
-    }
-    return h;
-}
+#define MAGIC "planeval-checkpoint 2"
+#define CRC_KEY "crc32 "
+#define CRC_LINE_LEN 15 /* "crc32 " + 8 hex digits + "\n" */
 
 pe_status checkpoint_fingerprint(const char *scenario_path, uint64_t top_k, uint64_t first,
-                                 uint64_t last, uint64_t *out, pe_error *err)
+                                 uint64_t last, uint32_t *out, pe_error *err)
 {
-    FILE *fp = fopen(scenario_path, "rb");
-    if (!fp)
-        return pe_fail(err, PE_INTERNAL, scenario_path, 0, 0, "cannot read: %s", strerror(errno));
-    uint64_t h = FNV_OFFSET;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
-        h = fnv(h, buf, n);
-    fclose(fp);
+    uint32_t crc = 0;
+    pe_status st = digest_file_crc32(scenario_path, &crc, err);
+    if (st != PE_OK)
+        return st;
     const uint64_t opts[] = {top_k, first, last};
-    h = fnv(h, opts, sizeof opts);
-    h = fnv(h, PLANEVAL_VERSION, strlen(PLANEVAL_VERSION));
-    *out = h;
+    crc = digest_crc32(crc, opts, sizeof opts);
+    *out = digest_crc32(crc, PLANEVAL_VERSION, strlen(PLANEVAL_VERSION));
     return PE_OK;
 }
 
@@ -50,17 +41,13 @@ static void write_list(FILE *fp, const char *key, const uint64_t *v, size_t n)
     fputc('\n', fp);
 }
 
-pe_status checkpoint_write(const char *path, const pe_checkpoint *c, pe_error *err)
+/* The body, in memory (open_memstream), so its checksum can follow it. */
+static bool format_body(const pe_checkpoint *c, char **body, size_t *len)
 {
-    pe_status st = report_make_parent_dirs(path, err);
-    if (st != PE_OK)
-        return st;
-    char tmp[PE_PATH_MAX + 32];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *fp = fopen(tmp, "w");
+    FILE *fp = open_memstream(body, len);
     if (!fp)
-        return pe_fail(err, PE_INTERNAL, tmp, 0, 0, "cannot write: %s", strerror(errno));
-    fprintf(fp, "%s\nfingerprint %016" PRIx64 "\n", MAGIC, c->fingerprint);
+        return false;
+    fprintf(fp, "%s\nfingerprint %08" PRIx32 "\n", MAGIC, c->fingerprint);
     fprintf(fp, "first %" PRIu64 "\nlast %" PRIu64 "\nnext %" PRIu64 "\ntop_k %" PRIu64 "\n",
             c->first, c->last, c->next, c->top_k);
     fprintf(fp, "evaluated %" PRIu64 "\n", c->counts.evaluated);
@@ -70,7 +57,33 @@ pe_status checkpoint_write(const char *path, const pe_checkpoint *c, pe_error *e
     fprintf(fp, "rows %zu\n", c->row_count);
     for (size_t i = 0; i < c->row_count; i++)
         fprintf(fp, "%" PRIu64 "\n", c->rows[i]);
-    bool ok = fflush(fp) == 0 && !ferror(fp);
+    bool ok = !ferror(fp);
+    ok &= fclose(fp) == 0;
+    return ok;
+}
+
+pe_status checkpoint_write(const char *path, const pe_checkpoint *c, pe_error *err)
+{
+    pe_status st = report_make_parent_dirs(path, err);
+    if (st != PE_OK)
+        return st;
+    char *body = NULL;
+    size_t len = 0;
+    if (!format_body(c, &body, &len)) {
+        free(body);
+        return pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
+    }
+    char tmp[PE_PATH_MAX + 64];
+    report_temp_path(path, tmp, sizeof tmp);
+    FILE *fp = fopen(tmp, "w");
+    if (!fp) {
+        free(body);
+        return pe_fail(err, PE_INTERNAL, tmp, 0, 0, "cannot write: %s", strerror(errno));
+    }
+    bool ok = fwrite(body, 1, len, fp) == len;
+    ok &= fprintf(fp, CRC_KEY "%08" PRIx32 "\n", digest_crc32(0, body, len)) == CRC_LINE_LEN;
+    free(body);
+    ok &= fflush(fp) == 0 && !ferror(fp);
     ok &= fclose(fp) == 0;
     if (!ok || rename(tmp, path) != 0) {
         remove(tmp);
@@ -78,6 +91,28 @@ pe_status checkpoint_write(const char *path, const pe_checkpoint *c, pe_error *e
                        strerror(errno));
     }
     return PE_OK;
+}
+
+/* The whole file; NULL when it cannot be read. */
+static char *slurp(FILE *fp, size_t *len)
+{
+    size_t cap = 4096;
+    char *buf = malloc(cap);
+    *len = 0;
+    while (buf) {
+        *len += fread(buf + *len, 1, cap - *len, fp);
+        if (*len < cap && !ferror(fp))
+            return buf;
+        if (*len < cap)
+            break;
+        char *more = realloc(buf, 2 * cap);
+        if (!more)
+            free(buf);
+        buf = more;
+        cap *= 2;
+    }
+    free(buf);
+    return NULL;
 }
 
 static bool read_list(FILE *fp, const char *key, uint64_t *v, size_t n)
@@ -91,16 +126,16 @@ static bool read_list(FILE *fp, const char *key, uint64_t *v, size_t n)
     return true;
 }
 
-pe_status checkpoint_read(const char *path, pe_checkpoint *c, pe_error *err)
+/* The body's fields into c; false when they are not a checkpoint's. */
+static bool parse_body(char *body, size_t len, pe_checkpoint *c)
 {
-    memset(c, 0, sizeof *c);
-    FILE *fp = fopen(path, "r");
+    FILE *fp = fmemopen(body, len, "r");
     if (!fp)
-        return pe_fail(err, PE_BAD_INPUT, path, 0, 0, "cannot read: %s", strerror(errno));
-    char line[64];
-    bool ok = fgets(line, sizeof line, fp) && strncmp(line, MAGIC, strlen(MAGIC)) == 0;
-    char word[32];
-    ok = ok && fscanf(fp, "%31s %" SCNx64, word, &c->fingerprint) == 2;
+        return false;
+    char line[64], word[32];
+    bool ok = fgets(line, sizeof line, fp) && strcmp(line, MAGIC "\n") == 0;
+    ok = ok && fscanf(fp, "%31s %" SCNx32, word, &c->fingerprint) == 2 &&
+         strcmp(word, "fingerprint") == 0;
     ok = ok && read_list(fp, "first", &c->first, 1) && read_list(fp, "last", &c->last, 1) &&
          read_list(fp, "next", &c->next, 1) && read_list(fp, "top_k", &c->top_k, 1) &&
          read_list(fp, "evaluated", &c->counts.evaluated, 1) &&
@@ -108,8 +143,8 @@ pe_status checkpoint_read(const char *path, pe_checkpoint *c, pe_error *err)
          read_list(fp, "status", c->counts.by_status, 4) &&
          read_list(fp, "rules", c->counts.by_rule, PE_RULE_COUNT);
     uint64_t rows = 0;
-    ok = ok && read_list(fp, "rows", &rows, 1) && rows <= (c->top_k ? c->top_k : 0) &&
-         c->first <= c->next && c->next <= c->last;
+    ok = ok && read_list(fp, "rows", &rows, 1) && rows <= c->top_k && c->first <= c->next &&
+         c->next <= c->last;
     if (ok && rows) {
         c->rows = malloc(rows * sizeof *c->rows);
         ok = c->rows != NULL;
@@ -117,11 +152,49 @@ pe_status checkpoint_read(const char *path, pe_checkpoint *c, pe_error *err)
             ok = fscanf(fp, "%" SCNu64, &c->rows[i]) == 1;
         c->row_count = (size_t)rows;
     }
+    int after = ok ? fscanf(fp, " %31s", word) : 0;
+    ok = ok && after == EOF; /* nothing after the rows */
     fclose(fp);
-    if (!ok) {
+    return ok;
+}
+
+static const char *check_sum(const char *buf, size_t len)
+{
+    if (len < CRC_LINE_LEN || buf[len - 1] != '\n' ||
+        memcmp(buf + len - CRC_LINE_LEN, CRC_KEY, strlen(CRC_KEY)) != 0 ||
+        (len > CRC_LINE_LEN && buf[len - CRC_LINE_LEN - 1] != '\n'))
+        return "it has no checksum line at its end (truncated?)";
+    char hex[9];
+    memcpy(hex, buf + len - CRC_LINE_LEN + strlen(CRC_KEY), 8);
+    hex[8] = '\0';
+    char *end;
+    unsigned long want = strtoul(hex, &end, 16);
+    if (*end || strspn(hex, "0123456789abcdef") != 8)
+        return "its checksum line is damaged";
+    if (digest_crc32(0, buf, len - CRC_LINE_LEN) != (uint32_t)want)
+        return "its checksum does not match its contents (changed or cut short)";
+    return NULL;
+}
+
+pe_status checkpoint_read(const char *path, pe_checkpoint *c, pe_error *err)
+{
+    memset(c, 0, sizeof *c);
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return pe_fail(err, PE_BAD_INPUT, path, 0, 0, "cannot read: %s", strerror(errno));
+    size_t len = 0;
+    char *buf = slurp(fp, &len);
+    fclose(fp);
+    if (!buf)
+        return pe_fail(err, PE_INTERNAL, path, 0, 0, "cannot read the checkpoint");
+    const char *why = check_sum(buf, len);
+    if (!why && !parse_body(buf, len - CRC_LINE_LEN, c))
+        why = "its contents are not a planeval checkpoint's";
+    free(buf);
+    if (why) {
         checkpoint_free(c);
         return pe_fail(err, PE_BAD_INPUT, path, 0, 0,
-                       "not a planeval checkpoint (or a damaged one): remove it to start over");
+                       "damaged checkpoint: %s; remove it to start over", why);
     }
     return PE_OK;
 }

@@ -13,20 +13,23 @@
 #include "sweep/runner.h"
 
 typedef struct {
-    uint64_t fingerprint;
+    uint32_t fingerprint;
     uint64_t first, last, next, top_k;
     pe_run_counts counts;
     uint64_t *rows; /* owned */
     size_t row_count;
 } pe_checkpoint;
 
-/* FNV-1a 64 of a file's bytes, mixed with the run options that shape the
- * result (top_k, shard range). */
+/* CRC-32 (digest.h) of a file's bytes, continued over the run options
+ * that shape the result (top_k, shard range) and planeval's version. */
 pe_status checkpoint_fingerprint(const char *scenario_path, uint64_t top_k, uint64_t first,
-                                 uint64_t last, uint64_t *out, pe_error *err);
+                                 uint64_t last, uint32_t *out, pe_error *err);
 
+/* Written to a temporary file and renamed; its last line is the CRC-32 of
+ * everything before it. */
 pe_status checkpoint_write(const char *path, const pe_checkpoint *c, pe_error *err);
-/* PE_OK and c filled; PE_BAD_INPUT when the file is not a checkpoint. */
+/* PE_OK and c filled; PE_BAD_INPUT when the file is not a checkpoint or
+ * its checksum does not match (any damage). */
 pe_status checkpoint_read(const char *path, pe_checkpoint *c, pe_error *err);
 void checkpoint_free(pe_checkpoint *c);
 

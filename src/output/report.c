@@ -1,21 +1,26 @@
 /* report.c — ranked CSV rows through libcsv, atomic file replace. */
+#include <dirent.h>
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include <csv.h>
 
 #include "core/columns.h"
+#include "output/digest.h"
 #include "output/report.h"
 
 struct pe_report {
     FILE *fp;
     char path[PE_PATH_MAX];
-    char tmp[PE_PATH_MAX + 32];
+    char tmp[PE_PATH_MAX + 64];
+    uint32_t crc; /* of every byte written */
     char storage[PE_REPORT_LINE_MAX]; /* one row being built */
     pe_line line;
 };
@@ -278,8 +283,11 @@ pe_status report_write_lines(pe_report *w, const char *text, size_t n, pe_error 
 {
     if (n && fwrite(text, 1, n, w->fp) != n)
         return pe_fail(err, PE_INTERNAL, w->path, 0, 0, "write failed: %s", strerror(errno));
+    w->crc = digest_crc32(w->crc, text, n);
     return PE_OK;
 }
+
+uint32_t report_crc32(const pe_report *w) { return w->crc; }
 
 static pe_status end_line(pe_report *w, pe_error *err)
 {
@@ -305,7 +313,7 @@ pe_status report_open_cells(const char *path, const char *const *header, size_t 
     if (!w)
         return pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
     snprintf(w->path, sizeof w->path, "%s", path);
-    snprintf(w->tmp, sizeof w->tmp, "%s.tmp.%ld", path, (long)getpid());
+    report_temp_path(path, w->tmp, sizeof w->tmp);
     w->line = (pe_line){w->storage, sizeof w->storage, 0, false};
     w->fp = fopen(w->tmp, "w");
     if (!w->fp) {
@@ -478,7 +486,7 @@ pe_status report_write_row(pe_report *w, const pe_eval_ctx *ctx, const char *sce
     return report_write_lines(w, l->buf, n, err);
 }
 
-pe_status report_commit(pe_report *w, pe_error *err)
+pe_status report_finish(pe_report *w, pe_error *err)
 {
     pe_status st = PE_OK;
     if (fflush(w->fp) != 0 || ferror(w->fp))
@@ -486,13 +494,123 @@ pe_status report_commit(pe_report *w, pe_error *err)
     if (fclose(w->fp) != 0 && st == PE_OK)
         st = pe_fail(err, PE_INTERNAL, w->path, 0, 0, "write failed: %s", strerror(errno));
     w->fp = NULL;
-    if (st == PE_OK && rename(w->tmp, w->path) != 0)
+    return st;
+}
+
+pe_status report_publish(pe_report *w, pe_error *err)
+{
+    pe_status st = PE_OK;
+    if (rename(w->tmp, w->path) != 0) {
         st = pe_fail(err, PE_INTERNAL, w->path, 0, 0, "cannot rename %s into place: %s", w->tmp,
                      strerror(errno));
-    if (st != PE_OK)
         remove(w->tmp);
+    }
     free(w);
     return st;
+}
+
+pe_status report_commit(pe_report *w, pe_error *err)
+{
+    pe_status st = report_finish(w, err);
+    if (st != PE_OK) {
+        report_abort(w);
+        return st;
+    }
+    return report_publish(w, err);
+}
+
+pe_status report_commit_pair(pe_report *a, pe_report *b, pe_error *err)
+{
+    pe_status st = report_finish(a, err);
+    if (st == PE_OK)
+        st = report_finish(b, err);
+    if (st != PE_OK) {
+        report_abort(a);
+        report_abort(b);
+        return st;
+    }
+    /* Both are complete on disk: only a rename is left, which needs no
+     * space. The summary names the report's checksum, so even a crash
+     * between the two renames leaves a pair that `merge` refuses. */
+    st = report_publish(a, err);
+    if (st != PE_OK) {
+        report_abort(b);
+        return st;
+    }
+    return report_publish(b, err);
+}
+
+bool report_cells_fit(const char *const *cells, size_t n)
+{
+    char buf[PE_REPORT_LINE_MAX];
+    pe_line l = {buf, sizeof buf, 0, false};
+    for (size_t c = 0; c < n; c++)
+        put_cell(&l, c == 0, cells[c] ? cells[c] : "");
+    put_raw(&l, "\n", 1);
+    return !l.overflow;
+}
+
+/* This machine's short host name (up to the first '.'), at most
+ * PE_TEMP_HOST_MAX bytes of [A-Za-z0-9_-]: a directory may be shared by
+ * the nodes of a cluster, and a process id means something only on its own
+ * host. */
+static void host_tag(char *out)
+{
+    char host[256] = "";
+    if (gethostname(host, sizeof host - 1) != 0)
+        host[0] = '\0';
+    size_t n = 0;
+    for (const char *h = host; *h && *h != '.' && n < PE_TEMP_HOST_MAX; h++)
+        out[n++] = (*h >= 'a' && *h <= 'z') || (*h >= 'A' && *h <= 'Z') ||
+                           (*h >= '0' && *h <= '9') || *h == '-'
+                       ? *h
+                       : '_';
+    if (n == 0)
+        out[n++] = '_';
+    out[n] = '\0';
+}
+
+void report_temp_path(const char *path, char *buf, size_t size)
+{
+    char host[PE_TEMP_HOST_MAX + 1];
+    host_tag(host);
+    const char *slash = strrchr(path, '/');
+    int dir_len = slash ? (int)(slash - path + 1) : 0;
+    snprintf(buf, size, "%.*s.%s.tmp.%s.%ld", dir_len, path, path + dir_len, host,
+             (long)getpid());
+}
+
+/* The process id of a temporary file of this host (.NAME.tmp.HOST.PID),
+ * or 0 when the name is not one. */
+static long temp_file_pid(const char *name, const char *host)
+{
+    const char *dot = strrchr(name, '.');
+    if (name[0] != '.' || !dot || !dot[1] || strspn(dot + 1, "0123456789") != strlen(dot + 1))
+        return 0;
+    size_t host_len = strlen(host);
+    if ((size_t)(dot - name) < host_len + 5 || memcmp(dot - host_len, host, host_len) != 0 ||
+        memcmp(dot - host_len - 5, ".tmp.", 5) != 0)
+        return 0;
+    return strtol(dot + 1, NULL, 10);
+}
+
+void report_clean_stale_temps(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return; /* nothing written there yet */
+    char host[PE_TEMP_HOST_MAX + 1];
+    host_tag(host);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        long pid = temp_file_pid(e->d_name, host);
+        if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* not ours, or its writer may still be running */
+        char path[PE_PATH_MAX + 256];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        remove(path);
+    }
+    closedir(d);
 }
 
 void report_abort(pe_report *w)

@@ -6,6 +6,7 @@
 #define PLANEVAL_REPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "core/columns.h"
@@ -46,6 +47,31 @@ pe_status report_write_row(pe_report *w, const pe_eval_ctx *ctx, const char *sce
 
 /* Flush, close and rename into place. Frees w. */
 pe_status report_commit(pe_report *w, pe_error *err);
+
+/* The two halves of report_commit: flush and close the temporary file
+ * (w stays, for report_publish or report_abort); rename it into place and
+ * free w. */
+pe_status report_finish(pe_report *w, pe_error *err);
+pe_status report_publish(pe_report *w, pe_error *err);
+
+/* A report and its summary: both finished before either is renamed, so a
+ * full disk or a failed write leaves neither. Frees both. */
+pe_status report_commit_pair(pe_report *a, pe_report *b, pe_error *err);
+
+/* CRC-32 of every byte written so far (digest.h). */
+uint32_t report_crc32(const pe_report *w);
+
+/* Would these cells fit one report row (PE_REPORT_LINE_MAX)? */
+bool report_cells_fit(const char *const *cells, size_t n);
+
+/* The temporary file for path: DIR/.NAME.tmp.HOST.PID, HOST this machine's
+ * short name (at most PE_TEMP_HOST_MAX bytes). A file of that shape whose
+ * host is this one and whose process is gone was left by a killed run. */
+#define PE_TEMP_HOST_MAX 32
+void report_temp_path(const char *path, char *buf, size_t size);
+
+/* Remove the temporary files in dir left by dead processes of this host. */
+void report_clean_stale_temps(const char *dir);
 
 /* Close and remove the temporary file. Frees w. Safe with NULL. */
 void report_abort(pe_report *w);

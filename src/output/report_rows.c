@@ -18,9 +18,10 @@ typedef struct {
     const pe_eval_ctx *ctx;
     const pe_run_result *rr;
     size_t lo, hi;
+    volatile sig_atomic_t *stop;
     char *text; /* owned, grows */
     size_t len, cap;
-    bool failed;
+    bool failed, stopped;
 } format_job;
 
 static void *format_rows(void *arg)
@@ -28,6 +29,10 @@ static void *format_rows(void *arg)
     format_job *j = arg;
     j->len = 0;
     for (size_t i = j->lo; i < j->hi && !j->failed; i++) {
+        if (j->stop && *j->stop && (i & 255u) == 0) {
+            j->stopped = true;
+            break;
+        }
         if (j->cap - j->len < PE_REPORT_LINE_MAX) {
             size_t cap = j->cap ? 2 * j->cap : (size_t)WRITE_BLOCK * 512;
             char *t = realloc(j->text, cap);
@@ -49,47 +54,63 @@ static void *format_rows(void *arg)
     return NULL;
 }
 
-pe_status report_write_ranked(const char *path, const pe_plan_space *space,
-                             const pe_eval_ctx *ctx, const pe_run_result *rr, int thread_count,
-                             pe_error *err)
+/* One round: up to `threads` blocks from *start, formatted in parallel. */
+static size_t format_round(format_job *jobs, size_t threads, size_t *start,
+                           const pe_run_result *rr)
 {
-    pe_report *w = NULL;
-    pe_status st = report_open(path, &w, err);
-    if (st != PE_OK)
-        return st;
+    pthread_t tids[64];
+    size_t used = 0;
+    for (; used < threads && *start < rr->row_count; used++) {
+        size_t hi = *start + WRITE_BLOCK < rr->row_count ? *start + WRITE_BLOCK : rr->row_count;
+        jobs[used].lo = *start;
+        jobs[used].hi = hi;
+        *start = hi;
+    }
+    size_t started = 0;
+    for (size_t t = 1; t < used; t++, started++)
+        if (pthread_create(&tids[t], NULL, format_rows, &jobs[t]) != 0)
+            break;
+    format_rows(&jobs[0]);
+    for (size_t t = 1; t <= started; t++)
+        pthread_join(tids[t], NULL);
+    for (size_t t = 1 + started; t < used; t++) /* a thread that could not start */
+        format_rows(&jobs[t]);
+    return used;
+}
+
+pe_status report_write_ranked_rows(pe_report *w, const pe_plan_space *space,
+                                   const pe_eval_ctx *ctx, const pe_run_result *rr,
+                                   int thread_count, volatile sig_atomic_t *stop, pe_error *err)
+{
     size_t threads = thread_count > 1 ? (size_t)thread_count : 1;
     if (threads > 64)
         threads = 64;
     format_job jobs[64];
-    pthread_t tids[64];
     memset(jobs, 0, sizeof jobs);
+    for (size_t t = 0; t < threads; t++)
+        jobs[t] = (format_job){.space = space, .ctx = ctx, .rr = rr, .stop = stop};
+    pe_status st = PE_OK;
     for (size_t start = 0; st == PE_OK && start < rr->row_count;) {
-        size_t used = 0;
-        for (; used < threads && start < rr->row_count; used++) {
-            size_t hi = start + WRITE_BLOCK < rr->row_count ? start + WRITE_BLOCK : rr->row_count;
-            jobs[used].space = space;
-            jobs[used].ctx = ctx;
-            jobs[used].rr = rr;
-            jobs[used].lo = start;
-            jobs[used].hi = hi;
-            start = hi;
-        }
-        size_t started = 0;
-        for (size_t t = 1; t < used; t++, started++)
-            if (pthread_create(&tids[t], NULL, format_rows, &jobs[t]) != 0)
-                break;
-        format_rows(&jobs[0]);
-        for (size_t t = 1; t <= started; t++)
-            pthread_join(tids[t], NULL);
-        for (size_t t = 1 + started; t < used; t++) /* a thread that could not start */
-            format_rows(&jobs[t]);
+        size_t used = format_round(jobs, threads, &start, rr);
         for (size_t t = 0; t < used && st == PE_OK; t++)
-            st = jobs[t].failed ? pe_fail(err, PE_INTERNAL, path, 0, 0,
-                                          "out of memory formatting report rows")
-                                : report_write_lines(w, jobs[t].text, jobs[t].len, err);
+            st = jobs[t].stopped  ? PE_INTERRUPTED
+                 : jobs[t].failed ? pe_fail(err, PE_INTERNAL, NULL, 0, 0,
+                                            "out of memory formatting report rows")
+                                  : report_write_lines(w, jobs[t].text, jobs[t].len, err);
     }
     for (size_t t = 0; t < threads; t++)
         free(jobs[t].text);
+    return st;
+}
+
+pe_status report_write_ranked(const char *path, const pe_plan_space *space,
+                              const pe_eval_ctx *ctx, const pe_run_result *rr, int thread_count,
+                              pe_error *err)
+{
+    pe_report *w = NULL;
+    pe_status st = report_open(path, &w, err);
+    if (st == PE_OK)
+        st = report_write_ranked_rows(w, space, ctx, rr, thread_count, NULL, err);
     if (st == PE_OK)
         return report_commit(w, err);
     report_abort(w);

@@ -92,25 +92,93 @@ static int cmp_row_ptr(const void *a, const void *b)
     return rank_compare(*(const pe_row *const *)a, *(const pe_row *const *)b);
 }
 
-void rank_sort(pe_row *rows, size_t n)
+#define SORT_RUN 4096u      /* rows sorted by one qsort call */
+#define SORT_CHECK 0xFFFFu  /* merged rows between two looks at the stop flag */
+
+static bool stopped(volatile sig_atomic_t *stop) { return stop && *stop; }
+
+/* Merge the sorted runs [lo, mid) and [mid, hi) of from into to. */
+static bool merge_runs(const pe_row **from, const pe_row **to, size_t lo, size_t mid, size_t hi,
+                       volatile sig_atomic_t *stop)
+{
+    size_t i = lo, j = mid;
+    for (size_t k = lo; k < hi; k++) {
+        if ((k & SORT_CHECK) == 0 && stopped(stop))
+            return false;
+        to[k] = j >= hi || (i < mid && rank_compare(from[i], from[j]) <= 0) ? from[i++]
+                                                                              : from[j++];
+    }
+    return true;
+}
+
+/* order[i] → the row that belongs at i: sorted runs, then bottom-up merge
+ * passes. false when *stop was set (order is then no ranking). */
+static bool sort_pointers(const pe_row ***order, const pe_row ***spare, size_t n,
+                          volatile sig_atomic_t *stop)
+{
+    for (size_t lo = 0; lo < n; lo += SORT_RUN) {
+        if (stopped(stop))
+            return false;
+        qsort(*order + lo, n - lo < SORT_RUN ? n - lo : SORT_RUN, sizeof **order, cmp_row_ptr);
+    }
+    for (size_t width = SORT_RUN; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = n - lo > width ? lo + width : n;
+            size_t hi = n - lo > 2 * width ? lo + 2 * width : n;
+            if (!merge_runs(*order, *spare, lo, mid, hi, stop))
+                return false;
+        }
+        const pe_row **t = *order;
+        *order = *spare;
+        *spare = t;
+    }
+    return true;
+}
+
+/* Move every row to its place, one cycle of the permutation at a time:
+ * order[j] is the row that goes to j; a placed slot is marked NULL. */
+static void permute_rows(pe_row *rows, const pe_row **order, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!order[i])
+            continue;
+        pe_row held = rows[i];
+        size_t j = i;
+        for (;;) {
+            size_t from = (size_t)(order[j] - rows);
+            order[j] = NULL;
+            if (from == i) {
+                rows[j] = held;
+                break;
+            }
+            rows[j] = rows[from];
+            j = from;
+        }
+    }
+}
+
+bool rank_sort_until(pe_row *rows, size_t n, volatile sig_atomic_t *stop)
 {
     if (n < 2)
-        return;
+        return !stopped(stop);
     /* Rows are large (the whole result): sort pointers, then move each row
-     * once, instead of letting qsort copy rows at every step. */
+     * once. A merge sort of qsort-sorted runs looks at the stop flag as it
+     * goes, so a signal is honoured within milliseconds of a large sort. */
     const pe_row **order = malloc(n * sizeof *order);
-    pe_row *sorted = order ? malloc(n * sizeof *sorted) : NULL;
-    if (!sorted) { /* out of memory: sort in place, slowly */
+    const pe_row **spare = order ? malloc(n * sizeof *spare) : NULL;
+    if (!spare) { /* out of memory: sort in place, slowly */
         free(order);
         qsort(rows, n, sizeof *rows, cmp_row);
-        return;
+        return !stopped(stop);
     }
     for (size_t i = 0; i < n; i++)
         order[i] = &rows[i];
-    qsort(order, n, sizeof *order, cmp_row_ptr);
-    for (size_t i = 0; i < n; i++)
-        sorted[i] = *order[i];
-    memcpy(rows, sorted, n * sizeof *rows);
-    free(sorted);
+    bool done = sort_pointers(&order, &spare, n, stop);
+    if (done)
+        permute_rows(rows, order, n);
     free(order);
+    free(spare);
+    return done;
 }
+
+void rank_sort(pe_row *rows, size_t n) { rank_sort_until(rows, n, NULL); }

@@ -7,6 +7,8 @@
 #ifndef PLANEVAL_RANK_H
 #define PLANEVAL_RANK_H
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,5 +49,9 @@ int rank_compare(const pe_row *a, const pe_row *b);
 
 /* Sort rows into rank order. */
 void rank_sort(pe_row *rows, size_t n);
+
+/* The same, giving up as soon as *stop is non-zero (stop may be NULL):
+ * false then, and rows are in no particular order. */
+bool rank_sort_until(pe_row *rows, size_t n, volatile sig_atomic_t *stop);
 
 #endif

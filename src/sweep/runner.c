@@ -223,6 +223,94 @@ static void show_progress(shared *sh, uint64_t total, double t0, bool final)
     fflush(stderr);
 }
 
+/* Start the workers (or work here when no thread starts), show progress,
+ * wait for them. */
+static void run_workers(shared *sh, worker *ws, int threads, uint64_t total, bool progress,
+                        double t0)
+{
+    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
+    int started = 0;
+    for (int t = 0; tids && t < threads; t++, started++)
+        if (pthread_create(&tids[t], NULL, work, &ws[t]) != 0)
+            break;
+    if (started == 0) { /* no thread could start: work here */
+        atomic_store(&sh->running, 1);
+        work(&ws[0]);
+    }
+    if (progress && started > 0) {
+        double last_shown = 0;
+        while (atomic_load_explicit(&sh->running, memory_order_acquire) > threads - started) {
+            struct timespec nap = {0, 50 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+            if (now_s() - last_shown >= 0.25) {
+                show_progress(sh, total, t0, false);
+                last_shown = now_s();
+            }
+        }
+        show_progress(sh, total, t0, true);
+    }
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+    free(tids);
+}
+
+/* Every worker's rows in one array (*rows, *n) and their counts into out;
+ * frees the workers' rows. */
+static pe_status collect_rows(worker *ws, int workers, const pe_run_options *opt,
+                              pe_run_result *out, pe_row **rows, size_t *n, pe_error *err)
+{
+    pe_status st = PE_OK;
+    *n = 0;
+    for (int t = 0; t < workers; t++) {
+        *n += ws[t].count;
+        if (ws[t].oom)
+            st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory keeping report rows");
+    }
+    *rows = st == PE_OK ? malloc((*n ? *n : 1) * sizeof **rows) : NULL;
+    if (st == PE_OK && !*rows)
+        st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory merging report rows");
+    size_t k = 0;
+    if (opt->resume_counts)
+        add_counts(&out->counts, opt->resume_counts);
+    for (int t = 0; t < workers; t++) {
+        if (*rows && ws[t].count)
+            memcpy(*rows + k, ws[t].rows, ws[t].count * sizeof **rows);
+        k += ws[t].count;
+        add_counts(&out->counts, &ws[t].counts);
+        out->evaluated_here += ws[t].counts.evaluated;
+        free(ws[t].rows);
+    }
+    return st;
+}
+
+/* Rank the rows into out; where the sweep stood. A full report's ranking
+ * gives up on a stop request (then out is interrupted with no rows and
+ * next == last: a resume re-evaluates for the rows but counts nothing
+ * again); top-K rows (at most threads × K) are always ranked, since the
+ * checkpoint keeps the best K. */
+static void rank_rows(const shared *sh, const pe_run_options *opt, uint64_t resume,
+                      uint64_t chunks, pe_row *rows, size_t n, pe_run_result *out)
+{
+    /* every chunk handed out was finished: the done prefix ends at the
+     * first chunk not handed out */
+    uint64_t handed = atomic_load(&sh->next_chunk);
+    uint64_t reached = handed >= chunks ? sh->last : sh->start + handed * PE_RUN_CHUNK;
+    if (reached < resume) /* stopped while re-evaluating the done prefix */
+        reached = resume;
+    out->next = reached > sh->last ? sh->last : reached;
+    out->interrupted = out->next < sh->last;
+    if (opt->top_k)
+        rank_sort(rows, n);
+    else if (out->interrupted || !rank_sort_until(rows, n, opt->stop)) {
+        n = 0;
+        out->interrupted = true;
+    }
+    if (opt->top_k && n > opt->top_k)
+        n = (size_t)opt->top_k;
+    out->rows = rows;
+    out->row_count = n;
+}
+
 pe_status runner_run(const pe_plan_space *space, const pe_eval_ctx *ctx,
                      const pe_run_options *opt, pe_run_result *out, pe_error *err)
 {
@@ -254,12 +342,8 @@ pe_status runner_run(const pe_plan_space *space, const pe_eval_ctx *ctx,
         threads = chunks ? (int)chunks : 1;
     atomic_init(&sh.running, threads);
     worker *ws = calloc((size_t)threads + 1, sizeof *ws); /* +1: the resumed rows */
-    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
-    if (!ws || !tids) {
-        free(ws);
-        free(tids);
+    if (!ws)
         return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
-    }
     for (int t = 0; t <= threads; t++)
         ws[t].sh = &sh;
     /* rows kept before the restart: evaluated again (pure), not counted */
@@ -267,72 +351,18 @@ pe_status runner_run(const pe_plan_space *space, const pe_eval_ctx *ctx,
     for (size_t i = 0; opt->top_k && i < opt->resume_row_count; i++)
         if (opt->resume_rows[i] < plans_total(space) && !visit(resumed, opt->resume_rows[i], false))
             resumed->oom = true;
-
-    int started = 0;
-    for (int t = 0; t < threads; t++, started++)
-        if (pthread_create(&tids[t], NULL, work, &ws[t]) != 0)
-            break;
-    if (started == 0) { /* no thread could start: work here */
-        atomic_store(&sh.running, 1);
-        work(&ws[0]);
-    }
-    if (opt->progress && started > 0) {
-        double last_shown = 0;
-        while (atomic_load_explicit(&sh.running, memory_order_acquire) > threads - started) {
-            struct timespec nap = {0, 50 * 1000 * 1000};
-            nanosleep(&nap, NULL);
-            if (now_s() - last_shown >= 0.25) {
-                show_progress(&sh, last - sh.start, t0, false);
-                last_shown = now_s();
-            }
-        }
-        show_progress(&sh, last - sh.start, t0, true);
-    }
-    for (int t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
-
-    pe_status st = PE_OK;
+    run_workers(&sh, ws, threads, last - sh.start, opt->progress, t0);
+    pe_row *rows = NULL;
     size_t n = 0;
-    for (int t = 0; t <= threads; t++) {
-        n += ws[t].count;
-        if (ws[t].oom)
-            st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory keeping report rows");
-    }
-    pe_row *rows = st == PE_OK ? malloc((n ? n : 1) * sizeof *rows) : NULL;
-    if (st == PE_OK && !rows)
-        st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory merging report rows");
-    size_t k = 0;
-    if (opt->resume_counts)
-        add_counts(&out->counts, opt->resume_counts);
-    for (int t = 0; t <= threads; t++) {
-        if (rows && ws[t].count)
-            memcpy(rows + k, ws[t].rows, ws[t].count * sizeof *rows);
-        k += ws[t].count;
-        add_counts(&out->counts, &ws[t].counts);
-        out->evaluated_here += ws[t].counts.evaluated;
-        free(ws[t].rows);
-    }
+    pe_status st = collect_rows(ws, threads + 1, opt, out, &rows, &n, err);
     free(ws);
-    free(tids);
     if (st != PE_OK) {
         free(rows);
         return st;
     }
-    rank_sort(rows, n);
-    if (opt->top_k && n > opt->top_k)
-        n = (size_t)opt->top_k;
-    out->rows = rows;
-    out->row_count = n;
     out->first = first;
     out->last = last;
-    /* every chunk handed out was finished: the done prefix ends at the
-     * first chunk not handed out */
-    uint64_t handed = atomic_load(&sh.next_chunk);
-    uint64_t reached = handed >= chunks ? last : sh.start + handed * PE_RUN_CHUNK;
-    if (reached < resume) /* stopped while re-evaluating the done prefix */
-        reached = resume;
-    out->next = reached > last ? last : reached;
-    out->interrupted = out->next < last;
+    rank_rows(&sh, opt, resume, chunks, rows, n, out);
     out->wall_s = now_s() - t0;
     return PE_OK;
 }

@@ -7,7 +7,9 @@
  * rows are sorted by rank_compare, a total order, so the result is the same
  * for any number of threads. A stop request (a signal) is honoured between
  * chunks: every chunk handed out is finished, so what is done is always the
- * prefix [first, next) — a checkpoint is that position plus the kept rows. */
+ * prefix [first, next) — a checkpoint is that position plus the kept rows.
+ * The ranking of a full report honours it too (interrupted, next == last,
+ * no rows: resuming re-evaluates the rows without counting them again). */
 #ifndef PLANEVAL_RUNNER_H
 #define PLANEVAL_RUNNER_H
 
@@ -45,8 +47,8 @@ typedef struct {
 
 typedef struct {
     uint64_t first, last; /* the range asked for */
-    uint64_t next;        /* [first, next) is done; == last unless interrupted */
-    bool interrupted;
+    uint64_t next;        /* [first, next) is done */
+    bool interrupted;     /* stopped before the rows were ranked */
     pe_run_counts counts;   /* everything, including what a resumed run had counted */
     uint64_t evaluated_here; /* plans this process evaluated (for plans/s) */
     pe_row *rows; /* ranked; owned */

@@ -218,6 +218,34 @@ static void test_safe_cell(void **state)
     /* cut at a UTF-8 boundary: é is two bytes at 39..40 */
     safe("012345678901234567890123456789012345678\xc3\xa9",
          "012345678901234567890123456789012345678...");
+    /* every control character (they become spaces), alone or after spaces
+     * and other control characters, before each formula start: the quote
+     * is decided on the text as written */
+    const char starts[] = "=+-@";
+    int seen = 0;
+    for (int c = 0; c <= 0x7f; c++) {
+        if (c >= 0x20 && c != 0x7f)
+            continue;
+        for (const char *f = starts; *f; f++) {
+            const char forms[][8] = {{(char)c, *f, '1'}, {' ', (char)c, *f, '1'},
+                                     {(char)c, '\v', ' ', *f, '1'}};
+            const size_t lens[] = {3, 4, 5};
+            for (size_t k = 0; k < 3; k++) {
+                char out[64];
+                grade_safe_cell(forms[k], lens[k], 40, out, sizeof out);
+                if (out[0] != '\'' || strlen(out) != lens[k] + 1 || out[lens[k] - 1] != *f)
+                    fail_msg("0x%02x then '%c' (form %zu) gave \"%s\"", c, *f, k, out);
+                for (size_t b = 0; out[b]; b++)
+                    assert_true((unsigned char)out[b] >= 0x20 && out[b] != 0x7f);
+                seen++;
+            }
+        }
+    }
+    assert_int_equal(seen, 33 * 4 * 3); /* 0x00-0x1f and 0x7f */
+    safe("\v=HYPERLINK(\"http://x\")", "' =HYPERLINK(\"http://x\")");
+    safe("\x1f@cmd", "' @cmd");
+    safe("\n-2", "' -2");
+    safe("\f+1", "' +1");
     assert_string_equal(grade_mistake_name(PE_MISTAKE_RESERVE), "forgot the framework reserve");
     assert_string_equal(grade_mistake_name(PE_MISTAKE_BUBBLE),
                         "counted (p-1)/(m+p-1) instead of (p-1)/m");
