@@ -82,6 +82,40 @@ static void fp8_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->act_par -= act_fp8_saving_attention(m) + (double)m->ffn_hidden; /* A13 */
 }
 
+/* Issue 11 at scenario level: X2's head dimensions with head_dim or MLA,
+ * the MoE constants, FP8, which steps a plan needs, act_total_gib of an MoE
+ * model, the host link and CPU Adam rate of offload. */
+static void prepare_issue11(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    const pe_model *m = &sc->model;
+    const pe_cluster *cl = &sc->cluster;
+    if (m->has_head_dim) /* X2 carries K and V of g heads of head_dim */
+        ctx->d = (double)m->head_dim;
+    if (m->attention == PE_ATTENTION_MLA) { /* X2: expanded K, V of a heads: a·(d_qk + d_v) */
+        ctx->g = (double)m->heads;
+        ctx->d = ((double)m->qk_nope_head_dim + (double)m->qk_rope_head_dim +
+                  (double)m->v_head_dim) / 2.0;
+    }
+    moe_prepare(sc, ctx); /* issue 11; nothing for a dense model */
+    fp8_prepare(sc, ctx);
+    ctx->ext = ctx->moe.on || ctx->fp8;
+    if (ctx->moe.on) { /* act_total_gib of one sequence: (L − n)·A4 + n·A4' at t = c = 1 */
+        const pe_moe_ctx *e = &ctx->moe;
+        const double dense = act_layer(ctx->s, 1.0, 1.0, 0, ctx->act_rep, ctx->act_par,
+                                       ctx->act_att);
+        const double moe = moe_act_layer(
+            ctx->s, 1.0, 1.0, 0, ctx->act_rep, e->act_par_att, e->act_router, e->act_par_sh,
+            ctx->act_att,
+            moe_act_routed(1.0, ctx->s, e->k, e->rho, 1.0, 1.0, ctx->fp8 ? 1.0 : 2.0, ctx->h,
+                           e->act_expert_inner));
+        const double n = (double)params_moe_layers(m, 0, m->layers);
+        ctx->moe.act_total_per_seq = (ctx->L - n) * dense + n * moe;
+    }
+    ctx->host_bps = cl->gpu.has_host_link_gb_s ? cl->gpu.host_link_gb_s * 1e9 : 0.0;
+    ctx->cpu_adam_rate = cl->cpu_adam_gparams_s * 1e9;
+    ctx->host_mem_bytes = cl->has_host_memory_gib ? cl->host_memory_gib * PE_GIB : 0.0;
+}
+
 void evaluate_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
 {
     const pe_model *m = &sc->model;
@@ -150,31 +184,7 @@ void evaluate_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->hbm_bps = cl->gpu.hbm_tb_s * 1e12;            /* W */
     ctx->tokens_per_step = ctx->B * ctx->s;            /* B·s */
     ctx->net = comm_net(cl);
-    if (m->has_head_dim) /* X2 carries K and V of g heads of head_dim */
-        ctx->d = (double)m->head_dim;
-    if (m->attention == PE_ATTENTION_MLA) { /* X2: expanded K, V of a heads: a·(d_qk + d_v) */
-        ctx->g = (double)m->heads;
-        ctx->d = ((double)m->qk_nope_head_dim + (double)m->qk_rope_head_dim +
-                  (double)m->v_head_dim) / 2.0;
-    }
-    moe_prepare(sc, ctx); /* issue 11; nothing for a dense model */
-    fp8_prepare(sc, ctx);
-    ctx->ext = ctx->moe.on || ctx->fp8;
-    if (ctx->moe.on) { /* act_total_gib of one sequence: (L − n)·A4 + n·A4' at t = c = 1 */
-        const pe_moe_ctx *e = &ctx->moe;
-        const double dense = act_layer(ctx->s, 1.0, 1.0, 0, ctx->act_rep, ctx->act_par,
-                                       ctx->act_att);
-        const double moe = moe_act_layer(
-            ctx->s, 1.0, 1.0, 0, ctx->act_rep, e->act_par_att, e->act_router, e->act_par_sh,
-            ctx->act_att,
-            moe_act_routed(1.0, ctx->s, e->k, e->rho, 1.0, 1.0, ctx->fp8 ? 1.0 : 2.0, ctx->h,
-                           e->act_expert_inner));
-        const double n = (double)params_moe_layers(m, 0, m->layers);
-        ctx->moe.act_total_per_seq = (ctx->L - n) * dense + n * moe;
-    }
-    ctx->host_bps = cl->gpu.has_host_link_gb_s ? cl->gpu.host_link_gb_s * 1e9 : 0.0;
-    ctx->cpu_adam_rate = cl->cpu_adam_gparams_s * 1e9;
-    ctx->host_mem_bytes = cl->has_host_memory_gib ? cl->host_memory_gib * PE_GIB : 0.0;
+    prepare_issue11(sc, ctx);
 }
 
 static inline int interventions_of(const pe_plan *pl)
