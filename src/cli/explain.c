@@ -563,7 +563,8 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     eq_begin(out, "S2", "comm_fraction", "(tp + cp + pp + dp comm) / step");
     eq_value(out, r->comm_fraction, "", "spec");
     fprintf(out, "S3   bound = largest of compute %.6g, communication %.6g, bubble %.6g -> %s\n",
-            r->compute_s, r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s + r->ep_comm_s, r->bubble_s,
+            r->compute_s,
+            r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s + r->ep_comm_s, r->bubble_s,
             pe_bound_name(r->bound));
     eq_begin(out, "S4", "tokens_per_s", "B·s / step");
     eq_subst(out, "%g·%g / %.6g", ctx->B, ctx->s, r->step_time_s);
@@ -606,7 +607,8 @@ static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
         eq_begin(out, "M'", "expert weights + grads + optimizer", "β·N_exp/(ZeRO ? edp : 1)");
         eq_value(out, d->moe.mem_experts[i], "bytes", "design §2");
     }
-    eq_begin(out, "A11", "routed token copies per layer", "b·s'·k·ρ/t·(etp·2h + (gelu ? 4 : 6)·f_e)");
+    eq_begin(out, "A11", "routed token copies per layer",
+             "b·s'·k·ρ/t·(etp·2h + (gelu ? 4 : 6)·f_e)");
     eq_value(out, d->moe.a_routed, "bytes", "design §2");
     eq_begin(out, "A4'", "A_layer of an MoE layer", "attention part + router 8E + shared + A11");
     eq_value(out, d->moe.a_layer_m, "bytes", "design §2");
@@ -633,7 +635,8 @@ static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
     eq_begin(out, "X7", "χ_ep,f, χ_ep,b", "n_moe·max(0, (1 + [full])·T_ep − overlap.ep·τ_ml)");
     eq_subst(out, "%.6g, %.6g (tau_mlf %.6g, tau_mlb %.6g)", d->moe.chi_ep_f[ts],
              d->moe.chi_ep_b[ts], d->moe.tau_mlf, d->moe.tau_mlb);
-    eq_begin(out, "X8", "expert-TP all-gather/reduce-scatter, in tp_comm_s", "n_moe·2·T_rs(etp·S_combine)");
+    eq_begin(out, "X8", "expert-TP all-gather/reduce-scatter, in tp_comm_s",
+             "n_moe·2·T_rs(etp·S_combine)");
     eq_subst(out, "%.6g, %.6g s per micro-batch", d->moe.chi_etp_f[ts], d->moe.chi_etp_b[ts]);
     eq_begin(out, "S1'", "step_time_s", "the seven columns + ep_comm_s");
     eq_subst(out, "... + ep_comm_s = ... + m·(χ_ep,f + χ_ep,b) = ... + %.6g", r->ep_comm_s);

@@ -71,7 +71,7 @@ void moe_prepare(const pe_scenario *s, pe_eval_ctx *ctx)
     e->act_par_sh = inner * (double)m->shared_experts * e->f_e_d; /* A10 */
     e->act_router = 8.0 * e->E;                                   /* A9 fp32 logits + probs */
     e->act_expert_inner = inner * e->f_e_d;
-    if (s->precision.compute == PE_COMPUTE_FP8) { /* A13: fc2 inputs kept in FP8 (f_e → f_e/2·2) */
+    if (s->precision.compute == PE_COMPUTE_FP8) { /* A13: fc2 inputs kept in FP8 */
         e->act_expert_inner -= e->f_e_d;
         e->act_par_sh -= (double)m->shared_experts * e->f_e_d;
         e->act_par_att -= act_fp8_saving_attention(m);
