@@ -81,4 +81,34 @@ for args in "memory --gpus-per-node 0" "memory --dp 3037000500 --tp 3037000500" 
     check "'$args' exits 2 with one message (got $rc)" '[ $rc -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ]'
 done
 
+# The first line names the cluster and the GPU a calculator used.
+out=$("$planeval" memory --model llama3-70b --tp 8)
+check "memory: first line names the default cluster and its GPU ($(echo "$out" | head -1))" \
+    'echo "$out" | head -1 | grep -q "^cluster  *mi300x-node (the default.*--cluster.*), gpu mi300x (192 GiB"'
+out=$("$planeval" memory --model llama3-70b --tp 8 --cluster h100-node)
+check "memory: first line names the chosen cluster" 'echo "$out" | head -1 | grep -q "^cluster  *h100-node, gpu h100-sxm (80 GiB"'
+out=$("$planeval" memory --model llama3-70b --tp 8 --cluster h100-node --gpu h200)
+check "memory: an overriding --gpu is named" 'echo "$out" | head -1 | grep -q "^cluster  *h100-node, gpu h200 (141 GiB"'
+out=$("$planeval" collective --op all-reduce --bytes 1GiB --group 16)
+check "collective: first line names the cluster and GPU" 'echo "$out" | head -1 | grep -q "^cluster  *mi300x-node (the default.*), gpu mi300x"'
+
+# Long options spelled in full: --gpus is not --gpus-per-node.
+for args in "collective --op all-reduce --bytes 1GiB --group 16 --gpus 4" \
+            "memory --model llama3-70b --gpus 4" "memory --model llama3-70b --tp 8 --expl" \
+            "bubble --pp 4 --micro 16" "bubble --pp 4 --microbatches=16 --virtual 2"; do
+    "$planeval" $args >"$work/calc.out" 2>"$work/err"; rc=$?
+    check "'$args' is refused (exit 2, got $rc)" '[ $rc -eq 2 ] && grep -q "unknown option" "$work/err" && [ ! -s "$work/calc.out" ]'
+done
+"$planeval" memory --model llama3-70b --gpus 4 2>"$work/err"
+check "the message suggests the full name" 'grep -q "did you mean --gpus-per-node" "$work/err"'
+"$planeval" bubble --pp 4 --microbatches=16 >/dev/null 2>&1; rc=$?
+check "--option=value spelled in full still works (got $rc)" '[ $rc -eq 0 ]'
+
+# bubble warns (stderr) when micro-batches < stages.
+"$planeval" bubble --pp 8 --microbatches 4 >"$work/calc.out" 2>"$work/err"; rc=$?
+check "bubble m < p: still answers (got $rc)" '[ $rc -eq 0 ] && grep -q "^bubble_fraction" "$work/calc.out"'
+check "bubble m < p: a warning on stderr" 'grep -q "warning: .*4 micro-batches.*8 stages" "$work/err"'
+"$planeval" bubble --pp 4 --microbatches 16 >/dev/null 2>"$work/err"
+check "bubble m >= p: no warning" '[ ! -s "$work/err" ]'
+
 finish

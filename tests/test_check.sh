@@ -26,10 +26,57 @@ mkdir -p "$work/golden"
 "$planeval" check --quiet --golden "$work/golden" --update-golden "$scen" >/dev/null 2>&1
 g=$work/golden/01-fit-the-model.csv
 check "--update-golden writes the report" '[ -s "$g" ]'
+cp "$g" "$g.orig"
 awk -F, 'BEGIN{OFS=","} NR==2{$25=$25*1.01} {print}' "$g" >"$g.new" && mv "$g.new" "$g"
 "$planeval" check --quiet --golden "$work/golden" "$scen" >"$work/diff.out" 2>&1; rc=$?
 check "a changed cell fails (exit 1, got $rc)" '[ $rc -eq 1 ]'
 check "the cell is named" 'grep -q "row 1 (plan .*), column mem_total_gib: expected" "$work/diff.out"'
+
+# Rows are matched by plan, not position: a tie that swaps two plans is two
+# rank moves (one line each), not rows of cells compared across plans.
+cp "$work/golden/01-fit-the-model.csv.orig" "$g"
+awk -F, 'BEGIN{OFS=","} NR==2{a=$0; next} NR==3{$1=1; print; split(a,f,","); f[1]=2; b=f[1]; for(i=2;i<=length(f);i++) b=b "," f[i]; print b; next} {print}' "$g" >"$g.new" && mv "$g.new" "$g"
+check "the swap was made" 'sed -n 2p "$g" | grep -q "^1,01-fit-the-model,tp8-zero1,"'
+"$planeval" check --quiet --golden "$work/golden" "$scen" >"$work/swap.out" 2>&1; rc=$?
+check "a swapped tie fails (exit 1, got $rc)" '[ $rc -eq 1 ]'
+check "two rank moves, one line per plan" '[ "$(grep -c "rank [12] in the golden report, [12] now" "$work/swap.out")" -eq 2 ]'
+check "no cell compared across plans" '! grep -q ", column " "$work/swap.out"'
+check "one summary line" '[ "$(grep -c "cells differ" "$work/swap.out")" -eq 1 ] && grep -q ": 0 cells differ in 0 plans; 2 plans moved in rank; 0 plans added, 0 removed; 0 columns differ" "$work/swap.out"'
+
+# A plan missing from the golden report is added; an extra one is removed.
+cp "$work/golden/01-fit-the-model.csv.orig" "$g"
+sed -i '4d' "$g"
+printf '200,01-fit-the-model,ghost-plan,invalid,x,64,64,1,1,1,0,none,1f1b,1,false,1\n' >>"$g"
+"$planeval" check --quiet --golden "$work/golden" "$scen" >"$work/addrm.out" 2>&1; rc=$?
+check "added and removed plans fail (exit 1, got $rc)" '[ $rc -eq 1 ]'
+check "the added plan is named" 'grep -q "plan .dp2-tp8-pp4-cp1-z0-none-mb1-1f1b-v1-sp1. (row 3): not in the golden report" "$work/addrm.out"'
+check "the removed plan is named" 'grep -q "plan .ghost-plan. (golden row 199): not in the fresh report" "$work/addrm.out"'
+check "summary counts one added, one removed, nothing else" 'grep -q ": 0 cells differ in 0 plans; 0 plans moved in rank; 1 plans added, 1 removed;" "$work/addrm.out" && [ "$(wc -l <"$work/addrm.out")" -eq 4 ]'
+
+# --abs-tol beside --rel-tol: a change of 0.001 GiB passes within 0.01.
+cp "$work/golden/01-fit-the-model.csv.orig" "$g"
+awk -F, 'BEGIN{OFS=","} NR==2{$25=$25+0.001} {print}' "$g" >"$g.new" && mv "$g.new" "$g"
+"$planeval" check --quiet --golden "$work/golden" "$scen" >"$work/abs.out" 2>&1; rc=$?
+check "a 0.001 change fails at the default tolerance (got $rc)" '[ $rc -eq 1 ] && grep -q "1 cells differ in 1 plans" "$work/abs.out"'
+"$planeval" check --quiet --golden "$work/golden" --abs-tol 0.01 "$scen" >"$work/abs.out" 2>&1; rc=$?
+check "--abs-tol 0.01 accepts it (got $rc)" '[ $rc -eq 0 ]'
+"$planeval" check --quiet --golden "$work/golden" --abs-tol 0.0001 "$scen" >"$work/abs.out" 2>&1; rc=$?
+check "--abs-tol 0.0001 does not (got $rc)" '[ $rc -eq 1 ]'
+"$planeval" check --quiet --golden "$work/golden" --abs-tol -1 "$scen" >"$work/abs.out" 2>&1; rc=$?
+check "--abs-tol -1 is a usage error (got $rc)" '[ $rc -eq 2 ] && grep -q "abs-tol" "$work/abs.out"'
+
+# --top K with --golden: the K best rows, as run --top K writes them.
+mkdir -p "$work/golden-top"
+"$planeval" check --quiet --golden "$work/golden-top" --update-golden --top 3 "$scen" >/dev/null 2>&1
+check "--update-golden --top 3 writes 3 rows" '[ "$(wc -l <"$work/golden-top/01-fit-the-model.csv")" -eq 4 ]'
+"$planeval" run --quiet --top 3 -o "$work/run-top" "$scen" 2>/dev/null
+check "they are the rows run --top 3 writes" 'cmp -s "$work/golden-top/01-fit-the-model.csv" "$work/run-top/01-fit-the-model.csv"'
+"$planeval" check --quiet --golden "$work/golden-top" --top 3 "$scen" >"$work/top.out" 2>&1; rc=$?
+check "check --golden --top 3 against it passes (got $rc)" '[ $rc -eq 0 ]'
+"$planeval" check --quiet --golden "$work/golden-top" "$scen" >"$work/top.out" 2>&1; rc=$?
+check "without --top every other plan is added (got $rc)" '[ $rc -eq 1 ] && grep -q "196 plans added, 0 removed" "$work/top.out"'
+"$planeval" check --top 3 "$scen" >"$work/top.out" 2>&1; rc=$?
+check "--top without --golden is refused (exit 2, got $rc)" '[ $rc -eq 2 ] && grep -q "top K applies to the --golden reports only" "$work/top.out"'
 
 # A wrong expectation: one line with scenario, plan, column, expected, got, error.
 cat >"$work/wrong.yaml" <<'EOF'

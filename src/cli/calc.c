@@ -11,7 +11,9 @@
 #include "cli/cli.h"
 #include "model/evaluate.h"
 #include "cli/explain.h"
+#include "cli/long_options.h"
 #include "input/load.h"
+#include "input/yamlutil.h"
 #include "model/comm.h"
 #include "model/memory.h"
 #include "model/pipeline.h"
@@ -95,6 +97,47 @@ static pe_status parse_whole(const char *opt, const char *v, long long *out, pe_
     return PE_OK;
 }
 
+/* Long options spelled in full: getopt_long would take `--gpus` for
+ * `--gpus-per-node`. */
+static pe_status spelled_out(const char *command, int argc, char **argv,
+                             const struct option *options, pe_error *err)
+{
+    char msg[256];
+    if (long_options_spelled_out(argc, argv, 1, options, "", msg, sizeof msg))
+        return PE_OK;
+    return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "%s: %s (see --help)", command, msg);
+}
+
+/* The GPU preset a cluster preset names (`gpu: {preset: NAME}`), or NULL. */
+static const char *cluster_gpu_preset(const pe_catalog *catalog, const char *cluster,
+                                      char *buf, size_t size)
+{
+    const pe_preset *p = catalog_find(catalog, "clusters", cluster);
+    const yaml_node_t *gpu = p ? y_map_get(p->doc, p->node, "gpu") : NULL;
+    const yaml_node_t *name = gpu && gpu->type == YAML_MAPPING_NODE
+                                  ? y_map_get(p->doc, gpu, "preset")
+                                  : NULL;
+    if (!name || name->type != YAML_SCALAR_NODE)
+        return NULL;
+    snprintf(buf, size, "%.*s", (int)y_len(name), y_text(name));
+    return buf;
+}
+
+/* The first line of memory and collective: which cluster and GPU the
+ * answer is for (the default cluster is easy to miss). */
+static void print_cluster_line(const pe_catalog *catalog, const char *cluster, bool given,
+                               const char *gpu, const pe_cluster *c)
+{
+    char buf[PE_NAME_MAX];
+    if (!gpu)
+        gpu = cluster_gpu_preset(catalog, cluster, buf, sizeof buf);
+    printf("cluster           %s%s, gpu %s (%.6g GiB HBM, %.6g TFLOP/s peak), %lld GPUs a "
+           "node\n",
+           cluster, given ? "" : " (the default; choose with --cluster PRESET)",
+           gpu ? gpu : "of the cluster's own keys", c->gpu.hbm_gib, c->gpu.peak_tflops,
+           (long long)c->gpus_per_node);
+}
+
 /* ------------------------------------------------------------ bubble */
 
 static const char BUBBLE_HELP[] =
@@ -110,80 +153,104 @@ static const char BUBBLE_HELP[] =
     "                      (default 1 and 2: backward = 2 x forward, F5)\n"
     "  --explain           print each equation with the numbers substituted\n";
 
-int calc_bubble(int argc, char **argv, pe_error *err)
+static const struct option BUBBLE_OPTIONS[] = {
+    {"schedule", required_argument, NULL, 's'}, {"pp", required_argument, NULL, 'p'},
+    {"microbatches", required_argument, NULL, 'm'},
+    {"virtual-stages", required_argument, NULL, 'v'}, {"tf", required_argument, NULL, 'f'},
+    {"tb", required_argument, NULL, 'b'}, {"explain", no_argument, NULL, 'e'},
+    {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+
+typedef struct {
+    long long p, m, v;
+    double t_f, t_b;
+    pe_schedule schedule;
+    bool explain, help;
+} bubble_options;
+
+static pe_status bubble_schedule(const char *arg, pe_schedule *out, pe_error *err)
 {
-    static const struct option options[] = {
-        {"schedule", required_argument, NULL, 's'}, {"pp", required_argument, NULL, 'p'},
-        {"microbatches", required_argument, NULL, 'm'},
-        {"virtual-stages", required_argument, NULL, 'v'}, {"tf", required_argument, NULL, 'f'},
-        {"tb", required_argument, NULL, 'b'}, {"explain", no_argument, NULL, 'e'},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    long long p = 0, m = 0, v = 1;
-    double t_f = 1.0, t_b = 2.0;
-    pe_schedule schedule = PE_SCHEDULE_1F1B;
-    bool explain = false;
+    for (int k = 0; k <= PE_SCHEDULE_ZB_H2; k++)
+        if (strcmp(arg, pe_schedule_name((pe_schedule)k)) == 0) {
+            *out = (pe_schedule)k;
+            return PE_OK;
+        }
+    return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                   "--schedule: unknown schedule '%s' (1f1b, interleaved, gpipe, zb-h1, zb-h2)",
+                   arg);
+}
+
+static pe_status bubble_parse(int argc, char **argv, bubble_options *o, pe_error *err)
+{
+    pe_status st = spelled_out("bubble", argc, argv, BUBBLE_OPTIONS, err);
     int c;
     optind = 1;
     opterr = 0;
-    pe_status st = PE_OK;
-    while (st == PE_OK && (c = getopt_long(argc, argv, "", options, NULL)) != -1) {
+    while (st == PE_OK && (c = getopt_long(argc, argv, "", BUBBLE_OPTIONS, NULL)) != -1) {
         switch (c) {
-        case 's': {
-            bool found = false;
-            for (int k = 0; k <= PE_SCHEDULE_ZB_H2; k++)
-                if (strcmp(optarg, pe_schedule_name((pe_schedule)k)) == 0) {
-                    schedule = (pe_schedule)k;
-                    found = true;
-                }
-            if (!found)
-                st = pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
-                             "--schedule: unknown schedule '%s' (1f1b, interleaved, gpipe, "
-                             "zb-h1, zb-h2)", optarg);
-            break;
-        }
-        case 'p': st = parse_whole("pp", optarg, &p, err); break;
-        case 'm': st = parse_whole("microbatches", optarg, &m, err); break;
-        case 'v': st = parse_whole("virtual-stages", optarg, &v, err); break;
-        case 'f': st = parse_number("tf", optarg, false, &t_f, err); break;
-        case 'b': st = parse_number("tb", optarg, false, &t_b, err); break;
-        case 'e': explain = true; break;
-        case 'h': fputs(BUBBLE_HELP, stdout); return PE_OK;
+        case 's': st = bubble_schedule(optarg, &o->schedule, err); break;
+        case 'p': st = parse_whole("pp", optarg, &o->p, err); break;
+        case 'm': st = parse_whole("microbatches", optarg, &o->m, err); break;
+        case 'v': st = parse_whole("virtual-stages", optarg, &o->v, err); break;
+        case 'f': st = parse_number("tf", optarg, false, &o->t_f, err); break;
+        case 'b': st = parse_number("tb", optarg, false, &o->t_b, err); break;
+        case 'e': o->explain = true; break;
+        case 'h': fputs(BUBBLE_HELP, stdout); o->help = true; return PE_OK;
         default: return bad_option("bubble", argv, err);
         }
     }
-    if (st != PE_OK)
-        return st;
-    if (optind < argc)
+    if (st == PE_OK && optind < argc)
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "bubble: unexpected argument '%s'", argv[optind]);
-    if (!p || !m)
+    return st;
+}
+
+/* What bubble needs: both counts, positive times, V6. */
+static pe_status bubble_check(const bubble_options *o, pe_error *err)
+{
+    if (!o->p || !o->m)
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "bubble: --pp and --microbatches are required");
-    if (!(t_f > 0) || !(t_b > 0))
+    if (!(o->t_f > 0) || !(o->t_b > 0))
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "bubble: --tf and --tb must be > 0");
     /* V6 */
-    if (schedule == PE_SCHEDULE_INTERLEAVED && (p < 2 || v < 2 || m % p != 0))
+    if (o->schedule == PE_SCHEDULE_INTERLEAVED && (o->p < 2 || o->v < 2 || o->m % o->p != 0))
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
                        "bubble: V6: interleaved needs pp >= 2, virtual_stages >= 2 and "
-                       "microbatches mod pp = 0 (got pp=%lld, v=%lld, m=%lld)", p, v, m);
-    if (schedule != PE_SCHEDULE_INTERLEAVED && v != 1)
+                       "microbatches mod pp = 0 (got pp=%lld, v=%lld, m=%lld)", o->p, o->v, o->m);
+    if (o->schedule != PE_SCHEDULE_INTERLEAVED && o->v != 1)
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
                        "bubble: V6: --virtual-stages applies to interleaved only");
+    return PE_OK;
+}
 
-    double P = (double)p, M = (double)m, Vs = (double)v;
-    double bubble = pipe_bubble(schedule, P, Vs, t_f, t_b);
-    double fraction = pipe_bubble_fraction(bubble, M, t_f, t_b);
-    if (!isfinite(bubble) || !isfinite(fraction) || !isfinite(M * (t_f + t_b)))
+int calc_bubble(int argc, char **argv, pe_error *err)
+{
+    bubble_options o = {.v = 1, .t_f = 1.0, .t_b = 2.0, .schedule = PE_SCHEDULE_1F1B};
+    pe_status st = bubble_parse(argc, argv, &o, err);
+    if (st != PE_OK || o.help)
+        return st;
+    if ((st = bubble_check(&o, err)) != PE_OK)
+        return st;
+    double P = (double)o.p, M = (double)o.m, Vs = (double)o.v;
+    double bubble = pipe_bubble(o.schedule, P, Vs, o.t_f, o.t_b);
+    double fraction = pipe_bubble_fraction(bubble, M, o.t_f, o.t_b);
+    if (!isfinite(bubble) || !isfinite(fraction) || !isfinite(M * (o.t_f + o.t_b)))
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
                        "bubble: --tf, --tb and --microbatches are too large to compute with");
-    double k0 = act_inflight(schedule, P, M, Vs, 0), klast = act_inflight(schedule, P, M, Vs, 1);
-    printf("schedule          %s\n", pe_schedule_name(schedule));
-    printf("pp                %lld\nmicrobatches      %lld\nvirtual_stages    %lld\n", p, m, v);
+    if (o.m < o.p) /* legal, but rarely meant: the pipeline never fills */
+        fprintf(stderr,
+                "bubble: warning: %lld micro-batches for %lld stages: with fewer micro-batches "
+                "than stages the pipeline never fills and every stage idles most of the step "
+                "(use microbatches >= pp)\n",
+                o.m, o.p);
+    double k0 = act_inflight(o.schedule, P, M, Vs, 0), klast = act_inflight(o.schedule, P, M, Vs, 1);
+    printf("schedule          %s\n", pe_schedule_name(o.schedule));
+    printf("pp                %lld\nmicrobatches      %lld\nvirtual_stages    %lld\n", o.p, o.m, o.v);
     printf("bubble_time       %.6g   (in units of --tf/--tb; one step's useful work is m*(tf+tb) = %.6g)\n",
-           bubble, M * (t_f + t_b));
+           bubble, M * (o.t_f + o.t_b));
     printf("bubble_fraction   %.6g\n", fraction);
     printf("in_flight_first   %.6g   micro-batches of activations held on stage 0\n", k0);
     printf("in_flight_last    %.6g   on stage p-1\n", klast);
-    if (explain)
-        explain_bubble(stdout, schedule, P, M, Vs, t_f, t_b);
+    if (o.explain)
+        explain_bubble(stdout, o.schedule, P, M, Vs, o.t_f, o.t_b);
     return PE_OK;
 }
 
@@ -247,6 +314,9 @@ static pe_status memory_options(int argc, char **argv, const char *values[], boo
     options[MEMORY_KEY_COUNT] = (struct option){"explain", no_argument, NULL, 'e'};
     options[MEMORY_KEY_COUNT + 1] = (struct option){"help", no_argument, NULL, 'h'};
     options[MEMORY_KEY_COUNT + 2] = (struct option){NULL, 0, NULL, 0};
+    pe_status st = spelled_out("memory", argc, argv, options, err);
+    if (st != PE_OK)
+        return st;
     int c;
     optind = 1;
     opterr = 0;
@@ -258,7 +328,7 @@ static pe_status memory_options(int argc, char **argv, const char *values[], boo
             *help = true;
             return PE_OK;
         } else if (c >= 1000 && c < 1000 + (int)MEMORY_KEY_COUNT) {
-            pe_status st = scalar_ok(MEMORY_KEYS[c - 1000].opt, optarg, err);
+            st = scalar_ok(MEMORY_KEYS[c - 1000].opt, optarg, err);
             if (st != PE_OK)
                 return st;
             values[c - 1000] = optarg;
@@ -310,13 +380,19 @@ static pe_status memory_plan_size(const char *values[], long long *gpus, long lo
     return PE_OK;
 }
 
+/* The value of memory's option opt, or NULL when it was not given. */
+static const char *memory_value(const char *values[], const char *opt)
+{
+    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
+        if (strcmp(MEMORY_KEYS[i].opt, opt) == 0)
+            return values[i];
+    return NULL;
+}
+
 /* The cluster: section of memory's scenario text. */
 static void memory_cluster_text(text *t, const char *values[])
 {
-    const char *cluster_preset = NULL;
-    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
-        if (strcmp(MEMORY_KEYS[i].opt, "cluster") == 0)
-            cluster_preset = values[i];
+    const char *cluster_preset = memory_value(values, "cluster");
     /* one node first; its size is the preset's (or --gpus-per-node), and
      * the node count follows from the plan once that is known */
     add(t, "cluster:\n  preset: %s\n  nodes: 1\n", cluster_preset ? cluster_preset : "mi300x-node");
@@ -401,6 +477,9 @@ int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
     evaluate_prepare(&s, &ctx);
     pe_result r;
     evaluate_plan(&ctx, &s.plans[0], &r);
+    const char *cluster = memory_value(values, "cluster"), *gpu = memory_value(values, "gpu");
+    print_cluster_line(catalog, cluster ? cluster : "mi300x-node", cluster != NULL, gpu,
+                       &s.cluster);
     explain_memory_summary(stdout, &ctx, &s.plans[0], &r);
     if (explain)
         explain_plan(stdout, &ctx, &s.plans[0], EXPLAIN_MEMORY);
@@ -448,6 +527,7 @@ typedef struct {
     double bytes;
     long long n, k; /* group size, stride */
     const char *cluster, *gpn, *topo, *bw, *links, *link_bw, *lat_in, *nic, *lat_out;
+    bool cluster_given; /* --cluster, not the default */
     bool explain, help;
 } collective_options;
 
@@ -492,6 +572,11 @@ static pe_status collective_option(collective_options *o, int c, char **argv, pe
     case O_STRIDE: st = parse_whole("stride", optarg, &o->k, err); break;
     case O_EXPLAIN: o->explain = true; break;
     case O_HELP: fputs(COLLECTIVE_HELP, stdout); o->help = true; break;
+    case O_CLUSTER:
+        o->cluster_given = true;
+        st = scalar_ok("cluster", optarg, err);
+        *slot = optarg;
+        break;
     default:
         if (!slot)
             return bad_option("collective", argv, err);
@@ -506,7 +591,7 @@ static pe_status collective_parse(int argc, char **argv, collective_options *o, 
     int c;
     optind = 1;
     opterr = 0;
-    pe_status st = PE_OK;
+    pe_status st = spelled_out("collective", argc, argv, COLLECTIVE_OPTIONS, err);
     while (st == PE_OK && (c = getopt_long(argc, argv, "", COLLECTIVE_OPTIONS, NULL)) != -1) {
         st = collective_option(o, c, argv, err);
         if (o->help)
@@ -605,6 +690,7 @@ int calc_collective(int argc, char **argv, const pe_catalog *catalog, pe_error *
     st = load_scenario_buffer("<collective options>", t.data, t.len, catalog, &s, err);
     if (st != PE_OK)
         return st;
+    print_cluster_line(catalog, o.cluster, o.cluster_given, NULL, &s.cluster);
     collective_print(&o, &s);
     scenario_free(&s);
     return PE_OK;

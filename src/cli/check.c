@@ -1,6 +1,7 @@
 /* check.c — `planeval check`: a scenario's `expect:` assertions
  * (docs/scenarios.md "expect:"), and with --golden DIR whole reports compared
- * cell by cell against committed CSVs. One line per failed assertion on
+ * plan by plan against committed CSVs (golden.h; with --top K, the K best
+ * rows, as `run --top K` writes them). One line per failed assertion on
  * stdout, then "N passed, N failed"; exit status 1 on any failure.
  *
  * With --table, every numeric assertion of every file also becomes one row
@@ -17,7 +18,7 @@
 
 #include "core/columns.h"
 #include "cli/commands.h"
-#include "output/csvread.h"
+#include "cli/golden.h"
 #include "input/load.h"
 #include "output/report.h"
 #include "output/report_rows.h"
@@ -243,7 +244,10 @@ static void check_expects(const pe_scenario *s, const pe_plan_space *space,
     for (size_t e = 0; e < s->expect_count; e++) {
         const pe_expect *x = &s->expects[e];
         if (x->kind == PE_EXPECT_BEST_PLAN) {
-            const pe_row *best = rr->row_count ? &rr->rows[0] : NULL;
+            /* invalid plans rank last: an invalid first row means no valid plan */
+            const pe_row *best = rr->row_count && rr->rows[0].result.status != PE_STATUS_INVALID
+                                     ? &rr->rows[0]
+                                     : NULL;
             bool ok = best && ((best->name && strcmp(best->name, x->plan) == 0) ||
                                (!is_plan_name(rr, x->plan) && strcmp(best->canon, x->plan) == 0));
             if (ok) {
@@ -252,7 +256,7 @@ static void check_expects(const pe_scenario *s, const pe_plan_space *space,
                 t->failed++;
                 fprintf(t->out, "%s:%d:%d: %s: best_plan: expected '%s', got '%s'\n", s->file,
                         x->line, x->col, s->name, x->plan,
-                        best ? (best->name ? best->name : best->canon) : "(no plans)");
+                        best ? (best->name ? best->name : best->canon) : "no valid plan");
             }
             continue;
         }
@@ -285,68 +289,66 @@ static void check_expects(const pe_scenario *s, const pe_plan_space *space,
     }
 }
 
-static bool numeric_column(const char *name)
+/* The run's first K rows (all with K 0): the rows are ranked, so these are
+ * the rows `run --top K` writes. The copy shares the rows. */
+static pe_run_result best_rows(const pe_run_result *rr, uint64_t top_k)
 {
-    int c = columns_find(name);
-    return c >= 0 && (pe_columns[c].kind == PE_COL_NUMBER || pe_columns[c].kind == PE_COL_INT);
+    pe_run_result top = *rr;
+    if (top_k && top_k < top.row_count)
+        top.row_count = (size_t)top_k;
+    return top;
 }
 
-static bool cells_match(const char *a, const char *b, bool numeric, double rel_tol)
+/* Write the fresh report (its best --top K rows, when given) into a
+ * temporary directory and compare it with the golden one (golden.h). */
+static pe_status compare_fresh(const char *golden, const pe_scenario *s,
+                               const pe_plan_space *space, const pe_eval_ctx *ctx,
+                               const pe_run_result *rr, const pe_command_options *opt, tally *t,
+                               pe_error *err)
 {
-    if (strcmp(a, b) == 0)
-        return true;
-    if (!numeric || !a[0] || !b[0])
-        return false;
-    char *ea, *eb;
-    double x = strtod(a, &ea), y = strtod(b, &eb);
-    if (*ea || *eb)
-        return false;
-    return fabs(x - y) <= rel_tol * fmax(fabs(x), fabs(y));
+    char dir[] = "/tmp/planeval-check-XXXXXX";
+    if (!mkdtemp(dir))
+        return pe_fail(err, PE_INTERNAL, dir, 0, 0, "cannot create a temporary directory");
+    char fresh[PE_PATH_MAX];
+    snprintf(fresh, sizeof fresh, "%s/%s.csv", dir, s->name);
+    pe_run_result top = best_rows(rr, opt->top_k);
+    pe_status st = report_write_ranked(fresh, space, ctx, &top, opt->threads, err);
+    pe_golden_diff diff;
+    pe_golden_options go = {.rel_tol = opt->golden_rel_tol, .abs_tol = opt->golden_abs_tol,
+                            .out = t->out};
+    if (st == PE_OK)
+        st = golden_compare(golden, fresh, &go, &diff, err);
+    if (st == PE_OK) {
+        if (golden_differs(&diff))
+            t->failed++;
+        else
+            t->passed++;
+    }
+    remove(fresh);
+    rmdir(dir);
+    return st;
 }
 
-/* Compare a fresh report with the golden one; print every differing cell. */
-static pe_status compare_golden(const char *golden, const char *fresh, const char *name,
-                                double rel_tol, tally *t, pe_error *err)
+/* --golden: write the golden report (--update-golden) or compare with it. */
+static pe_status check_golden(const pe_scenario *s, const pe_plan_space *space,
+                              const pe_eval_ctx *ctx, const pe_run_result *rr,
+                              const pe_command_options *opt, tally *t, pe_error *err)
 {
-    pe_csv_table g, f;
-    pe_status st = csv_table_read(golden, &g, err);
-    if (st != PE_OK)
+    char golden[PE_PATH_MAX];
+    snprintf(golden, sizeof golden, "%s/%s.csv", opt->golden_dir, s->name);
+    if (opt->update_golden) {
+        pe_run_result top = best_rows(rr, opt->top_k);
+        pe_status st = report_write_ranked(golden, space, ctx, &top, opt->threads, err);
+        if (st == PE_OK && !opt->quiet)
+            fprintf(stderr, "%s: golden report written\n", golden);
         return st;
-    st = csv_table_read(fresh, &f, err);
-    if (st != PE_OK) {
-        csv_table_free(&g);
-        return st;
     }
-    unsigned long long diffs = 0;
-    size_t rows = g.rows > f.rows ? g.rows : f.rows;
-    if (g.rows != f.rows) {
-        fprintf(t->out, "%s: golden %s.csv: expected %zu rows, got %zu\n", golden, name,
-                g.rows ? g.rows - 1 : 0, f.rows ? f.rows - 1 : 0);
-        diffs++;
-    }
-    for (size_t r = 0; r < rows; r++) {
-        size_t cols = g.cols_max > f.cols_max ? g.cols_max : f.cols_max;
-        for (size_t c = 0; c < cols; c++) {
-            const char *header = csv_table_cell(&g, 0, c);
-            const char *a = csv_table_cell(&g, r, c), *b = csv_table_cell(&f, r, c);
-            if (cells_match(a, b, r > 0 && numeric_column(header), rel_tol))
-                continue;
-            diffs++;
-            if (r == 0)
-                fprintf(t->out, "%s: header column %zu: expected '%s', got '%s'\n", golden, c + 1,
-                        a, b);
-            else
-                fprintf(t->out, "%s: row %zu (plan '%s'), column %s: expected '%s', got '%s'\n",
-                        golden, r, csv_table_cell(&g, r, COL_PLAN), header, a, b);
-        }
-    }
-    if (diffs)
+    if (access(golden, F_OK) != 0) {
         t->failed++;
-    else
-        t->passed++;
-    csv_table_free(&g);
-    csv_table_free(&f);
-    return PE_OK;
+        fprintf(t->out, "%s: no golden report (run with --update-golden to write it)\n", golden);
+        return PE_OK;
+    }
+    return compare_fresh(golden, s, space, ctx, rr, opt, t, err);
 }
 
 static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, tally *t,
@@ -366,32 +368,8 @@ static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, 
         return st;
     }
     check_expects(s, &space, &ctx, &rr, t);
-    if (opt->golden_dir) {
-        char golden[PE_PATH_MAX];
-        snprintf(golden, sizeof golden, "%s/%s.csv", opt->golden_dir, s->name);
-        if (opt->update_golden) {
-            st = report_write_ranked(golden, &space, &ctx, &rr, opt->threads, err);
-            if (st == PE_OK && !opt->quiet)
-                fprintf(stderr, "%s: golden report written\n", golden);
-        } else if (access(golden, F_OK) != 0) {
-            t->failed++;
-            fprintf(t->out, "%s: no golden report (run with --update-golden to write it)\n",
-                    golden);
-        } else {
-            char dir[] = "/tmp/planeval-check-XXXXXX";
-            char fresh[PE_PATH_MAX];
-            if (!mkdtemp(dir)) {
-                st = pe_fail(err, PE_INTERNAL, dir, 0, 0, "cannot create a temporary directory");
-            } else {
-                snprintf(fresh, sizeof fresh, "%s/%s.csv", dir, s->name);
-                st = report_write_ranked(fresh, &space, &ctx, &rr, opt->threads, err);
-                if (st == PE_OK)
-                    st = compare_golden(golden, fresh, s->name, opt->golden_rel_tol, t, err);
-                remove(fresh);
-                rmdir(dir);
-            }
-        }
-    }
+    if (opt->golden_dir)
+        st = check_golden(s, &space, &ctx, &rr, opt, t, err);
     runner_free(&rr);
     plans_free(&space);
     return st;
@@ -400,6 +378,14 @@ static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, 
 int command_check(const pe_catalog *catalog, const pe_file_list *files,
                   const pe_command_options *opt)
 {
+    if (opt->top_k && !opt->golden_dir) {
+        pe_error err = {0};
+        pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0,
+                "check: --top K applies to the --golden reports only (the expect: assertions "
+                "see every plan)");
+        opt->on_error(&err);
+        return PE_BAD_INPUT;
+    }
     int status = PE_OK;
     tally t = {.out = stdout, .table = opt->table};
     char *misses = NULL;

@@ -24,13 +24,14 @@ void file_list_free(pe_file_list *l);
 typedef struct {
     const char *output_dir; /* run: report directory; merge: the output file */
     bool output_given;      /* -o was given */
-    uint64_t top_k;         /* run: 0 = every row */
+    uint64_t top_k;         /* run, merge, check --golden: 0 = every row */
     int threads;            /* ≥ 1 */
     bool quiet;
     const char *plan;       /* explain: NAME or CANONICAL */
     const char *golden_dir; /* check: compare whole reports with DIR/<name>.csv */
     bool update_golden;     /* check: rewrite them instead */
     double golden_rel_tol;  /* check: numeric cells' relative tolerance */
+    double golden_abs_tol;  /* check: numeric cells' absolute tolerance */
     bool table;             /* check: print published vs predicted as a Markdown table */
     double measured_step_s; /* calibrate: measured step time, 0 = not given */
     double measured_peak_gib; /* calibrate: measured peak memory, 0 = not given */

@@ -37,8 +37,10 @@ int command_explain(const pe_catalog *catalog, const pe_file_list *files,
             explain_plan(stdout, &ctx, &plan, EXPLAIN_ALL);
         } else {
             st = pe_fail(&err, PE_BAD_INPUT, s.file, 0, 0,
-                         "no plan named '%s' (a plan name, or a canonical text such as "
-                         "dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0)",
+                         "no plan named '%s': give an explicit plan's name, or any "
+                         "canonical text dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-"
+                         "{schedule}-v{v}-sp{0|1} (sp1 only with tp > 1), such as "
+                         "dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0",
                          opt->plan);
         }
         plans_free(&space);

@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/grade_internal.h"
+#include "cli/long_options.h"
 #include "input/load.h"
 
 /* ================================================================ one answer */
@@ -63,6 +64,49 @@ __attribute__((format(printf, 3, 4))) static void add(char *buf, size_t size, co
     va_end(ap);
 }
 
+#define EXPLAIN_CMD_MAX (TEXT_MAX / 2 + PE_NAME_MAX + PE_CANON_MAX + 64)
+
+/* text as one shell word: as it is when it is made of characters no shell
+ * treats specially, else in single quotes (a ' inside written '\''). */
+static void shell_word(const char *text, char *buf, size_t size)
+{
+    if (text[0] && strspn(text, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                "0123456789_./:=@%+,-") == strlen(text)) {
+        snprintf(buf, size, "%s", text);
+        return;
+    }
+    size_t o = 0;
+    if (size < 3) {
+        if (size)
+            buf[0] = '\0';
+        return;
+    }
+    buf[o++] = '\'';
+    for (const char *c = text; *c && o + 6 < size; c++) {
+        if (*c == '\'') {
+            memcpy(buf + o, "'\\''", 4);
+            o += 4;
+        } else {
+            buf[o++] = *c;
+        }
+    }
+    buf[o++] = '\'';
+    buf[o] = '\0';
+}
+
+/* The command that explains the key's plan, runnable as printed from where
+ * grade ran: the key's path as given, and the plan's name or canonical text. */
+static void explain_command(const grader *g, const key_answer *k, char *buf, size_t size)
+{
+    char ref[PE_NAME_MAX + PE_CANON_MAX], key[TEXT_MAX / 2], plan[PE_NAME_MAX + PE_CANON_MAX + 8];
+    snprintf(ref, sizeof ref, "%s", k->plan.name);
+    if (!ref[0])
+        plans_canonical(&k->plan, ref, sizeof ref);
+    shell_word(g->s->file, key, sizeof key);
+    shell_word(ref, plan, sizeof plan);
+    snprintf(buf, size, "planeval explain %s --plan %s", key, plan);
+}
+
 static void grade_number(const grader *g, const pe_question *q, const key_answer *k,
                          const pe_ydoc *d, const yaml_node_t *n, const char *path, verdict *v)
 {
@@ -74,7 +118,7 @@ static void grade_number(const grader *g, const pe_question *q, const key_answer
                  q->column, k->shown);
         return;
     }
-    char tol[64], off[64], cmd[PE_NAME_MAX + 64];
+    char tol[64], off[64], cmd[EXPLAIN_CMD_MAX];
     tol_text(q, tol, sizeof tol);
     if (grade_within(x, k->value, q->tol_kind, q->tol)) {
         v->awarded = q->points;
@@ -97,13 +141,9 @@ static void grade_number(const grader *g, const pe_question *q, const key_answer
         }
         return;
     }
-    snprintf(cmd, sizeof cmd, "%s", k->plan.name[0] ? k->plan.name : "");
-    if (!cmd[0])
-        plans_canonical(&k->plan, cmd, sizeof cmd);
+    explain_command(g, k, cmd, sizeof cmd);
     add(v->feedback, sizeof v->feedback,
-        "; no usual mistake gives this number: compare your working with planeval explain "
-        "%s --plan %s",
-        g->s->name, cmd);
+        "; no usual mistake gives this number: compare your working with %s", cmd);
 }
 
 static void memory_text(const pe_result *r, char *buf, size_t size)
@@ -340,6 +380,12 @@ static void grade_answer(const grader *g, size_t qi, const pe_ydoc *d, const yam
         snprintf(t, sizeof t, " (%zu bytes)", y_len(n));
         add(v->submitted, sizeof v->submitted, "%s", t);
     }
+    pe_error e = {0};
+    if (y_check_values(d, n, path, &e) != PE_OK) { /* a YAML 1.1 look-alike: this answer only */
+        grade_error_text(&e, v->error, sizeof v->error);
+        snprintf(v->feedback, sizeof v->feedback, "not graded: fix this answer's YAML");
+        return;
+    }
     switch (q->ask) {
     case PE_ASK_COLUMN: grade_number(g, q, k, d, n, path, v); break;
     case PE_ASK_FITS:
@@ -349,7 +395,7 @@ static void grade_answer(const grader *g, size_t qi, const pe_ydoc *d, const yam
 }
 
 typedef struct {
-    size_t submissions, rejected;
+    size_t submissions, rejected, superseded;
 } tally;
 
 /* The row of question q: what the key expects, the verdict on the answer. */
@@ -452,42 +498,104 @@ static void write_unknown_rows(out_file *o, const pe_scenario *s, const pe_ydoc 
     }
 }
 
-/* Rows of one submission. Whatever is wrong with it (unreadable, not YAML,
- * hostile, another drill, a student graded twice) is its row, never an
- * error of the run. */
-static void grade_submission(out_file *o, const grader *g, seen_list *seen, const char *path,
-                             tally *t)
+/* The row of a file superseded by another of the same student. */
+static void write_superseded(out_file *o, const char *student, const char *file,
+                             const char *by)
 {
-    const pe_scenario *s = g->s;
+    char fb[PE_PATH_MAX + 96], fb_cell[PE_PATH_MAX + 104];
+    snprintf(fb, sizeof fb, "superseded by %s (the last file by name counts)", by);
+    grade_safe_cell(fb, strlen(fb), sizeof fb_cell - 8, fb_cell, sizeof fb_cell);
+    row r = {{student, "", "", "", "", "0", "0", fb_cell, file}};
+    grade_put_row(o, &r);
+}
+
+/* A read submission's rows: one per question, unknown ids, the total. */
+static double write_graded(out_file *o, const grader *g, const pe_ydoc *d,
+                           const yaml_node_t *answers, const char *student, const char *file)
+{
+    double total = 0;
+    size_t right = 0;
+    write_question_rows(o, g, d, answers, student, file, &total, &right);
+    write_unknown_rows(o, g->s, d, answers, student, file);
+    char pts[32], possible[32], fb_cell[TEXT_MAX + 8];
+    grade_fmt_points(total, pts, sizeof pts);
+    grade_fmt_points(g->possible, possible, sizeof possible);
+    snprintf(fb_cell, sizeof fb_cell, "%zu of %zu questions right", right,
+             g->s->question_count);
+    row tr = {{student, "total", "", "", "", pts, possible, fb_cell, file}};
+    grade_put_row(o, &tr);
+    return total;
+}
+
+/* Rows of submission i. Whatever is wrong with it (unreadable, not YAML,
+ * hostile, another drill) is its row, never an error of the run; a file
+ * another of the same student supersedes is one row saying so. */
+static pe_status grade_submission(out_file *o, const grader *g, grade_class *class,
+                                  const pe_file_list *subs, size_t i, tally *t, pe_error *err)
+{
+    const char *path = subs->paths[i];
     char file[PE_PATH_MAX + 16], student[PE_NAME_MAX], safe_student[PE_NAME_MAX + 16];
     grade_safe_cell(path, strlen(path), PE_PATH_MAX, file, sizeof file);
     t->submissions++;
     pe_error e = {0};
     pe_ydoc d;
     const yaml_node_t *answers = NULL;
-    pe_status st =
-        grade_read_submission(s, seen, path, &d, student, sizeof student, &answers, &e);
+    pe_status st = grade_read_submission(g->s, path, &d, student, sizeof student, &answers, &e);
     grade_safe_cell(student, strlen(student), PE_NAME_MAX, safe_student, sizeof safe_student);
+    size_t by = grade_class_superseded_by(class, i);
+    double total = 0;
+    if (by != SIZE_MAX) {
+        t->superseded++;
+        write_superseded(o, safe_student, file, subs->paths[by]);
+        ydoc_free(&d);
+        return PE_OK;
+    }
     if (st != PE_OK) {
         t->rejected++;
         grade_write_rejected(o, g, safe_student, file, &e);
-        ydoc_free(&d);
-        return;
+    } else {
+        total = write_graded(o, g, &d, answers, safe_student, file);
     }
-    double total = 0;
-    size_t right = 0;
-    write_question_rows(o, g, &d, answers, safe_student, file, &total, &right);
-    write_unknown_rows(o, s, &d, answers, safe_student, file);
-    char pts[32], possible[32], fb_cell[TEXT_MAX + 8];
-    grade_fmt_points(total, pts, sizeof pts);
-    grade_fmt_points(g->possible, possible, sizeof possible);
-    snprintf(fb_cell, sizeof fb_cell, "%zu of %zu questions right", right, s->question_count);
-    row tr = {{safe_student, "total", "", "", "", pts, possible, fb_cell, file}};
-    grade_put_row(o, &tr);
     ydoc_free(&d);
+    return grade_class_record(class, safe_student, total, file, err);
 }
 
 /* ================================================================ the command */
+
+/* The grades file, and the gradebook when asked for: every submission in
+ * order, then both committed (the gradebook once the grades are in place). */
+static pe_status write_grades(const grader *g, const pe_file_list *subs,
+                              const pe_grade_options *opt, const char *out_path, tally *t,
+                              pe_error *err)
+{
+    grade_class class;
+    pe_status st = grade_class_init(&class, subs, err);
+    out_file o;
+    bool open = false;
+    if (st == PE_OK) {
+        st = grade_out_open(&o, out_path, err);
+        open = st == PE_OK;
+    }
+    for (size_t i = 0; st == PE_OK && i < subs->count; i++)
+        st = grade_submission(&o, g, &class, subs, i, t, err);
+    pe_report *book = NULL;
+    if (st == PE_OK && opt->gradebook)
+        st = grade_class_write_book(&class, opt->gradebook, g->possible, &book, err);
+    if (open) {
+        if (st == PE_OK)
+            st = grade_out_commit(&o, err);
+        else
+            grade_out_abort(&o);
+    }
+    if (book) {
+        if (st == PE_OK)
+            st = report_commit(book, err);
+        else
+            report_abort(book);
+    }
+    grade_class_free(&class);
+    return st;
+}
 
 static pe_status grade_all(const pe_scenario *s, const pe_file_list *subs,
                            const pe_grade_options *opt, const char *out_path, tally *t,
@@ -512,22 +620,8 @@ static pe_status grade_all(const pe_scenario *s, const pe_file_list *subs,
     st = runner_run(&space, &g.ctx, &ro, &rr, err);
     if (st == PE_OK)
         st = grade_key_prepare(&g, &space, &rr, err);
-    out_file o;
-    bool open = false;
-    if (st == PE_OK) {
-        st = grade_out_open(&o, out_path, err);
-        open = st == PE_OK;
-    }
-    seen_list seen = {0};
-    for (size_t i = 0; st == PE_OK && i < subs->count; i++)
-        grade_submission(&o, &g, &seen, subs->paths[i], t);
-    if (open) {
-        if (st == PE_OK)
-            st = grade_out_commit(&o, err);
-        else
-            grade_out_abort(&o);
-    }
-    grade_seen_free(&seen);
+    if (st == PE_OK)
+        st = write_grades(&g, subs, opt, out_path, t, err);
     runner_free(&rr);
     plans_free(&space);
     free(g.ans);
@@ -557,52 +651,78 @@ int command_grade(const pe_catalog *catalog, const char *key_path, const pe_file
         snprintf(out_path, sizeof out_path, "%s", opt->output);
     else
         snprintf(out_path, sizeof out_path, "out/%s-grades.csv", s.name);
-    tally t = {0, 0};
+    tally t = {0, 0, 0};
     st = grade_all(&s, subs, opt, out_path, &t, &err);
     if (st != PE_OK)
         opt->on_error(&err);
     else if (!opt->quiet)
-        fprintf(stderr, "%s: %zu submission%s graded, %zu rejected (see the error column) -> %s\n",
-                s.name, t.submissions - t.rejected, t.submissions - t.rejected == 1 ? "" : "s",
-                t.rejected, out_path);
+        fprintf(stderr,
+                "%s: %zu submission%s graded, %zu rejected (see the error column), %zu "
+                "superseded by a later file of the same student -> %s\n",
+                s.name, t.submissions - t.rejected - t.superseded,
+                t.submissions - t.rejected - t.superseded == 1 ? "" : "s", t.rejected,
+                t.superseded, out_path);
     scenario_free(&s);
     return st;
 }
 
-/* grade: KEY, then submissions (files or directories of *.yaml and *.yml), -o FILE. */
-int cli_grade(int argc, char **argv, const cli_context *ctx)
+static const char GRADE_HELP[] =
+    "usage: planeval grade KEY SUBMISSION... [OPTIONS]\n"
+    "\n"
+    "Grade students' answers against the questions: block of a drill scenario\n"
+    "(KEY). A SUBMISSION directory means its *.yaml and *.yml files, in byte\n"
+    "order of their names.\n"
+    "The grades file has one row per student per question, then a total row per\n"
+    "student; a submission that cannot be read is a row with its error and 0\n"
+    "points, and a malformed answer costs that answer only.\n"
+    "\n"
+    "Several files of one student: the last by name (byte order of the paths)\n"
+    "is graded; each other one is a row saying it is superseded by that file.\n"
+    "Each student has one total.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output FILE   the grades file (default out/<key name>-grades.csv)\n"
+    "  --gradebook FILE    also one row per student: student, points, possible,\n"
+    "                      percent, the file graded (in byte order of the ids)\n"
+    "  --threads N         worker threads for ranking the key's plans\n"
+    "  --quiet             no summary on stderr\n"
+    "  --catalog DIR       add or override presets from DIR/*.yaml\n"
+    "  --help              this text\n"
+    "\n"
+    "A missing SUBMISSION is an error (exit 2) and nothing is written.\n"
+    "Submissions and questions: docs/scenarios.md and schemas/submission.schema.json.\n";
+
+enum { G_CATALOG = 256, G_THREADS, G_QUIET, G_HELP, G_GRADEBOOK };
+static const struct option GRADE_OPTIONS[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"gradebook", required_argument, NULL, G_GRADEBOOK},
+    {"catalog", required_argument, NULL, G_CATALOG},
+    {"threads", required_argument, NULL, G_THREADS},
+    {"quiet", no_argument, NULL, G_QUIET},
+    {"help", no_argument, NULL, G_HELP},
+    {NULL, 0, NULL, 0},
+};
+
+/* grade's options; -1 to go on, else the exit status (0 after --help). */
+static int grade_options(int argc, char **argv, pe_grade_options *opt, const char **catalog_dir)
 {
-    (void)ctx;
-    enum { G_CATALOG = 256, G_THREADS, G_QUIET, G_HELP };
-    static const struct option options[] = {
-        {"output", required_argument, NULL, 'o'},
-        {"catalog", required_argument, NULL, G_CATALOG},
-        {"threads", required_argument, NULL, G_THREADS},
-        {"quiet", no_argument, NULL, G_QUIET},
-        {"help", no_argument, NULL, G_HELP},
-        {NULL, 0, NULL, 0},
-    };
-    pe_grade_options opt = {.on_error = cli_print_error};
-    const char *catalog_dir = NULL;
+    char msg[256];
+    if (!long_options_spelled_out(argc, argv, 1, GRADE_OPTIONS, "o:", msg, sizeof msg))
+        return cli_usage_error("grade: %s", msg);
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:", GRADE_OPTIONS, NULL)) != -1) {
         switch (c) {
-        case 'o': opt.output = optarg; break;
-        case G_CATALOG: catalog_dir = optarg; break;
+        case 'o': opt->output = optarg; break;
+        case G_GRADEBOOK: opt->gradebook = optarg; break;
+        case G_CATALOG: *catalog_dir = optarg; break;
         case G_THREADS:
-            if (!cli_parse_threads(optarg, &opt.threads))
+            if (!cli_parse_threads(optarg, &opt->threads))
                 return cli_usage_error("--threads needs a whole number in 1..4096, got '%s'", optarg);
             break;
-        case G_QUIET: opt.quiet = true; break;
-        case G_HELP:
-            fputs("usage: planeval grade KEY SUBMISSION... [-o FILE] [--quiet] [--catalog DIR]\n"
-                  "KEY is a drill scenario with a questions: block; a SUBMISSION directory\n"
-                  "means every *.yaml and *.yml in it, in byte order. One CSV row per student per\n"
-                  "question, then a total row per student.\n",
-                  stdout);
-            return 0;
+        case G_QUIET: opt->quiet = true; break;
+        case G_HELP: fputs(GRADE_HELP, stdout); return 0;
         default: return cli_usage_error("grade: unknown option '%s' or a missing value", argv[optind - 1]);
         }
     }
@@ -610,6 +730,18 @@ int cli_grade(int argc, char **argv, const cli_context *ctx)
         return cli_usage_error("%s", "grade: no key given (planeval grade KEY SUBMISSION...)");
     if (optind + 1 >= argc)
         return cli_usage_error("%s", "grade: no submission given (planeval grade KEY SUBMISSION...)");
+    return -1;
+}
+
+/* grade: KEY, then submissions (files or directories of *.yaml and *.yml), -o FILE. */
+int cli_grade(int argc, char **argv, const cli_context *ctx)
+{
+    (void)ctx;
+    pe_grade_options opt = {.on_error = cli_print_error};
+    const char *catalog_dir = NULL;
+    int status = grade_options(argc, argv, &opt, &catalog_dir);
+    if (status >= 0)
+        return status;
     if (opt.threads == 0)
         opt.threads = cli_online_cores();
     pe_catalog *catalog = NULL;
@@ -617,9 +749,11 @@ int cli_grade(int argc, char **argv, const cli_context *ctx)
     if (cst != PE_OK)
         return cst;
     pe_file_list files = {0};
-    int status = cli_expand_paths(argv + optind + 1, argc - optind - 1, &files);
-    if (status != PE_INTERNAL)
-        status = cli_worst(status, command_grade(catalog, argv[optind], &files, &opt));
+    status = cli_expand_paths(argv + optind + 1, argc - optind - 1, &files);
+    if (status == PE_BAD_INPUT) /* a grades file missing a student's work would mislead */
+        fprintf(stderr, "planeval: grade: a submission above is missing: nothing written\n");
+    else if (status == PE_OK)
+        status = command_grade(catalog, argv[optind], &files, &opt);
     file_list_free(&files);
     catalog_free(catalog);
     return status;

@@ -34,6 +34,7 @@
 
 typedef struct {
     const char *output; /* the grades CSV; NULL: out/<key name>-grades.csv */
+    const char *gradebook; /* one row per student; NULL: none */
     int threads;        /* >= 1, for ranking the key's plans */
     bool quiet;         /* no summary on stderr */
     void (*on_error)(const pe_error *err);

@@ -75,22 +75,17 @@ pe_status grade_read_plan(const pe_scenario *s, const pe_ydoc *d, const yaml_nod
                           const char *path, pe_plan *out, char *shown, size_t shown_size,
                           pe_error *err);
 
-typedef struct {
-    char **ids; /* students graded so far, and the file of each */
-    char **files;
-    size_t count, cap;
-} seen_list;
-
-void grade_seen_free(seen_list *l);
-
 /* The submission at path, read as untrusted YAML and checked: a mapping
- * of student, drill (the key's) and answers (a mapping), from a student
- * not graded yet (added to seen). d is always to be freed (ydoc_free);
- * student is the id, or "" when it could not be read; *answers is set on
- * success. */
-pe_status grade_read_submission(const pe_scenario *s, seen_list *seen, const char *path,
-                                pe_ydoc *d, char *student, size_t student_size,
+ * of student, drill (the key's) and answers (a mapping). d is always to be
+ * freed (ydoc_free); student is the id whenever it could be read, even if
+ * the rest could not, "" otherwise; *answers is set on success. The values
+ * of answers are not checked yet (y_check_values, one answer at a time). */
+pe_status grade_read_submission(const pe_scenario *s, const char *path, pe_ydoc *d,
+                                char *student, size_t student_size,
                                 const yaml_node_t **answers, pe_error *e);
+
+/* The student id of the submission at path, if it reads ("" otherwise). */
+bool grade_read_student_of(const char *path, char *student, size_t size);
 
 /* ------------------------------------------------------------ writing (grade_write.c) */
 
@@ -129,5 +124,39 @@ void grade_answer_text(const yaml_node_t *n, char *buf, size_t size);
 /* Rows of a submission that could not be read: the error, then the total. */
 void grade_write_rejected(out_file *o, const grader *g, const char *student, const char *file,
                           const pe_error *e);
+
+/* ------------------------------------------------------------ the class (grade_class.c) */
+
+/* Which file counts for each student, and the gradebook. A student with
+ * several files is graded from the last one by name (byte order of the
+ * paths; the same path twice: its last place); the others are listed as
+ * superseded by it. */
+typedef struct {
+    char *student;       /* safe for a cell */
+    double points;
+    char *file;          /* the file that counted, safe for a cell */
+} book_entry;
+
+typedef struct {
+    size_t count;        /* files */
+    size_t *counted;     /* per file: the file that counts for its student (itself, or
+                            SIZE_MAX when no student id could be read) */
+    book_entry *book;    /* one per student graded */
+    size_t book_count;
+} grade_class;
+
+/* Read every file's student id and decide which file counts. */
+pe_status grade_class_init(grade_class *c, const pe_file_list *subs, pe_error *err);
+void grade_class_free(grade_class *c);
+/* The index of the file that supersedes file i, or SIZE_MAX if none does. */
+size_t grade_class_superseded_by(const grade_class *c, size_t i);
+/* A student's total, for the gradebook (student and file as in the cells). */
+pe_status grade_class_record(grade_class *c, const char *student, double points,
+                             const char *file, pe_error *err);
+/* The gradebook at path: student,points,possible,percent,file, one row per
+ * student in byte order of the ids; opened for writing and filled, then
+ * committed by the caller (report.h) once the grades file is in place. */
+pe_status grade_class_write_book(grade_class *c, const char *path, double possible,
+                                 pe_report **out, pe_error *err);
 
 #endif

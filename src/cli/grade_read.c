@@ -209,48 +209,6 @@ pe_status grade_read_plan(const pe_scenario *s, const pe_ydoc *d, const yaml_nod
     return PE_OK;
 }
 
-void grade_seen_free(seen_list *l)
-{
-    for (size_t i = 0; i < l->count; i++) {
-        free(l->ids[i]);
-        free(l->files[i]);
-    }
-    free(l->ids);
-    free(l->files);
-}
-
-static bool seen_add(seen_list *l, const char *id, const char *file)
-{
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 32;
-        char **a = realloc(l->ids, cap * sizeof *a);
-        if (!a)
-            return false;
-        l->ids = a;
-        char **b = realloc(l->files, cap * sizeof *b);
-        if (!b)
-            return false;
-        l->files = b;
-        l->cap = cap;
-    }
-    l->ids[l->count] = strdup(id);
-    l->files[l->count] = strdup(file);
-    if (!l->ids[l->count] || !l->files[l->count]) {
-        free(l->ids[l->count]);
-        free(l->files[l->count]);
-        return false;
-    }
-    l->count++;
-    return true;
-}
-
-static const char *seen_find(const seen_list *l, const char *id)
-{
-    for (size_t i = 0; i < l->count; i++)
-        if (strcmp(l->ids[i], id) == 0)
-            return l->files[i];
-    return NULL;
-}
 /* The student id: text, or a whole number written plainly. */
 static pe_status read_student(const pe_ydoc *d, const yaml_node_t *n, char *buf, size_t size,
                            pe_error *err)
@@ -265,14 +223,18 @@ static pe_status read_student(const pe_ydoc *d, const yaml_node_t *n, char *buf,
     return y_get_label(d, n, "student", buf, size, err);
 }
 
-/* The file at path as YAML: a mapping with every key of a submission. */
-static pe_status parse_submission(const char *path, pe_ydoc *d, pe_applied *a, pe_error *e)
+/* The file at path as YAML, a mapping, and its student id when that reads
+ * (student is "" otherwise): whatever else is wrong, rows can then name
+ * the student. Values are not checked for YAML 1.1 look-alikes here: each
+ * answer is checked on its own, so one bad answer costs that answer only. */
+static pe_status open_submission(const char *path, pe_ydoc *d, char *student, size_t size,
+                                 pe_error *e)
 {
     char *data = NULL;
-    size_t size = 0;
-    pe_status st = pe_read_file(path, &data, &size, e);
+    size_t len = 0;
+    pe_status st = pe_read_file(path, &data, &len, e);
     if (st == PE_OK)
-        st = ydoc_parse(d, path, data, size, e);
+        st = ydoc_parse_unchecked_values(d, path, data, len, e);
     free(data);
     if (st != PE_OK)
         return st;
@@ -283,13 +245,43 @@ static pe_status parse_submission(const char *path, pe_ydoc *d, pe_applied *a, p
         return y_fail(e, d, root, "a submission is a mapping (student, drill, answers), got %s",
                       desc);
     }
+    const yaml_node_t *id = y_map_get(d, root, "student");
+    if (!id)
+        return PE_OK; /* reported as a missing key by check_keys */
+    st = y_check_values(d, id, "student", e);
+    if (st == PE_OK)
+        st = read_student(d, id, student, size, e);
+    if (st != PE_OK)
+        student[0] = '\0';
+    return st;
+}
+
+/* Every key of a submission, and no other; values of student and drill
+ * checked as a scenario's would be. */
+static pe_status check_keys(pe_ydoc *d, pe_applied *a, pe_error *e)
+{
+    const yaml_node_t *root = ydoc_root(d);
     pe_layer layer = {d, root};
-    st = y_apply(&pe_fields_submission, &layer, 1, "", NULL, a, e);
+    pe_status st = y_apply(&pe_fields_submission, &layer, 1, "", NULL, a, e);
     for (size_t i = 0; i < pe_fields_submission.count && st == PE_OK; i++)
         if (!a->set[i])
             st = y_fail(e, d, root, "missing required key '%s'",
                         pe_fields_submission.fields[i].key);
+    if (st == PE_OK)
+        st = y_check_values(d, a->value[y_field_index(&pe_fields_submission, "drill")], "drill",
+                            e);
     return st;
+}
+
+bool grade_read_student_of(const char *path, char *student, size_t size)
+{
+    pe_ydoc d;
+    memset(&d, 0, sizeof d);
+    pe_error e = {0};
+    student[0] = '\0';
+    open_submission(path, &d, student, size, &e);
+    ydoc_free(&d);
+    return student[0] != '\0';
 }
 
 /* drill: must be the key's. */
@@ -307,43 +299,22 @@ static pe_status check_drill(const pe_scenario *s, const pe_ydoc *d, const yaml_
     return st;
 }
 
-/* One submission per student: the first is graded, a second is rejected. */
-static pe_status check_first_of_student(seen_list *seen, const char *student, const char *path,
-                                        pe_error *e)
-{
-    const char *prev = seen_find(seen, student);
-    if (prev)
-        return pe_fail(e, PE_BAD_INPUT, path, 0, 0,
-                       "student '%s' was already graded from %s; one submission per student",
-                       student, prev);
-    if (!seen_add(seen, student, path))
-        return pe_fail(e, PE_INTERNAL, path, 0, 0, "out of memory");
-    return PE_OK;
-}
-
-pe_status grade_read_submission(const pe_scenario *s, seen_list *seen, const char *path,
-                                pe_ydoc *d, char *student, size_t student_size,
+pe_status grade_read_submission(const pe_scenario *s, const char *path, pe_ydoc *d,
+                                char *student, size_t student_size,
                                 const yaml_node_t **answers, pe_error *e)
 {
     memset(d, 0, sizeof *d);
     student[0] = '\0';
     pe_applied a;
     /* Anything wrong with the file is the submission's row, not the run's. */
-    pe_status st = parse_submission(path, d, &a, e);
-#define SV(k_) (a.value[y_field_index(&pe_fields_submission, k_)])
-    if (st == PE_OK) {
-        st = read_student(d, SV("student"), student, student_size, e);
-        if (st != PE_OK)
-            student[0] = '\0';
-    }
+    pe_status st = open_submission(path, d, student, student_size, e);
     if (st == PE_OK)
-        st = check_drill(s, d, SV("drill"), e);
+        st = check_keys(d, &a, e);
+    if (st == PE_OK)
+        st = check_drill(s, d, a.value[y_field_index(&pe_fields_submission, "drill")], e);
     if (st == PE_OK) {
-        *answers = SV("answers");
+        *answers = a.value[y_field_index(&pe_fields_submission, "answers")];
         st = y_want_map(d, *answers, "answers", e);
     }
-#undef SV
-    if (st == PE_OK)
-        st = check_first_of_student(seen, student, path, e);
     return st;
 }

@@ -26,6 +26,15 @@ static uint64_t skipped_total(const pe_run_counts *c)
     return n;
 }
 
+/* Rank 1, or NULL when there is none or it is invalid: invalid plans rank
+ * last (docs/model.md §9), so then every plan is invalid and none is "best". */
+static const pe_row *best_row(const pe_run_result *r)
+{
+    if (!r->row_count || r->rows[0].result.status == PE_STATUS_INVALID)
+        return NULL;
+    return &r->rows[0];
+}
+
 static void print_summary(const pe_scenario *s, const pe_run_result *r, const char *path)
 {
     const pe_run_counts *c = &r->counts;
@@ -50,11 +59,13 @@ static void print_summary(const pe_scenario *s, const pe_run_result *r, const ch
         if (c->skipped[k])
             fprintf(stderr, "%s: skipped %llu: %s\n", s->name, (unsigned long long)c->skipped[k],
                     plans_skip_name((pe_skip)k));
-    if (r->row_count) {
-        const pe_row *best = &r->rows[0];
+    const pe_row *best = best_row(r);
+    if (best)
         fprintf(stderr, "%s: best: %s (%s)\n", s->name, best->name ? best->name : best->canon,
                 pe_plan_status_name(best->result.status));
-    }
+    else if (r->row_count)
+        fprintf(stderr, "%s: no valid plan: every plan breaks a rule (invalid by rule above)\n",
+                s->name);
 }
 
 /* What the summary records besides the counts: enough for `merge` to
@@ -110,8 +121,9 @@ static pe_status write_summary(const char *path, const pe_scenario *s, const pe_
         snprintf(name, sizeof name, "invalid: V%d", v + 1);
         ROW(name, "%llu", (unsigned long long)c->by_rule[v]);
     }
-    ROW("best_plan", "%s", r->row_count ? (r->rows[0].name ? r->rows[0].name : r->rows[0].canon) : "");
-    ROW("best_status", "%s", r->row_count ? pe_plan_status_name(r->rows[0].result.status) : "");
+    const pe_row *best = best_row(r); /* none: both cells empty */
+    ROW("best_plan", "%s", best ? (best->name ? best->name : best->canon) : "");
+    ROW("best_status", "%s", best ? pe_plan_status_name(best->result.status) : "");
     ROW("rows_written", "%zu", r->row_count);
     ROW("report_crc32", "%08lx", (unsigned long)ids->report_crc);
     ROW("threads", "%d", opt->threads);
@@ -188,16 +200,27 @@ static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt
     return PE_OK;
 }
 
-/* A full report keeps a row per plan in memory until it is ranked: say so
- * before a sweep big enough for that to matter. */
+/* Memory a full report takes per row kept, measured: peak RSS over rows of
+ * full reports of 0.18 to 0.9 M rows (tests/bench scenarios, 1 and 2
+ * threads) is 1000 ± 15 bytes. That is about twice sizeof(pe_row), 496
+ * bytes: the workers' rows and the merged copy being ranked are both held
+ * while merging (runner.c), plus a pointer a row to sort. */
+#define FULL_REPORT_BYTES_PER_ROW 1000.0
+
+/* A full report keeps a row per plan in memory until it is ranked: say so,
+ * with what that may take, before a sweep big enough for that to matter. */
 static void note_full_report_memory(const pe_scenario *s, const pe_command_options *opt,
                                     const pe_run_options *ro)
 {
-    if (!opt->top_k && !opt->quiet && ro->last - ro->first > 20000000)
-        fprintf(stderr,
-                "%s: note: %llu combinations and no --top: every plan's row is kept in memory "
-                "(about %zu bytes each) to rank the full report; --top K keeps only K\n",
-                s->name, (unsigned long long)(ro->last - ro->first), sizeof(pe_row));
+    uint64_t combinations = ro->last - ro->first;
+    if (opt->top_k || opt->quiet || combinations <= 20000000)
+        return;
+    fprintf(stderr,
+            "%s: note: %llu combinations and no --top: every plan's row is kept in memory to "
+            "rank the full report, about %.0f bytes a row (measured), so up to %.3g GiB; "
+            "--top K keeps only K\n",
+            s->name, (unsigned long long)combinations, FULL_REPORT_BYTES_PER_ROW,
+            (double)combinations * FULL_REPORT_BYTES_PER_ROW / 1073741824.0);
 }
 
 /* A signal stopped the sweep, or the ranking or writing after it: the

@@ -1,7 +1,9 @@
 /* scenario_options.c — the options of the commands over scenario files
  * (run, validate, check, merge, calibrate, explain; usage in main.c), then
- * the command over the expanded files. One option set for all of them:
- * each command reads the fields of pe_command_options it needs. */
+ * the command over the expanded files. One option table for all of them;
+ * each command takes the options its help lists (command_help.h) and reads
+ * the fields of pe_command_options it needs. Long options are spelled in
+ * full (long_options.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -10,11 +12,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/command_help.h"
+#include "cli/long_options.h"
 
 enum {
     OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,
     OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY, OPT_TABLE, OPT_SHARD, OPT_RESUME,
-    OPT_ALLOW_PARTIAL
+    OPT_ALLOW_PARTIAL, OPT_ABS_TOL
 };
 
 static const struct option OPTIONS[] = {
@@ -28,6 +32,7 @@ static const struct option OPTIONS[] = {
     {"golden", required_argument, NULL, OPT_GOLDEN},
     {"update-golden", no_argument, NULL, OPT_UPDATE_GOLDEN},
     {"rel-tol", required_argument, NULL, OPT_REL_TOL},
+    {"abs-tol", required_argument, NULL, OPT_ABS_TOL},
     {"step-time", required_argument, NULL, OPT_STEP_TIME},
     {"shard", required_argument, NULL, OPT_SHARD},
     {"resume", no_argument, NULL, OPT_RESUME},
@@ -74,14 +79,35 @@ static int take_measured(int c, const char *arg, pe_command_options *opt)
     return TAKEN;
 }
 
-static int take_rel_tol(const char *arg, pe_command_options *opt)
+/* --rel-tol X, --abs-tol X (check --golden). */
+static int take_tol(int c, const char *arg, pe_command_options *opt)
 {
     char *end;
     errno = 0;
-    opt->golden_rel_tol = strtod(arg, &end);
-    if (errno || *end || !(opt->golden_rel_tol >= 0))
-        return cli_usage_error("--rel-tol needs a number >= 0, got '%s'", arg);
+    double x = strtod(arg, &end);
+    if (errno || *end || end == arg || !(x >= 0) || !isfinite(x))
+        return cli_usage_error(c == OPT_REL_TOL ? "--rel-tol needs a number >= 0, got '%s'"
+                                                : "--abs-tol needs a number >= 0, got '%s'",
+                               arg);
+    *(c == OPT_REL_TOL ? &opt->golden_rel_tol : &opt->golden_abs_tol) = x;
     return TAKEN;
+}
+
+/* The long name of option c ("output" for -o). */
+static const char *option_name(int c)
+{
+    for (const struct option *o = OPTIONS; o->name; o++)
+        if (o->val == c)
+            return o->name;
+    return NULL;
+}
+
+/* --help: the command's own text, or the general usage. */
+static int show_help(const char *command, const cli_context *ctx)
+{
+    const char *text = command_help_text(command);
+    fputs(text ? text : ctx->usage, stdout);
+    return HELP_SHOWN;
 }
 
 /* Option c (getopt_long's answer) with its value optarg. */
@@ -101,7 +127,7 @@ static int take_option(int c, char **argv, pe_command_options *opt, const char *
     case OPT_QUIET: opt->quiet = true; return TAKEN;
     case OPT_CATALOG: *catalog_dir = optarg; return TAKEN;
     case OPT_PLAN: opt->plan = optarg; return TAKEN;
-    case OPT_HELP: fputs(ctx->usage, stdout); return HELP_SHOWN;
+    case OPT_HELP: return show_help(argv[0], ctx);
     case OPT_GOLDEN: opt->golden_dir = optarg; return TAKEN;
     case OPT_UPDATE_GOLDEN: opt->update_golden = true; return TAKEN;
     case OPT_TABLE: opt->table = true; return TAKEN;
@@ -110,9 +136,17 @@ static int take_option(int c, char **argv, pe_command_options *opt, const char *
     case OPT_ALLOW_PARTIAL: opt->allow_partial = true; return TAKEN;
     case OPT_STEP_TIME:
     case OPT_PEAK_MEMORY: return take_measured(c, optarg, opt);
-    case OPT_REL_TOL: return take_rel_tol(optarg, opt);
+    case OPT_REL_TOL:
+    case OPT_ABS_TOL: return take_tol(c, optarg, opt);
     default: return cli_usage_error("unknown option '%s' or a missing value", argv[optind - 1]);
     }
+}
+
+/* "planeval: COMMAND: message" and the command's --help hint; returns 2. */
+static int command_usage_error(const char *command, const char *message)
+{
+    fprintf(stderr, "planeval: %s: %s\nTry 'planeval %s --help'.\n", command, message, command);
+    return PE_BAD_INPUT;
 }
 
 /* The handler over the files of argv[first..]: catalog, expansion, run. */
@@ -137,10 +171,18 @@ int cli_scenario_command(int argc, char **argv, pe_command_fn handler, const cli
     pe_command_options opt = {.output_dir = "out", .on_error = cli_print_error,
                               .golden_rel_tol = 1e-9, .stop = ctx->stop};
     const char *catalog_dir = NULL;
+    char msg[256];
+    if (!long_options_spelled_out(argc, argv, 1, OPTIONS, "o:", msg, sizeof msg))
+        return command_usage_error(argv[0], msg);
     optind = 1;
     opterr = 0; /* one message, ours */
     int c;
     while ((c = getopt_long(argc, argv, "o:", OPTIONS, NULL)) != -1) {
+        const char *name = option_name(c);
+        if (name && !command_takes_option(argv[0], name)) {
+            snprintf(msg, sizeof msg, "%s does not take --%s", argv[0], name);
+            return command_usage_error(argv[0], msg);
+        }
         int taken = take_option(c, argv, &opt, &catalog_dir, ctx);
         if (taken != TAKEN)
             return taken;

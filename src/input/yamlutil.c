@@ -809,12 +809,13 @@ static pe_status check_keys(const pe_ydoc *d, const yaml_node_t *n, const char *
 }
 
 /* Pass 3, recursive (depth <= 64 is guaranteed by pass 2): keys are
- * non-null text, no merge keys, no duplicate keys, no YAML 1.1 look-alikes.
- * Every such mistake of the file is recorded in errs; a node reached again
- * through an alias is not checked (nor reported) twice (seen: one flag per
- * node). */
+ * non-null text, no merge keys, no duplicate keys, and (with `values`) no
+ * YAML 1.1 look-alikes among the values. Every such mistake of the file is
+ * recorded in errs; a node reached again through an alias is not checked
+ * (nor reported) twice (seen: one flag per node). */
 static pe_status check_structure(const pe_ydoc *d, const yaml_node_t *n, const char *path,
-                                 pe_error *err, pe_error_list *errs, unsigned char *seen)
+                                 bool values, pe_error *err, pe_error_list *errs,
+                                 unsigned char *seen)
 {
     char sub[PE_YPATH_MAX];
     size_t id = (size_t)(n - d->doc.nodes.start);
@@ -822,13 +823,13 @@ static pe_status check_structure(const pe_ydoc *d, const yaml_node_t *n, const c
         return PE_OK;
     seen[id] = 1;
     if (n->type == YAML_SCALAR_NODE)
-        return is_plain(n) ? note(errs, err, refuse_ambiguous(d, n, path, err)) : PE_OK;
+        return is_plain(n) && values ? note(errs, err, refuse_ambiguous(d, n, path, err)) : PE_OK;
     pe_status st = PE_OK;
     if (n->type == YAML_SEQUENCE_NODE) {
         size_t k = child_count(n);
         for (size_t i = 0; i < k && st == PE_OK; i++) {
             y_path_index(sub, path, i);
-            st = check_structure(d, ydoc_node(d, child_id(n, i)), sub, err, errs, seen);
+            st = check_structure(d, ydoc_node(d, child_id(n, i)), sub, values, err, errs, seen);
         }
         return st;
     }
@@ -841,12 +842,32 @@ static pe_status check_structure(const pe_ydoc *d, const yaml_node_t *n, const c
         snprintf(kq, sizeof kq, "%.*s", (int)(y_len(key) > 200 ? 200 : y_len(key)),
                  y_text(key));
         y_path(sub, path, kq);
-        st = check_structure(d, ydoc_node(d, pairs[i].value), sub, err, errs, seen);
+        st = check_structure(d, ydoc_node(d, pairs[i].value), sub, values, err, errs, seen);
     }
     return st;
 }
 
-pe_status ydoc_parse(pe_ydoc *d, const char *path, const char *data, size_t size, pe_error *err)
+/* Pass 3 over the subtree at n: every mistake packed into err. */
+static pe_status check_subtree(const pe_ydoc *d, const yaml_node_t *n, const char *path,
+                               bool values, pe_error *err)
+{
+    pe_error_list errs = {0};
+    unsigned char *seen = calloc((size_t)(d->doc.nodes.top - d->doc.nodes.start), 1);
+    pe_status st;
+    if (!seen)
+        st = pe_fail(err, PE_INTERNAL, d->path, 0, 0, "out of memory");
+    else
+        st = check_structure(d, n, path, values, err, &errs, seen);
+    if (st == PE_OK)
+        st = pe_errors_pack(&errs, err); /* every mistake of the file */
+    else
+        pe_errors_free(&errs);
+    free(seen);
+    return st;
+}
+
+static pe_status parse_document(pe_ydoc *d, const char *path, const char *data, size_t size,
+                                bool check_values, pe_error *err)
 {
     memset(d, 0, sizeof *d);
     snprintf(d->path, sizeof d->path, "%s", path);
@@ -880,22 +901,28 @@ pe_status ydoc_parse(pe_ydoc *d, const char *path, const char *data, size_t size
         return pe_fail(err, PE_BAD_INPUT, path, 1, 1, "the file is empty (no YAML document)");
     }
     st = check_expansion(d, err);
-    if (!st) {
-        pe_error_list errs = {0};
-        unsigned char *seen = calloc((size_t)(d->doc.nodes.top - d->doc.nodes.start), 1);
-        if (!seen)
-            st = pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
-        else
-            st = check_structure(d, ydoc_root(d), "", err, &errs, seen);
-        if (st == PE_OK)
-            st = pe_errors_pack(&errs, err); /* every mistake of the file */
-        else
-            pe_errors_free(&errs);
-        free(seen);
-    }
+    if (!st)
+        st = check_subtree(d, ydoc_root(d), "", check_values, err);
     if (st)
         ydoc_free(d);
     return st;
+}
+
+pe_status ydoc_parse(pe_ydoc *d, const char *path, const char *data, size_t size, pe_error *err)
+{
+    return parse_document(d, path, data, size, true, err);
+}
+
+pe_status ydoc_parse_unchecked_values(pe_ydoc *d, const char *path, const char *data,
+                                      size_t size, pe_error *err)
+{
+    return parse_document(d, path, data, size, false, err);
+}
+
+pe_status y_check_values(const pe_ydoc *d, const yaml_node_t *n, const char *path,
+                         pe_error *err)
+{
+    return check_subtree(d, n, path, true, err);
 }
 
 pe_status pe_read_file(const char *path, char **data, size_t *size, pe_error *err)

@@ -43,6 +43,15 @@ typedef struct pe_ydoc {
 /* Parse data (size bytes) with every check above; on failure d is left
  * unloaded (ydoc_free is still safe). */
 pe_status ydoc_parse(pe_ydoc *d, const char *path, const char *data, size_t size, pe_error *err);
+/* As ydoc_parse, but values that YAML 1.1 reads otherwise (hex, octal,
+ * 1_000, .inf, ...) are left to y_check_values, so a caller that judges
+ * parts of a document separately (grade: each answer on its own) can
+ * refuse one part and keep the others. Keys are checked as by ydoc_parse. */
+pe_status ydoc_parse_unchecked_values(pe_ydoc *d, const char *path, const char *data,
+                                      size_t size, pe_error *err);
+/* The checks ydoc_parse makes, on the subtree at n (path names it). */
+pe_status y_check_values(const pe_ydoc *d, const yaml_node_t *n, const char *path,
+                         pe_error *err);
 void ydoc_free(pe_ydoc *d);
 yaml_node_t *ydoc_root(const pe_ydoc *d);
 yaml_node_t *ydoc_node(const pe_ydoc *d, int id);

@@ -100,6 +100,75 @@ int plans_canonical(const pe_plan *p, char *buf, size_t size)
     return (int)(o - buf);
 }
 
+/* `prefix`, then a whole number of at most 16 digits, at least `min`. */
+static bool read_number(const char **p, const char *prefix, int64_t min, int64_t *out)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(*p, prefix, n) != 0)
+        return false;
+    const char *s = *p + n;
+    int64_t v = 0;
+    int digits = 0;
+    while (*s >= '0' && *s <= '9') {
+        if (++digits > 16)
+            return false;
+        v = v * 10 + (*s++ - '0');
+    }
+    if (!digits || v < min || v > ((int64_t)1 << 53)) /* docs/scenarios.md: at most 2^53 */
+        return false;
+    *out = v;
+    *p = s;
+    return true;
+}
+
+/* "-NAME" followed by `after`, NAME one of `count` names; its index. */
+static bool read_word(const char **p, const char *(*name)(int), int count, const char *after,
+                      int *out)
+{
+    for (int i = 0; i < count; i++) {
+        const char *w = name(i);
+        size_t n = strlen(w);
+        if ((*p)[0] == '-' && strncmp(*p + 1, w, n) == 0 &&
+            strncmp(*p + 1 + n, after, strlen(after)) == 0) {
+            *p += 1 + n;
+            *out = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+static const char *recompute_name(int i) { return pe_recompute_name((pe_recompute)i); }
+static const char *schedule_name(int i) { return pe_schedule_name((pe_schedule)i); }
+
+bool plans_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan *out)
+{
+    pe_plan p;
+    memset(&p, 0, sizeof p);
+    const char *c = text;
+    int rec = 0, sch = 0;
+    int64_t sp = 0;
+    if (!(read_number(&c, "dp", 1, &p.dp) && read_number(&c, "-tp", 1, &p.tp) &&
+          read_number(&c, "-pp", 1, &p.pp) && read_number(&c, "-cp", 1, &p.cp) &&
+          read_number(&c, "-z", 0, &p.zero) && p.zero <= 3 &&
+          read_word(&c, recompute_name, PE_RECOMPUTE_FULL + 1, "-mb", &rec) &&
+          read_number(&c, "-mb", 1, &p.micro_batch) &&
+          read_word(&c, schedule_name, PE_SCHEDULE_ZB_H2 + 1, "-v", &sch) &&
+          read_number(&c, "-v", 1, &p.virtual_stages) && read_number(&c, "-sp", 0, &sp) &&
+          sp <= 1 && *c == '\0'))
+        return false;
+    p.recompute = (pe_recompute)rec;
+    p.schedule = (pe_schedule)sch;
+    p.sequence_parallel = sp == 1;
+    p.overlap = *overlap;
+    char again[PE_CANON_MAX]; /* no leading zeros, nothing a plan would print otherwise */
+    plans_canonical(&p, again, sizeof again);
+    if (strcmp(again, text) != 0 || (p.sequence_parallel && p.tp == 1)) /* docs/model.md §0 */
+        return false;
+    *out = p;
+    return true;
+}
+
 const char *plans_display_name(const pe_plan *p, char canon[PE_CANON_MAX])
 {
     if (p->name[0])
@@ -455,12 +524,14 @@ bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out)
             return true;
         }
     char canon[PE_CANON_MAX];
-    for (uint64_t i = 0; i < plans_total(space); i++) {
-        if (plans_at(space, i, out) != PE_SKIP_NONE)
-            continue;
-        plans_canonical(out, canon, sizeof canon);
-        if (strcmp(canon, ref) == 0)
+    for (size_t i = 0; i < s->plan_count; i++) { /* an explicit plan keeps its own overlap */
+        plans_canonical(&s->plans[i], canon, sizeof canon);
+        if (strcmp(canon, ref) == 0) {
+            *out = s->plans[i];
             return true;
+        }
     }
-    return false;
+    /* Any other canonical text is the plan a sweep would enumerate for it,
+     * whether or not this scenario's sweep does: no scan of the sweep. */
+    return plans_parse_canonical(ref, &s->overlap, out);
 }

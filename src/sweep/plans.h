@@ -88,8 +88,9 @@ pe_skip plans_cursor_plan(const pe_plan_space *space, const pe_plan_cursor *c, p
 void plans_next_at_axis(const pe_plan_space *space, pe_plan_cursor *c, int axis);
 void plans_advance(const pe_plan_space *space, pe_plan_cursor *c, uint64_t n);
 
-/* The plan a reference names (docs/scenarios.md: a name is matched first, then
- * canonical text; explicit plans before the sweep). */
+/* The plan a reference names (docs/scenarios.md: a name is matched first,
+ * then canonical text; explicit plans before the sweep). Any valid
+ * canonical text names a plan, enumerated by the scenario's sweep or not. */
 bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out);
 
 /* dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1},
@@ -97,6 +98,11 @@ bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out);
  * text is unchanged: -ep{ep} (ep > 1), -etp{etp} (etp ≠ tp), -fs{L_0},
  * -ls{L_last} (given), -off (offload_optimizer). */
 int plans_canonical(const pe_plan *p, char *buf, size_t size);
+
+/* The inverse of plans_canonical: the plan (no name, the given overlap)
+ * whose canonical text is exactly `text`; false for anything else (leading
+ * zeros, a degree of 0, sp1 with tp1, unknown words, values above 2^53). */
+bool plans_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan *out);
 
 /* The plan's report name: its name, or its canonical text. */
 const char *plans_display_name(const pe_plan *p, char canon[PE_CANON_MAX]);

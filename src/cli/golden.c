@@ -1,0 +1,313 @@
+/* golden.c — a fresh report against a golden one, plan by plan (golden.h).
+ *
+ * Each row gets a key: its `plan` cell, the canonical text of its plan
+ * (docs/scenarios.md: dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-
+ * v{v}-sp{0|1}, rebuilt from the plan's columns, which every row fills,
+ * invalid ones included) and its `plan_index` when both reports have that
+ * column. The fresh rows are sorted by key; each golden row, in golden
+ * order, takes the first unused fresh row with its key. Columns are matched
+ * by header name. The `rank` cell is not compared as a cell: a changed rank
+ * is one "moved" line per plan. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/golden.h"
+#include "core/columns.h"
+#include "output/csvread.h"
+
+#define NO_COLUMN SIZE_MAX
+
+typedef struct {
+    char *key;
+    size_t row;
+} keyed_row;
+
+/* One report read back, with the columns the key is built from. */
+typedef struct {
+    pe_csv_table t;
+    size_t plan, rank, plan_index;
+    size_t canon[10]; /* dp tp pp cp zero recompute micro_batch schedule virtual_stages sp */
+    keyed_row *keys;  /* rows 1.., sorted by key (fresh) or in row order (golden) */
+    size_t nkeys;
+} side;
+
+static const char *const CANON_COLUMNS[10] = {
+    "dp",          "tp",       "pp",             "cp",               "zero",
+    "recompute",   "micro_batch", "schedule",    "virtual_stages",   "sequence_parallel"};
+
+static size_t header_index(const pe_csv_table *t, const char *name)
+{
+    if (t->rows == 0)
+        return NO_COLUMN;
+    for (size_t c = 0; c < t->cols[0]; c++)
+        if (strcmp(t->cells[0][c], name) == 0)
+            return c;
+    return NO_COLUMN;
+}
+
+static const char *cell(const side *s, size_t row, size_t col)
+{
+    return col == NO_COLUMN ? "" : csv_table_cell(&s->t, row, col);
+}
+
+/* The plan label used in messages: the `plan` cell. */
+static const char *plan_of(const side *s, size_t row) { return cell(s, row, s->plan); }
+
+/* "plan|canonical|plan_index" (plan_index only when both reports have it). */
+static char *row_key(const side *s, size_t row, bool with_index)
+{
+    const char *v[10];
+    for (int i = 0; i < 10; i++)
+        v[i] = cell(s, row, s->canon[i]);
+    const char *index = with_index ? cell(s, row, s->plan_index) : "";
+    const char *plan = plan_of(s, row);
+    size_t n = strlen(plan) + strlen(index) + 64;
+    for (int i = 0; i < 10; i++)
+        n += strlen(v[i]);
+    char *key = malloc(n);
+    if (key)
+        snprintf(key, n, "%s|dp%s-tp%s-pp%s-cp%s-z%s-%s-mb%s-%s-v%s-sp%d|%s", plan, v[0], v[1],
+                 v[2], v[3], v[4], v[5], v[6], v[7], v[8], strcmp(v[9], "true") == 0, index);
+    return key;
+}
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    const keyed_row *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+static void side_free(side *s)
+{
+    for (size_t i = 0; i < s->nkeys; i++)
+        free(s->keys[i].key);
+    free(s->keys);
+    csv_table_free(&s->t);
+}
+
+/* Read a report and find the columns a key is built from. */
+static pe_status side_read(const char *path, side *s, pe_error *err)
+{
+    memset(s, 0, sizeof *s);
+    pe_status st = csv_table_read(path, &s->t, err);
+    if (st != PE_OK)
+        return st;
+    s->plan = header_index(&s->t, "plan");
+    s->rank = header_index(&s->t, "rank");
+    s->plan_index = header_index(&s->t, "plan_index");
+    for (int i = 0; i < 10; i++)
+        s->canon[i] = header_index(&s->t, CANON_COLUMNS[i]);
+    return PE_OK;
+}
+
+/* Key every row; `sorted` for the side that is searched (the fresh one). */
+static pe_status side_key(side *s, bool with_index, bool sorted, pe_error *err)
+{
+    size_t n = s->t.rows ? s->t.rows - 1 : 0;
+    s->keys = calloc(n ? n : 1, sizeof *s->keys);
+    if (!s->keys)
+        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    for (size_t r = 0; r < n; r++) {
+        s->keys[r].row = r + 1;
+        s->keys[r].key = row_key(s, r + 1, with_index);
+        s->nkeys = r + 1;
+        if (!s->keys[r].key)
+            return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    }
+    if (sorted)
+        qsort(s->keys, n, sizeof *s->keys, cmp_keyed);
+    return PE_OK;
+}
+
+/* The first unused fresh row with this key, or 0 (row 0 is the header). */
+static size_t take_match(const side *f, bool *used, const char *key)
+{
+    size_t lo = 0, hi = f->nkeys;
+    while (lo < hi) { /* lower bound of key */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(f->keys[mid].key, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < f->nkeys && strcmp(f->keys[lo].key, key) == 0; lo++)
+        if (!used[lo]) {
+            used[lo] = true;
+            return f->keys[lo].row;
+        }
+    return 0;
+}
+
+static bool is_numeric(const char *name)
+{
+    int c = columns_find(name);
+    return c >= 0 && (pe_columns[c].kind == PE_COL_NUMBER || pe_columns[c].kind == PE_COL_INT);
+}
+
+static bool cells_match(const char *a, const char *b, bool numeric, const pe_golden_options *o)
+{
+    if (strcmp(a, b) == 0)
+        return true;
+    if (!numeric || !a[0] || !b[0])
+        return false;
+    char *ea, *eb;
+    double x = strtod(a, &ea), y = strtod(b, &eb);
+    if (*ea || *eb)
+        return false;
+    return fabs(x - y) <= fmax(o->abs_tol, o->rel_tol * fmax(fabs(x), fabs(y)));
+}
+
+typedef struct {
+    const char *golden;
+    const pe_golden_options *opt;
+    const side *g, *f;
+    size_t *fresh_col; /* golden column → fresh column, or NO_COLUMN */
+    pe_golden_diff *d;
+} comparison;
+
+/* Columns by name: one line for each only in one header, one if reordered. */
+static void compare_headers(comparison *c)
+{
+    const pe_csv_table *g = &c->g->t, *f = &c->f->t;
+    size_t gn = g->rows ? g->cols[0] : 0, fn = f->rows ? f->cols[0] : 0;
+    bool reordered = false;
+    for (size_t i = 0; i < gn; i++) {
+        c->fresh_col[i] = header_index(f, g->cells[0][i]);
+        if (c->fresh_col[i] == NO_COLUMN) {
+            fprintf(c->opt->out, "%s: column %s: in the golden report, not in the fresh one\n",
+                    c->golden, g->cells[0][i]);
+            c->d->columns++;
+        } else if (c->fresh_col[i] != i) {
+            reordered = true;
+        }
+    }
+    for (size_t j = 0; j < fn; j++)
+        if (header_index(g, f->cells[0][j]) == NO_COLUMN) {
+            fprintf(c->opt->out, "%s: column %s: in the fresh report, not in the golden one\n",
+                    c->golden, f->cells[0][j]);
+            c->d->columns++;
+        }
+    if (reordered && gn == fn && c->d->columns == 0) {
+        fprintf(c->opt->out, "%s: the columns are in another order\n", c->golden);
+        c->d->columns++;
+    }
+}
+
+/* One plan present in both: its rank, then every shared column but rank. */
+static void compare_rows(comparison *c, size_t gr, size_t fr)
+{
+    const side *g = c->g, *f = c->f;
+    const char *plan = plan_of(g, gr);
+    const char *grank = cell(g, gr, g->rank), *frank = cell(f, fr, f->rank);
+    if (strcmp(grank, frank) != 0) {
+        fprintf(c->opt->out, "%s: plan '%s': rank %s in the golden report, %s now\n", c->golden,
+                plan, grank, frank);
+        c->d->moved++;
+    }
+    size_t gn = g->t.cols[0];
+    unsigned long long before = c->d->cells;
+    for (size_t col = 0; col < gn; col++) {
+        if (col == g->rank || c->fresh_col[col] == NO_COLUMN)
+            continue;
+        const char *name = g->t.cells[0][col];
+        const char *a = cell(g, gr, col), *b = cell(f, fr, c->fresh_col[col]);
+        if (cells_match(a, b, is_numeric(name), c->opt))
+            continue;
+        c->d->cells++;
+        fprintf(c->opt->out, "%s: row %zu (plan '%s'), column %s: expected '%s', got '%s'\n",
+                c->golden, gr, plan, name, a, b);
+    }
+    if (c->d->cells > before)
+        c->d->plans++;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Every golden row in order, matched or removed; then the fresh rows left. */
+static void compare_plans(comparison *c, bool *used)
+{
+    for (size_t i = 0; i < c->g->nkeys; i++) {
+        size_t gr = c->g->keys[i].row;
+        size_t fr = take_match(c->f, used, c->g->keys[i].key);
+        if (fr) {
+            compare_rows(c, gr, fr);
+            continue;
+        }
+        fprintf(c->opt->out, "%s: plan '%s' (golden row %zu): not in the fresh report\n",
+                c->golden, plan_of(c->g, gr), gr);
+        c->d->removed++;
+    }
+    size_t nf = c->f->nkeys;
+    size_t *left = malloc((nf ? nf : 1) * sizeof *left), n = 0;
+    for (size_t k = 0; k < nf; k++)
+        if (!used[k] && left)
+            left[n++] = c->f->keys[k].row;
+        else if (!used[k])
+            c->d->added++; /* out of memory: counted, not named */
+    qsort(left, n, sizeof *left, cmp_size); /* in the fresh report's order */
+    for (size_t k = 0; k < n; k++)
+        fprintf(c->opt->out, "%s: plan '%s' (row %zu): not in the golden report\n", c->golden,
+                plan_of(c->f, left[k]), left[k]);
+    c->d->added += n;
+    free(left);
+}
+
+bool golden_differs(const pe_golden_diff *d)
+{
+    return d->cells || d->moved || d->added || d->removed || d->columns;
+}
+
+static void print_summary(const comparison *c)
+{
+    const pe_golden_diff *d = c->d;
+    if (!golden_differs(d))
+        return;
+    fprintf(c->opt->out,
+            "%s: %llu cells differ in %llu plans; %llu plans moved in rank; %llu plans added, "
+            "%llu removed; %llu columns differ (%zu golden rows; rel_tol %g, abs_tol %g)\n",
+            c->golden, d->cells, d->plans, d->moved, d->added, d->removed, d->columns,
+            c->g->nkeys, c->opt->rel_tol, c->opt->abs_tol);
+}
+
+pe_status golden_compare(const char *golden, const char *fresh, const pe_golden_options *opt,
+                         pe_golden_diff *diff, pe_error *err)
+{
+    memset(diff, 0, sizeof *diff);
+    side g, f;
+    pe_status st = side_read(golden, &g, err);
+    if (st != PE_OK)
+        return st;
+    st = side_read(fresh, &f, err);
+    if (st != PE_OK) {
+        side_free(&g);
+        return st;
+    }
+    bool with_index = g.plan_index != NO_COLUMN && f.plan_index != NO_COLUMN;
+    st = side_key(&g, with_index, false, err);
+    if (st == PE_OK)
+        st = side_key(&f, with_index, true, err);
+    size_t gn = g.t.rows ? g.t.cols[0] : 0;
+    size_t *fresh_col = calloc(gn ? gn : 1, sizeof *fresh_col);
+    bool *used = calloc(f.nkeys ? f.nkeys : 1, sizeof *used);
+    if (st == PE_OK && (!fresh_col || !used))
+        st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    if (st == PE_OK) {
+        comparison c = {.golden = golden, .opt = opt, .g = &g, .f = &f,
+                        .fresh_col = fresh_col, .d = diff};
+        compare_headers(&c);
+        compare_plans(&c, used);
+        print_summary(&c);
+    }
+    free(used);
+    free(fresh_col);
+    side_free(&g);
+    side_free(&f);
+    return st;
+}

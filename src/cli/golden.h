@@ -1,0 +1,36 @@
+/* golden.h — `check --golden`: a fresh report compared with a committed
+ * one plan by plan. Rows are matched by their plan (the `plan` cell, the
+ * canonical text built from the plan's columns, and `plan_index` where both
+ * reports have it), never by position, so a tie that swaps two plans is two
+ * rank moves, not two rows of differing cells. Every difference is one line
+ * on `out`; a closing line counts them. */
+#ifndef PLANEVAL_GOLDEN_H
+#define PLANEVAL_GOLDEN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/error.h"
+
+typedef struct {
+    double rel_tol, abs_tol; /* numeric cells match within max(abs, rel·max(|a|,|b|)) */
+    FILE *out;               /* where the difference lines go */
+} pe_golden_options;
+
+typedef struct {
+    unsigned long long cells;   /* differing cells of plans in both reports */
+    unsigned long long plans;   /* plans with at least one differing cell */
+    unsigned long long moved;   /* plans whose rank changed */
+    unsigned long long added, removed; /* plans only in the fresh / golden report */
+    unsigned long long columns; /* columns only in one of the two headers, or reordered */
+} pe_golden_diff;
+
+/* Compare the report at `fresh` with the one at `golden`; print each
+ * difference and, when there is any, one summary line. */
+pe_status golden_compare(const char *golden, const char *fresh, const pe_golden_options *opt,
+                         pe_golden_diff *diff, pe_error *err);
+
+/* True when the two reports differ in anything golden_compare counts. */
+bool golden_differs(const pe_golden_diff *diff);
+
+#endif
