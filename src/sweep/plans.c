@@ -155,12 +155,22 @@ bool plans_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan 
           read_number(&c, "-mb", 1, &p.micro_batch) &&
           read_word(&c, schedule_name, PE_SCHEDULE_ZB_H2 + 1, "-v", &sch) &&
           read_number(&c, "-v", 1, &p.virtual_stages) && read_number(&c, "-sp", 0, &sp) &&
-          sp <= 1 && *c == '\0'))
+          sp <= 1))
+        return false;
+    /* issue 11's optional tail: -ep{n} -etp{n} -fs{n} -ls{n} -off */
+    read_number(&c, "-ep", 2, &p.ep);
+    read_number(&c, "-etp", 1, &p.etp);
+    read_number(&c, "-fs", 1, &p.first_stage_layers);
+    read_number(&c, "-ls", 1, &p.last_stage_layers);
+    if (strcmp(c, "-off") == 0)
+        p.offload_optimizer = true, c += 4;
+    if (*c != '\0')
         return false;
     p.recompute = (pe_recompute)rec;
     p.schedule = (pe_schedule)sch;
     p.sequence_parallel = sp == 1;
     p.overlap = *overlap;
+    scenario_plan_defaults(&p); /* ep 1, etp = tp when the tail does not say */
     char again[PE_CANON_MAX]; /* no leading zeros, nothing a plan would print otherwise */
     plans_canonical(&p, again, sizeof again);
     if (strcmp(again, text) != 0 || (p.sequence_parallel && p.tp == 1)) /* docs/model.md §0 */
