@@ -21,7 +21,7 @@ check "README points to docs/scenarios.md" 'grep -q "docs/scenarios.md" "$src/RE
 "$planeval" --help >"$work/help"
 check "--help points to docs/scenarios.md" 'grep -q "docs/scenarios.md" "$work/help"'
 
-for c in run merge validate check explain calibrate grade memory collective bubble; do
+for c in run html merge validate check explain calibrate grade memory collective bubble; do
     check "command $c is in docs/scenarios.md" 'grep -q "planeval $c\b\|\`$c\`" "$doc"'
 done
 for o in $(grep -oE -- '--[a-z][a-z-]+' "$work/help" | sort -u); do

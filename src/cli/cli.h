@@ -45,5 +45,7 @@ int cli_scenario_command(int argc, char **argv, pe_command_fn handler, const cli
 /* grade (grade.c) and the calculators memory, collective, bubble (calc.c). */
 int cli_grade(int argc, char **argv, const cli_context *ctx);
 int cli_calculator(int argc, char **argv, const cli_context *ctx);
+/* html REPORT.csv... (html_cmd.c). */
+int cli_html(int argc, char **argv, const cli_context *ctx);
 
 #endif

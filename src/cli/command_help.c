@@ -23,7 +23,7 @@ typedef struct {
     "  --help              this text\n"
 
 static const command_help HELP[] = {
-    {"run", "output top threads quiet shard resume catalog help ",
+    {"run", "output top threads quiet shard resume html status pareto digits catalog help ",
      "usage: planeval run SCENARIO... [OPTIONS]\n"
      "\n"
      "Evaluate every plan of each scenario and write DIR/<name>.csv, ranked, and\n"
@@ -38,13 +38,19 @@ static const command_help HELP[] = {
      "  --shard I/N         evaluate the I-th of N equal parts of the plans (0 <= I < N);\n"
      "                      writes DIR/<name>.shard-I-of-N.csv, joined by `planeval merge`\n"
      "  --resume            continue an interrupted run from DIR/<name>.checkpoint\n"
-     "                      (SIGINT/SIGTERM during a sweep write it; exit 130/143)\n" COMMON
+     "                      (SIGINT/SIGTERM during a sweep write it; exit 130/143)\n"
+     "  --html              also write DIR/<name>.html: facts, counts, a scatter of memory\n"
+     "                      against step time with the budgets and the Pareto front, bars\n"
+     "  --status LIST       write only these statuses (ok,over_time,over_memory,invalid)\n"
+     "  --pareto            write only the Pareto-optimal plans (memory against rank_by)\n"
+     "  --digits N          numbers to N significant digits (default: exact)\n" COMMON
          FOOTER},
     {"validate", "quiet catalog help ",
      "usage: planeval validate SCENARIO... [OPTIONS]\n"
      "\n"
      "Load and validate each scenario without evaluating it: one\n"
-     "FILE:LINE:COL: error line per mistake, or `ok` with the plan count.\n"
+     "FILE:LINE:COL: error line per mistake, or `ok` with the plan count (for a\n"
+     "sweep: its combinations and how many of them are plans).\n"
      "\n"
      "options:\n"
      "  --quiet             print errors only\n" COMMON FOOTER},

@@ -37,6 +37,10 @@ typedef struct {
     double measured_peak_gib; /* calibrate: measured peak memory, 0 = not given */
     uint64_t shard_index, shard_count; /* run: --shard I/N; count 0 = no shard */
     bool resume;            /* run: continue from the checkpoint */
+    bool html;              /* run: also DIR/<name>.html (output/html.h) */
+    unsigned status_mask;   /* run: --status, bit 1 << pe_plan_status; 0 = every status */
+    bool pareto;            /* run: --pareto, only the Pareto-optimal plans */
+    int digits;             /* run: --digits N, numbers to N significant digits; 0 = exact */
     bool allow_partial;     /* merge: join what is there, naming what is missing */
     volatile sig_atomic_t *stop; /* run: set by SIGINT/SIGTERM */
     void (*on_error)(const pe_error *err);

@@ -278,11 +278,15 @@ static void grade_best_plan(const grader *g, const pe_question *q, const key_ans
         return;
     }
     pe_rank_key key;
-    rank_key_of(g->s->rank_by, r, &key);
-    bool tie = q->tol > 0 ? key.status == k->key.status &&
-                                grade_within(key.key1, k->key.key1, PE_TOL_REL, q->tol) &&
-                                grade_within(key.key2, k->key.key2, PE_TOL_REL, q->tol)
-                          : rank_compare_keys(&key, &k->key) == 0;
+    pe_rank_order order; /* every rank_by key, as the report ranks */
+    rank_order_of(g->s, &order);
+    rank_keys_of(&order, r, &key);
+    bool tie = rank_compare_keys(&key, &k->key) == 0;
+    if (q->tol > 0) {
+        tie = key.status == k->key.status;
+        for (int i = 0; i < PE_RANK_KEY_MAX; i++)
+            tie = tie && grade_within(key.key[i], k->key.key[i], PE_TOL_REL, q->tol);
+    }
     if (tie) {
         v->awarded = q->points;
         v->right = true;

@@ -42,9 +42,15 @@ static const char USAGE[] =
     "      --shard I/N        evaluate the I-th of N equal parts of the plans (0 <= I < N);\n"
     "                         writes DIR/<name>.shard-I-of-N.csv, joined by `merge`\n"
     "      --resume           continue an interrupted run from DIR/<name>.checkpoint\n"
+    "      --html             also write DIR/<name>.html: scatter, Pareto front, bars\n"
+    "      --status LIST      write only these statuses (ok,over_time,over_memory,invalid)\n"
+    "      --pareto           write only the Pareto-optimal plans (memory against rank_by)\n"
+    "      --digits N         numbers to N significant digits (default: exact)\n"
     "      (SIGINT/SIGTERM during a sweep, or while its report is ranked or written,\n"
     "      write that checkpoint and no report; exit 130/143; a damaged checkpoint is\n"
     "      refused)\n"
+    "  html REPORT.csv... [-o DIR]\n"
+    "                         the HTML page of written reports: DIR/<stem>.html\n"
     "  merge REPORT.csv... -o FILE [--top K] [--allow-partial]\n"
     "                         join shard reports into the report one run gives; the\n"
     "                         summaries beside them must show every plan index once\n"
@@ -98,6 +104,7 @@ static const command COMMANDS[] = {
     {"calibrate", command_calibrate, NULL},
     {"explain", command_explain, NULL},
     {"grade", NULL, cli_grade},
+    {"html", NULL, cli_html},
     /* The calculators take their own options (calc.h). */
     {"memory", NULL, cli_calculator},
     {"collective", NULL, cli_calculator},

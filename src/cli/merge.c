@@ -105,14 +105,6 @@ static int status_of(const char *s)
     return -1;
 }
 
-static int rank_by_of(const char *s)
-{
-    for (int k = 0; k <= PE_RANK_INTERVENTIONS; k++)
-        if (strcmp(s, pe_rank_by_name((pe_rank_by)k)) == 0)
-            return k;
-    return -1;
-}
-
 static int enum_of(const char *s, const char *(*name)(int), int count)
 {
     for (int k = 0; k < count; k++)
@@ -181,7 +173,8 @@ static const char *parse_plan(const char *const *c, pe_plan *p, int *col)
 }
 
 /* The figures rank_key_of ranks by, parsed strictly. */
-static const char *parse_keys(const char *const *c, int st, int rank_by, merged_row *m, int *col)
+static const char *parse_keys(const char *const *c, int st, const pe_rank_order *order,
+                              merged_row *m, int *col)
 {
     pe_result r = {.status = (pe_plan_status)st};
     const struct { int col; double *into; bool may_be_empty; } figures[] = {
@@ -200,12 +193,13 @@ static const char *parse_keys(const char *const *c, int st, int rank_by, merged_
     if (!strict_uint(c[COL_INTERVENTIONS], &interventions) || interventions > 64)
         return "not a whole number of knobs";
     r.interventions = (int)interventions;
-    rank_key_of((pe_rank_by)rank_by, &r, &m->row.key);
+    rank_keys_of(order, &r, &m->row.key);
     return NULL;
 }
 
 /* Fill m->row from one report row; NULL, or a message and the column. */
-static const char *parse_row(const char *const *c, int rank_by, merged_row *m, int *col)
+static const char *parse_row(const char *const *c, const pe_rank_order *order, merged_row *m,
+                             int *col)
 {
     memset(&m->row, 0, sizeof m->row);
     m->cells = c;
@@ -229,7 +223,7 @@ static const char *parse_row(const char *const *c, int rank_by, merged_row *m, i
     }
     if (st == PE_STATUS_INVALID)
         return NULL; /* ordered by canonical text alone */
-    return parse_keys(c, st, rank_by, m, col);
+    return parse_keys(c, st, order, m, col);
 }
 
 /* ------------------------------------------------------------ reading */
@@ -466,7 +460,8 @@ static pe_status collect_rows(const shard_file *files, size_t count, merged_row 
                               pe_error *err)
 {
     const char *scenario = NULL;
-    int rank_by = -1;
+    const char *rank_by = NULL; /* the rows' rank_by text: a key, or keys joined by ',' */
+    pe_rank_order order = {{PE_RANK_STEP_TIME}, 1};
     char b1[96], b2[96];
     for (size_t f = 0; f < count; f++) {
         const pe_csv_table *t = &files[f].table;
@@ -479,15 +474,16 @@ static pe_status collect_rows(const shard_file *files, size_t count, merged_row 
                 return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], COL_SCENARIO + 1,
                                "rows of two scenarios ('%s' and '%s'): merge joins the shards "
                                "of one sweep", shown(scenario, b1), shown(c[COL_SCENARIO], b2));
-            int by = c[COL_RANK_BY][0] ? rank_by_of(c[COL_RANK_BY]) : rank_by;
-            if (by < 0 && c[COL_RANK_BY][0])
+            if (!c[COL_RANK_BY][0])
+                continue;
+            if (!rank_order_parse(c[COL_RANK_BY], &order))
                 return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], COL_RANK_BY + 1,
                                "unknown rank_by '%s'", shown(c[COL_RANK_BY], b1));
-            if (rank_by >= 0 && by != rank_by)
+            if (rank_by && strcmp(rank_by, c[COL_RANK_BY]) != 0)
                 return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], COL_RANK_BY + 1,
                                "rank_by '%s' differs from the other rows' '%s'",
-                               shown(c[COL_RANK_BY], b1), pe_rank_by_name((pe_rank_by)rank_by));
-            rank_by = by;
+                               shown(c[COL_RANK_BY], b1), shown(rank_by, b2));
+            rank_by = c[COL_RANK_BY];
         }
     }
     *n = 0;
@@ -496,8 +492,7 @@ static pe_status collect_rows(const shard_file *files, size_t count, merged_row 
         for (size_t r = 1; r < sf->table.rows; r++, (*n)++) {
             int col = 0;
             merged_row *m = &rows[*n];
-            const char *why = parse_row((const char *const *)sf->table.cells[r],
-                                        rank_by < 0 ? 0 : rank_by, m, &col);
+            const char *why = parse_row((const char *const *)sf->table.cells[r], &order, m, &col);
             m->path = sf->path;
             m->line = sf->table.lines[r];
             if (!why && sf->has_summary && m->cells[COL_PLAN_INDEX][0] &&

@@ -15,6 +15,8 @@
 #include "sweep/plans.h"
 #include "sweep/rank.h"
 #include "sweep/runner.h"
+#include "cli/run_views.h"
+#include "output/html.h"
 
 static int worst(int a, int b) { return a > b ? a : b; }
 
@@ -35,7 +37,8 @@ static const pe_row *best_row(const pe_run_result *r)
     return &r->rows[0];
 }
 
-static void print_summary(const pe_scenario *s, const pe_run_result *r, const char *path)
+static void print_summary(const pe_scenario *s, const pe_run_result *r, size_t pareto,
+                          const char *path)
 {
     const pe_run_counts *c = &r->counts;
     fprintf(stderr,
@@ -66,6 +69,9 @@ static void print_summary(const pe_scenario *s, const pe_run_result *r, const ch
     else if (r->row_count)
         fprintf(stderr, "%s: no valid plan: every plan breaks a rule (invalid by rule above)\n",
                 s->name);
+    fprintf(stderr, "%s: %zu Pareto-optimal plans (memory against %s)%s\n", s->name, pareto,
+            s->rank_by == PE_RANK_MEMORY ? "step time" : pe_rank_by_name(s->rank_by),
+            r->row_count < r->counts.evaluated ? " among the rows kept" : "");
 }
 
 /* What the summary records besides the counts: enough for `merge` to
@@ -79,8 +85,8 @@ typedef struct {
 /* The summary beside the report: one `key,value` row per figure. Left
  * unpublished in *out (report_commit_pair). */
 static pe_status write_summary(const char *path, const pe_scenario *s, const pe_run_result *r,
-                               const pe_command_options *opt, const summary_ids *ids,
-                               pe_report **out, pe_error *err)
+                               size_t written, size_t pareto, const pe_command_options *opt,
+                               const summary_ids *ids, pe_report **out, pe_error *err)
 {
     static const char *const header[] = {"key", "value"};
     pe_report *w = NULL;
@@ -124,7 +130,15 @@ static pe_status write_summary(const char *path, const pe_scenario *s, const pe_
     const pe_row *best = best_row(r); /* none: both cells empty */
     ROW("best_plan", "%s", best ? (best->name ? best->name : best->canon) : "");
     ROW("best_status", "%s", best ? pe_plan_status_name(best->result.status) : "");
-    ROW("rows_written", "%zu", r->row_count);
+    ROW("rows_written", "%zu", written);
+    ROW("pareto_optimal", "%zu", pareto); /* of the rows kept: all of them without --top */
+    pe_html_fact facts[PE_HTML_FACTS_MAX]; /* for planeval html */
+    size_t nf = html_scenario_facts(s, facts, PE_HTML_FACTS_MAX);
+    for (size_t i = 0; i < nf; i++) {
+        char name[96];
+        snprintf(name, sizeof name, "fact: %.63s", facts[i].key);
+        ROW(name, "%s", facts[i].value);
+    }
     ROW("report_crc32", "%08lx", (unsigned long)ids->report_crc);
     ROW("threads", "%d", opt->threads);
     ROW("wall_s", "%.6g", r->wall_s);
@@ -141,6 +155,7 @@ static pe_status write_summary(const char *path, const pe_scenario *s, const pe_
  * .csv, .summary.csv and .checkpoint. */
 typedef struct {
     char report[PE_PATH_MAX + 32], summary[PE_PATH_MAX + 32], checkpoint[PE_PATH_MAX + 32];
+    char page[PE_PATH_MAX + 32]; /* --html */
 } run_paths;
 
 /* The plan indices to evaluate (all, or the shard's) and the file names. */
@@ -160,6 +175,7 @@ static void run_range(const pe_scenario *s, const pe_command_options *opt,
     snprintf(paths->report, sizeof paths->report, "%s.csv", base);
     snprintf(paths->summary, sizeof paths->summary, "%s.summary.csv", base);
     snprintf(paths->checkpoint, sizeof paths->checkpoint, "%s.checkpoint", base);
+    snprintf(paths->page, sizeof paths->page, "%s.html", base);
 }
 
 /* --resume: continue from the checkpoint at ckpt_path when there is one
@@ -180,7 +196,7 @@ static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt
                         old.last != ro->last || old.top_k != opt->top_k)) {
         st = pe_fail(err, PE_BAD_INPUT, ckpt_path, 0, 0,
                      "this checkpoint belongs to another scenario text or other options "
-                     "(--top, --shard); rerun those, or remove it to start over");
+                     "(--top, --shard, --status); rerun those, or remove it to start over");
         checkpoint_free(&old);
     }
     if (st != PE_OK)
@@ -265,8 +281,8 @@ static pe_status write_checkpoint(const pe_scenario *s, const pe_command_options
  * renamed into place. PE_INTERRUPTED (nothing left behind) on a signal. */
 static pe_status write_report_and_summary(const pe_scenario *s, const pe_command_options *opt,
                                           const pe_plan_space *space, const pe_eval_ctx *ctx,
-                                          const pe_run_result *rr, const run_paths *paths,
-                                          pe_error *err)
+                                          const pe_run_result *rr, const pe_run_result *shown,
+                                          size_t pareto, const run_paths *paths, pe_error *err)
 {
     summary_ids ids = {.index_total = plans_total(space)};
     pe_report *report = NULL, *summary = NULL;
@@ -274,10 +290,12 @@ static pe_status write_report_and_summary(const pe_scenario *s, const pe_command
     if (st == PE_OK)
         st = report_open(paths->report, &report, err);
     if (st == PE_OK)
-        st = report_write_ranked_rows(report, space, ctx, rr, opt->threads, opt->stop, err);
+        st = report_write_ranked_rows_digits(report, space, ctx, shown, opt->threads, opt->digits,
+                                             opt->stop, err);
     if (st == PE_OK) {
         ids.report_crc = report_crc32(report);
-        st = write_summary(paths->summary, s, rr, opt, &ids, &summary, err);
+        st = write_summary(paths->summary, s, rr, shown->row_count, pareto, opt, &ids, &summary,
+                           err);
     }
     if (st != PE_OK) {
         report_abort(report);
@@ -286,18 +304,29 @@ static pe_status write_report_and_summary(const pe_scenario *s, const pe_command
     return report_commit_pair(report, summary, err);
 }
 
-/* The sweep is done: the ranked report and its summary, the spent
+/* The sweep is done: the ranked report (only the Pareto-optimal rows with
+ * --pareto; --digits), the HTML page (--html), the summary, the spent
  * checkpoint removed, the summary on stderr. */
 static pe_status write_results(const pe_scenario *s, const pe_command_options *opt,
                                const pe_plan_space *space, const pe_eval_ctx *ctx,
                                const pe_run_result *rr, const run_paths *paths, bool resumed,
                                pe_error *err)
 {
-    pe_status st = write_report_and_summary(s, opt, space, ctx, rr, paths, err);
+    pe_run_result shown;
+    size_t pareto = 0;
+    pe_status st = run_pareto_view(s, rr, opt->pareto, &shown, &pareto, err);
+    if (st == PE_OK && opt->html) {
+        char note[256];
+        run_view_note(opt, rr, note, sizeof note);
+        st = run_write_html(paths->page, s, rr, &shown, pareto, note, err);
+    }
+    if (st == PE_OK)
+        st = write_report_and_summary(s, opt, space, ctx, rr, &shown, pareto, paths, err);
     if (st == PE_OK && (resumed || access(paths->checkpoint, F_OK) == 0))
         remove(paths->checkpoint); /* done: the checkpoint is spent */
     if (st == PE_OK && !opt->quiet)
-        print_summary(s, rr, paths->report);
+        print_summary(s, rr, pareto, paths->report);
+    run_view_free(rr, &shown);
     return st;
 }
 
@@ -313,12 +342,14 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
     evaluate_prepare(s, &ctx);
     pe_run_options ro = {.threads = opt->threads,
                          .top_k = opt->top_k,
+                         .status_mask = opt->status_mask,
                          .stop = opt->stop,
                          .progress = !opt->quiet && isatty(STDERR_FILENO)};
     run_paths paths;
     run_range(s, opt, &space, &ro, &paths);
     pe_checkpoint ckpt = {0};
     st = checkpoint_fingerprint(s->file, opt->top_k, ro.first, ro.last, &ckpt.fingerprint, err);
+    ckpt.fingerprint ^= opt->status_mask * 0x9e3779b97f4a7c15ull; /* --status: other rows kept */
     bool resumed = false;
     if (st == PE_OK && opt->resume)
         st = resume_from(s, opt, paths.checkpoint, &ckpt, &ro, &resumed, err);

@@ -12,12 +12,14 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "model/evaluate.h"
 #include "cli/command_help.h"
 #include "cli/long_options.h"
 
 enum {
     OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,
     OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY, OPT_TABLE, OPT_SHARD, OPT_RESUME,
+    OPT_HTML, OPT_STATUS, OPT_PARETO, OPT_DIGITS,
     OPT_ALLOW_PARTIAL, OPT_ABS_TOL
 };
 
@@ -39,6 +41,10 @@ static const struct option OPTIONS[] = {
     {"allow-partial", no_argument, NULL, OPT_ALLOW_PARTIAL},
     {"peak-memory", required_argument, NULL, OPT_PEAK_MEMORY},
     {"table", no_argument, NULL, OPT_TABLE},
+    {"html", no_argument, NULL, OPT_HTML},
+    {"status", required_argument, NULL, OPT_STATUS},
+    {"pareto", no_argument, NULL, OPT_PARETO},
+    {"digits", required_argument, NULL, OPT_DIGITS},
     {NULL, 0, NULL, 0},
 };
 
@@ -93,6 +99,58 @@ static int take_tol(int c, const char *arg, pe_command_options *opt)
     return TAKEN;
 }
 
+/* --status ok,over_time: the statuses a report writes. */
+static int take_status(const char *arg, pe_command_options *opt)
+{
+    unsigned mask = 0;
+    for (const char *p = arg;; p++) {
+        size_t len = strcspn(p, ",");
+        int found = -1;
+        for (int k = 0; k < 4; k++)
+            if (len == strlen(pe_plan_status_name((pe_plan_status)k)) &&
+                strncmp(p, pe_plan_status_name((pe_plan_status)k), len) == 0)
+                found = k;
+        if (found < 0)
+            return cli_usage_error("--status needs statuses from ok, over_time, over_memory, "
+                                   "invalid, separated by commas, got '%s'", arg);
+        mask |= 1u << found;
+        p += len;
+        if (!*p)
+            break;
+    }
+    opt->status_mask = mask;
+    return TAKEN;
+}
+
+/* --digits N: 1..17 significant digits (17 round-trips every double). */
+static int take_digits(const char *arg, pe_command_options *opt)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(arg, &end, 10);
+    if (errno || *end || end == arg || n < 1 || n > 17)
+        return cli_usage_error("--digits needs a whole number in 1..17, got '%s'", arg);
+    opt->digits = (int)n;
+    return TAKEN;
+}
+
+/* Options that do not go together (after every option is read). */
+static int check_combinations(const pe_command_options *opt)
+{
+    if (opt->update_golden && !opt->golden_dir)
+        return cli_usage_error("%s", "--update-golden needs --golden DIR");
+    if (opt->pareto && opt->status_mask && !(opt->status_mask & 1u << PE_STATUS_OK))
+        return cli_usage_error("%s", "--pareto writes ok plans only: --status must include ok");
+    if (opt->pareto && opt->shard_count)
+        return cli_usage_error("%s", "--pareto cannot be combined with --shard (a shard's Pareto "
+                                     "front is not the sweep's: merge the shards, then planeval "
+                                     "html draws the front)");
+    if (opt->digits && opt->shard_count)
+        return cli_usage_error("%s", "--digits cannot be combined with --shard (merge re-ranks "
+                                     "shards by their exact figures)");
+    return TAKEN;
+}
+
 /* The long name of option c ("output" for -o). */
 static const char *option_name(int c)
 {
@@ -136,6 +194,10 @@ static int take_option(int c, char **argv, pe_command_options *opt, const char *
     case OPT_ALLOW_PARTIAL: opt->allow_partial = true; return TAKEN;
     case OPT_STEP_TIME:
     case OPT_PEAK_MEMORY: return take_measured(c, optarg, opt);
+    case OPT_HTML: opt->html = true; return TAKEN;
+    case OPT_STATUS: return take_status(optarg, opt);
+    case OPT_PARETO: opt->pareto = true; return TAKEN;
+    case OPT_DIGITS: return take_digits(optarg, opt);
     case OPT_REL_TOL:
     case OPT_ABS_TOL: return take_tol(c, optarg, opt);
     default: return cli_usage_error("unknown option '%s' or a missing value", argv[optind - 1]);
@@ -187,8 +249,9 @@ int cli_scenario_command(int argc, char **argv, pe_command_fn handler, const cli
         if (taken != TAKEN)
             return taken;
     }
-    if (opt.update_golden && !opt.golden_dir)
-        return cli_usage_error("%s", "--update-golden needs --golden DIR");
+    int combination = check_combinations(&opt);
+    if (combination != TAKEN)
+        return combination;
     if (opt.threads == 0)
         opt.threads = cli_online_cores();
     if (optind >= argc)

@@ -3,8 +3,39 @@
 
 #include "cli/commands.h"
 #include "input/load.h"
+#include "sweep/plans.h"
 
 static int worst(int a, int b) { return a > b ? a : b; }
+
+/* What a run of the file would evaluate: explicit plans, and a sweep's
+ * combinations and how many of them are plans (plans.h; no evaluation),
+ * so a user can size a run before starting it. */
+static pe_status print_size(const char *path, const pe_scenario *s, pe_error *err)
+{
+    if (!s->sweep.present) {
+        fprintf(stderr, "%s: ok (%s: %zu explicit plans)\n", path, s->name, s->plan_count);
+        return PE_OK;
+    }
+    pe_plan_space space;
+    pe_status st = plans_init(s, &space, err);
+    if (st != PE_OK)
+        return st;
+    if (space.sweep_count > 10000000000ull) { /* counting alone would take minutes */
+        fprintf(stderr, "%s: ok (%s: %zu explicit plans and a sweep of %llu combinations, too "
+                        "many to count its plans here)\n",
+                path, s->name, s->plan_count, (unsigned long long)space.sweep_count);
+        plans_free(&space);
+        return PE_OK;
+    }
+    uint64_t plans = plans_count(&space, NULL) - space.explicit_count;
+    fprintf(stderr,
+            "%s: ok (%s: %zu explicit plans and a sweep of %llu combinations: %llu plans, %llu "
+            "skipped)\n",
+            path, s->name, s->plan_count, (unsigned long long)space.sweep_count,
+            (unsigned long long)plans, (unsigned long long)(space.sweep_count - plans));
+    plans_free(&space);
+    return PE_OK;
+}
 
 int command_validate(const pe_catalog *catalog, const pe_file_list *files,
                      const pe_command_options *opt)
@@ -20,8 +51,11 @@ int command_validate(const pe_catalog *catalog, const pe_file_list *files,
             continue;
         }
         if (!opt->quiet)
-            fprintf(stderr, "%s: ok (%s: %zu explicit plans%s)\n", files->paths[i], s.name,
-                    s.plan_count, s.sweep.present ? " and a sweep" : "");
+            st = print_size(files->paths[i], &s, &err);
+        if (st != PE_OK) {
+            opt->on_error(&err);
+            status = worst(status, st);
+        }
         scenario_free(&s);
     }
     return status;

@@ -405,8 +405,10 @@ static const pe_field scenario_fields[] = {
      "limits (all optional)"},
     {"overlap", PE_FT_MAP, PE_RANGE_NONE, S(overlap), NO, NULL, 0, &pe_fields_overlap, NULL,
      "communication overlap fractions"},
-    {"rank_by", PE_FT_ENUM, PE_RANGE_NONE, S(rank_by), NO, rank_by_values, 0, NULL,
-     "step_time", "ranking key (train_days needs training.tokens)"},
+    {"rank_by", PE_FT_ENUM_LIST, PE_RANGE_NONE, S(rank_by), NO, rank_by_values, 0, NULL,
+     "step_time",
+     "ranking key, or a list of keys each breaking the ties of the one before (train_days "
+     "needs training.tokens)"},
     {"plans", PE_FT_LIST, PE_RANGE_NONE, S(plans), NO, NULL, 0, &pe_fields_plan, NULL,
      "explicit plans"},
     {"sweep", PE_FT_MAP, PE_RANGE_NONE, S(sweep), NO, NULL, 0, &pe_fields_sweep, NULL,

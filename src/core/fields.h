@@ -18,6 +18,7 @@ typedef enum {
     PE_FT_NUMBER, /* integer or float literal, finite */
     PE_FT_BOOL,   /* true/True/TRUE/false/False/FALSE */
     PE_FT_ENUM,   /* one of enum_values (text) */
+    PE_FT_ENUM_LIST, /* one of enum_values, or a non-empty list of them, none twice (rank_by) */
     PE_FT_TEXT,   /* a string: plain (not a number/bool/null) or quoted */
     PE_FT_MAP,    /* a nested mapping: sub lists its keys */
     PE_FT_LIST,   /* a list (plans, expect) */

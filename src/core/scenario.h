@@ -43,6 +43,7 @@ typedef enum {
     PE_RANK_TRAIN_DAYS,
     PE_RANK_INTERVENTIONS
 } pe_rank_by;
+#define PE_RANK_BY_MAX 5 /* rank_by keys in one list: each at most once */
 
 /* Text of each enum value as written in YAML and in reports. */
 const char *pe_mlp_name(pe_mlp v);
@@ -245,7 +246,11 @@ typedef struct {
     pe_training training;
     pe_budgets budgets;
     pe_overlap overlap;
-    pe_rank_by rank_by;
+    pe_rank_by rank_by; /* the first (or only) rank_by key */
+    /* rank_by as a list: each key breaks the ties of the one before;
+     * rank_by_list[0] == rank_by. A count of 0 means [rank_by]. */
+    pe_rank_by rank_by_list[PE_RANK_BY_MAX];
+    size_t rank_by_count;
     size_t plan_count;
     pe_plan *plans; /* owned: explicit plans in file order */
     pe_sweep sweep;

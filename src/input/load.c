@@ -1564,6 +1564,31 @@ static pe_status load_training(loader *L, const yaml_node_t *n)
     return load_simple(L, &pe_fields_training, n, &L->s->training);
 }
 
+/* rank_by: one key or a list, each breaking the ties of the one before. */
+static pe_status load_rank_by(loader *L, const yaml_node_t *n)
+{
+    pe_scenario *s = L->s;
+    int keys[PE_RANK_BY_MAX];
+    size_t count = 0;
+    const pe_field *f = fields_find(&pe_fields_scenario, "rank_by", 7);
+    pe_status st = keep(L, y_get_enum_list(L->d, n, "rank_by", f->enum_values, keys,
+                                           PE_RANK_BY_MAX, &count, L->err));
+    for (size_t i = 0; st == PE_OK && i < count; i++)
+        s->rank_by_list[i] = (pe_rank_by)keys[i];
+    if (st != PE_OK)
+        return st;
+    s->rank_by_count = count;
+    s->rank_by = s->rank_by_list[0];
+    for (size_t i = 0; i < count; i++)
+        if (L->training_ok && keys[i] == PE_RANK_TRAIN_DAYS && !s->training.has_tokens)
+            st = bad(L, L->d,
+                     n->type == YAML_SEQUENCE_NODE
+                         ? ydoc_node(L->d, n->data.sequence.items.start[i])
+                         : n,
+                     "rank_by: train_days needs training.tokens (docs/model.md §9)");
+    return st;
+}
+
 /* model, precision, cluster, training, budgets, overlap, rank_by. */
 static pe_status load_sections(loader *L, const yaml_node_t *root)
 {
@@ -1587,9 +1612,8 @@ static pe_status load_sections(loader *L, const yaml_node_t *root)
                            "budgets.train_days needs training.tokens (docs/model.md §9)"));
     if ((n = TOP("overlap")))
         st = worse(st, load_simple(L, &pe_fields_overlap, n, &s->overlap));
-    if (L->training_ok && s->rank_by == PE_RANK_TRAIN_DAYS && !s->training.has_tokens)
-        st = worse(st, bad(L, L->d, TOP("rank_by"),
-                           "rank_by: train_days needs training.tokens (docs/model.md §9)"));
+    if ((n = TOP("rank_by")))
+        st = worse(st, load_rank_by(L, n));
     return st;
 }
 

@@ -1398,3 +1398,32 @@ pe_status y_check_topology(const pe_layer *layers, const char *path, pe_intra_no
     }
     return PE_OK;
 }
+
+pe_status y_get_enum_list(const pe_ydoc *d, const yaml_node_t *n, const char *path,
+                          const char *const *values, int *out, size_t max, size_t *count,
+                          pe_error *err)
+{
+    *count = 0;
+    if (n->type != YAML_SEQUENCE_NODE)
+        return y_get_enum(d, n, path, values, &out[(*count)++], err);
+    size_t items = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+    if (items == 0)
+        return y_fail(err, d, n, "%s: empty list; give at least one value", path);
+    for (size_t i = 0; i < items; i++) {
+        const yaml_node_t *item = ydoc_node(d, n->data.sequence.items.start[i]);
+        char ip[PE_YPATH_MAX];
+        y_path_index(ip, path, i);
+        int v = 0;
+        pe_status st = y_get_enum(d, item, ip, values, &v, err);
+        if (st)
+            return st;
+        for (size_t j = 0; j < *count; j++)
+            if (out[j] == v)
+                return y_fail(err, d, item, "%s: '%s' is listed twice (each key at most once)",
+                              ip, values[v]);
+        if (*count == max) /* cannot happen without a repeat: max is the enum's size */
+            return y_fail(err, d, item, "%s: more than %zu values", ip, max);
+        out[(*count)++] = v;
+    }
+    return PE_OK;
+}

@@ -114,6 +114,11 @@ pe_status y_get_number(const pe_ydoc *d, const yaml_node_t *n, const char *path,
                        double *out, pe_error *err);
 pe_status y_get_bool(const pe_ydoc *d, const yaml_node_t *n, const char *path, bool *out,
                      pe_error *err);
+/* One enum value or a non-empty list of them, none twice (PE_FT_ENUM_LIST):
+ * out[0..*count) in the order written; at most max. */
+pe_status y_get_enum_list(const pe_ydoc *d, const yaml_node_t *n, const char *path,
+                          const char *const *values, int *out, size_t max, size_t *count,
+                          pe_error *err);
 pe_status y_get_enum(const pe_ydoc *d, const yaml_node_t *n, const char *path,
                      const char *const *values, int *out, pe_error *err);
 /* A string of 1..max-1 bytes without NUL characters, copied into buf;

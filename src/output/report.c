@@ -314,7 +314,7 @@ pe_status report_open_cells(const char *path, const char *const *header, size_t 
         return pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
     snprintf(w->path, sizeof w->path, "%s", path);
     report_temp_path(path, w->tmp, sizeof w->tmp);
-    w->line = (pe_line){w->storage, sizeof w->storage, 0, false};
+    w->line = (pe_line){w->storage, sizeof w->storage, 0, false, 0};
     w->fp = fopen(w->tmp, "w");
     if (!w->fp) {
         st = pe_fail(err, PE_INTERNAL, w->tmp, 0, 0, "cannot write: %s", strerror(errno));
@@ -391,6 +391,11 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
         return 0;
     if (col == COL_PLAN_INDEX)
         return snprintf(buf, size, "%llu", (unsigned long long)row->index);
+    if (col == COL_RANK_BY && ctx->scenario->rank_by_count > 1) { /* a list: "step_time,memory" */
+        pe_rank_order order;
+        rank_order_of(ctx->scenario, &order);
+        return rank_order_format(&order, buf, size);
+    }
     if (col == COL_RANK_BY)
         return copy_text(buf, size, pe_rank_by_name(ctx->scenario->rank_by));
     double num;
@@ -461,6 +466,9 @@ bool report_format_row(const pe_eval_ctx *ctx, const char *scenario, long long r
     char cell[2048];
     for (int c = 0; c < COL_COUNT; c++) {
         int n = report_format_cell(ctx, scenario, rank, p, row, (pe_column)c, cell, sizeof cell);
+        if (line->digits > 0 && pe_columns[c].kind == PE_COL_NUMBER && n > 0 &&
+            (size_t)n < sizeof cell) /* --digits: for people, not for read-back */
+            n = snprintf(cell, sizeof cell, "%.*g", line->digits, strtod(cell, NULL));
         if (pe_columns[c].kind == PE_COL_TEXT || n < 0 || (size_t)n >= sizeof cell) {
             put_cell(line, c == 0, cell); /* text may need quoting */
         } else { /* numbers and booleans never do */
@@ -543,7 +551,7 @@ pe_status report_commit_pair(pe_report *a, pe_report *b, pe_error *err)
 bool report_cells_fit(const char *const *cells, size_t n)
 {
     char buf[PE_REPORT_LINE_MAX];
-    pe_line l = {buf, sizeof buf, 0, false};
+    pe_line l = {buf, sizeof buf, 0, false, 0};
     for (size_t c = 0; c < n; c++)
         put_cell(&l, c == 0, cells[c] ? cells[c] : "");
     put_raw(&l, "\n", 1);

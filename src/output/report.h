@@ -23,6 +23,7 @@ typedef struct {
     char *buf;
     size_t cap, len;
     bool overflow; /* set when a row did not fit: nothing valid past len */
+    int digits;    /* > 0: numbers to this many significant digits (--digits); 0: exact */
 } pe_line;
 
 /* Append one report row (with its newline) to line; false if it did not fit. */

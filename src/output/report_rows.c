@@ -19,6 +19,7 @@ typedef struct {
     const pe_run_result *rr;
     size_t lo, hi;
     volatile sig_atomic_t *stop;
+    int digits; /* --digits, 0: exact */
     char *text; /* owned, grows */
     size_t len, cap;
     bool failed, stopped;
@@ -45,7 +46,7 @@ static void *format_rows(void *arg)
         }
         pe_plan plan;
         plans_at(j->space, j->rr->rows[i].index, &plan);
-        pe_line line = {j->text + j->len, j->cap - j->len, 0, false};
+        pe_line line = {j->text + j->len, j->cap - j->len, 0, false, j->digits};
         if (!report_format_row(j->ctx, j->space->scenario->name, (long long)i + 1, &plan,
                                &j->rr->rows[i], &line))
             j->failed = true;
@@ -82,13 +83,22 @@ pe_status report_write_ranked_rows(pe_report *w, const pe_plan_space *space,
                                    const pe_eval_ctx *ctx, const pe_run_result *rr,
                                    int thread_count, volatile sig_atomic_t *stop, pe_error *err)
 {
+    return report_write_ranked_rows_digits(w, space, ctx, rr, thread_count, 0, stop, err);
+}
+
+pe_status report_write_ranked_rows_digits(pe_report *w, const pe_plan_space *space,
+                                          const pe_eval_ctx *ctx, const pe_run_result *rr,
+                                          int thread_count, int digits,
+                                          volatile sig_atomic_t *stop, pe_error *err)
+{
     size_t threads = thread_count > 1 ? (size_t)thread_count : 1;
     if (threads > 64)
         threads = 64;
     format_job jobs[64];
     memset(jobs, 0, sizeof jobs);
     for (size_t t = 0; t < threads; t++)
-        jobs[t] = (format_job){.space = space, .ctx = ctx, .rr = rr, .stop = stop};
+        jobs[t] = (format_job){.space = space, .ctx = ctx, .rr = rr, .stop = stop,
+                               .digits = digits};
     pe_status st = PE_OK;
     for (size_t start = 0; st == PE_OK && start < rr->row_count;) {
         size_t used = format_round(jobs, threads, &start, rr);

@@ -22,5 +22,11 @@ pe_status report_write_ranked(const char *path, const pe_plan_space *space,
 pe_status report_write_ranked_rows(pe_report *w, const pe_plan_space *space,
                                    const pe_eval_ctx *ctx, const pe_run_result *rr, int threads,
                                    volatile sig_atomic_t *stop, pe_error *err);
+/* The same with numbers to `digits` significant digits (--digits, for
+ * people; 0: the exact shortest round-trip text, as above). */
+pe_status report_write_ranked_rows_digits(pe_report *w, const pe_plan_space *space,
+                                          const pe_eval_ctx *ctx, const pe_run_result *rr,
+                                          int threads, int digits, volatile sig_atomic_t *stop,
+                                          pe_error *err);
 
 #endif

@@ -25,6 +25,7 @@ const char *plans_skip_name(pe_skip k)
         "virtual_stages applies to interleaved only",
         "interleaved needs virtual_stages >= 2",
         "sequence_parallel applies to tp > 1 only",
+        "schedule applies to pp > 1 only",
         "ep and etp apply to MoE models only",
         "ep auto: ep*etp does not divide tp*cp*dp or fit the node (V10, V14)",
     };
@@ -219,12 +220,11 @@ static uint64_t tp_auto(const pe_scenario *s, int64_t *out, uint64_t cap)
     return n;
 }
 
-/* The candidates of axis a given as auto (docs/scenarios.md "Sweeps"; ep: issue 11). */
-static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t *cand, uint64_t cap)
+/* The candidate slots of an `auto` axis (docs/scenarios.md "Sweep"; ep: issue 11). */
+static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t fallback, int64_t *cand,
+                                uint64_t cap)
 {
-    static const int64_t defaults[PE_AXIS_COUNT] = {
-        1, 1, 1, 0, 0, PE_RECOMPUTE_NONE, 1, PE_SCHEDULE_1F1B, 1, 0, 1, 0, 0, 0, 0};
-    const int64_t N = s->cluster.nodes * s->cluster.gpus_per_node;
+    int64_t N = s->cluster.nodes * s->cluster.gpus_per_node;
     uint64_t n = 0;
     switch (a) {
     case PE_AXIS_TP:
@@ -251,17 +251,27 @@ static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t *cand, uint
         for (int64_t v = VIRTUAL_STAGES_AUTO_FIRST; v <= VIRTUAL_STAGES_AUTO_LAST; v++)
             push(cand, &n, v);
         break;
-    case PE_AXIS_EP: /* divisors of E (issue 11; a dense model: 1), filtered by V10 */
+    case PE_AXIS_EP: /* divisors of E (issue 11; a dense model: 1), filtered by V10, V14 */
         push(cand, &n, 1);
         for (int64_t e = 2; e <= s->model.experts && n < cap; e++)
             if (s->model.experts % e == 0)
                 push(cand, &n, e);
         break;
     default: /* the loader admits auto on the axes above only */
-        push(cand, &n, defaults[a]);
+        push(cand, &n, fallback);
         break;
     }
     return n;
+}
+
+/* docs/model.md §1 (v1.1): with p = 1 every schedule is the same plan; the
+ * first listed schedule that is not interleaved is kept (UINT64_MAX: none). */
+static uint64_t pp1_schedule_slot(const pe_plan_space *sp)
+{
+    for (uint64_t i = 0; i < sp->slots[PE_AXIS_SCHEDULE]; i++)
+        if (sp->values[PE_AXIS_SCHEDULE][i] != PE_SCHEDULE_INTERLEAVED)
+            return i;
+    return UINT64_MAX;
 }
 
 pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
@@ -295,7 +305,7 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
         } else {
             sp->mode[a] = MODE_AUTO;
             int64_t cand[128];
-            const uint64_t n = auto_candidates(s, a, cand, sizeof cand / sizeof cand[0]);
+            uint64_t n = auto_candidates(s, a, defaults[a], cand, sizeof cand / sizeof cand[0]);
             st = set_values(sp, a, cand, n, err);
         }
         if (st == PE_OK && __builtin_mul_overflow(sp->sweep_count, sp->slots[a], &sp->sweep_count))
@@ -314,6 +324,7 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
     sp->v1_only = s->model.experts == 0;
     for (int a = PE_AXIS_EP; a < PE_AXIS_COUNT; a++)
         sp->v1_only = sp->v1_only && sp->mode[a] == MODE_DEFAULT;
+    sp->pp1_schedule_slot = pp1_schedule_slot(sp);
     /* stride[a]: indices per step of axis a (the product of the inner axes) */
     uint64_t stride = 1;
     for (int a = PE_AXIS_COUNT - 1; a >= 0; a--) {
@@ -410,6 +421,12 @@ static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_p
         }
     }
     out->schedule = (pe_schedule)v[PE_AXIS_SCHEDULE][slot[PE_AXIS_SCHEDULE]];
+    /* docs/model.md §1 (v1.1): with p = 1 only the first listed schedule
+     * that is not interleaved is a plan; the others are skipped. */
+    if (out->pp == 1 && slot[PE_AXIS_SCHEDULE] != sp->pp1_schedule_slot) {
+        *axis = PE_AXIS_SCHEDULE;
+        return PE_SKIP_SCHEDULE_PP1;
+    }
     /* docs/model.md §1: virtual_stages values apply to interleaved only (other
      * schedules take v = 1 once); interleaved with v < 2 is skipped. */
     *axis = PE_AXIS_VIRTUAL_STAGES;
@@ -523,6 +540,30 @@ void plans_advance(const pe_plan_space *sp, pe_plan_cursor *c, uint64_t n)
             return;
         c->slot[a] = 0;
     }
+}
+
+uint64_t plans_count(const pe_plan_space *sp, uint64_t skipped[PE_SKIP_COUNT])
+{
+    uint64_t plans = sp->explicit_count, total = plans_total(sp);
+    if (skipped)
+        memset(skipped, 0, PE_SKIP_COUNT * sizeof *skipped);
+    pe_plan_cursor c;
+    plans_seek(sp, sp->explicit_count, &c);
+    while (c.index < total) {
+        pe_plan p;
+        uint64_t span;
+        int axis;
+        pe_skip k = plans_cursor_plan(sp, &c, &p, &span, &axis);
+        if (k == PE_SKIP_NONE) {
+            plans++;
+            plans_advance(sp, &c, 1);
+            continue;
+        }
+        if (skipped)
+            skipped[k] += span;
+        plans_next_at_axis(sp, &c, axis);
+    }
+    return plans;
 }
 
 bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out)

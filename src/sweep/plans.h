@@ -28,6 +28,7 @@ typedef enum {
     PE_SKIP_V_NOT_INTERLEAVED,  /* a schedule other than interleaved takes v = 1 once */
     PE_SKIP_INTERLEAVED_V_LT_2, /* interleaved with v < 2 */
     PE_SKIP_SP_TP1,             /* t = 1 takes sequence_parallel = false once */
+    PE_SKIP_SCHEDULE_PP1,       /* p = 1 takes the first listed non-interleaved schedule once */
     PE_SKIP_EP_DENSE,           /* ep/etp values of a dense model: ep 1 (etp = tp) once */
     PE_SKIP_EP_AUTO,            /* ep: auto candidate failing V10 or V14's ep·etp alignment */
     PE_SKIP_COUNT
@@ -52,6 +53,7 @@ typedef struct {
     uint64_t slots[PE_AXIS_COUNT];
     uint64_t stride[PE_AXIS_COUNT]; /* indices per step of each axis */
     int mode[PE_AXIS_COUNT]; /* private: list / auto / default */
+    uint64_t pp1_schedule_slot; /* private: the schedule slot p = 1 keeps; UINT64_MAX: none */
     int inner;               /* private: the innermost axis with more than one slot (or 0) */
     bool v1_only;            /* private: a dense model and no issue 11 axis given */
 } pe_plan_space;
@@ -87,6 +89,11 @@ pe_skip plans_cursor_plan(const pe_plan_space *space, const pe_plan_cursor *c, p
  * without a division. Only for sweep indices. */
 void plans_next_at_axis(const pe_plan_space *space, pe_plan_cursor *c, int axis);
 void plans_advance(const pe_plan_space *space, pe_plan_cursor *c, uint64_t n);
+
+/* How many indices are plans; skipped[k] (may be NULL) the skips by
+ * reason. Walks the indices without evaluating, a skipped sub-tree at a
+ * time: what `validate` prints so a user can size a run. */
+uint64_t plans_count(const pe_plan_space *space, uint64_t skipped[PE_SKIP_COUNT]);
 
 /* The plan a reference names (docs/scenarios.md: a name is matched first,
  * then canonical text; explicit plans before the sweep). Any valid

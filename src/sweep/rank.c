@@ -13,40 +13,98 @@ double rank_round12(double x)
     return strtod(buf, NULL);
 }
 
-void rank_key_of(pe_rank_by by, const pe_result *r, pe_rank_key *k)
+void rank_order_of(const pe_scenario *s, pe_rank_order *o)
 {
-    k->status = r->status;
-    k->key1 = k->key2 = 0;
-    if (r->status == PE_STATUS_INVALID)
-        return; /* ordered by canonical text alone */
-    switch (by) {
-    case PE_RANK_STEP_TIME:
-        k->key1 = r->step_time_s;
-        break;
-    case PE_RANK_MFU: /* descending */
-        k->key1 = -r->mfu;
-        break;
-    case PE_RANK_MEMORY:
-        k->key1 = r->mem_total_gib;
-        break;
-    case PE_RANK_TRAIN_DAYS:
-        k->key1 = r->train_days;
-        break;
-    case PE_RANK_INTERVENTIONS: /* fewest knobs moved, then fastest */
-        k->key1 = r->interventions;
-        k->key2 = r->step_time_s;
-        break;
+    o->count = s->rank_by_count ? s->rank_by_count : 1;
+    if (!s->rank_by_count)
+        o->by[0] = s->rank_by;
+    for (size_t i = 0; i < s->rank_by_count && i < PE_RANK_BY_MAX; i++)
+        o->by[i] = s->rank_by_list[i];
+}
+
+int rank_order_format(const pe_rank_order *o, char *buf, size_t size)
+{
+    size_t n = 0;
+    if (size)
+        buf[0] = '\0';
+    for (size_t i = 0; i < o->count && n < size; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? "," : "", pe_rank_by_name(o->by[i]));
+    return (int)n;
+}
+
+bool rank_order_parse(const char *text, pe_rank_order *o)
+{
+    o->count = 0;
+    for (const char *p = text;;) {
+        size_t len = strcspn(p, ",");
+        int found = -1;
+        for (int k = 0; k <= PE_RANK_INTERVENTIONS; k++)
+            if (strlen(pe_rank_by_name((pe_rank_by)k)) == len &&
+                strncmp(p, pe_rank_by_name((pe_rank_by)k), len) == 0)
+                found = k;
+        for (size_t i = 0; found >= 0 && i < o->count; i++)
+            if (o->by[i] == (pe_rank_by)found)
+                found = -1; /* a key at most once */
+        if (found < 0 || o->count == PE_RANK_BY_MAX)
+            return false;
+        o->by[o->count++] = (pe_rank_by)found;
+        if (!p[len])
+            return true;
+        p += len + 1;
     }
 }
 
-void rank_make_row(pe_rank_by by, uint64_t index, const pe_plan *p, const char *name,
+/* The figures of one key into k->key[at...]; how many (docs/model.md §9). */
+static inline size_t put_key(pe_rank_by by, const pe_result *r, double *key)
+{
+    switch (by) {
+    case PE_RANK_STEP_TIME: key[0] = r->step_time_s; return 1;
+    case PE_RANK_MFU: key[0] = -r->mfu; return 1; /* descending */
+    case PE_RANK_MEMORY: key[0] = r->mem_total_gib; return 1;
+    case PE_RANK_TRAIN_DAYS: key[0] = r->train_days; return 1;
+    case PE_RANK_INTERVENTIONS: /* fewest knobs moved, then fastest */
+        key[0] = r->interventions;
+        key[1] = r->step_time_s;
+        return 2;
+    }
+    return 0;
+}
+
+void rank_key_of(pe_rank_by by, const pe_result *r, pe_rank_key *k)
+{
+    pe_rank_order one = {.by = {by}, .count = 1};
+    rank_keys_of(&one, r, k);
+}
+
+void rank_keys_of(const pe_rank_order *o, const pe_result *r, pe_rank_key *k)
+{
+    /* on the sweep's hot path (top-K): no memset, no call per key */
+    k->status = r->status;
+    size_t n = 0;
+    if (r->status != PE_STATUS_INVALID) /* invalid plans: by canonical text alone */
+        for (size_t i = 0; i < o->count; i++) /* at most PE_RANK_KEY_MAX: keys are distinct */
+            n += put_key(o->by[i], r, &k->key[n]);
+    for (; n < PE_RANK_KEY_MAX; n++)
+        k->key[n] = 0;
+}
+
+double rank_pareto_value(const pe_rank_order *o, const pe_result *r)
+{
+    double key[2] = {0, 0};
+    if (o->by[0] == PE_RANK_MEMORY) /* memory against memory is no trade-off */
+        return r->step_time_s;
+    put_key(o->by[0], r, key);
+    return key[0];
+}
+
+void rank_make_row(const pe_rank_order *o, uint64_t index, const pe_plan *p, const char *name,
                    const pe_result *r, pe_row *row)
 {
     row->index = index;
     row->result = *r;
     row->name = name && name[0] ? name : NULL;
     plans_canonical(p, row->canon, sizeof row->canon);
-    rank_key_of(by, r, &row->key);
+    rank_keys_of(o, r, &row->key);
 }
 
 static int cmp_double(double a, double b) { return (a > b) - (a < b); }
@@ -69,8 +127,12 @@ int rank_compare_keys(const pe_rank_key *a, const pe_rank_key *b)
 {
     if (a->status != b->status)
         return a->status < b->status ? -1 : 1;
-    int c = cmp_key(a->key1, b->key1);
-    return c ? c : cmp_key(a->key2, b->key2);
+    for (int i = 0; i < PE_RANK_KEY_MAX; i++) {
+        int c = cmp_key(a->key[i], b->key[i]);
+        if (c)
+            return c;
+    }
+    return 0;
 }
 
 int rank_compare(const pe_row *a, const pe_row *b)

@@ -22,7 +22,8 @@ typedef struct {
 struct shared {
     const pe_plan_space *space;
     const pe_eval_ctx *ctx;
-    pe_rank_by rank_by;
+    pe_rank_order order; /* rank_by */
+    unsigned status_mask; /* statuses kept (bit per pe_plan_status); 0: all */
     uint64_t top_k;
     uint64_t start, last;   /* indices to hand out: [start, last) */
     uint64_t count_from;    /* indices below this were counted before (resume) */
@@ -123,11 +124,13 @@ static bool visit_plan(worker *w, uint64_t index, const pe_plan *plan, bool coun
             w->counts.by_rule[b < 8 ? b : b - 4]++;
         }
     }
+    if (sh->status_mask && !(sh->status_mask >> result.status & 1u))
+        return true; /* counted, not written (--status) */
     if (sh->top_k && w->count == sh->top_k) {
         /* the common case in a big sweep: clearly worse than the worst kept
          * row, decided on status and keys alone, before any text is built */
         pe_rank_key key;
-        rank_key_of(sh->rank_by, &result, &key);
+        rank_keys_of(&sh->order, &result, &key);
         if (rank_compare_keys(&key, &w->rows[0].key) > 0)
             return true;
     }
@@ -135,7 +138,7 @@ static bool visit_plan(worker *w, uint64_t index, const pe_plan *plan, bool coun
     const char *name = index < sh->space->explicit_count ? sh->space->scenario->plans[index].name
                                                          : NULL;
     pe_row row;
-    rank_make_row(sh->rank_by, index, plan, name, &result, &row);
+    rank_make_row(&sh->order, index, plan, name, &result, &row);
     return keep_row(w, &row);
 }
 
@@ -328,12 +331,13 @@ pe_status runner_run(const pe_plan_space *space, const pe_eval_ctx *ctx,
         resume = last;
     shared sh = {.space = space,
                  .ctx = ctx,
-                 .rank_by = space->scenario->rank_by,
+                 .status_mask = opt->status_mask,
                  .top_k = opt->top_k,
                  .start = opt->top_k ? resume : first,
                  .last = last,
                  .count_from = resume,
                  .stop = opt->stop};
+    rank_order_of(space->scenario, &sh.order);
     atomic_init(&sh.next_chunk, 0);
     atomic_init(&sh.done, 0);
     int threads = opt->threads < 1 ? 1 : opt->threads;

@@ -35,6 +35,7 @@ typedef struct {
 typedef struct {
     int threads;    /* ≥ 1 */
     uint64_t top_k; /* 0: keep every row */
+    unsigned status_mask; /* rows kept: bit 1 << pe_plan_status each; 0: every status */
     uint64_t first, last; /* index range [first, last): the shard; last 0 = all */
     volatile sig_atomic_t *stop; /* non-zero: finish the chunks in hand and stop */
     bool progress;  /* plans done, plans/s, ETA on stderr a few times a second */

@@ -90,6 +90,7 @@ plans:
   sequence_parallel: [false, true]
 `,
     },
+    { name: 'rank_by as a list', valid: true, yaml: `${BASE}rank_by: [step_time, memory]\n` },
     { name: 'interleaved with a list holding v >= 2', valid: true, yaml: `${PRESET}sweep: { dp: auto, pp: 2, schedule: interleaved, virtual_stages: [1, 3] }\n` },
     {
         name: 'budgets, tokens, rank_by train_days', valid: true,
@@ -176,6 +177,9 @@ plans:
     { name: 'budget train_days without tokens', valid: false, yaml: `${BASE}budgets: { train_days: 30 }\n` },
     { name: 'rank_by train_days without tokens', valid: false, yaml: `${BASE}rank_by: train_days\n` },
     { name: 'unknown rank_by', valid: false, yaml: `${BASE}rank_by: speed\n` },
+    { name: 'rank_by list repeating a key', valid: false, yaml: `${BASE}rank_by: [step_time, step_time]\n` },
+    { name: 'rank_by empty list', valid: false, yaml: `${BASE}rank_by: []\n` },
+    { name: 'rank_by list with train_days without tokens', valid: false, yaml: `${BASE}rank_by: [memory, train_days]\n` },
     { name: 'min_mfu above 1', valid: false, yaml: `${BASE}budgets: { min_mfu: 1.5 }\n` },
     { name: 'expect mixing best_plan and a column', valid: false, yaml: `${BASE}expect:\n  - best_plan: x\n    status: ok\n` },
     { name: 'expect with an unknown column', valid: false, yaml: `${BASE}expect:\n  - plan: x\n    memory_gib: 3\n` },

@@ -284,7 +284,7 @@ static pe_row *random_rows(size_t n, unsigned seed)
         pe_plan_status st = (pe_plan_status)(rand() % 4);
         rows[i].result.status = st;
         rows[i].key.status = st;
-        rows[i].key.key1 = (double)(rand() % 1000) / 7.0; /* many ties */
+        rows[i].key.key[0] = (double)(rand() % 1000) / 7.0; /* many ties */
         snprintf(rows[i].canon, sizeof rows[i].canon, "dp%d-tp%d", rand() % 50, rand() % 8);
         rows[i].index = i;
     }

@@ -145,6 +145,55 @@ static void test_virtual_stages(void **state)
     plans_free(&sp);
 }
 
+/* model.md §1 (v1.1): with p = 1 the first listed schedule that is not
+ * interleaved is the one plan; every other schedule is skipped, per index
+ * slot. pp [1, 8] × schedule [interleaved, gpipe, 1f1b] × v [2]: 6 slots.
+ * p = 1: interleaved (slot 0) and 1f1b (slot 2) skipped, gpipe kept;
+ * p = 8: all three are plans (interleaved with v = 2, the others v = 1). */
+static void test_schedule_pp1(void **state)
+{
+    (void)state;
+    pe_scenario s = base();
+    s.sweep.present = true;
+    set_axis(&s.sweep.dp, dp_vals, (int64_t[]){8}, 1);
+    set_axis(&s.sweep.pp, pp_vals, (int64_t[]){1, 8}, 2);
+    set_axis(&s.sweep.schedule, sched_vals,
+             (int64_t[]){PE_SCHEDULE_INTERLEAVED, PE_SCHEDULE_GPIPE, PE_SCHEDULE_1F1B}, 3);
+    set_axis(&s.sweep.virtual_stages, v_vals, (int64_t[]){2}, 1);
+    pe_plan_space sp;
+    pe_error err;
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    assert_int_equal(plans_total(&sp), 6);
+    pe_plan p;
+    assert_int_equal(plans_at(&sp, 0, &p), PE_SKIP_SCHEDULE_PP1);
+    assert_int_equal(plans_at(&sp, 1, &p), PE_SKIP_NONE);
+    assert_int_equal(p.schedule, PE_SCHEDULE_GPIPE);
+    assert_int_equal(p.pp, 1);
+    assert_int_equal(plans_at(&sp, 2, &p), PE_SKIP_SCHEDULE_PP1);
+    for (uint64_t i = 3; i < 6; i++)
+        assert_int_equal(plans_at(&sp, i, &p), PE_SKIP_NONE);
+    assert_string_equal(plans_skip_name(PE_SKIP_SCHEDULE_PP1), "schedule applies to pp > 1 only");
+    /* the skip covers the slots under the schedule axis: with v [2, 3],
+     * p = 1 interleaved and 1f1b skip 2 indices each (v slots), and the
+     * cursor's span says so */
+    plans_free(&sp);
+    set_axis(&s.sweep.virtual_stages, v_vals, (int64_t[]){2, 3}, 2);
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    pe_plan_cursor c;
+    plans_seek(&sp, 0, &c);
+    uint64_t span;
+    int axis;
+    assert_int_equal(plans_cursor_plan(&sp, &c, &p, &span, &axis), PE_SKIP_SCHEDULE_PP1);
+    assert_int_equal(span, 2);
+    plans_free(&sp);
+    /* only interleaved listed: at p = 1 no schedule is kept */
+    set_axis(&s.sweep.schedule, sched_vals, (int64_t[]){PE_SCHEDULE_INTERLEAVED}, 1);
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    assert_int_equal(plans_at(&sp, 0, &p), PE_SKIP_SCHEDULE_PP1);
+    assert_int_equal(plans_at(&sp, 2, &p), PE_SKIP_NONE); /* p = 8, v = 2 */
+    plans_free(&sp);
+}
+
 /* virtual_stages: auto with pp 8 and L 96: v ∈ 2..16 with 8v | 96 → 2, 3,
  * 4, 6, 12 (96/8 = 12 has divisors 1,2,3,4,6,12). */
 static void test_virtual_stages_auto(void **state)
@@ -347,6 +396,13 @@ static void test_cursor_matches_plans_at(void **state)
     }
     assert_int_equal(plans, plans_by_index);
     assert_int_equal(plans + skipped, total);
+    /* plans_count walks the same way: plans, and skips by reason adding up */
+    uint64_t by_reason[PE_SKIP_COUNT], skipped_sum = 0;
+    assert_int_equal(plans_count(&sp, by_reason), plans);
+    for (int k = 0; k < PE_SKIP_COUNT; k++)
+        skipped_sum += by_reason[k];
+    assert_int_equal(skipped_sum, skipped);
+    assert_int_equal(by_reason[PE_SKIP_NONE], 0);
     plans_free(&sp);
 }
 
@@ -388,7 +444,8 @@ int main(void)
         cmocka_unit_test(test_explicit_first),    cmocka_unit_test(test_virtual_stages),
         cmocka_unit_test(test_virtual_stages_auto), cmocka_unit_test(test_auto_axes),
         cmocka_unit_test(test_sequence_parallel), cmocka_unit_test(test_cursor_matches_plans_at),
-        cmocka_unit_test(test_cursor_explicit_only), cmocka_unit_test(test_ep_axis),
+        cmocka_unit_test(test_cursor_explicit_only), cmocka_unit_test(test_schedule_pp1),
+        cmocka_unit_test(test_ep_axis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,7 @@ static pe_row row(pe_plan_status st, double key1, const char *canon, const char 
     memset(&r, 0, sizeof r);
     r.result.status = st;
     r.key.status = st;
-    r.key.key1 = key1;
+    r.key.key[0] = key1;
     strcpy(r.canon, canon);
     r.name = name;
     r.index = index;
@@ -105,16 +105,67 @@ static void test_make_row_keys(void **state)
     r.interventions = 2;
     r.mem_total_gib = 100;
     pe_row w;
-    rank_make_row(PE_RANK_MFU, 7, &p, NULL, &r, &w);
-    assert_true(w.key.key1 == -0.4); /* descending */
-    rank_make_row(PE_RANK_INTERVENTIONS, 7, &p, "", &r, &w);
-    assert_true(w.key.key1 == 2 && w.key.key2 == 2.5);
-    rank_make_row(PE_RANK_MEMORY, 7, &p, NULL, &r, &w);
-    assert_true(w.key.key1 == 100);
+    const pe_rank_order mfu = {{PE_RANK_MFU}, 1}, interventions = {{PE_RANK_INTERVENTIONS}, 1},
+                        memory = {{PE_RANK_MEMORY}, 1};
+    rank_make_row(&mfu, 7, &p, NULL, &r, &w);
+    assert_true(w.key.key[0] == -0.4); /* descending */
+    rank_make_row(&interventions, 7, &p, "", &r, &w);
+    assert_true(w.key.key[0] == 2 && w.key.key[1] == 2.5);
+    rank_make_row(&memory, 7, &p, NULL, &r, &w);
+    assert_true(w.key.key[0] == 100);
     assert_null(w.name);
-    rank_make_row(PE_RANK_MEMORY, 7, &p, "named", &r, &w);
+    rank_make_row(&memory, 7, &p, "named", &r, &w);
     assert_string_equal(w.name, "named");
     assert_string_equal(w.canon, "dp8-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0");
+    /* a list: each key's figures in turn, interventions giving two */
+    const pe_rank_order list = {{PE_RANK_INTERVENTIONS, PE_RANK_MEMORY, PE_RANK_MFU}, 3};
+    rank_make_row(&list, 7, &p, NULL, &r, &w);
+    assert_true(w.key.key[0] == 2 && w.key.key[1] == 2.5 && w.key.key[2] == 100 &&
+                w.key.key[3] == -0.4 && w.key.key[4] == 0);
+}
+
+/* rank_by [step_time, memory]: equal step times (to 12 significant
+ * digits) are ordered by memory before canonical text; a single key
+ * [step_time] leaves them in canonical-text order, as before lists. */
+static void test_rank_by_list(void **state)
+{
+    (void)state;
+    pe_plan pa = {.dp = 8, .tp = 1, .pp = 1, .cp = 1, .micro_batch = 1, .virtual_stages = 1};
+    pe_plan pb = pa;
+    pb.dp = 16; /* "dp16-…" sorts before "dp8-…" */
+    pe_result ra, rb;
+    memset(&ra, 0, sizeof ra);
+    ra.status = PE_STATUS_OK;
+    ra.step_time_s = 2.0;
+    ra.mem_total_gib = 50;
+    rb = ra;
+    rb.step_time_s = 2.0 * (1 + 1e-14); /* a tie after rounding to 12 digits */
+    rb.mem_total_gib = 60;
+    const pe_rank_order one = {{PE_RANK_STEP_TIME}, 1};
+    const pe_rank_order two = {{PE_RANK_STEP_TIME, PE_RANK_MEMORY}, 2};
+    pe_row a, b;
+    rank_make_row(&one, 0, &pa, NULL, &ra, &a);
+    rank_make_row(&one, 1, &pb, NULL, &rb, &b);
+    assert_true(rank_compare(&b, &a) < 0); /* tie: canonical text, dp16 first */
+    rank_make_row(&two, 0, &pa, NULL, &ra, &a);
+    rank_make_row(&two, 1, &pb, NULL, &rb, &b);
+    assert_true(rank_compare(&a, &b) < 0); /* memory 50 < 60 breaks the tie */
+    /* the column text and back */
+    char buf[96];
+    rank_order_format(&two, buf, sizeof buf);
+    assert_string_equal(buf, "step_time,memory");
+    pe_rank_order o;
+    assert_true(rank_order_parse("step_time,memory", &o));
+    assert_int_equal(o.count, 2);
+    assert_int_equal(o.by[1], PE_RANK_MEMORY);
+    assert_true(rank_order_parse("interventions", &o) && o.count == 1);
+    assert_false(rank_order_parse("step_time,step_time", &o));
+    assert_false(rank_order_parse("step_time,", &o));
+    assert_false(rank_order_parse("speed", &o));
+    /* Pareto value: the first key; step time when that key is memory */
+    assert_true(rank_pareto_value(&two, &rb) == rb.step_time_s);
+    const pe_rank_order mem_first = {{PE_RANK_MEMORY, PE_RANK_MFU}, 2};
+    assert_true(rank_pareto_value(&mem_first, &ra) == 2.0);
 }
 
 static void test_format_double(void **state)
@@ -176,6 +227,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round12), cmocka_unit_test(test_order),
         cmocka_unit_test(test_sort), cmocka_unit_test(test_make_row_keys),
+        cmocka_unit_test(test_rank_by_list),
         cmocka_unit_test(test_format_double), cmocka_unit_test(test_format_double_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,83 @@
+/* html.h — a report as one self-contained HTML page: inline SVG and CSS
+ * and a little plain JavaScript (status filter, axis switch); nothing is
+ * fetched, so the file opens offline. It shows
+ *   - the scenario's facts and assumptions, the run's counts (by status,
+ *     invalid by rule, skipped by reason) and the best plan;
+ *   - a scatter of the ok, over_time and over_memory plans: memory per GPU
+ *     against step time (or tokens/s), coloured by status, shaped by bound,
+ *     with the budgets as lines and the Pareto front (least memory, least
+ *     step time) drawn, and listed in a table with canonical texts;
+ *   - stacked bars of the step-time and memory columns of the best plans.
+ * At most PE_HTML_MAX_POINTS points are drawn: beyond that, every Pareto
+ * point and every plan of the bars, and the best-ranked plan of each cell
+ * of a grid per status, as fine as the limit allows (the page says so). */
+#ifndef PLANEVAL_HTML_H
+#define PLANEVAL_HTML_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/scenario.h"
+#include "model/evaluate.h"
+#include "sweep/plans.h"
+#include "sweep/rank.h"
+
+#define PE_HTML_MAX_POINTS 20000
+#define PE_HTML_BARS 10 /* plans in the stacked bars */
+
+/* One report row, as the page needs it (in rank order). */
+typedef struct {
+    const char *plan; /* its name or canonical text; must outlive html_write */
+    char canon[PE_CANON_MAX];
+    uint64_t rank;
+    pe_plan_status status;
+    pe_bound bound;
+    double mem[6]; /* mem_weights, grads, optimizer, activations, other, reserve (GiB) */
+    double mem_total;
+    double time[7]; /* compute, tp_comm, cp_comm, bubble, pp_comm, dp_comm, optimizer (s) */
+    double step_time, tokens_per_s, mfu;
+} pe_html_point;
+
+typedef struct {
+    char key[64];
+    char value[320];
+} pe_html_fact;
+
+#define PE_HTML_FACTS_MAX 24
+#define PE_HTML_COUNTS_MAX 32
+
+typedef struct {
+    char label[96];
+    uint64_t n;
+} pe_html_count;
+
+typedef struct {
+    char title[PE_NAME_MAX];   /* the scenario's name */
+    char source[PE_PATH_MAX + 64]; /* what the page was made from */
+    pe_html_fact facts[PE_HTML_FACTS_MAX];
+    size_t fact_count;
+    /* counts of the whole run: "status: ok" …, "invalid: V3" …, "skipped: …";
+     * none when unknown (a report without its summary: then from the rows) */
+    pe_html_count counts[PE_HTML_COUNTS_MAX];
+    size_t count_count;
+    uint64_t plans_evaluated; /* 0: unknown */
+    double mem_budget_gib;    /* < 0: none */
+    double step_budget_s;     /* < 0: none */
+    char note[512];           /* how the rows were chosen (--top, --status, --pareto), or "" */
+} pe_html_page;
+
+/* The scenario's facts and assumptions (model, GPUs, efficiency, overlaps,
+ * budgets, rank_by) as key/value text; the count. The same keys go into
+ * the run's summary ("fact: KEY") so `planeval html` finds them again. */
+size_t html_scenario_facts(const pe_scenario *s, pe_html_fact *out, size_t max);
+
+/* The page's point of a report row (row->result and its plan). */
+void html_point_of_row(const pe_row *row, uint64_t rank, pe_html_point *out);
+
+/* Write the page to path (atomically: a temporary file renamed into place). */
+pe_status html_write(const char *path, const pe_html_page *page, const pe_html_point *points,
+                     size_t n, pe_error *err);
+
+#endif

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# test_html.sh PLANEVAL SOURCE_DIR WORKDIR — the HTML report without a
+# browser: `run --html` and `planeval html REPORT.csv` write one
+# self-contained page (no external reference), with a drawn point per
+# plan, the Pareto front as a table whose size the summary states, and the
+# stacked bars; a sweep of 190,908 plans is drawn as at most ~20,000
+# points in a file under 5 MB, saying so. (test_html_browser.sh renders.)
+. "$(dirname "$0")/testlib.sh"
+
+scen=$src/scenarios/drills/02-choose-parallelism/02b-70b-8-nodes.yaml
+name=02b-70b-8-nodes
+
+"$planeval" run --quiet --html -o "$work/run" "$scen"; rc=$?
+page=$work/run/$name.html
+check "run --html exits 0 (got $rc) and writes DIR/<name>.html" '[ $rc -eq 0 ] && [ -s "$page" ]'
+check "the CSV report is unchanged by --html" \
+    '"$planeval" run --quiet -o "$work/plain" "$scen" && cmp -s "$work/plain/$name.csv" "$work/run/$name.csv"'
+# self-contained: nothing fetched (no src=, href= to a file or URL, url(), @import)
+check "no external reference" \
+    '! grep -Eiq "(src|href)=\"(https?:|//|[a-z0-9_./-]+\\.(js|css|png|svg))|url\\(|@import|<link" "$page"'
+check "at most a few KB of script" \
+    '[ $(sed -n "s/.*<script>\\(.*\\)<\\/script>.*/\\1/p" "$page" | wc -c) -lt 4096 ]'
+
+# every ok/over_time/over_memory plan is a point (fewer than 20,000 here)
+drawable=$(awk -F, 'NR > 1 && $4 != "invalid"' "$work/run/$name.csv" | wc -l)
+points=$(grep -c '^<use href="#m[cmb]" class="\(ok\|ot\|om\)' "$page")
+check "one point per drawable plan ($points of $drawable)" '[ "$points" -eq "$drawable" ]'
+ok_points=$(grep -c '^<use href="#m[cmb]" class="ok' "$page")
+ok_rows=$(awk -F, 'NR > 1 && $4 == "ok"' "$work/run/$name.csv" | wc -l)
+check "ok points = ok rows ($ok_points, $ok_rows)" '[ "$ok_points" -eq "$ok_rows" ]'
+pareto_rows=$(sed -n '/<table id="pareto">/,/<\/table>/p' "$page" | grep -c '^<tr><td>')
+pareto_summary=$(awk -F, '$1 == "pareto_optimal" { print $2 }' "$work/run/$name.summary.csv")
+check "Pareto table rows = summary's pareto_optimal ($pareto_rows, $pareto_summary)" \
+    '[ "$pareto_rows" -gt 0 ] && [ "$pareto_rows" = "$pareto_summary" ]'
+check "Pareto points marked (pf) as many as table rows" \
+    '[ $(grep -c "^<use href=\"#m[cmb]\" class=\"ok pf\"" "$page") -eq "$pareto_rows" ]'
+check "the front is drawn in both x views" '[ $(grep -c "<path class=\"front ax[12]\"" "$page") -eq 2 ]'
+check "stacked bars of time and memory, 10 plans each" \
+    '[ $(grep -o "<rect class=\"seg\"" "$page" | wc -l) -ge 20 ] && grep -q "id=\"bars-time\"" "$page" && grep -q "id=\"bars-mem\"" "$page"'
+check "facts: model, gpus, efficiency, overlap" \
+    'grep -q ">model</th>" "$page" && grep -q ">gpus</th>" "$page" && grep -q ">flops_efficiency</th>" "$page" && grep -q ">overlap</th>" "$page"'
+check "counts: status, rule, skipped reason" \
+    'grep -q ">status: ok</th>" "$page" && grep -q ">invalid: V6</th>" "$page" && grep -q ">skipped: schedule applies to pp &gt; 1 only</th>" "$page"'
+best=$(awk -F, 'NR == 2 { print $3 }' "$work/run/$name.csv")
+check "the best plan named" 'grep -q "<p id=\"best\"><code>$best</code>" "$page"'
+check "the memory budget line" 'grep -q "memory budget 80 GiB" "$page"'
+
+# planeval html on the written report: the same figures
+"$planeval" html --quiet -o "$work/again" "$work/run/$name.csv"; rc=$?
+again=$work/again/$name.html
+check "planeval html exits 0 (got $rc) and writes DIR/<stem>.html" '[ $rc -eq 0 ] && [ -s "$again" ]'
+check "same points, Pareto table and bars as run --html" \
+    'diff <(sed -n "/<svg id=\"sc\"/,\$p" "$page") <(sed -n "/<svg id=\"sc\"/,\$p" "$again") >/dev/null'
+check "facts from the summary beside the report" 'grep -q ">flops_efficiency</th>" "$again"'
+# without a summary: counts from the rows, said so
+cp "$work/run/$name.csv" "$work/alone.csv"
+"$planeval" html --quiet -o "$work/alone" "$work/alone.csv"
+check "no summary: counts of the rows, noted" \
+    'grep -q "no summary beside the report" "$work/alone/alone.html" && grep -q ">status: ok</th><td>$ok_rows<" "$work/alone/alone.html"'
+# merged shards
+for i in 0 1; do "$planeval" run --quiet --shard $i/2 -o "$work/shards" "$scen"; done
+"$planeval" merge --quiet "$work"/shards/$name.shard-*-of-2.csv -o "$work/merged.csv"
+"$planeval" html --quiet -o "$work/merged" "$work/merged.csv"; rc=$?
+check "merged shards: a page with every point" \
+    '[ $rc -eq 0 ] && [ $(grep -c "^<use href=\"#m[cmb]\" class=\"\\(ok\\|ot\\|om\\)" "$work/merged/merged.html") -eq "$drawable" ]'
+
+# bad inputs: exact messages
+"$planeval" html 2>"$work/err"; rc=$?
+check "html without a report: usage error" \
+    '[ $rc -eq 2 ] && grep -qx "planeval: html: no report given (planeval html REPORT.csv... \[-o DIR\])" "$work/err"'
+"$planeval" html --quiet -o "$work/x" "$work/nope.csv" 2>"$work/err"; rc=$?
+check "missing report: exit 2" '[ $rc -eq 2 ] && grep -q "^$work/nope.csv: error: cannot read: No such file or directory" "$work/err"'
+printf 'a,b\n1,2\n' >"$work/notreport.csv"
+"$planeval" html --quiet -o "$work/x" "$work/notreport.csv" 2>"$work/err"; rc=$?
+check "not a report: exit 2, exact message" \
+    '[ $rc -eq 2 ] && grep -qx "$work/notreport.csv:1:1: error: not a planeval report: no column '"'"'rank'"'"'" "$work/err"'
+mkdir -p "$work/o2"; cp "$work/run/$name.csv" "$work/o2/$name.csv"
+"$planeval" html --quiet -o "$work/x" "$work/run/$name.csv" "$work/o2/$name.csv" 2>"$work/err"; rc=$?
+check "two reports of one stem refused" '[ $rc -eq 2 ] && grep -q "give reports of different file names" "$work/err"'
+
+# a big sweep: binned, every Pareto and top point kept, small file
+big=$src/tests/bench/gpt3-4096.yaml
+"$planeval" run --quiet --html --threads 2 -o "$work/big" "$big"; rc=$?
+bigpage=$work/big/bench-gpt3-4096.html
+bigdrawn=$(grep -c '^<use href="#m[cmb]" class="\(ok\|ot\|om\)' "$bigpage")
+bigsize=$(wc -c <"$bigpage")
+check "big sweep: exit 0, binned and said so" '[ $rc -eq 0 ] && grep -q "<p class=\"note\" id=\"sampled\">" "$bigpage"'
+check "big sweep: at most ~20,000 points drawn ($bigdrawn)" '[ "$bigdrawn" -le 20500 ] && [ "$bigdrawn" -gt 1000 ]'
+check "big sweep: file under 5 MB ($bigsize bytes)" '[ "$bigsize" -lt 5000000 ]'
+bigpareto=$(awk -F, '$1 == "pareto_optimal" { print $2 }' "$work/big/bench-gpt3-4096.summary.csv")
+check "big sweep: every Pareto point drawn ($bigpareto)" \
+    '[ $(grep -c "^<use href=\"#m[cmb]\" class=\"ok pf\"" "$bigpage") -eq "$bigpareto" ]'
+echo "note: $name.html $(wc -c <"$page") bytes ($points points); bench-gpt3-4096.html $bigsize bytes ($bigdrawn points)"
+finish
