@@ -115,21 +115,7 @@ check "unknown ids: 20 rows then a count" \
     '[ "$(grep -c "^ursula,extra-" "$work/many.csv")" -eq 20 ] && grep -q "^ursula,,,,10 more unknown question ids,0,0," "$work/many.csv"'
 
 # Formula neutralisation: no cell of the file starts with = + - @ tab or CR.
-bad_cells=$(awk '
-function check(cell) { if (cell ~ /^[=+@\t\r-]/) { print NR ": " substr(cell, 1, 60); } }
-{
-    line = $0; cell = ""; q = 0; started = 0
-    for (i = 1; i <= length(line); i++) {
-        c = substr(line, i, 1)
-        if (q) {
-            if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { cell = cell c; i++ } else q = 0 }
-            else cell = cell c
-        } else if (c == "\"" && !started) { q = 1; started = 1 }
-        else if (c == ",") { check(cell); cell = ""; started = 0 }
-        else { cell = cell c; started = 1 }
-    }
-    check(cell)
-}' "$out")
+bad_cells=$(cells_matching "$out" '^[=+@\\t\\r-]')
 check "no cell starts with = + - @ tab or CR${bad_cells:+: $bad_cells}" '[ -z "$bad_cells" ]'
 hasre "formula id neutralised" "^\"'=HYPERLINK\(.*,total,,,,0,13,"
 hasre "formula answer neutralised" "^\"'=HYPERLINK.*,min-intervention,.*,'=1\+1,"

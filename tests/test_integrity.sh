@@ -105,21 +105,7 @@ printf '%s\n' 'student: "\v=HYPERLINK(\"http://evil.example\",\"x\")"' 'drill: 0
     '  state: "\x1f@SUM(A1:A9)"' '  baseline-fits: "\f+1"' '  min-intervention: "\n-2+3"' \
     '  "\t\r=cmd|'"'"' /C calc'"'"'!A0": 1' >"$work/sub/ctl.yaml"
 "$planeval" grade --quiet "$src/scenarios/drills/01-fit-the-model.yaml" "$work/sub" -o "$work/grades.csv"; rc=$?
-bad_cells=$(awk '
-function check(cell) { if (cell ~ /^[ \t\r\v\f]*[=+@-]/) print NR ": " substr(cell, 1, 40) }
-{
-    line = $0; cell = ""; q = 0; started = 0
-    for (i = 1; i <= length(line); i++) {
-        c = substr(line, i, 1)
-        if (q) {
-            if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { cell = cell c; i++ } else q = 0 }
-            else cell = cell c
-        } else if (c == "\"" && !started) { q = 1; started = 1 }
-        else if (c == ",") { check(cell); cell = ""; started = 0 }
-        else { cell = cell c; started = 1 }
-    }
-    check(cell)
-}' "$work/grades.csv")
+bad_cells=$(cells_matching "$work/grades.csv" '^[ \\t\\r\\v\\f]*[=+@-]')
 check "grades: control characters then = + - @ are neutralised (exit $rc)${bad_cells:+: $bad_cells}" \
     '[ $rc -eq 0 ] && [ -z "$bad_cells" ] && [ $(grep -c "^\"'"'"' =HYPERLINK" "$work/grades.csv") -eq 10 ] &&
      grep -q ",'"'"' @SUM(A1:A9)," "$work/grades.csv" && grep -q ",'"'"' +1," "$work/grades.csv" && grep -q ",'"'"' -2+3," "$work/grades.csv"'

@@ -13,3 +13,22 @@ finish() {
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
 }
+# cells_matching FILE REGEX — "LINE: cell" for every cell of a CSV file
+# (quotes undone) that matches the awk regular expression REGEX.
+cells_matching() {
+    awk -v re="$2" '
+function check(cell) { if (cell ~ re) print NR ": " substr(cell, 1, 60) }
+{
+    line = $0; cell = ""; q = 0; started = 0
+    for (i = 1; i <= length(line); i++) {
+        c = substr(line, i, 1)
+        if (q) {
+            if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { cell = cell c; i++ } else q = 0 }
+            else cell = cell c
+        } else if (c == "\"" && !started) { q = 1; started = 1 }
+        else if (c == ",") { check(cell); cell = ""; started = 0 }
+        else { cell = cell c; started = 1 }
+    }
+    check(cell)
+}' "$1"
+}
