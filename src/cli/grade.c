@@ -148,7 +148,7 @@ static void grade_number(const grader *g, const pe_question *q, const key_answer
 
 static void memory_text(const pe_result *r, char *buf, size_t size)
 {
-    char a[64], b[64];
+    char a[24], b[24]; /* "%.6g" of a double is at most 13 bytes */
     grade_fmt_num(r->mem_total_gib, a, sizeof a);
     grade_fmt_num(r->mem_budget_gib, b, sizeof b);
     snprintf(buf, size, "mem_total_gib %s %s budget %s GiB", a, fits_of(r) ? "<=" : ">", b);
@@ -156,7 +156,7 @@ static void memory_text(const pe_result *r, char *buf, size_t size)
 
 static void bound_text(const pe_result *r, char *buf, size_t size)
 {
-    char a[64], b[64], c[64];
+    char a[24], b[24], c[24]; /* "%.6g" of a double is at most 13 bytes */
     grade_fmt_num(r->compute_s, a, sizeof a);
     grade_fmt_num(r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s, b, sizeof b);
     grade_fmt_num(r->bubble_s, c, sizeof c);
@@ -247,7 +247,7 @@ static void grade_min_intervention(const grader *g, const pe_question *q, const 
         not_ok_text(g, p, r, v->feedback, sizeof v->feedback);
         return;
     }
-    char mem[128];
+    char mem[160];
     memory_text(r, mem, sizeof mem);
     knobs_text(p, knobs, sizeof knobs);
     if (r->interventions <= k->interventions) {
