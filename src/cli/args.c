@@ -28,6 +28,21 @@ int cli_usage_error(const char *fmt, const char *arg)
     return PE_BAD_INPUT;
 }
 
+bool cli_path_given(const char *option, const char *value)
+{
+    if (value[0])
+        return true;
+    fprintf(stderr, "planeval: %s needs a path, got ''\nTry 'planeval --help'.\n", option);
+    return false;
+}
+
+bool cli_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
 bool cli_parse_threads(const char *text, int *out)
 {
     char *end;
@@ -101,13 +116,18 @@ static int add_directory(const char *dir, pe_file_list *out)
     return st;
 }
 
-int cli_expand_paths(char **args, int n, pe_file_list *out)
+static int expand(char **args, int n, bool directories, pe_file_list *out)
 {
     int status = PE_OK;
     for (int i = 0; i < n; i++) {
         struct stat st;
         if (stat(args[i], &st) != 0) {
             fprintf(stderr, "%s: error: %s\n", args[i], strerror(errno));
+            status = cli_worst(status, PE_BAD_INPUT);
+            continue;
+        }
+        if (S_ISDIR(st.st_mode) && !directories) {
+            fprintf(stderr, "%s: error: is a directory: give the report files\n", args[i]);
             status = cli_worst(status, PE_BAD_INPUT);
             continue;
         }
@@ -119,4 +139,14 @@ int cli_expand_paths(char **args, int n, pe_file_list *out)
         status = cli_worst(status, added);
     }
     return status;
+}
+
+int cli_expand_paths(char **args, int n, pe_file_list *out)
+{
+    return expand(args, n, true, out);
+}
+
+int cli_expand_files(char **args, int n, pe_file_list *out)
+{
+    return expand(args, n, false, out);
 }

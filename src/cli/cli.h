@@ -27,6 +27,15 @@ void cli_print_error(const pe_error *err);
 /* "planeval: <fmt with arg>" and the --help hint on stderr; returns 2. */
 int cli_usage_error(const char *fmt, const char *arg);
 int cli_worst(int a, int b);
+
+/* An option's path value (-o, --golden, --catalog, --gradebook): "" would
+ * be joined into "/NAME", a file in the root directory, so it is refused
+ * (a usage error, false). */
+bool cli_path_given(const char *option, const char *value);
+
+/* Whether two paths name one existing file (same device and inode), so an
+ * output may not overwrite one of its inputs. */
+bool cli_same_file(const char *a, const char *b);
 /* --threads N: a whole number in 1..4096. */
 bool cli_parse_threads(const char *text, int *out);
 /* --threads default: the machine's online cores. */
@@ -36,6 +45,10 @@ pe_status cli_open_catalog(const char *dir, pe_catalog **catalog);
 /* Expand arguments: a directory means its *.yaml files in byte order.
  * A missing path is reported (status 2) and skipped. */
 int cli_expand_paths(char **args, int n, pe_file_list *out);
+
+/* The same for arguments that must be files (merge's reports): a
+ * directory is reported (status 2) and skipped too. */
+int cli_expand_files(char **args, int n, pe_file_list *out);
 
 /* The commands over scenario files (run, validate, check, merge,
  * calibrate, explain): their common options (scenario_options.c), then

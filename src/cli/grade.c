@@ -717,8 +717,16 @@ static int grade_options(int argc, char **argv, pe_grade_options *opt, const cha
     int c;
     while ((c = getopt_long(argc, argv, "o:", GRADE_OPTIONS, NULL)) != -1) {
         switch (c) {
-        case 'o': opt->output = optarg; break;
-        case G_GRADEBOOK: opt->gradebook = optarg; break;
+        case 'o':
+            if (!cli_path_given("-o", optarg))
+                return PE_BAD_INPUT;
+            opt->output = optarg;
+            break;
+        case G_GRADEBOOK:
+            if (!cli_path_given("--gradebook", optarg))
+                return PE_BAD_INPUT;
+            opt->gradebook = optarg;
+            break;
         case G_CATALOG: *catalog_dir = optarg; break;
         case G_THREADS:
             if (!cli_parse_threads(optarg, &opt->threads))
@@ -733,6 +741,29 @@ static int grade_options(int argc, char **argv, pe_grade_options *opt, const cha
         return cli_usage_error("%s", "grade: no key given (planeval grade KEY SUBMISSION...)");
     if (optind + 1 >= argc)
         return cli_usage_error("%s", "grade: no submission given (planeval grade KEY SUBMISSION...)");
+    return -1;
+}
+
+/* An output that is the key, a submission or the other output would
+ * overwrite it: refused before anything is read (status 2), else -1. */
+static int outputs_clash(const pe_grade_options *opt, const char *key, const pe_file_list *files)
+{
+    const char *outputs[2] = {opt->output, opt->gradebook};
+    const char *names[2] = {"-o", "--gradebook"};
+    if (outputs[0] && outputs[1] &&
+        (strcmp(outputs[0], outputs[1]) == 0 || cli_same_file(outputs[0], outputs[1])))
+        return cli_usage_error("grade: --gradebook %s is also the grades file (-o): give "
+                               "another file", outputs[1]);
+    for (int o = 0; o < 2; o++) {
+        const char *clash = outputs[o] && cli_same_file(outputs[o], key) ? key : NULL;
+        for (size_t i = 0; outputs[o] && !clash && i < files->count; i++)
+            clash = cli_same_file(outputs[o], files->paths[i]) ? files->paths[i] : NULL;
+        if (clash) {
+            fprintf(stderr, "planeval: grade: %s %s is also an input (%s): writing it would "
+                    "destroy it; give another file\n", names[o], outputs[o], clash);
+            return PE_BAD_INPUT;
+        }
+    }
     return -1;
 }
 
@@ -755,7 +786,7 @@ int cli_grade(int argc, char **argv, const cli_context *ctx)
     status = cli_expand_paths(argv + optind + 1, argc - optind - 1, &files);
     if (status == PE_BAD_INPUT) /* a grades file missing a student's work would mislead */
         fprintf(stderr, "planeval: grade: a submission above is missing: nothing written\n");
-    else if (status == PE_OK)
+    else if (status == PE_OK && (status = outputs_clash(&opt, argv[optind], &files)) < 0)
         status = command_grade(catalog, argv[optind], &files, &opt);
     file_list_free(&files);
     catalog_free(catalog);

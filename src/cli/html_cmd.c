@@ -6,6 +6,7 @@
 #include <getopt.h>
 
 #include "cli/cli.h"
+#include "cli/long_options.h"
 #include "cli/html_cmd.h"
 #include "output/html_read.h"
 
@@ -85,12 +86,19 @@ int cli_html(int argc, char **argv, const cli_context *ctx)
     (void)ctx;
     const char *dir = "out";
     bool quiet = false;
+    char msg[256];
+    if (!long_options_spelled_out(argc, argv, 1, options, "o:", msg, sizeof msg))
+        return cli_usage_error("html: %s", msg);
     optind = 1;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, "o:", options, NULL)) != -1) {
         switch (c) {
-        case 'o': dir = optarg; break;
+        case 'o':
+            if (!cli_path_given("-o", optarg))
+                return PE_BAD_INPUT;
+            dir = optarg;
+            break;
         case H_QUIET: quiet = true; break;
         case H_HELP: fputs(HTML_USAGE, stdout); return 0;
         default: return cli_usage_error("html: unknown option '%s' or a missing value",

@@ -61,13 +61,24 @@ static int take_top(const char *arg, pe_command_options *opt)
     return TAKEN;
 }
 
+/* One whole number of I/N: decimal digits only, below 2^64 (strtoull
+ * would take a sign or spaces, and clamp what overflows). */
+static bool shard_number(const char *text, char stop, const char **end, unsigned long long *out)
+{
+    char *e;
+    errno = 0;
+    *out = strtoull(text, &e, 10);
+    *end = e;
+    return text[0] >= '0' && text[0] <= '9' && errno == 0 && *e == stop;
+}
+
 static int take_shard(const char *arg, pe_command_options *opt)
 {
     unsigned long long i, n;
-    char extra;
-    if (sscanf(arg, "%llu/%llu%c", &i, &n, &extra) != 2 || n < 1 || i >= n || arg[0] == '-' ||
-        strchr(arg, '-'))
-        return cli_usage_error("--shard needs I/N with 0 <= I < N, got '%s'", arg);
+    const char *end;
+    if (!shard_number(arg, '/', &end, &i) || !shard_number(end + 1, '\0', &end, &n) || n < 1 ||
+        i >= n)
+        return cli_usage_error("--shard needs I/N with 0 <= I < N < 2^64, got '%s'", arg);
     opt->shard_index = i;
     opt->shard_count = n;
     return TAKEN;
@@ -174,6 +185,8 @@ static int take_option(int c, char **argv, pe_command_options *opt, const char *
 {
     switch (c) {
     case 'o':
+        if (!cli_path_given("-o", optarg))
+            return PE_BAD_INPUT;
         opt->output_dir = optarg;
         opt->output_given = true;
         return TAKEN;
@@ -183,10 +196,14 @@ static int take_option(int c, char **argv, pe_command_options *opt, const char *
             return cli_usage_error("--threads needs a whole number in 1..4096, got '%s'", optarg);
         return TAKEN;
     case OPT_QUIET: opt->quiet = true; return TAKEN;
-    case OPT_CATALOG: *catalog_dir = optarg; return TAKEN;
+    case OPT_CATALOG:
+        *catalog_dir = optarg;
+        return cli_path_given("--catalog", optarg) ? TAKEN : PE_BAD_INPUT;
     case OPT_PLAN: opt->plan = optarg; return TAKEN;
     case OPT_HELP: return show_help(argv[0], ctx);
-    case OPT_GOLDEN: opt->golden_dir = optarg; return TAKEN;
+    case OPT_GOLDEN:
+        opt->golden_dir = optarg;
+        return cli_path_given("--golden", optarg) ? TAKEN : PE_BAD_INPUT;
     case OPT_UPDATE_GOLDEN: opt->update_golden = true; return TAKEN;
     case OPT_TABLE: opt->table = true; return TAKEN;
     case OPT_SHARD: return take_shard(optarg, opt);
@@ -220,8 +237,14 @@ static int run_over_files(int argc, char **argv, int first, const char *catalog_
     if (cst != PE_OK)
         return cst;
     pe_file_list files = {0};
-    int status = cli_expand_paths(argv + first, argc - first, &files);
-    if (status != PE_INTERNAL)
+    /* merge's reports are one run's shards, not independent files: one
+     * missing stops it before anything is written */
+    const bool shards = handler == command_merge;
+    int status = shards ? cli_expand_files(argv + first, argc - first, &files)
+                        : cli_expand_paths(argv + first, argc - first, &files);
+    if (shards && status == PE_BAD_INPUT)
+        fprintf(stderr, "planeval: merge: a report above is missing: nothing written\n");
+    else if (status != PE_INTERNAL)
         status = cli_worst(status, handler(catalog, &files, opt));
     file_list_free(&files);
     catalog_free(catalog);
@@ -255,7 +278,9 @@ int cli_scenario_command(int argc, char **argv, pe_command_fn handler, const cli
     if (opt.threads == 0)
         opt.threads = cli_online_cores();
     if (optind >= argc)
-        return cli_usage_error("%s: no scenario given", argv[0]);
+        return cli_usage_error(handler == command_merge ? "%s: no report given"
+                                                        : "%s: no scenario given",
+                               argv[0]);
     if (handler == command_run)
         ctx->install_stop_handlers();
     return run_over_files(argc, argv, optind, catalog_dir, handler, &opt);

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# test_hostile_cli.sh PLANEVAL SOURCE_DIR WORKDIR — command lines a careless
+# or hostile user may type: empty paths (which would name the root
+# directory), an output that is one of the inputs, inputs that are missing or
+# directories, numbers that overflow. Each is refused with exit status 2 and
+# one clear message, and writes nothing.
+. "$(dirname "$0")/testlib.sh"
+
+scen=$src/scenarios/drills/01-fit-the-model.yaml
+key=$scen
+sub=$src/tests/grade/class/01-ada-correct.yaml
+
+# refused CMD... — exit status 2, a message on stderr, nothing on stdout.
+refused() {
+    local label=$1
+    shift
+    "$planeval" "$@" >"$work/out" 2>"$work/err" </dev/null
+    local rc=$?
+    check "$label: exit 2 (got $rc)" '[ $rc -eq 2 ]'
+    check "$label: a message on stderr" '[ -s "$work/err" ]'
+    check "$label: nothing on stdout" '[ ! -s "$work/out" ]'
+}
+says() {
+    want_text=$2
+    check "$1: stderr says '$2' (got: $(head -c 300 "$work/err"))" 'grep -qF -- "$want_text" "$work/err"'
+}
+
+# An empty path is not the current directory, and never "/" (the report
+# path is DIR/NAME.csv).
+cd "$work" || exit 1
+refused "run -o ''" run --quiet -o '' "$scen"
+says "run -o ''" "-o needs a path, got ''"
+check "run -o '' wrote no /01-fit-the-model.csv" '[ ! -e /01-fit-the-model.csv ]'
+refused "check --golden ''" check --golden '' "$scen"
+says "check --golden ''" "--golden needs a path, got ''"
+refused "run --catalog ''" run --catalog '' -o "$work/o" "$scen"
+says "run --catalog ''" "--catalog needs a path, got ''"
+refused "html -o ''" html -o '' "$work/none.csv"
+says "html -o ''" "-o needs a path, got ''"
+refused "grade -o ''" grade "$key" "$sub" -o ''
+says "grade -o ''" "-o needs a path, got ''"
+refused "grade --gradebook ''" grade "$key" "$sub" -o "$work/g.csv" --gradebook ''
+says "grade --gradebook ''" "--gradebook needs a path, got ''"
+
+# An output that is one of the inputs would destroy it.
+cp "$sub" "$work/sub.yaml"
+refused "grade -o SUBMISSION" grade "$key" "$work/sub.yaml" -o "$work/sub.yaml"
+says "grade -o SUBMISSION" "is also an input"
+check "grade -o SUBMISSION left the submission alone" 'cmp -s "$sub" "$work/sub.yaml"'
+refused "grade -o KEY" grade "$work/sub.yaml" "$sub" -o "$work/sub.yaml"
+refused "grade --gradebook = -o" grade "$key" "$sub" -o "$work/g.csv" --gradebook "$work/g.csv"
+says "grade --gradebook = -o" "--gradebook"
+
+# merge: shards of one run; the output may not be one of them, a missing
+# shard stops the merge before anything is written, a directory is no report.
+"$planeval" run --quiet --shard 0/2 -o "$work/sh" "$scen"
+"$planeval" run --quiet --shard 1/2 -o "$work/sh" "$scen"
+s0=$work/sh/01-fit-the-model.shard-0-of-2.csv s1=$work/sh/01-fit-the-model.shard-1-of-2.csv
+cp "$s0" "$work/s0.copy"
+refused "merge -o SHARD" merge "$s0" "$s1" -o "$s0"
+says "merge -o SHARD" "is also an input"
+check "merge -o SHARD left the shard alone" 'cmp -s "$s0" "$work/s0.copy"'
+refused "merge of a missing file" merge "$work/nope.csv" -o "$work/m1.csv"
+check "merge of a missing file wrote nothing" '[ ! -e "$work/m1.csv" ]'
+refused "merge with one input missing" merge "$s0" "$s1" "$work/nope.csv" -o "$work/m2.csv"
+check "merge with one input missing wrote nothing" '[ ! -e "$work/m2.csv" ]'
+refused "merge of a directory" merge "$work/sh" -o "$work/m3.csv"
+says "merge of a directory" "is a directory"
+check "merge of a directory wrote nothing" '[ ! -e "$work/m3.csv" ]'
+refused "merge without reports" merge -o "$work/m4.csv"
+says "merge without reports" "no report given"
+
+# --shard I/N beyond 64 bits is refused, not clamped to 2^64 - 1.
+refused "--shard 0/2^64" run --quiet --shard 0/18446744073709551616 -o "$work/big" "$scen"
+check "--shard 0/2^64 wrote nothing" '[ ! -e "$work/big" ]'
+
+# html spells long options in full, as every other command.
+refused "html --out" html --out "$work/h" "$work/none.csv"
+says "html --out" "unknown option '--out'"
+
+finish
