@@ -49,4 +49,28 @@ head -2 "$work/mixed.csv" | sed '2s/,[a-z]*$/,train/' >"$work/group.csv"
 "$planeval" calibrate "$work/group.csv" 2>"$work/group.err" >/dev/null; rc=$?
 check "bad group: exit 2 (got $rc), line 2 named" \
     '[ $rc -eq 2 ] && grep -q "group.csv:2:5: error: group must be fit, predict or empty, got .train." "$work/group.err"'
+# A value that is not a finite decimal number, a column that is not one the
+# runs file takes, a plan the scenario lacks, a row with too many cells:
+# each refused at its row and cell (FILE:LINE:COL).
+row=$(sed -n 2p "$work/mixed.csv")
+IFS=, read -r r_scen r_plan r_col r_value _ <<<"$row"
+r_group=fit
+runs_case() { # NAME ROW WANT — WANT is the message after "NAME.csv:"
+    case_file=$work/$1
+    printf 'scenario,plan,column,value,group\n%s\n' "$2" >"$case_file.csv"
+    "$planeval" calibrate "$case_file.csv" 2>"$case_file.err" >"$case_file.out"; rc=$?
+    want_line="$case_file.csv:$3"
+    check "$1: exit 2 (got $rc), says '$3' (got: $(head -c 300 "$case_file.err"))" \
+        '[ $rc -eq 2 ] && [ ! -s "$case_file.out" ] && grep -qxF -- "$want_line" "$case_file.err"'
+}
+for v in 1e400 inf nan 0x10 '+-1'; do
+    runs_case "value-$v" "$r_scen,$r_plan,$r_col,$v,$r_group" \
+        "2:4: error: value must be a number > 0, got '$v'"
+done
+runs_case column "$r_scen,$r_plan,mem_total_gib,1,$r_group" \
+    "2:3: error: column must be step_time_s, tokens_per_s, mfu, hfu or tflops_per_gpu, got 'mem_total_gib'"
+runs_case plan "$r_scen,no-such-plan,$r_col,$r_value,$r_group" \
+    "2:2: error: no plan named 'no-such-plan' in $r_scen: give an explicit plan's name or a canonical text"
+runs_case cells "$r_scen,$r_plan,$r_col,$r_value,$r_group,extra" \
+    "2:6: error: a run has at most 5 cells (scenario,plan,column,value,group), got 6"
 finish

@@ -195,13 +195,47 @@ static void beside(char *out, size_t size, const char *runs_path, const char *re
         snprintf(out, size, "%.*s/%s", (int)(slash - runs_path), runs_path, rel);
 }
 
+static const char *const RUN_COLUMNS[] = {"step_time_s", "tokens_per_s", "mfu", "hfu",
+                                           "tflops_per_gpu"};
+
+/* The cells of a row that need no scenario: how many, the column, the
+ * value (a finite decimal number > 0, as a report writes it: strtod alone
+ * would take spaces, hexadecimal, "inf" and overflow to infinity). */
+static pe_status check_row(const pe_csv_table *t, size_t row, const char *runs_path,
+                           double *value, pe_error *err)
+{
+    if (t->cols[row] > 5)
+        return pe_fail(err, PE_BAD_INPUT, runs_path, t->lines[row], 6,
+                       "a run has at most 5 cells (scenario,plan,column,value,group), got %zu",
+                       t->cols[row]);
+    const char *column = csv_table_cell(t, row, 2);
+    bool known = false;
+    for (size_t i = 0; i < sizeof RUN_COLUMNS / sizeof RUN_COLUMNS[0]; i++)
+        known |= strcmp(column, RUN_COLUMNS[i]) == 0;
+    if (!known)
+        return pe_fail(err, PE_BAD_INPUT, runs_path, t->lines[row], 3,
+                       "column must be step_time_s, tokens_per_s, mfu, hfu or tflops_per_gpu, "
+                       "got '%s'", column);
+    const char *cell = csv_table_cell(t, row, 3);
+    char *end;
+    *value = strtod(cell, &end);
+    const bool decimal = (cell[0] >= '0' && cell[0] <= '9') || cell[0] == '.';
+    if (!decimal || *end || !(*value > 0) || !isfinite(*value) || strpbrk(cell, "xX"))
+        return pe_fail(err, PE_BAD_INPUT, runs_path, t->lines[row], 4,
+                       "value must be a number > 0, got '%s'", cell);
+    return PE_OK;
+}
+
 static pe_status load_run(const pe_catalog *cat, const pe_csv_table *t, size_t row,
                           const char *runs_path, run *r, pe_error *err)
 {
+    double value = 0;
+    pe_status st = check_row(t, row, runs_path, &value, err);
+    if (st)
+        return st;
     char path[PE_PATH_MAX];
     beside(path, sizeof path, runs_path, csv_table_cell(t, row, 0));
-    pe_status st = load_scenario(path, cat, &r->s, err);
-    if (st)
+    if ((st = load_scenario(path, cat, &r->s, err)))
         return st;
     if (r->s.fidelity == PE_FIDELITY_TEXTBOOK)
         return pe_fail(err, PE_BAD_INPUT, path, 0, 0,
@@ -214,12 +248,9 @@ static pe_status load_run(const pe_catalog *cat, const pe_csv_table *t, size_t r
     const bool found = plans_find(&space, plan, &r->plan);
     plans_free(&space);
     if (!found)
-        return pe_fail(err, PE_BAD_INPUT, path, 0, 0, "no plan named '%s'", plan);
-    char *end;
-    const double value = strtod(csv_table_cell(t, row, 3), &end);
-    if (*end || !(value > 0))
-        return pe_fail(err, PE_BAD_INPUT, runs_path, t->lines[row], 4,
-                       "value must be a number > 0, got '%s'", csv_table_cell(t, row, 3));
+        return pe_fail(err, PE_BAD_INPUT, runs_path, t->lines[row], 2,
+                       "no plan named '%s' in %s: give an explicit plan's name or a canonical "
+                       "text", plan, csv_table_cell(t, row, 0));
     const char *group = csv_table_cell(t, row, 4);
     r->fit = group[0] == '\0' || strcmp(group, "fit") == 0;
     if (!r->fit && strcmp(group, "predict") != 0)
