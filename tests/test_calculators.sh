@@ -111,4 +111,24 @@ check "bubble m < p: a warning on stderr" 'grep -q "warning: .*4 micro-batches.*
 "$planeval" bubble --pp 4 --microbatches 16 >/dev/null 2>"$work/err"
 check "bubble m >= p: no warning" '[ ! -s "$work/err" ]'
 
+# A value the loader refuses is named by its option, never by a line of
+# the scenario text the calculator builds (which the user never saw).
+calc_refused() { # WANT ARGS... — exit 2, stderr is exactly WANT
+    want_err=$1
+    shift
+    "$planeval" "$@" >"$work/calc.out" 2>"$work/err"; rc=$?
+    check "'$*': exit 2 (got $rc), says '$want_err' (got: $(head -c 300 "$work/err"))" \
+        '[ $rc -eq 2 ] && [ ! -s "$work/calc.out" ] && [ "$(cat "$work/err")" = "$want_err" ]'
+}
+calc_refused "error: memory: no model given: --model PRESET, or --layers, --hidden, --heads, --vocab and --seq-len (see --help)" memory --dp 8
+calc_refused "error: memory: --heads 3: model.heads = 3 does not divide model.hidden = 64 (the head dimension hidden/heads must be whole)" \
+    memory --layers 4 --hidden 64 --heads 3 --vocab 10 --seq-len 8
+calc_refused "error: memory: missing required key 'vocab' in model: give --vocab (or a preset that has it)
+error: memory: missing required key 'seq_len' in model: give --seq-len (or a preset that has it)" \
+    memory --layers 4 --hidden 64 --heads 4
+calc_refused "error: memory: --gpu nope: cluster.gpu.preset: unknown gpu preset 'nope'" \
+    memory --model gpt3-175b --gpu nope
+calc_refused "error: collective: --links 0: cluster.intra_node.links must be a whole number >= 1, got 0" \
+    collective --op all-reduce --bytes 1GiB --group 8 --topology full_mesh --links 0
+
 finish

@@ -23,24 +23,99 @@
 
 /* ------------------------------------------------------------ helpers */
 
-/* A growing text buffer for the scenario a calculator builds. */
+#define TEXT_LINES 128
+
+/* A growing text buffer for the scenario a calculator builds, and the
+ * option each of its lines came from (so a load error names the option,
+ * not a line of a text the user never saw). */
 typedef struct {
     char data[8192];
     size_t len;
     bool overflow;
+    int lines;                          /* complete lines so far */
+    const char *option[TEXT_LINES + 1]; /* option[LINE]: the option of 1-based LINE, or NULL */
+    const char *value[TEXT_LINES + 1];
 } text;
+
+static void vadd(text *t, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(t->data + t->len, sizeof t->data - t->len, fmt, ap);
+    if (n < 0 || (size_t)n >= sizeof t->data - t->len) {
+        t->overflow = true;
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        t->lines += t->data[t->len + (size_t)i] == '\n';
+    t->len += (size_t)n;
+}
 
 static void add(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add(text *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(t->data + t->len, sizeof t->data - t->len, fmt, ap);
+    vadd(t, fmt, ap);
     va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof t->data - t->len)
-        t->overflow = true;
+}
+
+/* One line holding the value of --option. */
+static void add_opt(text *t, const char *option, const char *value, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void add_opt(text *t, const char *option, const char *value, const char *fmt, ...)
+{
+    if (t->lines + 1 <= TEXT_LINES) {
+        t->option[t->lines + 1] = option;
+        t->value[t->lines + 1] = value;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vadd(t, fmt, ap);
+    va_end(ap);
+}
+
+/* One error of the calculator's text, "COMMAND: --OPTION VALUE: MSG" (or
+ * "COMMAND: MSG" for a line no option wrote), into buf. */
+static void option_message(const text *t, const char *command, int line, const char *msg,
+                           char *buf, size_t size)
+{
+    static const char missing[] = "missing required key '";
+    char key[64];
+    if (sscanf(msg, "missing required key '%63[a-z_]'", key) == 1 &&
+        strncmp(msg, missing, sizeof missing - 1) == 0) {
+        for (char *c = key; *c; c++)
+            *c = *c == '_' ? '-' : *c; /* the option's spelling */
+        snprintf(buf, size, "%s: %s: give --%s (or a preset that has it)", command, msg, key);
+    } else if (line > 0 && line <= TEXT_LINES && t->option[line])
+        snprintf(buf, size, "%s: --%s %s: %s", command, t->option[line], t->value[line], msg);
     else
-        t->len += (size_t)n;
+        snprintf(buf, size, "%s: %s", command, msg);
+}
+
+/* A load error of the calculator's text (FILE:LINE:COL of that text) as
+ * errors of the options: the first in err's fields, the others rewritten
+ * in err->more ("error: MSG" lines, as cli_print_error prints them). */
+static void name_options(const text *t, const char *command, pe_error *err)
+{
+    char first[PE_MSG_MAX], more[PE_MORE_MAX] = "";
+    option_message(t, command, err->line, err->msg, first, sizeof first);
+    size_t used = 0, prefix = strlen(err->file);
+    for (const char *l = err->more; *l && used < sizeof more;) {
+        const char *nl = strchr(l, '\n');
+        int len = nl ? (int)(nl - l) : (int)strlen(l);
+        int line = 0, skip = 0;
+        char msg[PE_MSG_MAX], line_text[PE_MSG_MAX + 256];
+        if (strncmp(l, err->file, prefix) == 0 &&
+            sscanf(l + prefix, ":%d:%*d: error: %n", &line, &skip) == 1 && skip > 0)
+            snprintf(msg, sizeof msg, "%.*s", len - (int)prefix - skip, l + prefix + skip);
+        else
+            snprintf(msg, sizeof msg, "%.*s", len, l);
+        option_message(t, command, line, msg, line_text, sizeof line_text);
+        int n = snprintf(more + used, sizeof more - used, "error: %s\n", line_text);
+        used += n > 0 ? (size_t)n : 0;
+        l = nl ? nl + 1 : l + len;
+    }
+    pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "%s", first);
+    snprintf(err->more, sizeof err->more, "%s", more);
 }
 
 /* Option values go into YAML as plain scalars; refuse anything that could
@@ -299,7 +374,8 @@ static void add_section(text *t, const char *section, const char *indent, const 
 {
     for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
         if (values[i] && strcmp(MEMORY_KEYS[i].section, section) == 0)
-            add(t, "%s%s: %s\n", indent, MEMORY_KEYS[i].key, values[i]);
+            add_opt(t, MEMORY_KEYS[i].opt, values[i], "%s%s: %s\n", indent, MEMORY_KEYS[i].key,
+                    values[i]);
 }
 
 
@@ -395,11 +471,17 @@ static void memory_cluster_text(text *t, const char *values[])
     const char *cluster_preset = memory_value(values, "cluster");
     /* one node first; its size is the preset's (or --gpus-per-node), and
      * the node count follows from the plan once that is known */
-    add(t, "cluster:\n  preset: %s\n  nodes: 1\n", cluster_preset ? cluster_preset : "mi300x-node");
+    add(t, "cluster:\n");
+    if (cluster_preset)
+        add_opt(t, "cluster", cluster_preset, "  preset: %s\n", cluster_preset);
+    else
+        add(t, "  preset: mi300x-node\n");
+    add(t, "  nodes: 1\n");
     for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
         if (values[i] && strcmp(MEMORY_KEYS[i].section, "cluster") == 0 &&
             strcmp(MEMORY_KEYS[i].key, "preset") != 0)
-            add(t, "  %s: %s\n", MEMORY_KEYS[i].key, values[i]);
+            add_opt(t, MEMORY_KEYS[i].opt, values[i], "  %s: %s\n", MEMORY_KEYS[i].key,
+                    values[i]);
     bool has_gpu = false;
     for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
         has_gpu |= values[i] && strcmp(MEMORY_KEYS[i].section, "gpu") == 0;
@@ -423,7 +505,8 @@ static void memory_scenario_text(text *t, const char *values[], bool has_gb, lon
     bool has_dp = false;
     for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
         if (values[i] && strcmp(MEMORY_KEYS[i].section, "plan") == 0) {
-            add(t, "    %s: %s\n", MEMORY_KEYS[i].key, values[i]);
+            add_opt(t, MEMORY_KEYS[i].opt, values[i], "    %s: %s\n", MEMORY_KEYS[i].key,
+                    values[i]);
             has_dp |= strcmp(MEMORY_KEYS[i].key, "dp") == 0;
         }
     if (!has_dp)
@@ -460,15 +543,25 @@ int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
     long long gpus, batch;
     if ((st = memory_plan_size(values, &gpus, &batch, &has_gb, err)) != PE_OK)
         return st;
-    text t = {.len = 0};
+    bool has_model = false;
+    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
+        has_model |= values[i] && strcmp(MEMORY_KEYS[i].section, "model") == 0;
+    if (!has_model)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                       "memory: no model given: --model PRESET, or --layers, --hidden, --heads, "
+                       "--vocab and --seq-len (see --help)");
+    static text t; /* 9 KB: off the stack */
+    memset(&t, 0, sizeof t);
     memory_scenario_text(&t, values, has_gb, batch);
     if (t.overflow)
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "memory: options too long");
 
     pe_scenario s;
     st = load_scenario_buffer("<memory options>", t.data, t.len, catalog, &s, err);
-    if (st != PE_OK)
+    if (st != PE_OK) {
+        name_options(&t, "memory", err);
         return st;
+    }
     if ((st = memory_fit_cluster(&s, gpus, err)) != PE_OK) {
         scenario_free(&s);
         return st;
@@ -613,28 +706,29 @@ static pe_status collective_scenario_text(text *t, const collective_options *o, 
 {
     add(t, "schema: planeval/v1\nname: collective\n"
            "model: {layers: 1, hidden: 8, heads: 1, vocab: 8, seq_len: 8}\n"
-           "training: {global_batch: 1}\nplans: [{dp: 1}]\ncluster:\n  preset: %s\n", o->cluster);
+           "training: {global_batch: 1}\nplans: [{dp: 1}]\ncluster:\n");
+    add_opt(t, "cluster", o->cluster, "  preset: %s\n", o->cluster);
     if (o->gpn)
-        add(t, "  gpus_per_node: %s\n", o->gpn);
+        add_opt(t, "gpus-per-node", o->gpn, "  gpus_per_node: %s\n", o->gpn);
     if (o->topo || o->bw || o->links || o->link_bw || o->lat_in) {
         add(t, "  intra_node:\n");
         if (o->topo)
-            add(t, "    topology: %s\n", o->topo);
+            add_opt(t, "topology", o->topo, "    topology: %s\n", o->topo);
         if (o->bw)
-            add(t, "    bandwidth_gb_s: %s\n", o->bw);
+            add_opt(t, "bandwidth-gb-s", o->bw, "    bandwidth_gb_s: %s\n", o->bw);
         if (o->links)
-            add(t, "    links: %s\n", o->links);
+            add_opt(t, "links", o->links, "    links: %s\n", o->links);
         if (o->link_bw)
-            add(t, "    link_gb_s: %s\n", o->link_bw);
+            add_opt(t, "link-gb-s", o->link_bw, "    link_gb_s: %s\n", o->link_bw);
         if (o->lat_in)
-            add(t, "    latency_us: %s\n", o->lat_in);
+            add_opt(t, "intra-latency-us", o->lat_in, "    latency_us: %s\n", o->lat_in);
     }
     if (o->nic || o->lat_out) {
         add(t, "  inter_node:\n");
         if (o->nic)
-            add(t, "    nic_gb_s: %s\n", o->nic);
+            add_opt(t, "nic-gb-s", o->nic, "    nic_gb_s: %s\n", o->nic);
         if (o->lat_out)
-            add(t, "    latency_us: %s\n", o->lat_out);
+            add_opt(t, "inter-latency-us", o->lat_out, "    latency_us: %s\n", o->lat_out);
     }
     /* enough nodes for any placement of the group (n·k GPUs of ranks), at
      * least 2 so that the preset's inter_node keys apply */
@@ -683,13 +777,16 @@ int calc_collective(int argc, char **argv, const pe_catalog *catalog, pe_error *
     pe_status st = collective_parse(argc, argv, &o, err);
     if (st != PE_OK || o.help)
         return st;
-    text t = {.len = 0};
+    static text t; /* 9 KB: off the stack */
+    memset(&t, 0, sizeof t);
     if ((st = collective_scenario_text(&t, &o, err)) != PE_OK)
         return st;
     pe_scenario s;
     st = load_scenario_buffer("<collective options>", t.data, t.len, catalog, &s, err);
-    if (st != PE_OK)
+    if (st != PE_OK) {
+        name_options(&t, "collective", err);
         return st;
+    }
     print_cluster_line(catalog, o.cluster, o.cluster_given, NULL, &s.cluster);
     collective_print(&o, &s);
     scenario_free(&s);
