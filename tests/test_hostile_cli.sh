@@ -78,4 +78,14 @@ check "--shard 0/2^64 wrote nothing" '[ ! -e "$work/big" ]'
 refused "html --out" html --out "$work/h" "$work/none.csv"
 says "html --out" "unknown option '--out'"
 
+# A directory path so long that DIR/NAME.csv would not fit planeval's
+# 1024-byte paths was cut short: the report went to another directory.
+long_dir=$work/long
+for i in 1 2 3 4 5 6; do long_dir=$long_dir/$(printf 'd%.0s' {1..100}); done
+mkdir -p "$long_dir"
+refused "run -o (600-byte path)" run --quiet -o "$long_dir/out" "$scen"
+says "run -o (600-byte path)" "is too long (at most 512"
+check "run -o (600-byte path) wrote no report anywhere" \
+    '[ -z "$(find "$work/long" -name "*.csv")" ]'
+
 finish

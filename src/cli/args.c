@@ -30,10 +30,18 @@ int cli_usage_error(const char *fmt, const char *arg)
 
 bool cli_path_given(const char *option, const char *value)
 {
-    if (value[0])
-        return true;
-    fprintf(stderr, "planeval: %s needs a path, got ''\nTry 'planeval --help'.\n", option);
-    return false;
+    if (!value[0]) {
+        fprintf(stderr, "planeval: %s needs a path, got ''\nTry 'planeval --help'.\n", option);
+        return false;
+    }
+    if (strlen(value) > CLI_PATH_OPTION_MAX) {
+        fprintf(stderr, "planeval: %s: a path of %zu bytes is too long (at most %d: the files "
+                "written under it, such as DIR/.NAME.shard-I-of-N.summary.csv.tmp.HOST.PID, "
+                "must fit %d bytes)\nTry 'planeval --help'.\n", option, strlen(value),
+                CLI_PATH_OPTION_MAX, PE_PATH_MAX);
+        return false;
+    }
+    return true;
 }
 
 bool cli_same_file(const char *a, const char *b)

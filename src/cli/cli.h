@@ -29,8 +29,11 @@ int cli_usage_error(const char *fmt, const char *arg);
 int cli_worst(int a, int b);
 
 /* An option's path value (-o, --golden, --catalog, --gradebook): "" would
- * be joined into "/NAME", a file in the root directory, so it is refused
- * (a usage error, false). */
+ * be joined into "/NAME", a file in the root directory, and a path longer
+ * than CLI_PATH_OPTION_MAX would be cut short in the PE_PATH_MAX paths of
+ * the files written under it (a report in another directory), so both are
+ * refused (a usage error, false). */
+#define CLI_PATH_OPTION_MAX 512
 bool cli_path_given(const char *option, const char *value);
 
 /* Whether two paths name one existing file (same device and inode), so an
