@@ -692,6 +692,13 @@ static pe_status load_plan(loader *L, const yaml_node_t *item, size_t index, pe_
     if (a.set[ni]) {
         y_path(fp, path, "name");
         st = keep(L, y_get_name(L->d, a.value[ni], fp, p->name, sizeof p->name, L->err));
+        /* the name is a report cell: a spreadsheet runs one that starts
+         * with = + - @ (after spaces) as a formula */
+        const char *first = p->name + strspn(p->name, " ");
+        if (!st && *first && strchr("=+-@", *first))
+            st = keep(L, y_fail(L->err, L->d, a.value[ni],
+                                "%s must not start with '%c': a spreadsheet opening the report "
+                                "would run the cell as a formula", fp, *first));
     }
     if (a.set[oi]) {
         y_path(fp, path, "overlap");
