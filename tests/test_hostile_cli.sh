@@ -88,4 +88,12 @@ says "run -o (600-byte path)" "is too long (at most 512"
 check "run -o (600-byte path) wrote no report anywhere" \
     '[ -z "$(find "$work/long" -name "*.csv")" ]'
 
+# check on a sweep of astronomical size: a note on stderr at once (the
+# expect: assertions see every plan), not a silent hang.
+values=$(seq -s, 1 5000)
+printf 'schema: planeval/v1\nname: vast\nmodel: {preset: gpt3-175b}\ncluster: {preset: mi300x-node, nodes: 8}\ntraining: {global_batch: 1536}\nsweep: {tp: [%s], pp: [%s], dp: auto}\n' \
+    "$values" "$values" >"$work/vast.yaml"
+timeout 3 "$planeval" check "$work/vast.yaml" >/dev/null 2>"$work/err"
+says "check of 25 M combinations" "vast: note: 25000000 combinations: check evaluates every plan"
+
 finish

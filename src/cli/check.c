@@ -461,6 +461,8 @@ static pe_status check_golden(const pe_scenario *s, const pe_plan_space *space,
     return compare_fresh(golden, s, space, ctx, rr, opt, t, err);
 }
 
+#define CHECK_BIG_SWEEP 20000000u /* combinations; as run's note */
+
 static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, tally *t,
                            pe_error *err)
 {
@@ -470,7 +472,15 @@ static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, 
         return st;
     pe_eval_ctx ctx;
     evaluate_prepare(s, &ctx);
-    pe_run_options ro = {.threads = opt->threads};
+    /* expect: and --golden see every plan: a sweep too big to hold says so
+     * (as run does) and shows its progress, instead of a silent hang */
+    const uint64_t total = plans_total(&space);
+    const bool big = total > CHECK_BIG_SWEEP && !opt->quiet;
+    if (big)
+        fprintf(stderr, "%s: note: %llu combinations: check evaluates every plan and keeps each "
+                "row in memory, about 1000 bytes a row, so up to %.3g GiB\n", s->name,
+                (unsigned long long)total, (double)total * 1000.0 / 1073741824.0);
+    pe_run_options ro = {.threads = opt->threads, .progress = big};
     pe_run_result rr;
     st = runner_run(&space, &ctx, &ro, &rr, err);
     if (st != PE_OK) {
