@@ -70,6 +70,11 @@ e=$(echo "$out" | awk '/flops_efficiency:/ { print $2 }')
 check "calibrate round-trips e = 0.5 (got $e)" 'near "$e" 0.5 1e-3'
 "$planeval" calibrate "$scen" --plan zero3-selective --step-time 1 2>"$work/err"; rc=$?
 check "calibrate says when no e reproduces the run" '[ $rc -eq 2 ] && grep -q "even at flops_efficiency 1" "$work/err"'
+# ... and when the measurement is slower than any efficiency gives (it
+# printed flops_efficiency 1e-09 and a step time 1e290 times too short)
+"$planeval" calibrate "$scen" --plan tp8-pp8-selective --step-time 1e300 >"$work/calc.out" 2>"$work/err"; rc=$?
+check "calibrate --step-time 1e300 is refused (got $rc)" \
+    '[ $rc -eq 2 ] && [ ! -s "$work/calc.out" ] && grep -q "no efficiency reproduces it" "$work/err"'
 
 # Hostile option values: one clear message, exit 2, never a crash
 for args in "memory --gpus-per-node 0" "memory --dp 3037000500 --tp 3037000500" \

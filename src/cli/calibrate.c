@@ -69,6 +69,13 @@ static pe_status calibrate(const pe_scenario *s, const pe_plan *p, const pe_comm
                            "run; check the interconnect figures and overlap",
                            key, at_one, opt->plan, opt->measured_step_s, at_one - r.compute_s);
         double lo = 1e-9, hi = 1.0; /* step(lo) ≥ measured ≥ step(hi) */
+        const double at_lo = step_at(s, p, lo, &r);
+        if (at_lo < opt->measured_step_s)
+            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                           "even at %s %g the model predicts only %.6g s for plan '%s', less "
+                           "than the measured %.6g s: no efficiency reproduces it (is "
+                           "--step-time the seconds of one step?)",
+                           key, lo, at_lo, opt->plan, opt->measured_step_s);
         for (int i = 0; i < 200 && hi - lo > 1e-15; i++) {
             double mid = 0.5 * (lo + hi);
             if (step_at(s, p, mid, &r) > opt->measured_step_s)
