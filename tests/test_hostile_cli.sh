@@ -96,4 +96,12 @@ printf 'schema: planeval/v1\nname: vast\nmodel: {preset: gpt3-175b}\ncluster: {p
 timeout 3 "$planeval" check "$work/vast.yaml" >/dev/null 2>"$work/err"
 says "check of 25 M combinations" "vast: note: 25000000 combinations: check evaluates every plan"
 
+# -o naming a file, not a directory: an I/O error (3) that says so, and
+# the file is left alone.
+printf 'not a directory\n' >"$work/plain"
+"$planeval" run --quiet -o "$work/plain" "$scen" >/dev/null 2>"$work/err"; rc=$?
+check "run -o FILE: exit 3 (got $rc)" '[ $rc -eq 3 ]'
+says "run -o FILE" "$work/plain: error: is not a directory: cannot write 01-fit-the-model.csv into it"
+check "run -o FILE left the file alone" '[ "$(cat "$work/plain")" = "not a directory" ]'
+
 finish

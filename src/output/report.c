@@ -248,6 +248,10 @@ pe_status report_make_parent_dirs(const char *path, pe_error *err)
     if (dir[0] && mkdir(dir, 0777) != 0 && errno != EEXIST)
         return pe_fail(err, PE_INTERNAL, dir, 0, 0, "cannot create directory: %s",
                        strerror(errno));
+    struct stat st; /* EEXIST: maybe a file of that name, not a directory */
+    if (dir[0] && stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        return pe_fail(err, PE_INTERNAL, dir, 0, 0,
+                       "is not a directory: cannot write %s into it", slash + 1);
     return PE_OK;
 }
 
