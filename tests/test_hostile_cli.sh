@@ -104,4 +104,12 @@ check "run -o FILE: exit 3 (got $rc)" '[ $rc -eq 3 ]'
 says "run -o FILE" "$work/plain: error: is not a directory: cannot write 01-fit-the-model.csv into it"
 check "run -o FILE left the file alone" '[ "$(cat "$work/plain")" = "not a directory" ]'
 
+# A class where no submission names a student (every one unreadable) still
+# gets its gradebook: a header only (under UBSan this sorted a NULL array).
+printf 'not: [a mapping\n' >"$work/unreadable.yaml"
+"$planeval" grade "$key" "$work/unreadable.yaml" -o "$work/ug.csv" --gradebook "$work/ub.csv" \
+    >/dev/null 2>"$work/err"; rc=$?
+check "grade of unreadable work with --gradebook: exit 0 (got $rc: $(head -c 300 "$work/err"))" '[ $rc -eq 0 ]'
+check "its gradebook is the header only" '[ "$(cat "$work/ub.csv")" = "student,points,possible,percent,file" ]'
+
 finish

@@ -111,7 +111,8 @@ pe_status grade_class_write_book(grade_class *c, const char *path, double possib
                                  pe_report **out, pe_error *err)
 {
     static const char *const header[] = {"student", "points", "possible", "percent", "file"};
-    qsort(c->book, c->book_count, sizeof *c->book, cmp_entry);
+    if (c->book_count) /* qsort's array may not be NULL, even for 0 entries */
+        qsort(c->book, c->book_count, sizeof *c->book, cmp_entry);
     pe_status st = report_open_cells(path, header, 5, out, err);
     for (size_t i = 0; st == PE_OK && i < c->book_count; i++) {
         const book_entry *e = &c->book[i];
