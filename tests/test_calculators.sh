@@ -136,4 +136,8 @@ calc_refused "error: memory: --gpu nope: cluster.gpu.preset: unknown gpu preset 
 calc_refused "error: collective: --links 0: cluster.intra_node.links must be a whole number >= 1, got 0" \
     collective --op all-reduce --bytes 1GiB --group 8 --topology full_mesh --links 0
 
+for b in 0x10 1e400 inf; do # strtod reads these; a byte count is decimal
+    calc_refused "error: --bytes needs a decimal number, got '$b'" collective --op all-reduce --bytes "$b" --group 8
+done
+
 finish

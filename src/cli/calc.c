@@ -1,4 +1,5 @@
 /* calc.c — `planeval memory`, `planeval collective`, `planeval bubble`. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -134,8 +135,13 @@ static pe_status parse_number(const char *opt, const char *v, bool bytes, double
     char *end;
     errno = 0;
     double x = strtod(v, &end);
-    if (errno || end == v || !isfinite(x))
-        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--%s needs a number, got '%s'", opt, v);
+    /* decimal only: strtod also reads hexadecimal ("0x10"), "inf", spaces */
+    const char *digits = v + (v[0] == '-' || v[0] == '+');
+    const bool decimal = (isdigit((unsigned char)digits[0]) || digits[0] == '.') &&
+                         !(digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'));
+    if (errno || end == v || !isfinite(x) || !decimal)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--%s needs a decimal number, got '%s'", opt,
+                       v);
     if (!bytes && *end)
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--%s needs a plain number, got '%s'", opt, v);
     /* byte sizes: optional binary or decimal suffix */
