@@ -470,6 +470,11 @@ static pe_status parser_error(const yaml_parser_t *p, const char *path, const ch
                        "alias *%.*s refers to no anchor (&%.*s must come before it)", (int)n,
                        data + i, (int)n, data + i);
     }
+    if (col > 1024 && (strstr(problem, "mapping values are not allowed") ||
+                       (p->context && strstr(p->context, "simple key"))))
+        return pe_fail(err, PE_BAD_INPUT, path, line, col,
+                       "YAML syntax error: %s (a key is at most 1024 characters: YAML reads "
+                       "a longer one as a value, not a key)", problem);
     if (p->context)
         return pe_fail(err, PE_BAD_INPUT, path, line, col,
                        "YAML syntax error: %s (%s that starts at line %d)", problem, p->context,
