@@ -112,4 +112,11 @@ printf 'not: [a mapping\n' >"$work/unreadable.yaml"
 check "grade of unreadable work with --gradebook: exit 0 (got $rc: $(head -c 300 "$work/err"))" '[ $rc -eq 0 ]'
 check "its gradebook is the header only" '[ "$(cat "$work/ub.csv")" = "student,points,possible,percent,file" ]'
 
+# The same submission twice (as a file and through its directory) would
+# supersede itself.
+mkdir -p "$work/class" && cp "$sub" "$work/class/a.yaml"
+refused "grade SUB SUB" grade "$key" "$work/class/a.yaml" "$work/class" -o "$work/twice.csv"
+says "grade SUB SUB" "is given twice"
+check "grade SUB SUB wrote nothing" '[ ! -e "$work/twice.csv" ]'
+
 finish

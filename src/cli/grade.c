@@ -744,8 +744,9 @@ static int grade_options(int argc, char **argv, pe_grade_options *opt, const cha
     return -1;
 }
 
-/* An output that is the key, a submission or the other output would
- * overwrite it: refused before anything is read (status 2), else -1. */
+/* A submission given twice, or an output that is the key, a submission or
+ * the other output (it would overwrite it): refused before anything is
+ * read (status 2), else -1. */
 static int outputs_clash(const pe_grade_options *opt, const char *key, const pe_file_list *files)
 {
     const char *outputs[2] = {opt->output, opt->gradebook};
@@ -754,6 +755,14 @@ static int outputs_clash(const pe_grade_options *opt, const char *key, const pe_
         (strcmp(outputs[0], outputs[1]) == 0 || cli_same_file(outputs[0], outputs[1])))
         return cli_usage_error("grade: --gradebook %s is also the grades file (-o): give "
                                "another file", outputs[1]);
+    for (size_t i = 0; i < files->count; i++)
+        for (size_t j = i + 1; j < files->count; j++)
+            if (cli_same_file(files->paths[i], files->paths[j])) {
+                fprintf(stderr, "planeval: grade: %s is given twice (also as %s): a student's "
+                        "file would supersede itself; give each submission once\n",
+                        files->paths[j], files->paths[i]);
+                return PE_BAD_INPUT;
+            }
     for (int o = 0; o < 2; o++) {
         const char *clash = outputs[o] && cli_same_file(outputs[o], key) ? key : NULL;
         for (size_t i = 0; outputs[o] && !clash && i < files->count; i++)
