@@ -8,15 +8,10 @@
 # drill 2 (ties at rank 1), and — when node, ajv and js-yaml are installed —
 # the class against schemas/submission.schema.json.
 # Prints "N passed, N failed"; exit 1 on any failure.
-set -u
-planeval=$1 src=$2 work=$3
-rm -rf "$work" && mkdir -p "$work"
+# testlib.sh: the arguments, a fresh WORKDIR, check and cells_matching.
+. "$(dirname "$0")/testlib.sh"
 case $planeval in /*) ;; *) planeval=$PWD/$planeval ;; esac
 src=$(cd "$src" && pwd) work=$(cd "$work" && pwd)
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-no() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { if eval "$2"; then ok; else no "$1"; fi; }
 
 key=$src/scenarios/drills/01-fit-the-model.yaml
 class=$work/class
