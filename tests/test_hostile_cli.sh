@@ -119,4 +119,14 @@ refused "grade SUB SUB" grade "$key" "$work/class/a.yaml" "$work/class" -o "$wor
 says "grade SUB SUB" "is given twice"
 check "grade SUB SUB wrote nothing" '[ ! -e "$work/twice.csv" ]'
 
+# --resume with a checkpoint that is a FIFO (opening it blocked the run)
+# or a directory: refused at once.
+mkdir -p "$work/rs1/01-fit-the-model.checkpoint" "$work/rs2"
+mkfifo "$work/rs2/01-fit-the-model.checkpoint"
+for d in rs1 rs2; do
+    timeout 10 "$planeval" run --quiet --resume -o "$work/$d" "$scen" >/dev/null 2>"$work/err"; rc=$?
+    check "--resume, checkpoint $d: exit 2 (got $rc)" '[ $rc -eq 2 ]'
+    says "--resume, checkpoint $d" "01-fit-the-model.checkpoint: error: not a regular file"
+done
+
 finish

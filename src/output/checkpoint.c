@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "output/checkpoint.h"
@@ -179,6 +180,10 @@ static const char *check_sum(const char *buf, size_t len)
 pe_status checkpoint_read(const char *path, pe_checkpoint *c, pe_error *err)
 {
     memset(c, 0, sizeof *c);
+    struct stat sb; /* a FIFO would block the run, a directory reads as nothing */
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return pe_fail(err, PE_BAD_INPUT, path, 0, 0,
+                       "not a regular file, so not a checkpoint; remove it to start over");
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return pe_fail(err, PE_BAD_INPUT, path, 0, 0, "cannot read: %s", strerror(errno));
