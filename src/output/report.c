@@ -349,11 +349,11 @@ pe_status report_open(const char *path, pe_report **out, pe_error *err)
  * are left out ("" for a single GPU). */
 static void format_links(const pe_result *r, char *buf, size_t size)
 {
-    const char *names[] = {"tp", "cp", "dp", "pp"};
-    const pe_tier tiers[] = {r->tier_tp, r->tier_cp, r->tier_dp, r->tier_pp};
+    const char *names[] = {"tp", "cp", "dp", "pp", "ep"}; /* ep: issue 11, MoE only */
+    const pe_tier tiers[] = {r->tier_tp, r->tier_cp, r->tier_dp, r->tier_pp, r->tier_ep};
     size_t n = 0;
     buf[0] = '\0';
-    for (int i = 0; i < 4 && n < size; i++)
+    for (int i = 0; i < 5 && n < size; i++)
         if (tiers[i] != PE_TIER_NONE)
             n += (size_t)snprintf(buf + n, size - n, "%s%s:%s", n ? " " : "", names[i],
                                   pe_tier_name(tiers[i]));
@@ -452,6 +452,9 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
     case COL_STATE_TOTAL_GIB: num = r->state_total_gib; break;
     case COL_ACT_TOTAL_GIB: num = r->act_total_gib; break;
     case COL_LINKS: format_links(r, buf, size); return (int)strlen(buf);
+    /* issue 11: 0 for a dense plan ("dense plans have 0") */
+    case COL_EP_COMM_S: num = r->ep_comm_s; break;
+    case COL_MEM_EXPERTS_GIB: num = r->mem_experts_gib; break;
     default: return 0;
     }
     return report_format_double(num, buf, size);
