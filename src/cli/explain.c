@@ -375,6 +375,15 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
                  "e_att = %g, η_W = %g, t_mb = %g µs; M = b·s' = %g tokens\n",
             g->gemm_efficiency, g->gemm_half_gflop, ctx->att_rate / ctx->peak,
             g->elementwise_efficiency, g->microbatch_overhead_us, M);
+    const pe_model *m = &ctx->scenario->model;
+    if (m->has_head_dim || m->attention == PE_ATTENTION_MLA)
+        fprintf(out, "F17  attention GEMMs: projection from the a·%s outputs; every other "
+                     "attention weight as one column-parallel multiply of its FLOPs\n",
+                m->attention == PE_ATTENTION_MLA ? "d_v" : "head_dim");
+    if (ctx->fp8)
+        fprintf(out, "F18  the layer GEMMs in fp8: peak_fp8·e_max = %.6g FLOP/s, roofline "
+                     "(MK + KN + 2MN)/W (efficiencies below are against the bf16 peak)\n",
+                g->peak_fp8_tflops * 1e12 * g->gemm_efficiency);
     for (int i = 0; i < PE_LAYER_GEMMS; i++) {
         const pe_gemm_shape *s = &ctx->gemms[i];
         const double K = s->k_sharded ? s->K / t : s->K, N = s->k_sharded ? s->N : s->N / t;
@@ -382,8 +391,13 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
         char what[96];
         snprintf(what, sizeof what, "%s GEMM %g×%g×%g, F = 2·M·K·N = %.6g FLOP", NAMES[i], M, K, N, F);
         eq_begin(out, "F7-8", what, "max((F + F_half)/(peak·e_max), 2·(MK + KN + MN)/W)");
-        eq_subst(out, "max((%.6g + %.6g)/%.6g, 2·(%g + %g + %g)/%.6g)", F, g->gemm_half_gflop * 1e9,
-                 ctx->gemm_rate, M * K, K * N, M * N, ctx->hbm_bps);
+        if (ctx->fp8) /* F18 */
+            eq_subst(out, "max((%.6g + %.6g)/%.6g, (%g + %g + 2·%g)/%.6g)", F,
+                     g->gemm_half_gflop * 1e9, g->peak_fp8_tflops * 1e12 * g->gemm_efficiency,
+                     M * K, K * N, M * N, ctx->hbm_bps);
+        else
+            eq_subst(out, "max((%.6g + %.6g)/%.6g, 2·(%g + %g + %g)/%.6g)", F,
+                     g->gemm_half_gflop * 1e9, ctx->gemm_rate, M * K, K * N, M * N, ctx->hbm_bps);
         fprintf(out, "       = %.6g s (efficiency F/(peak·τ) = %.4g)%*s[Hockney n½; Williams]\n",
                 d->gemm_t[i], F / (ctx->peak * d->gemm_t[i]), 8, "");
     }
@@ -399,11 +413,14 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
     eq_begin(out, "F8-10", "τ_lf, τ_lb, τ_att per layer",
              "GEMMs + core + element-wise; 2·τ_lf + recompute (full τ_lf, selective core + att part)");
     fprintf(out, "       = %.6g s, %.6g s, %.6g s\n", d->tau_lf, d->tau_lb, d->tau_att);
-    const int stages = p->pp == 1 ? 1 : 2;
+    const int stages = shown_stages(p);
     for (int i = 0; i < stages; i++) {
         char sb[32], what[96];
-        snprintf(what, sizeof what, "τ_f, τ_b %s", stage_name(i, p->pp, sb));
-        eq_begin(out, "F11", what, "(L/p)·τ_l + (last ? out : 0) + t_mb/3, (L/p)·τ_lb + 2·out + 2·t_mb/3");
+        snprintf(what, sizeof what, "τ_f, τ_b %s, %g layers", stage_name(i, p->pp, sb),
+                 d->stage_layers[i]);
+        eq_begin(out, "F11/F20", what,
+                 "L_j·τ_lf (MoE: (L_j − n_j)·τ_lf + n_j·τ_mlf) + (last ? out : 0) + t_mb/3; "
+                 "τ_b likewise with τ_lb, τ_mlb, 2·out, 2·t_mb/3");
         fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
     }
 }
@@ -720,6 +737,14 @@ static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
                  "router and rho) = %.6g\n", e->F_layer_d, e->F_layer_m);
     fprintf(out, "     expert and shared-expert GEMMs in %s, router in bf16 (see above)\n",
             ctx->fp8 ? "fp8" : "bf16");
+    if (ctx->refined_compute) {
+        eq_begin(out, "F19", "one MoE layer from its GEMMs (refined)",
+                 "attention GEMMs + shared + router + (E/ep)·expert(M_e) + core + element-wise");
+        eq_subst(out, "M_e = b·s'·k·ρ·ep·etp/(t·E) = %g rows per local expert; experts %.6g s, "
+                      "shared %.6g s, router %.6g s",
+                 d->moe.M_e, d->moe.t_exp, d->moe.t_sh, d->moe.t_router);
+        eq_value(out, d->moe.tau_mlf, "s", "docs/model.md §14");
+    }
     explain_group(out, "ep", &d->moe.g_ep, (long long)p->etp, ctx);
     eq_begin(out, "X9", "S_dispatch, S_combine", "b·s'·k·ρ·h·β/t");
     eq_subst(out, "%.6g, %.6g bytes per GPU", d->moe.s_disp, d->moe.s_comb);
