@@ -53,7 +53,7 @@ check "check --help" 'help_has check --golden --rel-tol --abs-tol --top --update
 check "explain --help" 'help_has explain --plan --catalog'
 check "validate --help" 'help_has validate --quiet --catalog'
 check "merge --help" 'help_has merge --output --top --allow-partial'
-check "calibrate --help" 'help_has calibrate --plan --step-time --peak-memory'
+check "calibrate --help" 'help_has calibrate --plan --step-time --peak-memory --fit RUNS.csv'
 check "--help is not the general usage" '"$planeval" explain --help | grep -vq "^  grade KEY"'
 
 # Long options spelled in full, and only the command's own.

@@ -114,6 +114,9 @@ int command_calibrate(const pe_catalog *catalog, const pe_file_list *files,
         return calibrate_runs(catalog, files->paths[0], opt); /* many runs, F8–F10 */
     if (files->count != 1)
         st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "calibrate takes exactly one scenario");
+    else if (opt->fit_numbers)
+        st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0,
+                     "--fit applies to a runs file (RUNS.csv); one scenario fits flops_efficiency");
     else if (!opt->plan)
         st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "calibrate needs --plan NAME|CANONICAL");
     else if (!(opt->measured_step_s > 0) && !(opt->measured_peak_gib > 0))

@@ -8,9 +8,10 @@
  * the same conversion `check --table` makes) and its value; group `fit`
  * (or empty) rows are fitted, `predict` rows only predicted.
  *
- * The four numbers of F8–F10 — gemm_efficiency, elementwise_efficiency,
- * gemm_half_gflop, attention_efficiency (the first k only, with k < 4 fit
- * rows) — minimise the sum over the fit rows of ln(predicted/measured)²,
+ * The numbers of F8–F10 — gemm_efficiency, elementwise_efficiency,
+ * gemm_half_gflop, attention_efficiency: those --fit names, else the first
+ * max(1, ⌊fit rows/2⌋), at most 4, so every number rests on two runs and
+ * leave-one-out still has data to refit from — minimise the sum over the fit rows of ln(predicted/measured)²,
  * by Nelder–Mead in a box (a handful of numbers, a smooth, cheap model: no
  * gradient needed). Printed: the
  * values, every row's error, the in-sample and leave-one-out mean absolute
@@ -27,9 +28,8 @@
 #include "sweep/plans.h"
 
 #define NPAR 4
-/* In the order they are freed: with k < 4 fit runs only the first k are
- * fitted; the others keep the scenario's values (their defaults: F_half 0,
- * e_att = e_max). */
+/* In the order they are freed by default; numbers not fitted keep the
+ * scenario's values (their defaults: F_half 0, e_att = e_max). */
 static const char *const PAR_NAME[NPAR] = {"gemm_efficiency", "elementwise_efficiency",
                                            "gemm_half_gflop", "attention_efficiency"};
 static const double PAR_LO[NPAR] = {0.05, 0.02, 0.0, 0.02};
@@ -49,7 +49,8 @@ typedef struct {
     run *runs;
     size_t count;
     long skip;  /* leave-one-out: the fit row left out, −1 for none */
-    int free;   /* numbers fitted: min(4, fit rows − 1 when leaving one out) */
+    int free;   /* numbers fitted: order[0..free) (fewer when leaving one out) */
+    int order[NPAR]; /* which numbers, in the order they are freed */
     double fixed[NPAR]; /* the values of the numbers not fitted */
 } run_set;
 
@@ -73,9 +74,11 @@ static double step_with(const run *r, const double x[NPAR])
 static double loss(const run_set *rs, const double xf[NPAR])
 {
     double x[NPAR];
-    for (int i = 0; i < NPAR; i++) {
-        x[i] = i < rs->free ? xf[i] : rs->fixed[i];
-        if (i < rs->free && !(x[i] >= PAR_LO[i] && x[i] <= PAR_HI[i]))
+    memcpy(x, rs->fixed, sizeof x);
+    for (int k = 0; k < rs->free; k++) {
+        const int i = rs->order[k];
+        x[i] = xf[k];
+        if (!(x[i] >= PAR_LO[i] && x[i] <= PAR_HI[i]))
             return HUGE_VAL;
     }
     double sum = 0.0;
@@ -91,14 +94,17 @@ static double loss(const run_set *rs, const double xf[NPAR])
 static void simplex(const run_set *rs, double best[NPAR]);
 
 /* Nelder–Mead (reflection 1, expansion 2, contraction ½, shrink ½) from
- * PAR_START, over the first rs->free numbers (the others held at
- * rs->fixed); deterministic, 400 iterations are plenty for four numbers. */
+ * PAR_START, over the numbers order[0..free) (the others held at
+ * rs->fixed); deterministic, 400 iterations are plenty for four numbers.
+ * best: all four numbers, indexed as PAR_NAME. */
 static void minimise(const run_set *rs, double best[NPAR])
 {
-    for (int j = 0; j < NPAR; j++)
-        best[j] = rs->fixed[j];
+    double xf[NPAR] = {0};
+    memcpy(best, rs->fixed, sizeof(double) * NPAR);
     if (rs->free > 0)
-        simplex(rs, best);
+        simplex(rs, xf);
+    for (int k = 0; k < rs->free; k++)
+        best[rs->order[k]] = xf[k];
 }
 
 static void simplex(const run_set *rs, double best[NPAR])
@@ -107,7 +113,8 @@ static void simplex(const run_set *rs, double best[NPAR])
     double p[NPAR + 1][NPAR], f[NPAR + 1];
     for (int k = 0; k <= n; k++) {
         for (int j = 0; j < NPAR; j++)
-            p[k][j] = j < n ? PAR_START[j] + (k == j + 1 ? PAR_STEP[j] : 0.0) : rs->fixed[j];
+            p[k][j] = j < n ? PAR_START[rs->order[j]] + (k == j + 1 ? PAR_STEP[rs->order[j]] : 0.0)
+                            : 0.0;
         f[k] = loss(rs, p[k]);
     }
     for (int it = 0; it < 400; it++) {
@@ -296,47 +303,92 @@ static void print_fit(const run_set *rs, const double x[NPAR], const double loo[
                pr_sum / (double)n_pred, pr_max);
     printf("\n# paste under the GPU preset (docs/model.md §12, F8-F10); %d of %d numbers "
            "fitted\n", rs->free, NPAR);
-    for (int i = 0; i < rs->free; i++)
-        printf("    %s: %.4g\n", PAR_NAME[i], x[i]);
+    for (int k = 0; k < rs->free; k++)
+        printf("    %s: %.4g\n", PAR_NAME[rs->order[k]], x[rs->order[k]]);
+}
+
+/* The numbers to fit: --fit's names in their order, else the first
+ * max(1, ⌊fit rows/2⌋) of PAR_NAME, at most 4. */
+static pe_status choose_numbers(const char *list, size_t n_fit, run_set *rs, pe_error *err)
+{
+    if (!list) {
+        const size_t half = n_fit / 2 > 1 ? n_fit / 2 : 1;
+        rs->free = half < NPAR ? (int)half : NPAR;
+        for (int k = 0; k < NPAR; k++)
+            rs->order[k] = k;
+        return PE_OK;
+    }
+    rs->free = 0;
+    for (const char *p = list;; p++) {
+        const size_t len = strcspn(p, ",");
+        int found = -1;
+        for (int i = 0; i < NPAR; i++)
+            if (len == strlen(PAR_NAME[i]) && strncmp(p, PAR_NAME[i], len) == 0)
+                found = i;
+        for (int k = 0; k < rs->free && found >= 0; k++)
+            if (rs->order[k] == found)
+                return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "--fit names %s twice",
+                               PAR_NAME[found]);
+        if (found < 0)
+            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                           "--fit takes names from gemm_efficiency, elementwise_efficiency, "
+                           "gemm_half_gflop, attention_efficiency, separated by commas, got '%s'",
+                           list);
+        rs->order[rs->free++] = found;
+        p += len;
+        if (!*p)
+            break;
+    }
+    if ((size_t)rs->free > n_fit)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                       "--fit names %d numbers but the runs file has %zu fit row%s: fit at most "
+                       "that many", rs->free, n_fit, n_fit == 1 ? "" : "s");
+    return PE_OK;
+}
+
+/* Fit, refit leaving each fit row out, print. */
+static pe_status fit_and_print(run_set *rs, size_t n_fit, pe_error *err)
+{
+    const pe_gpu *g = &rs->runs[0].s.cluster.gpu; /* the numbers not fitted */
+    rs->fixed[0] = g->has_gemm_efficiency ? g->gemm_efficiency : g->flops_efficiency;
+    rs->fixed[1] = g->elementwise_efficiency;
+    rs->fixed[2] = g->gemm_half_gflop;
+    rs->fixed[3] = g->has_attention_efficiency ? g->attention_efficiency : -1.0;
+    double x[NPAR], xi[NPAR];
+    double *loo = calloc(rs->count, sizeof *loo);
+    if (!loo)
+        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    const int free_all = rs->free;
+    minimise(rs, x);
+    for (size_t i = 0; i < rs->count; i++) {
+        if (!rs->runs[i].fit)
+            continue;
+        rs->skip = (long)i; /* leave-one-out: refit without row i, predict it */
+        rs->free = (int)n_fit - 1 < free_all ? (int)n_fit - 1 : free_all;
+        minimise(rs, xi);
+        loo[i] = 100.0 * (step_with(&rs->runs[i], xi) / rs->runs[i].measured - 1.0);
+    }
+    rs->skip = -1;
+    rs->free = free_all;
+    print_fit(rs, x, loo);
+    free(loo);
+    return PE_OK;
 }
 
 int calibrate_runs(const pe_catalog *catalog, const char *path, const pe_command_options *opt)
 {
     pe_error err = {0};
-    run_set rs = {.runs = NULL, .count = 0, .skip = -1, .free = 0, .fixed = {0}};
+    run_set rs = {.runs = NULL, .count = 0, .skip = -1, .free = 0, .order = {0}, .fixed = {0}};
     pe_status st = load_runs(catalog, path, &rs, &err);
     size_t n_fit = 0;
     for (size_t i = 0; !st && i < rs.count; i++)
         n_fit += rs.runs[i].fit;
     if (!st && n_fit == 0)
         st = pe_fail(&err, PE_BAD_INPUT, path, 0, 0, "no fit runs: every row is predict");
-    if (!st) {
-        const pe_gpu *g = &rs.runs[0].s.cluster.gpu; /* the numbers not fitted */
-        rs.fixed[0] = g->has_gemm_efficiency ? g->gemm_efficiency : g->flops_efficiency;
-        rs.fixed[1] = g->elementwise_efficiency;
-        rs.fixed[2] = g->gemm_half_gflop;
-        rs.fixed[3] = g->has_attention_efficiency ? g->attention_efficiency : -1.0;
-        double x[NPAR], xi[NPAR];
-        double *loo = calloc(rs.count, sizeof *loo);
-        const int free_all = n_fit < NPAR ? (int)n_fit : NPAR;
-        rs.free = free_all;
-        minimise(&rs, x);
-        for (size_t i = 0; loo && i < rs.count; i++) {
-            if (!rs.runs[i].fit)
-                continue;
-            rs.skip = (long)i; /* leave-one-out: refit without row i, predict it */
-            rs.free = (int)n_fit - 1 < free_all ? (int)n_fit - 1 : free_all;
-            minimise(&rs, xi);
-            loo[i] = 100.0 * (step_with(&rs.runs[i], xi) / rs.runs[i].measured - 1.0);
-        }
-        rs.skip = -1;
-        rs.free = free_all;
-        if (loo)
-            print_fit(&rs, x, loo);
-        else
-            st = pe_fail(&err, PE_INTERNAL, NULL, 0, 0, "out of memory");
-        free(loo);
-    }
+    if (!st)
+        st = choose_numbers(opt->fit_numbers, n_fit, &rs, &err);
+    if (!st)
+        st = fit_and_print(&rs, n_fit, &err);
     for (size_t i = 0; i < rs.count; i++)
         scenario_free(&rs.runs[i].s);
     free(rs.runs);

@@ -86,17 +86,30 @@ static const command_help HELP[] = {
      "                      dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1}\n"
      "                      (e.g. dp8-tp8-pp1-cp1-z1-none-mb1-1f1b-v1-sp1), whether or not\n"
      "                      the scenario enumerates it\n" COMMON FOOTER},
-    {"calibrate", "plan step-time peak-memory quiet catalog help ",
+    {"calibrate", "plan step-time peak-memory fit quiet catalog help ",
      "usage: planeval calibrate SCENARIO --plan P --step-time SECONDS [OPTIONS]\n"
+     "       planeval calibrate RUNS.csv [--fit NUMBERS] [OPTIONS]\n"
      "\n"
-     "Solve flops_efficiency (and reserve_gib, given the measured peak memory) so\n"
-     "the model reproduces one measured run of plan P; prints the YAML lines to\n"
-     "paste into the scenario.\n"
+     "With one scenario: solve flops_efficiency (and reserve_gib, given the measured\n"
+     "peak memory) so the model reproduces one measured run of plan P; prints the\n"
+     "YAML lines to paste into the scenario.\n"
+     "\n"
+     "With a runs file (header scenario,plan,column,value[,group]; scenario paths\n"
+     "relative to the file; column step_time_s, tokens_per_s, mfu, hfu or\n"
+     "tflops_per_gpu; group fit, predict or empty = fit): fit the refined model's\n"
+     "numbers of one GPU type to every fit row by least squares on the log error;\n"
+     "prints each row's error, the in-sample and leave-one-out mean error, the\n"
+     "predict rows' error and the lines to paste under the GPU preset\n"
+     "(docs/model.md, \"Calibration across runs\").\n"
      "\n"
      "options:\n"
      "  --plan P            an explicit plan's name, or any canonical text\n"
      "  --step-time S       the measured step time in seconds (required)\n"
-     "  --peak-memory GIB   the measured peak memory per GPU in GiB\n" COMMON FOOTER},
+     "  --peak-memory GIB   the measured peak memory per GPU in GiB\n"
+     "  --fit NUMBERS       runs file: the numbers to fit, comma-separated, from\n"
+     "                      gemm_efficiency, elementwise_efficiency, gemm_half_gflop,\n"
+     "                      attention_efficiency (default: the first max(1, fit rows/2)\n"
+     "                      of them, at most 4); the others keep the preset's values\n" COMMON FOOTER},
     {"merge", "output top allow-partial quiet catalog help ",
      "usage: planeval merge REPORT.csv... -o FILE [OPTIONS]\n"
      "\n"

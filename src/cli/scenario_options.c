@@ -20,7 +20,7 @@ enum {
     OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,
     OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY, OPT_TABLE, OPT_SHARD, OPT_RESUME,
     OPT_HTML, OPT_STATUS, OPT_PARETO, OPT_DIGITS,
-    OPT_ALLOW_PARTIAL, OPT_ABS_TOL
+    OPT_ALLOW_PARTIAL, OPT_ABS_TOL, OPT_FIT
 };
 
 static const struct option OPTIONS[] = {
@@ -45,6 +45,7 @@ static const struct option OPTIONS[] = {
     {"status", required_argument, NULL, OPT_STATUS},
     {"pareto", no_argument, NULL, OPT_PARETO},
     {"digits", required_argument, NULL, OPT_DIGITS},
+    {"fit", required_argument, NULL, OPT_FIT},
     {NULL, 0, NULL, 0},
 };
 
@@ -198,6 +199,7 @@ static int take_option(int c, char **argv, pe_command_options *opt, const char *
     case OPT_STATUS: return take_status(optarg, opt);
     case OPT_PARETO: opt->pareto = true; return TAKEN;
     case OPT_DIGITS: return take_digits(optarg, opt);
+    case OPT_FIT: opt->fit_numbers = optarg; return TAKEN; /* names checked by calibrate */
     case OPT_REL_TOL:
     case OPT_ABS_TOL: return take_tol(c, optarg, opt);
     default: return cli_usage_error("unknown option '%s' or a missing value", argv[optind - 1]);
