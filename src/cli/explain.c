@@ -223,7 +223,7 @@ static void explain_act_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     eq_value(out, ctx->act_par, "bytes/token", "Korthikanti eq. 1-4");
     eq_begin(out, "A3", "att, attention-score bytes per token",
              "(2 + 3δ)·a·s; 0 with flash attention or selective recompute");
-    eq_subst(out, "%s", d->att == 0 ? (ctx->attention == PE_ATTENTION_FLASH ? "0 (flash)" : "0 (selective recompute)")
+    eq_subst(out, "%s", d->att == 0 ? (ctx->attention != PE_ATTENTION_STANDARD ? "0 (flash)" : "0 (selective recompute)")
                                     : "(2 + 3δ)·a·s");
     eq_value(out, d->att, "bytes/token", "Korthikanti eq. 1-4");
     eq_begin(out, "A4", "A_layer, one layer one micro-batch",

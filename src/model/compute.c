@@ -57,7 +57,9 @@ void compute_elementwise_bytes(const pe_model *m, double *rep, double *par, doub
     *rep = 2.0 * 4.0 * h + 2.0 * (6.0 + delta) * h; /* F10 */
     *par = (m->mlp == PE_MLP_SWIGLU ? 6.0 : 4.0) * f +
            (m->position == PE_POSITION_ROTARY ? 4.0 * (h + g * d) : 0.0);
-    *att = m->attention == PE_ATTENTION_FLASH ? 0.0 : (4.0 + 5.0 * delta) * a * s;
+    /* standard attention only: flash, and MLA (fused attention, issue 11),
+     * keep the softmax inside F9 */
+    *att = m->attention != PE_ATTENTION_STANDARD ? 0.0 : (4.0 + 5.0 * delta) * a * s;
     *out = 12.0 * (double)m->vocab;
 }
 

@@ -37,7 +37,8 @@ static pe_scenario fx_refined(pe_model m, int64_t global_batch)
  * 16,777,216 + 2,097,152 − 8,388,608 = 10,485,760 = h × 5120 (a·d + 2gd).
  * MLA (DeepSeek-V3): q_a 7168·1536 = 11,010,048 + q_b 1536·128·192 =
  * 37,748,736 + kv_a 7168·576 = 4,128,768 + kv_b 512·128·256 = 16,777,216
- * → 69,664,768 = h × 9718.857…; projection a·d_v × h = 16384 × 7168. */
+ * → 69,664,768 = h × 9718.857…; projection a·d_v × h = 16384 × 7168.
+ * F10 with MLA (fused attention, like flash): no softmax bytes. */
 static void test_f17_shapes(void **state)
 {
     (void)state;
@@ -52,6 +53,15 @@ static void test_f17_shapes(void **state)
     assert_rel(g[0].K * g[0].N, 69664768.0, 1e-15);
     assert_true(g[0].K == 7168 && g[1].K == 16384 && g[1].N == 7168);
     assert_true(g[2].K == 7168 && g[2].N == 2 * 18432); /* the dense layers' MLP as F7 */
+    /* MLA runs fused attention: no softmax bytes in F10 (standard attention
+     * would add (4 + 5δ)·a·s = 4·128·4096 = 2,097,152 bytes per token) */
+    double rep, par, att, out;
+    compute_elementwise_bytes(&ds, &rep, &par, &att, &out);
+    assert_true(att == 0.0);
+    pe_model std = ds;
+    std.attention = PE_ATTENTION_STANDARD;
+    compute_elementwise_bytes(&std, &rep, &par, &att, &out);
+    assert_true(att == 2097152.0);
 }
 
 /* F18 an FP8 GEMM 1024 × 4096 × 8192 (column-parallel, t = 1) at 1e15
