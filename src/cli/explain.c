@@ -775,6 +775,9 @@ static void explain_precision(FILE *out, const pe_eval_ctx *ctx)
     fprintf(out, "F16  fp8 FLOPs per token of a dense layer = 2·N_mm = %.6g; M7 FP8 weight "
                  "copies %g bytes per FP8-GEMM parameter (in mem_weights)\n",
             ctx->F8_layer, ctx->beta_8);
+    if (ctx->refined_compute)
+        fprintf(out, "     refined compute: the rates above are not used; F18 times each fp8 "
+                     "GEMM from its shape at peak_fp8·e_max (docs/model.md §14)\n");
 }
 
 static void explain_offload(FILE *out, const pe_detail *d, const pe_result *r)
