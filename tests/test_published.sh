@@ -50,7 +50,7 @@ check "worst matches the rows ($worst)" 'grep -Eq "^worst case: [+-]$worst% " "$
 
 # In textbook mode (docs/model.md v1, selene's one flops_efficiency) the run
 # that flops_efficiency was calibrated on reproduces its measured step time.
-grep -v '^framework:' "$pub/korthikanti-r2-175b-t5-selective.yaml" >"$work/calib.yaml"
+grep -v '^framework:\|^fidelity:' "$pub/korthikanti-r2-175b-t5-selective.yaml" >"$work/calib.yaml"
 echo 'fidelity: textbook' >>"$work/calib.yaml"
 "$planeval" check --table "$work/calib.yaml" >"$work/calib.out" 2>&1
 check "calibration run exact in textbook mode" \

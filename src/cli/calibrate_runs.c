@@ -212,7 +212,8 @@ static pe_status load_run(const pe_catalog *cat, const pe_csv_table *t, size_t r
         return st;
     if (r->s.fidelity == PE_FIDELITY_TEXTBOOK)
         return pe_fail(err, PE_BAD_INPUT, path, 0, 0,
-                       "fidelity: textbook keeps every refinement neutral: nothing to fit");
+                       "this scenario is the textbook model (fidelity: textbook, or no fidelity: "
+                       "key and no refinement named): nothing to fit; write fidelity: refined");
     const char *plan = csv_table_cell(t, row, 1);
     snprintf(r->label, sizeof r->label, "%s/%s", r->s.name, plan);
     pe_plan_space space;

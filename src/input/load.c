@@ -1654,11 +1654,46 @@ static pe_status load_rank_by(loader *L, const yaml_node_t *n)
     return st;
 }
 
+/* The refinement keys a file may write itself (docs/model.md §12). */
+static bool names_refinement_key(const pe_ydoc *d, const yaml_node_t *map, const char *const *keys)
+{
+    if (!map || map->type != YAML_MAPPING_NODE)
+        return false;
+    for (const char *const *k = keys; *k; k++)
+        if (y_map_get(d, map, *k))
+            return true;
+    return false;
+}
+
+/* Without a fidelity: key the scenario is refined only when it names a
+ * refinement itself: a framework:, or a refinement key written in its own
+ * cluster (not one a preset supplies). Otherwise it is the textbook model,
+ * exactly (docs/model.md §12, "Which model a scenario gets"). */
+static pe_fidelity default_fidelity(const loader *L, const yaml_node_t *root)
+{
+    static const char *const GPU_KEYS[] = {"gemm_efficiency", "gemm_half_gflop",
+                                           "attention_efficiency", "elementwise_efficiency",
+                                           "microbatch_overhead_us", NULL};
+    static const char *const LINK_KEYS[] = {"bus_efficiency", "half_message_mb", NULL};
+    const pe_ydoc *d = L->d;
+    if (y_map_get(d, root, "framework"))
+        return PE_FIDELITY_REFINED;
+    const yaml_node_t *cluster = y_map_get(d, root, "cluster");
+    if (!cluster || cluster->type != YAML_MAPPING_NODE)
+        return PE_FIDELITY_TEXTBOOK;
+    const bool named = names_refinement_key(d, y_map_get(d, cluster, "gpu"), GPU_KEYS) ||
+                       names_refinement_key(d, y_map_get(d, cluster, "intra_node"), LINK_KEYS) ||
+                       names_refinement_key(d, y_map_get(d, cluster, "inter_node"), LINK_KEYS);
+    return named ? PE_FIDELITY_REFINED : PE_FIDELITY_TEXTBOOK;
+}
+
 /* model, precision, cluster, training, budgets, framework, overlap, rank_by. */
 static pe_status load_sections(loader *L, const yaml_node_t *root)
 {
     pe_scenario *s = L->s;
     const yaml_node_t *n;
+    if (!TOP("fidelity"))
+        s->fidelity = default_fidelity(L, root);
     pe_status st = required_section(L, root, "model", load_model);
     if ((n = TOP("precision")))
         st = worse(st, load_simple(L, &pe_fields_precision, n, &s->precision));

@@ -50,19 +50,56 @@ static pe_scenario load(const char *extra)
     return s;
 }
 
-/* No framework: nothing present, the v1 overlap defaults {0, 1, 1, 0};
- * the a100-80gb preset's fitted numbers and the neutral link keys. */
+/* No fidelity: and nothing that names a refinement (no framework:, no
+ * refinement key in the file's own cluster): the textbook model, exactly —
+ * the a100-80gb preset's fitted numbers stay unused; the v1 overlap
+ * defaults {0, 1, 1, 0}. fidelity: refined takes the preset's numbers. */
 static void test_defaults(void **state)
 {
     (void)state;
     pe_scenario s = load("");
-    assert_int_equal(s.fidelity, PE_FIDELITY_REFINED);
+    assert_int_equal(s.fidelity, PE_FIDELITY_TEXTBOOK);
     assert_false(s.framework.present);
     assert_true(s.overlap.tp == 0 && s.overlap.cp == 1 && s.overlap.dp == 1 && s.overlap.pp == 0);
+    assert_false(s.cluster.gpu.has_gemm_efficiency);
+    assert_true(s.cluster.gpu.elementwise_efficiency == 0);
+    scenario_free(&s);
+    s = load("fidelity: refined\n");
+    assert_int_equal(s.fidelity, PE_FIDELITY_REFINED);
+    assert_false(s.framework.present);
     assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.6965);
     assert_true(s.cluster.intra_node.bus_efficiency == 1 && s.cluster.inter_node.bus_efficiency == 1);
     assert_true(s.cluster.inter_node.half_message_mb == 0);
     scenario_free(&s);
+}
+
+/* What names a refinement without fidelity:: a framework:, or a refinement
+ * key in the file's own cluster.gpu, intra_node or inter_node. */
+static void test_named_refinement(void **state)
+{
+    (void)state;
+    pe_scenario s = load("framework: megatron-core\n");
+    assert_int_equal(s.fidelity, PE_FIDELITY_REFINED);
+    assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.6965);
+    scenario_free(&s);
+    const char *const named[] = {
+        "cluster: { preset: a100-node, nodes: 8, gpu: { elementwise_efficiency: 0.5 } }\n",
+        "cluster: { preset: a100-node, nodes: 8, intra_node: { bus_efficiency: 0.8 } }\n",
+        "cluster: { preset: a100-node, nodes: 8, inter_node: { half_message_mb: 2 } }\n"};
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "schema: planeval/v1\n"
+                 "model: { layers: 96, hidden: 12288, heads: 96, vocab: 51200, seq_len: 2048 }\n"
+                 "%straining: { global_batch: 1536 }\nplans:\n  - { name: baseline, dp: 64 }\n",
+                 named[i]);
+        pe_error err = {0};
+        assert_int_equal(load_scenario_buffer("t.yaml", text, strlen(text), catalog, &s, &err),
+                         PE_OK);
+        assert_int_equal(s.fidelity, PE_FIDELITY_REFINED);
+        assert_true(s.cluster.gpu.has_gemm_efficiency); /* the preset's numbers apply */
+        scenario_free(&s);
+    }
 }
 
 /* framework: megatron-core (frameworks.yaml): overlap {tp 0, dp 0, pp 0},
@@ -140,6 +177,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_named_refinement),
         cmocka_unit_test(test_preset_and_override),
         cmocka_unit_test(test_textbook),
         cmocka_unit_test(test_link_keys),
