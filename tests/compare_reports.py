@@ -4,7 +4,8 @@ output directories report by report, after dropping the DROP (default 2)
 trailing columns of every NEW report row (issue 11 appended ep_comm_s and
 mem_experts_gib after the last column; every column before them must stay
 byte-identical). Summaries are compared without their timing lines (wall_s,
-plans_per_s), the report's CRC (it covers the new columns) and the zero
+plans_per_s), the report's CRC (it covers the new columns), the scenario
+file's CRC (a comment or fidelity: line changes it) and the zero
 count rows issue 11 added (its skip kinds and rules V9-V15). Reports only in
 NEW are listed, not compared. Prints one line per difference; exit 1 if any."""
 import os
@@ -16,7 +17,7 @@ def strip_tail(line, drop):
     return line.rsplit(",", drop)[0] if drop else line
 
 
-VOLATILE = ("wall_s,", "plans_per_s,", "report_crc32,")
+VOLATILE = ("wall_s,", "plans_per_s,", "report_crc32,", "scenario_crc32,")
 ISSUE11_ROWS = ("skipped: ep and etp apply", '"skipped: ep auto:', "invalid: V9,",
                 "invalid: V10,", "invalid: V11,", "invalid: V12,", "invalid: V13,",
                 "invalid: V14,", "invalid: V15,")
