@@ -63,12 +63,15 @@ static void test_defaults(void **state)
     assert_true(s.overlap.tp == 0 && s.overlap.cp == 1 && s.overlap.dp == 1 && s.overlap.pp == 0);
     assert_false(s.cluster.gpu.has_gemm_efficiency);
     assert_true(s.cluster.gpu.elementwise_efficiency == 0);
+    assert_true(s.cluster.intra_node.bus_efficiency == 1 && s.cluster.inter_node.bus_efficiency == 1);
     scenario_free(&s);
     s = load("fidelity: refined\n");
     assert_int_equal(s.fidelity, PE_FIDELITY_REFINED);
     assert_false(s.framework.present);
-    assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.6965);
-    assert_true(s.cluster.intra_node.bus_efficiency == 1 && s.cluster.inter_node.bus_efficiency == 1);
+    assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.7006);
+    /* the a100-node preset's measured link efficiencies (clusters.yaml), no S_half */
+    assert_true(s.cluster.intra_node.bus_efficiency == 0.78);
+    assert_true(s.cluster.inter_node.bus_efficiency == 0.96);
     assert_true(s.cluster.inter_node.half_message_mb == 0);
     scenario_free(&s);
 }
@@ -80,7 +83,7 @@ static void test_named_refinement(void **state)
     (void)state;
     pe_scenario s = load("framework: megatron-core\n");
     assert_int_equal(s.fidelity, PE_FIDELITY_REFINED);
-    assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.6965);
+    assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.7006);
     scenario_free(&s);
     const char *const named[] = {
         "cluster: { preset: a100-node, nodes: 8, gpu: { elementwise_efficiency: 0.5 } }\n",
@@ -103,7 +106,7 @@ static void test_named_refinement(void **state)
 }
 
 /* framework: megatron-core (frameworks.yaml): overlap {tp 0, dp 0, pp 0},
- * cp keeps its default 1; scatter/gather on, hierarchical, 80 MB. The
+ * cp keeps its default 1; scatter/gather on, NCCL's flat ring, 80 MB. The
  * scenario's overlap: {dp: 0.5} then overrides dp only. */
 static void test_preset_and_override(void **state)
 {
@@ -112,7 +115,7 @@ static void test_preset_and_override(void **state)
     assert_true(s.framework.present);
     assert_string_equal(s.framework.name, "megatron-core");
     assert_true(s.framework.pp_scatter_gather);
-    assert_int_equal(s.framework.dp_algorithm, PE_DP_HIERARCHICAL);
+    assert_int_equal(s.framework.dp_algorithm, PE_DP_FLAT);
     assert_true(s.framework.dp_bucket_mb == 80);
     assert_true(s.overlap.tp == 0 && s.overlap.cp == 1 && s.overlap.dp == 0 && s.overlap.pp == 0);
     scenario_free(&s);
@@ -140,6 +143,7 @@ static void test_textbook(void **state)
     assert_true(s.overlap.tp == 0 && s.overlap.cp == 0.5 && s.overlap.dp == 1 && s.overlap.pp == 0);
     assert_false(s.cluster.gpu.has_gemm_efficiency);
     assert_true(s.cluster.gpu.elementwise_efficiency == 0 && s.cluster.gpu.gemm_half_gflop == 0);
+    assert_true(s.cluster.intra_node.bus_efficiency == 1 && s.cluster.inter_node.bus_efficiency == 1);
     scenario_free(&s);
     s = load("fidelity: textbook\n");
     assert_true(s.cluster.gpu.flops_efficiency == 0.5); /* v1's default e stays */
