@@ -184,6 +184,19 @@ has "bubble formula at m = 512" "ben,tp-pp-bubble," "counted (p-1)/(m+p-1) inste
 has "slower plan: partial credit" "ben,choose," ',1.89,2,"meets the budgets, but step_time'
 has "chosen plan over memory" "cat,choose," ",0,2,does not meet the budgets: memory"
 
+# Drill 4 (issue 11): an MoE model; plans named by canonical text with the
+# -ep/-etp tail or by a mapping with ep and etp; the new columns asked.
+moe=$src/scenarios/drills/04-moe-236b.yaml
+"$planeval" grade "$moe" "$src/tests/grade/moe" -o "$work/moe.csv" 2>"$work/err"; rc=$?
+check "drill 4 graded (got $rc: $(head -c 300 "$work/err"))" '[ $rc -eq 0 ]'
+out=$work/moe.csv
+has "drill 4 all right" "ana,total," ",15,15,10 of 10 questions right"
+has "mem_experts_gib asked" "ana,pp4-ep16-experts," ",2,2,correct"
+has "ep_comm_s asked" "ana,ep32-a2a," ",2,2,correct"
+has "a plan with its ep as a mapping" "ana,choose," ",3,3,correct"
+has "an MoE plan that does not fit" "bob,ep32-flat-fits,false,true,,0,1," "mem_total_gib 131.398"
+has "canonical text with the ep tail" "bob,choose," "dp8-tp2-pp4-cp1-z1-full-mb1-1f1b-v1-sp1-ep16-etp1,,2.21,3"
+
 # Drill 2b: rank 1 is a tie; either tied plan is right.
 tie=$work/tie
 mkdir -p "$tie"

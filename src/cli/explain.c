@@ -81,8 +81,17 @@ static const char *stage_name(int i, long long p, char buf[32])
 {
     if (p == 1)
         return "(the one stage)";
-    snprintf(buf, 32, "(stage %lld)", i == 0 ? 0LL : p - 1);
+    snprintf(buf, 32, "(stage %lld)", i == 0 ? 0LL : i == 1 ? p - 1 : 1LL);
     return buf;
+}
+
+/* Stages the arrays of pe_detail hold: 1 (p = 1), 2, or 3 with uneven
+ * stages and p ≥ 3 (issue 11: [2] is a middle stage). */
+static int shown_stages(const pe_plan *p)
+{
+    if (p->pp == 1)
+        return 1;
+    return (p->first_stage_layers || p->last_stage_layers) && p->pp >= 3 ? 3 : 2;
 }
 
 static const char *yes(bool b) { return b ? "ok" : "FAILS"; }
@@ -152,7 +161,7 @@ static void explain_params(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     eq_subst(out, "%s", ctx->tied && p->pp == 1 ? "0 (tied, p = 1)" : "V·h");
     eq_value(out, d->n_out, "parameters", "spec");
     char sb[32];
-    for (int i = 0; i < (p->pp == 1 ? 1 : 2); i++) {
+    for (int i = 0; i < (shown_stages(p)); i++) {
         char what[64];
         snprintf(what, sizeof what, "N_gpu %s", stage_name(i, p->pp, sb));
         bool first = i == 0, last = i == 1 || p->pp == 1;
@@ -174,7 +183,7 @@ static void explain_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     fprintf(out, "     D = dp·c = %lld·%lld = %g (ZeRO sharding group); z = %lld\n",
             (long long)p->dp, (long long)p->cp, d->D, z);
     char sb[32], what[96];
-    int stages = p->pp == 1 ? 1 : 2;
+    int stages = shown_stages(p);
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p->pp, sb);
         snprintf(what, sizeof what, "weights %s", st);
@@ -214,7 +223,7 @@ static void explain_act_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     eq_value(out, ctx->act_par, "bytes/token", "Korthikanti eq. 1-4");
     eq_begin(out, "A3", "att, attention-score bytes per token",
              "(2 + 3δ)·a·s; 0 with flash attention or selective recompute");
-    eq_subst(out, "%s", d->att == 0 ? (ctx->attention == PE_ATTENTION_FLASH ? "0 (flash)" : "0 (selective recompute)")
+    eq_subst(out, "%s", d->att == 0 ? (ctx->attention != PE_ATTENTION_STANDARD ? "0 (flash)" : "0 (selective recompute)")
                                     : "(2 + 3δ)·a·s");
     eq_value(out, d->att, "bytes/token", "Korthikanti eq. 1-4");
     eq_begin(out, "A4", "A_layer, one layer one micro-batch",
@@ -239,7 +248,7 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
 {
     const double t = (double)p->tp, b = (double)p->micro_batch;
     const int sp = p->sequence_parallel;
-    const int stages = p->pp == 1 ? 1 : 2;
+    const int stages = shown_stages(p);
     char sb[32], what[96];
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p->pp, sb);
@@ -271,7 +280,7 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
 static void explain_mem_totals(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                                const pe_detail *d, const pe_result *r)
 {
-    const int stages = p->pp == 1 ? 1 : 2;
+    const int stages = shown_stages(p);
     char sb[32], what[96];
     for (int i = 0; i < stages; i++) {
         snprintf(what, sizeof what, "M_total %s", stage_name(i, p->pp, sb));
@@ -366,6 +375,15 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
                  "e_att = %g, η_W = %g, t_mb = %g µs; M = b·s' = %g tokens\n",
             g->gemm_efficiency, g->gemm_half_gflop, ctx->att_rate / ctx->peak,
             g->elementwise_efficiency, g->microbatch_overhead_us, M);
+    const pe_model *m = &ctx->scenario->model;
+    if (m->has_head_dim || m->attention == PE_ATTENTION_MLA)
+        fprintf(out, "F17  attention GEMMs: projection from the a·%s outputs; every other "
+                     "attention weight as one column-parallel multiply of its FLOPs\n",
+                m->attention == PE_ATTENTION_MLA ? "d_v" : "head_dim");
+    if (ctx->fp8)
+        fprintf(out, "F18  the layer GEMMs in fp8: peak_fp8·e_max = %.6g FLOP/s, roofline "
+                     "(MK + KN + 2MN)/W (efficiencies below are against the bf16 peak)\n",
+                g->peak_fp8_tflops * 1e12 * g->gemm_efficiency);
     for (int i = 0; i < PE_LAYER_GEMMS; i++) {
         const pe_gemm_shape *s = &ctx->gemms[i];
         const double K = s->k_sharded ? s->K / t : s->K, N = s->k_sharded ? s->N : s->N / t;
@@ -373,8 +391,13 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
         char what[96];
         snprintf(what, sizeof what, "%s GEMM %g×%g×%g, F = 2·M·K·N = %.6g FLOP", NAMES[i], M, K, N, F);
         eq_begin(out, "F7-8", what, "max((F + F_half)/(peak·e_max), 2·(MK + KN + MN)/W)");
-        eq_subst(out, "max((%.6g + %.6g)/%.6g, 2·(%g + %g + %g)/%.6g)", F, g->gemm_half_gflop * 1e9,
-                 ctx->gemm_rate, M * K, K * N, M * N, ctx->hbm_bps);
+        if (ctx->fp8) /* F18 */
+            eq_subst(out, "max((%.6g + %.6g)/%.6g, (%g + %g + 2·%g)/%.6g)", F,
+                     g->gemm_half_gflop * 1e9, g->peak_fp8_tflops * 1e12 * g->gemm_efficiency,
+                     M * K, K * N, M * N, ctx->hbm_bps);
+        else
+            eq_subst(out, "max((%.6g + %.6g)/%.6g, 2·(%g + %g + %g)/%.6g)", F,
+                     g->gemm_half_gflop * 1e9, ctx->gemm_rate, M * K, K * N, M * N, ctx->hbm_bps);
         fprintf(out, "       = %.6g s (efficiency F/(peak·τ) = %.4g)%*s[Hockney n½; Williams]\n",
                 d->gemm_t[i], F / (ctx->peak * d->gemm_t[i]), 8, "");
     }
@@ -390,11 +413,14 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
     eq_begin(out, "F8-10", "τ_lf, τ_lb, τ_att per layer",
              "GEMMs + core + element-wise; 2·τ_lf + recompute (full τ_lf, selective core + att part)");
     fprintf(out, "       = %.6g s, %.6g s, %.6g s\n", d->tau_lf, d->tau_lb, d->tau_att);
-    const int stages = p->pp == 1 ? 1 : 2;
+    const int stages = shown_stages(p);
     for (int i = 0; i < stages; i++) {
         char sb[32], what[96];
-        snprintf(what, sizeof what, "τ_f, τ_b %s", stage_name(i, p->pp, sb));
-        eq_begin(out, "F11", what, "(L/p)·τ_l + (last ? out : 0) + t_mb/3, (L/p)·τ_lb + 2·out + 2·t_mb/3");
+        snprintf(what, sizeof what, "τ_f, τ_b %s, %g layers", stage_name(i, p->pp, sb),
+                 d->stage_layers[i]);
+        eq_begin(out, "F11/F20", what,
+                 "L_j·τ_lf (MoE: (L_j − n_j)·τ_lf + n_j·τ_mlf) + (last ? out : 0) + t_mb/3; "
+                 "τ_b likewise with τ_lb, τ_mlb, 2·out, 2·t_mb/3");
         fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
     }
 }
@@ -405,7 +431,7 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
 {
     const double t = (double)p->tp, b = (double)p->micro_batch;
     char sb[32], what[96];
-    const int stages = p->pp == 1 ? 1 : 2;
+    const int stages = shown_stages(p);
     heading(out, "Compute (docs/model.md §4)");
     eq_begin(out, "F1", "F_layer, forward FLOPs per token per layer", "2·N_mm + 4·s·h·κ");
     eq_subst(out, "2·%.6g + 4·%g·%g·%g", ctx->N_mm, ctx->s, ctx->h,
@@ -517,7 +543,7 @@ static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     const pe_overlap *ov = &p->overlap;
     const pe_net *net = &ctx->net;
     char sb[32], what[96];
-    const int stages = p->pp == 1 ? 1 : 2;
+    const int stages = shown_stages(p);
     const int ts = d->time_stage;
     for (int i = 0; i < stages; i++) {
         snprintf(what, sizeof what, "t_f, t_b %s", stage_name(i, p->pp, sb));
@@ -647,7 +673,8 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     eq_begin(out, "S2", "comm_fraction", "(tp + cp + pp + dp comm) / step");
     eq_value(out, r->comm_fraction, "", "spec");
     fprintf(out, "S3   bound = largest of compute %.6g, communication %.6g, bubble %.6g -> %s\n",
-            r->compute_s, r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s, r->bubble_s,
+            r->compute_s,
+            r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s + r->ep_comm_s, r->bubble_s,
             pe_bound_name(r->bound));
     eq_begin(out, "S4", "tokens_per_s", "B·s / step");
     eq_subst(out, "%g·%g / %.6g", ctx->B, ctx->s, r->step_time_s);
@@ -665,14 +692,121 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     }
 }
 
+/* Issue 11: the expert parts of memory and time (docs/design/moe.md). */
+static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                               const pe_detail *d, const pe_result *r)
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    char sb[32];
+    heading(out, "Mixture of experts: memory (docs/design/moe.md §2)");
+    fprintf(out, "     E = %g experts, top_k = %g, f_e = %g, rho = %g; ep = %lld, etp = %lld\n",
+            e->E, e->k, e->f_e_d, e->rho, (long long)p->ep, (long long)p->etp);
+    fprintf(out, "P13  N_total = %.6g parameters; P14 N_active = %.6g (input embedding included)\n",
+            e->N_total, e->N_active);
+    eq_begin(out, "edp", "expert data-parallel group", "t·c·dp/(ep·etp)");
+    eq_subst(out, "%lld·%lld·%lld/(%lld·%lld)", (long long)p->tp, (long long)p->cp,
+             (long long)p->dp, (long long)p->ep, (long long)p->etp);
+    eq_value(out, d->moe.D_e, "GPUs", "Megatron parallel_state.py");
+    for (int i = 0; i < shown_stages(p); i++) {
+        fprintf(out, "P9   MoE layers %s = %g of %g\n", stage_name(i, p->pp, sb), d->moe.n_moe[i],
+                d->stage_layers[i]);
+        eq_begin(out, "P16", "expert parameters per GPU", "n_moe·N_expert/(ep·etp)");
+        eq_subst(out, "%g·%.6g/(%lld·%lld)", d->moe.n_moe[i], e->N_expert, (long long)p->ep,
+                 (long long)p->etp);
+        eq_value(out, d->moe.n_exp[i], "parameters", "design §2");
+        eq_begin(out, "M'", "expert weights + grads + optimizer", "β·N_exp/(ZeRO ? edp : 1)");
+        eq_value(out, d->moe.mem_experts[i], "bytes", "design §2");
+    }
+    eq_begin(out, "A11", "routed token copies per layer",
+             "b·s'·k·ρ/t·(etp·2h + (gelu ? 4 : 6)·f_e)");
+    eq_value(out, d->moe.a_routed, "bytes", "design §2");
+    eq_begin(out, "A4'", "A_layer of an MoE layer", "attention part + router 8E + shared + A11");
+    eq_value(out, d->moe.a_layer_m, "bytes", "design §2");
+    eq_begin(out, "A12", "dispatch buffers (mem_other)", "b·s'·k·ρ·h·(β_d + 2·etp)/t");
+    eq_value(out, d->moe.a12, "bytes", "design §2");
+    fprintf(out, "     mem_experts_gib (of which, memory stage) = %.6g GiB\n", r->mem_experts_gib);
+}
+
+static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                             const pe_detail *d, const pe_result *r)
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    const int ts = d->time_stage;
+    heading(out, "Mixture of experts: time (docs/design/moe.md §3–§4)");
+    fprintf(out, "F13   F_layer (dense layer) = %.6g FLOPs/token; F15 F_layer (MoE layer, with "
+                 "router and rho) = %.6g\n", e->F_layer_d, e->F_layer_m);
+    fprintf(out, "     expert and shared-expert GEMMs in %s, router in bf16 (see above)\n",
+            ctx->fp8 ? "fp8" : "bf16");
+    if (ctx->refined_compute) {
+        eq_begin(out, "F19", "one MoE layer from its GEMMs (refined)",
+                 "attention GEMMs + shared + router + (E/ep)·expert(M_e) + core + element-wise");
+        eq_subst(out, "M_e = b·s'·k·ρ·ep·etp/(t·E) = %g rows per local expert; experts %.6g s, "
+                      "shared %.6g s, router %.6g s",
+                 d->moe.M_e, d->moe.t_exp, d->moe.t_sh, d->moe.t_router);
+        eq_value(out, d->moe.tau_mlf, "s", "docs/model.md §14");
+    }
+    explain_group(out, "ep", &d->moe.g_ep, (long long)p->etp, ctx);
+    eq_begin(out, "X9", "S_dispatch, S_combine", "b·s'·k·ρ·h·β/t");
+    eq_subst(out, "%.6g, %.6g bytes per GPU", d->moe.s_disp, d->moe.s_comb);
+    eq_begin(out, "X9", "T_ep", "T_a2a(S_dispatch) + T_a2a(S_combine)   (C6 on the ep group)");
+    eq_value(out, d->moe.t_ep, "s", "design §4");
+    eq_begin(out, "X10", "χ_ep,f, χ_ep,b", "n_moe·max(0, (1 + [full])·T_ep − overlap.ep·τ_ml)");
+    eq_subst(out, "%.6g, %.6g (tau_mlf %.6g, tau_mlb %.6g)", d->moe.chi_ep_f[ts],
+             d->moe.chi_ep_b[ts], d->moe.tau_mlf, d->moe.tau_mlb);
+    eq_begin(out, "X11", "expert-TP all-gather/reduce-scatter, in tp_comm_s",
+             "n_moe·2·T_rs(etp·S_combine)");
+    eq_subst(out, "%.6g, %.6g s per micro-batch", d->moe.chi_etp_f[ts], d->moe.chi_etp_b[ts]);
+    eq_begin(out, "S1'", "step_time_s", "the seven columns + ep_comm_s");
+    eq_subst(out, "... + ep_comm_s = ... + m·(χ_ep,f + χ_ep,b) = ... + %.6g", r->ep_comm_s);
+    eq_value(out, r->step_time_s, "s", "issue 11");
+}
+
+/* Issue 11: which GEMMs run in which precision (design §6, F16), and the
+ * optimizer offload (§7, X12, M8). */
+static void explain_precision(FILE *out, const pe_eval_ctx *ctx)
+{
+    heading(out, "GEMM precision (docs/design/moe.md §6)");
+    fprintf(out, "     fp8 at peak_fp8·e = %.6g FLOP/s: QKV (or MLA q/kv projections), attention "
+                 "output, MLP fc1/fc2, routed and shared experts (fprop, dgrad, wgrad)\n",
+            ctx->rate8);
+    fprintf(out, "     bf16 at peak·e = %.6g FLOP/s: attention scores and context, router, "
+                 "output layer; MFU stays relative to the bf16 peak\n",
+            ctx->rate);
+    fprintf(out, "F16  fp8 FLOPs per token of a dense layer = 2·N_mm = %.6g; M7 FP8 weight "
+                 "copies %g bytes per FP8-GEMM parameter (in mem_weights)\n",
+            ctx->F8_layer, ctx->beta_8);
+    if (ctx->refined_compute)
+        fprintf(out, "     refined compute: the rates above are not used; F18 times each fp8 "
+                     "GEMM from its shape at peak_fp8·e_max (docs/model.md §14)\n");
+}
+
+static void explain_offload(FILE *out, const pe_detail *d, const pe_result *r)
+{
+    heading(out, "Optimizer offload (docs/design/moe.md §7, ZeRO-Offload)");
+    fprintf(out, "     N_sh = this GPU's optimizer shard = %.6g parameters; M3 on the GPU = 0\n",
+            d->off.n_sh);
+    fprintf(out, "X12   T_d2h = β_g·N_sh/B_host = %.6g s (hidden behind backward up to "
+                 "overlap.dp·τ_b), T_cpu = N_sh·G/R_cpu = %.6g s, T_h2d = β_w·N_sh/B_host = "
+                 "%.6g s\n",
+            d->off.t_d2h, d->off.t_cpu, d->off.t_h2d);
+    fprintf(out, "     optimizer_s = %.6g s; M8 host memory per node = %.6g GiB\n",
+            r->optimizer_s, r->host_mem_gib);
+}
+
 static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                          const pe_detail *d, const pe_result *r)
 {
+    if (ctx->fp8)
+        explain_precision(out, ctx);
     explain_compute(out, ctx, p, d);
     explain_layer_comm(out, ctx, p, d);
     explain_stage_times(out, ctx, p, d, r);
     explain_dp_comm(out, ctx, p, d);
     explain_bubble_step(out, ctx, p, d, r);
+    if (ctx->moe.on)
+        explain_moe_time(out, ctx, p, d, r);
+    if (p->offload_optimizer)
+        explain_offload(out, d, r);
 }
 
 /* Which refinements of docs/model.md §12 are on; nothing in textbook mode
@@ -721,6 +855,8 @@ void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned 
         explain_params(out, ctx, p, &d);
     if ((sections & EXPLAIN_MEMORY) == EXPLAIN_MEMORY)
         explain_memory(out, ctx, p, &d, &r);
+    if ((sections & EXPLAIN_MEMORY) == EXPLAIN_MEMORY && ctx->moe.on)
+        explain_moe_memory(out, ctx, p, &d, &r);
     if (sections & EXPLAIN_TIME)
         explain_time(out, ctx, p, &d, &r);
     heading(out, "Budgets and status (docs/model.md §9)");

@@ -158,7 +158,8 @@ static void bound_text(const pe_result *r, char *buf, size_t size)
 {
     char a[24], b[24], c[24]; /* "%.6g" of a double is at most 13 bytes */
     grade_fmt_num(r->compute_s, a, sizeof a);
-    grade_fmt_num(r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s, b, sizeof b);
+    grade_fmt_num(r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s + r->ep_comm_s, b,
+                  sizeof b);
     grade_fmt_num(r->bubble_s, c, sizeof c);
     snprintf(buf, size, "bound is %s: compute %s s, communication %s s, bubble %s s (docs/model.md S3)",
              pe_bound_name(r->bound), a, b, c);

@@ -84,6 +84,8 @@ bool grade_column_value(const pe_result *r, const pe_plan *p, pe_column col, dou
     case COL_INTERVENTIONS: v = r->interventions; break;
     case COL_STATE_TOTAL_GIB: v = r->state_total_gib; break;
     case COL_ACT_TOTAL_GIB: v = r->act_total_gib; break;
+    case COL_EP_COMM_S: v = r->ep_comm_s; break;             /* issue 11 */
+    case COL_MEM_EXPERTS_GIB: v = r->mem_experts_gib; break; /* issue 11 */
     default: return false; /* rank, text and boolean columns */
     }
     *out = v;

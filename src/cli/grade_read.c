@@ -71,12 +71,25 @@ bool grade_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan 
           eat_whole(&c, &p.micro_batch) && eat(&c, "-") && eat_word(&c, sch, "-v", &sc) &&
           eat(&c, "-v") && eat_whole(&c, &p.virtual_stages) && eat(&c, "-sp")))
         return false;
-    if ((*c != '0' && *c != '1') || c[1] != '\0')
+    if (*c != '0' && *c != '1')
+        return false;
+    const char sp_digit = *c++;
+    /* issue 11's optional tail: -ep{n} -etp{n} -fs{n} -ls{n} -off */
+    int64_t *const tail_value[] = {&p.ep, &p.etp, &p.first_stage_layers, &p.last_stage_layers};
+    static const char *const tail_tag[] = {"-ep", "-etp", "-fs", "-ls"};
+    for (size_t i = 0; i < 4; i++) {
+        const char *q = c;
+        if (eat(&q, tail_tag[i]) && eat_whole(&q, tail_value[i]))
+            c = q;
+    }
+    p.offload_optimizer = eat(&c, "-off");
+    if (*c != '\0')
         return false;
     p.recompute = (pe_recompute)r;
     p.schedule = (pe_schedule)sc;
-    p.sequence_parallel = *c == '1' && p.tp > 1; /* docs/model.md §0 */
+    p.sequence_parallel = sp_digit == '1' && p.tp > 1; /* docs/model.md §0 */
     p.overlap = *overlap;
+    scenario_plan_defaults(&p); /* issue 11: ep 1, etp = tp */
     *out = p;
     return true;
 }
@@ -171,6 +184,7 @@ static pe_status read_plan_mapping(const pe_scenario *s, const pe_ydoc *d, const
         p.sequence_parallel = p.tp > 1; /* docs/model.md §0 */
     if (p.tp == 1)
         p.sequence_parallel = false;
+    scenario_plan_defaults(&p); /* issue 11: ep 1, etp = tp */
     *out = p;
     return PE_OK;
 }

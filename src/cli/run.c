@@ -53,7 +53,7 @@ static void print_summary(const pe_scenario *s, const pe_run_result *r, size_t p
             r->wall_s > 0 ? (double)r->evaluated_here / r->wall_s : 0.0, path);
     if (c->by_status[PE_STATUS_INVALID]) {
         fprintf(stderr, "%s: invalid by rule:", s->name);
-        for (int v = 0; v < 8; v++)
+        for (int v = 0; v < PE_RULE_COUNT; v++)
             if (c->by_rule[v])
                 fprintf(stderr, " V%d %llu", v + 1, (unsigned long long)c->by_rule[v]);
         fputc('\n', stderr);
@@ -122,7 +122,7 @@ static pe_status write_summary(const char *path, const pe_scenario *s, const pe_
         snprintf(name, sizeof name, "status: %s", pe_plan_status_name((pe_plan_status)k));
         ROW(name, "%llu", (unsigned long long)c->by_status[k]);
     }
-    for (int v = 0; v < 8; v++) {
+    for (int v = 0; v < PE_RULE_COUNT; v++) {
         char name[40];
         snprintf(name, sizeof name, "invalid: V%d", v + 1);
         ROW(name, "%llu", (unsigned long long)c->by_rule[v]);

@@ -54,6 +54,8 @@ const pe_column_info pe_columns[COL_COUNT] = {
     {"links", PE_COL_TEXT},
     {"plan_index", PE_COL_INT},
     {"rank_by", PE_COL_TEXT},
+    {"ep_comm_s", PE_COL_NUMBER},
+    {"mem_experts_gib", PE_COL_NUMBER},
 };
 
 int columns_find(const char *name)

@@ -13,7 +13,8 @@
 static const char *const mlp_values[] = {"gelu", "swiglu", NULL};
 static const char *const norm_values[] = {"layernorm", "rmsnorm", NULL};
 static const char *const position_values[] = {"learned", "rotary", NULL};
-static const char *const attention_values[] = {"standard", "flash", NULL};
+static const char *const attention_values[] = {"standard", "flash", "mla", NULL};
+static const char *const compute_values[] = {"bf16", "fp8", NULL};
 static const char *const topology_values[] = {"switch", "full_mesh", NULL};
 static const char *const recompute_values[] = {"none", "selective", "full", NULL};
 static const char *const schedule_values[] = {"1f1b", "interleaved", "gpipe", "zb-h1", "zb-h2",
@@ -61,6 +62,36 @@ static const pe_field model_fields[] = {
      "count only the causal half of attention FLOPs"},
     {"params", PE_FT_NUMBER, PE_RANGE_POSITIVE, M(params), M(has_params), NULL, 0, NULL, NULL,
      "the model's unique parameter count (docs/model.md P6); optional"},
+    /* issue 11: mixture of experts (docs/design/moe.md §0) */
+    {"experts", PE_FT_INT, PE_RANGE_NONNEG, M(experts), NO, NULL, 0, NULL, "0",
+     "E, routed experts per MoE layer (0 = a dense model)"},
+    {"top_k", PE_FT_INT, PE_RANGE_WHOLE, M(top_k), NO, NULL, 0, NULL, NULL,
+     "k, routed experts per token (required with experts)"},
+    {"moe_ffn_hidden", PE_FT_INT, PE_RANGE_WHOLE, M(moe_ffn_hidden), NO, NULL, 0, NULL,
+     "ffn_hidden", "f_e, hidden size of one routed or shared expert"},
+    {"shared_experts", PE_FT_INT, PE_RANGE_NONNEG, M(shared_experts), NO, NULL, 0, NULL, "0",
+     "n_s, shared experts per MoE layer, each of size moe_ffn_hidden"},
+    {"dense_layers", PE_FT_INT, PE_RANGE_NONNEG, M(dense_layers), NO, NULL, 0, NULL, "0",
+     "L_d, leading dense layers"},
+    {"moe_every", PE_FT_INT, PE_RANGE_WHOLE, M(moe_every), NO, NULL, 0, NULL, "1",
+     "every n-th layer (from dense_layers on) is an MoE layer"},
+    {"capacity_factor", PE_FT_NUMBER, PE_RANGE_POSITIVE, M(capacity_factor),
+     M(has_capacity_factor), NULL, 0, NULL, "dropless",
+     "expert capacity factor; buffers padded to capacity"},
+    {"moe_imbalance", PE_FT_NUMBER, PE_RANGE_POSITIVE, M(moe_imbalance), NO, NULL, 0, NULL, "1",
+     "load imbalance: tokens on the busiest expert rank / the mean (dropless)"},
+    {"head_dim", PE_FT_INT, PE_RANGE_WHOLE, M(head_dim), M(has_head_dim), NULL, 0, NULL,
+     "hidden/heads", "d, head dimension (Qwen3, gpt-oss differ from hidden/heads)"},
+    {"q_lora_rank", PE_FT_INT, PE_RANGE_NONNEG, M(q_lora_rank), NO, NULL, 0, NULL, "0",
+     "mla: query compression rank (0 = no compression)"},
+    {"kv_lora_rank", PE_FT_INT, PE_RANGE_WHOLE, M(kv_lora_rank), NO, NULL, 0, NULL, NULL,
+     "mla: key/value compression rank (required with mla)"},
+    {"qk_rope_head_dim", PE_FT_INT, PE_RANGE_WHOLE, M(qk_rope_head_dim), NO, NULL, 0, NULL,
+     NULL, "mla: rotary part of the query/key head (required with mla)"},
+    {"qk_nope_head_dim", PE_FT_INT, PE_RANGE_WHOLE, M(qk_nope_head_dim), NO, NULL, 0, NULL,
+     NULL, "mla: non-rotary part of the query/key head (required with mla)"},
+    {"v_head_dim", PE_FT_INT, PE_RANGE_WHOLE, M(v_head_dim), NO, NULL, 0, NULL, NULL,
+     "mla: value head dimension (required with mla)"},
 };
 #undef M
 const pe_fieldset pe_fields_model = {"model", "the transformer", model_fields,
@@ -75,6 +106,13 @@ static const pe_field precision_fields[] = {
      "bytes per gradient"},
     {"optimizer_bytes", PE_FT_NUMBER, PE_RANGE_NONNEG, P(optimizer_bytes), NO, NULL, 0, NULL,
      "12", "optimizer state bytes per parameter (fp32 master + Adam m and v)"},
+    /* issue 11: FP8 (docs/design/moe.md §6) */
+    {"compute", PE_FT_ENUM, PE_RANGE_NONE, P(compute), NO, compute_values, 0, NULL, "bf16",
+     "GEMM precision: bf16, or fp8 (Transformer Engine: linear layers at the FP8 peak)"},
+    {"fp8_weight_bytes", PE_FT_NUMBER, PE_RANGE_NONNEG, P(fp8_weight_bytes), NO, NULL, 0, NULL,
+     "2", "fp8: bytes per FP8-GEMM parameter of the cached FP8 weight copies"},
+    {"dispatch_bytes", PE_FT_NUMBER, PE_RANGE_POSITIVE, P(dispatch_bytes), NO, NULL, 0, NULL,
+     "2", "bytes per element of the expert-parallel dispatch all-to-all (1 = FP8)"},
 };
 #undef P
 const pe_fieldset pe_fields_precision = {"precision", "bytes per parameter", precision_fields,
@@ -105,6 +143,12 @@ static const pe_field gpu_fields[] = {
      0, NULL, "0", "F10 η_W: fraction of HBM bandwidth element-wise kernels reach (0: untimed)"},
     {"microbatch_overhead_us", PE_FT_NUMBER, PE_RANGE_NONNEG, G(microbatch_overhead_us), NO,
      NULL, 0, NULL, "0", "F11 t_mb: fixed time per micro-batch and stage, microseconds"},
+    /* issue 11 */
+    {"peak_fp8_tflops", PE_FT_NUMBER, PE_RANGE_POSITIVE, G(peak_fp8_tflops),
+     G(has_peak_fp8_tflops), NULL, 0, NULL, NULL, "dense fp8 TFLOP/s (needed by compute: fp8)"},
+    {"host_link_gb_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, G(host_link_gb_s),
+     G(has_host_link_gb_s), NULL, 0, NULL, NULL,
+     "GPU-host GB/s per direction (needed by offload_optimizer)"},
 };
 #undef G
 const pe_fieldset pe_fields_gpu = {"cluster.gpu", "one GPU", gpu_fields, N_OF(gpu_fields)};
@@ -165,6 +209,12 @@ static const pe_field cluster_fields[] = {
      NULL, "links inside a node"},
     {"inter_node", PE_FT_MAP, PE_RANGE_NONE, C(inter_node), NO, NULL, 0, &pe_fields_inter_node,
      NULL, "network between nodes"},
+    /* issue 11: optimizer offload */
+    {"host_memory_gib", PE_FT_NUMBER, PE_RANGE_POSITIVE, C(host_memory_gib),
+     C(has_host_memory_gib), NULL, 0, NULL, NULL,
+     "host memory per node, GiB (checked by offload_optimizer when given)"},
+    {"cpu_adam_gparams_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, C(cpu_adam_gparams_s), NO, NULL, 0,
+     NULL, "4", "CPU Adam rate per node, 10^9 parameters/s (offload_optimizer)"},
 };
 #undef C
 const pe_fieldset pe_fields_cluster = {"cluster", "the machines", cluster_fields,
@@ -207,6 +257,8 @@ static const pe_field overlap_fields[] = {
      "fraction of the compute window that hides DP/ZeRO communication"},
     {"pp", PE_FT_NUMBER, PE_RANGE_UNIT, O(pp), NO, NULL, 0, NULL, "0",
      "fraction of the compute window that hides PP communication"},
+    {"ep", PE_FT_NUMBER, PE_RANGE_UNIT, O(ep), NO, NULL, 0, NULL, "0",
+     "fraction of the MoE-layer compute that hides the EP all-to-all"},
 };
 #undef O
 const pe_fieldset pe_fields_overlap = {"overlap",
@@ -260,6 +312,17 @@ static const pe_field plan_fields[] = {
      "tp > 1", "Megatron sequence parallelism (forced false when tp = 1)"},
     {"overlap", PE_FT_MAP, PE_RANGE_NONE, PL(overlap), NO, NULL, 0, &pe_fields_overlap,
      "the scenario's", "merged key by key over the scenario's overlap"},
+    /* issue 11 */
+    {"ep", PE_FT_INT, PE_RANGE_WHOLE, PL(ep), NO, NULL, 0, NULL, "1",
+     "expert-parallel degree (MoE models)"},
+    {"etp", PE_FT_INT, PE_RANGE_WHOLE, PL(etp), NO, NULL, 0, NULL, "tp",
+     "expert tensor-parallel degree (MoE models)"},
+    {"first_stage_layers", PE_FT_INT, PE_RANGE_WHOLE, PL(first_stage_layers), NO, NULL, 0, NULL,
+     "an even split", "layers on the first pipeline stage"},
+    {"last_stage_layers", PE_FT_INT, PE_RANGE_WHOLE, PL(last_stage_layers), NO, NULL, 0, NULL,
+     "an even split", "layers on the last pipeline stage"},
+    {"offload_optimizer", PE_FT_BOOL, PE_RANGE_NONE, PL(offload_optimizer), NO, NULL, 0, NULL,
+     "false", "optimizer states and master weights in host memory, CPU Adam (ZeRO-Offload)"},
 };
 #undef PL
 const pe_fieldset pe_fields_plan = {"plans[]", "one explicit plan", plan_fields,
@@ -286,6 +349,16 @@ static const pe_field sweep_fields[] = {
      "1", "list, value or auto (interleaved only)"},
     {"sequence_parallel", PE_FT_BOOL, PE_RANGE_NONE, SW(sequence_parallel), NO, NULL, 0, NULL,
      "tp > 1", "list or value (applies when tp > 1)"},
+    /* issue 11 */
+    {"ep", PE_FT_INT, PE_RANGE_WHOLE, SW(ep), NO, NULL, PE_F_AUTO, NULL, "1",
+     "list, value or auto (divisors of experts that fit the grid)"},
+    {"etp", PE_FT_INT, PE_RANGE_WHOLE, SW(etp), NO, NULL, 0, NULL, "tp", "list or value"},
+    {"first_stage_layers", PE_FT_INT, PE_RANGE_WHOLE, SW(first_stage_layers), NO, NULL, 0,
+     NULL, "an even split", "list or value"},
+    {"last_stage_layers", PE_FT_INT, PE_RANGE_WHOLE, SW(last_stage_layers), NO, NULL, 0, NULL,
+     "an even split", "list or value"},
+    {"offload_optimizer", PE_FT_BOOL, PE_RANGE_NONE, SW(offload_optimizer), NO, NULL, 0, NULL,
+     "false", "list or value"},
 };
 #undef SW
 const pe_fieldset pe_fields_sweep = {"sweep", "the cross product of these values",

@@ -24,7 +24,20 @@ const char *pe_position_name(pe_position v)
 }
 const char *pe_attention_name(pe_attention v)
 {
-    static const char *const t[] = {"standard", "flash"};
+    static const char *const t[] = {"standard", "flash", "mla"};
+    return NAME_OF(t, v);
+}
+void scenario_plan_defaults(pe_plan *p)
+{
+    if (p->ep == 0)
+        p->ep = 1;
+    if (p->etp == 0)
+        p->etp = p->tp;
+}
+
+const char *pe_compute_name(pe_compute v)
+{
+    static const char *const t[] = {"bf16", "fp8"};
     return NAME_OF(t, v);
 }
 const char *pe_topology_name(pe_topology v)
@@ -95,7 +108,9 @@ void scenario_free(pe_scenario *s)
     pe_axis *axes[] = {&s->sweep.tp,        &s->sweep.pp,        &s->sweep.cp,
                        &s->sweep.dp,        &s->sweep.zero,      &s->sweep.recompute,
                        &s->sweep.micro_batch, &s->sweep.schedule, &s->sweep.virtual_stages,
-                       &s->sweep.sequence_parallel};
+                       &s->sweep.sequence_parallel, &s->sweep.ep, &s->sweep.etp,
+                       &s->sweep.first_stage_layers, &s->sweep.last_stage_layers,
+                       &s->sweep.offload_optimizer};
     for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
         axis_free(axes[i]);
     for (size_t i = 0; i < s->expect_count; i++) {

@@ -23,7 +23,10 @@
 typedef enum { PE_MLP_GELU, PE_MLP_SWIGLU } pe_mlp;
 typedef enum { PE_NORM_LAYERNORM, PE_NORM_RMSNORM } pe_norm;
 typedef enum { PE_POSITION_LEARNED, PE_POSITION_ROTARY } pe_position;
-typedef enum { PE_ATTENTION_STANDARD, PE_ATTENTION_FLASH } pe_attention;
+/* mla: multi-head latent attention (DeepSeek-V2/V3); stores no score matrix,
+ * like flash (docs/design/moe.md §12.1). */
+typedef enum { PE_ATTENTION_STANDARD, PE_ATTENTION_FLASH, PE_ATTENTION_MLA } pe_attention;
+typedef enum { PE_COMPUTE_BF16, PE_COMPUTE_FP8 } pe_compute;
 typedef enum { PE_TOPOLOGY_SWITCH, PE_TOPOLOGY_FULL_MESH } pe_topology;
 typedef enum { PE_RECOMPUTE_NONE, PE_RECOMPUTE_SELECTIVE, PE_RECOMPUTE_FULL } pe_recompute;
 typedef enum {
@@ -56,6 +59,7 @@ const char *pe_mlp_name(pe_mlp v);
 const char *pe_norm_name(pe_norm v);
 const char *pe_position_name(pe_position v);
 const char *pe_attention_name(pe_attention v);
+const char *pe_compute_name(pe_compute v);
 const char *pe_topology_name(pe_topology v);
 const char *pe_recompute_name(pe_recompute v);
 const char *pe_schedule_name(pe_schedule v);
@@ -82,12 +86,28 @@ typedef struct {
     bool causal_flops; /* κ = 0.5 when true */
     bool has_params;
     double params; /* P6, meaningful when has_params */
+    /* --- mixture of experts, head_dim, MLA (issue 11, docs/design/moe.md §0) --- */
+    int64_t experts;          /* E routed experts per MoE layer; 0 = dense */
+    int64_t top_k;            /* k */
+    int64_t moe_ffn_hidden;   /* f_e, default f */
+    int64_t shared_experts;   /* n_s, each of size f_e */
+    int64_t dense_layers;     /* L_d leading dense layers */
+    int64_t moe_every;        /* ν: layer i ≥ L_d is MoE iff i mod ν = 0 */
+    bool has_capacity_factor; /* absent = dropless */
+    double capacity_factor;   /* C */
+    double moe_imbalance;     /* ι, busiest expert rank / mean, default 1 */
+    bool has_head_dim;        /* absent: d = h/a, P1 unchanged */
+    int64_t head_dim;         /* d */
+    int64_t q_lora_rank, kv_lora_rank, qk_rope_head_dim, qk_nope_head_dim, v_head_dim; /* MLA */
 } pe_model;
 
 typedef struct {
     double param_bytes;     /* β_w */
     double grad_bytes;      /* β_g */
     double optimizer_bytes; /* β_o */
+    pe_compute compute;      /* GEMM precision (issue 11, docs/design/moe.md §6) */
+    double fp8_weight_bytes; /* β_8, TE's cached FP8 weight copies per FP8-GEMM parameter */
+    double dispatch_bytes;   /* β_d, bytes per element of the EP dispatch all-to-all */
 } pe_precision;
 
 typedef struct {
@@ -103,6 +123,9 @@ typedef struct {
     double attention_efficiency;   /* F9 e_att; default e_max */
     double elementwise_efficiency; /* F10 η_W; 0 leaves element-wise work untimed */
     double microbatch_overhead_us; /* F11 t_mb, µs per micro-batch; 0 */
+    bool has_peak_fp8_tflops, has_host_link_gb_s;
+    double peak_fp8_tflops; /* dense FP8 TFLOP/s (issue 11) */
+    double host_link_gb_s;  /* GPU↔host GB/s per direction (issue 11) */
 } pe_gpu;
 
 typedef struct {
@@ -132,6 +155,9 @@ typedef struct {
     pe_gpu gpu;
     pe_intra_node intra_node;
     pe_inter_node inter_node;
+    bool has_host_memory_gib;
+    double host_memory_gib;    /* H_host per node (issue 11, offload) */
+    double cpu_adam_gparams_s; /* R_cpu: CPU Adam 10^9 parameters/s per node */
 } pe_cluster;
 
 typedef struct {
@@ -147,6 +173,7 @@ typedef struct {
 
 typedef struct {
     double tp, cp, dp, pp; /* each in [0, 1]; defaults 0, 1, 1, 0 */
+    double ep;             /* EP all-to-all hidden behind MoE-layer compute, default 0 */
 } pe_overlap;
 
 /* What a training framework does beyond the textbook (docs/model.md §12; a
@@ -173,6 +200,12 @@ typedef struct {
     bool sequence_parallel; /* already resolved: default tp > 1, false when tp = 1 */
     pe_overlap overlap;     /* already merged over the scenario's */
     int line, col;          /* where the plan stands in its file; 0 for sweep plans */
+    /* --- issue 11: expert parallelism, uneven stages, offload --- */
+    int64_t ep;                /* expert-parallel degree, default 1 */
+    int64_t etp;               /* expert tensor-parallel degree, already resolved (default tp) */
+    int64_t first_stage_layers; /* L_0; 0 = the even share */
+    int64_t last_stage_layers;  /* L_last; 0 = the even share */
+    bool offload_optimizer;    /* optimizer states + master weights in host memory */
 } pe_plan;
 
 /* One sweep axis: absent (the plan default), `auto`, or a list of values.
@@ -189,6 +222,7 @@ typedef struct {
     bool present;
     pe_axis tp, pp, cp, dp, zero, recompute, micro_batch, schedule, virtual_stages,
         sequence_parallel;
+    pe_axis ep, etp, first_stage_layers, last_stage_layers, offload_optimizer; /* issue 11 */
     int line, col;
 } pe_sweep;
 
@@ -264,6 +298,10 @@ typedef struct {
     size_t question_count;
     pe_question *questions; /* owned: the grading key, in file order */
 } pe_scenario;
+
+/* Issue 11 plan defaults: ep 0 (not given) → 1, etp 0 (not given) → tp
+ * (Megatron-Core's default). Loader, grader and sweep call it last. */
+void scenario_plan_defaults(pe_plan *p);
 
 /* Release everything a scenario owns; leaves *s zeroed. Safe on a zeroed struct. */
 /* fidelity: textbook (docs/model.md §12): every refinement field back to its

@@ -93,6 +93,14 @@ static void set_defaults(pe_scenario *s)
     s->overlap.dp = 1;
     s->overlap.pp = 0;
     s->rank_by = PE_RANK_STEP_TIME;
+    /* issue 11 defaults (docs/design/moe.md §0) */
+    s->model.moe_every = 1;
+    s->model.moe_imbalance = 1;
+    s->precision.compute = PE_COMPUTE_BF16;
+    s->precision.fp8_weight_bytes = 2;
+    s->precision.dispatch_bytes = 2;
+    s->cluster.cpu_adam_gparams_s = 4;
+    s->overlap.ep = 0;
 }
 
 /* Does mapping m hold an unknown key close to key (a typo, reported as
@@ -266,11 +274,12 @@ static const yaml_node_t *file_node(const pe_applied *st, size_t i, int file_lay
 
 /* ------------------------------------------------------------ model */
 
-/* docs/model.md §1: a divides h (the head dimension d = h/a is whole). */
+/* docs/model.md §1: a divides h (the head dimension d = h/a is whole);
+ * with head_dim or mla (issue 11) the head dimension is given: no rule. */
 static pe_status check_heads(loader *L, const pe_applied *a, const yaml_node_t *fallback)
 {
     const pe_model *m = &L->s->model;
-    if (m->hidden % m->heads == 0)
+    if (m->hidden % m->heads == 0 || m->has_head_dim || m->attention == PE_ATTENTION_MLA)
         return PE_OK;
     const yaml_node_t *at = file_node(a, IDX(pe_fields_model, "heads"), 1,
                                       file_node(a, IDX(pe_fields_model, "hidden"), 1, fallback));
@@ -309,6 +318,76 @@ static pe_status check_params(loader *L, const pe_applied *a, const yaml_node_t 
                given, n_embed + n_out + norm_h, (long long)m->layers);
 }
 
+/* The node to point at for model key `key`: the file's, else `fallback`. */
+static const yaml_node_t *model_node(const pe_applied *a, const char *key,
+                                     const yaml_node_t *fallback)
+{
+    return file_node(a, IDX(pe_fields_model, key), 1, fallback);
+}
+
+/* Issue 11 (docs/design/moe.md §1): the MLA dimensions with attention: mla
+ * and only then; head_dim not with mla. */
+static pe_status check_mla_keys(loader *L, const pe_applied *a, const yaml_node_t *fallback)
+{
+    static const char *const mla_keys[] = {"kv_lora_rank", "qk_rope_head_dim",
+                                           "qk_nope_head_dim", "v_head_dim"};
+    const pe_model *m = &L->s->model;
+    const bool mla = m->attention == PE_ATTENTION_MLA;
+    for (size_t i = 0; i < sizeof mla_keys / sizeof mla_keys[0]; i++) {
+        if (mla && !a->set[IDX(pe_fields_model, mla_keys[i])])
+            return missing(L, &pe_fields_model, fallback, "model", mla_keys[i],
+                           " (needed by attention: mla)");
+        if (!mla && a->set[IDX(pe_fields_model, mla_keys[i])])
+            return bad(L, L->d, model_node(a, mla_keys[i], fallback),
+                       "model.%s applies to attention: mla only", mla_keys[i]);
+    }
+    if (!mla && a->set[IDX(pe_fields_model, "q_lora_rank")])
+        return bad(L, L->d, model_node(a, "q_lora_rank", fallback),
+                   "model.q_lora_rank applies to attention: mla only");
+    if (mla && m->has_head_dim)
+        return bad(L, L->d, model_node(a, "head_dim", fallback),
+                   "model.head_dim does not apply to attention: mla (its heads have "
+                   "qk_nope_head_dim + qk_rope_head_dim and v_head_dim)");
+    return PE_OK;
+}
+
+/* Issue 11 (docs/design/moe.md §1): the MoE keys only with experts > 0 (as
+ * Megatron's "moe_ffn_hidden_size is set but num_moe_experts is None"),
+ * top_k required and ≤ experts, dense_layers ≤ layers, no params with
+ * experts (P6 scales one N_layer). Fills moe_ffn_hidden's default. */
+static pe_status check_moe_keys(loader *L, const pe_applied *a, const yaml_node_t *fallback)
+{
+    pe_model *m = &L->s->model;
+    static const char *const moe_keys[] = {"top_k",        "moe_ffn_hidden", "shared_experts",
+                                           "dense_layers", "moe_every",      "capacity_factor",
+                                           "moe_imbalance"};
+    for (size_t i = 0; i < sizeof moe_keys / sizeof moe_keys[0]; i++)
+        if (m->experts == 0 && a->set[IDX(pe_fields_model, moe_keys[i])])
+            return bad(L, L->d, model_node(a, moe_keys[i], fallback),
+                       "model.%s is set but model.experts is 0 (a dense model)", moe_keys[i]);
+    if (m->experts == 0)
+        return PE_OK;
+    if (!a->set[IDX(pe_fields_model, "top_k")])
+        return missing(L, &pe_fields_model, fallback, "model", "top_k",
+                       " (needed when experts > 0)");
+    if (m->top_k > m->experts)
+        return bad(L, L->d, model_node(a, "top_k", fallback),
+                   "model.top_k = %lld exceeds model.experts = %lld", (long long)m->top_k,
+                   (long long)m->experts);
+    if (m->dense_layers > m->layers)
+        return bad(L, L->d, model_node(a, "dense_layers", fallback),
+                   "model.dense_layers = %lld exceeds model.layers = %lld",
+                   (long long)m->dense_layers, (long long)m->layers);
+    if (m->has_params)
+        return bad(L, L->d, model_node(a, "params", fallback),
+                   "model.params cannot be combined with experts: the split between expert "
+                   "and dense parameters is not determined (docs/model.md P6 scales one "
+                   "layer)");
+    if (!a->set[IDX(pe_fields_model, "moe_ffn_hidden")])
+        m->moe_ffn_hidden = m->ffn_hidden; /* issue 11: default ffn_hidden */
+    return PE_OK;
+}
+
 static pe_status load_model(loader *L, const yaml_node_t *node)
 {
     pe_model *m = &L->s->model;
@@ -329,6 +408,8 @@ static pe_status load_model(loader *L, const yaml_node_t *node)
         m->ffn_hidden = 4 * m->hidden; /* docs/model.md §0: f defaults to 4h */
     const yaml_node_t *pn = y_map_get(L->d, node, "preset");
     st = check_heads(L, &a, pn ? pn : node);
+    st = worse(st, check_mla_keys(L, &a, pn ? pn : node));
+    st = worse(st, check_moe_keys(L, &a, pn ? pn : node));
     return worse(st, check_params(L, &a, pn ? pn : node));
 }
 
@@ -559,11 +640,19 @@ static pe_status load_simple(loader *L, const pe_fieldset *set, const yaml_node_
 /* docs/scenarios.md "Plans" (canonical text). */
 static void canonical_text(const pe_plan *p, char *buf, size_t size)
 {
-    snprintf(buf, size, "dp%lld-tp%lld-pp%lld-cp%lld-z%lld-%s-mb%lld-%s-v%lld-sp%d",
-             (long long)p->dp, (long long)p->tp, (long long)p->pp, (long long)p->cp,
-             (long long)p->zero, pe_recompute_name(p->recompute), (long long)p->micro_batch,
-             pe_schedule_name(p->schedule), (long long)p->virtual_stages,
-             p->sequence_parallel ? 1 : 0);
+    int n = snprintf(buf, size, "dp%lld-tp%lld-pp%lld-cp%lld-z%lld-%s-mb%lld-%s-v%lld-sp%d",
+                     (long long)p->dp, (long long)p->tp, (long long)p->pp, (long long)p->cp,
+                     (long long)p->zero, pe_recompute_name(p->recompute),
+                     (long long)p->micro_batch, pe_schedule_name(p->schedule),
+                     (long long)p->virtual_stages, p->sequence_parallel ? 1 : 0);
+    /* issue 11 tail, as sweep/plans.c writes it (%.0lld of 0 prints nothing) */
+    if (n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, "%s%.0lld%s%.0lld%s%.0lld%s%.0lld%s",
+                 p->ep > 1 ? "-ep" : "", p->ep > 1 ? (long long)p->ep : 0LL,
+                 p->etp != p->tp ? "-etp" : "", p->etp != p->tp ? (long long)p->etp : 0LL,
+                 p->first_stage_layers ? "-fs" : "", (long long)p->first_stage_layers,
+                 p->last_stage_layers ? "-ls" : "", (long long)p->last_stage_layers,
+                 p->offload_optimizer ? "-off" : "");
 }
 
 static bool eat(const char **p, const char *lit)
@@ -602,6 +691,20 @@ static bool eat_word(const char **p, const char *const *values, const char *afte
     return false;
 }
 
+/* Issue 11's optional tail of a canonical text, in order: -ep{n} -etp{n}
+ * -fs{n} -ls{n} -off (sweep/plans.h). */
+static bool canonical_tail_valid(const char *p)
+{
+    static const char *const tags[] = {"-ep", "-etp", "-fs", "-ls"};
+    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
+        const char *q = p;
+        if (eat(&q, tags[i]) && eat_whole(&q))
+            p = q;
+    }
+    eat(&p, "-off");
+    return *p == '\0';
+}
+
 /* Is t a syntactically valid canonical text (a plan a sweep may generate)? */
 static bool canonical_valid(const char *t)
 {
@@ -613,7 +716,7 @@ static bool canonical_valid(const char *t)
            eat(&p, "-z") && *p >= '0' && *p <= '3' && (p++, eat(&p, "-")) &&
            eat_word(&p, rec, "-mb") && eat(&p, "-mb") && eat_whole(&p) && eat(&p, "-") &&
            eat_word(&p, sch, "-v") && eat(&p, "-v") && eat_whole(&p) && eat(&p, "-sp") &&
-           (*p == '0' || *p == '1') && p[1] == '\0';
+           (*p == '0' || *p == '1') && canonical_tail_valid(p + 1);
 }
 
 
@@ -715,6 +818,7 @@ static pe_status load_plan(loader *L, const yaml_node_t *item, size_t index, pe_
         p->sequence_parallel = p->tp > 1;
     if (p->tp == 1)
         p->sequence_parallel = false;
+    scenario_plan_defaults(p); /* issue 11: ep 1, etp = tp */
     return st;
 }
 
@@ -924,8 +1028,8 @@ static pe_status load_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v
     if (y_is_plain_word(v, "auto")) {
         if (!(f->flags & PE_F_AUTO))
             return bad(L, L->d, v,
-                       "%s: auto is not allowed for %s (only dp, tp, pp, cp, micro_batch "
-                       "and virtual_stages)",
+                       "%s: auto is not allowed for %s (only dp, tp, pp, cp, micro_batch, "
+                       "virtual_stages and ep)",
                        path, f->key);
         ax->is_auto = true;
         return PE_OK;
@@ -1619,6 +1723,28 @@ static pe_status load_sections(loader *L, const yaml_node_t *root)
     return st;
 }
 
+/* Issue 11: what the GPU must describe for the keys used: fp8 GEMMs need its
+ * FP8 peak (V16 as a load rule), offload_optimizer its host link. */
+static pe_status check_gpu_needs(loader *L, const yaml_node_t *root)
+{
+    const pe_scenario *s = L->s;
+    pe_status st = PE_OK;
+    if (s->precision.compute == PE_COMPUTE_FP8 && !s->cluster.gpu.has_peak_fp8_tflops)
+        st = bad(L, L->d, y_map_get(L->d, y_map_get(L->d, root, "precision"), "compute"),
+                 "precision.compute: fp8 needs cluster.gpu.peak_fp8_tflops (this GPU has "
+                 "none: FP8 tensor cores came with Hopper, Ada and MI300)");
+    bool offload = false;
+    for (size_t i = 0; i < s->plan_count; i++)
+        offload = offload || s->plans[i].offload_optimizer;
+    for (size_t i = 0; i < s->sweep.offload_optimizer.count; i++)
+        offload = offload || s->sweep.offload_optimizer.values[i];
+    if (offload && !s->cluster.gpu.has_host_link_gb_s)
+        st = worse(st, bad(L, L->d, y_map_get(L->d, root, "cluster"),
+                           "offload_optimizer needs cluster.gpu.host_link_gb_s (the GPU-host "
+                           "bandwidth per direction)"));
+    return st;
+}
+
 /* plans, sweep, expect, questions. */
 static pe_status load_plan_sections(loader *L, const yaml_node_t *root)
 {
@@ -1630,6 +1756,8 @@ static pe_status load_plan_sections(loader *L, const yaml_node_t *root)
     if (L->plans_ok && L->s->plan_count == 0 && !L->s->sweep.present)
         st = bad(L, L->d, plans ? plans : root,
                  "no plans to evaluate: give plans: (a non-empty list) or sweep:");
+    if (L->plans_ok && L->cluster_ok)
+        st = worse(st, check_gpu_needs(L, root)); /* issue 11 */
     if ((n = TOP("expect")))
         st = worse(st, load_expect(L, n));
     if ((n = TOP("questions")))

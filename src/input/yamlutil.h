@@ -141,7 +141,7 @@ pe_status y_get_field(const pe_ydoc *d, const yaml_node_t *n, const char *path,
 
 /* ------------------------------------------------------------ applying mappings */
 #define PE_MAX_LAYERS 4
-#define PE_MAX_FIELDS 24
+#define PE_MAX_FIELDS 40
 
 /* One source mapping: a catalog preset or the scenario file. */
 typedef struct {

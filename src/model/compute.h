@@ -117,6 +117,20 @@ inline pe_gemm_coef compute_gemm_coef(const pe_gemm_shape *g, double gemm_rate, 
     return c;
 }
 
+/* F18 (issue 11) an FP8 GEMM: the compute side at peak_fp8·e_max, the
+ * roofline with 1-byte inputs and weights and a 2-byte (bf16) output,
+ * MK + KN + 2MN bytes (Transformer Engine's FP8 GEMMs). */
+inline pe_gemm_coef compute_gemm_coef_fp8(const pe_gemm_shape *g, double gemm_rate,
+                                          double hbm_bps)
+{
+    pe_gemm_coef c;
+    c.flop = 2.0 * g->K * g->N / gemm_rate;
+    c.mem_m = (g->k_sharded ? 2.0 * g->N : g->K) / hbm_bps;
+    c.mem_mt = (g->k_sharded ? g->K : 2.0 * g->N) / hbm_bps;
+    c.mem_kn = g->K * g->N / hbm_bps;
+    return c;
+}
+
 /* F8 the time of one GEMM for M tokens, inv_t = 1/t: compute_gemm_time of
  * its per-GPU shape, from the coefficients. */
 inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, double inv_t, double t_half)

@@ -2,7 +2,9 @@
  * `explain` and `calibrate`. evaluate_plan_detail() fills it from the very
  * same code path as evaluate_plan() (the hot path passes no detail, and the
  * compiler drops the stores), so explain prints the evaluator's own numbers.
- * Arrays [2] hold stage 0 and stage p−1 (equal when p = 1). Bytes, FLOPs,
+ * Arrays [3] hold stage 0, stage p−1 (equal when p = 1) and, with uneven
+ * stages and p ≥ 3 (issue 11), a middle stage [2] (stage 1 or, for MoE, the
+ * middle stage with the most MoE layers). Bytes, FLOPs,
  * seconds. Filled only for valid plans (valid == true). */
 #ifndef PLANEVAL_DETAIL_H
 #define PLANEVAL_DETAIL_H
@@ -15,20 +17,21 @@
 struct pe_detail {
     bool valid;
     double lps, s_local, D, m;                 /* L/p, s', dp·c, micro-batches */
-    double n_out, n_gpu[2];                    /* P4, P7 */
-    double m1[2], m2[2], m3[2], m4;            /* M1–M4 */
+    double stage_layers[3];                    /* issue 11: layers of each stage held (L/p if even) */
+    double n_out, n_gpu[3];                    /* P4, P7 */
+    double m1[3], m2[3], m3[3], m4;            /* M1–M4 */
     double att, a_layer, a_in;                 /* A3 (as used), A4, A5 */
-    double k[2], k_first, k_last;              /* in-flight micro-batches */
-    double a6[2], a7[2], a8[2];                /* A6; A7, A8 as carried by each stage */
-    double total[2];                           /* M5 */
-    int mem_stage, time_stage;                 /* 0 or 1 (index into the arrays) */
+    double k[3], k_first, k_last;              /* in-flight micro-batches */
+    double a6[3], a7[3], a8[3];                /* A6; A7, A8 as carried by each stage */
+    double total[3];                           /* M5 */
+    int mem_stage, time_stage;                 /* 0, 1 or 2 (index into the arrays) */
     double x;                                  /* F4 per token per layer */
-    double f_fwd[2], f_bwd[2];                 /* F5 */
-    double tau_f[2], tau_b[2], tau_lf, tau_lb, tau_att; /* F6 */
+    double f_fwd[3], f_bwd[3];                 /* F5 */
+    double tau_f[3], tau_b[3], tau_lf, tau_lb, tau_att; /* F6 */
     pe_group g_tp, g_cp, g_dp, g_pp;           /* C1, C2 */
     double s_tp, t_ar_tp, chi_tp_f, chi_tp_b;  /* X1 */
     double s_kv, t_p2p_cp, chi_cp_f, chi_cp_b; /* X2 */
-    double t_f[2], t_b[2];                     /* §7 */
+    double t_f[3], t_b[3];                     /* §7 */
     double s_pp, t_p2p_pp, chi_pp;             /* X3 */
     double s_g, s_w, t_rs_g, t_rs_w, chi_dp;   /* X4 (time stage) */
     double optimizer;                          /* X5 */
@@ -39,6 +42,26 @@ struct pe_detail {
     double pp_hop_bytes;                       /* X6: bytes crossing the pipeline link */
     double dp_last_bucket;                     /* X7 extra exposure */
     double t_ar_tp_tree, t_ar_dp_tree;         /* C10 (0 when not considered) */
+    /* issue 11 (docs/design/moe.md), zeros for a dense model */
+    struct {
+        double n_moe[3], n_exp[3];             /* P9 MoE layers, P16 expert parameters per GPU */
+        double D_e;                            /* edp = t·c·dp/(ep·etp) */
+        double mem_experts[3];                 /* expert M1+M2+M3 */
+        double a_layer_m, a_routed, a12;       /* A4', A11, A12 */
+        double s_disp, s_comb, t_ep;           /* X9 */
+        double chi_ep_f[3], chi_ep_b[3];       /* X10 */
+        double s_etp, t_rs_etp, chi_etp_f[3], chi_etp_b[3]; /* X11 */
+        double tau_mlf, tau_mlb;               /* one MoE layer's forward/backward time */
+        double M_e, t_exp, t_sh, t_router;     /* F19 rows per local expert; GEMM times */
+        pe_group g_ep, g_etp, g_edp;           /* C11 */
+        double ep_comm;                        /* ep_comm_s */
+    } moe;
+    /* issue 11 optimizer offload (design §7), zeros without offload */
+    struct {
+        double n_sh;                 /* this GPU's optimizer shard, parameters */
+        double t_d2h, t_h2d, t_cpu;  /* X12 */
+        double host;                 /* M8 bytes per node */
+    } off;
 };
 
 #endif

@@ -34,8 +34,20 @@ enum {
     PE_FAIL_STEP_TIME = 1u << 9,
     PE_FAIL_TRAIN_DAYS = 1u << 10,
     PE_FAIL_MIN_MFU = 1u << 11,
+    /* issue 11 rules (docs/design/moe.md §1) */
+    PE_FAIL_V9 = 1u << 12,  /* ep divides experts (ep > 1 needs an MoE model) */
+    PE_FAIL_V10 = 1u << 13, /* ep·etp divides tp·cp·dp (parallel folding) */
+    PE_FAIL_V11 = 1u << 14, /* etp divides moe_ffn_hidden; tp divides shared_experts·moe_ffn_hidden */
+    PE_FAIL_V12 = 1u << 15, /* MoE with tp > 1 needs sequence parallel */
+    PE_FAIL_V13 = 1u << 16, /* biased experts need etp = 1 */
+    PE_FAIL_V14 = 1u << 17, /* etp and ep·etp aligned with the node */
+    PE_FAIL_V15 = 1u << 18, /* offload_optimizer needs zero >= 1 */
+    PE_FAIL_HOST_MEMORY = 1u << 19, /* offload: host memory per node over host_memory_gib (M8) */
 };
-#define PE_FAIL_RULES 0xffu
+#define PE_FAIL_RULES (0xffu | (0x7fu << 12))
+/* Rules V1..V15; the PE_FAIL_* bit of rule Vn (n = 1…15). */
+#define PE_RULE_COUNT 15
+static inline uint32_t pe_rule_bit(int n) { return n <= 8 ? 1u << (n - 1) : 1u << (n + 3); }
 
 typedef struct {
     pe_plan_status status;
@@ -64,7 +76,33 @@ typedef struct {
 
     /* interconnect tier of each axis' group (C1: n_out > 1 → inter) */
     pe_tier tier_tp, tier_cp, tier_dp, tier_pp;
+
+    /* issue 11 columns, appended after the v1 report (0 for a dense model) */
+    double ep_comm_s;       /* EP all-to-all exposed per step (X10), part of S1 */
+    double host_mem_gib;    /* offload: host memory per node (M8), 0 without offload */
+    double mem_experts_gib; /* of which expert state (+ FP8 copy) on the memory stage */
+    pe_tier tier_ep;
 } pe_result;
+
+/* Issue 11 scenario-level constants of an MoE model (docs/design/moe.md);
+ * on = 0 for a dense model, and then nothing below is used. */
+typedef struct {
+    int on;                       /* E > 0 */
+    int bias;                     /* experts have biases (V13) */
+    int64_t experts, f_e, sh_f;   /* E, f_e, n_s·f_e (V9, V11) */
+    double E, k, f_e_d, rho;      /* ρ = C with a capacity factor, else ι */
+    double N_layer_d, N_dense_part, N_expert, N_att_rep; /* P12, P10 */
+    double F_layer_d, F_layer_m;  /* F13; F14 + router + (ρ−1) rows: hardware per token */
+    double F_att;                 /* F12 */
+    double act_par_att, act_par_sh, act_router; /* A2 attention part, A10, A9 */
+    double act_expert_inner;      /* (gelu ? 4 : 6)·f_e per routed token copy (A11) */
+    double beta_d;                /* dispatch bytes */
+    double N_total, N_active;     /* P13, P14 */
+    double F8_layer_m;            /* F16: FP8 GEMM FLOPs per token of an MoE layer (with ρ) */
+    double N8_layer_m_dense;      /* FP8-GEMM weights of an MoE layer: attention + shared */
+    double N8_layer_m_expert;     /* FP8-GEMM weights of its E routed experts */
+    double act_total_per_seq;     /* act_total_gib's bytes for one sequence */
+} pe_moe_ctx;
 
 /* Scenario-level constants, computed once; opaque to callers but plain data
  * so it can live on the stack and be shared read-only between threads. */
@@ -110,6 +148,22 @@ typedef struct {
     bool allreduce_auto;               /* C10 */
     double dp_bucket_bytes;            /* X7 */
     double comm_slowdown;              /* X8 φ */
+    /* §12 refinements of issue 11's models (F17–F20) */
+    double t_half_layer;               /* F18 t_half of the layer GEMMs (FP8 rate with fp8) */
+    pe_gemm_coef moe_coef[5];          /* F19 shared experts in/out, router, expert in/out */
+    double ew_par_m_s;                 /* F19 element-wise TP-sharded s per token, MoE layer */
+    pe_moe_ctx moe;                    /* issue 11 */
+    int ext;                           /* issue 11 steps needed by the scenario: MoE or FP8 */
+    /* issue 11 FP8 (docs/design/moe.md §6): 0 = every GEMM in bf16 */
+    int fp8;
+    double rate8;    /* peak_fp8·e */
+    double F8_layer; /* F16: FP8 GEMM FLOPs per token of a dense layer (2·N_mm) */
+    double beta_8;   /* β_8 bytes per FP8-GEMM parameter of the cached FP8 weights */
+    double N8_layer; /* FP8-GEMM weights of a dense layer (N_mm) */
+    /* issue 11 optimizer offload (docs/design/moe.md §7) */
+    double host_bps;        /* B_host, bytes/s per direction (0: not given) */
+    double cpu_adam_rate;   /* R_cpu, parameters/s per node */
+    double host_mem_bytes;  /* H_host (0: not checked) */
 } pe_eval_ctx;
 
 void evaluate_prepare(const pe_scenario *s, pe_eval_ctx *ctx);

@@ -41,6 +41,13 @@ inline double mem_zero3_working(int64_t zero, double beta_w, double beta_g, doub
 double act_rep(const pe_model *m);
 /* A2 TP-sharded bytes per token: 4h + 4·g·d + (gelu ? 4f : 6f) */
 double act_par(const pe_model *m);
+/* A2's attention part: 4h + 4·g·d; with head_dim 4·a·d + 4·g·d; MLA
+ * 4·a·(d_qk + d_v) (issue 11, docs/design/moe.md §3) */
+double act_par_attention(const pe_model *m);
+/* A13 (issue 11, FP8): bytes per token Transformer Engine keeps in FP8
+ * instead of BF16 for the attention-output projection's input: a·d_v
+ * (standard h). The replicated QKV and MLP inputs save 2h, the fc2 input f. */
+double act_fp8_saving_attention(const pe_model *m);
 /* A3 attention-score bytes per token (2 + 3δ)·a·s; 0 for flash attention or
  * selective recompute. Full recompute counts att as recompute none (A5). */
 double act_att(const pe_model *m, pe_recompute recompute);
@@ -82,6 +89,23 @@ inline double act_inflight(pe_schedule schedule, double p, double m, double v, i
     default: /* 1f1b, zb-h1 */
         k = last ? 1.0 : p;
         break;
+    }
+    return k < m ? k : m;
+}
+
+/* k(j) of any stage j (issue 11, uneven stages: a middle stage can be the
+ * memory-worst): 1f1b, zb-h1 min(p − j, m); interleaved min(p + (p−1−2j)/v, m);
+ * gpipe m; zb-h2 min(2(p − j) − 1, m). j = 0 and p − 1 give act_inflight. */
+inline double act_inflight_stage(pe_schedule schedule, double p, double m, double v, double j)
+{
+    if (p == 1.0)
+        return 1.0;
+    double k;
+    switch (schedule) {
+    case PE_SCHEDULE_INTERLEAVED: k = p + (p - 1.0 - 2.0 * j) / v; break;
+    case PE_SCHEDULE_GPIPE: return m;
+    case PE_SCHEDULE_ZB_H2: k = 2.0 * (p - j) - 1.0; break;
+    default: k = p - j; break;
     }
     return k < m ? k : m;
 }

@@ -14,8 +14,21 @@ double params_norm(const pe_model *m)
     return m->norm == PE_NORM_LAYERNORM ? 2.0 * (double)m->hidden : (double)m->hidden;
 }
 
+static double att_matmul(const pe_model *m);
+static double att_bias(const pe_model *m);
+static double mlp_params(const pe_model *m, double f);
+
+/* head_dim or MLA: the attention is not P1's h·(h + 2gd) + h² (issue 11, P10) */
+static int general_attention(const pe_model *m)
+{
+    return m->has_head_dim || m->attention == PE_ATTENTION_MLA;
+}
+
 double params_matmul(const pe_model *m)
 {
+    if (general_attention(m))
+        return att_matmul(m) + (m->mlp == PE_MLP_GELU ? 2.0 : 3.0) * (double)m->hidden *
+                                   (double)m->ffn_hidden; /* P10 + P11 */
     const double h = (double)m->hidden, g = (double)m->kv_heads, f = (double)m->ffn_hidden;
     const double d = params_head_dim(m);
     const double k_mu = m->mlp == PE_MLP_GELU ? 2.0 : 3.0;
@@ -24,6 +37,13 @@ double params_matmul(const pe_model *m)
 
 double params_layer_dims(const pe_model *m)
 {
+    if (general_attention(m)) { /* P12 N_layer^d (MLA: + latent norms) */
+        const double latent = m->attention == PE_ATTENTION_MLA
+                                  ? (double)m->q_lora_rank + (double)m->kv_lora_rank
+                                  : 0.0;
+        return att_matmul(m) + latent + att_bias(m) + mlp_params(m, (double)m->ffn_hidden) +
+               2.0 * params_norm(m);
+    }
     const double h = (double)m->hidden, g = (double)m->kv_heads, f = (double)m->ffn_hidden;
     const double d = params_head_dim(m);
     const double biases = (h + 2.0 * g * d) + h + (m->mlp == PE_MLP_GELU ? f + h : 2.0 * f + h);
@@ -59,4 +79,89 @@ double params_layer_from_params(const pe_model *m)
 double params_layer(const pe_model *m)
 {
     return m->has_params ? params_layer_from_params(m) : params_layer_dims(m);
+}
+
+/* ---- issue 11 (docs/design/moe.md §0.1–§0.2) ---- */
+
+static int64_t floor_div(int64_t x, int64_t y) /* y > 0 */
+{
+    return x >= 0 ? x / y : -((-x + y - 1) / y);
+}
+
+int64_t params_moe_layers(const pe_model *m, int64_t a, int64_t b)
+{
+    if (m->experts <= 0)
+        return 0;
+    const int64_t nu = m->moe_every > 0 ? m->moe_every : 1;
+    const int64_t a1 = a > m->dense_layers ? a : m->dense_layers;
+    if (b <= a1)
+        return 0;
+    return floor_div(b - 1, nu) - floor_div(a1 - 1, nu); /* P9 */
+}
+
+/* P10 attention matmul weights: standard/GQA with head_dim d:
+ * 2·h·a·d + 2·h·g·d; MLA (DeepSeek-V2 §2.1.2–2.1.3): q (compressed or not),
+ * kv down-projection with the rope key, kv up-projection, output. */
+static double att_matmul(const pe_model *m)
+{
+    const double h = (double)m->hidden, a = (double)m->heads, g = (double)m->kv_heads;
+    if (m->attention == PE_ATTENTION_MLA) {
+        const double rq = (double)m->q_lora_rank, rkv = (double)m->kv_lora_rank;
+        const double dr = (double)m->qk_rope_head_dim, dn = (double)m->qk_nope_head_dim;
+        const double dv = (double)m->v_head_dim, dqk = dn + dr;
+        const double q = rq > 0 ? h * rq + rq * a * dqk : h * a * dqk;
+        return q + h * (rkv + dr) + rkv * a * (dn + dv) + a * dv * h;
+    }
+    if (!m->has_head_dim) {
+        const double d = params_head_dim(m);
+        return h * (h + 2.0 * g * d) + h * h; /* P1's attention part, same order */
+    }
+    const double d = (double)m->head_dim;
+    return 2.0 * h * a * d + 2.0 * h * g * d;
+}
+
+/* attention biases: QKV a·d + 2·g·d, output h (MLA: none) */
+static double att_bias(const pe_model *m)
+{
+    if (!m->bias || m->attention == PE_ATTENTION_MLA)
+        return 0.0;
+    const double h = (double)m->hidden, a = (double)m->heads, g = (double)m->kv_heads;
+    const double d = m->has_head_dim ? (double)m->head_dim : params_head_dim(m);
+    return a * d + 2.0 * g * d + h;
+}
+
+/* one MLP of hidden size f: k_μ·h·f weights + [bias]·(gelu ? f + h : 2f + h) */
+static double mlp_params(const pe_model *m, double f)
+{
+    const double h = (double)m->hidden;
+    const double k_mu = m->mlp == PE_MLP_GELU ? 2.0 : 3.0;
+    return k_mu * h * f + (m->bias ? (m->mlp == PE_MLP_GELU ? f + h : 2.0 * f + h) : 0.0);
+}
+
+void params_moe(const pe_model *m, pe_moe_params *o)
+{
+    const double h = (double)m->hidden, E = (double)m->experts;
+    const double fe = (double)m->moe_ffn_hidden, k_mu = m->mlp == PE_MLP_GELU ? 2.0 : 3.0;
+    const int mla = m->attention == PE_ATTENTION_MLA;
+    const double latent_norms = mla ? (double)m->q_lora_rank + (double)m->kv_lora_rank : 0.0;
+    o->att_matmul = att_matmul(m);
+    o->att = o->att_matmul + latent_norms;
+    o->att_rep = mla ? h * (double)m->q_lora_rank +
+                           h * ((double)m->kv_lora_rank + (double)m->qk_rope_head_dim) +
+                           latent_norms
+                     : 0.0;
+    const double norms = 2.0 * params_norm(m);
+    o->layer_dense = params_layer_dims(m); /* P2, or P12 with head_dim / MLA */
+    const double router = h * E + (m->bias ? E : 0.0); /* P11 N_r (+ bias) */
+    o->moe_dense_part = o->att + att_bias(m) + (double)m->shared_experts * mlp_params(m, fe) +
+                        router + norms;
+    o->expert_one = k_mu * h * fe;
+    o->moe_expert = E * mlp_params(m, fe);
+    o->n_moe = (double)params_moe_layers(m, 0, m->layers);
+    const double rest = params_embed(m) + params_out(m, 1) + params_norm(m);
+    const double n_dense = (double)m->layers - o->n_moe;
+    o->total = n_dense * o->layer_dense + o->n_moe * (o->moe_dense_part + o->moe_expert) + rest;
+    const double k_over_E = E > 0 ? (double)m->top_k / E : 0.0;
+    o->active = n_dense * o->layer_dense +
+                o->n_moe * (o->moe_dense_part + k_over_E * o->moe_expert) + rest; /* P14 */
 }

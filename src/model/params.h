@@ -28,6 +28,29 @@ double params_layer_from_params(const pe_model *m);
 /* N_layer the model uses: P6 when model.params is given, else P2 */
 double params_layer(const pe_model *m);
 
+/* ---- issue 11: MoE, head_dim, MLA (docs/design/moe.md §0.1–§0.2) ---- */
+
+/* P8/P9 MoE layers among layers [a, b): layer i is MoE iff E > 0, i ≥ L_d
+ * and i mod ν = 0; with a' = max(a, L_d): ⌊(b−1)/ν⌋ − ⌊(a'−1)/ν⌋ (floor). */
+int64_t params_moe_layers(const pe_model *m, int64_t a, int64_t b);
+
+/* Scenario-level parameter counts of a model with experts, head_dim or MLA. */
+typedef struct {
+    double att;            /* P10 N_att: attention weights (+ MLA latent norms) */
+    double att_matmul;     /* P10 without the latent norms (FLOPs) */
+    double att_rep;        /* P10 N_att,rep: MLA down-projections + latent norms, TP-replicated */
+    double layer_dense;    /* P12 N_layer^d */
+    double moe_dense_part; /* P12 N_layer^m,dense-part: attention, shared experts, router, norms */
+    double moe_expert;     /* P12 N_layer^m,expert: the E routed experts (+ their biases) */
+    double expert_one;     /* one routed expert's matmul weights k_μ·h·f_e */
+    double n_moe;          /* P9 MoE layers of the model, n_moe(0, L) */
+    double total;          /* P13 */
+    double active;         /* P14 (input embedding included) */
+} pe_moe_params;
+
+/* P10–P14; for E = 0 without head_dim or mla: layer_dense = P2, total = P5. */
+void params_moe(const pe_model *m, pe_moe_params *out);
+
 /* P7 N_gpu(stage) = [(L/p)·N_layer + (first ? N_embed : 0) + (last ? N_out + norm(h) : 0)] / t */
 inline double params_gpu(double layers_per_stage, double n_layer, double n_embed, double n_out,
                          double norm_h, int first, int last, double t)

@@ -54,7 +54,7 @@ static bool format_body(const pe_checkpoint *c, char **body, size_t *len)
     fprintf(fp, "evaluated %" PRIu64 "\n", c->counts.evaluated);
     write_list(fp, "skipped", c->counts.skipped, PE_SKIP_COUNT);
     write_list(fp, "status", c->counts.by_status, 4);
-    write_list(fp, "rules", c->counts.by_rule, 8);
+    write_list(fp, "rules", c->counts.by_rule, PE_RULE_COUNT);
     fprintf(fp, "rows %zu\n", c->row_count);
     for (size_t i = 0; i < c->row_count; i++)
         fprintf(fp, "%" PRIu64 "\n", c->rows[i]);
@@ -142,7 +142,7 @@ static bool parse_body(char *body, size_t len, pe_checkpoint *c)
          read_list(fp, "evaluated", &c->counts.evaluated, 1) &&
          read_list(fp, "skipped", c->counts.skipped, PE_SKIP_COUNT) &&
          read_list(fp, "status", c->counts.by_status, 4) &&
-         read_list(fp, "rules", c->counts.by_rule, 8);
+         read_list(fp, "rules", c->counts.by_rule, PE_RULE_COUNT);
     uint64_t rows = 0;
     ok = ok && read_list(fp, "rows", &rows, 1) && rows <= c->top_k && c->first <= c->next &&
          c->next <= c->last;

@@ -353,11 +353,11 @@ pe_status report_open(const char *path, pe_report **out, pe_error *err)
  * are left out ("" for a single GPU). */
 static void format_links(const pe_result *r, char *buf, size_t size)
 {
-    const char *names[] = {"tp", "cp", "dp", "pp"};
-    const pe_tier tiers[] = {r->tier_tp, r->tier_cp, r->tier_dp, r->tier_pp};
+    const char *names[] = {"tp", "cp", "dp", "pp", "ep"}; /* ep: issue 11, MoE only */
+    const pe_tier tiers[] = {r->tier_tp, r->tier_cp, r->tier_dp, r->tier_pp, r->tier_ep};
     size_t n = 0;
     buf[0] = '\0';
-    for (int i = 0; i < 4 && n < size; i++)
+    for (int i = 0; i < 5 && n < size; i++)
         if (tiers[i] != PE_TIER_NONE)
             n += (size_t)snprintf(buf + n, size - n, "%s%s:%s", n ? " " : "", names[i],
                                   pe_tier_name(tiers[i]));
@@ -382,6 +382,17 @@ static int copy_text(char *buf, size_t size, const char *s)
     return (int)n;
 }
 
+/* rank_by: one key, or a list as "step_time,memory" */
+static int format_rank_by(const pe_scenario *sc, char *buf, size_t size)
+{
+    if (sc->rank_by_count > 1) {
+        pe_rank_order order;
+        rank_order_of(sc, &order);
+        return rank_order_format(&order, buf, size);
+    }
+    return copy_text(buf, size, pe_rank_by_name(sc->rank_by));
+}
+
 int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long rank,
                        const pe_plan *p, const pe_row *row, pe_column col, char *buf,
                        size_t size)
@@ -395,13 +406,8 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
         return 0;
     if (col == COL_PLAN_INDEX)
         return snprintf(buf, size, "%llu", (unsigned long long)row->index);
-    if (col == COL_RANK_BY && ctx->scenario->rank_by_count > 1) { /* a list: "step_time,memory" */
-        pe_rank_order order;
-        rank_order_of(ctx->scenario, &order);
-        return rank_order_format(&order, buf, size);
-    }
     if (col == COL_RANK_BY)
-        return copy_text(buf, size, pe_rank_by_name(ctx->scenario->rank_by));
+        return format_rank_by(ctx->scenario, buf, size);
     double num;
     switch (col) {
     case COL_RANK: return fmt_int(buf, size, rank);
@@ -456,6 +462,8 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
     case COL_STATE_TOTAL_GIB: num = r->state_total_gib; break;
     case COL_ACT_TOTAL_GIB: num = r->act_total_gib; break;
     case COL_LINKS: format_links(r, buf, size); return (int)strlen(buf);
+    case COL_EP_COMM_S: num = r->ep_comm_s; break; /* issue 11: 0 for a dense plan */
+    case COL_MEM_EXPERTS_GIB: num = r->mem_experts_gib; break;
     default: return 0;
     }
     return report_format_double(num, buf, size);

@@ -26,6 +26,8 @@ const char *plans_skip_name(pe_skip k)
         "interleaved needs virtual_stages >= 2",
         "sequence_parallel applies to tp > 1 only",
         "schedule applies to pp > 1 only",
+        "ep and etp apply to MoE models only",
+        "ep auto: ep*etp does not divide tp*cp*dp or fit the node (V10, V14)",
     };
     return (unsigned)k < PE_SKIP_COUNT ? names[k] : "?";
 }
@@ -77,6 +79,24 @@ int plans_canonical(const pe_plan *p, char *buf, size_t size)
     o = put_text(o, end, "-v");
     o = put_int(o, end, p->virtual_stages);
     o = put_text(o, end, p->sequence_parallel ? "-sp1" : "-sp0");
+    if (p->ep > 1) {
+        o = put_text(o, end, "-ep");
+        o = put_int(o, end, p->ep);
+    }
+    if (p->etp != p->tp && p->etp > 0) {
+        o = put_text(o, end, "-etp");
+        o = put_int(o, end, p->etp);
+    }
+    if (p->first_stage_layers > 0) {
+        o = put_text(o, end, "-fs");
+        o = put_int(o, end, p->first_stage_layers);
+    }
+    if (p->last_stage_layers > 0) {
+        o = put_text(o, end, "-ls");
+        o = put_int(o, end, p->last_stage_layers);
+    }
+    if (p->offload_optimizer)
+        o = put_text(o, end, "-off");
     *o = '\0';
     return (int)(o - buf);
 }
@@ -136,12 +156,22 @@ bool plans_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan 
           read_number(&c, "-mb", 1, &p.micro_batch) &&
           read_word(&c, schedule_name, PE_SCHEDULE_ZB_H2 + 1, "-v", &sch) &&
           read_number(&c, "-v", 1, &p.virtual_stages) && read_number(&c, "-sp", 0, &sp) &&
-          sp <= 1 && *c == '\0'))
+          sp <= 1))
+        return false;
+    /* issue 11's optional tail: -ep{n} -etp{n} -fs{n} -ls{n} -off */
+    read_number(&c, "-ep", 2, &p.ep);
+    read_number(&c, "-etp", 1, &p.etp);
+    read_number(&c, "-fs", 1, &p.first_stage_layers);
+    read_number(&c, "-ls", 1, &p.last_stage_layers);
+    if (strcmp(c, "-off") == 0)
+        p.offload_optimizer = true, c += 4;
+    if (*c != '\0')
         return false;
     p.recompute = (pe_recompute)rec;
     p.schedule = (pe_schedule)sch;
     p.sequence_parallel = sp == 1;
     p.overlap = *overlap;
+    scenario_plan_defaults(&p); /* ep 1, etp = tp when the tail does not say */
     char again[PE_CANON_MAX]; /* no leading zeros, nothing a plan would print otherwise */
     plans_canonical(&p, again, sizeof again);
     if (strcmp(again, text) != 0 || (p.sequence_parallel && p.tp == 1)) /* docs/model.md §0 */
@@ -190,7 +220,7 @@ static uint64_t tp_auto(const pe_scenario *s, int64_t *out, uint64_t cap)
     return n;
 }
 
-/* The candidate slots of an `auto` axis (docs/scenarios.md "Sweep"). */
+/* The candidate slots of an `auto` axis (docs/scenarios.md "Sweep"; ep: issue 11). */
 static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t fallback, int64_t *cand,
                                 uint64_t cap)
 {
@@ -221,6 +251,12 @@ static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t fallback, i
         for (int64_t v = VIRTUAL_STAGES_AUTO_FIRST; v <= VIRTUAL_STAGES_AUTO_LAST; v++)
             push(cand, &n, v);
         break;
+    case PE_AXIS_EP: /* divisors of E (issue 11; a dense model: 1), filtered by V10, V14 */
+        push(cand, &n, 1);
+        for (int64_t e = 2; e <= s->model.experts && n < cap; e++)
+            if (s->model.experts % e == 0)
+                push(cand, &n, e);
+        break;
     default: /* the loader admits auto on the axes above only */
         push(cand, &n, fallback);
         break;
@@ -247,12 +283,15 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
         return PE_OK;
 
     const pe_sweep *w = &s->sweep;
-    const pe_axis *axes[PE_AXIS_COUNT] = {&w->tp,          &w->pp,        &w->cp,
-                                          &w->dp,          &w->zero,      &w->recompute,
-                                          &w->micro_batch, &w->schedule,  &w->virtual_stages,
-                                          &w->sequence_parallel};
+    const pe_axis *axes[PE_AXIS_COUNT] = {
+        &w->tp,          &w->pp,       &w->cp,
+        &w->dp,          &w->zero,     &w->recompute,
+        &w->micro_batch, &w->schedule, &w->virtual_stages,
+        &w->sequence_parallel, &w->ep, &w->etp,
+        &w->first_stage_layers, &w->last_stage_layers, &w->offload_optimizer};
+    /* etp 0 = "tp", stage layers 0 = the even share */
     static const int64_t defaults[PE_AXIS_COUNT] = {
-        1, 1, 1, 0, 0, PE_RECOMPUTE_NONE, 1, PE_SCHEDULE_1F1B, 1, 0};
+        1, 1, 1, 0, 0, PE_RECOMPUTE_NONE, 1, PE_SCHEDULE_1F1B, 1, 0, 1, 0, 0, 0, 0};
     pe_status st = PE_OK;
     sp->sweep_count = 1;
     for (int a = 0; a < PE_AXIS_COUNT && st == PE_OK; a++) {
@@ -277,6 +316,14 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
         plans_free(sp);
         return st;
     }
+    /* inner: axes after it have one slot (always slot 0), so walks stop there */
+    sp->inner = 0;
+    for (int a = 0; a < PE_AXIS_COUNT; a++)
+        if (sp->slots[a] > 1)
+            sp->inner = a;
+    sp->v1_only = s->model.experts == 0;
+    for (int a = PE_AXIS_EP; a < PE_AXIS_COUNT; a++)
+        sp->v1_only = sp->v1_only && sp->mode[a] == MODE_DEFAULT;
     sp->pp1_schedule_slot = pp1_schedule_slot(sp);
     /* stride[a]: indices per step of axis a (the product of the inner axes) */
     uint64_t stride = 1;
@@ -298,6 +345,44 @@ static inline int64_t mul_sat(int64_t a, int64_t b)
 {
     int64_t r;
     return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+/* Issue 11 axes: ep, etp (a dense model takes ep 1, etp = tp once; ep:
+ * auto keeps the divisors of E with ep·etp | t·c·dp, V10, and ep·etp
+ * dividing or a multiple of G, V14), stage layers, offload. */
+static pe_skip moe_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_plan *out,
+                            int *axis)
+{
+    const int64_t *const *v = (const int64_t *const *)sp->values;
+    const bool moe = sp->scenario->model.experts > 0;
+    if (sp->v1_only) { /* the plan defaults, without a look at the axes */
+        out->ep = 1, out->etp = out->tp;
+        out->first_stage_layers = out->last_stage_layers = 0;
+        out->offload_optimizer = false;
+        *axis = PE_AXIS_COUNT - 1;
+        return PE_SKIP_NONE;
+    }
+    out->ep = v[PE_AXIS_EP][slot[PE_AXIS_EP]];
+    *axis = PE_AXIS_EP;
+    if (!moe && (slot[PE_AXIS_EP] != 0 || out->ep != 1))
+        return PE_SKIP_EP_DENSE;
+    out->etp = v[PE_AXIS_ETP][slot[PE_AXIS_ETP]];
+    *axis = PE_AXIS_ETP;
+    if (!moe && slot[PE_AXIS_ETP] != 0)
+        return PE_SKIP_EP_DENSE;
+    if (out->etp == 0 || !moe)
+        out->etp = out->tp;
+    if (sp->mode[PE_AXIS_EP] == MODE_AUTO) {
+        const int64_t grid = mul_sat(mul_sat(out->tp, out->cp), out->dp);
+        const int64_t eg = mul_sat(out->ep, out->etp), G = sp->scenario->cluster.gpus_per_node;
+        if (eg > grid || grid % eg != 0 || (G % eg != 0 && eg % G != 0)) /* V10, V14 */
+            return PE_SKIP_EP_AUTO;
+    }
+    out->first_stage_layers = v[PE_AXIS_FIRST_STAGE][slot[PE_AXIS_FIRST_STAGE]];
+    out->last_stage_layers = v[PE_AXIS_LAST_STAGE][slot[PE_AXIS_LAST_STAGE]];
+    out->offload_optimizer = v[PE_AXIS_OFFLOAD][slot[PE_AXIS_OFFLOAD]] != 0;
+    *axis = PE_AXIS_COUNT - 1;
+    return PE_SKIP_NONE;
 }
 
 /* The plan of sweep slots `slot`; on a skip, *axis is the innermost axis
@@ -370,12 +455,14 @@ static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_p
     } else {
         out->sequence_parallel = v[PE_AXIS_SP][slot[PE_AXIS_SP]] != 0;
     }
-    return PE_SKIP_NONE;
+    return moe_of_slots(sp, slot, out, axis);
 }
 
 static void decode(const pe_plan_space *sp, uint64_t rest, uint64_t *slot)
 {
-    for (int a = PE_AXIS_COUNT - 1; a >= 0; a--) { /* the last axis varies fastest */
+    for (int a = sp->inner + 1; a < PE_AXIS_COUNT; a++)
+        slot[a] = 0; /* one slot each */
+    for (int a = sp->inner; a >= 0; a--) { /* the last axis varies fastest */
         slot[a] = rest % sp->slots[a];
         rest /= sp->slots[a];
     }
@@ -404,18 +491,18 @@ pe_skip plans_cursor_plan(const pe_plan_space *sp, const pe_plan_cursor *c, pe_p
                           uint64_t *span, int *span_axis)
 {
     *span = 1;
-    *span_axis = PE_AXIS_SP;
+    *span_axis = PE_AXIS_COUNT - 1;
     if (c->index < sp->explicit_count) {
         *out = sp->scenario->plans[c->index];
         return PE_SKIP_NONE;
     }
-    int axis = PE_AXIS_SP;
+    int axis = PE_AXIS_COUNT - 1;
     pe_skip k = plan_of_slots(sp, c->slot, out, &axis);
     if (k != PE_SKIP_NONE) {
         /* the rest of the sub-tree below `axis` skips alike: its size minus
          * where the cursor stands in it */
         uint64_t within = 0;
-        for (int b = axis + 1; b < PE_AXIS_COUNT; b++)
+        for (int b = axis + 1; b <= sp->inner; b++)
             within += c->slot[b] * sp->stride[b];
         *span = sp->stride[axis] - within;
         *span_axis = axis;
@@ -426,7 +513,7 @@ pe_skip plans_cursor_plan(const pe_plan_space *sp, const pe_plan_cursor *c, pe_p
 void plans_next_at_axis(const pe_plan_space *sp, pe_plan_cursor *c, int axis)
 {
     uint64_t within = 0;
-    for (int b = axis + 1; b < PE_AXIS_COUNT; b++) {
+    for (int b = axis + 1; b <= sp->inner; b++) { /* later axes stay at slot 0 */
         within += c->slot[b] * sp->stride[b];
         c->slot[b] = 0;
     }
@@ -447,8 +534,8 @@ void plans_advance(const pe_plan_space *sp, pe_plan_cursor *c, uint64_t n)
         decode(sp, c->index - sp->explicit_count, c->slot);
         return;
     }
-    /* odometer: the last axis varies fastest */
-    for (int a = PE_AXIS_COUNT - 1; a >= 0; a--) {
+    /* odometer: the last axis varies fastest (axes after `inner` never move) */
+    for (int a = sp->inner; a >= 0; a--) {
         if (++c->slot[a] < sp->slots[a])
             return;
         c->slot[a] = 0;

@@ -3,7 +3,8 @@
  * Index 0 .. explicit_count-1 are the explicit plans in file order; the
  * rest is the sweep's cross product in docs/scenarios.md's enumeration order
  * (tp, pp, cp, dp, zero, recompute, micro_batch, schedule, virtual_stages,
- * sequence_parallel; the last varies fastest). Every axis has a fixed
+ * sequence_parallel, then issue 11's ep, etp, first_stage_layers,
+ * last_stage_layers, offload_optimizer; the last varies fastest). Every axis has a fixed
  * number of slots (an `auto` axis one slot per candidate), so index → plan
  * is arithmetic: shards and resume need no list of plans. A slot that is not
  * a plan (docs/model.md §1 "skipped" combinations) comes back as a pe_skip. */
@@ -16,8 +17,8 @@
 #include "core/error.h"
 #include "core/scenario.h"
 
-/* Longest canonical text: six integers ≤ 2^53 (16 digits) plus the words. */
-#define PE_CANON_MAX 160
+/* Longest canonical text: ten integers ≤ 2^53 (16 digits) plus the words. */
+#define PE_CANON_MAX 256
 
 typedef enum {
     PE_SKIP_NONE = 0,           /* a plan */
@@ -28,6 +29,8 @@ typedef enum {
     PE_SKIP_INTERLEAVED_V_LT_2, /* interleaved with v < 2 */
     PE_SKIP_SP_TP1,             /* t = 1 takes sequence_parallel = false once */
     PE_SKIP_SCHEDULE_PP1,       /* p = 1 takes the first listed non-interleaved schedule once */
+    PE_SKIP_EP_DENSE,           /* ep/etp values of a dense model: ep 1 (etp = tp) once */
+    PE_SKIP_EP_AUTO,            /* ep: auto candidate failing V10 or V14's ep·etp alignment */
     PE_SKIP_COUNT
 } pe_skip;
 
@@ -36,6 +39,8 @@ const char *plans_skip_name(pe_skip k);
 enum {
     PE_AXIS_TP, PE_AXIS_PP, PE_AXIS_CP, PE_AXIS_DP, PE_AXIS_ZERO, PE_AXIS_RECOMPUTE,
     PE_AXIS_MICRO_BATCH, PE_AXIS_SCHEDULE, PE_AXIS_VIRTUAL_STAGES, PE_AXIS_SP,
+    /* issue 11, after the v1 axes so a sweep without them keeps its indices */
+    PE_AXIS_EP, PE_AXIS_ETP, PE_AXIS_FIRST_STAGE, PE_AXIS_LAST_STAGE, PE_AXIS_OFFLOAD,
     PE_AXIS_COUNT
 };
 
@@ -49,6 +54,8 @@ typedef struct {
     uint64_t stride[PE_AXIS_COUNT]; /* indices per step of each axis */
     int mode[PE_AXIS_COUNT]; /* private: list / auto / default */
     uint64_t pp1_schedule_slot; /* private: the schedule slot p = 1 keeps; UINT64_MAX: none */
+    int inner;               /* private: the innermost axis with more than one slot (or 0) */
+    bool v1_only;            /* private: a dense model and no issue 11 axis given */
 } pe_plan_space;
 
 /* Build the plan space; fails (PE_BAD_INPUT) only when the sweep's size
@@ -93,7 +100,10 @@ uint64_t plans_count(const pe_plan_space *space, uint64_t skipped[PE_SKIP_COUNT]
  * canonical text names a plan, enumerated by the scenario's sweep or not. */
 bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out);
 
-/* dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1} */
+/* dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1},
+ * then (issue 11) only what differs from the default, so a dense plan's
+ * text is unchanged: -ep{ep} (ep > 1), -etp{etp} (etp ≠ tp), -fs{L_0},
+ * -ls{L_last} (given), -off (offload_optimizer). */
 int plans_canonical(const pe_plan *p, char *buf, size_t size);
 
 /* The inverse of plans_canonical: the plan (no name, the given overlap)

@@ -118,9 +118,11 @@ static bool visit_plan(worker *w, uint64_t index, const pe_plan *plan, bool coun
     if (count) {
         w->counts.evaluated++;
         w->counts.by_status[result.status]++;
-        if (result.status == PE_STATUS_INVALID)
-            for (int v = 0; v < 8; v++)
-                w->counts.by_rule[v] += (result.failed >> v) & 1u;
+        /* rule bits: V1–V8 at 0–7, V9–V15 at 12–18 (evaluate.h); set bits only */
+        for (uint32_t f = result.failed & PE_FAIL_RULES; f; f &= f - 1) {
+            const int b = __builtin_ctz(f);
+            w->counts.by_rule[b < 8 ? b : b - 4]++;
+        }
     }
     if (sh->status_mask && !(sh->status_mask >> result.status & 1u))
         return true; /* counted, not written (--status) */
@@ -207,7 +209,7 @@ static void add_counts(pe_run_counts *to, const pe_run_counts *from)
         to->skipped[i] += from->skipped[i];
     for (int i = 0; i < 4; i++)
         to->by_status[i] += from->by_status[i];
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < PE_RULE_COUNT; i++)
         to->by_rule[i] += from->by_rule[i];
 }
 

@@ -29,7 +29,7 @@ typedef struct {
     uint64_t evaluated;              /* plans */
     uint64_t skipped[PE_SKIP_COUNT]; /* by reason ([0] unused) */
     uint64_t by_status[4];           /* pe_plan_status */
-    uint64_t by_rule[8];             /* invalid plans breaking V1..V8 */
+    uint64_t by_rule[PE_RULE_COUNT]; /* invalid plans breaking V1..V15 */
 } pe_run_counts;
 
 typedef struct {

@@ -3,6 +3,7 @@
 # or `cmake --build build --target bench`): plans/s in top-K mode with 1
 # thread and with every core, and report rows/s written in full-report mode.
 # Prints medians of 3 runs; these machines are shared, so compare ratios.
+# Last, an MoE sweep (issue 11: tests/bench/qwen3-235b-moe.yaml).
 set -eu
 planeval=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
@@ -57,4 +58,13 @@ for threads in 1 "$cores"; do
         awk -v r="$(value rows_written "$work/real-full/bench-gpt3-4096.summary.csv")" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f\n", r / (b - a) }'
     done | median >"$work/rate"
     echo "all-auto sweep, full report, $threads thread(s): $(cat "$work/rate") rows/s written"
+done
+# Issue 11: an MoE sweep (Qwen3-235B-A22B, FP8, ep auto) in top-K mode.
+moe=$src/tests/bench/qwen3-235b-moe.yaml
+for threads in 1 "$cores"; do
+    for i in 1 2 3; do
+        "$planeval" run --quiet --top 100 --threads "$threads" -o "$work/moe" "$moe"
+        value plans_per_s "$work/moe/bench-qwen3-235b-moe.summary.csv"
+    done | median >"$work/rate"
+    echo "MoE sweep (ep auto), top-K, $threads thread(s): $(cat "$work/rate") plans/s ($(value plans_evaluated "$work/moe/bench-qwen3-235b-moe.summary.csv") plans, $(value index_last "$work/moe/bench-qwen3-235b-moe.summary.csv") index slots)"
 done

@@ -142,7 +142,7 @@ plans:
     { name: 'plan without dp', valid: false, yaml: sub('  - dp: 64\n', '  - tp: 8\n') },
     { name: 'plan name that is empty', valid: false, yaml: sub('  - dp: 64\n', '  - dp: 64\n    name: ""\n') },
     { name: 'overlap above 1', valid: false, yaml: `${BASE}overlap: { dp: 1.5 }\n` },
-    { name: 'unknown overlap key', valid: false, yaml: `${BASE}overlap: { ep: 1 }\n` },
+    { name: 'unknown overlap key', valid: false, yaml: `${BASE}overlap: { xp: 1 }\n` },
     { name: 'flops_efficiency 0', valid: false, yaml: sub('    hbm_tb_s: 5.3\n', '    hbm_tb_s: 5.3\n    flops_efficiency: 0\n') },
     { name: 'flops_efficiency above 1', valid: false, yaml: sub('    hbm_tb_s: 5.3\n', '    hbm_tb_s: 5.3\n    flops_efficiency: 1.2\n') },
     { name: 'negative latency', valid: false, yaml: sub('nic_gb_s: 50, latency_us: 5', 'nic_gb_s: 50, latency_us: -1') },

@@ -38,7 +38,7 @@ static inline pe_scenario fx_gpt3(int64_t nodes)
                          .causal_flops = false,
                          .has_params = true,
                          .params = 175e9};
-    s.precision = (pe_precision){2, 2, 12};
+    s.precision = (pe_precision){.param_bytes = 2, .grad_bytes = 2, .optimizer_bytes = 12};
     s.cluster = (pe_cluster){
         .nodes = nodes,
         .gpus_per_node = 8,
@@ -75,7 +75,38 @@ static inline pe_plan fx_plan(int64_t dp, int64_t tp, int64_t pp, int64_t cp)
     p.virtual_stages = 1;
     p.sequence_parallel = tp > 1;
     p.overlap = (pe_overlap){.tp = 0, .cp = 1, .dp = 1, .pp = 0};
+    p.ep = 1;
+    p.etp = tp;
     return p;
+}
+
+/* Mixtral 8x7B (HF mistralai/Mixtral-8x7B-v0.1 config.json): L 32, h 4096,
+ * a 32, g 8, f 14336, V 32000, 8 experts top-2, swiglu, rmsnorm, no bias,
+ * rotary, flash, untied; s 4096 (docs/design/moe.md §8.1, §10). */
+static inline pe_model fx_mixtral_8x7b(void)
+{
+    return (pe_model){.layers = 32, .hidden = 4096, .heads = 32, .kv_heads = 8,
+                      .ffn_hidden = 14336, .vocab = 32000, .seq_len = 4096,
+                      .mlp = PE_MLP_SWIGLU, .norm = PE_NORM_RMSNORM, .bias = false,
+                      .dropout = false, .position = PE_POSITION_ROTARY,
+                      .attention = PE_ATTENTION_FLASH, .experts = 8, .top_k = 2,
+                      .moe_ffn_hidden = 14336, .moe_every = 1, .moe_imbalance = 1};
+}
+
+/* DeepSeek-V3 (HF deepseek-ai/DeepSeek-V3 config.json, MTP excluded): L 61,
+ * h 7168, a 128, f 18432, V 129280, 3 dense layers, 256 experts top-8 of
+ * 2048, 1 shared, MLA q 1536 kv 512 rope 64 nope 128 v 128 (design §8.3). */
+static inline pe_model fx_deepseek_v3(void)
+{
+    return (pe_model){.layers = 61, .hidden = 7168, .heads = 128, .kv_heads = 128,
+                      .ffn_hidden = 18432, .vocab = 129280, .seq_len = 4096,
+                      .mlp = PE_MLP_SWIGLU, .norm = PE_NORM_RMSNORM, .bias = false,
+                      .dropout = false, .position = PE_POSITION_ROTARY,
+                      .attention = PE_ATTENTION_MLA, .experts = 256, .top_k = 8,
+                      .moe_ffn_hidden = 2048, .shared_experts = 1, .dense_layers = 3,
+                      .moe_every = 1, .moe_imbalance = 1, .q_lora_rank = 1536,
+                      .kv_lora_rank = 512, .qk_rope_head_dim = 64, .qk_nope_head_dim = 128,
+                      .v_head_dim = 128};
 }
 
 static inline pe_result fx_eval(const pe_scenario *s, const pe_plan *p)

@@ -162,7 +162,7 @@ static void test_within(void **state)
 static void test_canonical(void **state)
 {
     (void)state;
-    pe_overlap ov = {0, 1, 1, 0};
+    pe_overlap ov = {0, 1, 1, 0, 0};
     pe_plan p;
     assert_true(grade_parse_canonical("dp8-tp8-pp1-cp1-z1-none-mb1-1f1b-v1-sp1", &ov, &p));
     assert_int_equal(p.dp, 8);

@@ -11,7 +11,7 @@
 #include "sweep/plans.h"
 
 static int64_t tp_vals[4], pp_vals[4], dp_vals[4], zero_vals[4], rc_vals[4], mb_vals[4],
-    sched_vals[4], v_vals[4], sp_vals[4];
+    sched_vals[4], v_vals[4], sp_vals[4], ep_vals[4], etp_vals[4];
 
 static void set_axis(pe_axis *a, int64_t *store, const int64_t *v, size_t n)
 {
@@ -32,7 +32,7 @@ static pe_scenario base(void)
     s.cluster.nodes = 8;
     s.cluster.gpus_per_node = 8; /* N = 64 */
     s.training.global_batch = 1536;
-    s.overlap = (pe_overlap){0, 1, 1, 0};
+    s.overlap = (pe_overlap){0, 1, 1, 0, 0};
     return s;
 }
 
@@ -292,6 +292,54 @@ static void test_sequence_parallel(void **state)
     plans_free(&sp);
 }
 
+/* Issue 11: ep auto on an MoE model (E = 8) over N = 4 GPUs: tp [1, 2] ×
+ * ep auto {1, 2, 4, 8} × etp [1] = 8 slots; ep·etp must divide tp·cp·dp = 4,
+ * so ep 8 is skipped for both tp. The canonical text carries the tail
+ * (-ep4; -etp1 where etp ≠ tp). A dense model with ep [1, 2] takes ep 1
+ * once and skips the rest. */
+static void test_ep_axis(void **state)
+{
+    (void)state;
+    pe_scenario s = base();
+    s.model.experts = 8;
+    s.model.top_k = 2;
+    s.cluster.nodes = 1;
+    s.cluster.gpus_per_node = 4;
+    s.sweep.present = true;
+    set_axis(&s.sweep.tp, tp_vals, (int64_t[]){1, 2}, 2);
+    s.sweep.dp.present = s.sweep.dp.is_auto = true;
+    s.sweep.ep.present = s.sweep.ep.is_auto = true;
+    set_axis(&s.sweep.etp, etp_vals, (int64_t[]){1}, 1);
+    pe_plan_space sp;
+    pe_error err;
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    assert_int_equal(sp.sweep_count, 8);
+    pe_plan p;
+    char buf[PE_CANON_MAX];
+    assert_int_equal(plans_at(&sp, 0, &p), PE_SKIP_NONE);
+    assert_int_equal(p.ep, 1);
+    assert_int_equal(plans_at(&sp, 2, &p), PE_SKIP_NONE);
+    assert_int_equal(p.ep, 4);
+    plans_canonical(&p, buf, sizeof buf);
+    assert_string_equal(buf, "dp4-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0-ep4");
+    assert_int_equal(plans_at(&sp, 3, &p), PE_SKIP_EP_AUTO);
+    assert_int_equal(plans_at(&sp, 6, &p), PE_SKIP_NONE);
+    plans_canonical(&p, buf, sizeof buf);
+    assert_string_equal(buf, "dp2-tp2-pp1-cp1-z0-none-mb1-1f1b-v1-sp1-ep4-etp1");
+    assert_int_equal(plans_at(&sp, 7, &p), PE_SKIP_EP_AUTO);
+    plans_free(&sp);
+
+    s.model.experts = 0; /* dense: ep [1, 2] → ep 1 once */
+    s.sweep.ep.is_auto = false;
+    set_axis(&s.sweep.ep, ep_vals, (int64_t[]){1, 2}, 2);
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    assert_int_equal(plans_at(&sp, 0, &p), PE_SKIP_NONE);
+    assert_int_equal(p.ep, 1);
+    assert_int_equal(p.etp, 1); /* etp = tp for a dense model */
+    assert_int_equal(plans_at(&sp, 1, &p), PE_SKIP_EP_DENSE);
+    plans_free(&sp);
+}
+
 /* The cursor walk (odometer, whole skipped sub-trees at once) visits
  * exactly what plans_at gives index by index: same plans, same skips. */
 static void test_cursor_matches_plans_at(void **state)
@@ -397,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_virtual_stages_auto), cmocka_unit_test(test_auto_axes),
         cmocka_unit_test(test_sequence_parallel), cmocka_unit_test(test_cursor_matches_plans_at),
         cmocka_unit_test(test_cursor_explicit_only), cmocka_unit_test(test_schedule_pp1),
+        cmocka_unit_test(test_ep_axis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -246,7 +246,7 @@ static void never_slower(const pe_scenario *base, tweak_fn f)
                 for (int rc = 0; rc <= 2; rc++) {
                     pe_plan p = fx_plan(128 / (tps[i] * pps[j]), tps[i], pps[j], 1);
                     p.zero = z, p.recompute = (pe_recompute)rc;
-                    p.overlap = (pe_overlap){0.5, 0.5, 0.5, 0.5};
+                    p.overlap = (pe_overlap){0.5, 0.5, 0.5, 0.5, 0};
                     pe_scenario t = *base;
                     pe_plan q = p;
                     f(&t, &q);
@@ -289,7 +289,7 @@ static void more_efficiency(pe_scenario *s, pe_plan *p)
 static void more_overlap(pe_scenario *s, pe_plan *p)
 {
     (void)s;
-    p->overlap = (pe_overlap){1, 1, 1, 1};
+    p->overlap = (pe_overlap){1, 1, 1, 1, 0};
 }
 
 /* Issue 10 point 9, on the refined model with every refinement on. */

@@ -46,7 +46,8 @@ static void check_plan(const pe_eval_ctx *ctx, const pe_plan *p, const pe_result
         assert_true(reason[0] != '\0');
     if (r->status == PE_STATUS_INVALID)
         return;
-    /* S1: the columns, added left to right in report order. */
+    /* S1 (issue 11: S1'): the columns, added left to right in report order,
+     * then ep_comm_s (0 for a dense plan, and x + 0 == x). */
     double sum = r->compute_s;
     sum += r->tp_comm_s;
     sum += r->cp_comm_s;
@@ -54,6 +55,7 @@ static void check_plan(const pe_eval_ctx *ctx, const pe_plan *p, const pe_result
     sum += r->pp_comm_s;
     sum += r->dp_comm_s;
     sum += r->optimizer_s;
+    sum += r->ep_comm_s;
     if (sum != r->step_time_s)
         fail_msg("%s: S1 sum %.17g != step_time_s %.17g", file, sum, r->step_time_s);
     assert_true(r->step_time_s > 0);

@@ -133,7 +133,7 @@ static void test_column_sum_grid(void **state)
                                     p.schedule = scheds[q];
                                     p.virtual_stages = scheds[q] == PE_SCHEDULE_INTERLEAVED ? 2 : 1;
                                     p.micro_batch = mb;
-                                    p.overlap = (pe_overlap){ovs[o], ovs[o], ovs[o], ovs[o]};
+                                    p.overlap = (pe_overlap){ovs[o], ovs[o], ovs[o], ovs[o], 0};
                                     const pe_result r = fx_eval(&s, &p);
                                     if (r.status == PE_STATUS_INVALID)
                                         continue;

@@ -1,0 +1,170 @@
+/* test_refine_moe.c — the refined model (docs/model.md §12) for issue 11's
+ * models, docs/model.md §14: F17 attention GEMM shapes with head_dim and
+ * MLA, F18 FP8 GEMMs, F19 an MoE layer from its per-expert GEMMs, F20 each
+ * candidate stage with its own layers; all against hand arithmetic. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "eval_fixtures.h"
+#include "model/compute.h"
+#include "model/detail.h"
+
+/* A one-node cluster of a made-up GPU with round numbers: peak 1000 TFLOP/s
+ * (FP8 2000), gemm_efficiency 0.5 (rate 5e14, FP8 1e15), F_half 0, HBM
+ * 2 TB/s, element-wise work untimed (η_W 0), 8 GPUs on a 450 GB/s switch. */
+static pe_scenario fx_refined(pe_model m, int64_t global_batch)
+{
+    pe_scenario s = fx_gpt3(1);
+    s.model = m;
+    s.cluster.gpu = (pe_gpu){.hbm_gib = 1000, .peak_tflops = 1000, .hbm_tb_s = 2,
+                             .flops_efficiency = 0.5, .has_gemm_efficiency = true,
+                             .gemm_efficiency = 0.5, .has_peak_fp8_tflops = true,
+                             .peak_fp8_tflops = 2000};
+    s.cluster.intra_node = (pe_intra_node){.present = true, .topology = PE_TOPOLOGY_SWITCH,
+                                           .bandwidth_gb_s = 450, .latency_us = 2};
+    s.precision.dispatch_bytes = 2;
+    s.precision.fp8_weight_bytes = 2;
+    s.training.global_batch = global_batch;
+    return s;
+}
+
+/* F17 head_dim (Qwen3-30B-A3B's attention: h 2048, a 32, g 4, d 128):
+ * projection a·d × h = 4096 × 2048; the rest 2·h·a·d + 2·h·g·d − a·d·h =
+ * 16,777,216 + 2,097,152 − 8,388,608 = 10,485,760 = h × 5120 (a·d + 2gd).
+ * MLA (DeepSeek-V3): q_a 7168·1536 = 11,010,048 + q_b 1536·128·192 =
+ * 37,748,736 + kv_a 7168·576 = 4,128,768 + kv_b 512·128·256 = 16,777,216
+ * → 69,664,768 = h × 9718.857…; projection a·d_v × h = 16384 × 7168.
+ * F10 with MLA (fused attention, like flash): no softmax bytes. */
+static void test_f17_shapes(void **state)
+{
+    (void)state;
+    pe_model m = fx_mixtral_8x7b();
+    m.hidden = 2048, m.heads = 32, m.kv_heads = 4, m.has_head_dim = true, m.head_dim = 128;
+    pe_gemm_shape g[PE_LAYER_GEMMS];
+    compute_layer_gemms(&m, g);
+    assert_true(g[0].K == 2048 && g[0].N == 5120 && !g[0].k_sharded);
+    assert_true(g[1].K == 4096 && g[1].N == 2048 && g[1].k_sharded);
+    const pe_model ds = fx_deepseek_v3();
+    compute_layer_gemms(&ds, g);
+    assert_rel(g[0].K * g[0].N, 69664768.0, 1e-15);
+    assert_true(g[0].K == 7168 && g[1].K == 16384 && g[1].N == 7168);
+    assert_true(g[2].K == 7168 && g[2].N == 2 * 18432); /* the dense layers' MLP as F7 */
+    /* MLA runs fused attention: no softmax bytes in F10 (standard attention
+     * would add (4 + 5δ)·a·s = 4·128·4096 = 2,097,152 bytes per token) */
+    double rep, par, att, out;
+    compute_elementwise_bytes(&ds, &rep, &par, &att, &out);
+    assert_true(att == 0.0);
+    pe_model std = ds;
+    std.attention = PE_ATTENTION_STANDARD;
+    compute_elementwise_bytes(&std, &rep, &par, &att, &out);
+    assert_true(att == 2097152.0);
+}
+
+/* F18 an FP8 GEMM 1024 × 4096 × 8192 (column-parallel, t = 1) at 1e15
+ * FLOP/s and W = 4e12: compute 2·1024·4096·8192/1e15 = 6.8719476736e-5 s;
+ * bytes MK + KN + 2MN = 4,194,304 + 33,554,432 + 16,777,216 = 54,525,952
+ * → 1.3631488e-5 s: compute bound. At M = 64: compute 4.294967296e-6 s,
+ * bytes 262,144 + 33,554,432 + 1,048,576 = 34,865,152 → 8.716288e-6 s:
+ * memory bound. (BF16 bytes at M = 64 would be twice the operands.) */
+static void test_f18_fp8_gemm(void **state)
+{
+    (void)state;
+    const pe_gemm_shape col = {4096, 8192, 0};
+    const pe_gemm_coef c = compute_gemm_coef_fp8(&col, 1e15, 4e12);
+    assert_rel(compute_gemm_time_coef(&c, 1024, 1.0, 0.0), 6.8719476736e-5, 1e-14);
+    assert_rel(compute_gemm_time_coef(&c, 64, 1.0, 0.0), 8.716288e-6, 1e-14);
+    /* in the evaluator: GPT-3 175B QKV 2048 × 12288 × 36864 at t = 1, fp8:
+     * 2·2048·12288·36864/1e15 = 1.855425871872e-3 s (bytes 25,165,824 +
+     * 452,984,832 + 150,994,944 over 2e12 = 3.145728e-4 s: compute) */
+    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
+    s.model.has_params = false;
+    s.precision.compute = PE_COMPUTE_FP8;
+    pe_plan p = fx_plan(8, 1, 1, 1);
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(d.gemm_t[0], 1.855425871872e-3, 1e-13);
+    s.precision.compute = PE_COMPUTE_BF16; /* bf16: half the rate, twice the time */
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(d.gemm_t[0], 2.0 * 1.855425871872e-3, 1e-13);
+}
+
+/* F19 Mixtral 8x7B, 8 GPUs, dp 8, tp 1, ep 8, etp 1, b 1, s 4096: M = 4096;
+ * rows per local expert M_e = M·k·ρ·ep·etp/(t·E) = 4096·2·8/8 = 8192, one
+ * local expert (E/ep = 1): in 8192 × 4096 × 28672 = 1.924145348608e12 FLOP
+ * → 3.848290697216e-3 s, out 8192 × 14336 × 4096 → 1.924145348608e-3 s:
+ * t_exp = 5.772436045824e-3 s (= 2·4096·2·3·4096·14336/5e14, compute bound).
+ * Router 4096 × 4096 × 8 (bf16): 5.36870912e-7 s of FLOPs but
+ * 2·(16,777,216 + 32,768 + 32,768)/2e12 = 1.6842752e-5 s of bytes. QKV
+ * 4096 × 4096 × 6144: 4.12316860416e-4 s; projection 2.74877906944e-4 s;
+ * core 4096·4·4096·4096/5e14 = 5.49755813888e-4 s; τ_mlf = 7.026229379072e-3 s.
+ * F20 (p = 1, the last stage): τ_f = 32·τ_mlf + output layer
+ * 4096 × 4096 × 32000 (2.147483648e-3 s) = 0.226986823778304 s. */
+static void test_f19_moe_layer(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_refined(fx_mixtral_8x7b(), 8);
+    pe_plan p = fx_plan(8, 1, 1, 1);
+    p.ep = 8, p.etp = 1;
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_int_equal(r.status, PE_STATUS_OK);
+    assert_rel(d.moe.M_e, 8192.0, 1e-15);
+    assert_rel(d.moe.t_exp, 5.772436045824e-3, 1e-13);
+    assert_rel(d.moe.t_router, 1.6842752e-5, 1e-13);
+    assert_true(d.moe.t_sh == 0.0);
+    assert_rel(d.moe.tau_mlf, 7.026229379072e-3, 1e-12);
+    assert_rel(d.moe.tau_mlb, 2.0 * 7.026229379072e-3, 1e-12);
+    assert_rel(d.tau_f[0], 0.226986823778304, 1e-12);
+    /* ep 2: M_e = 4096·2·2/8 = 2048 rows on each of 4 local experts; the
+     * same FLOPs, still compute bound (in: 9.62e-4 s of FLOPs vs 1.85e-4 s
+     * of bytes), so t_exp is unchanged */
+    p.ep = 2;
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(d.moe.M_e, 2048.0, 1e-15);
+    assert_rel(d.moe.t_exp, 5.772436045824e-3, 1e-12);
+}
+
+/* F20 uneven stages in the refined model: GPT-3 175B shapes, 96 layers on
+ * p = 4 as 21 + 2·27 + 21 (first/last_stage_layers 21): stage 0 has 21 layers,
+ * the middle candidate 27; τ_f(j) = L_j·τ_lf (+ output layer on the last). */
+static void test_f20_uneven(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
+    s.model.has_params = false;
+    pe_plan p = fx_plan(2, 1, 4, 1);
+    p.first_stage_layers = 21, p.last_stage_layers = 21;
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_int_equal(r.status, PE_STATUS_OK);
+    assert_rel(d.tau_f[0], 21.0 * d.tau_lf, 1e-14);
+    assert_rel(d.tau_f[2], 27.0 * d.tau_lf, 1e-14);
+    assert_rel(d.tau_b[2], 27.0 * d.tau_lb, 1e-14);
+    assert_rel(d.tau_f[1], 21.0 * d.tau_lf + d.tau_out, 1e-14);
+    assert_int_equal(r.time_stage, 1); /* a middle stage (27 layers) is the slowest */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_f17_shapes),
+        cmocka_unit_test(test_f18_fp8_gemm),
+        cmocka_unit_test(test_f19_moe_layer),
+        cmocka_unit_test(test_f20_uneven),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
