@@ -14,10 +14,11 @@ preset_value() {
     awk -v name="  $1:" -v key="$2" '$0 == name { on = 1; next }
         on && /^  [a-z0-9]/ { on = 0 } on && $1 == key ":" { print $2; exit }' "$gpus"
 }
-# The A100 file has nine fit rows: the default frees all four numbers
-# (⌊9/2⌋ = 4); the H100 file has two, which free one by default, so its
-# command names the two numbers of the preset (docs/model.md §13).
-for gpu in a100:a100-80gb: h100:h100-sxm:--fit=gemm_efficiency,elementwise_efficiency; do
+# The A100 file has nine fit rows, the H100 file eight: the default frees
+# four numbers (⌊9/2⌋, ⌊8/2⌋); the H100 runs include fp8 ones, so its four
+# are gemm_efficiency, elementwise_efficiency, fp8_gemm_efficiency and
+# gemm_half_gflop (docs/model.md §13).
+for gpu in a100:a100-80gb: h100:h100-sxm:; do
     runs=${gpu%%:*} rest=${gpu#*:} name=${rest%%:*} extra=${rest#*:}
     "$planeval" calibrate "$cal/$runs.csv" ${extra:+"$extra"} >"$work/$runs.out" 2>"$work/$runs.err"; rc=$?
     check "$runs: exits 0 (got $rc)" '[ $rc -eq 0 ] && [ ! -s "$work/$runs.err" ]'
@@ -28,7 +29,9 @@ for gpu in a100:a100-80gb: h100:h100-sxm:--fit=gemm_efficiency,elementwise_effic
         'grep -Eq "^fit: [0-9]+ runs, in-sample mean \|error\| [0-9.]+% \(max [0-9.]+%\), leave-one-out mean \|error\| [0-9.]+%$" "$work/$runs.out"'
     nfit=$(grep -c ',fit$' "$cal/$runs.csv")
     check "$runs: at most half of the runs are fitted ($nfit of $rows)" '[ $((2 * nfit)) -le "$rows" ]'
-    for key in gemm_efficiency elementwise_efficiency; do
+    keys="gemm_efficiency elementwise_efficiency"
+    [ "$runs" = h100 ] && keys="$keys fp8_gemm_efficiency gemm_half_gflop"
+    for key in $keys; do
         got=$(awk -v k="$key:" '$1 == k { print $2 }' "$work/$runs.out")
         want=$(preset_value "$name" "$key")
         check "$runs: $name $key in the catalog ($want) is the fit ($got)" '[ -n "$got" ] && [ "$got" = "$want" ]'
@@ -40,13 +43,16 @@ done
 check "--fit two numbers: exit 0 (got $rc), 2 of 4 fitted, in the order named" \
     '[ $rc -eq 0 ] && grep -q "2 of 4 numbers fitted" "$work/fit2.out" &&
      [ "$(grep -E "^    [a-z_]+:" "$work/fit2.out" | cut -d: -f1 | tr -d " " | paste -sd,)" = attention_efficiency,gemm_efficiency ]'
-"$planeval" calibrate "$cal/h100.csv" >"$work/fit1.out"; rc=$?
+# two fit rows (of the A100 file, paths made absolute) free one number
+{ head -1 "$cal/a100.csv"; grep ',fit$' "$cal/a100.csv" | head -2; } | sed "s#^\.\./#$src/scenarios/#" >"$work/two.csv"
+"$planeval" calibrate "$work/two.csv" >"$work/fit1.out"; rc=$?
 check "default with two fit rows: one number (gemm_efficiency)" \
     '[ $rc -eq 0 ] && grep -q "1 of 4 numbers fitted" "$work/fit1.out" && [ "$(grep -cE "^    [a-z_]+:" "$work/fit1.out")" -eq 1 ] && grep -q "^    gemm_efficiency:" "$work/fit1.out"'
 for bad in "gemm_efficiency,gemm_efficiency:names gemm_efficiency twice" \
     "flops_efficiency:--fit takes names from gemm_efficiency" \
-    "gemm_efficiency,elementwise_efficiency,gemm_half_gflop:--fit names 3 numbers but the runs file has 2 fit rows"; do
-    "$planeval" calibrate "$cal/h100.csv" --fit "${bad%%:*}" >/dev/null 2>"$work/fitbad.err"; rc=$?
+    "gemm_efficiency,elementwise_efficiency,gemm_half_gflop:--fit names 3 numbers but the runs file has 2 fit rows" \
+    "gemm_efficiency,elementwise_efficiency,gemm_half_gflop,attention_efficiency,fp8_gemm_efficiency:at most 4 are fitted per GPU type"; do
+    "$planeval" calibrate "$work/two.csv" --fit "${bad%%:*}" >/dev/null 2>"$work/fitbad.err"; rc=$?
     check "--fit ${bad%%:*}: exit 2 (got $rc): ${bad#*:}" '[ $rc -eq 2 ] && grep -q -- "${bad#*:}" "$work/fitbad.err"'
 done
 "$planeval" calibrate "$src/scenarios/published/nemotron4-15b-t2-r1-dp96.yaml" --plan nemotron4-15b-t2-r1-dp96 --step-time 1 --fit gemm_efficiency >/dev/null 2>"$work/fitone.err"; rc=$?

@@ -8,10 +8,11 @@
  * the same conversion `check --table` makes) and its value; group `fit`
  * (or empty) rows are fitted, `predict` rows only predicted.
  *
- * The numbers of F8–F10 — gemm_efficiency, elementwise_efficiency,
+ * The numbers of F8–F10 and F18 — gemm_efficiency, elementwise_efficiency,
+ * fp8_gemm_efficiency (only when a fit row runs compute: fp8),
  * gemm_half_gflop, attention_efficiency: those --fit names, else the first
- * max(1, ⌊fit rows/2⌋), at most 4, so every number rests on two runs and
- * leave-one-out still has data to refit from — minimise the sum over the fit rows of ln(predicted/measured)²,
+ * max(1, ⌊fit rows/2⌋) of them in that order, at most 4, so every number
+ * rests on two runs and leave-one-out still has data to refit from — minimise the sum over the fit rows of ln(predicted/measured)²,
  * by Nelder–Mead in a box (a handful of numbers, a smooth, cheap model: no
  * gradient needed). Printed: the
  * values, every row's error, the in-sample and leave-one-out mean absolute
@@ -27,15 +28,18 @@
 #include "output/csvread.h"
 #include "sweep/plans.h"
 
-#define NPAR 4
-/* In the order they are freed by default; numbers not fitted keep the
- * scenario's values (their defaults: F_half 0, e_att = e_max). */
+#define NPAR 5
+#define MAX_FREE 4 /* issue 10: at most four fitted numbers per GPU type */
+/* Numbers not fitted keep the scenario's values (their defaults: F_half 0,
+ * e_att = e_max, e_max8 = e_max). */
+enum { P_GEMM, P_ELEMENTWISE, P_HALF, P_ATTENTION, P_FP8 };
 static const char *const PAR_NAME[NPAR] = {"gemm_efficiency", "elementwise_efficiency",
-                                           "gemm_half_gflop", "attention_efficiency"};
-static const double PAR_LO[NPAR] = {0.05, 0.02, 0.0, 0.02};
-static const double PAR_HI[NPAR] = {1.0, 1.0, 1000.0, 1.0};
-static const double PAR_START[NPAR] = {0.7, 0.7, 1.0, 0.5};
-static const double PAR_STEP[NPAR] = {0.1, 0.2, 5.0, 0.2};
+                                           "gemm_half_gflop", "attention_efficiency",
+                                           "fp8_gemm_efficiency"};
+static const double PAR_LO[NPAR] = {0.05, 0.02, 0.0, 0.02, 0.05};
+static const double PAR_HI[NPAR] = {1.0, 1.0, 1000.0, 1.0, 1.0};
+static const double PAR_START[NPAR] = {0.7, 0.7, 1.0, 0.5, 0.5};
+static const double PAR_STEP[NPAR] = {0.1, 0.2, 5.0, 0.2, 0.1};
 
 typedef struct {
     pe_scenario s;
@@ -64,6 +68,8 @@ static double step_with(const run *r, const double x[NPAR])
     g->gemm_half_gflop = x[2];
     g->has_attention_efficiency = x[3] > 0; /* −1: not fitted, e_att = e_max */
     g->attention_efficiency = x[3];
+    g->has_fp8_gemm_efficiency = x[4] > 0; /* −1: not fitted, e_max8 = e_max */
+    g->fp8_gemm_efficiency = x[4];
     pe_eval_ctx ctx;
     evaluate_prepare(&copy, &ctx);
     pe_result res;
@@ -333,21 +339,27 @@ static void print_fit(const run_set *rs, const double x[NPAR], const double loo[
     if (n_pred)
         printf("predict: %zu runs, mean |error| %.2f%% (max %.2f%%)\n", n_pred,
                pr_sum / (double)n_pred, pr_max);
-    printf("\n# paste under the GPU preset (docs/model.md §12, F8-F10); %d of %d numbers "
-           "fitted\n", rs->free, NPAR);
+    printf("\n# paste under the GPU preset (docs/model.md §12, F8-F10, F18); %d of %d numbers "
+           "fitted\n", rs->free, MAX_FREE);
     for (int k = 0; k < rs->free; k++)
         printf("    %s: %.4g\n", PAR_NAME[rs->order[k]], x[rs->order[k]]);
 }
 
 /* The numbers to fit: --fit's names in their order, else the first
- * max(1, ⌊fit rows/2⌋) of PAR_NAME, at most 4. */
-static pe_status choose_numbers(const char *list, size_t n_fit, run_set *rs, pe_error *err)
+ * max(1, ⌊fit rows/2⌋), at most 4, of gemm_efficiency,
+ * elementwise_efficiency, fp8_gemm_efficiency (with an fp8 fit row),
+ * gemm_half_gflop, attention_efficiency. */
+static pe_status choose_numbers(const char *list, size_t n_fit, bool fp8_fit, run_set *rs,
+                                pe_error *err)
 {
     if (!list) {
-        const size_t half = n_fit / 2 > 1 ? n_fit / 2 : 1;
-        rs->free = half < NPAR ? (int)half : NPAR;
+        const int order[NPAR] = {P_GEMM, P_ELEMENTWISE, P_FP8, P_HALF, P_ATTENTION};
+        int n = 0;
         for (int k = 0; k < NPAR; k++)
-            rs->order[k] = k;
+            if (order[k] != P_FP8 || fp8_fit)
+                rs->order[n++] = order[k];
+        const size_t half = n_fit / 2 > 1 ? n_fit / 2 : 1;
+        rs->free = half < MAX_FREE ? (int)half : MAX_FREE;
         return PE_OK;
     }
     rs->free = 0;
@@ -364,13 +376,18 @@ static pe_status choose_numbers(const char *list, size_t n_fit, run_set *rs, pe_
         if (found < 0)
             return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
                            "--fit takes names from gemm_efficiency, elementwise_efficiency, "
-                           "gemm_half_gflop, attention_efficiency, separated by commas, got '%s'",
+                           "gemm_half_gflop, attention_efficiency, fp8_gemm_efficiency, "
+                           "separated by commas, got '%s'",
                            list);
         rs->order[rs->free++] = found;
         p += len;
         if (!*p)
             break;
     }
+    if (rs->free > MAX_FREE)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                       "--fit names %d numbers: at most %d are fitted per GPU type", rs->free,
+                       MAX_FREE);
     if ((size_t)rs->free > n_fit)
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
                        "--fit names %d numbers but the runs file has %zu fit row%s: fit at most "
@@ -386,6 +403,7 @@ static pe_status fit_and_print(run_set *rs, size_t n_fit, pe_error *err)
     rs->fixed[1] = g->elementwise_efficiency;
     rs->fixed[2] = g->gemm_half_gflop;
     rs->fixed[3] = g->has_attention_efficiency ? g->attention_efficiency : -1.0;
+    rs->fixed[4] = g->has_fp8_gemm_efficiency ? g->fp8_gemm_efficiency : -1.0;
     double x[NPAR], xi[NPAR];
     double *loo = calloc(rs->count, sizeof *loo);
     if (!loo)
@@ -413,12 +431,15 @@ int calibrate_runs(const pe_catalog *catalog, const char *path, const pe_command
     run_set rs = {.runs = NULL, .count = 0, .skip = -1, .free = 0, .order = {0}, .fixed = {0}};
     pe_status st = load_runs(catalog, path, &rs, &err);
     size_t n_fit = 0;
-    for (size_t i = 0; !st && i < rs.count; i++)
+    bool fp8_fit = false;
+    for (size_t i = 0; !st && i < rs.count; i++) {
         n_fit += rs.runs[i].fit;
+        fp8_fit |= rs.runs[i].fit && rs.runs[i].s.precision.compute == PE_COMPUTE_FP8;
+    }
     if (!st && n_fit == 0)
         st = pe_fail(&err, PE_BAD_INPUT, path, 0, 0, "no fit runs: every row is predict");
     if (!st)
-        st = choose_numbers(opt->fit_numbers, n_fit, &rs, &err);
+        st = choose_numbers(opt->fit_numbers, n_fit, fp8_fit, &rs, &err);
     if (!st)
         st = fit_and_print(&rs, n_fit, &err);
     for (size_t i = 0; i < rs.count; i++)

@@ -381,9 +381,9 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
                      "attention weight as one column-parallel multiply of its FLOPs\n",
                 m->attention == PE_ATTENTION_MLA ? "d_v" : "head_dim");
     if (ctx->fp8)
-        fprintf(out, "F18  the layer GEMMs in fp8: peak_fp8·e_max = %.6g FLOP/s, roofline "
-                     "(MK + KN + 2MN)/W (efficiencies below are against the bf16 peak)\n",
-                g->peak_fp8_tflops * 1e12 * g->gemm_efficiency);
+        fprintf(out, "F18  the layer GEMMs in fp8: peak_fp8·e_max8 = %.6g FLOP/s (e_max8 = %g), "
+                     "roofline (MK + KN + 2MN)/W (efficiencies below are against the bf16 peak)\n",
+                ctx->gemm_rate8, ctx->gemm_rate8 / (g->peak_fp8_tflops * 1e12));
     for (int i = 0; i < PE_LAYER_GEMMS; i++) {
         const pe_gemm_shape *s = &ctx->gemms[i];
         const double K = s->k_sharded ? s->K / t : s->K, N = s->k_sharded ? s->N : s->N / t;
@@ -393,7 +393,7 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
         eq_begin(out, "F7-8", what, "max((F + F_half)/(peak·e_max), 2·(MK + KN + MN)/W)");
         if (ctx->fp8) /* F18 */
             eq_subst(out, "max((%.6g + %.6g)/%.6g, (%g + %g + 2·%g)/%.6g)", F,
-                     g->gemm_half_gflop * 1e9, g->peak_fp8_tflops * 1e12 * g->gemm_efficiency,
+                     g->gemm_half_gflop * 1e9, ctx->gemm_rate8,
                      M * K, K * N, M * N, ctx->hbm_bps);
         else
             eq_subst(out, "max((%.6g + %.6g)/%.6g, 2·(%g + %g + %g)/%.6g)", F,

@@ -146,6 +146,9 @@ static const pe_field gpu_fields[] = {
     /* issue 11 */
     {"peak_fp8_tflops", PE_FT_NUMBER, PE_RANGE_POSITIVE, G(peak_fp8_tflops),
      G(has_peak_fp8_tflops), NULL, 0, NULL, NULL, "dense fp8 TFLOP/s (needed by compute: fp8)"},
+    {"fp8_gemm_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, G(fp8_gemm_efficiency),
+     G(has_fp8_gemm_efficiency), NULL, 0, NULL, "gemm_efficiency",
+     "F18 e_max of the fp8 matrix multiplies, a fraction of peak_fp8_tflops (refined model)"},
     {"host_link_gb_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, G(host_link_gb_s),
      G(has_host_link_gb_s), NULL, 0, NULL, NULL,
      "GPU-host GB/s per direction (needed by offload_optimizer)"},

@@ -91,6 +91,7 @@ void scenario_force_textbook(pe_scenario *s)
     g->has_gemm_efficiency = false, g->gemm_efficiency = 0, g->gemm_half_gflop = 0;
     g->has_attention_efficiency = false, g->attention_efficiency = 0;
     g->elementwise_efficiency = 0, g->microbatch_overhead_us = 0;
+    g->has_fp8_gemm_efficiency = false, g->fp8_gemm_efficiency = 0;
     s->cluster.intra_node.bus_efficiency = 1, s->cluster.intra_node.half_message_mb = 0;
     s->cluster.inter_node.bus_efficiency = 1, s->cluster.inter_node.half_message_mb = 0;
     memset(&s->framework, 0, sizeof s->framework);

@@ -125,6 +125,8 @@ typedef struct {
     double microbatch_overhead_us; /* F11 t_mb, µs per micro-batch; 0 */
     bool has_peak_fp8_tflops, has_host_link_gb_s;
     double peak_fp8_tflops; /* dense FP8 TFLOP/s (issue 11) */
+    bool has_fp8_gemm_efficiency;
+    double fp8_gemm_efficiency; /* F18 e_max of FP8 GEMMs; default gemm_efficiency */
     double host_link_gb_s;  /* GPU↔host GB/s per direction (issue 11) */
 } pe_gpu;
 

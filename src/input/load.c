@@ -1680,7 +1680,8 @@ static pe_fidelity default_fidelity(const loader *L, const yaml_node_t *root)
 {
     static const char *const GPU_KEYS[] = {"gemm_efficiency", "gemm_half_gflop",
                                            "attention_efficiency", "elementwise_efficiency",
-                                           "microbatch_overhead_us", NULL};
+                                           "microbatch_overhead_us", "fp8_gemm_efficiency",
+                                           NULL};
     static const char *const LINK_KEYS[] = {"bus_efficiency", "half_message_mb", NULL};
     const pe_ydoc *d = L->d;
     if (y_map_get(d, root, "framework"))

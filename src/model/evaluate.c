@@ -165,8 +165,10 @@ static void prepare_refined_issue11(const pe_scenario *sc, pe_eval_ctx *ctx)
 {
     const pe_gpu *g = &sc->cluster.gpu;
     const pe_model *m = &sc->model;
-    const double rate8 = g->peak_fp8_tflops * 1e12 * g->gemm_efficiency;
+    const double e8 = g->has_fp8_gemm_efficiency ? g->fp8_gemm_efficiency : g->gemm_efficiency;
+    const double rate8 = g->peak_fp8_tflops * 1e12 * e8; /* F18 */
     const double rate = ctx->fp8 ? rate8 : ctx->gemm_rate;
+    ctx->gemm_rate8 = rate8;
     if (ctx->fp8) { /* F18 */
         ctx->t_half_layer = g->gemm_half_gflop * 1e9 / rate8;
         for (int i = 0; i < PE_LAYER_GEMMS; i++)

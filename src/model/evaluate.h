@@ -150,6 +150,7 @@ typedef struct {
     double comm_slowdown;              /* X8 φ */
     /* §12 refinements of issue 11's models (F17–F20) */
     double t_half_layer;               /* F18 t_half of the layer GEMMs (FP8 rate with fp8) */
+    double gemm_rate8;                 /* F18 peak_fp8·e_max8 (fp8_gemm_efficiency) */
     pe_gemm_coef moe_coef[5];          /* F19 shared experts in/out, router, expert in/out */
     double ew_par_m_s;                 /* F19 element-wise TP-sharded s per token, MoE layer */
     pe_moe_ctx moe;                    /* issue 11 */

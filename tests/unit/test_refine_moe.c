@@ -94,6 +94,18 @@ static void test_f18_fp8_gemm(void **state)
     evaluate_prepare(&s, &ctx);
     evaluate_plan_detail(&ctx, &p, &r, &d);
     assert_rel(d.gemm_t[0], 2.0 * 1.855425871872e-3, 1e-13);
+    /* fp8_gemm_efficiency (F18's e_max8) at a quarter of gemm_efficiency:
+     * the fp8 rate is a quarter, 4 · 1.855425871872e-3 s (still compute
+     * bound); bf16 GEMMs do not use it */
+    s.cluster.gpu.has_fp8_gemm_efficiency = true;
+    s.cluster.gpu.fp8_gemm_efficiency = s.cluster.gpu.gemm_efficiency / 4.0;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(d.gemm_t[0], 2.0 * 1.855425871872e-3, 1e-13);
+    s.precision.compute = PE_COMPUTE_FP8;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(d.gemm_t[0], 4.0 * 1.855425871872e-3, 1e-13);
 }
 
 /* F19 Mixtral 8x7B, 8 GPUs, dp 8, tp 1, ep 8, etp 1, b 1, s 4096: M = 4096;
