@@ -90,4 +90,27 @@ wait $pid
 check "the note gives about 1000 bytes a row, measured" 'grep -q "note: .* about 1000 bytes a row (measured)" "$work/large.err"'
 check "the note gives the memory that takes at most" 'grep -Eq "note: .*up to [0-9.]+ GiB" "$work/large.err"'
 
+# A scenario that names no refinement is the textbook model; when its
+# presets carry fitted numbers, run and calibrate say fidelity: refined uses
+# them (docs/model.md §12), and say nothing when fidelity: is written.
+cat >"$work/hint.yaml" <<'YAML'
+schema: planeval/v1
+name: hint
+model: { preset: gpt3-175b }
+cluster: { preset: h100-node, nodes: 8 }
+training: { global_batch: 512 }
+plans:
+  - { name: a, dp: 1, tp: 8, pp: 8 }
+YAML
+"$planeval" run "$work/hint.yaml" -o "$work/hint" 2>"$work/hint.err" >/dev/null; rc=$?
+check "no fidelity, fitted presets: run exits 0 (got $rc) and notes fidelity: refined" \
+    '[ $rc -eq 0 ] && grep -q "^hint: note: the textbook model .*fidelity: refined" "$work/hint.err"'
+"$planeval" calibrate "$work/hint.yaml" --plan a --step-time 30 >"$work/hint.cal" 2>&1; rc=$?
+check "calibrate notes it too (got $rc)" '[ $rc -eq 0 ] && grep -q "^# note: the textbook model" "$work/hint.cal"'
+for f in textbook refined; do
+    sed "2a fidelity: $f" "$work/hint.yaml" >"$work/hint-$f.yaml"
+    "$planeval" run "$work/hint-$f.yaml" -o "$work/hint" 2>"$work/hint-$f.err" >/dev/null
+    check "fidelity: $f written: no note" '! grep -q "note: the textbook model" "$work/hint-$f.err"'
+done
+
 finish

@@ -53,11 +53,16 @@ static pe_status calibrate(const pe_scenario *s, const pe_plan *p, const pe_comm
         return pe_fail(err, PE_BAD_INPUT, s->file, p->line, p->col,
                        "plan '%s' is invalid (%s): nothing to calibrate", opt->plan, reason);
     }
-    char lines[3][400] = {"", "", ""}; /* printed only when every part succeeds */
+    char lines[3][600] = {"", "", ""}; /* printed only when every part succeeds */
     snprintf(lines[0], sizeof lines[0],
              "# planeval calibrate: scenario %s, plan %s\n"
-             "# model with %s %g: step_time_s %.6g, mem_total_gib %.6g\n",
-             s->name, opt->plan, key, e_now, now, r.mem_total_gib);
+             "# model with %s %g: step_time_s %.6g, mem_total_gib %.6g\n%s",
+             s->name, opt->plan, key, e_now, now, r.mem_total_gib,
+             s->refinements_unused
+                 ? "# note: the textbook model (the scenario names no refinement); its presets "
+                   "carry fitted and measured numbers that fidelity: refined uses "
+                   "(docs/model.md §12)\n"
+                 : "");
     double e = NAN;
     if (opt->measured_step_s > 0) {
         double at_one = step_at(s, p, 1.0, &r);

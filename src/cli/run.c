@@ -72,6 +72,11 @@ static void print_summary(const pe_scenario *s, const pe_run_result *r, size_t p
     fprintf(stderr, "%s: %zu Pareto-optimal plans (memory against %s)%s\n", s->name, pareto,
             s->rank_by == PE_RANK_MEMORY ? "step time" : pe_rank_by_name(s->rank_by),
             r->row_count < r->counts.evaluated ? " among the rows kept" : "");
+    if (s->refinements_unused)
+        fprintf(stderr, "%s: note: the textbook model (the scenario names no refinement); its "
+                        "presets carry fitted and measured numbers that `fidelity: refined` "
+                        "uses to predict real runs (docs/model.md §12)\n",
+                s->name);
 }
 
 /* What the summary records besides the counts: enough for `merge` to

@@ -286,6 +286,10 @@ typedef struct {
     pe_budgets budgets;
     pe_overlap overlap;
     pe_fidelity fidelity;
+    /* textbook only because the file names no refinement, while its presets
+     * carry refinement numbers (fitted GEMM efficiency, measured links):
+     * `run` and `calibrate` point at fidelity: refined (docs/model.md §12) */
+    bool refinements_unused;
     pe_framework framework;
     pe_rank_by rank_by; /* the first (or only) rank_by key */
     /* rank_by as a list: each key breaks the ties of the one before;

@@ -1718,6 +1718,11 @@ static pe_status load_sections(loader *L, const yaml_node_t *root)
     if (L->budgets_ok && L->training_ok && s->budgets.has_train_days && !s->training.has_tokens)
         st = worse(st, bad(L, L->d, y_map_get(L->d, TOP("budgets"), "train_days"),
                            "budgets.train_days needs training.tokens (docs/model.md §9)"));
+    if (!TOP("fidelity") && s->fidelity == PE_FIDELITY_TEXTBOOK) {
+        const pe_cluster *c = &s->cluster;
+        s->refinements_unused = c->gpu.has_gemm_efficiency || c->intra_node.bus_efficiency != 1 ||
+                                (c->inter_node.present && c->inter_node.bus_efficiency != 1);
+    }
     st = worse(st, load_framework_overlap(L, TOP("framework"), TOP("overlap")));
     if ((n = TOP("rank_by")))
         st = worse(st, load_rank_by(L, n));

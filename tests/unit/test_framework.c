@@ -59,6 +59,7 @@ static void test_defaults(void **state)
     (void)state;
     pe_scenario s = load("");
     assert_int_equal(s.fidelity, PE_FIDELITY_TEXTBOOK);
+    assert_true(s.refinements_unused); /* a100-node carries fitted and measured numbers */
     assert_false(s.framework.present);
     assert_true(s.overlap.tp == 0 && s.overlap.cp == 1 && s.overlap.dp == 1 && s.overlap.pp == 0);
     assert_false(s.cluster.gpu.has_gemm_efficiency);
@@ -67,6 +68,7 @@ static void test_defaults(void **state)
     scenario_free(&s);
     s = load("fidelity: refined\n");
     assert_int_equal(s.fidelity, PE_FIDELITY_REFINED);
+    assert_false(s.refinements_unused);
     assert_false(s.framework.present);
     assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.7006);
     /* the a100-node preset's measured link efficiencies (clusters.yaml), no S_half */
@@ -147,6 +149,7 @@ static void test_textbook(void **state)
     scenario_free(&s);
     s = load("fidelity: textbook\n");
     assert_true(s.cluster.gpu.flops_efficiency == 0.5); /* v1's default e stays */
+    assert_false(s.refinements_unused); /* asked for: no note */
     scenario_free(&s);
 }
 
@@ -174,6 +177,7 @@ static void test_link_keys(void **state)
     assert_true(g->elementwise_efficiency == 0.6 && g->microbatch_overhead_us == 30);
     assert_true(s.cluster.intra_node.bus_efficiency == 0.8 && s.cluster.intra_node.half_message_mb == 1);
     assert_true(s.cluster.inter_node.bus_efficiency == 0.9 && s.cluster.inter_node.half_message_mb == 4);
+    assert_false(s.refinements_unused); /* refined: the file names them */
     scenario_free(&s);
 }
 
