@@ -38,6 +38,18 @@ for gpu in a100:a100-80gb: h100:h100-sxm:; do
     done
 done
 
+# Without --fit the count of numbers is the one with the smallest
+# leave-one-out error among 1 .. ⌊fit rows/2⌋: the printed list's argmin.
+for runs in a100 h100; do
+    line=$(grep '^leave-one-out mean |error| by the number of numbers fitted:' "$work/$runs.out")
+    argmin=$(echo "$line" | grep -oE '[0-9]+: [0-9.]+%' | tr -d ':%' |
+             awk '{ if (n == 0 || $2 + 0 < best) { best = $2 + 0; k = $1 } n++ } END { print k }')
+    chosen=${line##*-> }
+    fitted=$(sed -n 's/^# paste .*; \([0-9]\) of 4 numbers fitted$/\1/p' "$work/$runs.out")
+    check "$runs: the count with the least leave-one-out error is fitted ($argmin, chosen $chosen, fitted $fitted)" \
+        '[ -n "$argmin" ] && [ "$argmin" = "$chosen" ] && [ "$chosen" = "$fitted" ]'
+done
+
 # --fit: the numbers named, in their order; the default rule: max(1, ⌊fit rows/2⌋).
 "$planeval" calibrate "$cal/a100.csv" --fit attention_efficiency,gemm_efficiency >"$work/fit2.out"; rc=$?
 check "--fit two numbers: exit 0 (got $rc), 2 of 4 fitted, in the order named" \

@@ -8,11 +8,11 @@
  * the same conversion `check --table` makes) and its value; group `fit`
  * (or empty) rows are fitted, `predict` rows only predicted.
  *
- * The numbers of F8–F10 and F18 — gemm_efficiency, elementwise_efficiency,
+ * The numbers of F8–F11 and F18 — gemm_efficiency, elementwise_efficiency,
  * fp8_gemm_efficiency (only when a fit row runs compute: fp8),
- * gemm_half_gflop, attention_efficiency: those --fit names, else the first
- * max(1, ⌊fit rows/2⌋) of them in that order, at most 4, so every number
- * rests on two runs and leave-one-out still has data to refit from — minimise the sum over the fit rows of ln(predicted/measured)²,
+ * gemm_half_gflop, attention_efficiency, microbatch_overhead_us: those --fit
+ * names, else the first k of them in that order, k ≤ max(1, ⌊fit rows/2⌋)
+ * and ≤ 4 chosen by the smallest leave-one-out error — minimise the sum over the fit rows of ln(predicted/measured)²,
  * by Nelder–Mead in a box (a handful of numbers, a smooth, cheap model: no
  * gradient needed). Printed: the
  * values, every row's error, the in-sample and leave-one-out mean absolute
@@ -28,18 +28,18 @@
 #include "output/csvread.h"
 #include "sweep/plans.h"
 
-#define NPAR 5
+#define NPAR 6
 #define MAX_FREE 4 /* issue 10: at most four fitted numbers per GPU type */
 /* Numbers not fitted keep the scenario's values (their defaults: F_half 0,
  * e_att = e_max, e_max8 = e_max). */
-enum { P_GEMM, P_ELEMENTWISE, P_HALF, P_ATTENTION, P_FP8 };
+enum { P_GEMM, P_ELEMENTWISE, P_HALF, P_ATTENTION, P_FP8, P_MB };
 static const char *const PAR_NAME[NPAR] = {"gemm_efficiency", "elementwise_efficiency",
                                            "gemm_half_gflop", "attention_efficiency",
-                                           "fp8_gemm_efficiency"};
-static const double PAR_LO[NPAR] = {0.05, 0.02, 0.0, 0.02, 0.05};
-static const double PAR_HI[NPAR] = {1.0, 1.0, 1000.0, 1.0, 1.0};
-static const double PAR_START[NPAR] = {0.7, 0.7, 1.0, 0.5, 0.5};
-static const double PAR_STEP[NPAR] = {0.1, 0.2, 5.0, 0.2, 0.1};
+                                           "fp8_gemm_efficiency", "microbatch_overhead_us"};
+static const double PAR_LO[NPAR] = {0.05, 0.02, 0.0, 0.02, 0.05, 0.0};
+static const double PAR_HI[NPAR] = {1.0, 1.0, 1000.0, 1.0, 1.0, 100000.0};
+static const double PAR_START[NPAR] = {0.7, 0.7, 1.0, 0.5, 0.5, 100.0};
+static const double PAR_STEP[NPAR] = {0.1, 0.2, 5.0, 0.2, 0.1, 200.0};
 
 typedef struct {
     pe_scenario s;
@@ -70,6 +70,7 @@ static double step_with(const run *r, const double x[NPAR])
     g->attention_efficiency = x[3];
     g->has_fp8_gemm_efficiency = x[4] > 0; /* −1: not fitted, e_max8 = e_max */
     g->fp8_gemm_efficiency = x[4];
+    g->microbatch_overhead_us = x[5];
     pe_eval_ctx ctx;
     evaluate_prepare(&copy, &ctx);
     pe_result res;
@@ -345,20 +346,20 @@ static void print_fit(const run_set *rs, const double x[NPAR], const double loo[
         printf("    %s: %.4g\n", PAR_NAME[rs->order[k]], x[rs->order[k]]);
 }
 
-/* The numbers to fit: --fit's names in their order, else the first
- * max(1, ⌊fit rows/2⌋), at most 4, of gemm_efficiency,
- * elementwise_efficiency, fp8_gemm_efficiency (with an fp8 fit row),
- * gemm_half_gflop, attention_efficiency. */
+/* The numbers to fit: --fit's names in their order, else the candidates
+ * gemm_efficiency, elementwise_efficiency, fp8_gemm_efficiency (with an fp8
+ * fit row), gemm_half_gflop, attention_efficiency, microbatch_overhead_us,
+ * of which fit_and_print frees the first k ≤ max(1, ⌊fit rows/2⌋), ≤ 4. */
 static pe_status choose_numbers(const char *list, size_t n_fit, bool fp8_fit, run_set *rs,
                                 pe_error *err)
 {
     if (!list) {
-        const int order[NPAR] = {P_GEMM, P_ELEMENTWISE, P_FP8, P_HALF, P_ATTENTION};
+        const int order[NPAR] = {P_GEMM, P_ELEMENTWISE, P_FP8, P_HALF, P_ATTENTION, P_MB};
         int n = 0;
         for (int k = 0; k < NPAR; k++)
             if (order[k] != P_FP8 || fp8_fit)
                 rs->order[n++] = order[k];
-        const size_t half = n_fit / 2 > 1 ? n_fit / 2 : 1;
+        const size_t half = n_fit / 2 > 1 ? n_fit / 2 : 1; /* at most: two runs a number */
         rs->free = half < MAX_FREE ? (int)half : MAX_FREE;
         return PE_OK;
     }
@@ -377,7 +378,7 @@ static pe_status choose_numbers(const char *list, size_t n_fit, bool fp8_fit, ru
             return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
                            "--fit takes names from gemm_efficiency, elementwise_efficiency, "
                            "gemm_half_gflop, attention_efficiency, fp8_gemm_efficiency, "
-                           "separated by commas, got '%s'",
+                           "microbatch_overhead_us, separated by commas, got '%s'",
                            list);
         rs->order[rs->free++] = found;
         p += len;
@@ -395,31 +396,68 @@ static pe_status choose_numbers(const char *list, size_t n_fit, bool fp8_fit, ru
     return PE_OK;
 }
 
-/* Fit, refit leaving each fit row out, print. */
-static pe_status fit_and_print(run_set *rs, size_t n_fit, pe_error *err)
+/* The neutral values of the numbers not fitted (docs/model.md §12,
+ * "Neutral values"), so a fit does not depend on what the preset held
+ * before; gemm_efficiency, when --fit leaves it out, keeps the GPU's. */
+static void neutral_fixed(const pe_gpu *g, double fixed[NPAR])
 {
-    const pe_gpu *g = &rs->runs[0].s.cluster.gpu; /* the numbers not fitted */
-    rs->fixed[0] = g->has_gemm_efficiency ? g->gemm_efficiency : g->flops_efficiency;
-    rs->fixed[1] = g->elementwise_efficiency;
-    rs->fixed[2] = g->gemm_half_gflop;
-    rs->fixed[3] = g->has_attention_efficiency ? g->attention_efficiency : -1.0;
-    rs->fixed[4] = g->has_fp8_gemm_efficiency ? g->fp8_gemm_efficiency : -1.0;
-    double x[NPAR], xi[NPAR];
-    double *loo = calloc(rs->count, sizeof *loo);
-    if (!loo)
-        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    fixed[P_GEMM] = g->has_gemm_efficiency ? g->gemm_efficiency : g->flops_efficiency;
+    fixed[P_ELEMENTWISE] = 0.0; /* untimed */
+    fixed[P_HALF] = 0.0;
+    fixed[P_ATTENTION] = -1.0; /* e_att = e_max */
+    fixed[P_FP8] = -1.0;       /* e_max8 = e_max */
+    fixed[P_MB] = 0.0;
+}
+
+/* Leave-one-out: refit without each fit row (rs->free numbers, fewer when
+ * the rows run out), predict it; loo[i] its error in %. Returns the mean
+ * absolute error. */
+static double leave_one_out(run_set *rs, size_t n_fit, double *loo)
+{
     const int free_all = rs->free;
-    minimise(rs, x);
+    double xi[NPAR], sum = 0.0;
     for (size_t i = 0; i < rs->count; i++) {
         if (!rs->runs[i].fit)
             continue;
-        rs->skip = (long)i; /* leave-one-out: refit without row i, predict it */
+        rs->skip = (long)i;
         rs->free = (int)n_fit - 1 < free_all ? (int)n_fit - 1 : free_all;
         minimise(rs, xi);
         loo[i] = 100.0 * (step_with(&rs->runs[i], xi) / rs->runs[i].measured - 1.0);
+        sum += fabs(loo[i]);
     }
     rs->skip = -1;
     rs->free = free_all;
+    return sum / (double)n_fit;
+}
+
+/* Fit, refit leaving each fit row out, print. Without --fit the number of
+ * numbers is the one, of 1 .. rs->free, with the smallest leave-one-out
+ * error (ties to fewer): a number that does not predict left-out runs
+ * better is not fitted. */
+static pe_status fit_and_print(run_set *rs, size_t n_fit, bool chosen, pe_error *err)
+{
+    neutral_fixed(&rs->runs[0].s.cluster.gpu, rs->fixed);
+    double x[NPAR];
+    double *loo = calloc(rs->count, sizeof *loo);
+    if (!loo)
+        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    if (!chosen && n_fit >= 3) {
+        const int most = rs->free;
+        int best = 1;
+        double best_loo = HUGE_VAL;
+        printf("leave-one-out mean |error| by the number of numbers fitted:");
+        for (int k = 1; k <= most; k++) {
+            rs->free = k;
+            const double e = leave_one_out(rs, n_fit, loo);
+            printf(" %d: %.2f%%", k, e);
+            if (e < best_loo - 1e-9)
+                best = k, best_loo = e;
+        }
+        printf(" -> %d\n\n", best);
+        rs->free = best;
+    }
+    minimise(rs, x);
+    leave_one_out(rs, n_fit, loo);
     print_fit(rs, x, loo);
     free(loo);
     return PE_OK;
@@ -441,7 +479,7 @@ int calibrate_runs(const pe_catalog *catalog, const char *path, const pe_command
     if (!st)
         st = choose_numbers(opt->fit_numbers, n_fit, fp8_fit, &rs, &err);
     if (!st)
-        st = fit_and_print(&rs, n_fit, &err);
+        st = fit_and_print(&rs, n_fit, opt->fit_numbers != NULL, &err);
     for (size_t i = 0; i < rs.count; i++)
         scenario_free(&rs.runs[i].s);
     free(rs.runs);

@@ -106,10 +106,12 @@ static const command_help HELP[] = {
      "  --plan P            an explicit plan's name, or any canonical text\n"
      "  --step-time S       the measured step time in seconds (required)\n"
      "  --peak-memory GIB   the measured peak memory per GPU in GiB\n"
-     "  --fit NUMBERS       runs file: the numbers to fit, comma-separated, from\n"
-     "                      gemm_efficiency, elementwise_efficiency, gemm_half_gflop,\n"
-     "                      attention_efficiency (default: the first max(1, fit rows/2)\n"
-     "                      of them, at most 4); the others keep the preset's values\n" COMMON FOOTER},
+     "  --fit NUMBERS       runs file: the numbers to fit (at most 4), comma-separated,\n"
+     "                      from gemm_efficiency, elementwise_efficiency,\n"
+     "                      fp8_gemm_efficiency, gemm_half_gflop, attention_efficiency,\n"
+     "                      microbatch_overhead_us (default: the first k of them, k up to\n"
+     "                      fit rows/2 with the smallest leave-one-out error); the\n"
+     "                      others stay neutral\n" COMMON FOOTER},
     {"merge", "output top allow-partial quiet catalog help ",
      "usage: planeval merge REPORT.csv... -o FILE [OPTIONS]\n"
      "\n"
