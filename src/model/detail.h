@@ -24,6 +24,7 @@ struct pe_detail {
     double k[3], k_first, k_last;              /* in-flight micro-batches */
     double a6[3], a7[3], a8[3];                /* A6; A7, A8 as carried by each stage */
     double total[3];                           /* M5 */
+    double chi_st[3][4];                       /* uneven: χ_tp,f/b and χ_cp,f/b per stage */
     int mem_stage, time_stage;                 /* 0, 1 or 2 (index into the arrays) */
     double x;                                  /* F4 per token per layer */
     double f_fwd[3], f_bwd[3];                 /* F5 */

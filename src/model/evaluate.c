@@ -513,6 +513,8 @@ ALWAYS_INLINE void uneven_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl,
         w->t_f[i] = pipe_stage_time(w->tau_f[i], chi[i][0], chi[i][2]);
         w->t_b[i] = pipe_stage_time(w->tau_b[i], chi[i][1], chi[i][3]);
         sum[i] = w->t_f[i] + w->t_b[i];
+        for (int k = 0; k < 4; k++)
+            w->chi_st[i][k] = chi[i][k];
     }
     const int ts = w->time_stage = q->nst == 3 ? pick3(sum) : sum[1] > sum[0];
     w->chi_tp_f = chi[ts][0], w->chi_tp_b = chi[ts][1];
@@ -904,6 +906,11 @@ ALWAYS_INLINE void moe_step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl
         const double sum[3] = {w->t_f[0] + w->t_b[0], w->t_f[1] + w->t_b[1],
                                w->t_f[2] + w->t_b[2]};
         w->time_stage = pick3(sum);
+    }
+    if (q->uneven) { /* the time stage may have moved: its own χ_tp and χ_cp (§7) */
+        const int ts = w->time_stage;
+        w->chi_tp_f = w->chi_st[ts][0], w->chi_tp_b = w->chi_st[ts][1];
+        w->chi_cp_f = w->chi_st[ts][2], w->chi_cp_b = w->chi_st[ts][3];
     }
 }
 

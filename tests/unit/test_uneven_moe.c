@@ -1,0 +1,69 @@
+/* test_uneven_moe.c — uneven pipeline stages with MoE layers (docs/model.md
+ * §14, F20 and X10): the time stage is chosen after the expert all-to-all
+ * and expert-TP terms are added, and the row's tp_comm_s and cp_comm_s are
+ * that stage's own χ, not those of the stage that was slowest before them.
+ * Here stage 0 holds 17 layers (6 dense) and stage 1 15 (all MoE): stage 0
+ * is slower before the expert terms, stage 1 after; tp_comm_s was stage 0's
+ * 0.0584 s where the time stage's own is 0.0461 s. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "input/catalog.h"
+#include "input/load.h"
+#include "model/detail.h"
+#include "model/evaluate.h"
+#include "sweep/plans.h"
+
+static const char SCENARIO[] =
+    "schema: planeval/v1\n"
+    "name: u3\n"
+    "fidelity: refined\n"
+    "model: { preset: mixtral-8x7b, seq_len: 4096, dense_layers: 6, experts: 64, top_k: 8, "
+    "moe_ffn_hidden: 2048 }\n"
+    "cluster: { preset: h100-node, nodes: 16 }\n"
+    "training: { global_batch: 512 }\n"
+    "plans:\n"
+    "  - { name: p, dp: 32, tp: 2, pp: 2, ep: 16, etp: 1, zero: 1, micro_batch: 1, "
+    "sequence_parallel: true, first_stage_layers: 17, overlap: { ep: 0 } }\n";
+
+static void test_time_stage_chi(void **state)
+{
+    (void)state;
+    pe_catalog *catalog = NULL;
+    pe_error err = {0};
+    assert_int_equal(catalog_open(NULL, &catalog, &err), PE_OK);
+    pe_scenario s;
+    assert_int_equal(load_scenario_buffer("u3.yaml", SCENARIO, strlen(SCENARIO), catalog, &s,
+                                          &err),
+                     PE_OK);
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &s.plans[0], &r, &d);
+    assert_int_equal(r.status, PE_STATUS_OK);
+    /* the two stages' TP χ differ (17 vs 15 layers), so the test can tell */
+    assert_true(fabs(d.chi_st[0][0] - d.chi_st[1][0]) > 1e-6);
+    const int ts = d.time_stage;
+    /* tp_comm_s = m·(χ_tp,f + χ_tp,b + χ_etp,f + χ_etp,b) of the time stage
+     * (S1 columns, §8; the expert-TP term X11 joins tp_comm_s) */
+    const double want = d.m * (d.chi_st[ts][0] + d.chi_st[ts][1] + d.moe.chi_etp_f[ts] +
+                               d.moe.chi_etp_b[ts]);
+    assert_true(fabs(r.tp_comm_s - want) <= 1e-12 * want);
+    assert_true(fabs(r.cp_comm_s - d.m * (d.chi_st[ts][2] + d.chi_st[ts][3])) <= 1e-15);
+    scenario_free(&s);
+    catalog_free(catalog);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_time_stage_chi)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
