@@ -63,7 +63,8 @@ check "default with two fit rows: one number (gemm_efficiency)" \
 for bad in "gemm_efficiency,gemm_efficiency:names gemm_efficiency twice" \
     "flops_efficiency:--fit takes names from gemm_efficiency" \
     "gemm_efficiency,elementwise_efficiency,gemm_half_gflop:--fit names 3 numbers but the runs file has 2 fit rows" \
-    "gemm_efficiency,elementwise_efficiency,gemm_half_gflop,attention_efficiency,fp8_gemm_efficiency:at most 4 are fitted per GPU type"; do
+    "gemm_efficiency,elementwise_efficiency,gemm_half_gflop,attention_efficiency,microbatch_overhead_us:at most 4 are fitted per GPU type" \
+    "gemm_efficiency,fp8_gemm_efficiency:no fit row runs compute: fp8"; do
     "$planeval" calibrate "$work/two.csv" --fit "${bad%%:*}" >/dev/null 2>"$work/fitbad.err"; rc=$?
     check "--fit ${bad%%:*}: exit 2 (got $rc): ${bad#*:}" '[ $rc -eq 2 ] && grep -q -- "${bad#*:}" "$work/fitbad.err"'
 done

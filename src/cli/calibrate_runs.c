@@ -380,6 +380,10 @@ static pe_status choose_numbers(const char *list, size_t n_fit, bool fp8_fit, ru
                            "gemm_half_gflop, attention_efficiency, fp8_gemm_efficiency, "
                            "microbatch_overhead_us, separated by commas, got '%s'",
                            list);
+        if (found == P_FP8 && !fp8_fit)
+            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                           "--fit names fp8_gemm_efficiency but no fit row runs compute: fp8 "
+                           "(nothing would determine it)");
         rs->order[rs->free++] = found;
         p += len;
         if (!*p)

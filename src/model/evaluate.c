@@ -1031,7 +1031,7 @@ ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_resul
 {
     int64_t m;
     uint32_t failed = check_rules(ctx, pl, &m); /* §1 */
-    if (ext && (ctx->moe.on || pl->ep != 1 || pl->offload_optimizer))
+    if (ext && (ctx->moe.on || pl->ep != 1 || pl->etp != pl->tp || pl->offload_optimizer))
         failed |= moe_check_rules(ctx, pl); /* issue 11: V9–V15 */
     if (failed) {
         *r = (pe_result){.status = PE_STATUS_INVALID,
@@ -1088,7 +1088,8 @@ ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_resul
 /* Issue 11's keys in use: the scenario's (MoE, FP8) or the plan's. */
 static inline int plan_ext(const pe_eval_ctx *ctx, const pe_plan *pl)
 {
-    return ctx->ext | (pl->ep != 1) | pl->offload_optimizer | (pl->first_stage_layers != 0) |
+    return ctx->ext | (pl->ep != 1) | (pl->etp != pl->tp) | pl->offload_optimizer |
+           (pl->first_stage_layers != 0) |
            (pl->last_stage_layers != 0);
 }
 
@@ -1364,7 +1365,11 @@ static void reason_moe(text *o, const pe_eval_ctx *ctx, const pe_plan *p, uint32
     char prod[128], grid[128];
     if ((f & PE_FAIL_V9) && !e->on) {
         entry(o);
-        put(o, "V9: ep=%lld needs an MoE model (model.experts is 0)", ep);
+        if (ep != 1)
+            put(o, "V9: ep=%lld needs an MoE model (model.experts is 0)", ep);
+        else
+            put(o, "V9: etp=%lld needs an MoE model (model.experts is 0; a dense model's "
+                   "etp is tp=%lld)", etp, t);
     } else if (f & PE_FAIL_V9) {
         entry(o);
         put(o, "V9: ep=%lld does not divide experts=%lld", ep, (long long)e->experts);
@@ -1399,7 +1404,10 @@ static void reason_moe(text *o, const pe_eval_ctx *ctx, const pe_plan *p, uint32
     }
     if (f & PE_FAIL_V15) {
         entry(o);
-        put(o, "V15: offload_optimizer needs zero>=1 (zero=%lld)", (long long)p->zero);
+        if (p->zero < 1)
+            put(o, "V15: offload_optimizer needs zero>=1 (zero=%lld)", (long long)p->zero);
+        else
+            put(o, "V15: offload_optimizer needs the GPU's host_link_gb_s");
     }
 }
 

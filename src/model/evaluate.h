@@ -35,13 +35,13 @@ enum {
     PE_FAIL_TRAIN_DAYS = 1u << 10,
     PE_FAIL_MIN_MFU = 1u << 11,
     /* issue 11 rules (docs/design/moe.md §1) */
-    PE_FAIL_V9 = 1u << 12,  /* ep divides experts (ep > 1 needs an MoE model) */
+    PE_FAIL_V9 = 1u << 12,  /* ep divides experts (ep > 1 or etp ≠ tp needs an MoE model) */
     PE_FAIL_V10 = 1u << 13, /* ep·etp divides tp·cp·dp (parallel folding) */
     PE_FAIL_V11 = 1u << 14, /* etp divides moe_ffn_hidden; tp divides shared_experts·moe_ffn_hidden */
     PE_FAIL_V12 = 1u << 15, /* MoE with tp > 1 needs sequence parallel */
     PE_FAIL_V13 = 1u << 16, /* biased experts need etp = 1 */
     PE_FAIL_V14 = 1u << 17, /* etp and ep·etp aligned with the node */
-    PE_FAIL_V15 = 1u << 18, /* offload_optimizer needs zero >= 1 */
+    PE_FAIL_V15 = 1u << 18, /* offload_optimizer needs zero >= 1 and a host link */
     PE_FAIL_HOST_MEMORY = 1u << 19, /* offload: host memory per node over host_memory_gib (M8) */
 };
 #define PE_FAIL_RULES (0xffu | (0x7fu << 12))

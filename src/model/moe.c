@@ -101,9 +101,13 @@ uint32_t moe_check_rules(const pe_eval_ctx *ctx, const pe_plan *pl)
 {
     const pe_moe_ctx *e = &ctx->moe;
     const int64_t ep = pl->ep, etp = pl->etp, t = pl->tp, G = ctx->gpus_per_node;
-    uint32_t f = pl->offload_optimizer && pl->zero < 1 ? PE_FAIL_V15 : 0;
-    if (!e->on)
-        return f | (ep != 1 ? PE_FAIL_V9 : 0); /* ep > 1 needs experts */
+    /* V15: offload needs ZeRO ≥ 1 and a GPU↔host link to time (X12; a
+     * canonical text reaches here without the loader's host_link check) */
+    uint32_t f = pl->offload_optimizer && (pl->zero < 1 || !(ctx->host_bps > 0.0))
+                     ? PE_FAIL_V15
+                     : 0;
+    if (!e->on) /* ep > 1, or an etp other than tp, needs experts */
+        return f | (ep != 1 || etp != t ? PE_FAIL_V9 : 0);
     const int64_t grid = t * pl->cp * pl->dp, eg = ep * etp;
     f |= divides(ep, e->experts) ? 0 : PE_FAIL_V9;
     f |= divides(eg, grid) ? 0 : PE_FAIL_V10;

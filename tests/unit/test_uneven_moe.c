@@ -62,8 +62,53 @@ static void test_time_stage_chi(void **state)
     catalog_free(catalog);
 }
 
+/* V9 and V15 for plans that reach the evaluator without the loader's
+ * checks (canonical texts of explain and calibrate): an etp other than tp
+ * on a dense model, and offload on a GPU without host_link_gb_s. */
+static void test_rules_without_loader(void **state)
+{
+    (void)state;
+    static const char dense[] =
+        "schema: planeval/v1\nmodel: { preset: llama3-8b }\n"
+        "cluster: { preset: h100-node, nodes: 1 }\ntraining: { global_batch: 64 }\n"
+        "plans:\n  - { name: a, dp: 8, tp: 1, etp: 2, zero: 1 }\n"
+        "  - { name: b, dp: 8, tp: 1, zero: 1 }\n";
+    static const char moe[] =
+        "schema: planeval/v1\nmodel: { preset: mixtral-8x7b, seq_len: 4096 }\n"
+        "cluster:\n  nodes: 1\n  gpus_per_node: 8\n"
+        "  gpu: { peak_tflops: 900, hbm_gib: 80, hbm_tb_s: 3 }\n"
+        "  intra_node: { bandwidth_gb_s: 450, latency_us: 3, topology: switch }\n"
+        "training: { global_batch: 64 }\n"
+        "plans:\n  - { name: a, dp: 8, ep: 8, etp: 1, zero: 1 }\n";
+    pe_catalog *catalog = NULL;
+    pe_error err = {0};
+    assert_int_equal(catalog_open(NULL, &catalog, &err), PE_OK);
+    pe_scenario s;
+    assert_int_equal(load_scenario_buffer("d.yaml", dense, strlen(dense), catalog, &s, &err),
+                     PE_OK);
+    pe_eval_ctx ctx;
+    pe_result r;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan(&ctx, &s.plans[0], &r);
+    assert_int_equal(r.status, PE_STATUS_INVALID);
+    assert_true(r.failed & PE_FAIL_V9);
+    evaluate_plan(&ctx, &s.plans[1], &r); /* etp defaults to tp: fine */
+    assert_int_not_equal(r.status, PE_STATUS_INVALID);
+    scenario_free(&s);
+    assert_int_equal(load_scenario_buffer("m.yaml", moe, strlen(moe), catalog, &s, &err), PE_OK);
+    pe_plan p = s.plans[0];
+    p.offload_optimizer = true; /* what `--plan …-off` gives, past the loader */
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan(&ctx, &p, &r);
+    assert_int_equal(r.status, PE_STATUS_INVALID);
+    assert_true(r.failed & PE_FAIL_V15);
+    scenario_free(&s);
+    catalog_free(catalog);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_time_stage_chi)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_time_stage_chi),
+                                       cmocka_unit_test(test_rules_without_loader)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
