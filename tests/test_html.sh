@@ -90,5 +90,20 @@ check "big sweep: file under 5 MB ($bigsize bytes)" '[ "$bigsize" -lt 5000000 ]'
 bigpareto=$(awk -F, '$1 == "pareto_optimal" { print $2 }' "$work/big/bench-gpt3-4096.summary.csv")
 check "big sweep: every Pareto point drawn ($bigpareto)" \
     '[ $(grep -c "^<use href=\"#m[cmb]\" class=\"ok pf\"" "$bigpage") -eq "$bigpareto" ]'
+# rules past V9 are counted too (two-digit ids), by run and by html
+cat >"$work/v15.yaml" <<'YAML'
+schema: planeval/v1
+name: v15
+model: { preset: llama3-8b }
+cluster: { preset: h100-node, nodes: 1 }
+training: { global_batch: 64 }
+plans:
+  - { name: offload-z0, dp: 8, zero: 0, offload_optimizer: true }
+  - { name: fine, dp: 8, zero: 1 }
+YAML
+"$planeval" run --quiet --html -o "$work/v15" "$work/v15.yaml"; rc=$?
+"$planeval" html "$work/v15/v15.csv" -o "$work/v15page" >/dev/null 2>&1
+check "a V15 plan: run --html (rc $rc) and html both count it" \
+    'grep -q ">invalid: V15</th>" "$work/v15/v15.html" && grep -q ">invalid: V15</th>" "$work/v15page/v15.html"'
 echo "note: $name.html $(wc -c <"$page") bytes ($points points); bench-gpt3-4096.html $bigsize bytes ($bigdrawn points)"
 finish

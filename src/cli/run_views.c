@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/evaluate.h"
 #include "cli/run_views.h"
 #include "output/html.h"
 #include "sweep/pareto.h"
@@ -54,7 +55,7 @@ static void page_counts(const pe_run_counts *c, size_t pareto_count, pe_html_pag
     page->plans_evaluated = c->evaluated;
     for (int k = 0; k < 4; k++)
         add_count(page, c->by_status[k], "status: %s", pe_plan_status_name((pe_plan_status)k));
-    for (int v = 0; v < 8; v++) {
+    for (int v = 0; v < PE_RULE_COUNT; v++) {
         char rule[8];
         snprintf(rule, sizeof rule, "V%d", v + 1);
         add_count(page, c->by_rule[v], "invalid: %s", rule);

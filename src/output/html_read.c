@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "core/columns.h"
+#include "model/evaluate.h"
 #include "output/html_read.h"
 
 /* The columns the page reads, by name: reports of this version have them
@@ -91,15 +92,19 @@ static void add_count(pe_html_page *page, const char *label, uint64_t n)
  * "Vn:" items). */
 static void counts_of_rows(pe_html_page *page, char **const *rows, size_t n, const int *at)
 {
-    uint64_t by_status[4] = {0}, by_rule[8] = {0};
+    uint64_t by_status[4] = {0}, by_rule[PE_RULE_COUNT] = {0};
     for (size_t r = 0; r < n; r++) {
         int st = enum_index(rows[r][at[R_STATUS]], status_name, 4);
         if (st < 0)
             continue;
         by_status[st]++;
         for (const char *s = rows[r][at[R_REASON]]; st == PE_STATUS_INVALID && *s;) {
-            if (s[0] == 'V' && s[1] >= '1' && s[1] <= '8' && s[2] == ':')
-                by_rule[s[1] - '1']++;
+            if (s[0] == 'V' && s[1] >= '1' && s[1] <= '9') { /* "Vn:" or "Vnn:" */
+                char *end;
+                const long v = strtol(s + 1, &end, 10);
+                if (*end == ':' && v >= 1 && v <= PE_RULE_COUNT)
+                    by_rule[v - 1]++;
+            }
             const char *next = strstr(s, "; ");
             s = next ? next + 2 : s + strlen(s);
         }
@@ -109,7 +114,7 @@ static void counts_of_rows(pe_html_page *page, char **const *rows, size_t n, con
         snprintf(label, sizeof label, "status: %s", pe_plan_status_name((pe_plan_status)k));
         add_count(page, label, by_status[k]);
     }
-    for (int v = 0; v < 8; v++) {
+    for (int v = 0; v < PE_RULE_COUNT; v++) {
         snprintf(label, sizeof label, "invalid: V%d", v + 1);
         add_count(page, label, by_rule[v]);
     }
