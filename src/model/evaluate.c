@@ -387,6 +387,10 @@ ALWAYS_INLINE plan_dims dims_of(const pe_eval_ctx *ctx, const pe_plan *pl, int64
         uneven_layers(ctx->layers, pl, &L0, &Ll, &Lmid);
         q.ls[0] = (double)L0, q.ls[1] = (double)Ll, q.ls[2] = (double)Lmid;
         q.nst = pl->pp >= 3 ? 3 : 2;
+    } else if (ext && ctx->moe.on && pl->pp >= 3) {
+        /* issue 11: with MoE layers a middle stage can hold more of them than
+         * stage 0 or p−1 (dense_layers, moe_every): a third candidate */
+        q.nst = 3;
     }
     return q;
 }
@@ -539,7 +543,7 @@ ALWAYS_INLINE void step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl, co
     }
     w->s_kv = comm_cp_bytes(q->b, q->sl, ctx->g, ctx->d, q->t); /* X2 */
     w->t_p2p_cp = comm_p2p(net, &w->g_cp, w->s_kv);
-    if (q->uneven) {
+    if (q->uneven || q->nst == 3) {
         uneven_layer_comm(ctx, pl, q, w);
         return;
     }
@@ -671,13 +675,13 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
                   : failed                  ? PE_STATUS_OVER_TIME
                                             : PE_STATUS_OK,
         .failed = failed, .gpus = ctx->gpus, .microbatches = q->m,
-        .worst_stage = (int)q->stage_of[ms],
+        .worst_stage = ms == 2 ? (int)w->mid_stage : (int)q->stage_of[ms],
         .mem_weights_gib = w->m1[ms] / PE_GIB, .mem_grads_gib = w->m2[ms] / PE_GIB,
         .mem_optimizer_gib = w->m3[ms] / PE_GIB, .mem_activations_gib = w->a6[ms] / PE_GIB,
         .mem_other_gib = (w->m4 + w->a7[ms] + w->a8[ms] + a12) / PE_GIB,
         .mem_reserve_gib = ctx->reserve_bytes / PE_GIB, .mem_total_gib = mem_gib,
         .mem_budget_gib = budget_gib, .mem_headroom_gib = budget_gib - mem_gib,
-        .time_stage = (int)q->stage_of[ts],
+        .time_stage = ts == 2 ? (int)w->mid_stage : (int)q->stage_of[ts],
         .compute_s = compute_s, .tp_comm_s = tp_comm_s, .cp_comm_s = cp_comm_s,
         .bubble_s = w->bubble, .pp_comm_s = w->chi_pp, .dp_comm_s = w->chi_dp,
         .optimizer_s = w->optimizer, .step_time_s = step,
@@ -737,7 +741,7 @@ ALWAYS_INLINE void moe_stage_activations(const pe_eval_ctx *ctx, const pe_plan *
  * micro-batches). Chunk r of stage j starts at r·L/v + [j>0]·L_0/v +
  * max(0, j−1)·L_mid/v and holds L_j/v layers (design §0.1). */
 ALWAYS_INLINE double moe_candidate_layers(const pe_eval_ctx *ctx, const pe_plan *pl,
-                                          const plan_dims *q, int i)
+                                          const plan_dims *q, int i, int64_t *stage)
 {
     const pe_model *m = &ctx->scenario->model;
     const int64_t L0 = (int64_t)q->ls[0], Lmid = (int64_t)q->ls[2], p = pl->pp;
@@ -748,7 +752,7 @@ ALWAYS_INLINE double moe_candidate_layers(const pe_eval_ctx *ctx, const pe_plan 
     for (int64_t j = 1; j + 1 < p; j++) {
         const double n = moe_stage_layers(m, pl->virtual_stages, L0, Lmid, j, Lmid);
         if (n > best)
-            best = n;
+            best = n, *stage = j; /* the lowest such stage: the most micro-batches */
     }
     return best;
 }
@@ -765,7 +769,7 @@ ALWAYS_INLINE void moe_step_memory(const pe_eval_ctx *ctx, const pe_plan *pl, co
     const double D_e = w->moe.D_e = q->t * q->c * q->dp / eg;
     for (int i = 0; i < q->nst; i++) {
         const int first = i == 0 || q->one, last = i == 1 || q->one;
-        const double n = moe_candidate_layers(ctx, pl, q, i); /* P9 */
+        const double n = moe_candidate_layers(ctx, pl, q, i, &w->mid_stage); /* P9 */
         const double dense = ((q->ls[i] - n) * e->N_layer_d + n * e->N_dense_part +
                               (first ? ctx->N_embed : 0.0) +
                               (last ? w->n_out + ctx->norm_h : 0.0)) / q->t +
@@ -781,6 +785,8 @@ ALWAYS_INLINE void moe_step_memory(const pe_eval_ctx *ctx, const pe_plan *pl, co
     }
     const double layer_max = max2(e->N_layer_d / q->t, e->N_dense_part / q->t + e->N_expert / eg);
     w->m4 = z == 3 ? (2.0 * bw + bg) * max2(layer_max, ctx->Vh / q->t) : 0.0; /* M4' */
+    if (q->nst == 3) /* A6 of the middle candidate: its own micro-batches in flight */
+        w->k[2] = act_inflight_stage(pl->schedule, q->p, q->m_d, q->v, (double)w->mid_stage);
     moe_stage_activations(ctx, pl, q, w);
 }
 
@@ -907,7 +913,7 @@ ALWAYS_INLINE void moe_step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl
                                w->t_f[2] + w->t_b[2]};
         w->time_stage = pick3(sum);
     }
-    if (q->uneven) { /* the time stage may have moved: its own χ_tp and χ_cp (§7) */
+    if (q->uneven || q->nst == 3) { /* the time stage may have moved: its own χ (§7) */
         const int ts = w->time_stage;
         w->chi_tp_f = w->chi_st[ts][0], w->chi_tp_b = w->chi_st[ts][1];
         w->chi_cp_f = w->chi_st[ts][2], w->chi_cp_b = w->chi_st[ts][3];
@@ -1060,6 +1066,7 @@ ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_resul
     w.valid = true;
     w.lps = q.lps, w.s_local = q.sl, w.D = q.D, w.m = q.m_d;
     w.stage_layers[0] = q.ls[0], w.stage_layers[1] = q.ls[1], w.stage_layers[2] = q.ls[2];
+    w.mid_stage = 1;
     step_memory(ctx, pl, &q, &w); /* §2–§3 */
     if (moe)
         moe_step_memory(ctx, pl, &q, &w); /* issue 11: P15, P16, M1'–M4', A9–A12 */

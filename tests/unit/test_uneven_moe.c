@@ -106,9 +106,65 @@ static void test_rules_without_loader(void **state)
     catalog_free(catalog);
 }
 
+/* The middle candidate stage with MoE layers (docs/model.md §14, F20,
+ * A6'): Mixtral 8x7B with 12 leading dense layers on 4 stages of 2, 14, 14,
+ * 2 layers. Stage 1 holds layers 2–15 (4 MoE), stage 2 layers 16–29 (14
+ * MoE): the middle candidate is stage 2, with 1F1B's p − j = 2 micro-batches
+ * in flight, not stage 1's 3. And with 8 dense layers on 4 even stages of 8,
+ * the middle stages (8 MoE layers each) count as they do when the same split
+ * is written as first/last_stage_layers 8. */
+static pe_scenario load_text(pe_catalog *catalog, const char *text)
+{
+    pe_scenario s;
+    pe_error err = {0};
+    assert_int_equal(load_scenario_buffer("m.yaml", text, strlen(text), catalog, &s, &err), PE_OK);
+    return s;
+}
+
+static void test_middle_stage(void **state)
+{
+    (void)state;
+    static const char mid[] =
+        "schema: planeval/v1\nfidelity: refined\n"
+        "model: { preset: mixtral-8x7b, seq_len: 4096, dense_layers: 12 }\n"
+        "cluster: { preset: h100-node, nodes: 4 }\ntraining: { global_batch: 64 }\n"
+        "plans:\n  - { name: a, dp: 8, pp: 4, ep: 8, etp: 1, zero: 1, "
+        "first_stage_layers: 2, last_stage_layers: 2 }\n";
+    static const char even[] =
+        "schema: planeval/v1\nfidelity: refined\n"
+        "model: { preset: mixtral-8x7b, seq_len: 4096, dense_layers: 8 }\n"
+        "cluster: { preset: h100-node, nodes: 4 }\ntraining: { global_batch: 64 }\n"
+        "plans:\n  - { name: even, dp: 8, pp: 4, ep: 8, etp: 1, zero: 1 }\n"
+        "  - { name: written, dp: 8, pp: 4, ep: 8, etp: 1, zero: 1, first_stage_layers: 8, "
+        "last_stage_layers: 8 }\n";
+    pe_catalog *catalog = NULL;
+    pe_error err = {0};
+    assert_int_equal(catalog_open(NULL, &catalog, &err), PE_OK);
+    pe_scenario s = load_text(catalog, mid);
+    pe_eval_ctx ctx;
+    pe_result r, r2;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &s.plans[0], &r, &d);
+    assert_int_equal(d.mid_stage, 2);
+    assert_true(d.moe.n_moe[2] == 14.0);
+    assert_true(d.k[2] == 2.0); /* 1F1B: min(p − j, m) = 4 − 2 */
+    assert_int_equal(r.worst_stage, 2);
+    scenario_free(&s);
+    s = load_text(catalog, even);
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan(&ctx, &s.plans[0], &r);
+    evaluate_plan(&ctx, &s.plans[1], &r2);
+    assert_true(r.mem_total_gib == r2.mem_total_gib && r.step_time_s == r2.step_time_s);
+    assert_int_equal(r.worst_stage, r2.worst_stage);
+    scenario_free(&s);
+    catalog_free(catalog);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_time_stage_chi),
-                                       cmocka_unit_test(test_rules_without_loader)};
+                                       cmocka_unit_test(test_rules_without_loader),
+                                       cmocka_unit_test(test_middle_stage)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
