@@ -77,21 +77,19 @@ static void eq_value(FILE *out, double value, const char *unit, const char *sour
 }
 
 /* Stage label for the arrays of pe_detail. */
-static const char *stage_name(int i, long long p, char buf[32])
+static const char *stage_name(int i, long long p, long long mid, char buf[32])
 {
     if (p == 1)
         return "(the one stage)";
-    snprintf(buf, 32, "(stage %lld)", i == 0 ? 0LL : i == 1 ? p - 1 : 1LL);
+    snprintf(buf, 32, "(stage %lld)", i == 0 ? 0LL : i == 1 ? p - 1 : mid);
     return buf;
 }
 
 /* Stages the arrays of pe_detail hold: 1 (p = 1), 2, or 3 with uneven
- * stages and p ≥ 3 (issue 11: [2] is a middle stage). */
-static int shown_stages(const pe_plan *p)
+ * stages or MoE layers and p ≥ 3 (issue 11: [2] is a middle stage). */
+static int shown_stages(const pe_plan *p, const pe_detail *d)
 {
-    if (p->pp == 1)
-        return 1;
-    return (p->first_stage_layers || p->last_stage_layers) && p->pp >= 3 ? 3 : 2;
+    return p->pp == 1 ? 1 : d->stages;
 }
 
 static const char *yes(bool b) { return b ? "ok" : "FAILS"; }
@@ -161,12 +159,12 @@ static void explain_params(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     eq_subst(out, "%s", ctx->tied && p->pp == 1 ? "0 (tied, p = 1)" : "V·h");
     eq_value(out, d->n_out, "parameters", "spec");
     char sb[32];
-    for (int i = 0; i < (shown_stages(p)); i++) {
+    for (int i = 0; i < (shown_stages(p, d)); i++) {
         char what[64];
-        snprintf(what, sizeof what, "N_gpu %s", stage_name(i, p->pp, sb));
+        snprintf(what, sizeof what, "N_gpu %s", stage_name(i, p->pp, (long long)d->mid_stage, sb));
         bool first = i == 0, last = i == 1 || p->pp == 1;
         eq_begin(out, "P7", what, "[(L/p)·N_layer + (first ? N_embed) + (last ? N_out + norm(h))] / t");
-        eq_subst(out, "[%g·%.6g + %.6g + %.6g] / %lld", d->lps, ctx->N_layer,
+        eq_subst(out, "[%g·%.6g + %.6g + %.6g] / %lld", d->stage_layers[i], ctx->N_layer,
                  first ? ctx->N_embed : 0.0, last ? d->n_out + ctx->norm_h : 0.0,
                  (long long)p->tp);
         eq_value(out, d->n_gpu[i], "parameters", "spec");
@@ -183,9 +181,9 @@ static void explain_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     fprintf(out, "     D = dp·c = %lld·%lld = %g (ZeRO sharding group); z = %lld\n",
             (long long)p->dp, (long long)p->cp, d->D, z);
     char sb[32], what[96];
-    int stages = shown_stages(p);
+    int stages = shown_stages(p, d);
     for (int i = 0; i < stages; i++) {
-        const char *st = stage_name(i, p->pp, sb);
+        const char *st = stage_name(i, p->pp, (long long)d->mid_stage, sb);
         snprintf(what, sizeof what, "weights %s", st);
         eq_begin(out, "M1", what, "β_w·N_gpu / (z ≥ 3 ? D : 1)");
         eq_subst(out, "%g·%.6g / %g", ctx->beta_w, d->n_gpu[i], z >= 3 ? d->D : 1.0);
@@ -248,10 +246,10 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
 {
     const double t = (double)p->tp, b = (double)p->micro_batch;
     const int sp = p->sequence_parallel;
-    const int stages = shown_stages(p);
+    const int stages = shown_stages(p, d);
     char sb[32], what[96];
     for (int i = 0; i < stages; i++) {
-        const char *st = stage_name(i, p->pp, sb);
+        const char *st = stage_name(i, p->pp, (long long)d->mid_stage, sb);
         snprintf(what, sizeof what, "k, micro-batches in flight %s", st);
         eq_begin(out, "k", what, "table of docs/model.md §3 for schedule %s, p = %lld, m = %g, v = %lld",
                  pe_schedule_name(p->schedule), (long long)p->pp, d->m, (long long)p->virtual_stages);
@@ -259,10 +257,10 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
         snprintf(what, sizeof what, "layer activations %s", st);
         if (p->recompute == PE_RECOMPUTE_FULL) {
             eq_begin(out, "A6", what, "A_in·(L/p)·k + A_layer");
-            eq_subst(out, "%.6g·%g·%g + %.6g", d->a_in, d->lps, d->k[i], d->a_layer);
+            eq_subst(out, "%.6g·%g·%g + %.6g", d->a_in, d->stage_layers[i], d->k[i], d->a_layer);
         } else {
             eq_begin(out, "A6", what, "A_layer·(L/p)·k");
-            eq_subst(out, "%.6g·%g·%g", d->a_layer, d->lps, d->k[i]);
+            eq_subst(out, "%.6g·%g·%g", d->a_layer, d->stage_layers[i], d->k[i]);
         }
         eq_value(out, d->a6[i], "bytes", "Korthikanti §4");
     }
@@ -280,10 +278,10 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
 static void explain_mem_totals(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                                const pe_detail *d, const pe_result *r)
 {
-    const int stages = shown_stages(p);
+    const int stages = shown_stages(p, d);
     char sb[32], what[96];
     for (int i = 0; i < stages; i++) {
-        snprintf(what, sizeof what, "M_total %s", stage_name(i, p->pp, sb));
+        snprintf(what, sizeof what, "M_total %s", stage_name(i, p->pp, (long long)d->mid_stage, sb));
         eq_begin(out, "M5", what, "M1 + M2 + M3 + M4 + A6 + A7/A8 + R");
         eq_subst(out, "%.6g + %.6g + %.6g + %.6g + %.6g + %.6g + %.6g", d->m1[i], d->m2[i],
                  d->m3[i], d->m4, d->a6[i], d->a7[i] + d->a8[i], ctx->reserve_bytes);
@@ -413,10 +411,10 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
     eq_begin(out, "F8-10", "τ_lf, τ_lb, τ_att per layer",
              "GEMMs + core + element-wise; 2·τ_lf + recompute (full τ_lf, selective core + att part)");
     fprintf(out, "       = %.6g s, %.6g s, %.6g s\n", d->tau_lf, d->tau_lb, d->tau_att);
-    const int stages = shown_stages(p);
+    const int stages = shown_stages(p, d);
     for (int i = 0; i < stages; i++) {
         char sb[32], what[96];
-        snprintf(what, sizeof what, "τ_f, τ_b %s, %g layers", stage_name(i, p->pp, sb),
+        snprintf(what, sizeof what, "τ_f, τ_b %s, %g layers", stage_name(i, p->pp, (long long)d->mid_stage, sb),
                  d->stage_layers[i]);
         eq_begin(out, "F11/F20", what,
                  "L_j·τ_lf (MoE: (L_j − n_j)·τ_lf + n_j·τ_mlf) + (last ? out : 0) + t_mb/3; "
@@ -431,7 +429,7 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
 {
     const double t = (double)p->tp, b = (double)p->micro_batch;
     char sb[32], what[96];
-    const int stages = shown_stages(p);
+    const int stages = shown_stages(p, d);
     heading(out, "Compute (docs/model.md §4)");
     eq_begin(out, "F1", "F_layer, forward FLOPs per token per layer", "2·N_mm + 4·s·h·κ");
     eq_subst(out, "2·%.6g + 4·%g·%g·%g", ctx->N_mm, ctx->s, ctx->h,
@@ -448,16 +446,17 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     eq_subst(out, "%s", pe_recompute_name(p->recompute));
     eq_value(out, d->x, "FLOP/token", "Korthikanti §5");
     for (int i = 0; i < stages; i++) {
-        const char *st = stage_name(i, p->pp, sb);
+        const char *st = stage_name(i, p->pp, (long long)d->mid_stage, sb);
         bool last = i == 1 || p->pp == 1;
         snprintf(what, sizeof what, "f_fwd per micro-batch %s", st);
         eq_begin(out, "F5", what, "b·s'·[(L/p)·F_layer + (last ? F_out : 0)] / t");
-        eq_subst(out, "%g·%g·[%g·%.6g + %.6g] / %g", b, d->s_local, d->lps, ctx->F_layer,
+        eq_subst(out, "%g·%g·[%g·%.6g + %.6g] / %g", b, d->s_local, d->stage_layers[i], ctx->F_layer,
                  last ? ctx->F_out : 0.0, t);
         eq_value(out, d->f_fwd[i], "FLOP", "Narayanan §5.1");
         snprintf(what, sizeof what, "f_bwd per micro-batch %s", st);
         eq_begin(out, "F5", what, "2·f_fwd + b·s'·(L/p)·x / t");
-        eq_subst(out, "2·%.6g + %g·%g·%g·%.6g / %g", d->f_fwd[i], b, d->s_local, d->lps, d->x, t);
+        eq_subst(out, "2·%.6g + %g·%g·%g·%.6g / %g", d->f_fwd[i], b, d->s_local,
+                 d->stage_layers[i], d->x, t);
         eq_value(out, d->f_bwd[i], "FLOP", "Narayanan §5.1");
         if (ctx->refined_compute)
             continue; /* the times come from F7–F11 below */
@@ -509,10 +508,11 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     eq_begin(out, "C5", "T_ar(S_tp)", "2·T_rs");
     eq_value(out, d->t_ar_tp, "s", "Thakur 2005");
     eq_begin(out, "X1", "χ_tp,f", "(L/p)·max(0, 2·T_ar − overlap.tp·τ_lf)");
-    eq_subst(out, "%g·max(0, 2·%.6g − %g·%.6g)", d->lps, d->t_ar_tp, ov->tp, d->tau_lf);
+    const double lt = d->stage_layers[d->time_stage]; /* the time stage's layers */
+    eq_subst(out, "%g·max(0, 2·%.6g − %g·%.6g)", lt, d->t_ar_tp, ov->tp, d->tau_lf);
     eq_value(out, d->chi_tp_f, "s", "Korthikanti §3");
     eq_begin(out, "X1", "χ_tp,b", "(L/p)·max(0, (2 + 2·[full])·T_ar − overlap.tp·τ_lb)");
-    eq_subst(out, "%g·max(0, %g·%.6g − %g·%.6g)", d->lps,
+    eq_subst(out, "%g·max(0, %g·%.6g − %g·%.6g)", lt,
              p->recompute == PE_RECOMPUTE_FULL ? 4.0 : 2.0, d->t_ar_tp, ov->tp, d->tau_lb);
     eq_value(out, d->chi_tp_b, "s", "Korthikanti §3");
     if (p->cp > 1) {
@@ -521,12 +521,12 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
         eq_value(out, d->s_kv, "bytes", "Liu 2023");
         explain_p2p(out, "T_p2p(S_kv)", &d->g_cp, net, d->s_kv, d->t_p2p_cp);
         eq_begin(out, "X2", "χ_cp,f", "(L/p)·max(0, (c−1)·T_p2p − overlap.cp·τ_att)");
-        eq_subst(out, "%g·max(0, %lld·%.6g − %g·%.6g)", d->lps, (long long)p->cp - 1,
+        eq_subst(out, "%g·max(0, %lld·%.6g − %g·%.6g)", lt, (long long)p->cp - 1,
                  d->t_p2p_cp, ov->cp, d->tau_att);
         eq_value(out, d->chi_cp_f, "s", "Liu 2023");
         eq_begin(out, "X2", "χ_cp,b",
                  "(L/p)·max(0, (2 + [recompute ≠ none])·(c−1)·T_p2p − overlap.cp·2·τ_att)");
-        eq_subst(out, "%g·max(0, %g·%lld·%.6g − %g·2·%.6g)", d->lps,
+        eq_subst(out, "%g·max(0, %g·%lld·%.6g − %g·2·%.6g)", lt,
                  p->recompute != PE_RECOMPUTE_NONE ? 3.0 : 2.0, (long long)p->cp - 1,
                  d->t_p2p_cp, ov->cp, d->tau_att);
         eq_value(out, d->chi_cp_b, "s", "Liu 2023");
@@ -543,10 +543,10 @@ static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     const pe_overlap *ov = &p->overlap;
     const pe_net *net = &ctx->net;
     char sb[32], what[96];
-    const int stages = shown_stages(p);
+    const int stages = shown_stages(p, d);
     const int ts = d->time_stage;
     for (int i = 0; i < stages; i++) {
-        snprintf(what, sizeof what, "t_f, t_b %s", stage_name(i, p->pp, sb));
+        snprintf(what, sizeof what, "t_f, t_b %s", stage_name(i, p->pp, (long long)d->mid_stage, sb));
         eq_begin(out, "§7", what, "τ + χ_tp + χ_cp");
         eq_subst(out, "%.6g + %.6g + %.6g, %.6g + %.6g + %.6g", d->tau_f[i], d->chi_tp_f,
                  d->chi_cp_f, d->tau_b[i], d->chi_tp_b, d->chi_cp_b);
@@ -707,8 +707,8 @@ static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     eq_subst(out, "%lld·%lld·%lld/(%lld·%lld)", (long long)p->tp, (long long)p->cp,
              (long long)p->dp, (long long)p->ep, (long long)p->etp);
     eq_value(out, d->moe.D_e, "GPUs", "Megatron parallel_state.py");
-    for (int i = 0; i < shown_stages(p); i++) {
-        fprintf(out, "P9   MoE layers %s = %g of %g\n", stage_name(i, p->pp, sb), d->moe.n_moe[i],
+    for (int i = 0; i < shown_stages(p, d); i++) {
+        fprintf(out, "P9   MoE layers %s = %g of %g\n", stage_name(i, p->pp, (long long)d->mid_stage, sb), d->moe.n_moe[i],
                 d->stage_layers[i]);
         eq_begin(out, "P16", "expert parameters per GPU", "n_moe·N_expert/(ep·etp)");
         eq_subst(out, "%g·%.6g/(%lld·%lld)", d->moe.n_moe[i], e->N_expert, (long long)p->ep,
@@ -851,6 +851,10 @@ void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned 
     fprintf(out, "     m = B/(b·dp) = %lld/(%lld·%lld) = %g micro-batches; s' = s/c = %g; L/p = %g layers per stage\n",
             (long long)ctx->global_batch, (long long)p->micro_batch, (long long)p->dp, d.m,
             d.s_local, d.lps);
+    if (p->first_stage_layers || p->last_stage_layers)
+        fprintf(out, "     uneven stages: below, L/p is each stage's own layers L_j: stage 0 %g, "
+                     "stage %lld %g, middle %g\n",
+                d.stage_layers[0], (long long)p->pp - 1, d.stage_layers[1], d.stage_layers[2]);
     if (sections & EXPLAIN_PARAMS)
         explain_params(out, ctx, p, &d);
     if ((sections & EXPLAIN_MEMORY) == EXPLAIN_MEMORY)

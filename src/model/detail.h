@@ -19,6 +19,7 @@ struct pe_detail {
     double lps, s_local, D, m;                 /* L/p, s', dp·c, micro-batches */
     double stage_layers[3];                    /* issue 11: layers of each stage held (L/p if even) */
     int64_t mid_stage;                         /* issue 11: the middle candidate's stage (1 unless MoE) */
+    int stages;                                /* candidate stages in the arrays: 2, or 3 */
     double n_out, n_gpu[3];                    /* P4, P7 */
     double m1[3], m2[3], m3[3], m4;            /* M1–M4 */
     double att, a_layer, a_in;                 /* A3 (as used), A4, A5 */

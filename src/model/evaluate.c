@@ -1066,7 +1066,7 @@ ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_resul
     w.valid = true;
     w.lps = q.lps, w.s_local = q.sl, w.D = q.D, w.m = q.m_d;
     w.stage_layers[0] = q.ls[0], w.stage_layers[1] = q.ls[1], w.stage_layers[2] = q.ls[2];
-    w.mid_stage = 1;
+    w.mid_stage = 1, w.stages = q.nst;
     step_memory(ctx, pl, &q, &w); /* §2–§3 */
     if (moe)
         moe_step_memory(ctx, pl, &q, &w); /* issue 11: P15, P16, M1'–M4', A9–A12 */
