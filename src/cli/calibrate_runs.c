@@ -30,8 +30,8 @@
 
 #define NPAR 6
 #define MAX_FREE 4 /* issue 10: at most four fitted numbers per GPU type */
-/* Numbers not fitted keep the scenario's values (their defaults: F_half 0,
- * e_att = e_max, e_max8 = e_max). */
+/* Numbers not fitted take their neutral values (neutral_fixed: η_W 0,
+ * F_half 0, e_att = e_max, e_max8 = e_max, t_mb 0). */
 enum { P_GEMM, P_ELEMENTWISE, P_HALF, P_ATTENTION, P_FP8, P_MB };
 static const char *const PAR_NAME[NPAR] = {"gemm_efficiency", "elementwise_efficiency",
                                            "gemm_half_gflop", "attention_efficiency",
@@ -58,19 +58,19 @@ typedef struct {
     double fixed[NPAR]; /* the values of the numbers not fitted */
 } run_set;
 
-/* The model's step time of r with the four numbers x. */
+/* The model's step time of r with the numbers x (indexed as PAR_NAME). */
 static double step_with(const run *r, const double x[NPAR])
 {
     pe_scenario copy = r->s;
     pe_gpu *g = &copy.cluster.gpu;
-    g->has_gemm_efficiency = true, g->gemm_efficiency = x[0];
-    g->elementwise_efficiency = x[1];
-    g->gemm_half_gflop = x[2];
-    g->has_attention_efficiency = x[3] > 0; /* −1: not fitted, e_att = e_max */
-    g->attention_efficiency = x[3];
-    g->has_fp8_gemm_efficiency = x[4] > 0; /* −1: not fitted, e_max8 = e_max */
-    g->fp8_gemm_efficiency = x[4];
-    g->microbatch_overhead_us = x[5];
+    g->has_gemm_efficiency = true, g->gemm_efficiency = x[P_GEMM];
+    g->elementwise_efficiency = x[P_ELEMENTWISE];
+    g->gemm_half_gflop = x[P_HALF];
+    g->has_attention_efficiency = x[P_ATTENTION] > 0; /* −1: e_att = e_max */
+    g->attention_efficiency = x[P_ATTENTION];
+    g->has_fp8_gemm_efficiency = x[P_FP8] > 0; /* −1: e_max8 = e_max */
+    g->fp8_gemm_efficiency = x[P_FP8];
+    g->microbatch_overhead_us = x[P_MB];
     pe_eval_ctx ctx;
     evaluate_prepare(&copy, &ctx);
     pe_result res;
@@ -103,7 +103,7 @@ static void simplex(const run_set *rs, double best[NPAR]);
 /* Nelder–Mead (reflection 1, expansion 2, contraction ½, shrink ½) from
  * PAR_START, over the numbers order[0..free) (the others held at
  * rs->fixed); deterministic, 400 iterations are plenty for four numbers.
- * best: all four numbers, indexed as PAR_NAME. */
+ * best: every number, indexed as PAR_NAME. */
 static void minimise(const run_set *rs, double best[NPAR])
 {
     double xf[NPAR] = {0};
@@ -340,7 +340,7 @@ static void print_fit(const run_set *rs, const double x[NPAR], const double loo[
     if (n_pred)
         printf("predict: %zu runs, mean |error| %.2f%% (max %.2f%%)\n", n_pred,
                pr_sum / (double)n_pred, pr_max);
-    printf("\n# paste under the GPU preset (docs/model.md §12, F8-F10, F18); %d of %d numbers "
+    printf("\n# paste under the GPU preset (docs/model.md §12, F8-F11, F18); %d of %d numbers "
            "fitted\n", rs->free, MAX_FREE);
     for (int k = 0; k < rs->free; k++)
         printf("    %s: %.4g\n", PAR_NAME[rs->order[k]], x[rs->order[k]]);

@@ -316,11 +316,11 @@ typedef struct {
     double t, p, c, dp, v, m_d, b;           /* degrees as doubles */
     double lps, sl, D;                       /* L/p, s' = s/c, D = dp·c */
     int one, full, sp;                       /* p = 1; full recompute; sequence parallel */
-    /* issue 11 uneven stages: candidate stages [0] = 0, [1] = p−1 and, with
-     * first/last_stage_layers and p ≥ 3, [2] = a middle stage; their layers */
+    /* issue 11: candidate stages [0] = 0, [1] = p−1 and, for p ≥ 3 with
+     * first/last_stage_layers or MoE layers, [2] = a middle stage (its index
+     * is pe_detail's mid_stage); their layers */
     int uneven, nst;
     double ls[3];
-    int64_t stage_of[3];
 } plan_dims;
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -381,7 +381,6 @@ ALWAYS_INLINE plan_dims dims_of(const pe_eval_ctx *ctx, const pe_plan *pl, int64
     q.uneven = ext && (pl->first_stage_layers || pl->last_stage_layers);
     q.nst = 2;
     q.ls[0] = q.ls[1] = q.ls[2] = q.lps;
-    q.stage_of[0] = 0, q.stage_of[1] = pl->pp - 1, q.stage_of[2] = 1;
     if (q.uneven) { /* issue 11: the stages that can be worst (design §5) */
         int64_t L0, Ll, Lmid;
         uneven_layers(ctx->layers, pl, &L0, &Ll, &Lmid);
@@ -640,6 +639,7 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
                                const pe_detail *w, int moe, pe_result *r)
 {
     const int ts = w->time_stage, ms = w->mem_stage;
+    const int64_t stage_at[3] = {0, pl->pp - 1, w->mid_stage}; /* candidate → pipeline stage */
     const double md = q->m_d;
     const double compute_s = md * (w->tau_f[ts] + w->tau_b[ts]);
     /* issue 11 (0.0 for a dense model, and x + 0.0 == x): expert-TP time
@@ -675,13 +675,13 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
                   : failed                  ? PE_STATUS_OVER_TIME
                                             : PE_STATUS_OK,
         .failed = failed, .gpus = ctx->gpus, .microbatches = q->m,
-        .worst_stage = ms == 2 ? (int)w->mid_stage : (int)q->stage_of[ms],
+        .worst_stage = (int)stage_at[ms],
         .mem_weights_gib = w->m1[ms] / PE_GIB, .mem_grads_gib = w->m2[ms] / PE_GIB,
         .mem_optimizer_gib = w->m3[ms] / PE_GIB, .mem_activations_gib = w->a6[ms] / PE_GIB,
         .mem_other_gib = (w->m4 + w->a7[ms] + w->a8[ms] + a12) / PE_GIB,
         .mem_reserve_gib = ctx->reserve_bytes / PE_GIB, .mem_total_gib = mem_gib,
         .mem_budget_gib = budget_gib, .mem_headroom_gib = budget_gib - mem_gib,
-        .time_stage = ts == 2 ? (int)w->mid_stage : (int)q->stage_of[ts],
+        .time_stage = (int)stage_at[ts],
         .compute_s = compute_s, .tp_comm_s = tp_comm_s, .cp_comm_s = cp_comm_s,
         .bubble_s = w->bubble, .pp_comm_s = w->chi_pp, .dp_comm_s = w->chi_dp,
         .optimizer_s = w->optimizer, .step_time_s = step,
@@ -1096,8 +1096,7 @@ ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_resul
 static inline int plan_ext(const pe_eval_ctx *ctx, const pe_plan *pl)
 {
     return ctx->ext | (pl->ep != 1) | (pl->etp != pl->tp) | pl->offload_optimizer |
-           (pl->first_stage_layers != 0) |
-           (pl->last_stage_layers != 0);
+           (pl->first_stage_layers != 0) | (pl->last_stage_layers != 0);
 }
 
 void evaluate_plan(const pe_eval_ctx *ctx, const pe_plan *pl, pe_result *r)
