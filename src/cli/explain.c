@@ -467,11 +467,22 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     }
     if (ctx->refined_compute) {
         explain_refined_compute(out, ctx, p, d);
-        return;
+    } else {
+        eq_begin(out, "F6", "τ_lf, τ_lb, τ_att per layer",
+                 "b·s'·F_layer/t/(peak·e), (2·b·s'·F_layer + b·s'·x)/t/(peak·e), "
+                 "b·s'·4·s·h·κ/t/(peak·e)");
+        fprintf(out, "       = %.6g s, %.6g s, %.6g s\n", d->tau_lf, d->tau_lb, d->tau_att);
     }
-    eq_begin(out, "F6", "τ_lf, τ_lb, τ_att per layer",
-             "b·s'·F_layer/t/(peak·e), (2·b·s'·F_layer + b·s'·x)/t/(peak·e), b·s'·4·s·h·κ/t/(peak·e)");
-    fprintf(out, "       = %.6g s, %.6g s, %.6g s\n", d->tau_lf, d->tau_lb, d->tau_att);
+    if (ctx->accum_s_per_param > 0)
+        for (int i = 0; i < stages; i++) {
+            snprintf(what, sizeof what, "gradient accumulation per micro-batch %s, in τ_b above",
+                     stage_name(i, p->pp, (long long)d->mid_stage, sb));
+            eq_begin(out, "F21", what,
+                     "(N_gpu + N_experts)/(z ≥ 2 ? D : 1)·grad_accum_bytes/(W·η_W)");
+            eq_subst(out, "%.6g parameters · %.6g s per parameter", d->n_gpu[i] +
+                     d->moe.n_exp[i], ctx->accum_s_per_param);
+            eq_value(out, d->t_accum[i], "s", "Megatron-LM DDP hook");
+        }
 }
 
 /* §5 groups, §6 X1 and X2: the communication of every layer. */
@@ -511,9 +522,24 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     const double lt = d->stage_layers[d->time_stage]; /* the time stage's layers */
     eq_subst(out, "%g·max(0, 2·%.6g − %g·%.6g)", lt, d->t_ar_tp, ov->tp, d->tau_lf);
     eq_value(out, d->chi_tp_f, "s", "Korthikanti §3");
-    eq_begin(out, "X1", "χ_tp,b", "(L/p)·max(0, (2 + 2·[full])·T_ar − overlap.tp·τ_lb)");
-    eq_subst(out, "%g·max(0, %g·%.6g − %g·%.6g)", lt,
-             p->recompute == PE_RECOMPUTE_FULL ? 4.0 : 2.0, d->t_ar_tp, ov->tp, d->tau_lb);
+    if (ctx->tp_async_bwd) { /* X13 */
+        const bool sp = p->sequence_parallel, full = p->recompute == PE_RECOMPUTE_FULL;
+        eq_begin(out, "X13", "E_b, backward TP time per layer (asynchronous input gradients)",
+                 sp ? "2·[full]·T_ar + T_ar (the two all-gathers) + Σ max(0, T_ar/2 − wgrad GEMM of "
+                      "QKV, MLP in)"
+                    : "2·[full]·T_ar + Σ max(0, T_ar − wgrad GEMM of QKV, MLP in)");
+        eq_subst(out, "%g·%.6g + %g + max(0, %.6g − %.6g) + max(0, %.6g − %.6g)",
+                 full ? 2.0 : 0.0, d->t_ar_tp, sp ? d->t_ar_tp : 0.0,
+                 sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[0],
+                 sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[2]);
+        eq_value(out, d->tp_bwd_layer, "s", "Megatron-LM async all-reduce");
+        eq_begin(out, "X1", "χ_tp,b", "(L/p)·max(0, E_b − overlap.tp·τ_lb)");
+        eq_subst(out, "%g·max(0, %.6g − %g·%.6g)", lt, d->tp_bwd_layer, ov->tp, d->tau_lb);
+    } else {
+        eq_begin(out, "X1", "χ_tp,b", "(L/p)·max(0, (2 + 2·[full])·T_ar − overlap.tp·τ_lb)");
+        eq_subst(out, "%g·max(0, %g·%.6g − %g·%.6g)", lt,
+                 p->recompute == PE_RECOMPUTE_FULL ? 4.0 : 2.0, d->t_ar_tp, ov->tp, d->tau_lb);
+    }
     eq_value(out, d->chi_tp_b, "s", "Korthikanti §3");
     if (p->cp > 1) {
         eq_begin(out, "X2", "S_kv, bytes per CP hop", "2·b·s'·2·g·d/t");
@@ -636,6 +662,14 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     if (ctx->comm_slowdown > 0)
         fprintf(out, "X8   every exposed time above includes φ·(its hidden part), φ = %g (compute "
                      "slowed by overlapped communication)\n", ctx->comm_slowdown);
+    if (ctx->opt_s_per_param > 0) {
+        eq_begin(out, "X14", "optimizer step, the framework's passes",
+                 "N_gpu/(z ≥ 1 ? D : 1)·optimizer_pass_bytes/(W·η_W)");
+        eq_subst(out, "%.6g/%g·%.6g s per parameter", d->n_gpu[ts], p->zero >= 1 ? d->D : 1.0,
+                 ctx->opt_s_per_param);
+        eq_value(out, d->optimizer, "s", "Megatron-LM optimizer");
+        return;
+    }
     eq_begin(out, "X5", "optimizer step", "N_gpu/(z ≥ 1 ? D : 1)·(β_w + β_g + 2·β_o)/W");
     eq_subst(out, "%.6g/%g·(%g + %g + 2·%g)/%.6g", d->n_gpu[ts], p->zero >= 1 ? d->D : 1.0,
              ctx->beta_w, ctx->beta_g, ctx->beta_o, ctx->hbm_bps);

@@ -284,6 +284,14 @@ static const pe_field framework_fields[] = {
      "X7: size of the last gradient bucket, MB, whose reduction is never hidden"},
     {"comm_slowdown", PE_FT_NUMBER, PE_RANGE_UNIT, FW(comm_slowdown), NO, NULL, 0, NULL, "0",
      "X8: fraction of hidden communication time added to compute (shared SMs, HBM)"},
+    {"tp_async_backward", PE_FT_BOOL, PE_RANGE_NONE, FW(tp_async_backward), NO, NULL, 0, NULL,
+     "false",
+     "X13: backward input-gradient TP collectives overlap the weight-gradient GEMMs (Megatron)"},
+    {"grad_accum_bytes", PE_FT_NUMBER, PE_RANGE_NONNEG, FW(grad_accum_bytes), NO, NULL, 0, NULL,
+     "0", "F21: bytes per parameter moved to accumulate gradients, every micro-batch"},
+    {"optimizer_pass_bytes", PE_FT_NUMBER, PE_RANGE_NONNEG, FW(optimizer_pass_bytes), NO, NULL,
+     0, NULL, "0",
+     "X14: bytes per parameter the optimizer step moves, at W·η_W (0: X5's textbook count)"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

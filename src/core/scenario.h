@@ -189,6 +189,9 @@ typedef struct {
     pe_allreduce allreduce;       /* C10: ring */
     double dp_bucket_mb;          /* X7 last gradient bucket, MB; 0 */
     double comm_slowdown;         /* X8 compute slowdown under overlapped comm; 0 */
+    bool tp_async_backward;       /* X13 input-gradient collectives behind wgrad GEMMs; false */
+    double grad_accum_bytes;      /* F21 bytes per parameter per micro-batch; 0 */
+    double optimizer_pass_bytes;  /* X14 bytes per parameter of the optimizer step; 0: X5 */
 } pe_framework;
 
 typedef struct {

@@ -19,6 +19,11 @@ extern inline double comm_tp_fwd(double layers_per_stage, double t_ar, double ov
                                  double tau_lf);
 extern inline double comm_tp_bwd(double layers_per_stage, double t_ar, double overlap,
                                  double tau_lb, int full);
+extern inline double comm_tp_bwd_async(double t_ar, int sp, int full, double w_qkv, double w_in);
+extern inline double comm_tp_bwd_exposed(double layers_per_stage, double e_b, double overlap,
+                                         double tau_lb);
+extern inline double comm_optimizer_passes(double n_gpu, int64_t zero, double D,
+                                           double s_per_param);
 extern inline double comm_cp_bytes(double b, double s_local, double g, double d, double t);
 extern inline double comm_cp_fwd(double layers_per_stage, double c, double t_p2p, double overlap,
                                  double tau_att);

@@ -147,6 +147,29 @@ inline double comm_tp_bwd(double layers_per_stage, double t_ar, double overlap, 
     return layers_per_stage * comm_pos((2.0 + 2.0 * (full ? 1.0 : 0.0)) * t_ar - overlap * tau_lb);
 }
 
+/* X13 (framework tp_async_backward, Megatron's asynchronous input-gradient
+ * collectives): per layer, the backward tensor-parallel time before X1's
+ * overlap.tp window. Each column-parallel linear (QKV with weight-gradient
+ * GEMM time w_qkv, MLP in with w_in) launches its input-gradient collective
+ * and runs its weight-gradient GEMM meanwhile: without sp the all-reduce,
+ * max(0, T_ar − w) exposed each; with sp the reduce-scatter (T_ar/2), and
+ * the all-gather of the output gradient before each row-parallel backward
+ * stays exposed (2·T_ar/2). Full recompute adds the recomputed forward's
+ * 2·T_ar, exposed. Never more than X1's (2 + 2·[full])·T_ar. */
+inline double comm_tp_bwd_async(double t_ar, int sp, int full, double w_qkv, double w_in)
+{
+    const double part = sp ? 0.5 * t_ar : t_ar;
+    return (full ? 2.0 * t_ar : 0.0) + (sp ? t_ar : 0.0) + comm_pos(part - w_qkv) +
+           comm_pos(part - w_in);
+}
+
+/* X1 with X13: χ_tp,b = (L/p)·max(0, E_b − overlap.tp·τ_lb), E_b from comm_tp_bwd_async */
+inline double comm_tp_bwd_exposed(double layers_per_stage, double e_b, double overlap,
+                                  double tau_lb)
+{
+    return layers_per_stage * comm_pos(e_b - overlap * tau_lb);
+}
+
 /* X2 S_kv = 2·b·s'·2·g·d/t bytes per hop */
 inline double comm_cp_bytes(double b, double s_local, double g, double d, double t)
 {
@@ -223,6 +246,14 @@ inline double comm_dp_last_bucket(int64_t zero, double rs_g, double overlap, dou
 inline double comm_slowed(double exposed, double comm, double phi)
 {
     return exposed + phi * (comm - exposed);
+}
+
+/* X14 (framework optimizer_pass_bytes): the optimizer step as the
+ * framework runs it, every pass over this GPU's shard of the parameters
+ * (N_gpu/(z ≥ 1 ? D : 1)) at W·η_W: s_per_param = bytes/(W·η_W). */
+inline double comm_optimizer_passes(double n_gpu, int64_t zero, double D, double s_per_param)
+{
+    return n_gpu / (zero >= 1 ? D : 1.0) * s_per_param;
 }
 
 /* X5 optimizer step, memory bound: N_gpu/(z ≥ 1 ? D : 1)·(β_w + β_g + 2·β_o)/W */

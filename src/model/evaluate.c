@@ -104,6 +104,13 @@ static void prepare_refinements(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->allreduce_auto = fw->present && fw->allreduce == PE_ALLREDUCE_AUTO;  /* C10 */
     ctx->dp_bucket_bytes = fw->present ? fw->dp_bucket_mb * 1e6 : 0.0;        /* X7 */
     ctx->comm_slowdown = fw->present ? fw->comm_slowdown : 0.0;               /* X8 */
+    ctx->tp_async_bwd = fw->present && fw->tp_async_backward;                 /* X13 */
+    if (ctx->tp_async_bwd && !ctx->refined_compute)
+        compute_layer_gemms(&sc->model, ctx->gemms); /* X13 windows at F6's rate */
+    /* F21, X14: memory-bound passes at W·η_W (W when η_W is not given) */
+    const double pass_bps = ctx->ew_bps > 0.0 ? ctx->ew_bps : ctx->hbm_bps;
+    ctx->accum_s_per_param = fw->present ? fw->grad_accum_bytes / pass_bps : 0.0;
+    ctx->opt_s_per_param = fw->present ? fw->optimizer_pass_bytes / pass_bps : 0.0;
 }
 
 /* Issue 11 FP8 (docs/design/moe.md §6): the linear layers run at the FP8
@@ -482,6 +489,10 @@ ALWAYS_INLINE void step_compute(const pe_eval_ctx *ctx, const pe_plan *pl, const
         w->tau_f[i] = compute_time(w->f_fwd[i], ctx->rate); /* F6 */
         w->tau_b[i] = compute_time(w->f_bwd[i], ctx->rate);
     }
+    if (ctx->tp_async_bwd) /* X13's windows: each GEMM's FLOPs at F6's rate */
+        for (int i = 0; i < PE_LAYER_GEMMS; i++)
+            w->gemm_t[i] = 2.0 * q->b * q->sl * ctx->gemms[i].K * ctx->gemms[i].N / q->t /
+                           ctx->rate;
     w->tau_lf = compute_layer_fwd_time(q->b, q->sl, ctx->F_layer, q->t, ctx->rate);
     w->tau_lb = compute_layer_bwd_time(q->b, q->sl, ctx->F_layer, x, q->t, ctx->rate);
     w->tau_att = compute_attention_time(q->b, q->sl, ctx->F_att, q->t, ctx->rate);
@@ -497,8 +508,11 @@ ALWAYS_INLINE void layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, const pl
     const double phi = ctx->comm_slowdown; /* X8 */
     const double cp_hops = (q->c - 1.0) * w->t_p2p_cp * l;
     chi[0] = comm_slowed(comm_tp_fwd(l, w->t_ar_tp, ov->tp, w->tau_lf), l * 2.0 * w->t_ar_tp, phi);
-    chi[1] = comm_slowed(comm_tp_bwd(l, w->t_ar_tp, ov->tp, w->tau_lb, q->full),
-                         l * (q->full ? 4.0 : 2.0) * w->t_ar_tp, phi);
+    chi[1] = ctx->tp_async_bwd /* X13 */
+                 ? comm_slowed(comm_tp_bwd_exposed(l, w->tp_bwd_layer, ov->tp, w->tau_lb),
+                               l * w->tp_bwd_layer, phi)
+                 : comm_slowed(comm_tp_bwd(l, w->t_ar_tp, ov->tp, w->tau_lb, q->full),
+                               l * (q->full ? 4.0 : 2.0) * w->t_ar_tp, phi);
     chi[2] = comm_slowed(comm_cp_fwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att), cp_hops, phi);
     chi[3] = comm_slowed(comm_cp_bwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc),
                          (rc ? 3.0 : 2.0) * cp_hops, phi);
@@ -524,6 +538,22 @@ ALWAYS_INLINE void uneven_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl,
     w->chi_cp_f = chi[ts][2], w->chi_cp_b = chi[ts][3];
 }
 
+/* F21 (framework grad_accum_bytes): every micro-batch's backward adds its
+ * weight gradients into the accumulation buffer, a memory-bound pass over
+ * the stage's parameters on this GPU (dense and expert; their shard with
+ * z ≥ 2, where gradients are reduced every micro-batch). */
+ALWAYS_INLINE void step_grad_accum(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
+                                   int moe, pe_detail *w)
+{
+    const int shard = pl->zero >= 2;
+    for (int i = 0; i < q->nst; i++) {
+        const double n = w->n_gpu[i] / (shard ? q->D : 1.0) +
+                         (moe ? w->moe.n_exp[i] / (shard ? w->moe.D_e : 1.0) : 0.0);
+        w->t_accum[i] = n * ctx->accum_s_per_param;
+        w->tau_b[i] += w->t_accum[i];
+    }
+}
+
 /* §5 groups; §6 X1, X2 (the same on every stage); §7 t_f, t_b; the time stage. */
 ALWAYS_INLINE void step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl, const plan_dims *q,
                                    pe_detail *w)
@@ -540,6 +570,8 @@ ALWAYS_INLINE void step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl, co
         w->t_ar_tp_tree = comm_all_reduce_tree(net, &w->g_tp, w->s_tp);
         w->t_ar_tp = w->t_ar_tp_tree < w->t_ar_tp ? w->t_ar_tp_tree : w->t_ar_tp;
     }
+    if (ctx->tp_async_bwd) /* X13: QKV's and MLP in's weight-gradient GEMMs as windows */
+        w->tp_bwd_layer = comm_tp_bwd_async(w->t_ar_tp, q->sp, q->full, w->gemm_t[0], w->gemm_t[2]);
     w->s_kv = comm_cp_bytes(q->b, q->sl, ctx->g, ctx->d, q->t); /* X2 */
     w->t_p2p_cp = comm_p2p(net, &w->g_cp, w->s_kv);
     if (q->uneven || q->nst == 3) {
@@ -629,8 +661,10 @@ ALWAYS_INLINE void step_stage_comm(const pe_eval_ctx *ctx, const pe_plan *pl, co
     w->s_g = ctx->beta_g * ngpu;
     w->s_w = ctx->beta_w * ngpu;
     dp_comm(ctx, pl, q, w, NULL, 0.0, 0.0);
-    w->optimizer = comm_optimizer(ngpu, pl->zero, q->D, ctx->beta_w, ctx->beta_g, ctx->beta_o,
-                                  ctx->hbm_bps); /* X5 */
+    w->optimizer = ctx->opt_s_per_param > 0.0
+                       ? comm_optimizer_passes(ngpu, pl->zero, q->D, ctx->opt_s_per_param) /* X14 */
+                       : comm_optimizer(ngpu, pl->zero, q->D, ctx->beta_w, ctx->beta_g,
+                                        ctx->beta_o, ctx->hbm_bps); /* X5 */
     w->bubble = pipe_bubble(pl->schedule, q->p, q->v, w->t_f[ts], w->t_b[ts]); /* B1–B4 */
 }
 
@@ -897,7 +931,8 @@ ALWAYS_INLINE void moe_step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl
     const double b_etp =
         exposed((2.0 + 2.0 * full) * w->moe.t_rs_etp, ov->tp, w->moe.tau_mlb, phi) +
         exposed(sh * (1.0 + full) * w->t_ar_tp, ov->tp, w->moe.tau_mlb, phi) -
-        exposed((2.0 + 2.0 * full) * w->t_ar_tp, ov->tp, w->tau_lb, phi);
+        exposed(ctx->tp_async_bwd ? w->tp_bwd_layer : (2.0 + 2.0 * full) * w->t_ar_tp, ov->tp,
+                w->tau_lb, phi); /* the dense charge, X13 included */
     for (int i = 0; i < q->nst; i++) {
         const double n = w->moe.n_moe[i];
         w->moe.chi_ep_f[i] = n * f_ep; /* X10 */
@@ -930,10 +965,14 @@ ALWAYS_INLINE void moe_step_stage_comm(const pe_eval_ctx *ctx, const pe_plan *pl
     w->s_g = ctx->beta_g * dense;
     w->s_w = ctx->beta_w * dense;
     dp_comm(ctx, pl, q, w, &w->moe.g_edp, ctx->beta_g * ex, ctx->beta_w * ex); /* X4' */
-    w->optimizer = comm_optimizer(dense, pl->zero, q->D, ctx->beta_w, ctx->beta_g, ctx->beta_o,
-                                  ctx->hbm_bps) +
-                   comm_optimizer(ex, pl->zero, w->moe.D_e, ctx->beta_w, ctx->beta_g,
-                                  ctx->beta_o, ctx->hbm_bps); /* X5' */
+    if (ctx->opt_s_per_param > 0.0) /* X14 on both shards */
+        w->optimizer = comm_optimizer_passes(dense, pl->zero, q->D, ctx->opt_s_per_param) +
+                       comm_optimizer_passes(ex, pl->zero, w->moe.D_e, ctx->opt_s_per_param);
+    else
+        w->optimizer = comm_optimizer(dense, pl->zero, q->D, ctx->beta_w, ctx->beta_g,
+                                      ctx->beta_o, ctx->hbm_bps) +
+                       comm_optimizer(ex, pl->zero, w->moe.D_e, ctx->beta_w, ctx->beta_g,
+                                      ctx->beta_o, ctx->hbm_bps); /* X5' */
 }
 
 /* ---- issue 11 FP8 steps (docs/design/moe.md §6), only with compute: fp8 ---- */
@@ -1079,6 +1118,8 @@ ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_resul
         moe_step_compute(ctx, pl, &q, &w); /* F13–F15 */
     if (fp8 && !ctx->refined_compute)
         fp8_step_compute(ctx, pl, &q, &w); /* F16 (refined: F18 in the GEMM times) */
+    if (ctx->accum_s_per_param > 0.0)
+        step_grad_accum(ctx, pl, &q, moe, &w); /* F21 */
     step_layer_comm(ctx, pl, &q, &w); /* §5–§7 */
     if (moe)
         moe_step_layer_comm(ctx, pl, &q, &w); /* X9–X11 */

@@ -148,6 +148,9 @@ typedef struct {
     bool allreduce_auto;               /* C10 */
     double dp_bucket_bytes;            /* X7 */
     double comm_slowdown;              /* X8 φ */
+    bool tp_async_bwd;                 /* X13 */
+    double accum_s_per_param;          /* F21 grad_accum_bytes/(W·η_W), 0: off */
+    double opt_s_per_param;            /* X14 optimizer_pass_bytes/(W·η_W), 0: X5 */
     /* §12 refinements of issue 11's models (F17–F20) */
     double t_half_layer;               /* F18 t_half of the layer GEMMs (FP8 rate with fp8) */
     double gemm_rate8;                 /* F18 peak_fp8·e_max8 (fp8_gemm_efficiency) */

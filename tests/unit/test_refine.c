@@ -257,6 +257,81 @@ static void never_slower(const pe_scenario *base, tweak_fn f)
                 }
 }
 
+/* X13 per layer: T_ar 1, windows 0.4 (QKV) and 1.5 (MLP in), no sp, no
+ * recompute: max(0, 1 − 0.4) + max(0, 1 − 1.5) = 0.6; sp and full
+ * recompute, windows 0.2 and 0.6: 2 (recomputed forward) + 1 (the two
+ * all-gathers, T_ar/2 each) + max(0, 0.5 − 0.2) + max(0, 0.5 − 0.6) = 3.3;
+ * never above X1's (2 + 2·full)·T_ar, even with no window at all. */
+static void test_x13_async_backward(void **state)
+{
+    (void)state;
+    assert_rel(comm_tp_bwd_async(1.0, 0, 0, 0.4, 1.5), 0.6, 1e-15);
+    assert_rel(comm_tp_bwd_async(1.0, 1, 1, 0.2, 0.6), 3.3, 1e-15);
+    for (int sp = 0; sp <= 1; sp++)
+        for (int full = 0; full <= 1; full++)
+            assert_true(comm_tp_bwd_async(1.0, sp, full, 0.0, 0.0) <= 2.0 + 2.0 * full);
+    assert_rel(comm_tp_bwd_exposed(12, 0.6, 0.5, 1.0), 12 * 0.1, 1e-15);
+
+    /* GPT-3 on 8 nodes, t 8, p 8, sp on, F6 rate 653.7e12 (no
+     * gemm_efficiency), links slowed to 4 GB/s: T_ar = 2·(7/8·50331648/28e9
+     * + 7·2e-6) = 3.173728e-3; QKV's weight gradient 2·2048·12288·4608 =
+     * 231928233984 FLOP / 653.7e12 = 3.547931e-4 s, MLP in's 309237645312 /
+     * 653.7e12 = 4.730574e-4 s; E_b = T_ar + (T_ar/2 − 3.547931e-4) +
+     * (T_ar/2 − 4.730574e-4) = 2·T_ar − 8.278505e-4 = 5.5196055e-3 per
+     * layer, against X1's 2·T_ar = 6.347456e-3. */
+    pe_scenario s = fx_gpt3(8);
+    s.cluster.intra_node.link_gb_s = 4;
+    s.framework = (pe_framework){.present = true, .tp_async_backward = true};
+    const pe_plan p = fx_plan(1, 8, 8, 1);
+    pe_eval_ctx ctx;
+    pe_result r, r1;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(d.t_ar_tp, 3.173728e-3, 1e-12);
+    assert_rel(d.gemm_t[0], 231928233984.0 / 653.7e12, 1e-12);
+    assert_rel(d.gemm_t[2], 309237645312.0 / 653.7e12, 1e-12);
+    assert_rel(d.tp_bwd_layer, 2 * 3.173728e-3 - (231928233984.0 + 309237645312.0) / 653.7e12,
+               1e-12);
+    assert_rel(d.chi_tp_b, 12 * d.tp_bwd_layer, 1e-12); /* overlap.tp 0, L/p = 12 */
+    s.framework.tp_async_backward = false;
+    r1 = fx_eval(&s, &p);
+    assert_rel(r1.tp_comm_s - r.tp_comm_s,
+               1536.0 * 12 * (2 * 3.173728e-3 - d.tp_bwd_layer), 1e-9);
+}
+
+/* F21 and X14 on the refined plan of test_refined_plan (W·η_W = 5.3e12·0.5
+ * = 2.65e12 bytes/s): 10 bytes per parameter each micro-batch adds
+ * N_gpu·10/2.65e12 to τ_b of each stage; the optimizer step of 46 bytes
+ * per parameter is N_gpu·46/2.65e12 (z = 0: the whole stage). */
+static void test_f21_x14(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(8);
+    pe_gpu *g = &s.cluster.gpu;
+    g->has_gemm_efficiency = true, g->gemm_efficiency = 0.5, g->elementwise_efficiency = 0.5;
+    pe_plan p = fx_plan(1, 8, 8, 1);
+    const pe_result base = fx_eval(&s, &p);
+    s.framework = (pe_framework){.present = true, .grad_accum_bytes = 10,
+                                 .optimizer_pass_bytes = 46};
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    const int ts = d.time_stage;
+    assert_rel(d.t_accum[0], d.n_gpu[0] * 10 / 2.65e12, 1e-12);
+    assert_rel(d.t_accum[1], d.n_gpu[1] * 10 / 2.65e12, 1e-12);
+    assert_rel(r.compute_s - base.compute_s, 1536.0 * d.t_accum[ts], 1e-9);
+    assert_rel(r.optimizer_s, d.n_gpu[ts] * 46 / 2.65e12, 1e-12);
+    /* z = 2: gradients reduce-scattered every micro-batch, the accumulation
+     * and the step run on the shard of D = dp = 8 */
+    p = fx_plan(8, 8, 1, 1), p.zero = 2;
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(d.t_accum[0], d.n_gpu[0] / 8 * 10 / 2.65e12, 1e-12);
+    assert_rel(r.optimizer_s, d.n_gpu[0] / 8 * 46 / 2.65e12, 1e-12);
+}
+
 static pe_scenario refined_gpt3(void)
 {
     pe_scenario s = fx_gpt3(16);
@@ -291,6 +366,11 @@ static void more_overlap(pe_scenario *s, pe_plan *p)
     (void)s;
     p->overlap = (pe_overlap){1, 1, 1, 1, 0};
 }
+static void async_backward(pe_scenario *s, pe_plan *p)
+{
+    (void)p;
+    s->framework.present = true, s->framework.tp_async_backward = true; /* X13 */
+}
 
 /* Issue 10 point 9, on the refined model with every refinement on. */
 static void test_properties(void **state)
@@ -300,8 +380,10 @@ static void test_properties(void **state)
     never_slower(&s, more_bandwidth);
     never_slower(&s, more_efficiency);
     never_slower(&s, more_overlap);
+    never_slower(&s, async_backward);
     const pe_scenario v1 = fx_gpt3(16);
     never_slower(&v1, more_overlap);
+    never_slower(&v1, async_backward);
 }
 
 /* Neutral values reproduce v1 bit for bit; scenario_force_textbook sets
@@ -338,7 +420,8 @@ int main(void)
         cmocka_unit_test(test_f8_monotone),  cmocka_unit_test(test_f10_bytes),
         cmocka_unit_test(test_refined_plan), cmocka_unit_test(test_c8_c9),
         cmocka_unit_test(test_x7_x8),        cmocka_unit_test(test_x6),
-        cmocka_unit_test(test_c10_tree),
+        cmocka_unit_test(test_c10_tree),     cmocka_unit_test(test_x13_async_backward),
+        cmocka_unit_test(test_f21_x14),
         cmocka_unit_test(test_properties),   cmocka_unit_test(test_neutral_and_textbook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
