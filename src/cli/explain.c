@@ -417,8 +417,11 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
         snprintf(what, sizeof what, "τ_f, τ_b %s, %g layers", stage_name(i, p->pp, (long long)d->mid_stage, sb),
                  d->stage_layers[i]);
         eq_begin(out, "F11/F20", what,
-                 "L_j·τ_lf (MoE: (L_j − n_j)·τ_lf + n_j·τ_mlf) + (last ? out : 0) + t_mb/3; "
-                 "τ_b likewise with τ_lb, τ_mlb, 2·out, 2·t_mb/3");
+                 ctx->accum_s_per_param > 0
+                     ? "L_j·τ_lf (MoE: (L_j − n_j)·τ_lf + n_j·τ_mlf) + (last ? out : 0) + t_mb/3; "
+                       "τ_b likewise with τ_lb, τ_mlb, 2·out, 2·t_mb/3, + F21 below"
+                     : "L_j·τ_lf (MoE: (L_j − n_j)·τ_lf + n_j·τ_mlf) + (last ? out : 0) + t_mb/3; "
+                       "τ_b likewise with τ_lb, τ_mlb, 2·out, 2·t_mb/3");
         fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
     }
 }
@@ -461,8 +464,15 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         if (ctx->refined_compute)
             continue; /* the times come from F7–F11 below */
         snprintf(what, sizeof what, "τ_f, τ_b %s", st);
-        eq_begin(out, "F6", what, "f / (peak·e)");
-        eq_subst(out, "%.6g / %.6g, %.6g / %.6g", d->f_fwd[i], ctx->rate, d->f_bwd[i], ctx->rate);
+        if (ctx->accum_s_per_param > 0) { /* τ_b includes F21's pass, printed below */
+            eq_begin(out, "F6", what, "f / (peak·e), f / (peak·e) + F21");
+            eq_subst(out, "%.6g / %.6g, %.6g / %.6g + %.6g", d->f_fwd[i], ctx->rate, d->f_bwd[i],
+                     ctx->rate, d->t_accum[i]);
+        } else {
+            eq_begin(out, "F6", what, "f / (peak·e)");
+            eq_subst(out, "%.6g / %.6g, %.6g / %.6g", d->f_fwd[i], ctx->rate, d->f_bwd[i],
+                     ctx->rate);
+        }
         fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
     }
     if (ctx->refined_compute) {
