@@ -487,10 +487,13 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         for (int i = 0; i < stages; i++) {
             snprintf(what, sizeof what, "gradient accumulation per micro-batch %s, in τ_b above",
                      stage_name(i, p->pp, (long long)d->mid_stage, sb));
+            const bool shard = p->zero >= 2;
             eq_begin(out, "F21", what,
-                     "(N_gpu + N_experts)/(z ≥ 2 ? D : 1)·grad_accum_bytes/(W·η_W)");
-            eq_subst(out, "%.6g parameters · %.6g s per parameter", d->n_gpu[i] +
-                     d->moe.n_exp[i], ctx->accum_s_per_param);
+                     "(N_gpu/(z ≥ 2 ? D : 1) + N_experts/(z ≥ 2 ? D_e : 1))·"
+                     "grad_accum_bytes/(W·η_W)");
+            eq_subst(out, "(%.6g/%g + %.6g/%g)·%.6g s per parameter", d->n_gpu[i],
+                     shard ? d->D : 1.0, d->moe.n_exp[i], shard && ctx->moe.on ? d->moe.D_e : 1.0,
+                     ctx->accum_s_per_param);
             eq_value(out, d->t_accum[i], "s", "Megatron-LM DDP hook");
         }
 }
@@ -673,9 +676,12 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         fprintf(out, "X8   every exposed time above includes φ·(its hidden part), φ = %g (compute "
                      "slowed by overlapped communication)\n", ctx->comm_slowdown);
     if (ctx->opt_s_per_param > 0) {
+        const bool shard = p->zero >= 1;
         eq_begin(out, "X14", "optimizer step, the framework's passes",
-                 "N_gpu/(z ≥ 1 ? D : 1)·optimizer_pass_bytes/(W·η_W)");
-        eq_subst(out, "%.6g/%g·%.6g s per parameter", d->n_gpu[ts], p->zero >= 1 ? d->D : 1.0,
+                 "(N_gpu/(z ≥ 1 ? D : 1) + N_experts/(z ≥ 1 ? D_e : 1))·"
+                 "optimizer_pass_bytes/(W·η_W)");
+        eq_subst(out, "(%.6g/%g + %.6g/%g)·%.6g s per parameter", d->n_gpu[ts],
+                 shard ? d->D : 1.0, d->moe.n_exp[ts], shard && ctx->moe.on ? d->moe.D_e : 1.0,
                  ctx->opt_s_per_param);
         eq_value(out, d->optimizer, "s", "Megatron-LM optimizer");
         return;

@@ -489,10 +489,10 @@ ALWAYS_INLINE void step_compute(const pe_eval_ctx *ctx, const pe_plan *pl, const
         w->tau_f[i] = compute_time(w->f_fwd[i], ctx->rate); /* F6 */
         w->tau_b[i] = compute_time(w->f_bwd[i], ctx->rate);
     }
-    if (ctx->tp_async_bwd) /* X13's windows: each GEMM's FLOPs at F6's rate */
+    if (ctx->tp_async_bwd) /* X13's windows: each GEMM's FLOPs at F6's rate (F16: FP8's) */
         for (int i = 0; i < PE_LAYER_GEMMS; i++)
             w->gemm_t[i] = 2.0 * q->b * q->sl * ctx->gemms[i].K * ctx->gemms[i].N / q->t /
-                           ctx->rate;
+                           (ctx->fp8 ? ctx->rate8 : ctx->rate);
     w->tau_lf = compute_layer_fwd_time(q->b, q->sl, ctx->F_layer, q->t, ctx->rate);
     w->tau_lb = compute_layer_bwd_time(q->b, q->sl, ctx->F_layer, x, q->t, ctx->rate);
     w->tau_att = compute_attention_time(q->b, q->sl, ctx->F_att, q->t, ctx->rate);

@@ -298,6 +298,15 @@ static void test_x13_async_backward(void **state)
     r1 = fx_eval(&s, &p);
     assert_rel(r1.tp_comm_s - r.tp_comm_s,
                1536.0 * 12 * (2 * 3.173728e-3 - d.tp_bwd_layer), 1e-9);
+    /* compute: fp8 without gemm_efficiency (F16): the linear layers, their
+     * weight gradients included, run at peak_fp8·e = 2614.8e12·0.5 =
+     * 1307.4e12, so QKV's window is 231928233984 / 1307.4e12 = 1.773966e-4 s */
+    s.framework.tp_async_backward = true;
+    s.precision.compute = PE_COMPUTE_FP8, s.cluster.gpu.peak_fp8_tflops = 2614.8;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(d.gemm_t[0], 231928233984.0 / 1307.4e12, 1e-12);
+    assert_rel(d.gemm_t[2], 309237645312.0 / 1307.4e12, 1e-12);
 }
 
 /* F21 and X14 on the refined plan of test_refined_plan (W·η_W = 5.3e12·0.5
