@@ -464,6 +464,14 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         if (ctx->refined_compute)
             continue; /* the times come from F7–F11 below */
         snprintf(what, sizeof what, "τ_f, τ_b %s", st);
+        if (ctx->fp8) { /* F16 replaced F6's times: two rates (GEMM precision below) */
+            eq_begin(out, "F16", what,
+                     ctx->accum_s_per_param > 0
+                         ? "fp8 FLOPs/(peak_fp8·e) + the other FLOPs/(peak·e); τ_b + F21"
+                         : "fp8 FLOPs/(peak_fp8·e) + the other FLOPs/(peak·e)");
+            fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
+            continue;
+        }
         if (ctx->accum_s_per_param > 0) { /* τ_b includes F21's pass, printed below */
             eq_begin(out, "F6", what, "f / (peak·e), f / (peak·e) + F21");
             eq_subst(out, "%.6g / %.6g, %.6g / %.6g + %.6g", d->f_fwd[i], ctx->rate, d->f_bwd[i],
@@ -586,9 +594,20 @@ static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     const int ts = d->time_stage;
     for (int i = 0; i < stages; i++) {
         snprintf(what, sizeof what, "t_f, t_b %s", stage_name(i, p->pp, (long long)d->mid_stage, sb));
-        eq_begin(out, "§7", what, "τ + χ_tp + χ_cp");
-        eq_subst(out, "%.6g + %.6g + %.6g, %.6g + %.6g + %.6g", d->tau_f[i], d->chi_tp_f,
-                 d->chi_cp_f, d->tau_b[i], d->chi_tp_b, d->chi_cp_b);
+        /* uneven stages and the middle candidate: each stage its own χ (issue 11) */
+        const double *chi = d->chi_per_stage ? d->chi_st[i] : (const double[4]){d->chi_tp_f,
+                                                  d->chi_tp_b, d->chi_cp_f, d->chi_cp_b};
+        const double ep_f = d->moe.chi_ep_f[i] + d->moe.chi_etp_f[i];
+        const double ep_b = d->moe.chi_ep_b[i] + d->moe.chi_etp_b[i];
+        if (ep_f != 0 || ep_b != 0) { /* MoE layers: X10, X11 join the stage (§14) */
+            eq_begin(out, "§7", what, "τ + χ_tp + χ_cp + χ_ep + χ_etp");
+            eq_subst(out, "%.6g + %.6g + %.6g + %.6g, %.6g + %.6g + %.6g + %.6g", d->tau_f[i],
+                     chi[0], chi[2], ep_f, d->tau_b[i], chi[1], chi[3], ep_b);
+        } else {
+            eq_begin(out, "§7", what, "τ + χ_tp + χ_cp");
+            eq_subst(out, "%.6g + %.6g + %.6g, %.6g + %.6g + %.6g", d->tau_f[i], chi[0], chi[2],
+                     d->tau_b[i], chi[1], chi[3]);
+        }
         fprintf(out, "       = %.6g s, %.6g s\n", d->t_f[i], d->t_b[i]);
     }
     fprintf(out, "     time stage (larger t_f + t_b, ties to stage 0): stage %d\n", r->time_stage);

@@ -15,6 +15,7 @@ extern inline double compute_layer_bwd_time(double b, double s_local, double f_l
 extern inline double compute_attention_time(double b, double s_local, double f_att, double t,
                                             double rate);
 
+extern inline double compute_gemm_flops(double M, const pe_gemm_shape *g, double t);
 extern inline double compute_gemm_time(double M, double K, double N, double gemm_rate,
                                        double t_half, double hbm_bps);
 extern inline pe_gemm_coef compute_gemm_coef(const pe_gemm_shape *g, double gemm_rate,

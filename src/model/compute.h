@@ -83,6 +83,13 @@ void compute_layer_gemms(const pe_model *m, pe_gemm_shape out[PE_LAYER_GEMMS]);
 void compute_elementwise_bytes(const pe_model *m, double *rep, double *par, double *att,
                                double *out);
 
+/* F7 the FLOPs of one layer GEMM for M tokens on one GPU: 2·M·K·N/t (one
+ * of K, N is divided by t; the product is the same). */
+inline double compute_gemm_flops(double M, const pe_gemm_shape *g, double t)
+{
+    return 2.0 * M * g->K * g->N / t;
+}
+
 /* F8 one GEMM of M×K by K×N: max((F + F_half)/(peak·e_max), bytes/W) with
  * F = 2·M·K·N, bytes = 2·(M·K + K·N + M·N): its achieved efficiency
  * e(F) = e_max·F/(F + F_half) rises with size and saturates at e_max,

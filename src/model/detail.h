@@ -47,6 +47,7 @@ struct pe_detail {
     double t_ar_tp_tree, t_ar_dp_tree;         /* C10 (0 when not considered) */
     double tp_bwd_layer;                       /* X13 backward TP time per layer before overlap.tp */
     double t_accum[3];                         /* F21 per micro-batch, in tau_b */
+    bool chi_per_stage;                        /* chi_st holds each stage's own χ (uneven) */
     /* issue 11 (docs/design/moe.md), zeros for a dense model */
     struct {
         double n_moe[3], n_exp[3];             /* P9 MoE layers, P16 expert parameters per GPU */

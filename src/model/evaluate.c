@@ -108,7 +108,8 @@ static void prepare_refinements(const pe_scenario *sc, pe_eval_ctx *ctx)
     if (ctx->tp_async_bwd && !ctx->refined_compute)
         compute_layer_gemms(&sc->model, ctx->gemms); /* X13 windows at F6's rate */
     /* F21, X14: memory-bound passes at W·η_W (W when η_W is not given) */
-    const double pass_bps = ctx->ew_bps > 0.0 ? ctx->ew_bps : ctx->hbm_bps;
+    const double eta_w = sc->cluster.gpu.elementwise_efficiency; /* also without F7–F11 */
+    const double pass_bps = eta_w > 0.0 ? ctx->hbm_bps * eta_w : ctx->hbm_bps;
     ctx->accum_s_per_param = fw->present ? fw->grad_accum_bytes / pass_bps : 0.0;
     ctx->opt_s_per_param = fw->present ? fw->optimizer_pass_bytes / pass_bps : 0.0;
 }
@@ -491,7 +492,7 @@ ALWAYS_INLINE void step_compute(const pe_eval_ctx *ctx, const pe_plan *pl, const
     }
     if (ctx->tp_async_bwd) /* X13's windows: each GEMM's FLOPs at F6's rate (F16: FP8's) */
         for (int i = 0; i < PE_LAYER_GEMMS; i++)
-            w->gemm_t[i] = 2.0 * q->b * q->sl * ctx->gemms[i].K * ctx->gemms[i].N / q->t /
+            w->gemm_t[i] = compute_gemm_flops(q->b * q->sl, &ctx->gemms[i], q->t) /
                            (ctx->fp8 ? ctx->rate8 : ctx->rate);
     w->tau_lf = compute_layer_fwd_time(q->b, q->sl, ctx->F_layer, q->t, ctx->rate);
     w->tau_lb = compute_layer_bwd_time(q->b, q->sl, ctx->F_layer, x, q->t, ctx->rate);
@@ -508,9 +509,9 @@ ALWAYS_INLINE void layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, const pl
     const double phi = ctx->comm_slowdown; /* X8 */
     const double cp_hops = (q->c - 1.0) * w->t_p2p_cp * l;
     chi[0] = comm_slowed(comm_tp_fwd(l, w->t_ar_tp, ov->tp, w->tau_lf), l * 2.0 * w->t_ar_tp, phi);
-    chi[1] = ctx->tp_async_bwd /* X13 */
+    chi[1] = ctx->tp_async_bwd /* X13; X8 charges φ of all X1 counts that is hidden */
                  ? comm_slowed(comm_tp_bwd_exposed(l, w->tp_bwd_layer, ov->tp, w->tau_lb),
-                               l * w->tp_bwd_layer, phi)
+                               l * (q->full ? 4.0 : 2.0) * w->t_ar_tp, phi)
                  : comm_slowed(comm_tp_bwd(l, w->t_ar_tp, ov->tp, w->tau_lb, q->full),
                                l * (q->full ? 4.0 : 2.0) * w->t_ar_tp, phi);
     chi[2] = comm_slowed(comm_cp_fwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att), cp_hops, phi);
@@ -534,6 +535,7 @@ ALWAYS_INLINE void uneven_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl,
             w->chi_st[i][k] = chi[i][k];
     }
     const int ts = w->time_stage = q->nst == 3 ? pick3(sum) : sum[1] > sum[0];
+    w->chi_per_stage = true;
     w->chi_tp_f = chi[ts][0], w->chi_tp_b = chi[ts][1];
     w->chi_cp_f = chi[ts][2], w->chi_cp_b = chi[ts][3];
 }
@@ -931,8 +933,10 @@ ALWAYS_INLINE void moe_step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl
     const double b_etp =
         exposed((2.0 + 2.0 * full) * w->moe.t_rs_etp, ov->tp, w->moe.tau_mlb, phi) +
         exposed(sh * (1.0 + full) * w->t_ar_tp, ov->tp, w->moe.tau_mlb, phi) -
-        exposed(ctx->tp_async_bwd ? w->tp_bwd_layer : (2.0 + 2.0 * full) * w->t_ar_tp, ov->tp,
-                w->tau_lb, phi); /* the dense charge, X13 included */
+        (ctx->tp_async_bwd /* the dense layer's charge, X13 included (layer_chi) */
+             ? comm_slowed(comm_pos(w->tp_bwd_layer - ov->tp * w->tau_lb),
+                           (2.0 + 2.0 * full) * w->t_ar_tp, phi)
+             : exposed((2.0 + 2.0 * full) * w->t_ar_tp, ov->tp, w->tau_lb, phi));
     for (int i = 0; i < q->nst; i++) {
         const double n = w->moe.n_moe[i];
         w->moe.chi_ep_f[i] = n * f_ep; /* X10 */

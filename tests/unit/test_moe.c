@@ -339,6 +339,53 @@ static void test_offload(void **state)
     assert_true((fx_eval(&s, &p).failed & PE_FAIL_V15) != 0);
 }
 
+/* X14 and F21 on MoE (docs/model.md §12): the plan of test_offload without
+ * offload, η_W not given, so both passes run at W = 3.35e12 B/s. X14 with
+ * 50 bytes on both shards, z = 1: N_sh = 802,818,048/8 + 5,637,144,576/2 =
+ * 2,918,924,544 → 50·N_sh/3.35e12 = 0.0435660 s. F21 with 6 bytes, z = 1
+ * (no sharding of the gradients): (802,818,048 + 5,637,144,576)·6/3.35e12
+ * = 0.0115342 s per micro-batch; z = 2: N_sh·6/3.35e12 = 0.00522793 s.
+ * With offload_optimizer X12 replaces X14: the same optimizer_s as without
+ * the framework. */
+static void test_framework_passes_moe(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_h100(fx_mixtral_8x7b(), 2, 64);
+    s.cluster.gpu.has_host_link_gb_s = true;
+    s.cluster.gpu.host_link_gb_s = 64;
+    s.cluster.cpu_adam_gparams_s = 4;
+    pe_plan p = fx_moe_plan(8, 2, 8, 1, 1);
+    const double n_sh = 2918924544.0, n_all = 802818048.0 + 5637144576.0;
+    const pe_result plain = fx_eval(&s, &p);
+    p.offload_optimizer = true;
+    const pe_result off = fx_eval(&s, &p);
+    p.offload_optimizer = false;
+    s.framework = (pe_framework){.present = true, .optimizer_pass_bytes = 50,
+                                 .grad_accum_bytes = 6};
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(r.optimizer_s, 50.0 * n_sh / 3.35e12, 1e-14);
+    assert_rel(d.t_accum[0], 6.0 * n_all / 3.35e12, 1e-14);
+    assert_rel(r.compute_s - plain.compute_s, d.m * d.t_accum[d.time_stage], 1e-9);
+    p.zero = 2;
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(d.t_accum[0], 6.0 * n_sh / 3.35e12, 1e-14);
+    p.zero = 1, p.offload_optimizer = true;
+    assert_rel(fx_eval(&s, &p).optimizer_s, off.optimizer_s, 1e-15);
+    /* X13 on the MoE plan: every Mixtral layer is an MoE layer, which keeps
+     * X1's count (docs/model.md §12): the correction takes off exactly the
+     * dense-layer charge X13 changed, so tp_comm_s is the same (to rounding) */
+    p.offload_optimizer = false;
+    const pe_result sync = fx_eval(&s, &p);
+    s.framework.tp_async_backward = true;
+    const pe_result async = fx_eval(&s, &p);
+    assert_rel(async.tp_comm_s, sync.tp_comm_s, 1e-12);
+    assert_rel(async.step_time_s, sync.step_time_s, 1e-12);
+}
+
 /* V10–V14 (design §1) on Mixtral over 16 H100 (G 8): V12 tp 2 without
  * sequence parallel; etp 3 with tp 1, dp 16: 3 ∤ f_e 14336 = 2^11·7 (V11),
  * 3 ∤ G 8 and 8 ∤ 3 (V14), ep·etp 3 ∤ tp·cp·dp 16 (V10); biased experts
@@ -390,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_all_to_all_one_node), cmocka_unit_test(test_all_to_all_two_nodes),
         cmocka_unit_test(test_moe_model_flops),  cmocka_unit_test(test_uneven_stages),
         cmocka_unit_test(test_fp8),              cmocka_unit_test(test_offload),
+        cmocka_unit_test(test_framework_passes_moe),
         cmocka_unit_test(test_moe_rules),        cmocka_unit_test(test_moe_tp_comm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

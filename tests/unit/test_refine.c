@@ -375,6 +375,11 @@ static void more_overlap(pe_scenario *s, pe_plan *p)
     (void)s;
     p->overlap = (pe_overlap){1, 1, 1, 1, 0};
 }
+static void fewer_pass_bytes(pe_scenario *s, pe_plan *p)
+{
+    (void)p;
+    s->framework.grad_accum_bytes /= 2, s->framework.optimizer_pass_bytes /= 2; /* F21, X14 */
+}
 static void async_backward(pe_scenario *s, pe_plan *p)
 {
     (void)p;
@@ -390,6 +395,9 @@ static void test_properties(void **state)
     never_slower(&s, more_efficiency);
     never_slower(&s, more_overlap);
     never_slower(&s, async_backward);
+    pe_scenario passes = refined_gpt3(); /* moving fewer bytes never slows a plan */
+    passes.framework.grad_accum_bytes = 10, passes.framework.optimizer_pass_bytes = 60;
+    never_slower(&passes, fewer_pass_bytes);
     const pe_scenario v1 = fx_gpt3(16);
     never_slower(&v1, more_overlap);
     never_slower(&v1, async_backward);
