@@ -854,10 +854,11 @@ static void explain_offload(FILE *out, const pe_detail *d, const pe_result *r)
     heading(out, "Optimizer offload (docs/design/moe.md §7, ZeRO-Offload)");
     fprintf(out, "     N_sh = this GPU's optimizer shard = %.6g parameters; M3 on the GPU = 0\n",
             d->off.n_sh);
-    fprintf(out, "X12   T_d2h = β_g·N_sh/B_host = %.6g s (hidden behind backward up to "
-                 "overlap.dp·τ_b), T_cpu = N_sh·G/R_cpu = %.6g s, T_h2d = β_w·N_sh/B_host = "
-                 "%.6g s\n",
-            d->off.t_d2h, d->off.t_cpu, d->off.t_h2d);
+    fprintf(out, "X12   T_d2h = β_g·N_sh/B_host = %.6g s (hidden behind the last backward's "
+                 "overlap.dp·τ_b less what X4 hides there: %.6g s), T_cpu = N_sh·G/R_cpu = "
+                 "%.6g s, T_h2d = β_w·N_sh/B_host = %.6g s\n",
+            d->off.t_d2h, d->off.window, d->off.t_cpu, d->off.t_h2d);
+    fprintf(out, "X12   optimizer_s = max(0, T_d2h − window) + T_cpu + T_h2d\n");
     fprintf(out, "     optimizer_s = %.6g s; M8 host memory per node = %.6g GiB\n",
             r->optimizer_s, r->host_mem_gib);
 }

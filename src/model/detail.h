@@ -66,6 +66,7 @@ struct pe_detail {
     struct {
         double n_sh;                 /* this GPU's optimizer shard, parameters */
         double t_d2h, t_h2d, t_cpu;  /* X12 */
+        double window;               /* X12 the last backward's window left for T_d2h */
         double host;                 /* M8 bytes per node */
     } off;
 };

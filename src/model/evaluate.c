@@ -1067,8 +1067,16 @@ ALWAYS_INLINE void offload_step_time(const pe_eval_ctx *ctx, const pe_plan *pl, 
     w->off.t_d2h = ctx->beta_g * n_sh / ctx->host_bps;
     w->off.t_h2d = ctx->beta_w * n_sh / ctx->host_bps;
     w->off.t_cpu = n_sh * (double)ctx->gpus_per_node / ctx->cpu_adam_rate;
-    w->optimizer = comm_pos(w->off.t_d2h - pl->overlap.dp * w->tau_b[ts]) + w->off.t_cpu +
-                   w->off.t_h2d;
+    /* the last backward's window, less what X4 already hides in it (the
+     * gradient reduction, z ≤ 2; z = 3's per-micro-batch collectives fill the
+     * forward window first): a window is not counted twice */
+    const double ov = pl->overlap.dp, tb = w->tau_b[ts], tf = w->tau_f[ts];
+    const double g = w->t_rs_g, wt = w->t_rs_w;
+    const double used = pl->zero == 3
+                            ? comm_pos(fmin(2.0 * wt + g, ov * (tf + tb)) - ov * tf)
+                            : fmin(g, ov * tb);
+    w->off.window = comm_pos(ov * tb - used);
+    w->optimizer = comm_pos(w->off.t_d2h - w->off.window) + w->off.t_cpu + w->off.t_h2d;
 }
 
 /* The one code path of evaluate_plan() and evaluate_plan_detail(): the

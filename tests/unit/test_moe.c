@@ -386,6 +386,35 @@ static void test_framework_passes_moe(void **state)
     assert_rel(async.step_time_s, sync.step_time_s, 1e-12);
 }
 
+/* X12's window is shared with X4 (design §7): GPT-3 175B on one H800-like
+ * node, dp 1, tp 4, cp 2, ZeRO-3, offload; ZeRO-3's collectives are exposed
+ * past the window, so a longer backward (here F21's accumulation pass)
+ * hides as much more of them as it adds and must not also hide more of
+ * T_d2h: the step never gets shorter when backward gets longer. */
+static void test_offload_window_shared(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_h100(fx_gpt3(1).model, 1, 512);
+    s.cluster.intra_node.bandwidth_gb_s = 200;
+    s.cluster.gpu.has_host_link_gb_s = true;
+    s.cluster.gpu.host_link_gb_s = 64;
+    s.cluster.cpu_adam_gparams_s = 4;
+    pe_plan p = fx_plan(1, 4, 1, 2);
+    p.zero = 3, p.offload_optimizer = true, p.sequence_parallel = false;
+    p.overlap.dp = 1;
+    s.framework = (pe_framework){.present = true, .grad_accum_bytes = 6};
+    pe_eval_ctx ctx;
+    pe_result r6, r10;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r6, &d);
+    assert_true(r6.dp_comm_s > 0.0); /* X4 exposed: the window is full */
+    assert_true(d.off.window < p.overlap.dp * d.tau_b[d.time_stage]);
+    s.framework.grad_accum_bytes = 10;
+    r10 = fx_eval(&s, &p);
+    assert_true(r10.step_time_s >= r6.step_time_s);
+}
+
 /* V10–V14 (design §1) on Mixtral over 16 H100 (G 8): V12 tp 2 without
  * sequence parallel; etp 3 with tp 1, dp 16: 3 ∤ f_e 14336 = 2^11·7 (V11),
  * 3 ∤ G 8 and 8 ∤ 3 (V14), ep·etp 3 ∤ tp·cp·dp 16 (V10); biased experts
@@ -438,6 +467,7 @@ int main(void)
         cmocka_unit_test(test_moe_model_flops),  cmocka_unit_test(test_uneven_stages),
         cmocka_unit_test(test_fp8),              cmocka_unit_test(test_offload),
         cmocka_unit_test(test_framework_passes_moe),
+        cmocka_unit_test(test_offload_window_shared),
         cmocka_unit_test(test_moe_rules),        cmocka_unit_test(test_moe_tp_comm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
