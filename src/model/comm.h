@@ -148,19 +148,26 @@ inline double comm_tp_bwd(double layers_per_stage, double t_ar, double overlap, 
 }
 
 /* X13 (framework tp_async_backward, Megatron's asynchronous input-gradient
- * collectives): per layer, the backward tensor-parallel time before X1's
- * overlap.tp window. Each column-parallel linear (QKV with weight-gradient
- * GEMM time w_qkv, MLP in with w_in) launches its input-gradient collective
- * and runs its weight-gradient GEMM meanwhile: without sp the all-reduce,
- * max(0, T_ar − w) exposed each; with sp the reduce-scatter (T_ar/2), and
- * the all-gather of the output gradient before each row-parallel backward
- * stays exposed (2·T_ar/2). Full recompute adds the recomputed forward's
- * 2·T_ar, exposed. Never more than X1's (2 + 2·[full])·T_ar. */
-inline double comm_tp_bwd_async(double t_ar, int sp, int full, double w_qkv, double w_in)
+ * collectives): the backward tensor-parallel time of one column-parallel
+ * block (QKV, MLP in, a shared expert's fc1: one of X1's all-reduce pairs)
+ * before X1's overlap.tp window. The block launches its input-gradient
+ * collective and runs its weight-gradient GEMM (time w) meanwhile: without
+ * sp the all-reduce, max(0, T_ar − w) exposed; with sp the reduce-scatter,
+ * max(0, T_ar/2 − w), and the all-gather of the output gradient before the
+ * row-parallel backward, T_ar/2, blocking. Full recompute adds the
+ * recomputed forward's T_ar, exposed. Never more than X1's
+ * (1 + [full])·T_ar per block. */
+inline double comm_tp_bwd_async_one(double t_ar, int sp, int full, double w)
 {
     const double part = sp ? 0.5 * t_ar : t_ar;
-    return (full ? 2.0 * t_ar : 0.0) + (sp ? t_ar : 0.0) + comm_pos(part - w_qkv) +
-           comm_pos(part - w_in);
+    return (full ? t_ar : 0.0) + (sp ? part : 0.0) + comm_pos(part - w);
+}
+
+/* X13 of a dense layer: its two column-parallel blocks (QKV, MLP in) */
+inline double comm_tp_bwd_async(double t_ar, int sp, int full, double w_qkv, double w_in)
+{
+    return comm_tp_bwd_async_one(t_ar, sp, full, w_qkv) +
+           comm_tp_bwd_async_one(t_ar, sp, full, w_in);
 }
 
 /* X1 with X13: χ_tp,b = (L/p)·max(0, E_b − overlap.tp·τ_lb), E_b from comm_tp_bwd_async */

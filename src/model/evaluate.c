@@ -842,8 +842,8 @@ ALWAYS_INLINE void moe_compute_refined(const pe_eval_ctx *ctx, const pe_plan *pl
     const double M = q->b * q->sl, inv_t = 1.0 / q->t, th = ctx->t_half_layer;
     const double ep = (double)pl->ep, etp = (double)pl->etp, inv_etp = 1.0 / etp;
     const double M_e = w->moe.M_e = M * e->k * e->rho * ep * etp / (q->t * e->E);
-    w->moe.t_sh = e->sh_f > 0 ? compute_gemm_time_coef(&c[0], M, inv_t, th) +
-                                    compute_gemm_time_coef(&c[1], M, inv_t, th)
+    w->moe.t_sh_in = e->sh_f > 0 ? compute_gemm_time_coef(&c[0], M, inv_t, th) : 0.0;
+    w->moe.t_sh = e->sh_f > 0 ? w->moe.t_sh_in + compute_gemm_time_coef(&c[1], M, inv_t, th)
                               : 0.0;
     w->moe.t_router = compute_gemm_time_coef(&c[2], M * inv_t, 1.0, ctx->t_half);
     w->moe.t_exp = e->E / ep * (compute_gemm_time_coef(&c[3], M_e, inv_etp, th) +
@@ -893,6 +893,12 @@ ALWAYS_INLINE void moe_step_compute(const pe_eval_ctx *ctx, const pe_plan *pl, c
     }
     w->moe.tau_mlf = bs_t * e->F_layer_m / ctx->rate;
     w->moe.tau_mlb = bs_t * (2.0 * e->F_layer_m + x_m) / ctx->rate;
+    if (ctx->tp_async_bwd && e->sh_f > 0) { /* X13's window: the shared experts' fc1 */
+        const double k_in = ctx->scenario->model.mlp == PE_MLP_SWIGLU ? 2.0 : 1.0;
+        const pe_gemm_shape fc1 = {ctx->h, k_in * (double)e->sh_f, 0};
+        w->moe.t_sh_in = compute_gemm_flops(q->b * q->sl, &fc1, q->t) /
+                         (ctx->fp8 ? ctx->rate8 : ctx->rate);
+    }
 }
 
 /* max(0, T − overlap·window) plus X8's share φ of the hidden rest. */
@@ -930,9 +936,16 @@ ALWAYS_INLINE void moe_step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl
     const double f_etp = exposed(2.0 * w->moe.t_rs_etp, ov->tp, w->moe.tau_mlf, phi) +
                          exposed(sh * w->t_ar_tp, ov->tp, w->moe.tau_mlf, phi) -
                          exposed(2.0 * w->t_ar_tp, ov->tp, w->tau_lf, phi);
+    /* X13 on the MoE layer's own blocks: attention's QKV, the shared experts' fc1 */
+    const double e_b_moe =
+        comm_tp_bwd_async_one(w->t_ar_tp, q->sp, q->full, w->gemm_t[0]) +
+        (sh > 1.0 ? comm_tp_bwd_async_one(w->t_ar_tp, q->sp, q->full, w->moe.t_sh_in) : 0.0);
     const double b_etp =
         exposed((2.0 + 2.0 * full) * w->moe.t_rs_etp, ov->tp, w->moe.tau_mlb, phi) +
-        exposed(sh * (1.0 + full) * w->t_ar_tp, ov->tp, w->moe.tau_mlb, phi) -
+        (ctx->tp_async_bwd
+             ? comm_slowed(comm_pos(e_b_moe - ov->tp * w->moe.tau_mlb),
+                           sh * (1.0 + full) * w->t_ar_tp, phi)
+             : exposed(sh * (1.0 + full) * w->t_ar_tp, ov->tp, w->moe.tau_mlb, phi)) -
         (ctx->tp_async_bwd /* the dense layer's charge, X13 included (layer_chi) */
              ? comm_slowed(comm_pos(w->tp_bwd_layer - ov->tp * w->tau_lb),
                            (2.0 + 2.0 * full) * w->t_ar_tp, phi)
