@@ -165,6 +165,14 @@ static void prepare_issue11(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->host_mem_bytes = cl->has_host_memory_gib ? cl->host_memory_gib * PE_GIB : 0.0;
 }
 
+/* F19 the shared experts' first GEMM (fc1, gate and up together with
+ * swiglu): h × k_μ·n_s·f_e, column-parallel (also X13's window). */
+static inline pe_gemm_shape shared_fc1(const pe_eval_ctx *ctx)
+{
+    const double k_in = ctx->scenario->model.mlp == PE_MLP_SWIGLU ? 2.0 : 1.0;
+    return (pe_gemm_shape){ctx->h, k_in * (double)ctx->moe.sh_f, 0};
+}
+
 /* §12 with issue 11's models: F18 the layer GEMMs at the FP8 peak (same
  * e_max and F_half, FP8 roofline) with compute: fp8; F19 an MoE layer's
  * shared-expert, router and routed-expert GEMMs and its element-wise bytes.
@@ -187,7 +195,7 @@ static void prepare_refined_issue11(const pe_scenario *sc, pe_eval_ctx *ctx)
     const pe_moe_ctx *e = &ctx->moe;
     const double h = ctx->h, k_in = m->mlp == PE_MLP_SWIGLU ? 2.0 : 1.0, fe = e->f_e_d;
     const double nsf = (double)e->sh_f; /* n_s·f_e */
-    const pe_gemm_shape shapes[5] = {{h, k_in * nsf, 0}, {nsf, h, 1}, {h, e->E, 0},
+    const pe_gemm_shape shapes[5] = {shared_fc1(ctx), {nsf, h, 1}, {h, e->E, 0},
                                      {h, k_in * fe, 0}, {fe, h, 1}};
     for (int i = 0; i < 5; i++)
         ctx->moe_coef[i] = i == 2 || !ctx->fp8
@@ -290,11 +298,12 @@ static inline double act_total_gib(const pe_eval_ctx *ctx, double b)
            PE_GIB;
 }
 
-/* Index of the largest of v[0] (stage 0), v[2] (stage 1), v[1] (stage p−1);
- * ties go to the lower stage (issue 11, uneven stages). */
-static inline int pick3(const double v[3])
+/* The worst of the nst candidate stages (memory totals or t_f + t_b): the
+ * index of the largest of v[0] (stage 0), v[2] (the middle one, nst = 3)
+ * and v[1] (stage p−1); ties go to the lower stage. */
+static inline int worst_stage(const double v[3], int nst)
 {
-    int best = v[2] > v[0] ? 2 : 0;
+    const int best = nst == 3 && v[2] > v[0] ? 2 : 0;
     return v[1] > v[best] ? 1 : best;
 }
 
@@ -436,9 +445,7 @@ ALWAYS_INLINE void step_memory(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         w->total[i] = mem_total(w->m1[i], w->m2[i], w->m3[i], w->m4, w->a6[i], w->a7[i],
                                 w->a8[i], ctx->reserve_bytes); /* M5 */
     }
-    w->mem_stage = w->total[1] > w->total[0]; /* ties → stage 0 */
-    if (q->nst == 3)
-        w->mem_stage = pick3(w->total);
+    w->mem_stage = worst_stage(w->total, q->nst);
 }
 
 /* §12 F7–F11: the same times from the GEMM shapes, the attention core and
@@ -534,7 +541,7 @@ ALWAYS_INLINE void uneven_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl,
         for (int k = 0; k < 4; k++)
             w->chi_st[i][k] = chi[i][k];
     }
-    const int ts = w->time_stage = q->nst == 3 ? pick3(sum) : sum[1] > sum[0];
+    const int ts = w->time_stage = worst_stage(sum, q->nst);
     w->chi_per_stage = true;
     w->chi_tp_f = chi[ts][0], w->chi_tp_b = chi[ts][1];
     w->chi_cp_f = chi[ts][2], w->chi_cp_b = chi[ts][3];
@@ -767,9 +774,7 @@ ALWAYS_INLINE void moe_stage_activations(const pe_eval_ctx *ctx, const pe_plan *
                                 w->a8[i], ctx->reserve_bytes) +
                       (n > 0 ? w->moe.a12 : 0.0); /* M5 + A12 */
     }
-    w->mem_stage = w->total[1] > w->total[0]; /* ties → stage 0 */
-    if (q->nst == 3)
-        w->mem_stage = pick3(w->total);
+    w->mem_stage = worst_stage(w->total, q->nst);
 }
 
 /* P9 MoE layers on candidate stage i: stage 0, p−1, or (uneven) the middle
@@ -894,17 +899,24 @@ ALWAYS_INLINE void moe_step_compute(const pe_eval_ctx *ctx, const pe_plan *pl, c
     w->moe.tau_mlf = bs_t * e->F_layer_m / ctx->rate;
     w->moe.tau_mlb = bs_t * (2.0 * e->F_layer_m + x_m) / ctx->rate;
     if (ctx->tp_async_bwd && e->sh_f > 0) { /* X13's window: the shared experts' fc1 */
-        const double k_in = ctx->scenario->model.mlp == PE_MLP_SWIGLU ? 2.0 : 1.0;
-        const pe_gemm_shape fc1 = {ctx->h, k_in * (double)e->sh_f, 0};
+        const pe_gemm_shape fc1 = shared_fc1(ctx);
         w->moe.t_sh_in = compute_gemm_flops(q->b * q->sl, &fc1, q->t) /
                          (ctx->fp8 ? ctx->rate8 : ctx->rate);
     }
 }
 
+/* max(0, before − overlap·window) plus X8's share φ of the hidden rest of
+ * `all`: before = all, or X13's E_b (what is left before the window). */
+ALWAYS_INLINE double exposed_of(double before, double all, double overlap, double window,
+                                double phi)
+{
+    return comm_slowed(comm_pos(before - overlap * window), all, phi);
+}
+
 /* max(0, T − overlap·window) plus X8's share φ of the hidden rest. */
 ALWAYS_INLINE double exposed(double T, double overlap, double window, double phi)
 {
-    return comm_slowed(comm_pos(T - overlap * window), T, phi);
+    return exposed_of(T, T, overlap, window, phi);
 }
 
 /* C11 groups; X9 EP all-to-all (dispatch, combine) and X11 expert-TP
@@ -936,20 +948,19 @@ ALWAYS_INLINE void moe_step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl
     const double f_etp = exposed(2.0 * w->moe.t_rs_etp, ov->tp, w->moe.tau_mlf, phi) +
                          exposed(sh * w->t_ar_tp, ov->tp, w->moe.tau_mlf, phi) -
                          exposed(2.0 * w->t_ar_tp, ov->tp, w->tau_lf, phi);
-    /* X13 on the MoE layer's own blocks: attention's QKV, the shared experts' fc1 */
+    /* backward: X1's count of the MoE layer's own blocks and of the dense
+     * layer, each before the window as X13 leaves it (its E_b) when on */
+    const double all_moe = sh * (1.0 + full) * w->t_ar_tp, all_d = (2.0 + 2.0 * full) * w->t_ar_tp;
     const double e_b_moe =
-        comm_tp_bwd_async_one(w->t_ar_tp, q->sp, q->full, w->gemm_t[0]) +
-        (sh > 1.0 ? comm_tp_bwd_async_one(w->t_ar_tp, q->sp, q->full, w->moe.t_sh_in) : 0.0);
+        !ctx->tp_async_bwd ? all_moe /* X13: attention's QKV, the shared experts' fc1 */
+        : comm_tp_bwd_async_one(w->t_ar_tp, q->sp, q->full, w->gemm_t[0]) +
+              (sh > 1.0 ? comm_tp_bwd_async_one(w->t_ar_tp, q->sp, q->full, w->moe.t_sh_in)
+                        : 0.0);
+    const double e_b_d = ctx->tp_async_bwd ? w->tp_bwd_layer : all_d; /* as layer_chi */
     const double b_etp =
         exposed((2.0 + 2.0 * full) * w->moe.t_rs_etp, ov->tp, w->moe.tau_mlb, phi) +
-        (ctx->tp_async_bwd
-             ? comm_slowed(comm_pos(e_b_moe - ov->tp * w->moe.tau_mlb),
-                           sh * (1.0 + full) * w->t_ar_tp, phi)
-             : exposed(sh * (1.0 + full) * w->t_ar_tp, ov->tp, w->moe.tau_mlb, phi)) -
-        (ctx->tp_async_bwd /* the dense layer's charge, X13 included (layer_chi) */
-             ? comm_slowed(comm_pos(w->tp_bwd_layer - ov->tp * w->tau_lb),
-                           (2.0 + 2.0 * full) * w->t_ar_tp, phi)
-             : exposed((2.0 + 2.0 * full) * w->t_ar_tp, ov->tp, w->tau_lb, phi));
+        exposed_of(e_b_moe, all_moe, ov->tp, w->moe.tau_mlb, phi) -
+        exposed_of(e_b_d, all_d, ov->tp, w->tau_lb, phi);
     for (int i = 0; i < q->nst; i++) {
         const double n = w->moe.n_moe[i];
         w->moe.chi_ep_f[i] = n * f_ep; /* X10 */
@@ -959,12 +970,9 @@ ALWAYS_INLINE void moe_step_layer_comm(const pe_eval_ctx *ctx, const pe_plan *pl
         w->t_f[i] += w->moe.chi_ep_f[i] + w->moe.chi_etp_f[i];
         w->t_b[i] += w->moe.chi_ep_b[i] + w->moe.chi_etp_b[i];
     }
-    w->time_stage = w->t_f[1] + w->t_b[1] > w->t_f[0] + w->t_b[0]; /* ties → stage 0 */
-    if (q->nst == 3) {
-        const double sum[3] = {w->t_f[0] + w->t_b[0], w->t_f[1] + w->t_b[1],
-                               w->t_f[2] + w->t_b[2]};
-        w->time_stage = pick3(sum);
-    }
+    const double sum[3] = {w->t_f[0] + w->t_b[0], w->t_f[1] + w->t_b[1],
+                           q->nst == 3 ? w->t_f[2] + w->t_b[2] : 0.0};
+    w->time_stage = worst_stage(sum, q->nst);
     if (q->uneven || q->nst == 3) { /* the time stage may have moved: its own χ (§7) */
         const int ts = w->time_stage;
         w->chi_tp_f = w->chi_st[ts][0], w->chi_tp_b = w->chi_st[ts][1];
@@ -1015,7 +1023,7 @@ ALWAYS_INLINE void fp8_step_memory(const pe_eval_ctx *ctx, const pe_plan *pl, co
         if (e->on)
             w->moe.mem_experts[i] += m7e;
     }
-    w->mem_stage = q->nst == 3 ? pick3(w->total) : w->total[1] > w->total[0];
+    w->mem_stage = worst_stage(w->total, q->nst);
 }
 
 /* F16 per stage: the linear layers' FLOPs at peak_fp8·e, the rest
@@ -1065,7 +1073,7 @@ ALWAYS_INLINE void offload_step_memory(const pe_eval_ctx *ctx, const pe_plan *pl
         w->m3[i] = 0.0;
     }
     w->off.host = host;
-    w->mem_stage = q->nst == 3 ? pick3(w->total) : w->total[1] > w->total[0];
+    w->mem_stage = worst_stage(w->total, q->nst);
 }
 
 /* X12 gradients to the host (hidden behind backward like the DP reduce),

@@ -39,11 +39,8 @@ double act_rep(const pe_model *m)
 
 double act_par(const pe_model *m)
 {
-    const double h = (double)m->hidden, g = (double)m->kv_heads, f = (double)m->ffn_hidden;
-    const double d = params_head_dim(m);
-    if (m->attention == PE_ATTENTION_MLA || m->has_head_dim)
-        return act_par_attention(m) + (m->mlp == PE_MLP_GELU ? 4.0 * f : 6.0 * f);
-    return 4.0 * h + 4.0 * g * d + (m->mlp == PE_MLP_GELU ? 4.0 * f : 6.0 * f); /* A2 */
+    const double f = (double)m->ffn_hidden;
+    return act_par_attention(m) + (m->mlp == PE_MLP_GELU ? 4.0 * f : 6.0 * f); /* A2 */
 }
 
 double act_par_attention(const pe_model *m)
