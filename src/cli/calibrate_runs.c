@@ -442,7 +442,7 @@ static pe_status fit_and_print(run_set *rs, size_t n_fit, bool chosen, pe_error 
 {
     neutral_fixed(&rs->runs[0].s.cluster.gpu, rs->fixed);
     double x[NPAR];
-    double *loo = calloc(rs->count, sizeof *loo);
+    double *loo = calloc(2 * rs->count, sizeof *loo), *tried = loo + rs->count;
     if (!loo)
         return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
     if (!chosen && n_fit >= 3) {
@@ -452,16 +452,19 @@ static pe_status fit_and_print(run_set *rs, size_t n_fit, bool chosen, pe_error 
         printf("leave-one-out mean |error| by the number of numbers fitted:");
         for (int k = 1; k <= most; k++) {
             rs->free = k;
-            const double e = leave_one_out(rs, n_fit, loo);
+            const double e = leave_one_out(rs, n_fit, tried);
             printf(" %d: %.2f%%", k, e);
-            if (e < best_loo - 1e-9)
+            if (e < best_loo - 1e-9) { /* keep the chosen count's errors: no refit later */
                 best = k, best_loo = e;
+                memcpy(loo, tried, rs->count * sizeof *loo);
+            }
         }
         printf(" -> %d\n\n", best);
         rs->free = best;
+    } else {
+        leave_one_out(rs, n_fit, loo);
     }
     minimise(rs, x);
-    leave_one_out(rs, n_fit, loo);
     print_fit(rs, x, loo);
     free(loo);
     return PE_OK;

@@ -20,6 +20,7 @@
 #include "cli/commands.h"
 #include "cli/golden.h"
 #include "input/load.h"
+#include "model/memory.h"
 #include "output/report.h"
 #include "output/report_rows.h"
 #include "sweep/runner.h"
@@ -461,8 +462,6 @@ static pe_status check_golden(const pe_scenario *s, const pe_plan_space *space,
     return compare_fresh(golden, s, space, ctx, rr, opt, t, err);
 }
 
-#define CHECK_BIG_SWEEP 20000000u /* combinations; as run's note */
-
 static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, tally *t,
                            pe_error *err)
 {
@@ -475,11 +474,12 @@ static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, 
     /* expect: and --golden see every plan: a sweep too big to hold says so
      * (as run does) and shows its progress, instead of a silent hang */
     const uint64_t total = plans_total(&space);
-    const bool big = total > CHECK_BIG_SWEEP && !opt->quiet;
+    const bool big = total > BIG_SWEEP_COMBINATIONS && !opt->quiet;
     if (big)
         fprintf(stderr, "%s: note: %llu combinations: check evaluates every plan and keeps each "
-                "row in memory, about 1000 bytes a row, so up to %.3g GiB\n", s->name,
-                (unsigned long long)total, (double)total * 1000.0 / 1073741824.0);
+                "row in memory, about %.0f bytes a row, so up to %.3g GiB\n", s->name,
+                (unsigned long long)total, FULL_REPORT_BYTES_PER_ROW,
+                (double)total * FULL_REPORT_BYTES_PER_ROW / PE_GIB);
     pe_run_options ro = {.threads = opt->threads, .progress = big};
     pe_run_result rr;
     st = runner_run(&space, &ctx, &ro, &rr, err);

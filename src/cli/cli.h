@@ -28,7 +28,9 @@ void cli_print_error(const pe_error *err);
 int cli_usage_error(const char *fmt, const char *arg);
 int cli_worst(int a, int b);
 
-/* An option's path value (-o, --golden, --catalog, --gradebook): "" would
+/* An option's path value (-o, --golden and the scenario commands'
+ * --catalog, grade's --gradebook; grade's --catalog is a directory read,
+ * never written under): "" would
  * be joined into "/NAME", a file in the root directory, and a path longer
  * than CLI_PATH_OPTION_MAX would be cut short in the PE_PATH_MAX paths of
  * the files written under it (a report in another directory), so both are

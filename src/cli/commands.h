@@ -12,6 +12,16 @@
 #include "input/catalog.h"
 #include "core/error.h"
 
+/* A sweep of more combinations than this gets a note on the memory a
+ * report of every plan keeps (run without --top, check). */
+#define BIG_SWEEP_COMBINATIONS 20000000u
+/* Memory a full report takes per row kept, measured: peak RSS over rows of
+ * full reports of 0.18 to 0.9 M rows (tests/bench scenarios, 1 and 2
+ * threads) is 1000 ± 15 bytes. That is about twice sizeof(pe_row), 496
+ * bytes: the workers' rows and the merged copy being ranked are both held
+ * while merging (runner.c), plus a pointer a row to sort. */
+#define FULL_REPORT_BYTES_PER_ROW 1000.0
+
 typedef struct {
     char **paths; /* owned */
     size_t count, cap;

@@ -77,11 +77,12 @@ static void eq_value(FILE *out, double value, const char *unit, const char *sour
 }
 
 /* Stage label for the arrays of pe_detail. */
-static const char *stage_name(int i, long long p, long long mid, char buf[32])
+static const char *stage_name(int i, const pe_plan *pl, const pe_detail *d, char buf[32])
 {
+    const long long p = pl->pp;
     if (p == 1)
         return "(the one stage)";
-    snprintf(buf, 32, "(stage %lld)", i == 0 ? 0LL : i == 1 ? p - 1 : mid);
+    snprintf(buf, 32, "(stage %lld)", i == 0 ? 0LL : i == 1 ? p - 1 : (long long)d->mid_stage);
     return buf;
 }
 
@@ -161,7 +162,7 @@ static void explain_params(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     char sb[32];
     for (int i = 0; i < (shown_stages(p, d)); i++) {
         char what[64];
-        snprintf(what, sizeof what, "N_gpu %s", stage_name(i, p->pp, (long long)d->mid_stage, sb));
+        snprintf(what, sizeof what, "N_gpu %s", stage_name(i, p, d, sb));
         bool first = i == 0, last = i == 1 || p->pp == 1;
         eq_begin(out, "P7", what, "[(L/p)·N_layer + (first ? N_embed) + (last ? N_out + norm(h))] / t");
         eq_subst(out, "[%g·%.6g + %.6g + %.6g] / %lld", d->stage_layers[i], ctx->N_layer,
@@ -183,7 +184,7 @@ static void explain_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     char sb[32], what[96];
     int stages = shown_stages(p, d);
     for (int i = 0; i < stages; i++) {
-        const char *st = stage_name(i, p->pp, (long long)d->mid_stage, sb);
+        const char *st = stage_name(i, p, d, sb);
         snprintf(what, sizeof what, "weights %s", st);
         eq_begin(out, "M1", what, "β_w·N_gpu / (z ≥ 3 ? D : 1)");
         eq_subst(out, "%g·%.6g / %g", ctx->beta_w, d->n_gpu[i], z >= 3 ? d->D : 1.0);
@@ -249,7 +250,7 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     const int stages = shown_stages(p, d);
     char sb[32], what[96];
     for (int i = 0; i < stages; i++) {
-        const char *st = stage_name(i, p->pp, (long long)d->mid_stage, sb);
+        const char *st = stage_name(i, p, d, sb);
         snprintf(what, sizeof what, "k, micro-batches in flight %s", st);
         eq_begin(out, "k", what, "table of docs/model.md §3 for schedule %s, p = %lld, m = %g, v = %lld",
                  pe_schedule_name(p->schedule), (long long)p->pp, d->m, (long long)p->virtual_stages);
@@ -281,7 +282,7 @@ static void explain_mem_totals(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     const int stages = shown_stages(p, d);
     char sb[32], what[96];
     for (int i = 0; i < stages; i++) {
-        snprintf(what, sizeof what, "M_total %s", stage_name(i, p->pp, (long long)d->mid_stage, sb));
+        snprintf(what, sizeof what, "M_total %s", stage_name(i, p, d, sb));
         eq_begin(out, "M5", what, "M1 + M2 + M3 + M4 + A6 + A7/A8 + R");
         eq_subst(out, "%.6g + %.6g + %.6g + %.6g + %.6g + %.6g + %.6g", d->m1[i], d->m2[i],
                  d->m3[i], d->m4, d->a6[i], d->a7[i] + d->a8[i], ctx->reserve_bytes);
@@ -414,14 +415,12 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
     const int stages = shown_stages(p, d);
     for (int i = 0; i < stages; i++) {
         char sb[32], what[96];
-        snprintf(what, sizeof what, "τ_f, τ_b %s, %g layers", stage_name(i, p->pp, (long long)d->mid_stage, sb),
+        snprintf(what, sizeof what, "τ_f, τ_b %s, %g layers", stage_name(i, p, d, sb),
                  d->stage_layers[i]);
         eq_begin(out, "F11/F20", what,
-                 ctx->accum_s_per_param > 0
-                     ? "L_j·τ_lf (MoE: (L_j − n_j)·τ_lf + n_j·τ_mlf) + (last ? out : 0) + t_mb/3; "
-                       "τ_b likewise with τ_lb, τ_mlb, 2·out, 2·t_mb/3, + F21 below"
-                     : "L_j·τ_lf (MoE: (L_j − n_j)·τ_lf + n_j·τ_mlf) + (last ? out : 0) + t_mb/3; "
-                       "τ_b likewise with τ_lb, τ_mlb, 2·out, 2·t_mb/3");
+                 "L_j·τ_lf (MoE: (L_j − n_j)·τ_lf + n_j·τ_mlf) + (last ? out : 0) + t_mb/3; "
+                 "τ_b likewise with τ_lb, τ_mlb, 2·out, 2·t_mb/3%s",
+                 ctx->accum_s_per_param > 0 ? ", + F21 below" : "");
         fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
     }
 }
@@ -449,7 +448,7 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     eq_subst(out, "%s", pe_recompute_name(p->recompute));
     eq_value(out, d->x, "FLOP/token", "Korthikanti §5");
     for (int i = 0; i < stages; i++) {
-        const char *st = stage_name(i, p->pp, (long long)d->mid_stage, sb);
+        const char *st = stage_name(i, p, d, sb);
         bool last = i == 1 || p->pp == 1;
         snprintf(what, sizeof what, "f_fwd per micro-batch %s", st);
         eq_begin(out, "F5", what, "b·s'·[(L/p)·F_layer + (last ? F_out : 0)] / t");
@@ -465,10 +464,8 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
             continue; /* the times come from F7–F11 below */
         snprintf(what, sizeof what, "τ_f, τ_b %s", st);
         if (ctx->fp8) { /* F16 replaced F6's times: two rates (GEMM precision below) */
-            eq_begin(out, "F16", what,
-                     ctx->accum_s_per_param > 0
-                         ? "fp8 FLOPs/(peak_fp8·e) + the other FLOPs/(peak·e); τ_b + F21"
-                         : "fp8 FLOPs/(peak_fp8·e) + the other FLOPs/(peak·e)");
+            eq_begin(out, "F16", what, "fp8 FLOPs/(peak_fp8·e) + the other FLOPs/(peak·e)%s",
+                     ctx->accum_s_per_param > 0 ? "; τ_b + F21" : "");
             fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
             continue;
         }
@@ -494,7 +491,7 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     if (ctx->accum_s_per_param > 0)
         for (int i = 0; i < stages; i++) {
             snprintf(what, sizeof what, "gradient accumulation per micro-batch %s, in τ_b above",
-                     stage_name(i, p->pp, (long long)d->mid_stage, sb));
+                     stage_name(i, p, d, sb));
             const bool shard = p->zero >= 2;
             eq_begin(out, "F21", what,
                      "(N_gpu/(z ≥ 2 ? D : 1) + N_experts/(z ≥ 2 ? D_e : 1))·"
@@ -593,7 +590,7 @@ static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     const int stages = shown_stages(p, d);
     const int ts = d->time_stage;
     for (int i = 0; i < stages; i++) {
-        snprintf(what, sizeof what, "t_f, t_b %s", stage_name(i, p->pp, (long long)d->mid_stage, sb));
+        snprintf(what, sizeof what, "t_f, t_b %s", stage_name(i, p, d, sb));
         /* uneven stages and the middle candidate: each stage its own χ (issue 11) */
         const double *chi = d->chi_per_stage ? d->chi_st[i] : (const double[4]){d->chi_tp_f,
                                                   d->chi_tp_b, d->chi_cp_f, d->chi_cp_b};
@@ -777,7 +774,7 @@ static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
              (long long)p->dp, (long long)p->ep, (long long)p->etp);
     eq_value(out, d->moe.D_e, "GPUs", "Megatron parallel_state.py");
     for (int i = 0; i < shown_stages(p, d); i++) {
-        fprintf(out, "P9   MoE layers %s = %g of %g\n", stage_name(i, p->pp, (long long)d->mid_stage, sb), d->moe.n_moe[i],
+        fprintf(out, "P9   MoE layers %s = %g of %g\n", stage_name(i, p, d, sb), d->moe.n_moe[i],
                 d->stage_layers[i]);
         eq_begin(out, "P16", "expert parameters per GPU", "n_moe·N_expert/(ep·etp)");
         eq_subst(out, "%g·%.6g/(%lld·%lld)", d->moe.n_moe[i], e->N_expert, (long long)p->ep,

@@ -589,13 +589,13 @@ int command_merge(const pe_catalog *catalog, const pe_file_list *files,
     shard_file *sf = calloc(files->count ? files->count : 1, sizeof *sf);
     if (!opt->output_given)
         st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "merge needs -o FILE");
+    else if (!sf)
+        st = pe_fail(&err, PE_INTERNAL, NULL, 0, 0, "out of memory");
     for (size_t f = 0; st == PE_OK && f < files->count; f++)
         if (cli_same_file(opt->output_dir, files->paths[f]))
             st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0,
                          "-o %s is also an input (%s): writing it would destroy that report; "
                          "give another file", opt->output_dir, files->paths[f]);
-    else if (!sf)
-        st = pe_fail(&err, PE_INTERNAL, NULL, 0, 0, "out of memory");
     if (st == PE_OK) {
         char dir[PE_PATH_MAX] = ".";
         const char *slash = strrchr(opt->output_dir, '/');

@@ -11,6 +11,7 @@
 #include "output/report.h"
 #include "output/report_rows.h"
 #include "model/evaluate.h"
+#include "model/memory.h"
 #include "input/load.h"
 #include "sweep/plans.h"
 #include "sweep/rank.h"
@@ -221,27 +222,20 @@ static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt
     return PE_OK;
 }
 
-/* Memory a full report takes per row kept, measured: peak RSS over rows of
- * full reports of 0.18 to 0.9 M rows (tests/bench scenarios, 1 and 2
- * threads) is 1000 ± 15 bytes. That is about twice sizeof(pe_row), 496
- * bytes: the workers' rows and the merged copy being ranked are both held
- * while merging (runner.c), plus a pointer a row to sort. */
-#define FULL_REPORT_BYTES_PER_ROW 1000.0
-
 /* A full report keeps a row per plan in memory until it is ranked: say so,
  * with what that may take, before a sweep big enough for that to matter. */
 static void note_full_report_memory(const pe_scenario *s, const pe_command_options *opt,
                                     const pe_run_options *ro)
 {
     uint64_t combinations = ro->last - ro->first;
-    if (opt->top_k || opt->quiet || combinations <= 20000000)
+    if (opt->top_k || opt->quiet || combinations <= BIG_SWEEP_COMBINATIONS)
         return;
     fprintf(stderr,
             "%s: note: %llu combinations and no --top: every plan's row is kept in memory to "
             "rank the full report, about %.0f bytes a row (measured), so up to %.3g GiB; "
             "--top K keeps only K\n",
             s->name, (unsigned long long)combinations, FULL_REPORT_BYTES_PER_ROW,
-            (double)combinations * FULL_REPORT_BYTES_PER_ROW / 1073741824.0);
+            (double)combinations * FULL_REPORT_BYTES_PER_ROW / PE_GIB);
 }
 
 /* A signal stopped the sweep, or the ranking or writing after it: the

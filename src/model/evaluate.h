@@ -48,6 +48,8 @@ enum {
 /* Rules V1..V15; the PE_FAIL_* bit of rule Vn (n = 1…15). */
 #define PE_RULE_COUNT 15
 static inline uint32_t pe_rule_bit(int n) { return n <= 8 ? 1u << (n - 1) : 1u << (n + 3); }
+/* The other way round: rule Vn's index n − 1 from its bit's position b. */
+static inline int pe_rule_index(int b) { return b < 8 ? b : b - 4; }
 
 typedef struct {
     pe_plan_status status;

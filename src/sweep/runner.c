@@ -118,11 +118,9 @@ static bool visit_plan(worker *w, uint64_t index, const pe_plan *plan, bool coun
     if (count) {
         w->counts.evaluated++;
         w->counts.by_status[result.status]++;
-        /* rule bits: V1–V8 at 0–7, V9–V15 at 12–18 (evaluate.h); set bits only */
-        for (uint32_t f = result.failed & PE_FAIL_RULES; f; f &= f - 1) {
-            const int b = __builtin_ctz(f);
-            w->counts.by_rule[b < 8 ? b : b - 4]++;
-        }
+        /* rule bits (evaluate.h); set bits only */
+        for (uint32_t f = result.failed & PE_FAIL_RULES; f; f &= f - 1)
+            w->counts.by_rule[pe_rule_index(__builtin_ctz(f))]++;
     }
     if (sh->status_mask && !(sh->status_mask >> result.status & 1u))
         return true; /* counted, not written (--status) */
