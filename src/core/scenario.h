@@ -312,6 +312,10 @@ typedef struct {
  * (Megatron-Core's default). Loader, grader and sweep call it last. */
 void scenario_plan_defaults(pe_plan *p);
 
+/* The plan's canonical text (docs/scenarios.md "Plans"), at most size − 1
+ * characters and a NUL; returns the length written. */
+int scenario_plan_canonical(const pe_plan *p, char *buf, size_t size);
+
 /* Release everything a scenario owns; leaves *s zeroed. Safe on a zeroed struct. */
 /* fidelity: textbook (docs/model.md §12): every refinement field back to its
  * neutral value and the framework dropped, so the scenario evaluates as

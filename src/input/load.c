@@ -354,10 +354,10 @@ static pe_status check_mla_keys(loader *L, const pe_applied *a, const yaml_node_
 /* Issue 11 (docs/design/moe.md §1): the MoE keys only with experts > 0 (as
  * Megatron's "moe_ffn_hidden_size is set but num_moe_experts is None"),
  * top_k required and ≤ experts, dense_layers ≤ layers, no params with
- * experts (P6 scales one N_layer). Fills moe_ffn_hidden's default. */
+ * experts (P6 scales one N_layer). */
 static pe_status check_moe_keys(loader *L, const pe_applied *a, const yaml_node_t *fallback)
 {
-    pe_model *m = &L->s->model;
+    const pe_model *m = &L->s->model;
     static const char *const moe_keys[] = {"top_k",        "moe_ffn_hidden", "shared_experts",
                                            "dense_layers", "moe_every",      "capacity_factor",
                                            "moe_imbalance"};
@@ -383,8 +383,6 @@ static pe_status check_moe_keys(loader *L, const pe_applied *a, const yaml_node_
                    "model.params cannot be combined with experts: the split between expert "
                    "and dense parameters is not determined (docs/model.md P6 scales one "
                    "layer)");
-    if (!a->set[IDX(pe_fields_model, "moe_ffn_hidden")])
-        m->moe_ffn_hidden = m->ffn_hidden; /* issue 11: default ffn_hidden */
     return PE_OK;
 }
 
@@ -406,6 +404,8 @@ static pe_status load_model(loader *L, const yaml_node_t *node)
         m->kv_heads = m->heads; /* docs/model.md §0: g defaults to a */
     if (!a.set[IDX(pe_fields_model, "ffn_hidden")])
         m->ffn_hidden = 4 * m->hidden; /* docs/model.md §0: f defaults to 4h */
+    if (m->experts > 0 && !a.set[IDX(pe_fields_model, "moe_ffn_hidden")])
+        m->moe_ffn_hidden = m->ffn_hidden; /* issue 11: f_e defaults to f */
     const yaml_node_t *pn = y_map_get(L->d, node, "preset");
     st = check_heads(L, &a, pn ? pn : node);
     st = worse(st, check_mla_keys(L, &a, pn ? pn : node));
@@ -636,24 +636,6 @@ static pe_status load_simple(loader *L, const pe_fieldset *set, const yaml_node_
 }
 
 /* ------------------------------------------------------------ plans */
-
-/* docs/scenarios.md "Plans" (canonical text). */
-static void canonical_text(const pe_plan *p, char *buf, size_t size)
-{
-    int n = snprintf(buf, size, "dp%lld-tp%lld-pp%lld-cp%lld-z%lld-%s-mb%lld-%s-v%lld-sp%d",
-                     (long long)p->dp, (long long)p->tp, (long long)p->pp, (long long)p->cp,
-                     (long long)p->zero, pe_recompute_name(p->recompute),
-                     (long long)p->micro_batch, pe_schedule_name(p->schedule),
-                     (long long)p->virtual_stages, p->sequence_parallel ? 1 : 0);
-    /* issue 11 tail, as sweep/plans.c writes it (%.0lld of 0 prints nothing) */
-    if (n > 0 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n, "%s%.0lld%s%.0lld%s%.0lld%s%.0lld%s",
-                 p->ep > 1 ? "-ep" : "", p->ep > 1 ? (long long)p->ep : 0LL,
-                 p->etp != p->tp ? "-etp" : "", p->etp != p->tp ? (long long)p->etp : 0LL,
-                 p->first_stage_layers ? "-fs" : "", (long long)p->first_stage_layers,
-                 p->last_stage_layers ? "-ls" : "", (long long)p->last_stage_layers,
-                 p->offload_optimizer ? "-off" : "");
-}
 
 static bool eat(const char **p, const char *lit)
 {
@@ -892,7 +874,7 @@ static pe_status load_plans(loader *L, const yaml_node_t *node)
         const yaml_node_t *item = ydoc_node(L->d, node->data.sequence.items.start[i]);
         st = worse(st, load_plan(L, item, i, &L->s->plans[i]));
         L->s->plan_count = i + 1;
-        canonical_text(&L->s->plans[i], L->canon[i], sizeof L->canon[i]);
+        scenario_plan_canonical(&L->s->plans[i], L->canon[i], sizeof L->canon[i]);
     }
     return st ? st : check_plan_names(L, node);
 }
@@ -1664,9 +1646,7 @@ static pe_status load_rank_by(loader *L, const yaml_node_t *n)
 /* The refinement keys a file may write itself (docs/model.md §12). */
 static bool names_refinement_key(const pe_ydoc *d, const yaml_node_t *map, const char *const *keys)
 {
-    if (!map || map->type != YAML_MAPPING_NODE)
-        return false;
-    for (const char *const *k = keys; *k; k++)
+    for (const char *const *k = keys; *k; k++) /* y_map_get: NULL for a non-mapping */
         if (y_map_get(d, map, *k))
             return true;
     return false;
@@ -1676,7 +1656,7 @@ static bool names_refinement_key(const pe_ydoc *d, const yaml_node_t *map, const
  * refinement itself: a framework:, or a refinement key written in its own
  * cluster (not one a preset supplies). Otherwise it is the textbook model,
  * exactly (docs/model.md §12, "Which model a scenario gets"). */
-static pe_fidelity default_fidelity(const loader *L, const yaml_node_t *root)
+static pe_fidelity default_fidelity(const loader *L)
 {
     static const char *const GPU_KEYS[] = {"gemm_efficiency", "gemm_half_gflop",
                                            "attention_efficiency", "elementwise_efficiency",
@@ -1684,11 +1664,9 @@ static pe_fidelity default_fidelity(const loader *L, const yaml_node_t *root)
                                            NULL};
     static const char *const LINK_KEYS[] = {"bus_efficiency", "half_message_mb", NULL};
     const pe_ydoc *d = L->d;
-    if (y_map_get(d, root, "framework"))
+    if (TOP("framework"))
         return PE_FIDELITY_REFINED;
-    const yaml_node_t *cluster = y_map_get(d, root, "cluster");
-    if (!cluster || cluster->type != YAML_MAPPING_NODE)
-        return PE_FIDELITY_TEXTBOOK;
+    const yaml_node_t *cluster = TOP("cluster");
     const bool named = names_refinement_key(d, y_map_get(d, cluster, "gpu"), GPU_KEYS) ||
                        names_refinement_key(d, y_map_get(d, cluster, "intra_node"), LINK_KEYS) ||
                        names_refinement_key(d, y_map_get(d, cluster, "inter_node"), LINK_KEYS);
@@ -1701,7 +1679,7 @@ static pe_status load_sections(loader *L, const yaml_node_t *root)
     pe_scenario *s = L->s;
     const yaml_node_t *n;
     if (!TOP("fidelity"))
-        s->fidelity = default_fidelity(L, root);
+        s->fidelity = default_fidelity(L);
     pe_status st = required_section(L, root, "model", load_model);
     if ((n = TOP("precision")))
         st = worse(st, load_simple(L, &pe_fields_precision, n, &s->precision));

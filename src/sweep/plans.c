@@ -32,73 +32,9 @@ const char *plans_skip_name(pe_skip k)
     return (unsigned)k < PE_SKIP_COUNT ? names[k] : "?";
 }
 
-/* Append text / a non-negative integer; the hot path of every report row
- * and ranking tie, so no printf. */
-static char *put_text(char *o, const char *end, const char *t)
-{
-    while (*t && o < end)
-        *o++ = *t++;
-    return o;
-}
-
-static char *put_int(char *o, const char *end, int64_t v)
-{
-    char digits[24];
-    int n = 0;
-    uint64_t u = v < 0 ? 0 : (uint64_t)v; /* degrees are ≥ 0 */
-    do {
-        digits[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    while (n && o < end)
-        *o++ = digits[--n];
-    return o;
-}
-
 int plans_canonical(const pe_plan *p, char *buf, size_t size)
 {
-    if (!size)
-        return 0;
-    char *o = buf, *end = buf + size - 1;
-    o = put_text(o, end, "dp");
-    o = put_int(o, end, p->dp);
-    o = put_text(o, end, "-tp");
-    o = put_int(o, end, p->tp);
-    o = put_text(o, end, "-pp");
-    o = put_int(o, end, p->pp);
-    o = put_text(o, end, "-cp");
-    o = put_int(o, end, p->cp);
-    o = put_text(o, end, "-z");
-    o = put_int(o, end, p->zero);
-    o = put_text(o, end, "-");
-    o = put_text(o, end, pe_recompute_name(p->recompute));
-    o = put_text(o, end, "-mb");
-    o = put_int(o, end, p->micro_batch);
-    o = put_text(o, end, "-");
-    o = put_text(o, end, pe_schedule_name(p->schedule));
-    o = put_text(o, end, "-v");
-    o = put_int(o, end, p->virtual_stages);
-    o = put_text(o, end, p->sequence_parallel ? "-sp1" : "-sp0");
-    if (p->ep > 1) {
-        o = put_text(o, end, "-ep");
-        o = put_int(o, end, p->ep);
-    }
-    if (p->etp != p->tp && p->etp > 0) {
-        o = put_text(o, end, "-etp");
-        o = put_int(o, end, p->etp);
-    }
-    if (p->first_stage_layers > 0) {
-        o = put_text(o, end, "-fs");
-        o = put_int(o, end, p->first_stage_layers);
-    }
-    if (p->last_stage_layers > 0) {
-        o = put_text(o, end, "-ls");
-        o = put_int(o, end, p->last_stage_layers);
-    }
-    if (p->offload_optimizer)
-        o = put_text(o, end, "-off");
-    *o = '\0';
-    return (int)(o - buf);
+    return scenario_plan_canonical(p, buf, size);
 }
 
 /* `prefix`, then a whole number of at most 16 digits, at least `min`. */
@@ -251,12 +187,20 @@ static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t fallback, i
         for (int64_t v = VIRTUAL_STAGES_AUTO_FIRST; v <= VIRTUAL_STAGES_AUTO_LAST; v++)
             push(cand, &n, v);
         break;
-    case PE_AXIS_EP: /* divisors of E (issue 11; a dense model: 1), filtered by V10, V14 */
+    case PE_AXIS_EP: { /* divisors of E (issue 11; a dense model: 1), filtered by V10, V14 */
+        /* ascending, in O(√E) (E may be up to 2^53): those up to √E, then
+         * their co-divisors E/d above √E from the largest d down */
+        const int64_t E = s->model.experts;
         push(cand, &n, 1);
-        for (int64_t e = 2; e <= s->model.experts && n < cap; e++)
-            if (s->model.experts % e == 0)
+        int64_t e = 2;
+        for (; e <= E / e && n < cap; e++) /* e·e ≤ E without overflow */
+            if (E % e == 0)
                 push(cand, &n, e);
+        for (int64_t d = e - 1; d >= 1 && n < cap; d--)
+            if (E % d == 0 && E / d > d)
+                push(cand, &n, E / d);
         break;
+    }
     default: /* the loader admits auto on the axes above only */
         push(cand, &n, fallback);
         break;

@@ -338,6 +338,23 @@ static void test_ep_axis(void **state)
     assert_int_equal(p.etp, 1); /* etp = tp for a dense model */
     assert_int_equal(plans_at(&sp, 1, &p), PE_SKIP_EP_DENSE);
     plans_free(&sp);
+
+    /* ep auto lists the divisors of E ascending in O(√E): 16 → 1, 2, 4, 8,
+     * 16; a prime just under 2^53 (a hostile input that took minutes when
+     * every e ≤ E was tried) → 1 and itself */
+    s.model.experts = 16;
+    s.sweep.ep.is_auto = true;
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    assert_int_equal(sp.slots[PE_AXIS_EP], 5);
+    static const int64_t divisors16[] = {1, 2, 4, 8, 16};
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(sp.values[PE_AXIS_EP][i], divisors16[i]);
+    plans_free(&sp);
+    s.model.experts = 9007199254740881;
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    assert_int_equal(sp.slots[PE_AXIS_EP], 2);
+    assert_int_equal(sp.values[PE_AXIS_EP][1], 9007199254740881);
+    plans_free(&sp);
 }
 
 /* The cursor walk (odometer, whole skipped sub-trees at once) visits
