@@ -16,9 +16,11 @@ preset_value() {
 }
 # The A100 file has nine fit rows, the H100 file eight: the default tries
 # up to four numbers (⌊9/2⌋, ⌊8/2⌋) and keeps the count with the least
-# leave-one-out error (three for the A100, four for the H100, whose runs
-# include fp8 ones: gemm_efficiency, elementwise_efficiency,
-# fp8_gemm_efficiency and gemm_half_gflop; docs/model.md §13).
+# leave-one-out error (four for both: the A100's gemm_efficiency,
+# elementwise_efficiency, gemm_half_gflop and attention_efficiency; the
+# H100's, whose runs include fp8 ones, gemm_efficiency,
+# elementwise_efficiency, fp8_gemm_efficiency and gemm_half_gflop;
+# docs/model.md §13).
 for gpu in a100:a100-80gb h100:h100-sxm; do
     runs=${gpu%%:*} name=${gpu#*:}
     "$planeval" calibrate "$cal/$runs.csv" >"$work/$runs.out" 2>"$work/$runs.err"; rc=$?
@@ -30,8 +32,8 @@ for gpu in a100:a100-80gb h100:h100-sxm; do
         'grep -Eq "^fit: [0-9]+ runs, in-sample mean \|error\| [0-9.]+% \(max [0-9.]+%\), leave-one-out mean \|error\| [0-9.]+%$" "$work/$runs.out"'
     nfit=$(grep -c ',fit$' "$cal/$runs.csv")
     check "$runs: at most half of the runs are fitted ($nfit of $rows)" '[ $((2 * nfit)) -le "$rows" ]'
-    keys="gemm_efficiency elementwise_efficiency"
-    [ "$runs" = h100 ] && keys="$keys fp8_gemm_efficiency gemm_half_gflop"
+    keys="gemm_efficiency elementwise_efficiency gemm_half_gflop attention_efficiency"
+    [ "$runs" = h100 ] && keys="gemm_efficiency elementwise_efficiency fp8_gemm_efficiency gemm_half_gflop"
     for key in $keys; do
         got=$(awk -v k="$key:" '$1 == k { print $2 }' "$work/$runs.out")
         want=$(preset_value "$name" "$key")

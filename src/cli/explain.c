@@ -27,6 +27,7 @@ static const char *const SOURCES[][2] = {
     {"GPipe", "Huang et al., GPipe, arXiv:1811.06965 (2019)"},
     {"Qi", "Qi et al., Zero Bubble Pipeline Parallelism, arXiv:2401.10241 (2023)"},
     {"Thakur", "Thakur, Rabenseifner, Gropp, Optimization of Collective Communication Operations in MPICH, IJHPCA 19(1) (2005); NVIDIA nccl-tests doc/PERFORMANCE.md"},
+    {"DAPPLE", "Fan et al., DAPPLE: A Pipelined Data Parallel Approach for Training Large Models, PPoPP 2021, arXiv:2007.01045: its planner's pipeline length (m−1)·max_j t_j + Σ_j t_j"},
     {"Liu", "Liu et al., Ring Attention with Blockwise Transformers, arXiv:2310.01889 (2023)"},
     {"Hockney", "Hockney, The communication challenge for MPP: Intel Paragon and Meiko CS-2, Parallel Computing 20(3) (1994); Hockney & Jesshope, Parallel Computers 2 (1988): performance r∞ and half-performance size n½"},
     {"Williams", "Williams, Waterman, Patterson, Roofline: an insightful visual performance model for multicore architectures, CACM 52(4) (2009)"},
@@ -709,6 +710,23 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
 
 }
 
+/* §12 B5: the other stages' own times; the bubble is the smaller of B5 and
+ * B1–B4. */
+static void explain_b5(FILE *out, const pe_plan *p, const pe_detail *d)
+{
+    static const char *const B[] = {"Σ_{j≠w} (t_f,j + t_b,j)", "Σ_{j≠w} (t_f,j + t_b,j)/v",
+                                    "Σ_{j≠w} (t_f,j + t_b,j)", "Σ_{j≠w} t_f,j", "0"};
+    const int ts = d->time_stage, mid = d->stages == 3 ? 2 : 0;
+    eq_begin(out, "B5", "bubble by stage (framework bubble_by_stage)",
+             "min(B above, %s), the p−2 middle stages at the %s stage's t",
+             B[p->schedule], d->stages == 3 ? "middle" : "first");
+    eq_subst(out, "Σ_{j≠w} t_f,j = %.6g + %.6g + %lld·%.6g − %.6g = %.6g s", d->t_f[0], d->t_f[1],
+             (long long)(p->pp - 2), d->t_f[mid], d->t_f[ts], d->others_f);
+    eq_subst(out, "Σ_{j≠w} t_b,j = %.6g + %.6g + %lld·%.6g − %.6g = %.6g s", d->t_b[0], d->t_b[1],
+             (long long)(p->pp - 2), d->t_b[mid], d->t_b[ts], d->others_b);
+    eq_value(out, d->bubble, "s", "DAPPLE");
+}
+
 /* §7 B1–B4 and §8 S1–S5. */
 static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                                 const pe_detail *d, const pe_result *r)
@@ -721,7 +739,10 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     eq_begin(out, "B", "bubble", "%s", p->pp == 1 ? "0 (p = 1)" : B[p->schedule]);
     eq_subst(out, "p = %lld, v = %lld, t_f = %.6g, t_b = %.6g", (long long)p->pp,
              (long long)p->virtual_stages, d->t_f[ts], d->t_b[ts]);
-    eq_value(out, d->bubble, "s", p->schedule >= PE_SCHEDULE_ZB_H1 ? "Qi 2023" : "GPipe; Narayanan §2.2");
+    eq_value(out, d->bubble_uniform, "s",
+             p->schedule >= PE_SCHEDULE_ZB_H1 ? "Qi 2023" : "GPipe; Narayanan §2.2");
+    if (ctx->bubble_by_stage && p->pp > 1)
+        explain_b5(out, p, d);
     eq_begin(out, "§7", "bubble_fraction", "bubble / (m·(t_f + t_b))");
     eq_subst(out, "%.6g / (%g·%.6g)", d->bubble, m, d->t_f[ts] + d->t_b[ts]);
     eq_value(out, r->bubble_fraction, "", "spec");

@@ -192,6 +192,7 @@ typedef struct {
     bool tp_async_backward;       /* X13 input-gradient collectives behind wgrad GEMMs; false */
     double grad_accum_bytes;      /* F21 bytes per parameter per micro-batch; 0 */
     double optimizer_pass_bytes;  /* X14 bytes per parameter of the optimizer step; 0: X5 */
+    bool bubble_by_stage;         /* B5 fill and drain at each stage's own pace; false */
 } pe_framework;
 
 typedef struct {

@@ -38,7 +38,9 @@ struct pe_detail {
     double s_pp, t_p2p_pp, chi_pp;             /* X3 */
     double s_g, s_w, t_rs_g, t_rs_w, chi_dp;   /* X4 (time stage) */
     double optimizer;                          /* X5 */
-    double bubble;                             /* B1–B4 */
+    double bubble;                             /* B1–B4, or B5 when smaller */
+    double bubble_uniform;                     /* B1–B4 on the time stage (B5's cap) */
+    double others_f, others_b;                 /* B5: Σ over the other stages of t_f, t_b */
     /* §12 refinements (0 when off) */
     double gemm_t[PE_LAYER_GEMMS];             /* F8 each forward GEMM of a layer */
     double tau_gemm, tau_core, tau_ew, tau_ew_att, tau_out; /* F8–F10 per layer / output */

@@ -105,6 +105,7 @@ static void prepare_refinements(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->dp_bucket_bytes = fw->present ? fw->dp_bucket_mb * 1e6 : 0.0;        /* X7 */
     ctx->comm_slowdown = fw->present ? fw->comm_slowdown : 0.0;               /* X8 */
     ctx->tp_async_bwd = fw->present && fw->tp_async_backward;                 /* X13 */
+    ctx->bubble_by_stage = fw->present && fw->bubble_by_stage;                /* B5 */
     if (ctx->tp_async_bwd && !ctx->refined_compute)
         compute_layer_gemms(&sc->model, ctx->gemms); /* X13 windows at F6's rate */
     /* F21, X14: memory-bound passes at W·η_W (W when η_W is not given) */
@@ -675,6 +676,14 @@ ALWAYS_INLINE void step_stage_comm(const pe_eval_ctx *ctx, const pe_plan *pl, co
                        : comm_optimizer(ngpu, pl->zero, q->D, ctx->beta_w, ctx->beta_g,
                                         ctx->beta_o, ctx->hbm_bps); /* X5 */
     w->bubble = pipe_bubble(pl->schedule, q->p, q->v, w->t_f[ts], w->t_b[ts]); /* B1–B4 */
+    w->bubble_uniform = w->bubble;
+    if (ctx->bubble_by_stage && q->p > 1.0) { /* B5: the p−2 middle stages run at t(mid) */
+        const int mid = q->nst == 3 ? 2 : 0;
+        w->others_f = w->t_f[0] + w->t_f[1] + (q->p - 2.0) * w->t_f[mid] - w->t_f[ts];
+        w->others_b = w->t_b[0] + w->t_b[1] + (q->p - 2.0) * w->t_b[mid] - w->t_b[ts];
+        const double b5 = pipe_bubble_by_stage(pl->schedule, q->v, w->others_f, w->others_b);
+        w->bubble = b5 < w->bubble ? b5 : w->bubble;
+    }
 }
 
 /* §8 S1–S5 and §9 budgets and status: the report row of a valid plan. */

@@ -151,6 +151,7 @@ typedef struct {
     double dp_bucket_bytes;            /* X7 */
     double comm_slowdown;              /* X8 φ */
     bool tp_async_bwd;                 /* X13 */
+    bool bubble_by_stage;              /* B5 */
     double accum_s_per_param;          /* F21 grad_accum_bytes/(W·η_W), 0: off */
     double opt_s_per_param;            /* X14 optimizer_pass_bytes/(W·η_W), 0: X5 */
     /* §12 refinements of issue 11's models (F17–F20) */

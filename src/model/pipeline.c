@@ -4,4 +4,6 @@
 extern inline double pipe_stage_time(double tau, double chi_tp, double chi_cp);
 extern inline double pipe_bubble(pe_schedule schedule, double p, double v, double t_f,
                                  double t_b);
+extern inline double pipe_bubble_by_stage(pe_schedule schedule, double v, double others_f,
+                                          double others_b);
 extern inline double pipe_bubble_fraction(double bubble, double m, double t_f, double t_b);

@@ -33,6 +33,29 @@ inline double pipe_bubble(pe_schedule schedule, double p, double v, double t_f, 
     }
 }
 
+/* B5 (docs/model.md §12, framework bubble_by_stage): fill and drain pass
+ * each stage at its own pace and only the steady phase runs at the slowest
+ * stage's, so a step is (m−1)·t_w + Σ_j t_j (DAPPLE's planner) and the
+ * bubble sums the other stages' times where B1–B4 count p−1 copies of the
+ * slowest: others_f = Σ_{j≠w} t_f,j, others_b likewise.
+ *  B1 gpipe, 1f1b: others_f + others_b;  B2 interleaved: the same / v;
+ *  B3 zb-h1: others_f;  B4 zb-h2: 0. The caller keeps the smaller of B5 and
+ *  B1–B4 (B3 picks the slowest stage by t_f + t_b, not by t_f). */
+inline double pipe_bubble_by_stage(pe_schedule schedule, double v, double others_f,
+                                   double others_b)
+{
+    switch (schedule) {
+    case PE_SCHEDULE_INTERLEAVED:
+        return (others_f + others_b) / v;
+    case PE_SCHEDULE_ZB_H1:
+        return others_f;
+    case PE_SCHEDULE_ZB_H2:
+        return 0.0;
+    default:
+        return others_f + others_b;
+    }
+}
+
 /* §7 bubble_fraction = bubble / (m·(t_f + t_b)) */
 inline double pipe_bubble_fraction(double bubble, double m, double t_f, double t_b)
 {

@@ -70,7 +70,7 @@ static void test_defaults(void **state)
     assert_int_equal(s.fidelity, PE_FIDELITY_REFINED);
     assert_false(s.refinements_unused);
     assert_false(s.framework.present);
-    assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.7104);
+    assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.7064);
     /* the a100-node preset's measured link efficiencies (clusters.yaml), no S_half */
     assert_true(s.cluster.intra_node.bus_efficiency == 0.78);
     assert_true(s.cluster.inter_node.bus_efficiency == 0.96);
@@ -85,7 +85,7 @@ static void test_named_refinement(void **state)
     (void)state;
     pe_scenario s = load("framework: megatron-core\n");
     assert_int_equal(s.fidelity, PE_FIDELITY_REFINED);
-    assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.7104);
+    assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.7064);
     scenario_free(&s);
     const char *const named[] = {
         "cluster: { preset: a100-node, nodes: 8, gpu: { elementwise_efficiency: 0.5 } }\n",
@@ -123,12 +123,17 @@ static void test_preset_and_override(void **state)
     /* X13 on, F21 fused (0), X14 50 bytes (frameworks.yaml) */
     assert_true(s.framework.tp_async_backward);
     assert_true(s.framework.grad_accum_bytes == 0 && s.framework.optimizer_pass_bytes == 50);
+    assert_true(s.framework.bubble_by_stage); /* B5 */
     scenario_free(&s);
     /* Megatron-LM of 2021: no X13, fp16 accumulation 6 bytes, fp16 step 58 */
     s = load("framework: megatron-lm-2021\n");
     assert_false(s.framework.tp_async_backward);
     assert_true(s.framework.grad_accum_bytes == 6 && s.framework.optimizer_pass_bytes == 58);
     assert_true(s.framework.pp_scatter_gather && s.overlap.dp == 0);
+    assert_true(s.framework.bubble_by_stage);
+    scenario_free(&s);
+    s = load("framework: fsdp\n"); /* no pipeline schedule: B5 stays off */
+    assert_false(s.framework.bubble_by_stage);
     scenario_free(&s);
     s = load("framework: { preset: megatron-core, tp_async_backward: false, grad_accum_bytes: 10 }\n");
     assert_false(s.framework.tp_async_backward); /* the file's keys win */

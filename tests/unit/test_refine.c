@@ -14,6 +14,7 @@
 #include "model/comm.h"
 #include "model/compute.h"
 #include "model/detail.h"
+#include "model/pipeline.h"
 
 /* F7 GPT-3 175B: QKV h × 3h, projection h × h, MLP in h × 4h, out 4h × h;
  * Σ K·N = 3h² + h² + 4h² + 4h² = 12h² = N_mm (P1) = 1,811,939,328. */
@@ -341,6 +342,68 @@ static void test_f21_x14(void **state)
     assert_rel(r.optimizer_s, d.n_gpu[0] / 8 * 46 / 2.65e12, 1e-12);
 }
 
+/* B5 by hand: the other stages 1 + 2 (forward) and 3 + 4 (backward) → 1f1b
+ * and gpipe 3 + 7 = 10, interleaved v 2: 5, zb-h1 the forwards: 3, zb-h2 0.
+ * On GPT-3 (96 layers), t 8, p 8, the last stage carries the output layer
+ * and is the slowest; the six middle stages equal stage 0, so the bubble is
+ * 7·(t_f + t_b) of stage 0 where B1 counts 7 of stage 7, /v interleaved,
+ * 7·t_f zb-h1. With first_stage_layers 18 at p 4 (stages of 18, 26, 26,
+ * 26 layers) the middle candidate [2] stands for both middle stages:
+ * t(0) + 2·t(mid). The step shortens by exactly what the bubble loses. */
+static void test_b5_bubble_by_stage(void **state)
+{
+    (void)state;
+    assert_rel(pipe_bubble_by_stage(PE_SCHEDULE_1F1B, 1, 1 + 2, 3 + 4), 10, 1e-15);
+    assert_rel(pipe_bubble_by_stage(PE_SCHEDULE_GPIPE, 1, 3, 7), 10, 1e-15);
+    assert_rel(pipe_bubble_by_stage(PE_SCHEDULE_INTERLEAVED, 2, 3, 7), 5, 1e-15);
+    assert_rel(pipe_bubble_by_stage(PE_SCHEDULE_ZB_H1, 1, 3, 7), 3, 1e-15);
+    assert_true(pipe_bubble_by_stage(PE_SCHEDULE_ZB_H2, 1, 3, 7) == 0.0);
+    pe_scenario s = fx_gpt3(8);
+    s.framework = (pe_framework){.present = true, .bubble_by_stage = true};
+    pe_scenario off = s;
+    off.framework.bubble_by_stage = false;
+    static const pe_schedule sched[] = {PE_SCHEDULE_1F1B, PE_SCHEDULE_INTERLEAVED,
+                                        PE_SCHEDULE_ZB_H1, PE_SCHEDULE_ZB_H2};
+    for (size_t i = 0; i < 4; i++) {
+        pe_plan p = fx_plan(1, 8, 8, 1);
+        p.schedule = sched[i], p.virtual_stages = sched[i] == PE_SCHEDULE_INTERLEAVED ? 2 : 1;
+        pe_eval_ctx ctx;
+        pe_result r;
+        pe_detail d;
+        evaluate_prepare(&s, &ctx);
+        evaluate_plan_detail(&ctx, &p, &r, &d);
+        assert_int_equal(d.time_stage, 1);
+        const double t0 = d.t_f[0] + d.t_b[0], t7 = d.t_f[1] + d.t_b[1];
+        assert_true(t7 > t0);
+        const double b5 = sched[i] == PE_SCHEDULE_1F1B          ? 7 * t0
+                          : sched[i] == PE_SCHEDULE_INTERLEAVED ? 7 * t0 / 2
+                          : sched[i] == PE_SCHEDULE_ZB_H1       ? 7 * d.t_f[0]
+                                                                : 0.0;
+        assert_rel(d.others_f, 7 * d.t_f[0], 1e-12);
+        assert_rel(d.others_b, 7 * d.t_b[0], 1e-12);
+        if (b5 > 0.0)
+            assert_rel(r.bubble_s, b5, 1e-12);
+        else
+            assert_true(r.bubble_s == 0.0);
+        const pe_result r_off = fx_eval(&off, &p);
+        assert_rel(r_off.bubble_s, d.bubble_uniform, 1e-15);
+        assert_rel(r_off.step_time_s - r.step_time_s, r_off.bubble_s - r.bubble_s, 1e-9);
+        if (sched[i] == PE_SCHEDULE_1F1B)
+            assert_rel(r_off.bubble_s, 7 * t7, 1e-12);
+    }
+    pe_plan u = fx_plan(2, 8, 4, 1);
+    u.first_stage_layers = 18;
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &u, &r, &d);
+    assert_int_equal(d.stages, 3);
+    assert_int_equal(d.time_stage, 1);
+    assert_rel(r.bubble_s, d.t_f[0] + d.t_b[0] + 2 * (d.t_f[2] + d.t_b[2]), 1e-12);
+    assert_true(r.bubble_s < d.bubble_uniform);
+}
+
 static pe_scenario refined_gpt3(void)
 {
     pe_scenario s = fx_gpt3(16);
@@ -353,7 +416,7 @@ static pe_scenario refined_gpt3(void)
     s.framework = (pe_framework){.present = true, .pp_scatter_gather = true,
                                  .dp_algorithm = PE_DP_FLAT, .dp_bucket_mb = 100,
                                  .allreduce = PE_ALLREDUCE_AUTO,
-                                 .comm_slowdown = 0.2};
+                                 .comm_slowdown = 0.2, .bubble_by_stage = true};
     return s;
 }
 
@@ -380,6 +443,11 @@ static void fewer_pass_bytes(pe_scenario *s, pe_plan *p)
     (void)p;
     s->framework.grad_accum_bytes /= 2, s->framework.optimizer_pass_bytes /= 2; /* F21, X14 */
 }
+static void by_stage(pe_scenario *s, pe_plan *p)
+{
+    (void)p;
+    s->framework.present = true, s->framework.bubble_by_stage = true; /* B5 */
+}
 static void async_backward(pe_scenario *s, pe_plan *p)
 {
     (void)p;
@@ -401,6 +469,10 @@ static void test_properties(void **state)
     const pe_scenario v1 = fx_gpt3(16);
     never_slower(&v1, more_overlap);
     never_slower(&v1, async_backward);
+    never_slower(&v1, by_stage);
+    pe_scenario no_b5 = refined_gpt3();
+    no_b5.framework.bubble_by_stage = false;
+    never_slower(&no_b5, by_stage);
 }
 
 /* Neutral values reproduce v1 bit for bit; scenario_force_textbook sets
@@ -438,7 +510,7 @@ int main(void)
         cmocka_unit_test(test_refined_plan), cmocka_unit_test(test_c8_c9),
         cmocka_unit_test(test_x7_x8),        cmocka_unit_test(test_x6),
         cmocka_unit_test(test_c10_tree),     cmocka_unit_test(test_x13_async_backward),
-        cmocka_unit_test(test_f21_x14),
+        cmocka_unit_test(test_f21_x14),      cmocka_unit_test(test_b5_bubble_by_stage),
         cmocka_unit_test(test_properties),   cmocka_unit_test(test_neutral_and_textbook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
