@@ -113,4 +113,28 @@ check "the first 20 in file order" \
     'sed -n 4p "$work/err" | grep -q ":3:3: error: unknown key .bad_key_01." &&
      sed -n 20p "$work/err" | grep -q ":14:3: error: unknown key .bad_key_12."'
 
+# ---------------------------------------------------------------- preset variants
+# A dense or non-MLA variant of an MoE/MLA preset: `experts: 0` drops the
+# preset's MoE keys and `attention: flash` its MLA keys (back to their
+# defaults); the same keys written in the file itself are still refused.
+variant() {
+    printf 'schema: planeval/v1\nname: v\nmodel: { preset: deepseek-v3, %s }\ncluster: { preset: h100-node, nodes: 8 }\ntraining: { global_batch: 1024 }\nplans:\n  - { name: a, dp: 64 }\n' "$1" >"$work/variant.yaml"
+    "$planeval" explain --plan a "$work/variant.yaml" >"$work/variant.out" 2>"$work/err"
+}
+variant 'experts: 0'; rc=$?
+check "deepseek-v3 with experts: 0 loads as a dense model (got $rc: $(head -c 200 "$work/err"))" \
+    '[ $rc -eq 0 ] && ! grep -q "Mixture of experts" "$work/variant.out"'
+variant 'experts: 0, attention: flash'; rc=$?
+# P1 without MLA and MoE: h·(h + 2·g·d) + h·h + 3·h·f (swiglu) with
+# d = h/a = 56, g = a: 7168·21504 + 7168·7168 + 3·7168·18432 =
+# 154,140,672 + 51,380,224 + 396,361,728 = 601,882,624
+check "and with attention: flash a plain dense layer (got $rc: $(grep -m1 -A2 "^P1" "$work/variant.out" | tail -1))" \
+    '[ $rc -eq 0 ] && grep -m1 -A2 "^P1" "$work/variant.out" | grep -q "= 6.01883e+08 parameters"'
+variant 'experts: 0, top_k: 2'; rc=$?
+check "a MoE key the file writes with experts: 0 is still refused (got $rc: $(cat "$work/err"))" \
+    '[ $rc -eq 2 ] && grep -q "model.top_k is set but model.experts is 0" "$work/err"'
+variant 'attention: flash, kv_lora_rank: 512'; rc=$?
+check "an MLA key the file writes without mla is still refused (got $rc)" \
+    '[ $rc -eq 2 ] && grep -q "model.kv_lora_rank applies to attention: mla only" "$work/err"'
+
 finish

@@ -351,6 +351,41 @@ static pe_status check_mla_keys(loader *L, const pe_applied *a, const yaml_node_
     return PE_OK;
 }
 
+/* A variant of a preset: the file's `experts: 0` makes a dense model of an
+ * MoE preset and its `attention:` other than mla a non-MLA one; the keys
+ * the preset gave for what the file turned off no longer apply and go back
+ * to their defaults (keys the file writes itself are still checked). */
+static bool drop_preset_keys(pe_applied *a, const char *const *keys, size_t n)
+{
+    bool dropped = false;
+    for (size_t i = 0; i < n; i++) {
+        const size_t k = IDX(pe_fields_model, keys[i]);
+        if (a->set[k] && a->layer[k] == 0)
+            a->set[k] = false, dropped = true;
+    }
+    return dropped;
+}
+
+static void drop_variant_keys(pe_model *m, pe_applied *a)
+{
+    static const char *const moe_keys[] = {"top_k",        "moe_ffn_hidden", "shared_experts",
+                                           "dense_layers", "moe_every",      "capacity_factor",
+                                           "moe_imbalance"};
+    static const char *const mla_keys[] = {"kv_lora_rank", "qk_rope_head_dim",
+                                           "qk_nope_head_dim", "v_head_dim", "q_lora_rank"};
+    const size_t ie = IDX(pe_fields_model, "experts"), ia = IDX(pe_fields_model, "attention");
+    /* back to set_defaults' values; a key the file writes is refused below anyway */
+    if (m->experts == 0 && a->set[ie] && a->layer[ie] == 1 &&
+        drop_preset_keys(a, moe_keys, sizeof moe_keys / sizeof *moe_keys))
+        m->top_k = m->moe_ffn_hidden = m->shared_experts = m->dense_layers = 0,
+        m->moe_every = 1, m->has_capacity_factor = false, m->capacity_factor = 0,
+        m->moe_imbalance = 1;
+    if (m->attention != PE_ATTENTION_MLA && a->set[ia] && a->layer[ia] == 1 &&
+        drop_preset_keys(a, mla_keys, sizeof mla_keys / sizeof *mla_keys))
+        m->q_lora_rank = m->kv_lora_rank = m->qk_rope_head_dim = m->qk_nope_head_dim =
+            m->v_head_dim = 0;
+}
+
 /* Issue 11 (docs/design/moe.md §1): the MoE keys only with experts > 0 (as
  * Megatron's "moe_ffn_hidden_size is set but num_moe_experts is None"),
  * top_k required and ≤ experts, dense_layers ≤ layers, no params with
@@ -400,6 +435,7 @@ static pe_status load_model(loader *L, const yaml_node_t *node)
     st = worse(st, check_required(L, &pe_fields_model, &a, node, "model"));
     if (st)
         return st; /* the rules below read every key */
+    drop_variant_keys(m, &a);
     if (!a.set[IDX(pe_fields_model, "kv_heads")])
         m->kv_heads = m->heads; /* docs/model.md §0: g defaults to a */
     if (!a.set[IDX(pe_fields_model, "ffn_hidden")])

@@ -426,6 +426,24 @@ static void offset_position(const char *data, size_t size, size_t off, int *line
     *col = c;
 }
 
+/* Whether line `line` (0-based) has a ': ' (or ':' and a tab) before its
+ * character `column`: then a "mapping values are not allowed" there is a
+ * second ': ' inside the value of a key, not an overlong key. */
+static bool colon_before(const char *data, size_t size, size_t line, size_t column)
+{
+    size_t i = 0;
+    for (size_t l = 0; l < line && i < size; i++)
+        if (data[i] == '\n')
+            l++;
+    for (size_t c = 0; i + 1 < size && c < column && data[i] != '\n'; i++) {
+        if (data[i] == ':' && (data[i + 1] == ' ' || data[i + 1] == '\t'))
+            return true;
+        if (((unsigned char)data[i] & 0xC0) != 0x80) /* count characters, as libyaml's marks */
+            c++;
+    }
+    return false;
+}
+
 static pe_status parser_error(const yaml_parser_t *p, const char *path, const char *data,
                               size_t size, pe_error *err)
 {
@@ -470,6 +488,11 @@ static pe_status parser_error(const yaml_parser_t *p, const char *path, const ch
                        "alias *%.*s refers to no anchor (&%.*s must come before it)", (int)n,
                        data + i, (int)n, data + i);
     }
+    if (strstr(problem, "mapping values are not allowed") &&
+        colon_before(data, size, p->problem_mark.line, p->problem_mark.column))
+        return pe_fail(err, PE_BAD_INPUT, path, line, col,
+                       "YAML syntax error: %s (a ': ' inside a value: quote the value)",
+                       problem);
     if (col > 1024 && (strstr(problem, "mapping values are not allowed") ||
                        (p->context && strstr(p->context, "simple key"))))
         return pe_fail(err, PE_BAD_INPUT, path, line, col,

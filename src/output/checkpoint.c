@@ -17,7 +17,10 @@
 #include "output/digest.h"
 #include "output/report.h"
 
-#define MAGIC "planeval-checkpoint 2"
+/* The format's version: 3 since the skip and rule counts of issue 11 (a
+ * format-2 file has fewer of them and cannot be resumed). */
+#define MAGIC_WORD "planeval-checkpoint "
+#define MAGIC MAGIC_WORD "3"
 #define CRC_KEY "crc32 "
 #define CRC_LINE_LEN 15 /* "crc32 " + 8 hex digits + "\n" */
 
@@ -193,6 +196,16 @@ pe_status checkpoint_read(const char *path, pe_checkpoint *c, pe_error *err)
     if (!buf)
         return pe_fail(err, PE_INTERNAL, path, 0, 0, "cannot read the checkpoint");
     const char *why = check_sum(buf, len);
+    char other[96];
+    const size_t mw = strlen(MAGIC_WORD);
+    if (!why && len > mw && memcmp(buf, MAGIC_WORD, mw) == 0 &&
+        strncmp(buf, MAGIC "\n", strlen(MAGIC) + 1) != 0) {
+        const char *eol = memchr(buf + mw, '\n', len - mw); /* the body ends in one */
+        const int n = eol ? (int)(eol - (buf + mw)) : 0; /* the file's format, up to 8 shown */
+        snprintf(other, sizeof other, "it is another planeval's (format %.*s, this one reads %s)",
+                 n < 8 ? n : 8, buf + mw, MAGIC + mw);
+        why = other;
+    }
     if (!why && !parse_body(buf, len - CRC_LINE_LEN, c))
         why = "its contents are not a planeval checkpoint's";
     free(buf);

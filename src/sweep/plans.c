@@ -291,7 +291,8 @@ static inline int64_t mul_sat(int64_t a, int64_t b)
     return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
-/* Issue 11 axes: ep, etp (a dense model takes ep 1, etp = tp once; ep:
+/* Issue 11 axes: ep, etp (a dense model takes only ep 1 and etp = tp, the
+ * values an explicit plan may give it (V9), so each plan once; ep:
  * auto keeps the divisors of E with ep·etp | t·c·dp, V10, and ep·etp
  * dividing or a multiple of G, V14), stage layers, offload. */
 static pe_skip moe_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_plan *out,
@@ -308,11 +309,11 @@ static pe_skip moe_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_pl
     }
     out->ep = v[PE_AXIS_EP][slot[PE_AXIS_EP]];
     *axis = PE_AXIS_EP;
-    if (!moe && (slot[PE_AXIS_EP] != 0 || out->ep != 1))
+    if (!moe && out->ep != 1)
         return PE_SKIP_EP_DENSE;
     out->etp = v[PE_AXIS_ETP][slot[PE_AXIS_ETP]];
     *axis = PE_AXIS_ETP;
-    if (!moe && slot[PE_AXIS_ETP] != 0)
+    if (!moe && out->etp != 0 && out->etp != out->tp) /* 0: the default, "tp" */
         return PE_SKIP_EP_DENSE;
     if (out->etp == 0 || !moe)
         out->etp = out->tp;

@@ -29,7 +29,7 @@ typedef enum {
     PE_SKIP_INTERLEAVED_V_LT_2, /* interleaved with v < 2 */
     PE_SKIP_SP_TP1,             /* t = 1 takes sequence_parallel = false once */
     PE_SKIP_SCHEDULE_PP1,       /* p = 1 takes the first listed non-interleaved schedule once */
-    PE_SKIP_EP_DENSE,           /* ep/etp values of a dense model: ep 1 (etp = tp) once */
+    PE_SKIP_EP_DENSE,           /* ep/etp values of a dense model other than ep 1, etp = tp */
     PE_SKIP_EP_AUTO,            /* ep: auto candidate failing V10 or V14's ep·etp alignment */
     PE_SKIP_COUNT
 } pe_skip;

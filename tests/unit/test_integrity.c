@@ -191,6 +191,17 @@ static void test_truncated_and_repeated(void **state)
     /* an old checkpoint without a checksum */
     const char *old = "planeval-checkpoint 1\nfingerprint 0000000000000001\n";
     expect_refused(old, strlen(old), "version 1");
+    /* another format with a good checksum: refused as another planeval's */
+    const char *body2 = "planeval-checkpoint 2\nfingerprint 00000001\n";
+    char two[128];
+    snprintf(two, sizeof two, "%scrc32 %08x\n", body2,
+             (unsigned)digest_crc32(0, body2, strlen(body2)));
+    write_all(two, strlen(two));
+    pe_checkpoint c2;
+    pe_error err2 = {0};
+    assert_int_equal(checkpoint_read(path, &c2, &err2), PE_BAD_INPUT);
+    assert_non_null(strstr(err2.msg, "damaged checkpoint: it is another planeval's (format 2, "
+                                     "this one reads 3); remove it to start over"));
     free(longer);
     free(text);
 }

@@ -295,8 +295,10 @@ static void test_sequence_parallel(void **state)
 /* Issue 11: ep auto on an MoE model (E = 8) over N = 4 GPUs: tp [1, 2] ×
  * ep auto {1, 2, 4, 8} × etp [1] = 8 slots; ep·etp must divide tp·cp·dp = 4,
  * so ep 8 is skipped for both tp. The canonical text carries the tail
- * (-ep4; -etp1 where etp ≠ tp). A dense model with ep [1, 2] takes ep 1
- * once and skips the rest. */
+ * (-ep4; -etp1 where etp ≠ tp). A dense model takes only ep 1 and etp = tp,
+ * as V9 allows an explicit plan, wherever they stand in the list: ep
+ * [2, 1] skips slot 0 and takes slot 1; etp [1] with tp [1, 2] takes tp 1
+ * and skips tp 2 (it was evaluated as etp = tp). */
 static void test_ep_axis(void **state)
 {
     (void)state;
@@ -337,6 +339,14 @@ static void test_ep_axis(void **state)
     assert_int_equal(p.ep, 1);
     assert_int_equal(p.etp, 1); /* etp = tp for a dense model */
     assert_int_equal(plans_at(&sp, 1, &p), PE_SKIP_EP_DENSE);
+    plans_free(&sp);
+    set_axis(&s.sweep.ep, ep_vals, (int64_t[]){2, 1}, 2);
+    assert_int_equal(plans_init(&s, &sp, &err), PE_OK);
+    assert_int_equal(plans_at(&sp, 0, &p), PE_SKIP_EP_DENSE);
+    assert_int_equal(plans_at(&sp, 1, &p), PE_SKIP_NONE);
+    assert_int_equal(p.ep, 1);
+    /* indices: tp 1 (ep 2, ep 1), tp 2 (ep 2, ep 1); etp [1] */
+    assert_int_equal(plans_at(&sp, 3, &p), PE_SKIP_EP_DENSE); /* tp 2, etp 1 ≠ tp */
     plans_free(&sp);
 
     /* ep auto lists the divisors of E ascending in O(√E): 16 → 1, 2, 4, 8,
