@@ -41,6 +41,19 @@ for gpu in a100:a100-80gb h100:h100-sxm; do
     done
 done
 
+# The B200 preset holds the numbers its runs measure apart, named with --fit
+# (docs/model.md §13): the catalog's values are that fit's.
+"$planeval" calibrate "$cal/b200.csv" --fit fp8_gemm_efficiency,attention_efficiency \
+    >"$work/b200.out" 2>"$work/b200.err"; rc=$?
+check "b200: exits 0 (got $rc)" '[ $rc -eq 0 ] && [ ! -s "$work/b200.err" ]'
+for key in fp8_gemm_efficiency attention_efficiency; do
+    got=$(awk -v k="$key:" '$1 == k { print $2 }' "$work/b200.out")
+    want=$(preset_value b200 "$key")
+    check "b200: $key in the catalog ($want) is the fit ($got)" '[ -n "$got" ] && [ "$got" = "$want" ]'
+done
+nfit=$(grep -c ',fit$' "$cal/b200.csv")
+check "b200: at most half of the runs are fitted ($nfit of 10)" '[ $((2 * nfit)) -le 10 ]'
+
 # Without --fit the count of numbers is the one with the smallest
 # leave-one-out error among 1 .. ⌊fit rows/2⌋: the printed list's argmin.
 for runs in a100 h100; do

@@ -342,8 +342,16 @@ static void print_fit(const run_set *rs, const double x[NPAR], const double loo[
                pr_sum / (double)n_pred, pr_max);
     printf("\n# paste under the GPU preset (docs/model.md §12, F8-F11, F18); %d of %d numbers "
            "fitted\n", rs->free, MAX_FREE);
-    for (int k = 0; k < rs->free; k++)
+    bool gemm_fitted = false;
+    for (int k = 0; k < rs->free; k++) {
         printf("    %s: %.4g\n", PAR_NAME[rs->order[k]], x[rs->order[k]]);
+        gemm_fitted = gemm_fitted || rs->order[k] == P_GEMM;
+    }
+    /* the numbers fitted were fitted with F7–F11 on at this e_max: without
+     * it in the preset, F6 would time the runs and the lines would not hold */
+    if (!gemm_fitted && !rs->runs[0].s.cluster.gpu.has_gemm_efficiency)
+        printf("    gemm_efficiency: %.4g # not fitted: the runs' flops_efficiency, held while "
+               "fitting; it turns F7-F11 on\n", rs->fixed[P_GEMM]);
 }
 
 /* The numbers to fit: --fit's names in their order, else the candidates
