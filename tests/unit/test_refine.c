@@ -342,6 +342,14 @@ static void test_f21_x14(void **state)
     assert_rel(r.optimizer_s, d.n_gpu[0] / 8 * 46 / 2.65e12, 1e-12);
 }
 
+/* The result and the detail record of plan p. */
+static void eval_detail(const pe_scenario *s, const pe_plan *p, pe_result *r, pe_detail *d)
+{
+    pe_eval_ctx ctx;
+    evaluate_prepare(s, &ctx);
+    evaluate_plan_detail(&ctx, p, r, d);
+}
+
 /* B5 by hand: the other stages 1 + 2 (forward) and 3 + 4 (backward) → 1f1b
  * and gpipe 3 + 7 = 10, interleaved v 2: 5, zb-h1 the forwards: 3, zb-h2 0.
  * On GPT-3 (96 layers), t 8, p 8, the last stage carries the output layer
@@ -367,11 +375,9 @@ static void test_b5_bubble_by_stage(void **state)
     for (size_t i = 0; i < 4; i++) {
         pe_plan p = fx_plan(1, 8, 8, 1);
         p.schedule = sched[i], p.virtual_stages = sched[i] == PE_SCHEDULE_INTERLEAVED ? 2 : 1;
-        pe_eval_ctx ctx;
         pe_result r;
         pe_detail d;
-        evaluate_prepare(&s, &ctx);
-        evaluate_plan_detail(&ctx, &p, &r, &d);
+        eval_detail(&s, &p, &r, &d);
         assert_int_equal(d.time_stage, 1);
         const double t0 = d.t_f[0] + d.t_b[0], t7 = d.t_f[1] + d.t_b[1];
         assert_true(t7 > t0);
@@ -393,11 +399,9 @@ static void test_b5_bubble_by_stage(void **state)
     }
     pe_plan u = fx_plan(2, 8, 4, 1);
     u.first_stage_layers = 18;
-    pe_eval_ctx ctx;
     pe_result r;
     pe_detail d;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &u, &r, &d);
+    eval_detail(&s, &u, &r, &d);
     assert_int_equal(d.stages, 3);
     assert_int_equal(d.time_stage, 1);
     assert_rel(r.bubble_s, d.t_f[0] + d.t_b[0] + 2 * (d.t_f[2] + d.t_b[2]), 1e-12);
