@@ -180,6 +180,26 @@ static const char *check_sum(const char *buf, size_t len)
     return NULL;
 }
 
+/* A first line "planeval-checkpoint N" with N a whole number (up to 8
+ * digits) other than this format's: the message naming N; else NULL (a
+ * first line of any other shape is refused by parse_body as not a
+ * checkpoint, so no stray bytes of it reach the message). */
+static const char *other_format(const char *buf, size_t len, char *out, size_t size)
+{
+    const size_t mw = strlen(MAGIC_WORD);
+    if (len <= mw || memcmp(buf, MAGIC_WORD, mw) != 0)
+        return NULL;
+    size_t n = 0;
+    while (mw + n < len && n <= 8 && buf[mw + n] >= '0' && buf[mw + n] <= '9')
+        n++;
+    if (n == 0 || n > 8 || mw + n >= len || buf[mw + n] != '\n' ||
+        (n == strlen(MAGIC) - mw && memcmp(buf + mw, MAGIC + mw, n) == 0))
+        return NULL;
+    snprintf(out, size, "it is another planeval's (format %.*s, this one reads %s)", (int)n,
+             buf + mw, MAGIC + mw);
+    return out;
+}
+
 pe_status checkpoint_read(const char *path, pe_checkpoint *c, pe_error *err)
 {
     memset(c, 0, sizeof *c);
@@ -197,15 +217,8 @@ pe_status checkpoint_read(const char *path, pe_checkpoint *c, pe_error *err)
         return pe_fail(err, PE_INTERNAL, path, 0, 0, "cannot read the checkpoint");
     const char *why = check_sum(buf, len);
     char other[96];
-    const size_t mw = strlen(MAGIC_WORD);
-    if (!why && len > mw && memcmp(buf, MAGIC_WORD, mw) == 0 &&
-        strncmp(buf, MAGIC "\n", strlen(MAGIC) + 1) != 0) {
-        const char *eol = memchr(buf + mw, '\n', len - mw); /* the body ends in one */
-        const int n = eol ? (int)(eol - (buf + mw)) : 0; /* the file's format, up to 8 shown */
-        snprintf(other, sizeof other, "it is another planeval's (format %.*s, this one reads %s)",
-                 n < 8 ? n : 8, buf + mw, MAGIC + mw);
-        why = other;
-    }
+    if (!why)
+        why = other_format(buf, len, other, sizeof other);
     if (!why && !parse_body(buf, len - CRC_LINE_LEN, c))
         why = "its contents are not a planeval checkpoint's";
     free(buf);

@@ -202,6 +202,25 @@ static void test_truncated_and_repeated(void **state)
     assert_int_equal(checkpoint_read(path, &c2, &err2), PE_BAD_INPUT);
     assert_non_null(strstr(err2.msg, "damaged checkpoint: it is another planeval's (format 2, "
                                      "this one reads 3); remove it to start over"));
+    /* a good checksum over a first line that is no format number (trailing
+     * words, a NUL, escape bytes, more than 8 digits, none): not named as
+     * another planeval's format, whose message would quote those bytes */
+    static const char *const odd[] = {"planeval-checkpoint 3 extra\n",
+                                      "planeval-checkpoint 3\0junk\n",
+                                      "planeval-checkpoint \x1b[31m\n",
+                                      "planeval-checkpoint 123456789\n",
+                                      "planeval-checkpoint \n"};
+    static const size_t odd_len[] = {28, 27, 26, 30, 21};
+    for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
+        char buf[128];
+        memcpy(buf, odd[i], odd_len[i]);
+        snprintf(buf + odd_len[i], sizeof buf - odd_len[i], "crc32 %08x\n",
+                 (unsigned)digest_crc32(0, odd[i], odd_len[i]));
+        write_all(buf, odd_len[i] + 15);
+        assert_int_equal(checkpoint_read(path, &c2, &err2), PE_BAD_INPUT);
+        if (strstr(err2.msg, "another planeval's") || !strstr(err2.msg, "damaged checkpoint"))
+            fail_msg("first line %zu: %s", i, err2.msg);
+    }
     free(longer);
     free(text);
 }
