@@ -54,6 +54,36 @@ done
 nfit=$(grep -c ',fit$' "$cal/b200.csv")
 check "b200: at most half of the runs are fitted ($nfit of 10)" '[ $((2 * nfit)) -le 10 ]'
 
+# The paste block holds: with a GPU that carries no refinement number
+# (a catalog override of b200 with its datasheet keys only), the held
+# gemm_efficiency is printed too, and those lines under that GPU give the
+# step time calibrate printed for a fit row. Keys the GPU carries but the fit
+# held neutral are named for removal.
+mkdir -p "$work/cat"
+printf 'gpus:\n  b200: { hbm_gib: 180, peak_tflops: 2250, hbm_tb_s: 8, peak_fp8_tflops: 4500 }\n' \
+    >"$work/cat/gpus.yaml"
+"$planeval" calibrate "$cal/b200.csv" --catalog "$work/cat" \
+    --fit fp8_gemm_efficiency,attention_efficiency >"$work/bare.out" 2>"$work/bare.err"; rc=$?
+check "bare b200: exits 0 (got $rc: $(head -c 200 "$work/bare.err"))" '[ $rc -eq 0 ]'
+check "bare b200: the held gemm_efficiency is printed" \
+    'grep -q "^    gemm_efficiency: 0.5 # not fitted: the runs. flops_efficiency, held while fitting; it turns F7-F11 on$" "$work/bare.out"'
+{
+    printf 'gpus:\n  b200:\n    hbm_gib: 180\n    peak_tflops: 2250\n    hbm_tb_s: 8\n    peak_fp8_tflops: 4500\n'
+    sed -n '/^# paste under/,$p' "$work/bare.out" | grep '^    [a-z]'
+} >"$work/cat/gpus.yaml"
+row=$(grep -m1 ',fit$' "$cal/b200.csv")
+scen=$cal/${row%%,*} plan=$(echo "$row" | cut -d, -f2)
+want=$(grep -F "| $plan/$plan | fit |" "$work/bare.out" | cut -d'|' -f5 | tr -d ' ')
+"$planeval" check --table --catalog "$work/cat" "$scen" >"$work/paste.out" 2>&1
+got=$(grep -F "| $plan | $plan | step_time_s |" "$work/paste.out" | cut -d'|' -f6 | tr -d ' ')
+check "bare b200: the pasted lines give calibrate's step time for $plan ($want, got $got)" \
+    '[ -n "$want" ] && awk -v a="$want" -v b="$got" "BEGIN { exit !(b > 0 && (a - b) / a < 1e-4 && (b - a) / a < 1e-4) }"'
+"$planeval" calibrate "$cal/h100.csv" --fit gemm_efficiency,fp8_gemm_efficiency >"$work/part.out" 2>&1
+check "h100 partial fit: the carried keys it held neutral are named for removal" \
+    'grep -q "^# and remove elementwise_efficiency from the preset: not fitted, the fit held it neutral$" "$work/part.out" &&
+     grep -q "^# and remove gemm_half_gflop from the preset" "$work/part.out" &&
+     ! grep -q "^# and remove fp8_gemm_efficiency" "$work/part.out"'
+
 # Without --fit the count of numbers is the one with the smallest
 # leave-one-out error among 1 .. ⌊fit rows/2⌋: the printed list's argmin.
 for runs in a100 h100; do

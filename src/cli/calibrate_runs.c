@@ -342,16 +342,24 @@ static void print_fit(const run_set *rs, const double x[NPAR], const double loo[
                pr_sum / (double)n_pred, pr_max);
     printf("\n# paste under the GPU preset (docs/model.md §12, F8-F11, F18); %d of %d numbers "
            "fitted\n", rs->free, MAX_FREE);
-    bool gemm_fitted = false;
+    bool fitted[NPAR] = {false};
     for (int k = 0; k < rs->free; k++) {
         printf("    %s: %.4g\n", PAR_NAME[rs->order[k]], x[rs->order[k]]);
-        gemm_fitted = gemm_fitted || rs->order[k] == P_GEMM;
+        fitted[rs->order[k]] = true;
     }
-    /* the numbers fitted were fitted with F7–F11 on at this e_max: without
-     * it in the preset, F6 would time the runs and the lines would not hold */
-    if (!gemm_fitted && !rs->runs[0].s.cluster.gpu.has_gemm_efficiency)
+    /* the lines hold only with the rest as the fit held them: e_max at its
+     * value (without it F6 would time the runs), the others neutral */
+    const pe_gpu *g = &rs->runs[0].s.cluster.gpu;
+    if (!fitted[P_GEMM] && !g->has_gemm_efficiency)
         printf("    gemm_efficiency: %.4g # not fitted: the runs' flops_efficiency, held while "
                "fitting; it turns F7-F11 on\n", rs->fixed[P_GEMM]);
+    const bool carried[NPAR] = {false, g->elementwise_efficiency > 0.0, g->gemm_half_gflop > 0.0,
+                                g->has_attention_efficiency, g->has_fp8_gemm_efficiency,
+                                g->microbatch_overhead_us > 0.0};
+    for (int i = 0; i < NPAR; i++)
+        if (carried[i] && !fitted[i])
+            printf("# and remove %s from the preset: not fitted, the fit held it neutral\n",
+                   PAR_NAME[i]);
 }
 
 /* The numbers to fit: --fit's names in their order, else the candidates

@@ -491,7 +491,8 @@ static pe_status parser_error(const yaml_parser_t *p, const char *path, const ch
     if (strstr(problem, "mapping values are not allowed") &&
         colon_before(data, size, p->problem_mark.line, p->problem_mark.column))
         return pe_fail(err, PE_BAD_INPUT, path, line, col,
-                       "YAML syntax error: %s (a ': ' inside a value: quote the value)",
+                       "YAML syntax error: %s (a second ': ' on this line: quote the value, "
+                       "or put each key on its own line)",
                        problem);
     if (col > 1024 && (strstr(problem, "mapping values are not allowed") ||
                        (p->context && strstr(p->context, "simple key"))))
