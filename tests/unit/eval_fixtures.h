@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "model/detail.h"
 #include "model/evaluate.h"
 #include "core/scenario.h"
 
@@ -116,6 +117,15 @@ static inline pe_result fx_eval(const pe_scenario *s, const pe_plan *p)
     evaluate_prepare(s, &ctx);
     evaluate_plan(&ctx, p, &r);
     return r;
+}
+
+/* The result and the detail record (explain's numbers) of plan p. */
+static inline void fx_eval_detail(const pe_scenario *s, const pe_plan *p, pe_result *r,
+                                  pe_detail *d)
+{
+    pe_eval_ctx ctx;
+    evaluate_prepare(s, &ctx);
+    evaluate_plan_detail(&ctx, p, r, d);
 }
 
 /* |a − b| ≤ rel·|b| */

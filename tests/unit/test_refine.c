@@ -125,11 +125,9 @@ static void test_refined_plan(void **state)
     g->has_attention_efficiency = true, g->attention_efficiency = 0.25;
     g->elementwise_efficiency = 0.5, g->microbatch_overhead_us = 30;
     const pe_plan p = fx_plan(1, 8, 8, 1);
-    pe_eval_ctx ctx;
     pe_result r;
     pe_detail d;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &p, &r, &d);
+    fx_eval_detail(&s, &p, &r, &d);
     const double gemm = 927712935936.0 / 653.7e12;
     const double core = 25769803776.0 / 326.85e12;
     const double ew = 572522496.0 / 2.65e12;
@@ -342,14 +340,6 @@ static void test_f21_x14(void **state)
     assert_rel(r.optimizer_s, d.n_gpu[0] / 8 * 46 / 2.65e12, 1e-12);
 }
 
-/* The result and the detail record of plan p. */
-static void eval_detail(const pe_scenario *s, const pe_plan *p, pe_result *r, pe_detail *d)
-{
-    pe_eval_ctx ctx;
-    evaluate_prepare(s, &ctx);
-    evaluate_plan_detail(&ctx, p, r, d);
-}
-
 /* B5 by hand: the other stages 1 + 2 (forward) and 3 + 4 (backward) → 1f1b
  * and gpipe 3 + 7 = 10, interleaved v 2: 5, zb-h1 the forwards: 3, zb-h2 0.
  * On GPT-3 (96 layers), t 8, p 8, the last stage carries the output layer
@@ -377,7 +367,7 @@ static void test_b5_bubble_by_stage(void **state)
         p.schedule = sched[i], p.virtual_stages = sched[i] == PE_SCHEDULE_INTERLEAVED ? 2 : 1;
         pe_result r;
         pe_detail d;
-        eval_detail(&s, &p, &r, &d);
+        fx_eval_detail(&s, &p, &r, &d);
         assert_int_equal(d.time_stage, 1);
         const double t0 = d.t_f[0] + d.t_b[0], t7 = d.t_f[1] + d.t_b[1];
         assert_true(t7 > t0);
@@ -401,7 +391,7 @@ static void test_b5_bubble_by_stage(void **state)
     u.first_stage_layers = 18;
     pe_result r;
     pe_detail d;
-    eval_detail(&s, &u, &r, &d);
+    fx_eval_detail(&s, &u, &r, &d);
     assert_int_equal(d.stages, 3);
     assert_int_equal(d.time_stage, 1);
     assert_rel(r.bubble_s, d.t_f[0] + d.t_b[0] + 2 * (d.t_f[2] + d.t_b[2]), 1e-12);

@@ -157,11 +157,9 @@ static void test_f20_uneven(void **state)
     s.model.has_params = false;
     pe_plan p = fx_plan(2, 1, 4, 1);
     p.first_stage_layers = 21, p.last_stage_layers = 21;
-    pe_eval_ctx ctx;
     pe_result r;
     pe_detail d;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &p, &r, &d);
+    fx_eval_detail(&s, &p, &r, &d);
     assert_int_equal(r.status, PE_STATUS_OK);
     assert_rel(d.tau_f[0], 21.0 * d.tau_lf, 1e-14);
     assert_rel(d.tau_f[2], 27.0 * d.tau_lf, 1e-14);
