@@ -68,6 +68,16 @@ static pe_status out_of_memory(loader *L)
 /* The worse of two statuses (PE_INTERNAL stops the load). */
 static pe_status worse(pe_status a, pe_status b) { return a > b ? a : b; }
 
+/* The mixture-of-experts keys' defaults (docs/design/moe.md §0): a dense
+ * model; also what a dense variant of an MoE preset goes back to. */
+static void moe_defaults(pe_model *m)
+{
+    m->top_k = m->moe_ffn_hidden = m->shared_experts = m->dense_layers = 0;
+    m->moe_every = 1;
+    m->has_capacity_factor = false, m->capacity_factor = 0;
+    m->moe_imbalance = 1;
+}
+
 /* docs/model.md §0 defaults; derived ones (kv_heads, ffn_hidden,
  * sequence_parallel) are filled once the keys are known. */
 static void set_defaults(pe_scenario *s)
@@ -94,8 +104,7 @@ static void set_defaults(pe_scenario *s)
     s->overlap.pp = 0;
     s->rank_by = PE_RANK_STEP_TIME;
     /* issue 11 defaults (docs/design/moe.md §0) */
-    s->model.moe_every = 1;
-    s->model.moe_imbalance = 1;
+    moe_defaults(&s->model);
     s->precision.compute = PE_COMPUTE_BF16;
     s->precision.fp8_weight_bytes = 2;
     s->precision.dispatch_bytes = 2;
@@ -374,12 +383,10 @@ static void drop_variant_keys(pe_model *m, pe_applied *a)
     static const char *const mla_keys[] = {"kv_lora_rank", "qk_rope_head_dim",
                                            "qk_nope_head_dim", "v_head_dim", "q_lora_rank"};
     const size_t ie = IDX(pe_fields_model, "experts"), ia = IDX(pe_fields_model, "attention");
-    /* back to set_defaults' values; a key the file writes is refused below anyway */
+    /* back to the defaults; a key the file writes is refused below anyway */
     if (m->experts == 0 && a->set[ie] && a->layer[ie] == 1 &&
         drop_preset_keys(a, moe_keys, sizeof moe_keys / sizeof *moe_keys))
-        m->top_k = m->moe_ffn_hidden = m->shared_experts = m->dense_layers = 0,
-        m->moe_every = 1, m->has_capacity_factor = false, m->capacity_factor = 0,
-        m->moe_imbalance = 1;
+        moe_defaults(m);
     if (m->attention != PE_ATTENTION_MLA && a->set[ia] && a->layer[ia] == 1 &&
         drop_preset_keys(a, mla_keys, sizeof mla_keys / sizeof *mla_keys))
         m->q_lora_rank = m->kv_lora_rank = m->qk_rope_head_dim = m->qk_nope_head_dim =
