@@ -140,12 +140,6 @@ inline double comm_tp_fwd(double layers_per_stage, double t_ar, double overlap, 
     return layers_per_stage * comm_pos(2.0 * t_ar - overlap * tau_lf);
 }
 
-/* X1 χ_tp,b = (L/p)·max(0, (2 + 2·[full])·T_ar − overlap.tp·τ_lb) */
-inline double comm_tp_bwd(double layers_per_stage, double t_ar, double overlap, double tau_lb,
-                          int full)
-{
-    return layers_per_stage * comm_pos((2.0 + 2.0 * (full ? 1.0 : 0.0)) * t_ar - overlap * tau_lb);
-}
 
 /* X13 (framework tp_async_backward, Megatron's asynchronous input-gradient
  * collectives): the backward tensor-parallel time of one column-parallel
@@ -175,6 +169,15 @@ inline double comm_tp_bwd_exposed(double layers_per_stage, double e_b, double ov
                                   double tau_lb)
 {
     return layers_per_stage * comm_pos(e_b - overlap * tau_lb);
+}
+
+/* X1 χ_tp,b = (L/p)·max(0, (2 + 2·[full])·T_ar − overlap.tp·τ_lb): X13's
+ * exposure with every backward collective blocking */
+inline double comm_tp_bwd(double layers_per_stage, double t_ar, double overlap, double tau_lb,
+                          int full)
+{
+    return comm_tp_bwd_exposed(layers_per_stage, (2.0 + 2.0 * (full ? 1.0 : 0.0)) * t_ar,
+                               overlap, tau_lb);
 }
 
 /* X2 S_kv = 2·b·s'·2·g·d/t bytes per hop */
