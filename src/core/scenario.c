@@ -1,5 +1,5 @@
-/* scenario.c — enum texts, plan defaults and canonical text, and releasing
- * what a scenario owns. */
+/* scenario.c — enum texts, plan defaults, and releasing what a scenario
+ * owns. (A plan's canonical text: canonical.c.) */
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,74 +123,4 @@ void scenario_free(pe_scenario *s)
     free(s->expects);
     free(s->questions);
     memset(s, 0, sizeof *s);
-}
-
-/* docs/scenarios.md "Plans" (canonical text). */
-/* Append text / a non-negative integer; the hot path of every report row
- * and ranking tie, so no printf. */
-static char *put_text(char *o, const char *end, const char *t)
-{
-    while (*t && o < end)
-        *o++ = *t++;
-    return o;
-}
-
-static char *put_int(char *o, const char *end, int64_t v)
-{
-    char digits[24];
-    int n = 0;
-    uint64_t u = v < 0 ? 0 : (uint64_t)v; /* degrees are ≥ 0 */
-    do {
-        digits[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    while (n && o < end)
-        *o++ = digits[--n];
-    return o;
-}
-
-int scenario_plan_canonical(const pe_plan *p, char *buf, size_t size)
-{
-    if (!size)
-        return 0;
-    char *o = buf, *end = buf + size - 1;
-    o = put_text(o, end, "dp");
-    o = put_int(o, end, p->dp);
-    o = put_text(o, end, "-tp");
-    o = put_int(o, end, p->tp);
-    o = put_text(o, end, "-pp");
-    o = put_int(o, end, p->pp);
-    o = put_text(o, end, "-cp");
-    o = put_int(o, end, p->cp);
-    o = put_text(o, end, "-z");
-    o = put_int(o, end, p->zero);
-    o = put_text(o, end, "-");
-    o = put_text(o, end, pe_recompute_name(p->recompute));
-    o = put_text(o, end, "-mb");
-    o = put_int(o, end, p->micro_batch);
-    o = put_text(o, end, "-");
-    o = put_text(o, end, pe_schedule_name(p->schedule));
-    o = put_text(o, end, "-v");
-    o = put_int(o, end, p->virtual_stages);
-    o = put_text(o, end, p->sequence_parallel ? "-sp1" : "-sp0");
-    if (p->ep > 1) {
-        o = put_text(o, end, "-ep");
-        o = put_int(o, end, p->ep);
-    }
-    if (p->etp != p->tp && p->etp > 0) {
-        o = put_text(o, end, "-etp");
-        o = put_int(o, end, p->etp);
-    }
-    if (p->first_stage_layers > 0) {
-        o = put_text(o, end, "-fs");
-        o = put_int(o, end, p->first_stage_layers);
-    }
-    if (p->last_stage_layers > 0) {
-        o = put_text(o, end, "-ls");
-        o = put_int(o, end, p->last_stage_layers);
-    }
-    if (p->offload_optimizer)
-        o = put_text(o, end, "-off");
-    *o = '\0';
-    return (int)(o - buf);
 }

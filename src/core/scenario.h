@@ -309,13 +309,10 @@ typedef struct {
     pe_question *questions; /* owned: the grading key, in file order */
 } pe_scenario;
 
-/* Issue 11 plan defaults: ep 0 (not given) → 1, etp 0 (not given) → tp
- * (Megatron-Core's default). Loader, grader and sweep call it last. */
+/* The plan defaults that depend on other keys: ep 0 (not given) → 1, etp 0
+ * (not given) → tp (Megatron-Core's default). Loader, grader and sweep call
+ * it last. */
 void scenario_plan_defaults(pe_plan *p);
-
-/* The plan's canonical text (docs/scenarios.md "Plans"), at most size − 1
- * characters and a NUL; returns the length written. */
-int scenario_plan_canonical(const pe_plan *p, char *buf, size_t size);
 
 /* Release everything a scenario owns; leaves *s zeroed. Safe on a zeroed struct. */
 /* fidelity: textbook (docs/model.md §12): every refinement field back to its

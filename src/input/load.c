@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/canonical.h"
 #include "core/columns.h"
 #include "input/load.h"
 #include "input/yamlutil.h"
@@ -680,70 +681,21 @@ static pe_status load_simple(loader *L, const pe_fieldset *set, const yaml_node_
 
 /* ------------------------------------------------------------ plans */
 
-static bool eat(const char **p, const char *lit)
+/* Is t a plan's canonical text (core/canonical.h)? When it is not, and it
+ * begins as one (dp and a digit), *why says what is wrong with it; else
+ * *why is "" (a plan name, misspelt or not, gets no lecture on canonical
+ * texts). */
+static bool canonical_valid(const loader *L, const char *t, char *why, size_t size)
 {
-    size_t n = strlen(lit);
-    if (strncmp(*p, lit, n) != 0)
-        return false;
-    *p += n;
-    return true;
-}
-
-/* A whole number >= 1 without leading zeros (at most 16 digits). */
-static bool eat_whole(const char **p)
-{
-    const char *s = *p;
-    if (*s < '1' || *s > '9')
-        return false;
-    size_t n = 0;
-    while (*s >= '0' && *s <= '9' && n < 17)
-        s++, n++;
-    if (n > 16)
-        return false;
-    *p = s;
-    return true;
-}
-
-static bool eat_word(const char **p, const char *const *values, const char *after)
-{
-    for (size_t i = 0; values[i]; i++) {
-        const char *q = *p;
-        if (eat(&q, values[i]) && strncmp(q, after, strlen(after)) == 0) {
-            *p = q;
-            return true;
-        }
-    }
+    pe_plan p;
+    pe_error e;
+    why[0] = '\0';
+    if (canonical_parse(t, &L->s->overlap, &p, &e) == PE_OK)
+        return true;
+    if (strncmp(t, "dp", 2) == 0 && t[2] >= '0' && t[2] <= '9')
+        snprintf(why, size, " (as a canonical text: %.400s)", e.msg);
     return false;
 }
-
-/* Issue 11's optional tail of a canonical text, in order: -ep{n} -etp{n}
- * -fs{n} -ls{n} -off (sweep/plans.h). */
-static bool canonical_tail_valid(const char *p)
-{
-    static const char *const tags[] = {"-ep", "-etp", "-fs", "-ls"};
-    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
-        const char *q = p;
-        if (eat(&q, tags[i]) && eat_whole(&q))
-            p = q;
-    }
-    eat(&p, "-off");
-    return *p == '\0';
-}
-
-/* Is t a syntactically valid canonical text (a plan a sweep may generate)? */
-static bool canonical_valid(const char *t)
-{
-    static const char *const rec[] = {"none", "selective", "full", NULL};
-    static const char *const sch[] = {"1f1b", "interleaved", "gpipe", "zb-h1", "zb-h2", NULL};
-    const char *p = t;
-    return eat(&p, "dp") && eat_whole(&p) && eat(&p, "-tp") && eat_whole(&p) &&
-           eat(&p, "-pp") && eat_whole(&p) && eat(&p, "-cp") && eat_whole(&p) &&
-           eat(&p, "-z") && *p >= '0' && *p <= '3' && (p++, eat(&p, "-")) &&
-           eat_word(&p, rec, "-mb") && eat(&p, "-mb") && eat_whole(&p) && eat(&p, "-") &&
-           eat_word(&p, sch, "-v") && eat(&p, "-v") && eat_whole(&p) && eat(&p, "-sp") &&
-           (*p == '0' || *p == '1') && canonical_tail_valid(p + 1);
-}
-
 
 /* interface "Plans": the defaults of an explicit plan. */
 static void plan_defaults(const loader *L, const yaml_node_t *item, pe_plan *p)
@@ -917,7 +869,7 @@ static pe_status load_plans(loader *L, const yaml_node_t *node)
         const yaml_node_t *item = ydoc_node(L->d, node->data.sequence.items.start[i]);
         st = worse(st, load_plan(L, item, i, &L->s->plans[i]));
         L->s->plan_count = i + 1;
-        scenario_plan_canonical(&L->s->plans[i], L->canon[i], sizeof L->canon[i]);
+        canonical_write(&L->s->plans[i], L->canon[i], sizeof L->canon[i]);
     }
     return st ? st : check_plan_names(L, node);
 }
@@ -1312,7 +1264,9 @@ static pe_status check_plan_ref(loader *L, const pe_expect *e, const yaml_node_t
     for (size_t i = 0; i < L->s->plan_count; i++)
         if (strcmp(L->s->plans[i].name, e->plan) == 0 || strcmp(L->canon[i], e->plan) == 0)
             return PE_OK;
-    if (L->s->sweep.present && canonical_valid(e->plan))
+    char why[PE_MSG_MAX / 2];
+    const bool canonical = canonical_valid(L, e->plan, why, sizeof why);
+    if (L->s->sweep.present && canonical)
         return PE_OK;
     const char *key = e->kind == PE_EXPECT_BEST_PLAN ? "best_plan" : "plan";
     const yaml_node_t *at = y_map_get(L->d, item, key);
@@ -1323,12 +1277,14 @@ static pe_status check_plan_ref(loader *L, const pe_expect *e, const yaml_node_t
             if (L->s->plans[i].name[0])
                 names[n++] = L->s->plans[i].name;
     const char *sug = y_suggest(e->plan, strlen(e->plan), names, n);
-    char hint[PE_NAME_MAX + 40] = "";
+    char hint[PE_MSG_MAX / 2] = "";
     if (sug)
         snprintf(hint, sizeof hint, " (did you mean '%s'?)", sug);
-    else if (!L->s->sweep.present && canonical_valid(e->plan))
+    else if (canonical)
         snprintf(hint, sizeof hint, " (no explicit plan has that canonical text, and there is "
                                     "no sweep)");
+    else
+        snprintf(hint, sizeof hint, "%s", why);
     char q[96];
     y_quote(e->plan, strlen(e->plan), q, sizeof q);
     q[0] = q[strlen(q) - 1] = '\'';
@@ -1369,7 +1325,8 @@ static pe_status check_question_plan(loader *L, const yaml_node_t *at, const cha
     for (size_t i = 0; i < L->s->plan_count; i++)
         if (strcmp(L->s->plans[i].name, ref) == 0 || strcmp(L->canon[i], ref) == 0)
             return PE_OK;
-    if (canonical_valid(ref))
+    char why[PE_MSG_MAX / 2];
+    if (canonical_valid(L, ref, why, sizeof why))
         return PE_OK;
     const char **names = L->s->plan_count ? malloc(L->s->plan_count * sizeof *names) : NULL;
     size_t n = 0;
@@ -1378,9 +1335,11 @@ static pe_status check_question_plan(loader *L, const yaml_node_t *at, const cha
             if (L->s->plans[i].name[0])
                 names[n++] = L->s->plans[i].name;
     const char *sug = y_suggest(ref, strlen(ref), names, n);
-    char hint[PE_NAME_MAX + 40] = "";
+    char hint[PE_MSG_MAX / 2] = "";
     if (sug)
         snprintf(hint, sizeof hint, " (did you mean '%s'?)", sug);
+    else
+        snprintf(hint, sizeof hint, "%s", why);
     char q[96];
     y_quote(ref, strlen(ref), q, sizeof q);
     q[0] = q[strlen(q) - 1] = '\'';

@@ -1,6 +1,7 @@
-/* plans.c — canonical text, and index → plan over explicit plans + sweep.
- * Rules: docs/scenarios.md "Sweeps" (auto candidates, enumeration order) and
- * docs/model.md §1 (which combinations are skipped rather than reported). */
+/* plans.c — index → plan over explicit plans + sweep, and a plan named by
+ * name or canonical text. Rules: docs/scenarios.md "Sweeps" (auto candidates,
+ * enumeration order) and docs/model.md §1 (which combinations are skipped
+ * rather than reported). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,86 +35,7 @@ const char *plans_skip_name(pe_skip k)
 
 int plans_canonical(const pe_plan *p, char *buf, size_t size)
 {
-    return scenario_plan_canonical(p, buf, size);
-}
-
-/* `prefix`, then a whole number of at most 16 digits, at least `min`. */
-static bool read_number(const char **p, const char *prefix, int64_t min, int64_t *out)
-{
-    size_t n = strlen(prefix);
-    if (strncmp(*p, prefix, n) != 0)
-        return false;
-    const char *s = *p + n;
-    int64_t v = 0;
-    int digits = 0;
-    while (*s >= '0' && *s <= '9') {
-        if (++digits > 16)
-            return false;
-        v = v * 10 + (*s++ - '0');
-    }
-    if (!digits || v < min || v > ((int64_t)1 << 53)) /* docs/scenarios.md: at most 2^53 */
-        return false;
-    *out = v;
-    *p = s;
-    return true;
-}
-
-/* "-NAME" followed by `after`, NAME one of `count` names; its index. */
-static bool read_word(const char **p, const char *(*name)(int), int count, const char *after,
-                      int *out)
-{
-    for (int i = 0; i < count; i++) {
-        const char *w = name(i);
-        size_t n = strlen(w);
-        if ((*p)[0] == '-' && strncmp(*p + 1, w, n) == 0 &&
-            strncmp(*p + 1 + n, after, strlen(after)) == 0) {
-            *p += 1 + n;
-            *out = i;
-            return true;
-        }
-    }
-    return false;
-}
-
-static const char *recompute_name(int i) { return pe_recompute_name((pe_recompute)i); }
-static const char *schedule_name(int i) { return pe_schedule_name((pe_schedule)i); }
-
-bool plans_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan *out)
-{
-    pe_plan p;
-    memset(&p, 0, sizeof p);
-    const char *c = text;
-    int rec = 0, sch = 0;
-    int64_t sp = 0;
-    if (!(read_number(&c, "dp", 1, &p.dp) && read_number(&c, "-tp", 1, &p.tp) &&
-          read_number(&c, "-pp", 1, &p.pp) && read_number(&c, "-cp", 1, &p.cp) &&
-          read_number(&c, "-z", 0, &p.zero) && p.zero <= 3 &&
-          read_word(&c, recompute_name, PE_RECOMPUTE_FULL + 1, "-mb", &rec) &&
-          read_number(&c, "-mb", 1, &p.micro_batch) &&
-          read_word(&c, schedule_name, PE_SCHEDULE_ZB_H2 + 1, "-v", &sch) &&
-          read_number(&c, "-v", 1, &p.virtual_stages) && read_number(&c, "-sp", 0, &sp) &&
-          sp <= 1))
-        return false;
-    /* issue 11's optional tail: -ep{n} -etp{n} -fs{n} -ls{n} -off */
-    read_number(&c, "-ep", 2, &p.ep);
-    read_number(&c, "-etp", 1, &p.etp);
-    read_number(&c, "-fs", 1, &p.first_stage_layers);
-    read_number(&c, "-ls", 1, &p.last_stage_layers);
-    if (strcmp(c, "-off") == 0)
-        p.offload_optimizer = true, c += 4;
-    if (*c != '\0')
-        return false;
-    p.recompute = (pe_recompute)rec;
-    p.schedule = (pe_schedule)sch;
-    p.sequence_parallel = sp == 1;
-    p.overlap = *overlap;
-    scenario_plan_defaults(&p); /* ep 1, etp = tp when the tail does not say */
-    char again[PE_CANON_MAX]; /* no leading zeros, nothing a plan would print otherwise */
-    plans_canonical(&p, again, sizeof again);
-    if (strcmp(again, text) != 0 || (p.sequence_parallel && p.tp == 1)) /* docs/model.md §0 */
-        return false;
-    *out = p;
-    return true;
+    return canonical_write(p, buf, size);
 }
 
 const char *plans_display_name(const pe_plan *p, char canon[PE_CANON_MAX])
@@ -265,9 +187,9 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
     for (int a = 0; a < PE_AXIS_COUNT; a++)
         if (sp->slots[a] > 1)
             sp->inner = a;
-    sp->v1_only = s->model.experts == 0;
+    sp->base_axes_only = s->model.experts == 0;
     for (int a = PE_AXIS_EP; a < PE_AXIS_COUNT; a++)
-        sp->v1_only = sp->v1_only && sp->mode[a] == MODE_DEFAULT;
+        sp->base_axes_only = sp->base_axes_only && sp->mode[a] == MODE_DEFAULT;
     sp->pp1_schedule_slot = pp1_schedule_slot(sp);
     /* stride[a]: indices per step of axis a (the product of the inner axes) */
     uint64_t stride = 1;
@@ -300,7 +222,7 @@ static pe_skip moe_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_pl
 {
     const int64_t *const *v = (const int64_t *const *)sp->values;
     const bool moe = sp->scenario->model.experts > 0;
-    if (sp->v1_only) { /* the plan defaults, without a look at the axes */
+    if (sp->base_axes_only) { /* the plan defaults, without a look at the axes */
         out->ep = 1, out->etp = out->tp;
         out->first_stage_layers = out->last_stage_layers = 0;
         out->offload_optimizer = false;
@@ -529,5 +451,6 @@ bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out)
     }
     /* Any other canonical text is the plan a sweep would enumerate for it,
      * whether or not this scenario's sweep does: no scan of the sweep. */
-    return plans_parse_canonical(ref, &s->overlap, out);
+    pe_error why; /* plans_find answers yes or no; the caller words the error */
+    return canonical_parse(ref, &s->overlap, out, &why) == PE_OK;
 }

@@ -456,9 +456,18 @@ static void test_expect(void **state)
                    "dir/t.yaml:20:16: error: expect[0].best_plan: no plan named "
                    "'dp32-tp2-pp1-cp1-z0-none-mb1-1f1b-v1-sp1' (no explicit plan has that "
                    "canonical text, and there is no sweep)");
-    /* with a sweep, a text that is not canonical is still no plan */
+    /* with a sweep, a text that is not canonical is still no plan, and a
+     * text that begins as one says what is wrong with it */
     assert_refused(BASE PLANS "sweep: {dp: auto}\nexpect:\n  - plan: dp32-tp2\n    mfu: 1\n",
-                   "dir/t.yaml:21:11: error: expect[0].plan: no plan named 'dp32-tp2'");
+                   "dir/t.yaml:21:11: error: expect[0].plan: no plan named 'dp32-tp2' (as a "
+                   "canonical text: expected -pp{pp} at byte 9, found the end of the text)");
+    /* sequence parallelism is off at tp = 1: no plan has sp1 with tp1 */
+    assert_refused(BASE PLANS "sweep: {dp: auto}\nexpect:\n"
+                              "  - plan: dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp1\n    mfu: 1\n",
+                   "dir/t.yaml:21:11: error: expect[0].plan: no plan named "
+                   "'dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp1' (as a canonical text: sp1 with "
+                   "tp1: sequence parallelism needs tp > 1 (a plan with tp = 1 has it off: write "
+                   "sp0))");
     assert_refused(BASE PLANS "expect:\n  - plan: baseline\n    scenario: t\n",
                    "dir/t.yaml:21:5: error: expect[0].scenario: the scenario column cannot be "
                    "checked (expect takes any report column except plan and scenario)");
