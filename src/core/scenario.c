@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fields.h"
 #include "core/scenario.h"
 
 #define NAME_OF(table, v) \
@@ -31,7 +32,7 @@ const char *pe_attention_name(pe_attention v)
 void scenario_plan_defaults(pe_plan *p)
 {
     if (p->ep == 0)
-        p->ep = 1;
+        fields_reset(&pe_fields_plan, "ep", p);
     if (p->etp == 0)
         p->etp = p->tp;
 }
@@ -88,14 +89,19 @@ const char *pe_ask_name(pe_ask v)
 
 void scenario_force_textbook(pe_scenario *s)
 {
-    pe_gpu *g = &s->cluster.gpu;
-    g->has_gemm_efficiency = false, g->gemm_efficiency = 0, g->gemm_half_gflop = 0;
-    g->has_attention_efficiency = false, g->attention_efficiency = 0;
-    g->elementwise_efficiency = 0, g->microbatch_overhead_us = 0;
-    g->has_fp8_gemm_efficiency = false, g->fp8_gemm_efficiency = 0;
-    s->cluster.intra_node.bus_efficiency = 1, s->cluster.intra_node.half_message_mb = 0;
-    s->cluster.inter_node.bus_efficiency = 1, s->cluster.inter_node.half_message_mb = 0;
+    /* a refinement's default (fields.c) is its neutral value */
+    static const char *const gpu_keys[] = {"gemm_efficiency",        "gemm_half_gflop",
+                                           "attention_efficiency",   "elementwise_efficiency",
+                                           "microbatch_overhead_us", "fp8_gemm_efficiency"};
+    static const char *const link_keys[] = {"bus_efficiency", "half_message_mb"};
+    for (size_t i = 0; i < sizeof gpu_keys / sizeof gpu_keys[0]; i++)
+        fields_reset(&pe_fields_gpu, gpu_keys[i], &s->cluster.gpu);
+    for (size_t i = 0; i < sizeof link_keys / sizeof link_keys[0]; i++) {
+        fields_reset(&pe_fields_intra_node, link_keys[i], &s->cluster.intra_node);
+        fields_reset(&pe_fields_inter_node, link_keys[i], &s->cluster.inter_node);
+    }
     memset(&s->framework, 0, sizeof s->framework);
+    fields_store_defaults(&pe_fields_framework, &s->framework);
     s->fidelity = PE_FIDELITY_TEXTBOOK;
 }
 

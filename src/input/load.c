@@ -69,48 +69,21 @@ static pe_status out_of_memory(loader *L)
 /* The worse of two statuses (PE_INTERNAL stops the load). */
 static pe_status worse(pe_status a, pe_status b) { return a > b ? a : b; }
 
-/* The mixture-of-experts keys' defaults (docs/design/moe.md §0): a dense
- * model; also what a dense variant of an MoE preset goes back to. */
-static void moe_defaults(pe_model *m)
-{
-    m->top_k = m->moe_ffn_hidden = m->shared_experts = m->dense_layers = 0;
-    m->moe_every = 1;
-    m->has_capacity_factor = false, m->capacity_factor = 0;
-    m->moe_imbalance = 1;
-}
-
-/* docs/model.md §0 defaults; derived ones (kv_heads, ffn_hidden,
- * sequence_parallel) are filled once the keys are known. */
+/* Every key's literal default, from its descriptor (core/fields.c). The
+ * defaults computed from other keys are filled once those keys are known:
+ * kv_heads, ffn_hidden and moe_ffn_hidden by model_computed_defaults, a
+ * plan's sequence_parallel and etp by load_plan, name by load_name, fidelity
+ * by default_fidelity. */
 static void set_defaults(pe_scenario *s)
 {
-    s->model.mlp = PE_MLP_GELU;
-    s->model.norm = PE_NORM_LAYERNORM;
-    s->model.bias = true;
-    s->model.dropout = true;
-    s->model.tied_embeddings = false;
-    s->model.position = PE_POSITION_LEARNED;
-    s->model.attention = PE_ATTENTION_STANDARD;
-    s->model.causal_flops = false;
-    s->precision.param_bytes = 2;
-    s->precision.grad_bytes = 2;
-    s->precision.optimizer_bytes = 12;
-    s->cluster.gpu.flops_efficiency = 0.5;
-    s->cluster.reserve_gib = 10;
-    s->cluster.allow_cross_node_tp = false;
-    s->cluster.intra_node.bus_efficiency = 1; /* C8 neutral */
-    s->cluster.inter_node.bus_efficiency = 1;
-    s->overlap.tp = 0;
-    s->overlap.cp = 1;
-    s->overlap.dp = 1;
-    s->overlap.pp = 0;
-    s->rank_by = PE_RANK_STEP_TIME;
-    /* issue 11 defaults (docs/design/moe.md §0) */
-    moe_defaults(&s->model);
-    s->precision.compute = PE_COMPUTE_BF16;
-    s->precision.fp8_weight_bytes = 2;
-    s->precision.dispatch_bytes = 2;
-    s->cluster.cpu_adam_gparams_s = 4;
-    s->overlap.ep = 0;
+    fields_store_defaults(&pe_fields_scenario, s);
+    fields_store_defaults(&pe_fields_model, &s->model);
+    fields_store_defaults(&pe_fields_precision, &s->precision);
+    fields_store_defaults(&pe_fields_cluster, &s->cluster);
+    fields_store_defaults(&pe_fields_gpu, &s->cluster.gpu);
+    fields_store_defaults(&pe_fields_intra_node, &s->cluster.intra_node);
+    fields_store_defaults(&pe_fields_inter_node, &s->cluster.inter_node);
+    fields_store_defaults(&pe_fields_overlap, &s->overlap);
 }
 
 /* Does mapping m hold an unknown key close to key (a typo, reported as
@@ -376,6 +349,13 @@ static bool drop_preset_keys(pe_applied *a, const char *const *keys, size_t n)
     return dropped;
 }
 
+/* The keys back to their defaults (fields.c), given or not. */
+static void reset_model_keys(pe_model *m, const char *const *keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fields_reset(&pe_fields_model, keys[i], m);
+}
+
 static void drop_variant_keys(pe_model *m, pe_applied *a)
 {
     static const char *const moe_keys[] = {"top_k",        "moe_ffn_hidden", "shared_experts",
@@ -383,15 +363,16 @@ static void drop_variant_keys(pe_model *m, pe_applied *a)
                                            "moe_imbalance"};
     static const char *const mla_keys[] = {"kv_lora_rank", "qk_rope_head_dim",
                                            "qk_nope_head_dim", "v_head_dim", "q_lora_rank"};
+    const size_t n_moe = sizeof moe_keys / sizeof *moe_keys;
+    const size_t n_mla = sizeof mla_keys / sizeof *mla_keys;
     const size_t ie = IDX(pe_fields_model, "experts"), ia = IDX(pe_fields_model, "attention");
     /* back to the defaults; a key the file writes is refused below anyway */
     if (m->experts == 0 && a->set[ie] && a->layer[ie] == 1 &&
-        drop_preset_keys(a, moe_keys, sizeof moe_keys / sizeof *moe_keys))
-        moe_defaults(m);
+        drop_preset_keys(a, moe_keys, n_moe))
+        reset_model_keys(m, moe_keys, n_moe);
     if (m->attention != PE_ATTENTION_MLA && a->set[ia] && a->layer[ia] == 1 &&
-        drop_preset_keys(a, mla_keys, sizeof mla_keys / sizeof *mla_keys))
-        m->q_lora_rank = m->kv_lora_rank = m->qk_rope_head_dim = m->qk_nope_head_dim =
-            m->v_head_dim = 0;
+        drop_preset_keys(a, mla_keys, n_mla))
+        reset_model_keys(m, mla_keys, n_mla);
 }
 
 /* Issue 11 (docs/design/moe.md §1): the MoE keys only with experts > 0 (as
@@ -429,6 +410,19 @@ static pe_status check_moe_keys(loader *L, const pe_applied *a, const yaml_node_
     return PE_OK;
 }
 
+/* The model keys whose defaults are computed from other keys (their
+ * descriptors' default_text says from which): docs/model.md §0, g = a and
+ * f = 4h; docs/design/moe.md §0, f_e = f for an MoE model. */
+static void model_computed_defaults(pe_model *m, const pe_applied *a)
+{
+    if (!a->set[IDX(pe_fields_model, "kv_heads")])
+        m->kv_heads = m->heads;
+    if (!a->set[IDX(pe_fields_model, "ffn_hidden")])
+        m->ffn_hidden = 4 * m->hidden;
+    if (m->experts > 0 && !a->set[IDX(pe_fields_model, "moe_ffn_hidden")])
+        m->moe_ffn_hidden = m->ffn_hidden;
+}
+
 static pe_status load_model(loader *L, const yaml_node_t *node)
 {
     pe_model *m = &L->s->model;
@@ -444,12 +438,7 @@ static pe_status load_model(loader *L, const yaml_node_t *node)
     if (st)
         return st; /* the rules below read every key */
     drop_variant_keys(m, &a);
-    if (!a.set[IDX(pe_fields_model, "kv_heads")])
-        m->kv_heads = m->heads; /* docs/model.md §0: g defaults to a */
-    if (!a.set[IDX(pe_fields_model, "ffn_hidden")])
-        m->ffn_hidden = 4 * m->hidden; /* docs/model.md §0: f defaults to 4h */
-    if (m->experts > 0 && !a.set[IDX(pe_fields_model, "moe_ffn_hidden")])
-        m->moe_ffn_hidden = m->ffn_hidden; /* issue 11: f_e defaults to f */
+    model_computed_defaults(m, &a);
     const yaml_node_t *pn = y_map_get(L->d, node, "preset");
     st = check_heads(L, &a, pn ? pn : node);
     st = worse(st, check_mla_keys(L, &a, pn ? pn : node));
@@ -619,7 +608,8 @@ static pe_status load_framework(loader *L, const yaml_node_t *node)
         return st;
     const yaml_node_t *pn = shorthand ? node : y_map_get(d, node, "preset");
     pe_framework fw;
-    memset(&fw, 0, sizeof fw); /* the neutral values: false, hierarchical, 0, 0 */
+    memset(&fw, 0, sizeof fw);
+    fields_store_defaults(&pe_fields_framework, &fw); /* the neutral values */
     if (pn) {
         const pe_preset *p = NULL;
         st = find_preset(L, pn, shorthand ? "framework" : "framework.preset", "frameworks",
@@ -697,16 +687,12 @@ static bool canonical_valid(const loader *L, const char *t, char *why, size_t si
     return false;
 }
 
-/* interface "Plans": the defaults of an explicit plan. */
+/* docs/scenarios.md "Plans": an explicit plan's literal defaults (fields.c);
+ * its overlap is the scenario's, merged key by key in load_plan. */
 static void plan_defaults(const loader *L, const yaml_node_t *item, pe_plan *p)
 {
     memset(p, 0, sizeof *p);
-    p->tp = p->pp = p->cp = 1;
-    p->zero = 0;
-    p->recompute = PE_RECOMPUTE_NONE;
-    p->micro_batch = 1;
-    p->schedule = PE_SCHEDULE_1F1B;
-    p->virtual_stages = 1;
+    fields_store_defaults(&pe_fields_plan, p);
     p->overlap = L->s->overlap;
     p->line = y_line(item);
     p->col = y_col(item);
@@ -795,7 +781,7 @@ static pe_status load_plan(loader *L, const yaml_node_t *item, size_t index, pe_
         p->sequence_parallel = p->tp > 1;
     if (p->tp == 1)
         p->sequence_parallel = false;
-    scenario_plan_defaults(p); /* issue 11: ep 1, etp = tp */
+    scenario_plan_defaults(p); /* etp = tp when not given */
     return st;
 }
 
@@ -1447,9 +1433,11 @@ static pe_status question_target(loader *L, const pe_applied *a, const yaml_node
         else
             st = worse(st, check_question_column(L, QV("column"), fp, q));
     }
-    /* Default tolerances (fields.c). */
+    /* The default tolerance by what is asked (fields.h) */
     q->tol_kind = PE_TOL_REL;
-    q->tol = q->ask == PE_ASK_COLUMN ? 0.01 : q->ask == PE_ASK_CHOSEN_PLAN ? 0.05 : 0;
+    q->tol = q->ask == PE_ASK_COLUMN        ? PE_REL_TOL_COLUMN
+             : q->ask == PE_ASK_CHOSEN_PLAN ? PE_REL_TOL_CHOSEN_PLAN
+                                            : PE_REL_TOL_BEST_PLAN;
     if (QV("rel_tol") || QV("abs_tol")) {
         const char *key = QV("rel_tol") ? "rel_tol" : "abs_tol";
         y_path(fp, path, key);
@@ -1468,7 +1456,7 @@ static pe_status load_question(loader *L, const yaml_node_t *item, size_t index,
     if (st)
         return st;
     memset(q, 0, sizeof *q);
-    q->points = 1;
+    fields_store_defaults(&pe_fields_question, q);
     q->line = y_line(item);
     q->col = y_col(item);
     pe_layer layer = {d, item};

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fields.h"
 #include "sweep/plans.h"
 
 enum { MODE_DEFAULT, MODE_LIST, MODE_AUTO };
@@ -140,6 +141,23 @@ static uint64_t pp1_schedule_slot(const pe_plan_space *sp)
     return UINT64_MAX;
 }
 
+/* The value an absent axis takes: its sweep key's literal default
+ * (core/fields.c); a default in words is 0 here, which the plan resolves:
+ * etp 0 is tp (scenario_plan_defaults), stage layers 0 the even share,
+ * sequence_parallel tp > 1 (plan_of_slots). */
+static int64_t axis_default(int axis)
+{
+    static const char *const keys[PE_AXIS_COUNT] = {
+        "tp",        "pp",       "cp",        "dp",
+        "zero",      "recompute", "micro_batch", "schedule",
+        "virtual_stages", "sequence_parallel", "ep", "etp",
+        "first_stage_layers", "last_stage_layers", "offload_optimizer"};
+    const pe_field *f = fields_find(&pe_fields_sweep, keys[axis], strlen(keys[axis]));
+    int64_t iv = 0;
+    double dv = 0;
+    return f && fields_default_value(f, &iv, &dv) ? iv : 0;
+}
+
 pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
 {
     memset(sp, 0, sizeof *sp);
@@ -155,9 +173,9 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
         &w->micro_batch, &w->schedule, &w->virtual_stages,
         &w->sequence_parallel, &w->ep, &w->etp,
         &w->first_stage_layers, &w->last_stage_layers, &w->offload_optimizer};
-    /* etp 0 = "tp", stage layers 0 = the even share */
-    static const int64_t defaults[PE_AXIS_COUNT] = {
-        1, 1, 1, 0, 0, PE_RECOMPUTE_NONE, 1, PE_SCHEDULE_1F1B, 1, 0, 1, 0, 0, 0, 0};
+    int64_t defaults[PE_AXIS_COUNT];
+    for (int a = 0; a < PE_AXIS_COUNT; a++)
+        defaults[a] = axis_default(a);
     pe_status st = PE_OK;
     sp->sweep_count = 1;
     for (int a = 0; a < PE_AXIS_COUNT && st == PE_OK; a++) {
