@@ -65,7 +65,7 @@ static const pe_field model_fields[] = {
      "count only the causal half of attention FLOPs"},
     {"params", PE_FT_NUMBER, PE_RANGE_POSITIVE, M(params), M(has_params), NULL, 0, NULL, NULL,
      "the model's unique parameter count (docs/model.md P6); optional"},
-    /* issue 11: mixture of experts (docs/design/moe.md §0) */
+    /* mixture of experts (docs/design/moe.md §0) */
     {"experts", PE_FT_INT, PE_RANGE_NONNEG, M(experts), NO, NULL, 0, NULL, "0",
      "E, routed experts per MoE layer (0 = a dense model)"},
     {"top_k", PE_FT_INT, PE_RANGE_WHOLE, M(top_k), NO, NULL, 0, NULL, NULL,
@@ -113,7 +113,7 @@ static const pe_field precision_fields[] = {
      "bytes per gradient"},
     {"optimizer_bytes", PE_FT_NUMBER, PE_RANGE_NONNEG, P(optimizer_bytes), NO, NULL, 0, NULL,
      "12", "optimizer state bytes per parameter (fp32 master + Adam m and v)"},
-    /* issue 11: FP8 (docs/design/moe.md §6) */
+    /* FP8 GEMMs and the EP dispatch (docs/design/moe.md §6) */
     {"compute", PE_FT_ENUM, PE_RANGE_NONE, P(compute), NO, compute_values, 0, NULL, "bf16",
      "GEMM precision: bf16, or fp8 (Transformer Engine: linear layers at the FP8 peak)"},
     {"fp8_weight_bytes", PE_FT_NUMBER, PE_RANGE_NONNEG, P(fp8_weight_bytes), NO, NULL, 0, NULL,
@@ -151,7 +151,7 @@ static const pe_field gpu_fields[] = {
      0, NULL, "0", "F10 η_W: fraction of HBM bandwidth element-wise kernels reach (0: untimed)"},
     {"microbatch_overhead_us", PE_FT_NUMBER, PE_RANGE_NONNEG, G(microbatch_overhead_us), NO,
      NULL, 0, NULL, "0", "F11 t_mb: fixed time per micro-batch and stage, microseconds"},
-    /* issue 11 */
+    /* FP8 GEMMs and optimizer offload */
     {"peak_fp8_tflops", PE_FT_NUMBER, PE_RANGE_POSITIVE, G(peak_fp8_tflops),
      G(has_peak_fp8_tflops), NULL, 0, NULL, NULL, "dense fp8 TFLOP/s (needed by compute: fp8)"},
     {"fp8_gemm_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, G(fp8_gemm_efficiency),
@@ -221,7 +221,7 @@ static const pe_field cluster_fields[] = {
      NULL, "links inside a node"},
     {"inter_node", PE_FT_MAP, PE_RANGE_NONE, C(inter_node), NO, NULL, 0, &pe_fields_inter_node,
      NULL, "network between nodes"},
-    /* issue 11: optimizer offload */
+    /* optimizer offload */
     {"host_memory_gib", PE_FT_NUMBER, PE_RANGE_POSITIVE, C(host_memory_gib),
      C(has_host_memory_gib), NULL, 0, NULL, NULL,
      "host memory per node, GiB (checked by offload_optimizer when given)"},
@@ -336,7 +336,7 @@ static const pe_field plan_fields[] = {
      "the loader)"},
     {"overlap", PE_FT_MAP, PE_RANGE_NONE, PL(overlap), NO, NULL, 0, &pe_fields_overlap,
      "the scenario's", "merged key by key over the scenario's overlap"},
-    /* issue 11 */
+    /* expert parallelism, uneven pipeline stages, optimizer offload */
     {"ep", PE_FT_INT, PE_RANGE_WHOLE, PL(ep), NO, NULL, 0, NULL, "1",
      "expert-parallel degree (MoE models)"},
     {"etp", PE_FT_INT, PE_RANGE_WHOLE, PL(etp), NO, NULL, 0, NULL, "tp",
@@ -373,7 +373,7 @@ static const pe_field sweep_fields[] = {
      "1", "list, value or auto (interleaved only)"},
     {"sequence_parallel", PE_FT_BOOL, PE_RANGE_NONE, SW(sequence_parallel), NO, NULL, 0, NULL,
      "tp > 1", "list or value (applies when tp > 1)"},
-    /* issue 11 */
+    /* expert parallelism, uneven pipeline stages, optimizer offload */
     {"ep", PE_FT_INT, PE_RANGE_WHOLE, SW(ep), NO, NULL, PE_F_AUTO, NULL, "1",
      "list, value or auto (divisors of experts that fit the grid)"},
     {"etp", PE_FT_INT, PE_RANGE_WHOLE, SW(etp), NO, NULL, 0, NULL, "tp", "list or value"},

@@ -2,8 +2,9 @@
  * file): name, type, range, default, help text.
  *
  * One const table per mapping, the single source for the loader (load.c,
- * catalog.c), `--help`, `explain` and the JSON schemas. The tables are plain
- * data: no YAML here. Key names, ranges and defaults come from docs/scenarios.md
+ * catalog.c), `--help`, `explain` and the JSON schemas, and of every key's
+ * default (the loader stores them through fields_store_defaults). The tables
+ * are plain data: no YAML here. Key names, ranges and defaults come from docs/scenarios.md
  * "Scenario file" / "Ranges" and docs/model.md §0; the order of each table is the
  * order of docs/scenarios.md's example, so printed help reads like the spec. */
 #ifndef PLANEVAL_FIELDS_H

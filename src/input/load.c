@@ -258,7 +258,7 @@ static const yaml_node_t *file_node(const pe_applied *st, size_t i, int file_lay
 /* ------------------------------------------------------------ model */
 
 /* docs/model.md §1: a divides h (the head dimension d = h/a is whole);
- * with head_dim or mla (issue 11) the head dimension is given: no rule. */
+ * with head_dim or mla the head dimension is given: no rule. */
 static pe_status check_heads(loader *L, const pe_applied *a, const yaml_node_t *fallback)
 {
     const pe_model *m = &L->s->model;
@@ -308,7 +308,7 @@ static const yaml_node_t *model_node(const pe_applied *a, const char *key,
     return file_node(a, IDX(pe_fields_model, key), 1, fallback);
 }
 
-/* Issue 11 (docs/design/moe.md §1): the MLA dimensions with attention: mla
+/* docs/design/moe.md §1: the MLA dimensions with attention: mla
  * and only then; head_dim not with mla. */
 static pe_status check_mla_keys(loader *L, const pe_applied *a, const yaml_node_t *fallback)
 {
@@ -375,7 +375,7 @@ static void drop_variant_keys(pe_model *m, pe_applied *a)
         reset_model_keys(m, mla_keys, n_mla);
 }
 
-/* Issue 11 (docs/design/moe.md §1): the MoE keys only with experts > 0 (as
+/* docs/design/moe.md §1: the MoE keys only with experts > 0 (as
  * Megatron's "moe_ffn_hidden_size is set but num_moe_experts is None"),
  * top_k required and ≤ experts, dense_layers ≤ layers, no params with
  * experts (P6 scales one N_layer). */
@@ -490,7 +490,7 @@ static pe_status load_gpu(loader *L, const yaml_node_t *node, const pe_layer *la
                                     "cluster.gpu"));
 }
 
-/* The keys of the chosen topology that are missing (interface "Ranges"). */
+/* The keys of the chosen topology that are missing (docs/scenarios.md "cluster.intra_node"). */
 static pe_status check_topology_keys(loader *L, const pe_applied *ia, const yaml_node_t *at)
 {
     const pe_intra_node *in = &L->s->cluster.intra_node;
@@ -899,7 +899,7 @@ static int cmp_indexed(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
-/* docs/scenarios.md "Sweep" (v1.1): a value may not repeat within one
+/* docs/scenarios.md "Sweep": a value may not repeat within one
  * list. The first item (in file order) that repeats an earlier one is
  * named; sorting keeps a long list linear-logarithmic. Called once every
  * item of the list parsed (ax->values[i] is item i). */
@@ -1697,7 +1697,7 @@ static pe_status load_sections(loader *L, const yaml_node_t *root)
     return st;
 }
 
-/* Issue 11: what the GPU must describe for the keys used: fp8 GEMMs need its
+/* What the GPU must describe for the keys used: fp8 GEMMs need its
  * FP8 peak (V16 as a load rule), offload_optimizer its host link. */
 static pe_status check_gpu_needs(loader *L, const yaml_node_t *root)
 {
@@ -1731,7 +1731,7 @@ static pe_status load_plan_sections(loader *L, const yaml_node_t *root)
         st = bad(L, L->d, plans ? plans : root,
                  "no plans to evaluate: give plans: (a non-empty list) or sweep:");
     if (L->plans_ok && L->cluster_ok)
-        st = worse(st, check_gpu_needs(L, root)); /* issue 11 */
+        st = worse(st, check_gpu_needs(L, root)); /* fp8 peak, host link */
     if ((n = TOP("expect")))
         st = worse(st, load_expect(L, n));
     if ((n = TOP("questions")))

@@ -79,7 +79,7 @@ static uint64_t tp_auto(const pe_scenario *s, int64_t *out, uint64_t cap)
     return n;
 }
 
-/* The candidate slots of an `auto` axis (docs/scenarios.md "Sweep"; ep: issue 11). */
+/* The candidate slots of an `auto` axis (docs/scenarios.md "Sweep"). */
 static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t fallback, int64_t *cand,
                                 uint64_t cap)
 {
@@ -110,7 +110,7 @@ static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t fallback, i
         for (int64_t v = VIRTUAL_STAGES_AUTO_FIRST; v <= VIRTUAL_STAGES_AUTO_LAST; v++)
             push(cand, &n, v);
         break;
-    case PE_AXIS_EP: { /* divisors of E (issue 11; a dense model: 1), filtered by V10, V14 */
+    case PE_AXIS_EP: { /* divisors of E (a dense model: 1), filtered by V10, V14 */
         /* ascending, in O(√E) (E may be up to 2^53): those up to √E, then
          * their co-divisors E/d above √E from the largest d down */
         const int64_t E = s->model.experts;
@@ -131,7 +131,7 @@ static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t fallback, i
     return n;
 }
 
-/* docs/model.md §1 (v1.1): with p = 1 every schedule is the same plan; the
+/* docs/model.md §1: with p = 1 every schedule is the same plan; the
  * first listed schedule that is not interleaved is kept (UINT64_MAX: none). */
 static uint64_t pp1_schedule_slot(const pe_plan_space *sp)
 {
@@ -231,7 +231,7 @@ static inline int64_t mul_sat(int64_t a, int64_t b)
     return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
-/* Issue 11 axes: ep, etp (a dense model takes only ep 1 and etp = tp, the
+/* The expert, stage and offload axes: ep, etp (a dense model takes only ep 1 and etp = tp, the
  * values an explicit plan may give it (V9), so each plan once; ep:
  * auto keeps the divisors of E with ep·etp | t·c·dp, V10, and ep·etp
  * dividing or a multiple of G, V14), stage layers, offload. */
@@ -306,7 +306,7 @@ static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_p
         }
     }
     out->schedule = (pe_schedule)v[PE_AXIS_SCHEDULE][slot[PE_AXIS_SCHEDULE]];
-    /* docs/model.md §1 (v1.1): with p = 1 only the first listed schedule
+    /* docs/model.md §1: with p = 1 only the first listed schedule
      * that is not interleaved is a plan; the others are skipped. */
     if (out->pp == 1 && slot[PE_AXIS_SCHEDULE] != sp->pp1_schedule_slot) {
         *axis = PE_AXIS_SCHEDULE;

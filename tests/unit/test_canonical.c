@@ -55,9 +55,10 @@ static void test_round_trip(void **state)
     assert_true(p.sequence_parallel);
     assert_int_equal(p.ep, 1);  /* no -ep: the default */
     assert_int_equal(p.etp, 8); /* no -etp: etp = tp */
-    assert_int_equal(canonical_parse("dp16-tp1-pp16-cp1-z1-selective-mb1-1f1b-v1-sp0-ep64-fs3-ls2-off",
-                                     &OVERLAP, &p, &err),
-                     PE_OK);
+    assert_int_equal(
+        canonical_parse("dp16-tp1-pp16-cp1-z1-selective-mb1-1f1b-v1-sp0-ep64-fs3-ls2-off",
+                        &OVERLAP, &p, &err),
+        PE_OK);
     assert_int_equal(p.ep, 64);
     assert_int_equal(p.etp, 1);
     assert_int_equal(p.first_stage_layers, 3);

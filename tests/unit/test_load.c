@@ -681,16 +681,17 @@ static void test_defaults_from_descriptors(void **state)
     scenario_free(&s);
 
     /* a default in words is computed from other keys, not read as a value */
+#define DEFAULT_OF(set, key) fields_default_value(fields_find(&(set), key, strlen(key)), &iv, &dv)
     int64_t iv;
     double dv;
-    assert_false(fields_default_value(fields_find(&pe_fields_model, "ffn_hidden", 10), &iv, &dv));
-    assert_false(fields_default_value(fields_find(&pe_fields_gpu, "gemm_efficiency", 15), &iv, &dv));
-    assert_false(
-        fields_default_value(fields_find(&pe_fields_plan, "sequence_parallel", 17), &iv, &dv));
-    assert_true(fields_default_value(fields_find(&pe_fields_gpu, "flops_efficiency", 16), &iv, &dv));
+    assert_false(DEFAULT_OF(pe_fields_model, "ffn_hidden"));
+    assert_false(DEFAULT_OF(pe_fields_gpu, "gemm_efficiency"));
+    assert_false(DEFAULT_OF(pe_fields_plan, "sequence_parallel"));
+    assert_true(DEFAULT_OF(pe_fields_gpu, "flops_efficiency"));
     assert_true(dv == 0.5);
-    assert_true(fields_default_value(fields_find(&pe_fields_plan, "schedule", 8), &iv, &dv));
+    assert_true(DEFAULT_OF(pe_fields_plan, "schedule"));
     assert_int_equal(iv, PE_SCHEDULE_1F1B);
+#undef DEFAULT_OF
 
     /* back to "not given": the value, its has_ flag, then its default */
     pe_model m = {.capacity_factor = 1.25, .has_capacity_factor = true, .moe_every = 4};
