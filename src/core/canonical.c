@@ -79,16 +79,30 @@ static size_t byte_of(const reader *r, const char *p) { return (size_t)(p - r->t
 
 static bool starts(const char *p, const char *tag) { return strncmp(p, tag, strlen(tag)) == 0; }
 
+/* Up to 12 bytes of the text from p, for a message: printable ASCII as it
+ * is, any other byte as '?' (a message is one line of valid UTF-8, and the
+ * text may come from anyone, e.g. a student's answer). */
+#define SHOWN_MAX 12
+static const char *shown(const char *p, char out[SHOWN_MAX + 1])
+{
+    size_t n = 0;
+    for (; n < SHOWN_MAX && p[n]; n++)
+        out[n] = p[n] >= 0x20 && p[n] < 0x7f ? p[n] : '?';
+    out[n] = '\0';
+    return out;
+}
+
 /* The error "expected WHAT at byte N": what is missing, where the text
  * stops matching. */
 static pe_status expected(reader *r, const char *what)
 {
+    char found[SHOWN_MAX + 1];
     if (*r->at == '\0')
         return pe_fail(r->err, PE_BAD_INPUT, NULL, 0, 0,
                        "expected %s at byte %zu, found the end of the text", what,
                        byte_of(r, r->at));
-    return pe_fail(r->err, PE_BAD_INPUT, NULL, 0, 0, "expected %s at byte %zu, found '%.12s'",
-                   what, byte_of(r, r->at), r->at);
+    return pe_fail(r->err, PE_BAD_INPUT, NULL, 0, 0, "expected %s at byte %zu, found '%s'",
+                   what, byte_of(r, r->at), shown(r->at, found));
 }
 
 /* tag, then a whole number in [min, max] without leading zeros. */
@@ -204,11 +218,12 @@ static pe_status read_tail(reader *r, pe_plan *p)
         st = read_tagged(r, "-ls", "-ls{last_stage_layers}", 1, any, &p->last_stage_layers);
     if (!st && strcmp(r->at, "-off") == 0)
         p->offload_optimizer = true, r->at += 4;
+    char found[SHOWN_MAX + 1];
     if (!st && *r->at != '\0')
         return pe_fail(r->err, PE_BAD_INPUT, NULL, 0, 0,
-                       "unexpected '%.12s' at byte %zu: after -sp{0|1} only -ep{ep}, "
+                       "unexpected '%s' at byte %zu: after -sp{0|1} only -ep{ep}, "
                        "-etp{etp}, -fs{n}, -ls{n} and -off may follow, in that order",
-                       r->at, byte_of(r, r->at));
+                       shown(r->at, found), byte_of(r, r->at));
     return st;
 }
 

@@ -103,6 +103,11 @@ static void test_refused(void **state)
     refused("dp12345678901234567-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0",
             "dp{dp} at byte 1: more than 16 digits (at most 2^53)");
     refused("dp32-tp2", "expected -pp{pp} at byte 9, found the end of the text");
+    /* what is shown of the text is one line of printable ASCII */
+    refused("\rdp8", "expected dp{dp} at byte 1, found '?dp8'");
+    refused("dp8-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0\n\xc3\xa9", /* \? escapes: no trigraph */
+            "unexpected '\?\?\?' at byte 40: after -sp{0|1} only -ep{ep}, -etp{etp}, -fs{n}, "
+            "-ls{n} and -off may follow, in that order");
     /* sequence parallelism is forced off at tp = 1: no plan has sp1 with tp1 */
     refused("dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp1",
             "sp1 with tp1: sequence parallelism needs tp > 1 (a plan with tp = 1 has it off: "
