@@ -310,6 +310,13 @@ typedef struct {
     pe_question *questions; /* owned: the grading key, in file order */
 } pe_scenario;
 
+/* docs/model.md §0: a plan's sequence parallelism, tp > 1 when not given and
+ * off at tp = 1 whatever is given; the one rule of the loader and the sweep. */
+static inline bool scenario_sequence_parallel(int64_t tp, bool given, bool value)
+{
+    return tp > 1 && (!given || value);
+}
+
 /* The plan defaults that depend on other keys: ep 0 (not given) → 1, etp 0
  * (not given) → tp (Megatron-Core's default). Loader, grader and sweep call
  * it last. */

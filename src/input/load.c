@@ -72,8 +72,8 @@ static pe_status worse(pe_status a, pe_status b) { return a > b ? a : b; }
 /* Every key's literal default, from its descriptor (core/fields.c). The
  * defaults computed from other keys are filled once those keys are known:
  * kv_heads, ffn_hidden and moe_ffn_hidden by model_computed_defaults, a
- * plan's sequence_parallel and etp by load_plan, name by load_name, fidelity
- * by default_fidelity. */
+ * plan's sequence_parallel and etp by load_plan (scenario_sequence_parallel,
+ * scenario_plan_defaults), name by load_name, fidelity by default_fidelity. */
 static void set_defaults(pe_scenario *s)
 {
     fields_store_defaults(&pe_fields_scenario, s);
@@ -776,11 +776,7 @@ static pe_status load_plan(loader *L, const yaml_node_t *item, size_t index, pe_
         st = worse(st, os);
     }
     st = worse(st, worse(keys, plan_dp(L, item, path, &a, keys == PE_OK, p)));
-    /* docs/model.md §0: sp defaults to tp > 1 and is forced false when tp = 1. */
-    if (!a.set[si])
-        p->sequence_parallel = p->tp > 1;
-    if (p->tp == 1)
-        p->sequence_parallel = false;
+    p->sequence_parallel = scenario_sequence_parallel(p->tp, a.set[si], p->sequence_parallel);
     scenario_plan_defaults(p); /* etp = tp when not given */
     return st;
 }

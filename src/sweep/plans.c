@@ -144,7 +144,7 @@ static uint64_t pp1_schedule_slot(const pe_plan_space *sp)
 /* The value an absent axis takes: its sweep key's literal default
  * (core/fields.c); a default in words is 0 here, which the plan resolves:
  * etp 0 is tp (scenario_plan_defaults), stage layers 0 the even share,
- * sequence_parallel tp > 1 (plan_of_slots). */
+ * sequence_parallel tp > 1 (scenario_sequence_parallel). */
 static int64_t axis_default(int axis)
 {
     static const char *const keys[PE_AXIS_COUNT] = {
@@ -332,7 +332,7 @@ static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_p
     /* sequence_parallel values apply only when t > 1; t = 1 takes false once. */
     *axis = PE_AXIS_SP;
     if (sp->mode[PE_AXIS_SP] == MODE_DEFAULT) {
-        out->sequence_parallel = out->tp > 1;
+        out->sequence_parallel = scenario_sequence_parallel(out->tp, false, false);
     } else if (out->tp == 1) {
         if (slot[PE_AXIS_SP] != 0)
             return PE_SKIP_SP_TP1;
