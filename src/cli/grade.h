@@ -103,7 +103,7 @@ bool grade_match_mistake(const pe_scenario *s, const pe_plan *p, pe_column col, 
 /* ------------------------------------------------------------ plans and cells */
 
 /* A canonical text (docs/scenarios.md) → a plan with the given overlap;
- * sequence parallelism is forced off when tp = 1 (docs/model.md §0). */
+ * false for any text core/canonical.h refuses (sp1 with tp1 among them). */
 bool grade_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan *out);
 
 /* Text of len bytes made safe for a CSV cell opened by a spreadsheet:

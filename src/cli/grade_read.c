@@ -10,88 +10,10 @@
 
 /* ================================================================ plans */
 
-static bool eat(const char **p, const char *lit)
-{
-    size_t n = strlen(lit);
-    if (strncmp(*p, lit, n) != 0)
-        return false;
-    *p += n;
-    return true;
-}
-
-/* A whole number >= 1 without leading zeros, at most 2^53. */
-static bool eat_whole(const char **p, int64_t *out)
-{
-    const char *s = *p;
-    if (*s < '1' || *s > '9')
-        return false;
-    int64_t v = 0;
-    size_t n = 0;
-    while (*s >= '0' && *s <= '9') {
-        if (++n > 16)
-            return false;
-        v = v * 10 + (*s++ - '0');
-    }
-    if (v > PE_INT_MAX)
-        return false;
-    *out = v;
-    *p = s;
-    return true;
-}
-
-static bool eat_word(const char **p, const char *const *values, const char *after, int *out)
-{
-    for (int i = 0; values[i]; i++) {
-        const char *q = *p;
-        if (eat(&q, values[i]) && strncmp(q, after, strlen(after)) == 0) {
-            *p = q;
-            *out = i;
-            return true;
-        }
-    }
-    return false;
-}
-
 bool grade_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan *out)
 {
-    static const char *const rec[] = {"none", "selective", "full", NULL};
-    static const char *const sch[] = {"1f1b", "interleaved", "gpipe", "zb-h1", "zb-h2", NULL};
-    pe_plan p;
-    memset(&p, 0, sizeof p);
-    const char *c = text;
-    int r = 0, sc = 0;
-    if (!(eat(&c, "dp") && eat_whole(&c, &p.dp) && eat(&c, "-tp") && eat_whole(&c, &p.tp) &&
-          eat(&c, "-pp") && eat_whole(&c, &p.pp) && eat(&c, "-cp") && eat_whole(&c, &p.cp) &&
-          eat(&c, "-z")))
-        return false;
-    if (*c < '0' || *c > '3')
-        return false;
-    p.zero = *c++ - '0';
-    if (!(eat(&c, "-") && eat_word(&c, rec, "-mb", &r) && eat(&c, "-mb") &&
-          eat_whole(&c, &p.micro_batch) && eat(&c, "-") && eat_word(&c, sch, "-v", &sc) &&
-          eat(&c, "-v") && eat_whole(&c, &p.virtual_stages) && eat(&c, "-sp")))
-        return false;
-    if (*c != '0' && *c != '1')
-        return false;
-    const char sp_digit = *c++;
-    /* issue 11's optional tail: -ep{n} -etp{n} -fs{n} -ls{n} -off */
-    int64_t *const tail_value[] = {&p.ep, &p.etp, &p.first_stage_layers, &p.last_stage_layers};
-    static const char *const tail_tag[] = {"-ep", "-etp", "-fs", "-ls"};
-    for (size_t i = 0; i < 4; i++) {
-        const char *q = c;
-        if (eat(&q, tail_tag[i]) && eat_whole(&q, tail_value[i]))
-            c = q;
-    }
-    p.offload_optimizer = eat(&c, "-off");
-    if (*c != '\0')
-        return false;
-    p.recompute = (pe_recompute)r;
-    p.schedule = (pe_schedule)sc;
-    p.sequence_parallel = sp_digit == '1' && p.tp > 1; /* docs/model.md §0 */
-    p.overlap = *overlap;
-    scenario_plan_defaults(&p); /* issue 11: ep 1, etp = tp */
-    *out = p;
-    return true;
+    pe_error why;
+    return canonical_parse(text, overlap, out, &why) == PE_OK;
 }
 
 /* A plan answer written as text: an explicit plan's name, else a
@@ -110,17 +32,18 @@ static pe_status read_plan_text(const pe_scenario *s, const pe_ydoc *d, const ya
             grade_show_plan(out, text, shown, shown_size);
             return PE_OK;
         }
-    if (grade_parse_canonical(text, &s->overlap, out)) {
+    pe_error why;
+    if (canonical_parse(text, &s->overlap, out, &why) == PE_OK) {
         grade_show_plan(out, NULL, shown, shown_size);
         return PE_OK;
     }
     char q[96];
     y_quote(text, strlen(text), q, sizeof q);
     return y_fail(err, d, n,
-                  "%s: %s is not a plan: write the canonical text "
+                  "%s: %s is not a plan (%s): write the canonical text "
                   "dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1} "
                   "(e.g. dp8-tp8-pp1-cp1-z1-none-mb1-1f1b-v1-sp1) or a mapping of plan keys",
-                  path, q);
+                  path, q, why.msg);
 }
 
 /* dp: auto (N/(tp*pp*cp), which must be whole) or a whole number. */

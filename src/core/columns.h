@@ -22,7 +22,8 @@ typedef enum {
     COL_LINKS,      /* interconnect tier of each axis: "tp:intra dp:inter" */
     COL_PLAN_INDEX, /* the plan's position in the scenario's enumeration (input order) */
     COL_RANK_BY,    /* the scenario's rank_by: how this report is ordered */
-    /* issue 11, appended after rank_by (columns never move) */
+    /* the MoE columns, after rank_by: a column never moves, so a report
+     * reader keeps its indices when columns are added */
     COL_EP_COMM_S,       /* EP all-to-all time per step, part of step_time_s (0 dense) */
     COL_MEM_EXPERTS_GIB, /* of which expert state on the memory stage (0 dense) */
     COL_COUNT

@@ -1,6 +1,7 @@
 /* fields.c — the key tables of fields.h. Keys, ranges and defaults come from
  * docs/scenarios.md "A scenario file", "Ranges", "Plans", "Sweep", "expect",
  * "Presets" and docs/model.md §0; offsets point into the structs of scenario.h. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/fields.h"
@@ -8,6 +9,8 @@
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 #define NO PE_NO_OFFSET
+#define TEXT_OF_(x) #x
+#define TEXT_OF(x) TEXT_OF_(x) /* a number macro as the text it is written with */
 
 /* Enum texts, in the order of the C enums of scenario.h. */
 static const char *const mlp_values[] = {"gelu", "swiglu", NULL};
@@ -37,9 +40,9 @@ static const pe_field model_fields[] = {
     {"heads", PE_FT_INT, PE_RANGE_WHOLE, M(heads), NO, NULL, PE_F_REQUIRED, NULL, NULL,
      "a, attention heads (must divide hidden)"},
     {"kv_heads", PE_FT_INT, PE_RANGE_WHOLE, M(kv_heads), NO, NULL, 0, NULL, "heads",
-     "g, key/value heads (GQA)"},
+     "g, key/value heads (GQA); not given: heads (computed by the loader)"},
     {"ffn_hidden", PE_FT_INT, PE_RANGE_WHOLE, M(ffn_hidden), NO, NULL, 0, NULL, "4*hidden",
-     "f, MLP hidden size"},
+     "f, MLP hidden size; not given: 4*hidden (computed by the loader)"},
     {"vocab", PE_FT_INT, PE_RANGE_WHOLE, M(vocab), NO, NULL, PE_F_REQUIRED, NULL, NULL,
      "V, vocabulary size"},
     {"seq_len", PE_FT_INT, PE_RANGE_WHOLE, M(seq_len), NO, NULL, PE_F_REQUIRED, NULL, NULL,
@@ -62,13 +65,15 @@ static const pe_field model_fields[] = {
      "count only the causal half of attention FLOPs"},
     {"params", PE_FT_NUMBER, PE_RANGE_POSITIVE, M(params), M(has_params), NULL, 0, NULL, NULL,
      "the model's unique parameter count (docs/model.md P6); optional"},
-    /* issue 11: mixture of experts (docs/design/moe.md §0) */
+    /* mixture of experts (docs/design/moe.md §0) */
     {"experts", PE_FT_INT, PE_RANGE_NONNEG, M(experts), NO, NULL, 0, NULL, "0",
      "E, routed experts per MoE layer (0 = a dense model)"},
     {"top_k", PE_FT_INT, PE_RANGE_WHOLE, M(top_k), NO, NULL, 0, NULL, NULL,
      "k, routed experts per token (required with experts)"},
     {"moe_ffn_hidden", PE_FT_INT, PE_RANGE_WHOLE, M(moe_ffn_hidden), NO, NULL, 0, NULL,
-     "ffn_hidden", "f_e, hidden size of one routed or shared expert"},
+     "ffn_hidden",
+     "f_e, hidden size of one routed or shared expert; not given: ffn_hidden (computed by the "
+     "loader)"},
     {"shared_experts", PE_FT_INT, PE_RANGE_NONNEG, M(shared_experts), NO, NULL, 0, NULL, "0",
      "n_s, shared experts per MoE layer, each of size moe_ffn_hidden"},
     {"dense_layers", PE_FT_INT, PE_RANGE_NONNEG, M(dense_layers), NO, NULL, 0, NULL, "0",
@@ -81,7 +86,9 @@ static const pe_field model_fields[] = {
     {"moe_imbalance", PE_FT_NUMBER, PE_RANGE_POSITIVE, M(moe_imbalance), NO, NULL, 0, NULL, "1",
      "load imbalance: tokens on the busiest expert rank / the mean (dropless)"},
     {"head_dim", PE_FT_INT, PE_RANGE_WHOLE, M(head_dim), M(has_head_dim), NULL, 0, NULL,
-     "hidden/heads", "d, head dimension (Qwen3, gpt-oss differ from hidden/heads)"},
+     "hidden/heads",
+     "d, head dimension (Qwen3, gpt-oss differ from hidden/heads); not given: hidden/heads "
+     "(computed by the model, docs/model.md P1)"},
     {"q_lora_rank", PE_FT_INT, PE_RANGE_NONNEG, M(q_lora_rank), NO, NULL, 0, NULL, "0",
      "mla: query compression rank (0 = no compression)"},
     {"kv_lora_rank", PE_FT_INT, PE_RANGE_WHOLE, M(kv_lora_rank), NO, NULL, 0, NULL, NULL,
@@ -106,7 +113,7 @@ static const pe_field precision_fields[] = {
      "bytes per gradient"},
     {"optimizer_bytes", PE_FT_NUMBER, PE_RANGE_NONNEG, P(optimizer_bytes), NO, NULL, 0, NULL,
      "12", "optimizer state bytes per parameter (fp32 master + Adam m and v)"},
-    /* issue 11: FP8 (docs/design/moe.md §6) */
+    /* FP8 GEMMs and the EP dispatch (docs/design/moe.md §6) */
     {"compute", PE_FT_ENUM, PE_RANGE_NONE, P(compute), NO, compute_values, 0, NULL, "bf16",
      "GEMM precision: bf16, or fp8 (Transformer Engine: linear layers at the FP8 peak)"},
     {"fp8_weight_bytes", PE_FT_NUMBER, PE_RANGE_NONNEG, P(fp8_weight_bytes), NO, NULL, 0, NULL,
@@ -138,17 +145,19 @@ static const pe_field gpu_fields[] = {
      "0", "F8 F_half: GFLOP of a matrix multiply that reaches half of e_max"},
     {"attention_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, G(attention_efficiency),
      G(has_attention_efficiency), NULL, 0, NULL, "gemm_efficiency",
-     "F9 e_att: achieved fraction of peak of the attention core"},
+     "F9 e_att: achieved fraction of peak of the attention core; not given: gemm_efficiency "
+     "(taken by the model)"},
     {"elementwise_efficiency", PE_FT_NUMBER, PE_RANGE_UNIT, G(elementwise_efficiency), NO, NULL,
      0, NULL, "0", "F10 η_W: fraction of HBM bandwidth element-wise kernels reach (0: untimed)"},
     {"microbatch_overhead_us", PE_FT_NUMBER, PE_RANGE_NONNEG, G(microbatch_overhead_us), NO,
      NULL, 0, NULL, "0", "F11 t_mb: fixed time per micro-batch and stage, microseconds"},
-    /* issue 11 */
+    /* FP8 GEMMs and optimizer offload */
     {"peak_fp8_tflops", PE_FT_NUMBER, PE_RANGE_POSITIVE, G(peak_fp8_tflops),
      G(has_peak_fp8_tflops), NULL, 0, NULL, NULL, "dense fp8 TFLOP/s (needed by compute: fp8)"},
     {"fp8_gemm_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, G(fp8_gemm_efficiency),
      G(has_fp8_gemm_efficiency), NULL, 0, NULL, "gemm_efficiency",
-     "F18 e_max of the fp8 matrix multiplies, a fraction of peak_fp8_tflops (refined model)"},
+     "F18 e_max of the fp8 matrix multiplies, a fraction of peak_fp8_tflops (refined model); "
+     "not given: gemm_efficiency (taken by the model)"},
     {"host_link_gb_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, G(host_link_gb_s),
      G(has_host_link_gb_s), NULL, 0, NULL, NULL,
      "GPU-host GB/s per direction (needed by offload_optimizer)"},
@@ -212,7 +221,7 @@ static const pe_field cluster_fields[] = {
      NULL, "links inside a node"},
     {"inter_node", PE_FT_MAP, PE_RANGE_NONE, C(inter_node), NO, NULL, 0, &pe_fields_inter_node,
      NULL, "network between nodes"},
-    /* issue 11: optimizer offload */
+    /* optimizer offload */
     {"host_memory_gib", PE_FT_NUMBER, PE_RANGE_POSITIVE, C(host_memory_gib),
      C(has_host_memory_gib), NULL, 0, NULL, NULL,
      "host memory per node, GiB (checked by offload_optimizer when given)"},
@@ -322,14 +331,16 @@ static const pe_field plan_fields[] = {
     {"virtual_stages", PE_FT_INT, PE_RANGE_WHOLE, PL(virtual_stages), NO, NULL, 0, NULL, "1",
      "v, model chunks per pipeline rank (interleaved)"},
     {"sequence_parallel", PE_FT_BOOL, PE_RANGE_NONE, PL(sequence_parallel), NO, NULL, 0, NULL,
-     "tp > 1", "Megatron sequence parallelism (forced false when tp = 1)"},
+     "tp > 1",
+     "Megatron sequence parallelism (forced false when tp = 1); not given: tp > 1 (computed by "
+     "the loader)"},
     {"overlap", PE_FT_MAP, PE_RANGE_NONE, PL(overlap), NO, NULL, 0, &pe_fields_overlap,
      "the scenario's", "merged key by key over the scenario's overlap"},
-    /* issue 11 */
+    /* expert parallelism, uneven pipeline stages, optimizer offload */
     {"ep", PE_FT_INT, PE_RANGE_WHOLE, PL(ep), NO, NULL, 0, NULL, "1",
      "expert-parallel degree (MoE models)"},
     {"etp", PE_FT_INT, PE_RANGE_WHOLE, PL(etp), NO, NULL, 0, NULL, "tp",
-     "expert tensor-parallel degree (MoE models)"},
+     "expert tensor-parallel degree (MoE models); not given: tp (computed once tp is known)"},
     {"first_stage_layers", PE_FT_INT, PE_RANGE_WHOLE, PL(first_stage_layers), NO, NULL, 0, NULL,
      "an even split", "layers on the first pipeline stage"},
     {"last_stage_layers", PE_FT_INT, PE_RANGE_WHOLE, PL(last_stage_layers), NO, NULL, 0, NULL,
@@ -362,7 +373,7 @@ static const pe_field sweep_fields[] = {
      "1", "list, value or auto (interleaved only)"},
     {"sequence_parallel", PE_FT_BOOL, PE_RANGE_NONE, SW(sequence_parallel), NO, NULL, 0, NULL,
      "tp > 1", "list or value (applies when tp > 1)"},
-    /* issue 11 */
+    /* expert parallelism, uneven pipeline stages, optimizer offload */
     {"ep", PE_FT_INT, PE_RANGE_WHOLE, SW(ep), NO, NULL, PE_F_AUTO, NULL, "1",
      "list, value or auto (divisors of experts that fit the grid)"},
     {"etp", PE_FT_INT, PE_RANGE_WHOLE, SW(etp), NO, NULL, 0, NULL, "tp", "list or value"},
@@ -418,7 +429,8 @@ static const pe_field question_fields[] = {
     {"points", PE_FT_NUMBER, PE_RANGE_POSITIVE, Q(points), NO, NULL, 0, NULL, "1",
      "points for a right answer"},
     {"rel_tol", PE_FT_NUMBER, PE_RANGE_NONNEG, NO, NO, NULL, 0, NULL,
-     "0.01 (column), 0.05 (chosen_plan), 0 (best_plan)",
+     TEXT_OF(PE_REL_TOL_COLUMN) " (column), " TEXT_OF(PE_REL_TOL_CHOSEN_PLAN)
+     " (chosen_plan), " TEXT_OF(PE_REL_TOL_BEST_PLAN) " (best_plan)",
      "relative tolerance: of the number (column), of the best plan's step time for full "
      "points (chosen_plan), of the rank keys (best_plan)"},
     {"abs_tol", PE_FT_NUMBER, PE_RANGE_NONNEG, NO, NO, NULL, 0, NULL, NULL,
@@ -448,7 +460,8 @@ static const pe_field scenario_fields[] = {
     {"schema", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, PE_F_REQUIRED, NULL, NULL,
      "the version tag, exactly planeval/v1"},
     {"name", PE_FT_TEXT, PE_RANGE_NONE, S(name), NO, NULL, 0, NULL, "the file's stem",
-     "[a-z0-9._-]+; names the report file"},
+     "[a-z0-9._-]+; names the report file; not given: the file's stem (computed by the "
+     "loader)"},
     {"description", PE_FT_TEXT, PE_RANGE_NONE, S(description), NO, NULL, 0, NULL, NULL,
      "free text"},
     {"model", PE_FT_MAP, PE_RANGE_NONE, S(model), NO, NULL, PE_F_REQUIRED, &pe_fields_model,
@@ -465,7 +478,8 @@ static const pe_field scenario_fields[] = {
      "communication overlap fractions"},
     {"fidelity", PE_FT_ENUM, PE_RANGE_NONE, S(fidelity), NO, fidelity_values, 0, NULL,
      "textbook unless a refinement is named",
-     "refined, or textbook: every refinement neutral (docs/model.md v1)"},
+     "refined, or textbook: every refinement neutral (the textbook model of docs/model.md); "
+     "not given: computed by the loader from the refinements the file names"},
     {"framework", PE_FT_MAP, PE_RANGE_NONE, NO, NO, NULL, 0, &pe_fields_framework, NULL,
      "a catalog framework name, or {preset: NAME, ...keys}"},
     {"rank_by", PE_FT_ENUM_LIST, PE_RANGE_NONE, S(rank_by), NO, rank_by_values, 0, NULL,
@@ -530,3 +544,109 @@ const char *fields_range_text(pe_range r)
     return "";
 }
 
+
+/* Is text all of an integer / a number literal? (A literal default is a
+ * plain non-negative decimal: "0", "12", "0.5".) */
+static bool read_int(const char *text, int64_t *out)
+{
+    if (*text < '0' || *text > '9')
+        return false;
+    char *end;
+    long long v = strtoll(text, &end, 10);
+    if (end == text || *end != '\0')
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool read_number(const char *text, double *out)
+{
+    if (*text < '0' || *text > '9') /* not strtod's "nan" or "inf" either */
+        return false;
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0')
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool read_enum(const char *const *values, const char *text, int64_t *out)
+{
+    for (int64_t i = 0; values && values[i]; i++)
+        if (strcmp(values[i], text) == 0) {
+            *out = i;
+            return true;
+        }
+    return false;
+}
+
+bool fields_default_value(const pe_field *f, int64_t *ival, double *dval)
+{
+    const char *t = f->default_text;
+    if (!t)
+        return false;
+    switch (f->type) {
+    case PE_FT_INT: return read_int(t, ival);
+    case PE_FT_NUMBER: return read_number(t, dval);
+    case PE_FT_BOOL:
+        *ival = strcmp(t, "true") == 0;
+        return *ival || strcmp(t, "false") == 0;
+    case PE_FT_ENUM:
+    case PE_FT_ENUM_LIST: return read_enum(f->enum_values, t, ival);
+    default: return false;
+    }
+}
+
+/* C enums of scenario.h are stored through an int. */
+_Static_assert(sizeof(pe_mlp) == sizeof(int) && sizeof(pe_schedule) == sizeof(int) &&
+                   sizeof(pe_topology) == sizeof(int) && sizeof(pe_rank_by) == sizeof(int),
+               "enums are int-sized");
+
+void fields_store(void *base, const pe_field *f, int64_t iv, double dv)
+{
+    char *p = (char *)base + f->offset;
+    switch (f->type) {
+    case PE_FT_INT: memcpy(p, &iv, sizeof iv); break;
+    case PE_FT_NUMBER: memcpy(p, &dv, sizeof dv); break;
+    case PE_FT_BOOL: {
+        bool b = iv != 0;
+        memcpy(p, &b, sizeof b);
+        break;
+    }
+    case PE_FT_ENUM:
+    case PE_FT_ENUM_LIST: {
+        int e = (int)iv;
+        memcpy(p, &e, sizeof e);
+        break;
+    }
+    default: break;
+    }
+}
+
+static void store_default(void *base, const pe_field *f)
+{
+    int64_t iv = 0;
+    double dv = 0;
+    if (f->offset != PE_NO_OFFSET && fields_default_value(f, &iv, &dv))
+        fields_store(base, f, iv, dv);
+}
+
+void fields_store_defaults(const pe_fieldset *set, void *base)
+{
+    for (size_t i = 0; i < set->count; i++)
+        store_default(base, &set->fields[i]);
+}
+
+void fields_reset(const pe_fieldset *set, const char *key, void *base)
+{
+    const pe_field *f = fields_find(set, key, strlen(key));
+    if (!f || f->offset == PE_NO_OFFSET)
+        return;
+    fields_store(base, f, 0, 0);
+    if (f->has_offset != PE_NO_OFFSET) {
+        bool no = false;
+        memcpy((char *)base + f->has_offset, &no, sizeof no);
+    }
+    store_default(base, f);
+}

@@ -2,8 +2,9 @@
  * file): name, type, range, default, help text.
  *
  * One const table per mapping, the single source for the loader (load.c,
- * catalog.c), `--help`, `explain` and the JSON schemas. The tables are plain
- * data: no YAML here. Key names, ranges and defaults come from docs/scenarios.md
+ * catalog.c), `--help`, `explain` and the JSON schemas, and of every key's
+ * default (the loader stores them through fields_store_defaults). The tables
+ * are plain data: no YAML here. Key names, ranges and defaults come from docs/scenarios.md
  * "Scenario file" / "Ranges" and docs/model.md §0; the order of each table is the
  * order of docs/scenarios.md's example, so printed help reads like the spec. */
 #ifndef PLANEVAL_FIELDS_H
@@ -57,7 +58,12 @@ typedef struct {
     const char *const *enum_values; /* PE_FT_ENUM: NULL-terminated, in enum order */
     unsigned flags;                 /* PE_F_* */
     const pe_fieldset *sub;         /* PE_FT_MAP / PE_FT_LIST of mappings: the nested keys */
-    const char *default_text;       /* as printed by --help; NULL when required or none */
+    /* The default, as the docs print it and as the loader stores it: a
+     * literal of the field's type ("2", "0.5", "true", "gelu") is the value
+     * (fields_default_value); words ("4*hidden", "tp > 1") name a default
+     * computed from other keys, each in one place that the help text names;
+     * NULL when required or none. */
+    const char *default_text;
     const char *help;
 } pe_field;
 
@@ -67,6 +73,13 @@ struct pe_fieldset {
     const pe_field *fields;
     size_t count;
 };
+
+/* A question's default rel_tol by what it asks (docs/scenarios.md
+ * "Questions"): the numbers of questions[].rel_tol's default_text and of the
+ * loader, written once. */
+#define PE_REL_TOL_COLUMN 0.01
+#define PE_REL_TOL_CHOSEN_PLAN 0.05
+#define PE_REL_TOL_BEST_PLAN 0
 
 /* Scenario file (docs/scenarios.md "A scenario file"). */
 extern const pe_fieldset pe_fields_scenario; /* top level */
@@ -99,5 +112,22 @@ const pe_field *fields_find(const pe_fieldset *set, const char *key, size_t len)
 
 /* "a whole number >= 1", "a number > 0", … for messages and help. */
 const char *fields_range_text(pe_range r);
+
+/* The field's default as a value: true with *ival (INT, BOOL, ENUM,
+ * ENUM_LIST: the enum's index) or *dval (NUMBER) when default_text is a
+ * literal of its type; false when the default is in words or there is none. */
+bool fields_default_value(const pe_field *f, int64_t *ival, double *dval);
+
+/* Store a value of f's type (iv for INT, BOOL and enums, dv for NUMBER) at
+ * base + f->offset; the has_ flag is not touched. */
+void fields_store(void *base, const pe_field *f, int64_t iv, double dv);
+
+/* Every field of set with a literal default gets it, at base (the struct of
+ * the set's mapping; never the sweep's, whose offsets are of pe_axis). */
+void fields_store_defaults(const pe_fieldset *set, void *base);
+
+/* The field called key back to "not given": zero, its has_ flag false,
+ * then its literal default if it has one. */
+void fields_reset(const pe_fieldset *set, const char *key, void *base);
 
 #endif

@@ -1,8 +1,9 @@
-/* scenario.c — enum texts, plan defaults and canonical text, and releasing
- * what a scenario owns. */
+/* scenario.c — enum texts, plan defaults, and releasing what a scenario
+ * owns. (A plan's canonical text: canonical.c.) */
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fields.h"
 #include "core/scenario.h"
 
 #define NAME_OF(table, v) \
@@ -31,7 +32,7 @@ const char *pe_attention_name(pe_attention v)
 void scenario_plan_defaults(pe_plan *p)
 {
     if (p->ep == 0)
-        p->ep = 1;
+        fields_reset(&pe_fields_plan, "ep", p);
     if (p->etp == 0)
         p->etp = p->tp;
 }
@@ -88,14 +89,19 @@ const char *pe_ask_name(pe_ask v)
 
 void scenario_force_textbook(pe_scenario *s)
 {
-    pe_gpu *g = &s->cluster.gpu;
-    g->has_gemm_efficiency = false, g->gemm_efficiency = 0, g->gemm_half_gflop = 0;
-    g->has_attention_efficiency = false, g->attention_efficiency = 0;
-    g->elementwise_efficiency = 0, g->microbatch_overhead_us = 0;
-    g->has_fp8_gemm_efficiency = false, g->fp8_gemm_efficiency = 0;
-    s->cluster.intra_node.bus_efficiency = 1, s->cluster.intra_node.half_message_mb = 0;
-    s->cluster.inter_node.bus_efficiency = 1, s->cluster.inter_node.half_message_mb = 0;
+    /* a refinement's default (fields.c) is its neutral value */
+    static const char *const gpu_keys[] = {"gemm_efficiency",        "gemm_half_gflop",
+                                           "attention_efficiency",   "elementwise_efficiency",
+                                           "microbatch_overhead_us", "fp8_gemm_efficiency"};
+    static const char *const link_keys[] = {"bus_efficiency", "half_message_mb"};
+    for (size_t i = 0; i < sizeof gpu_keys / sizeof gpu_keys[0]; i++)
+        fields_reset(&pe_fields_gpu, gpu_keys[i], &s->cluster.gpu);
+    for (size_t i = 0; i < sizeof link_keys / sizeof link_keys[0]; i++) {
+        fields_reset(&pe_fields_intra_node, link_keys[i], &s->cluster.intra_node);
+        fields_reset(&pe_fields_inter_node, link_keys[i], &s->cluster.inter_node);
+    }
     memset(&s->framework, 0, sizeof s->framework);
+    fields_store_defaults(&pe_fields_framework, &s->framework);
     s->fidelity = PE_FIDELITY_TEXTBOOK;
 }
 
@@ -123,74 +129,4 @@ void scenario_free(pe_scenario *s)
     free(s->expects);
     free(s->questions);
     memset(s, 0, sizeof *s);
-}
-
-/* docs/scenarios.md "Plans" (canonical text). */
-/* Append text / a non-negative integer; the hot path of every report row
- * and ranking tie, so no printf. */
-static char *put_text(char *o, const char *end, const char *t)
-{
-    while (*t && o < end)
-        *o++ = *t++;
-    return o;
-}
-
-static char *put_int(char *o, const char *end, int64_t v)
-{
-    char digits[24];
-    int n = 0;
-    uint64_t u = v < 0 ? 0 : (uint64_t)v; /* degrees are ≥ 0 */
-    do {
-        digits[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    while (n && o < end)
-        *o++ = digits[--n];
-    return o;
-}
-
-int scenario_plan_canonical(const pe_plan *p, char *buf, size_t size)
-{
-    if (!size)
-        return 0;
-    char *o = buf, *end = buf + size - 1;
-    o = put_text(o, end, "dp");
-    o = put_int(o, end, p->dp);
-    o = put_text(o, end, "-tp");
-    o = put_int(o, end, p->tp);
-    o = put_text(o, end, "-pp");
-    o = put_int(o, end, p->pp);
-    o = put_text(o, end, "-cp");
-    o = put_int(o, end, p->cp);
-    o = put_text(o, end, "-z");
-    o = put_int(o, end, p->zero);
-    o = put_text(o, end, "-");
-    o = put_text(o, end, pe_recompute_name(p->recompute));
-    o = put_text(o, end, "-mb");
-    o = put_int(o, end, p->micro_batch);
-    o = put_text(o, end, "-");
-    o = put_text(o, end, pe_schedule_name(p->schedule));
-    o = put_text(o, end, "-v");
-    o = put_int(o, end, p->virtual_stages);
-    o = put_text(o, end, p->sequence_parallel ? "-sp1" : "-sp0");
-    if (p->ep > 1) {
-        o = put_text(o, end, "-ep");
-        o = put_int(o, end, p->ep);
-    }
-    if (p->etp != p->tp && p->etp > 0) {
-        o = put_text(o, end, "-etp");
-        o = put_int(o, end, p->etp);
-    }
-    if (p->first_stage_layers > 0) {
-        o = put_text(o, end, "-fs");
-        o = put_int(o, end, p->first_stage_layers);
-    }
-    if (p->last_stage_layers > 0) {
-        o = put_text(o, end, "-ls");
-        o = put_int(o, end, p->last_stage_layers);
-    }
-    if (p->offload_optimizer)
-        o = put_text(o, end, "-off");
-    *o = '\0';
-    return (int)(o - buf);
 }

@@ -44,12 +44,13 @@ typedef enum {
     PE_RANK_INTERVENTIONS
 } pe_rank_by;
 /* docs/model.md §12: refined (default) applies the refinements the GPU, cluster
- * and framework supply; textbook forces every one of them to neutral (v1). */
+ * and framework supply; textbook forces every one of them to neutral (the
+ * textbook model). */
 typedef enum { PE_FIDELITY_REFINED, PE_FIDELITY_TEXTBOOK } pe_fidelity;
 /* C9: a ZeRO/DP collective spanning nodes as a two-level (hierarchical)
- * ring — v1's C4 — or as one flat ring over every member. */
+ * ring — C4 of the textbook model — or as one flat ring over every member. */
 typedef enum { PE_DP_HIERARCHICAL, PE_DP_FLAT } pe_dp_algorithm;
-/* C10: an all-reduce across nodes as a ring (v1's C5) or, as NCCL's tuner
+/* C10: an all-reduce across nodes as a ring (the textbook model's C5) or, as NCCL's tuner
  * does, the faster of ring and tree. */
 typedef enum { PE_ALLREDUCE_RING, PE_ALLREDUCE_AUTO } pe_allreduce;
 #define PE_RANK_BY_MAX 5 /* rank_by keys in one list: each at most once */
@@ -86,7 +87,7 @@ typedef struct {
     bool causal_flops; /* κ = 0.5 when true */
     bool has_params;
     double params; /* P6, meaningful when has_params */
-    /* --- mixture of experts, head_dim, MLA (issue 11, docs/design/moe.md §0) --- */
+    /* --- mixture of experts, head_dim, MLA (docs/design/moe.md §0) --- */
     int64_t experts;          /* E routed experts per MoE layer; 0 = dense */
     int64_t top_k;            /* k */
     int64_t moe_ffn_hidden;   /* f_e, default f */
@@ -105,7 +106,7 @@ typedef struct {
     double param_bytes;     /* β_w */
     double grad_bytes;      /* β_g */
     double optimizer_bytes; /* β_o */
-    pe_compute compute;      /* GEMM precision (issue 11, docs/design/moe.md §6) */
+    pe_compute compute;      /* GEMM precision (docs/design/moe.md §6) */
     double fp8_weight_bytes; /* β_8, TE's cached FP8 weight copies per FP8-GEMM parameter */
     double dispatch_bytes;   /* β_d, bytes per element of the EP dispatch all-to-all */
 } pe_precision;
@@ -115,7 +116,7 @@ typedef struct {
     double peak_tflops;
     double hbm_tb_s;
     double flops_efficiency; /* e */
-    /* refinements (docs/model.md §12); the defaults are neutral (v1's F6) */
+    /* refinements (docs/model.md §12); the defaults are neutral (the textbook F6) */
     bool has_gemm_efficiency;
     double gemm_efficiency;        /* F8 e_max; absent: compute as F6 */
     double gemm_half_gflop;        /* F8 F_half, GFLOP (10^9); 0 */
@@ -124,10 +125,10 @@ typedef struct {
     double elementwise_efficiency; /* F10 η_W; 0 leaves element-wise work untimed */
     double microbatch_overhead_us; /* F11 t_mb, µs per micro-batch; 0 */
     bool has_peak_fp8_tflops, has_host_link_gb_s;
-    double peak_fp8_tflops; /* dense FP8 TFLOP/s (issue 11) */
+    double peak_fp8_tflops; /* dense FP8 TFLOP/s (compute: fp8) */
     bool has_fp8_gemm_efficiency;
     double fp8_gemm_efficiency; /* F18 e_max of FP8 GEMMs; default gemm_efficiency */
-    double host_link_gb_s;  /* GPU↔host GB/s per direction (issue 11) */
+    double host_link_gb_s;  /* GPU↔host GB/s per direction (offload_optimizer) */
 } pe_gpu;
 
 typedef struct {
@@ -158,7 +159,7 @@ typedef struct {
     pe_intra_node intra_node;
     pe_inter_node inter_node;
     bool has_host_memory_gib;
-    double host_memory_gib;    /* H_host per node (issue 11, offload) */
+    double host_memory_gib;    /* H_host per node (offload_optimizer) */
     double cpu_adam_gparams_s; /* R_cpu: CPU Adam 10^9 parameters/s per node */
 } pe_cluster;
 
@@ -206,7 +207,7 @@ typedef struct {
     bool sequence_parallel; /* already resolved: default tp > 1, false when tp = 1 */
     pe_overlap overlap;     /* already merged over the scenario's */
     int line, col;          /* where the plan stands in its file; 0 for sweep plans */
-    /* --- issue 11: expert parallelism, uneven stages, offload --- */
+    /* --- expert parallelism, uneven stages, offload --- */
     int64_t ep;                /* expert-parallel degree, default 1 */
     int64_t etp;               /* expert tensor-parallel degree, already resolved (default tp) */
     int64_t first_stage_layers; /* L_0; 0 = the even share */
@@ -228,7 +229,7 @@ typedef struct {
     bool present;
     pe_axis tp, pp, cp, dp, zero, recompute, micro_batch, schedule, virtual_stages,
         sequence_parallel;
-    pe_axis ep, etp, first_stage_layers, last_stage_layers, offload_optimizer; /* issue 11 */
+    pe_axis ep, etp, first_stage_layers, last_stage_layers, offload_optimizer;
     int line, col;
 } pe_sweep;
 
@@ -309,21 +310,25 @@ typedef struct {
     pe_question *questions; /* owned: the grading key, in file order */
 } pe_scenario;
 
-/* Issue 11 plan defaults: ep 0 (not given) → 1, etp 0 (not given) → tp
- * (Megatron-Core's default). Loader, grader and sweep call it last. */
+/* docs/model.md §0: a plan's sequence parallelism, tp > 1 when not given and
+ * off at tp = 1 whatever is given; the one rule of the loader and the sweep. */
+static inline bool scenario_sequence_parallel(int64_t tp, bool given, bool value)
+{
+    return tp > 1 && (!given || value);
+}
+
+/* The plan defaults that depend on other keys: ep 0 (not given) → 1, etp 0
+ * (not given) → tp (Megatron-Core's default). Loader, grader and sweep call
+ * it last. */
 void scenario_plan_defaults(pe_plan *p);
 
-/* The plan's canonical text (docs/scenarios.md "Plans"), at most size − 1
- * characters and a NUL; returns the length written. */
-int scenario_plan_canonical(const pe_plan *p, char *buf, size_t size);
-
-/* Release everything a scenario owns; leaves *s zeroed. Safe on a zeroed struct. */
 /* fidelity: textbook (docs/model.md §12): every refinement field back to its
- * neutral value and the framework dropped, so the scenario evaluates as
- * docs/model.md v1. (The framework's overlap defaults are applied by the loader
- * only in refined mode.) */
+ * neutral value, its default in core/fields.c, and the framework dropped, so
+ * the scenario evaluates as the textbook model. (The framework's overlap
+ * defaults are applied by the loader only in refined mode.) */
 void scenario_force_textbook(pe_scenario *s);
 
+/* Release everything a scenario owns; leaves *s zeroed. Safe on a zeroed struct. */
 void scenario_free(pe_scenario *s);
 
 #endif

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/canonical.h"
 #include "core/columns.h"
 #include "input/load.h"
 #include "input/yamlutil.h"
@@ -68,48 +69,21 @@ static pe_status out_of_memory(loader *L)
 /* The worse of two statuses (PE_INTERNAL stops the load). */
 static pe_status worse(pe_status a, pe_status b) { return a > b ? a : b; }
 
-/* The mixture-of-experts keys' defaults (docs/design/moe.md §0): a dense
- * model; also what a dense variant of an MoE preset goes back to. */
-static void moe_defaults(pe_model *m)
-{
-    m->top_k = m->moe_ffn_hidden = m->shared_experts = m->dense_layers = 0;
-    m->moe_every = 1;
-    m->has_capacity_factor = false, m->capacity_factor = 0;
-    m->moe_imbalance = 1;
-}
-
-/* docs/model.md §0 defaults; derived ones (kv_heads, ffn_hidden,
- * sequence_parallel) are filled once the keys are known. */
+/* Every key's literal default, from its descriptor (core/fields.c). The
+ * defaults computed from other keys are filled once those keys are known:
+ * kv_heads, ffn_hidden and moe_ffn_hidden by model_computed_defaults, a
+ * plan's sequence_parallel and etp by load_plan (scenario_sequence_parallel,
+ * scenario_plan_defaults), name by load_name, fidelity by default_fidelity. */
 static void set_defaults(pe_scenario *s)
 {
-    s->model.mlp = PE_MLP_GELU;
-    s->model.norm = PE_NORM_LAYERNORM;
-    s->model.bias = true;
-    s->model.dropout = true;
-    s->model.tied_embeddings = false;
-    s->model.position = PE_POSITION_LEARNED;
-    s->model.attention = PE_ATTENTION_STANDARD;
-    s->model.causal_flops = false;
-    s->precision.param_bytes = 2;
-    s->precision.grad_bytes = 2;
-    s->precision.optimizer_bytes = 12;
-    s->cluster.gpu.flops_efficiency = 0.5;
-    s->cluster.reserve_gib = 10;
-    s->cluster.allow_cross_node_tp = false;
-    s->cluster.intra_node.bus_efficiency = 1; /* C8 neutral */
-    s->cluster.inter_node.bus_efficiency = 1;
-    s->overlap.tp = 0;
-    s->overlap.cp = 1;
-    s->overlap.dp = 1;
-    s->overlap.pp = 0;
-    s->rank_by = PE_RANK_STEP_TIME;
-    /* issue 11 defaults (docs/design/moe.md §0) */
-    moe_defaults(&s->model);
-    s->precision.compute = PE_COMPUTE_BF16;
-    s->precision.fp8_weight_bytes = 2;
-    s->precision.dispatch_bytes = 2;
-    s->cluster.cpu_adam_gparams_s = 4;
-    s->overlap.ep = 0;
+    fields_store_defaults(&pe_fields_scenario, s);
+    fields_store_defaults(&pe_fields_model, &s->model);
+    fields_store_defaults(&pe_fields_precision, &s->precision);
+    fields_store_defaults(&pe_fields_cluster, &s->cluster);
+    fields_store_defaults(&pe_fields_gpu, &s->cluster.gpu);
+    fields_store_defaults(&pe_fields_intra_node, &s->cluster.intra_node);
+    fields_store_defaults(&pe_fields_inter_node, &s->cluster.inter_node);
+    fields_store_defaults(&pe_fields_overlap, &s->overlap);
 }
 
 /* Does mapping m hold an unknown key close to key (a typo, reported as
@@ -284,7 +258,7 @@ static const yaml_node_t *file_node(const pe_applied *st, size_t i, int file_lay
 /* ------------------------------------------------------------ model */
 
 /* docs/model.md §1: a divides h (the head dimension d = h/a is whole);
- * with head_dim or mla (issue 11) the head dimension is given: no rule. */
+ * with head_dim or mla the head dimension is given: no rule. */
 static pe_status check_heads(loader *L, const pe_applied *a, const yaml_node_t *fallback)
 {
     const pe_model *m = &L->s->model;
@@ -334,7 +308,7 @@ static const yaml_node_t *model_node(const pe_applied *a, const char *key,
     return file_node(a, IDX(pe_fields_model, key), 1, fallback);
 }
 
-/* Issue 11 (docs/design/moe.md §1): the MLA dimensions with attention: mla
+/* docs/design/moe.md §1: the MLA dimensions with attention: mla
  * and only then; head_dim not with mla. */
 static pe_status check_mla_keys(loader *L, const pe_applied *a, const yaml_node_t *fallback)
 {
@@ -375,6 +349,13 @@ static bool drop_preset_keys(pe_applied *a, const char *const *keys, size_t n)
     return dropped;
 }
 
+/* The keys back to their defaults (fields.c), given or not. */
+static void reset_model_keys(pe_model *m, const char *const *keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        fields_reset(&pe_fields_model, keys[i], m);
+}
+
 static void drop_variant_keys(pe_model *m, pe_applied *a)
 {
     static const char *const moe_keys[] = {"top_k",        "moe_ffn_hidden", "shared_experts",
@@ -382,18 +363,19 @@ static void drop_variant_keys(pe_model *m, pe_applied *a)
                                            "moe_imbalance"};
     static const char *const mla_keys[] = {"kv_lora_rank", "qk_rope_head_dim",
                                            "qk_nope_head_dim", "v_head_dim", "q_lora_rank"};
+    const size_t n_moe = sizeof moe_keys / sizeof *moe_keys;
+    const size_t n_mla = sizeof mla_keys / sizeof *mla_keys;
     const size_t ie = IDX(pe_fields_model, "experts"), ia = IDX(pe_fields_model, "attention");
     /* back to the defaults; a key the file writes is refused below anyway */
     if (m->experts == 0 && a->set[ie] && a->layer[ie] == 1 &&
-        drop_preset_keys(a, moe_keys, sizeof moe_keys / sizeof *moe_keys))
-        moe_defaults(m);
+        drop_preset_keys(a, moe_keys, n_moe))
+        reset_model_keys(m, moe_keys, n_moe);
     if (m->attention != PE_ATTENTION_MLA && a->set[ia] && a->layer[ia] == 1 &&
-        drop_preset_keys(a, mla_keys, sizeof mla_keys / sizeof *mla_keys))
-        m->q_lora_rank = m->kv_lora_rank = m->qk_rope_head_dim = m->qk_nope_head_dim =
-            m->v_head_dim = 0;
+        drop_preset_keys(a, mla_keys, n_mla))
+        reset_model_keys(m, mla_keys, n_mla);
 }
 
-/* Issue 11 (docs/design/moe.md §1): the MoE keys only with experts > 0 (as
+/* docs/design/moe.md §1: the MoE keys only with experts > 0 (as
  * Megatron's "moe_ffn_hidden_size is set but num_moe_experts is None"),
  * top_k required and ≤ experts, dense_layers ≤ layers, no params with
  * experts (P6 scales one N_layer). */
@@ -428,6 +410,19 @@ static pe_status check_moe_keys(loader *L, const pe_applied *a, const yaml_node_
     return PE_OK;
 }
 
+/* The model keys whose defaults are computed from other keys (their
+ * descriptors' default_text says from which): docs/model.md §0, g = a and
+ * f = 4h; docs/design/moe.md §0, f_e = f for an MoE model. */
+static void model_computed_defaults(pe_model *m, const pe_applied *a)
+{
+    if (!a->set[IDX(pe_fields_model, "kv_heads")])
+        m->kv_heads = m->heads;
+    if (!a->set[IDX(pe_fields_model, "ffn_hidden")])
+        m->ffn_hidden = 4 * m->hidden;
+    if (m->experts > 0 && !a->set[IDX(pe_fields_model, "moe_ffn_hidden")])
+        m->moe_ffn_hidden = m->ffn_hidden;
+}
+
 static pe_status load_model(loader *L, const yaml_node_t *node)
 {
     pe_model *m = &L->s->model;
@@ -443,12 +438,7 @@ static pe_status load_model(loader *L, const yaml_node_t *node)
     if (st)
         return st; /* the rules below read every key */
     drop_variant_keys(m, &a);
-    if (!a.set[IDX(pe_fields_model, "kv_heads")])
-        m->kv_heads = m->heads; /* docs/model.md §0: g defaults to a */
-    if (!a.set[IDX(pe_fields_model, "ffn_hidden")])
-        m->ffn_hidden = 4 * m->hidden; /* docs/model.md §0: f defaults to 4h */
-    if (m->experts > 0 && !a.set[IDX(pe_fields_model, "moe_ffn_hidden")])
-        m->moe_ffn_hidden = m->ffn_hidden; /* issue 11: f_e defaults to f */
+    model_computed_defaults(m, &a);
     const yaml_node_t *pn = y_map_get(L->d, node, "preset");
     st = check_heads(L, &a, pn ? pn : node);
     st = worse(st, check_mla_keys(L, &a, pn ? pn : node));
@@ -500,7 +490,7 @@ static pe_status load_gpu(loader *L, const yaml_node_t *node, const pe_layer *la
                                     "cluster.gpu"));
 }
 
-/* The keys of the chosen topology that are missing (interface "Ranges"). */
+/* The keys of the chosen topology that are missing (docs/scenarios.md "cluster.intra_node"). */
 static pe_status check_topology_keys(loader *L, const pe_applied *ia, const yaml_node_t *at)
 {
     const pe_intra_node *in = &L->s->cluster.intra_node;
@@ -618,7 +608,8 @@ static pe_status load_framework(loader *L, const yaml_node_t *node)
         return st;
     const yaml_node_t *pn = shorthand ? node : y_map_get(d, node, "preset");
     pe_framework fw;
-    memset(&fw, 0, sizeof fw); /* the neutral values: false, hierarchical, 0, 0 */
+    memset(&fw, 0, sizeof fw);
+    fields_store_defaults(&pe_fields_framework, &fw); /* the neutral values */
     if (pn) {
         const pe_preset *p = NULL;
         st = find_preset(L, pn, shorthand ? "framework" : "framework.preset", "frameworks",
@@ -680,81 +671,28 @@ static pe_status load_simple(loader *L, const pe_fieldset *set, const yaml_node_
 
 /* ------------------------------------------------------------ plans */
 
-static bool eat(const char **p, const char *lit)
+/* Is t a plan's canonical text (core/canonical.h)? When it is not, and it
+ * begins as one (dp and a digit), *why says what is wrong with it; else
+ * *why is "" (a plan name, misspelt or not, gets no lecture on canonical
+ * texts). */
+static bool canonical_valid(const loader *L, const char *t, char *why, size_t size)
 {
-    size_t n = strlen(lit);
-    if (strncmp(*p, lit, n) != 0)
-        return false;
-    *p += n;
-    return true;
-}
-
-/* A whole number >= 1 without leading zeros (at most 16 digits). */
-static bool eat_whole(const char **p)
-{
-    const char *s = *p;
-    if (*s < '1' || *s > '9')
-        return false;
-    size_t n = 0;
-    while (*s >= '0' && *s <= '9' && n < 17)
-        s++, n++;
-    if (n > 16)
-        return false;
-    *p = s;
-    return true;
-}
-
-static bool eat_word(const char **p, const char *const *values, const char *after)
-{
-    for (size_t i = 0; values[i]; i++) {
-        const char *q = *p;
-        if (eat(&q, values[i]) && strncmp(q, after, strlen(after)) == 0) {
-            *p = q;
-            return true;
-        }
-    }
+    pe_plan p;
+    pe_error e;
+    why[0] = '\0';
+    if (canonical_parse(t, &L->s->overlap, &p, &e) == PE_OK)
+        return true;
+    if (strncmp(t, "dp", 2) == 0 && t[2] >= '0' && t[2] <= '9')
+        snprintf(why, size, " (as a canonical text: %.400s)", e.msg);
     return false;
 }
 
-/* Issue 11's optional tail of a canonical text, in order: -ep{n} -etp{n}
- * -fs{n} -ls{n} -off (sweep/plans.h). */
-static bool canonical_tail_valid(const char *p)
-{
-    static const char *const tags[] = {"-ep", "-etp", "-fs", "-ls"};
-    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
-        const char *q = p;
-        if (eat(&q, tags[i]) && eat_whole(&q))
-            p = q;
-    }
-    eat(&p, "-off");
-    return *p == '\0';
-}
-
-/* Is t a syntactically valid canonical text (a plan a sweep may generate)? */
-static bool canonical_valid(const char *t)
-{
-    static const char *const rec[] = {"none", "selective", "full", NULL};
-    static const char *const sch[] = {"1f1b", "interleaved", "gpipe", "zb-h1", "zb-h2", NULL};
-    const char *p = t;
-    return eat(&p, "dp") && eat_whole(&p) && eat(&p, "-tp") && eat_whole(&p) &&
-           eat(&p, "-pp") && eat_whole(&p) && eat(&p, "-cp") && eat_whole(&p) &&
-           eat(&p, "-z") && *p >= '0' && *p <= '3' && (p++, eat(&p, "-")) &&
-           eat_word(&p, rec, "-mb") && eat(&p, "-mb") && eat_whole(&p) && eat(&p, "-") &&
-           eat_word(&p, sch, "-v") && eat(&p, "-v") && eat_whole(&p) && eat(&p, "-sp") &&
-           (*p == '0' || *p == '1') && canonical_tail_valid(p + 1);
-}
-
-
-/* interface "Plans": the defaults of an explicit plan. */
+/* docs/scenarios.md "Plans": an explicit plan's literal defaults (fields.c);
+ * its overlap is the scenario's, merged key by key in load_plan. */
 static void plan_defaults(const loader *L, const yaml_node_t *item, pe_plan *p)
 {
     memset(p, 0, sizeof *p);
-    p->tp = p->pp = p->cp = 1;
-    p->zero = 0;
-    p->recompute = PE_RECOMPUTE_NONE;
-    p->micro_batch = 1;
-    p->schedule = PE_SCHEDULE_1F1B;
-    p->virtual_stages = 1;
+    fields_store_defaults(&pe_fields_plan, p);
     p->overlap = L->s->overlap;
     p->line = y_line(item);
     p->col = y_col(item);
@@ -838,12 +776,8 @@ static pe_status load_plan(loader *L, const yaml_node_t *item, size_t index, pe_
         st = worse(st, os);
     }
     st = worse(st, worse(keys, plan_dp(L, item, path, &a, keys == PE_OK, p)));
-    /* docs/model.md §0: sp defaults to tp > 1 and is forced false when tp = 1. */
-    if (!a.set[si])
-        p->sequence_parallel = p->tp > 1;
-    if (p->tp == 1)
-        p->sequence_parallel = false;
-    scenario_plan_defaults(p); /* issue 11: ep 1, etp = tp */
+    p->sequence_parallel = scenario_sequence_parallel(p->tp, a.set[si], p->sequence_parallel);
+    scenario_plan_defaults(p); /* etp = tp when not given */
     return st;
 }
 
@@ -917,7 +851,7 @@ static pe_status load_plans(loader *L, const yaml_node_t *node)
         const yaml_node_t *item = ydoc_node(L->d, node->data.sequence.items.start[i]);
         st = worse(st, load_plan(L, item, i, &L->s->plans[i]));
         L->s->plan_count = i + 1;
-        scenario_plan_canonical(&L->s->plans[i], L->canon[i], sizeof L->canon[i]);
+        canonical_write(&L->s->plans[i], L->canon[i], sizeof L->canon[i]);
     }
     return st ? st : check_plan_names(L, node);
 }
@@ -961,7 +895,7 @@ static int cmp_indexed(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
-/* docs/scenarios.md "Sweep" (v1.1): a value may not repeat within one
+/* docs/scenarios.md "Sweep": a value may not repeat within one
  * list. The first item (in file order) that repeats an earlier one is
  * named; sorting keeps a long list linear-logarithmic. Called once every
  * item of the list parsed (ax->values[i] is item i). */
@@ -1312,7 +1246,9 @@ static pe_status check_plan_ref(loader *L, const pe_expect *e, const yaml_node_t
     for (size_t i = 0; i < L->s->plan_count; i++)
         if (strcmp(L->s->plans[i].name, e->plan) == 0 || strcmp(L->canon[i], e->plan) == 0)
             return PE_OK;
-    if (L->s->sweep.present && canonical_valid(e->plan))
+    char why[PE_MSG_MAX / 2];
+    const bool canonical = canonical_valid(L, e->plan, why, sizeof why);
+    if (L->s->sweep.present && canonical)
         return PE_OK;
     const char *key = e->kind == PE_EXPECT_BEST_PLAN ? "best_plan" : "plan";
     const yaml_node_t *at = y_map_get(L->d, item, key);
@@ -1323,12 +1259,14 @@ static pe_status check_plan_ref(loader *L, const pe_expect *e, const yaml_node_t
             if (L->s->plans[i].name[0])
                 names[n++] = L->s->plans[i].name;
     const char *sug = y_suggest(e->plan, strlen(e->plan), names, n);
-    char hint[PE_NAME_MAX + 40] = "";
+    char hint[PE_MSG_MAX / 2] = "";
     if (sug)
         snprintf(hint, sizeof hint, " (did you mean '%s'?)", sug);
-    else if (!L->s->sweep.present && canonical_valid(e->plan))
+    else if (canonical)
         snprintf(hint, sizeof hint, " (no explicit plan has that canonical text, and there is "
                                     "no sweep)");
+    else
+        snprintf(hint, sizeof hint, "%s", why);
     char q[96];
     y_quote(e->plan, strlen(e->plan), q, sizeof q);
     q[0] = q[strlen(q) - 1] = '\'';
@@ -1369,7 +1307,8 @@ static pe_status check_question_plan(loader *L, const yaml_node_t *at, const cha
     for (size_t i = 0; i < L->s->plan_count; i++)
         if (strcmp(L->s->plans[i].name, ref) == 0 || strcmp(L->canon[i], ref) == 0)
             return PE_OK;
-    if (canonical_valid(ref))
+    char why[PE_MSG_MAX / 2];
+    if (canonical_valid(L, ref, why, sizeof why))
         return PE_OK;
     const char **names = L->s->plan_count ? malloc(L->s->plan_count * sizeof *names) : NULL;
     size_t n = 0;
@@ -1378,9 +1317,11 @@ static pe_status check_question_plan(loader *L, const yaml_node_t *at, const cha
             if (L->s->plans[i].name[0])
                 names[n++] = L->s->plans[i].name;
     const char *sug = y_suggest(ref, strlen(ref), names, n);
-    char hint[PE_NAME_MAX + 40] = "";
+    char hint[PE_MSG_MAX / 2] = "";
     if (sug)
         snprintf(hint, sizeof hint, " (did you mean '%s'?)", sug);
+    else
+        snprintf(hint, sizeof hint, "%s", why);
     char q[96];
     y_quote(ref, strlen(ref), q, sizeof q);
     q[0] = q[strlen(q) - 1] = '\'';
@@ -1488,9 +1429,11 @@ static pe_status question_target(loader *L, const pe_applied *a, const yaml_node
         else
             st = worse(st, check_question_column(L, QV("column"), fp, q));
     }
-    /* Default tolerances (fields.c). */
+    /* The default tolerance by what is asked (fields.h) */
     q->tol_kind = PE_TOL_REL;
-    q->tol = q->ask == PE_ASK_COLUMN ? 0.01 : q->ask == PE_ASK_CHOSEN_PLAN ? 0.05 : 0;
+    q->tol = q->ask == PE_ASK_COLUMN        ? PE_REL_TOL_COLUMN
+             : q->ask == PE_ASK_CHOSEN_PLAN ? PE_REL_TOL_CHOSEN_PLAN
+                                            : PE_REL_TOL_BEST_PLAN;
     if (QV("rel_tol") || QV("abs_tol")) {
         const char *key = QV("rel_tol") ? "rel_tol" : "abs_tol";
         y_path(fp, path, key);
@@ -1509,7 +1452,7 @@ static pe_status load_question(loader *L, const yaml_node_t *item, size_t index,
     if (st)
         return st;
     memset(q, 0, sizeof *q);
-    q->points = 1;
+    fields_store_defaults(&pe_fields_question, q);
     q->line = y_line(item);
     q->col = y_col(item);
     pe_layer layer = {d, item};
@@ -1750,7 +1693,7 @@ static pe_status load_sections(loader *L, const yaml_node_t *root)
     return st;
 }
 
-/* Issue 11: what the GPU must describe for the keys used: fp8 GEMMs need its
+/* What the GPU must describe for the keys used: fp8 GEMMs need its
  * FP8 peak (V16 as a load rule), offload_optimizer its host link. */
 static pe_status check_gpu_needs(loader *L, const yaml_node_t *root)
 {
@@ -1784,7 +1727,7 @@ static pe_status load_plan_sections(loader *L, const yaml_node_t *root)
         st = bad(L, L->d, plans ? plans : root,
                  "no plans to evaluate: give plans: (a non-empty list) or sweep:");
     if (L->plans_ok && L->cluster_ok)
-        st = worse(st, check_gpu_needs(L, root)); /* issue 11 */
+        st = worse(st, check_gpu_needs(L, root)); /* fp8 peak, host link */
     if ((n = TOP("expect")))
         st = worse(st, load_expect(L, n));
     if ((n = TOP("questions")))

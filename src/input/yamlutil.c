@@ -1234,29 +1234,9 @@ pe_status y_get_field(const pe_ydoc *d, const yaml_node_t *n, const char *path,
 
 /* ================================================================ y_apply */
 
-/* C enums of scenario.h are stored through an int. */
-_Static_assert(sizeof(pe_mlp) == sizeof(int) && sizeof(pe_schedule) == sizeof(int) &&
-                   sizeof(pe_topology) == sizeof(int) && sizeof(pe_rank_by) == sizeof(int),
-               "enums are int-sized");
-
 static void store(void *base, const pe_field *f, int64_t iv, double dv)
 {
-    char *p = (char *)base + f->offset;
-    switch (f->type) {
-    case PE_FT_INT: memcpy(p, &iv, sizeof iv); break;
-    case PE_FT_NUMBER: memcpy(p, &dv, sizeof dv); break;
-    case PE_FT_BOOL: {
-        bool b = iv != 0;
-        memcpy(p, &b, sizeof b);
-        break;
-    }
-    case PE_FT_ENUM: {
-        int e = (int)iv;
-        memcpy(p, &e, sizeof e);
-        break;
-    }
-    default: break;
-    }
+    fields_store(base, f, iv, dv);
     if (f->has_offset != PE_NO_OFFSET) {
         bool t = true;
         memcpy((char *)base + f->has_offset, &t, sizeof t);

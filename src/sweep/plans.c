@@ -1,10 +1,12 @@
-/* plans.c — canonical text, and index → plan over explicit plans + sweep.
- * Rules: docs/scenarios.md "Sweeps" (auto candidates, enumeration order) and
- * docs/model.md §1 (which combinations are skipped rather than reported). */
+/* plans.c — index → plan over explicit plans + sweep, and a plan named by
+ * name or canonical text. Rules: docs/scenarios.md "Sweeps" (auto candidates,
+ * enumeration order) and docs/model.md §1 (which combinations are skipped
+ * rather than reported). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/fields.h"
 #include "sweep/plans.h"
 
 enum { MODE_DEFAULT, MODE_LIST, MODE_AUTO };
@@ -34,86 +36,7 @@ const char *plans_skip_name(pe_skip k)
 
 int plans_canonical(const pe_plan *p, char *buf, size_t size)
 {
-    return scenario_plan_canonical(p, buf, size);
-}
-
-/* `prefix`, then a whole number of at most 16 digits, at least `min`. */
-static bool read_number(const char **p, const char *prefix, int64_t min, int64_t *out)
-{
-    size_t n = strlen(prefix);
-    if (strncmp(*p, prefix, n) != 0)
-        return false;
-    const char *s = *p + n;
-    int64_t v = 0;
-    int digits = 0;
-    while (*s >= '0' && *s <= '9') {
-        if (++digits > 16)
-            return false;
-        v = v * 10 + (*s++ - '0');
-    }
-    if (!digits || v < min || v > ((int64_t)1 << 53)) /* docs/scenarios.md: at most 2^53 */
-        return false;
-    *out = v;
-    *p = s;
-    return true;
-}
-
-/* "-NAME" followed by `after`, NAME one of `count` names; its index. */
-static bool read_word(const char **p, const char *(*name)(int), int count, const char *after,
-                      int *out)
-{
-    for (int i = 0; i < count; i++) {
-        const char *w = name(i);
-        size_t n = strlen(w);
-        if ((*p)[0] == '-' && strncmp(*p + 1, w, n) == 0 &&
-            strncmp(*p + 1 + n, after, strlen(after)) == 0) {
-            *p += 1 + n;
-            *out = i;
-            return true;
-        }
-    }
-    return false;
-}
-
-static const char *recompute_name(int i) { return pe_recompute_name((pe_recompute)i); }
-static const char *schedule_name(int i) { return pe_schedule_name((pe_schedule)i); }
-
-bool plans_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan *out)
-{
-    pe_plan p;
-    memset(&p, 0, sizeof p);
-    const char *c = text;
-    int rec = 0, sch = 0;
-    int64_t sp = 0;
-    if (!(read_number(&c, "dp", 1, &p.dp) && read_number(&c, "-tp", 1, &p.tp) &&
-          read_number(&c, "-pp", 1, &p.pp) && read_number(&c, "-cp", 1, &p.cp) &&
-          read_number(&c, "-z", 0, &p.zero) && p.zero <= 3 &&
-          read_word(&c, recompute_name, PE_RECOMPUTE_FULL + 1, "-mb", &rec) &&
-          read_number(&c, "-mb", 1, &p.micro_batch) &&
-          read_word(&c, schedule_name, PE_SCHEDULE_ZB_H2 + 1, "-v", &sch) &&
-          read_number(&c, "-v", 1, &p.virtual_stages) && read_number(&c, "-sp", 0, &sp) &&
-          sp <= 1))
-        return false;
-    /* issue 11's optional tail: -ep{n} -etp{n} -fs{n} -ls{n} -off */
-    read_number(&c, "-ep", 2, &p.ep);
-    read_number(&c, "-etp", 1, &p.etp);
-    read_number(&c, "-fs", 1, &p.first_stage_layers);
-    read_number(&c, "-ls", 1, &p.last_stage_layers);
-    if (strcmp(c, "-off") == 0)
-        p.offload_optimizer = true, c += 4;
-    if (*c != '\0')
-        return false;
-    p.recompute = (pe_recompute)rec;
-    p.schedule = (pe_schedule)sch;
-    p.sequence_parallel = sp == 1;
-    p.overlap = *overlap;
-    scenario_plan_defaults(&p); /* ep 1, etp = tp when the tail does not say */
-    char again[PE_CANON_MAX]; /* no leading zeros, nothing a plan would print otherwise */
-    plans_canonical(&p, again, sizeof again);
-    if (strcmp(again, text) != 0 || (p.sequence_parallel && p.tp == 1)) /* docs/model.md §0 */
-        return false;
-    *out = p;
-    return true;
+    return canonical_write(p, buf, size);
 }
 
 const char *plans_display_name(const pe_plan *p, char canon[PE_CANON_MAX])
@@ -156,7 +79,7 @@ static uint64_t tp_auto(const pe_scenario *s, int64_t *out, uint64_t cap)
     return n;
 }
 
-/* The candidate slots of an `auto` axis (docs/scenarios.md "Sweep"; ep: issue 11). */
+/* The candidate slots of an `auto` axis (docs/scenarios.md "Sweep"). */
 static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t fallback, int64_t *cand,
                                 uint64_t cap)
 {
@@ -187,7 +110,7 @@ static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t fallback, i
         for (int64_t v = VIRTUAL_STAGES_AUTO_FIRST; v <= VIRTUAL_STAGES_AUTO_LAST; v++)
             push(cand, &n, v);
         break;
-    case PE_AXIS_EP: { /* divisors of E (issue 11; a dense model: 1), filtered by V10, V14 */
+    case PE_AXIS_EP: { /* divisors of E (a dense model: 1), filtered by V10, V14 */
         /* ascending, in O(√E) (E may be up to 2^53): those up to √E, then
          * their co-divisors E/d above √E from the largest d down */
         const int64_t E = s->model.experts;
@@ -208,7 +131,7 @@ static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t fallback, i
     return n;
 }
 
-/* docs/model.md §1 (v1.1): with p = 1 every schedule is the same plan; the
+/* docs/model.md §1: with p = 1 every schedule is the same plan; the
  * first listed schedule that is not interleaved is kept (UINT64_MAX: none). */
 static uint64_t pp1_schedule_slot(const pe_plan_space *sp)
 {
@@ -216,6 +139,23 @@ static uint64_t pp1_schedule_slot(const pe_plan_space *sp)
         if (sp->values[PE_AXIS_SCHEDULE][i] != PE_SCHEDULE_INTERLEAVED)
             return i;
     return UINT64_MAX;
+}
+
+/* The value an absent axis takes: its sweep key's literal default
+ * (core/fields.c); a default in words is 0 here, which the plan resolves:
+ * etp 0 is tp (scenario_plan_defaults), stage layers 0 the even share,
+ * sequence_parallel tp > 1 (scenario_sequence_parallel). */
+static int64_t axis_default(int axis)
+{
+    static const char *const keys[PE_AXIS_COUNT] = {
+        "tp",        "pp",       "cp",        "dp",
+        "zero",      "recompute", "micro_batch", "schedule",
+        "virtual_stages", "sequence_parallel", "ep", "etp",
+        "first_stage_layers", "last_stage_layers", "offload_optimizer"};
+    const pe_field *f = fields_find(&pe_fields_sweep, keys[axis], strlen(keys[axis]));
+    int64_t iv = 0;
+    double dv = 0;
+    return f && fields_default_value(f, &iv, &dv) ? iv : 0;
 }
 
 pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
@@ -233,9 +173,9 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
         &w->micro_batch, &w->schedule, &w->virtual_stages,
         &w->sequence_parallel, &w->ep, &w->etp,
         &w->first_stage_layers, &w->last_stage_layers, &w->offload_optimizer};
-    /* etp 0 = "tp", stage layers 0 = the even share */
-    static const int64_t defaults[PE_AXIS_COUNT] = {
-        1, 1, 1, 0, 0, PE_RECOMPUTE_NONE, 1, PE_SCHEDULE_1F1B, 1, 0, 1, 0, 0, 0, 0};
+    int64_t defaults[PE_AXIS_COUNT];
+    for (int a = 0; a < PE_AXIS_COUNT; a++)
+        defaults[a] = axis_default(a);
     pe_status st = PE_OK;
     sp->sweep_count = 1;
     for (int a = 0; a < PE_AXIS_COUNT && st == PE_OK; a++) {
@@ -265,9 +205,9 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
     for (int a = 0; a < PE_AXIS_COUNT; a++)
         if (sp->slots[a] > 1)
             sp->inner = a;
-    sp->v1_only = s->model.experts == 0;
+    sp->base_axes_only = s->model.experts == 0;
     for (int a = PE_AXIS_EP; a < PE_AXIS_COUNT; a++)
-        sp->v1_only = sp->v1_only && sp->mode[a] == MODE_DEFAULT;
+        sp->base_axes_only = sp->base_axes_only && sp->mode[a] == MODE_DEFAULT;
     sp->pp1_schedule_slot = pp1_schedule_slot(sp);
     /* stride[a]: indices per step of axis a (the product of the inner axes) */
     uint64_t stride = 1;
@@ -291,7 +231,7 @@ static inline int64_t mul_sat(int64_t a, int64_t b)
     return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
-/* Issue 11 axes: ep, etp (a dense model takes only ep 1 and etp = tp, the
+/* The expert, stage and offload axes: ep, etp (a dense model takes only ep 1 and etp = tp, the
  * values an explicit plan may give it (V9), so each plan once; ep:
  * auto keeps the divisors of E with ep·etp | t·c·dp, V10, and ep·etp
  * dividing or a multiple of G, V14), stage layers, offload. */
@@ -300,7 +240,7 @@ static pe_skip moe_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_pl
 {
     const int64_t *const *v = (const int64_t *const *)sp->values;
     const bool moe = sp->scenario->model.experts > 0;
-    if (sp->v1_only) { /* the plan defaults, without a look at the axes */
+    if (sp->base_axes_only) { /* the plan defaults, without a look at the axes */
         out->ep = 1, out->etp = out->tp;
         out->first_stage_layers = out->last_stage_layers = 0;
         out->offload_optimizer = false;
@@ -366,7 +306,7 @@ static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_p
         }
     }
     out->schedule = (pe_schedule)v[PE_AXIS_SCHEDULE][slot[PE_AXIS_SCHEDULE]];
-    /* docs/model.md §1 (v1.1): with p = 1 only the first listed schedule
+    /* docs/model.md §1: with p = 1 only the first listed schedule
      * that is not interleaved is a plan; the others are skipped. */
     if (out->pp == 1 && slot[PE_AXIS_SCHEDULE] != sp->pp1_schedule_slot) {
         *axis = PE_AXIS_SCHEDULE;
@@ -392,7 +332,7 @@ static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_p
     /* sequence_parallel values apply only when t > 1; t = 1 takes false once. */
     *axis = PE_AXIS_SP;
     if (sp->mode[PE_AXIS_SP] == MODE_DEFAULT) {
-        out->sequence_parallel = out->tp > 1;
+        out->sequence_parallel = scenario_sequence_parallel(out->tp, false, false);
     } else if (out->tp == 1) {
         if (slot[PE_AXIS_SP] != 0)
             return PE_SKIP_SP_TP1;
@@ -529,5 +469,6 @@ bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out)
     }
     /* Any other canonical text is the plan a sweep would enumerate for it,
      * whether or not this scenario's sweep does: no scan of the sweep. */
-    return plans_parse_canonical(ref, &s->overlap, out);
+    pe_error why; /* plans_find answers yes or no; the caller words the error */
+    return canonical_parse(ref, &s->overlap, out, &why) == PE_OK;
 }

@@ -3,8 +3,8 @@
  * Index 0 .. explicit_count-1 are the explicit plans in file order; the
  * rest is the sweep's cross product in docs/scenarios.md's enumeration order
  * (tp, pp, cp, dp, zero, recompute, micro_batch, schedule, virtual_stages,
- * sequence_parallel, then issue 11's ep, etp, first_stage_layers,
- * last_stage_layers, offload_optimizer; the last varies fastest). Every axis has a fixed
+ * sequence_parallel, then ep, etp, first_stage_layers, last_stage_layers,
+ * offload_optimizer; the last varies fastest). Every axis has a fixed
  * number of slots (an `auto` axis one slot per candidate), so index → plan
  * is arithmetic: shards and resume need no list of plans. A slot that is not
  * a plan (docs/model.md §1 "skipped" combinations) comes back as a pe_skip. */
@@ -14,11 +14,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/canonical.h"
 #include "core/error.h"
 #include "core/scenario.h"
-
-/* Longest canonical text: ten integers ≤ 2^53 (16 digits) plus the words. */
-#define PE_CANON_MAX 256
 
 typedef enum {
     PE_SKIP_NONE = 0,           /* a plan */
@@ -39,7 +37,8 @@ const char *plans_skip_name(pe_skip k);
 enum {
     PE_AXIS_TP, PE_AXIS_PP, PE_AXIS_CP, PE_AXIS_DP, PE_AXIS_ZERO, PE_AXIS_RECOMPUTE,
     PE_AXIS_MICRO_BATCH, PE_AXIS_SCHEDULE, PE_AXIS_VIRTUAL_STAGES, PE_AXIS_SP,
-    /* issue 11, after the v1 axes so a sweep without them keeps its indices */
+    /* the expert, stage and offload axes come last, so that a sweep that
+     * sets none of them numbers its plans as it would without them */
     PE_AXIS_EP, PE_AXIS_ETP, PE_AXIS_FIRST_STAGE, PE_AXIS_LAST_STAGE, PE_AXIS_OFFLOAD,
     PE_AXIS_COUNT
 };
@@ -55,7 +54,7 @@ typedef struct {
     int mode[PE_AXIS_COUNT]; /* private: list / auto / default */
     uint64_t pp1_schedule_slot; /* private: the schedule slot p = 1 keeps; UINT64_MAX: none */
     int inner;               /* private: the innermost axis with more than one slot (or 0) */
-    bool v1_only;            /* private: a dense model and no issue 11 axis given */
+    bool base_axes_only;     /* private: a dense model, and no ep, etp, stage or offload axis */
 } pe_plan_space;
 
 /* Build the plan space; fails (PE_BAD_INPUT) only when the sweep's size
@@ -100,16 +99,8 @@ uint64_t plans_count(const pe_plan_space *space, uint64_t skipped[PE_SKIP_COUNT]
  * canonical text names a plan, enumerated by the scenario's sweep or not. */
 bool plans_find(const pe_plan_space *space, const char *ref, pe_plan *out);
 
-/* dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1},
- * then (issue 11) only what differs from the default, so a dense plan's
- * text is unchanged: -ep{ep} (ep > 1), -etp{etp} (etp ≠ tp), -fs{L_0},
- * -ls{L_last} (given), -off (offload_optimizer). */
+/* The plan's canonical text (core/canonical.h: canonical_write). */
 int plans_canonical(const pe_plan *p, char *buf, size_t size);
-
-/* The inverse of plans_canonical: the plan (no name, the given overlap)
- * whose canonical text is exactly `text`; false for anything else (leading
- * zeros, a degree of 0, sp1 with tp1, unknown words, values above 2^53). */
-bool plans_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan *out);
 
 /* The plan's report name: its name, or its canonical text. */
 const char *plans_display_name(const pe_plan *p, char canon[PE_CANON_MAX]);

@@ -169,10 +169,12 @@ static void test_canonical(void **state)
     assert_int_equal(p.tp, 8);
     assert_int_equal(p.zero, 1);
     assert_true(p.sequence_parallel);
-    assert_true(grade_parse_canonical("dp2-tp1-pp4-cp2-z3-full-mb2-interleaved-v3-sp1", &ov, &p));
+    assert_true(grade_parse_canonical("dp2-tp1-pp4-cp2-z3-full-mb2-interleaved-v3-sp0", &ov, &p));
     assert_int_equal(p.schedule, PE_SCHEDULE_INTERLEAVED);
     assert_int_equal(p.recompute, PE_RECOMPUTE_FULL);
-    assert_false(p.sequence_parallel); /* forced off at tp = 1 */
+    assert_false(p.sequence_parallel);
+    /* no plan has sp1 with tp1 (sequence parallelism is off at tp = 1) */
+    assert_false(grade_parse_canonical("dp2-tp1-pp4-cp2-z3-full-mb2-interleaved-v3-sp1", &ov, &p));
     assert_true(grade_parse_canonical("dp1-tp1-pp2-cp1-z0-selective-mb1-zb-h1-v1-sp0", &ov, &p));
     assert_int_equal(p.schedule, PE_SCHEDULE_ZB_H1);
     const char *bad[] = {"",

@@ -456,9 +456,18 @@ static void test_expect(void **state)
                    "dir/t.yaml:20:16: error: expect[0].best_plan: no plan named "
                    "'dp32-tp2-pp1-cp1-z0-none-mb1-1f1b-v1-sp1' (no explicit plan has that "
                    "canonical text, and there is no sweep)");
-    /* with a sweep, a text that is not canonical is still no plan */
+    /* with a sweep, a text that is not canonical is still no plan, and a
+     * text that begins as one says what is wrong with it */
     assert_refused(BASE PLANS "sweep: {dp: auto}\nexpect:\n  - plan: dp32-tp2\n    mfu: 1\n",
-                   "dir/t.yaml:21:11: error: expect[0].plan: no plan named 'dp32-tp2'");
+                   "dir/t.yaml:21:11: error: expect[0].plan: no plan named 'dp32-tp2' (as a "
+                   "canonical text: expected -pp{pp} at byte 9, found the end of the text)");
+    /* sequence parallelism is off at tp = 1: no plan has sp1 with tp1 */
+    assert_refused(BASE PLANS "sweep: {dp: auto}\nexpect:\n"
+                              "  - plan: dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp1\n    mfu: 1\n",
+                   "dir/t.yaml:21:11: error: expect[0].plan: no plan named "
+                   "'dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp1' (as a canonical text: sp1 with "
+                   "tp1: sequence parallelism needs tp > 1 (a plan with tp = 1 has it off: write "
+                   "sp0))");
     assert_refused(BASE PLANS "expect:\n  - plan: baseline\n    scenario: t\n",
                    "dir/t.yaml:21:5: error: expect[0].scenario: the scenario column cannot be "
                    "checked (expect takes any report column except plan and scenario)");
@@ -612,6 +621,87 @@ static void test_files(void **state)
     assert_string_equal(err.msg, "not a regular file");
 }
 
+/* The value a field's offset holds in the struct at base, as an integer
+ * (INT, BOOL, enums) or a number. */
+static void stored(const void *base, const pe_field *f, int64_t *iv, double *dv)
+{
+    const char *p = (const char *)base + f->offset;
+    *iv = 0, *dv = 0;
+    if (f->type == PE_FT_INT)
+        memcpy(iv, p, sizeof *iv);
+    else if (f->type == PE_FT_NUMBER)
+        memcpy(dv, p, sizeof *dv);
+    else if (f->type == PE_FT_BOOL) {
+        bool b;
+        memcpy(&b, p, sizeof b);
+        *iv = b;
+    } else {
+        int e;
+        memcpy(&e, p, sizeof e);
+        *iv = e;
+    }
+}
+
+/* The descriptors are the one source of the defaults: every key with a
+ * literal default that a file does not give loads as that default. */
+static void test_defaults_from_descriptors(void **state)
+{
+    (void)state;
+    pe_scenario s;
+    assert_loads(BASE PLANS, &s);
+    const struct {
+        const pe_fieldset *set;
+        const void *base;
+    } maps[] = {
+        {&pe_fields_scenario, &s},
+        {&pe_fields_model, &s.model},
+        {&pe_fields_precision, &s.precision},
+        {&pe_fields_cluster, &s.cluster},
+        {&pe_fields_gpu, &s.cluster.gpu},
+        {&pe_fields_intra_node, &s.cluster.intra_node},
+        {&pe_fields_inter_node, &s.cluster.inter_node},
+        {&pe_fields_overlap, &s.overlap},
+        {&pe_fields_plan, &s.plans[0]},
+    };
+    size_t checked = 0;
+    for (size_t m = 0; m < sizeof maps / sizeof maps[0]; m++)
+        for (size_t i = 0; i < maps[m].set->count; i++) {
+            const pe_field *f = &maps[m].set->fields[i];
+            int64_t want_i = 0, got_i;
+            double want_d = 0, got_d;
+            if (f->offset == PE_NO_OFFSET || !fields_default_value(f, &want_i, &want_d))
+                continue;
+            stored(maps[m].base, f, &got_i, &got_d);
+            if (got_i != want_i || got_d != want_d)
+                fail_msg("%s.%s: loaded %lld / %g, its descriptor's default is '%s'",
+                         maps[m].set->path, f->key, (long long)got_i, got_d, f->default_text);
+            checked++;
+        }
+    assert_int_equal(checked, 47); /* every literal default of these maps, not none */
+    scenario_free(&s);
+
+    /* a default in words is computed from other keys, not read as a value */
+#define DEFAULT_OF(set, key) fields_default_value(fields_find(&(set), key, strlen(key)), &iv, &dv)
+    int64_t iv;
+    double dv;
+    assert_false(DEFAULT_OF(pe_fields_model, "ffn_hidden"));
+    assert_false(DEFAULT_OF(pe_fields_gpu, "gemm_efficiency"));
+    assert_false(DEFAULT_OF(pe_fields_plan, "sequence_parallel"));
+    assert_true(DEFAULT_OF(pe_fields_gpu, "flops_efficiency"));
+    assert_true(dv == 0.5);
+    assert_true(DEFAULT_OF(pe_fields_plan, "schedule"));
+    assert_int_equal(iv, PE_SCHEDULE_1F1B);
+#undef DEFAULT_OF
+
+    /* back to "not given": the value, its has_ flag, then its default */
+    pe_model m = {.capacity_factor = 1.25, .has_capacity_factor = true, .moe_every = 4};
+    fields_reset(&pe_fields_model, "capacity_factor", &m);
+    fields_reset(&pe_fields_model, "moe_every", &m);
+    assert_false(m.has_capacity_factor);
+    assert_true(m.capacity_factor == 0);
+    assert_int_equal(m.moe_every, 1);
+}
+
 /* The key tables are exposed for --help and the schemas. */
 static void test_fields_table(void **state)
 {
@@ -670,7 +760,8 @@ static void test_several_mistakes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_defaults),       cmocka_unit_test(test_all_keys),
+        cmocka_unit_test(test_defaults),       cmocka_unit_test(test_defaults_from_descriptors),
+        cmocka_unit_test(test_all_keys),
         cmocka_unit_test(test_dp_auto),        cmocka_unit_test(test_rule_violations_load),
         cmocka_unit_test(test_presets),        cmocka_unit_test(test_preset_without_catalog),
         cmocka_unit_test(test_sweep),          cmocka_unit_test(test_expect),
