@@ -1,6 +1,5 @@
-/* merge.c — `planeval merge REPORT.csv... -o FILE [--top K] [--allow-partial]`:
- * join the reports of the shards of one sweep into exactly the report one
- * run gives, after proving that they are all of it.
+/* merge.c — join the reports of the shards of one sweep into exactly the
+ * report one run gives, after proving that they are all of it (merge.h).
  *
  * Every row carries what ranks it (status, the rank_by figures, the plan's
  * columns for its canonical text, its name and plan_index), so rows are
@@ -22,8 +21,7 @@
 #include <string.h>
 
 #include "core/columns.h"
-#include "cli/cli.h"
-#include "cli/commands.h"
+#include "merge/merge.h"
 #include "output/csvread.h"
 #include "output/digest.h"
 #include "sweep/rank.h"
@@ -51,6 +49,7 @@ typedef struct {
 /* Completeness problems are errors, or warnings with --allow-partial. */
 typedef struct {
     bool allow_partial;
+    FILE *out; /* where warnings go */
     size_t warnings;
     pe_status st;
     pe_error *err;
@@ -67,7 +66,7 @@ static void incomplete(verdict *v, const char *file, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (v->allow_partial) {
-        fprintf(stderr, "planeval: warning: partial merge: %s%s%s\n", file ? file : "",
+        fprintf(v->out, "planeval: warning: partial merge: %s%s%s\n", file ? file : "",
                 file ? ": " : "", msg);
         v->warnings++;
     } else if (v->st == PE_OK) {
@@ -508,8 +507,8 @@ static pe_status collect_rows(const shard_file *files, size_t count, merged_row 
 }
 
 /* Rank, refuse a plan seen twice, renumber, write. */
-static pe_status write_merged(merged_row *rows, size_t n, size_t reports,
-                              const pe_command_options *opt, pe_error *err)
+static pe_status write_merged(merged_row *rows, size_t n, const pe_merge_options *opt,
+                              size_t *kept, pe_error *err)
 {
     qsort(rows, n, sizeof *rows, cmp_merged);
     /* the same plan twice means overlapping shards (or one file twice) */
@@ -523,7 +522,7 @@ static pe_status write_merged(merged_row *rows, size_t n, size_t reports,
                            "or file given twice?)", shown(rows[i].cells[COL_PLAN_INDEX], b1));
     size_t keep = opt->top_k && n > opt->top_k ? (size_t)opt->top_k : n;
     pe_report *w = NULL;
-    pe_status st = report_open(opt->output_dir, &w, err);
+    pe_status st = report_open(opt->output, &w, err);
     for (size_t i = 0; st == PE_OK && i < keep; i++) {
         const char *cells[COL_COUNT];
         char rank[32];
@@ -540,20 +539,18 @@ static pe_status write_merged(merged_row *rows, size_t n, size_t reports,
         st = report_commit(w, err);
     else
         report_abort(w);
-    if (st == PE_OK && !opt->quiet)
-        fprintf(stderr, "merged %zu rows of %zu reports into %s\n", keep, reports,
-                opt->output_dir);
+    *kept = keep;
     return st;
 }
 
-static pe_status merge(shard_file *files, size_t count, const pe_file_list *paths,
-                       const pe_command_options *opt, pe_error *err)
+static pe_status merge(shard_file *files, size_t count, char *const *paths,
+                       const pe_merge_options *opt, pe_merge_result *out, pe_error *err)
 {
-    verdict v = {.allow_partial = opt->allow_partial, .err = err};
+    verdict v = {.allow_partial = opt->allow_partial, .out = opt->warnings, .err = err};
     pe_status st = PE_OK;
     size_t total = 0;
     for (size_t f = 0; f < count && st == PE_OK; f++) {
-        files[f].path = paths->paths[f];
+        files[f].path = paths[f];
         st = read_report(files[f].path, &files[f].table, err);
         if (st == PE_OK)
             st = read_summary(&files[f], err);
@@ -572,44 +569,23 @@ static pe_status merge(shard_file *files, size_t count, const pe_file_list *path
     if (st == PE_OK)
         st = collect_rows(files, count, rows, &n, err);
     if (st == PE_OK)
-        st = write_merged(rows, n, count, opt, err);
-    if (st == PE_OK && v.warnings)
-        fprintf(stderr, "planeval: warning: %s is a partial merge (%zu problem%s above)\n",
-                opt->output_dir, v.warnings, v.warnings == 1 ? "" : "s");
+        st = write_merged(rows, n, opt, &out->rows, err);
+    out->warnings = v.warnings;
     free(rows);
     return st;
 }
 
-int command_merge(const pe_catalog *catalog, const pe_file_list *files,
-                  const pe_command_options *opt)
+
+pe_status merge_reports(char *const *paths, size_t count, const pe_merge_options *opt,
+                        pe_merge_result *out, pe_error *err)
 {
-    (void)catalog;
-    pe_error err = {0};
-    pe_status st = PE_OK;
-    shard_file *sf = calloc(files->count ? files->count : 1, sizeof *sf);
-    if (!opt->output_given)
-        st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "merge needs -o FILE");
-    else if (!sf)
-        st = pe_fail(&err, PE_INTERNAL, NULL, 0, 0, "out of memory");
-    for (size_t f = 0; st == PE_OK && f < files->count; f++)
-        if (cli_same_file(opt->output_dir, files->paths[f]))
-            st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0,
-                         "-o %s is also an input (%s): writing it would destroy that report; "
-                         "give another file", opt->output_dir, files->paths[f]);
-    if (st == PE_OK) {
-        char dir[PE_PATH_MAX] = ".";
-        const char *slash = strrchr(opt->output_dir, '/');
-        if (slash) {
-            int len = slash == opt->output_dir ? 1 : (int)(slash - opt->output_dir);
-            snprintf(dir, sizeof dir, "%.*s", len, opt->output_dir);
-        }
-        report_clean_stale_temps(dir); /* left by a killed merge */
-        st = merge(sf, files->count, files, opt, &err);
-    }
-    for (size_t f = 0; sf && f < files->count; f++)
+    memset(out, 0, sizeof *out);
+    shard_file *sf = calloc(count ? count : 1, sizeof *sf);
+    if (!sf)
+        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    pe_status st = merge(sf, count, paths, opt, out, err);
+    for (size_t f = 0; f < count; f++)
         csv_table_free(&sf[f].table);
     free(sf);
-    if (st != PE_OK)
-        opt->on_error(&err);
     return st;
 }
