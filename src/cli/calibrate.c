@@ -6,11 +6,15 @@
  * ∝ 1/e; exposed communication max(0, comm − overlap·window) grows by at
  * most what the window shrinks, since overlap ≤ 1), so bisection on (0, 1]
  * finds it. reserve_gib follows from the measured peak memory directly: M5
- * is the predicted parts plus R. The answer is printed as YAML to paste. */
+ * is the predicted parts plus R. The answer is printed as YAML to paste.
+ *
+ * `planeval calibrate RUNS.csv [--fit NUMBERS]`: the fit of many runs
+ * (calibrate/fit.h), printed as a table and the lines to paste. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "calibrate/fit.h"
 #include "cli/commands.h"
 #include "model/evaluate.h"
 #include "input/load.h"
@@ -114,6 +118,79 @@ static pe_status calibrate(const pe_scenario *s, const pe_plan *p, const pe_comm
     if (!isnan(e))
         printf("  gpu:\n    %s: %.6g\n", key, e);
     return PE_OK;
+}
+
+/* ------------------------------------------------------------ many runs */
+
+/* The fit's table: every run's error, the in-sample and leave-one-out
+ * means, the predict rows' error. */
+static void print_fit_table(const pe_fit *f)
+{
+    double in_sum = 0, loo_sum = 0, pr_sum = 0, in_max = 0, pr_max = 0;
+    size_t n_fit = 0, n_pred = 0;
+    printf("| run | group | measured s | predicted s | error %% | leave-one-out error %% |\n"
+           "|---|---|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < f->count; i++) {
+        const pe_fit_run *r = &f->runs[i];
+        const double e = 100.0 * (r->predicted / r->measured - 1.0);
+        printf("| %s | %s | %.6g | %.6g | %+.2f |", r->label, r->fit ? "fit" : "predict",
+               r->measured, r->predicted, e);
+        if (r->fit) {
+            printf(" %+.2f |\n", r->loo_error_pct);
+            in_sum += fabs(e), loo_sum += fabs(r->loo_error_pct), n_fit++;
+            in_max = fabs(e) > in_max ? fabs(e) : in_max;
+        } else {
+            printf(" |\n");
+            pr_sum += fabs(e), n_pred++;
+            pr_max = fabs(e) > pr_max ? fabs(e) : pr_max;
+        }
+    }
+    printf("\nfit: %zu runs, in-sample mean |error| %.2f%% (max %.2f%%), leave-one-out mean "
+           "|error| %.2f%%\n", n_fit, in_sum / (double)n_fit, in_max,
+           loo_sum / (double)n_fit);
+    if (n_pred)
+        printf("predict: %zu runs, mean |error| %.2f%% (max %.2f%%)\n", n_pred,
+               pr_sum / (double)n_pred, pr_max);
+}
+
+/* The lines to paste under the GPU preset. */
+static void print_paste_block(const pe_fit *f)
+{
+    printf("\n# paste under the GPU preset (docs/model.md §12, F8-F11, F18); %d of %d numbers "
+           "fitted\n", f->free, PE_FIT_MAX_FREE);
+    for (int k = 0; k < f->free; k++)
+        printf("    %s: %.4g\n", fit_number_name(f->order[k]), f->value[f->order[k]]);
+    if (f->gemm_held)
+        printf("    gemm_efficiency: %.4g # not fitted: the runs' flops_efficiency, held while "
+               "fitting; it turns F7-F11 on\n", f->gemm_held_value);
+    for (int i = 0; i < PE_FIT_NUMBERS; i++)
+        if (f->remove[i])
+            printf("# and remove %s from the preset: not fitted, the fit held it neutral\n",
+                   fit_number_name(i));
+}
+
+/* calibrate RUNS.csv: fit the refined model's numbers of one GPU type to
+ * many runs (calibrate/fit.h) and print the fit. */
+static int calibrate_runs(const pe_catalog *catalog, const char *path,
+                          const pe_command_options *opt)
+{
+    pe_error err = {0};
+    pe_fit f;
+    pe_status st = fit_runs_file(catalog, path, opt->fit_numbers, &f, &err);
+    if (st == PE_OK) {
+        if (f.counts_tried) {
+            printf("leave-one-out mean |error| by the number of numbers fitted:");
+            for (int k = 0; k < f.counts_tried; k++)
+                printf(" %d: %.2f%%", k + 1, f.loo_by_count[k]);
+            printf(" -> %d\n\n", f.free);
+        }
+        print_fit_table(&f);
+        print_paste_block(&f);
+    }
+    fit_free(&f);
+    if (st != PE_OK)
+        opt->on_error(&err);
+    return st;
 }
 
 int command_calibrate(const pe_catalog *catalog, const pe_file_list *files,

@@ -60,7 +60,7 @@ int cli_expand_files(char **args, int n, pe_file_list *out);
  * the handler over the expanded files. */
 int cli_scenario_command(int argc, char **argv, pe_command_fn handler, const cli_context *ctx);
 
-/* grade (grade.c) and the calculators memory, collective, bubble (calc.c). */
+/* grade (grade_cmd.c) and the calculators memory, collective, bubble (calc.c). */
 int cli_grade(int argc, char **argv, const cli_context *ctx);
 int cli_calculator(int argc, char **argv, const cli_context *ctx);
 /* html REPORT.csv... (html_cmd.c). */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/grade_internal.h"
+#include "grade/grade_internal.h"
 
 /* ================================================================ cells */
 

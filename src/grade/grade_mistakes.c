@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/grade_internal.h"
+#include "grade/grade_internal.h"
 #include "model/detail.h"
 #include "model/memory.h"
 

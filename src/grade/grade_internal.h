@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli/grade.h"
+#include "grade/grade.h"
 #include "input/yamlutil.h"
 #include "output/report.h"
 #include "sweep/plans.h"
@@ -146,7 +146,7 @@ typedef struct {
 } grade_class;
 
 /* Read every file's student id and decide which file counts. */
-pe_status grade_class_init(grade_class *c, const pe_file_list *subs, pe_error *err);
+pe_status grade_class_init(grade_class *c, const pe_grade_files *subs, pe_error *err);
 void grade_class_free(grade_class *c);
 /* The index of the file that supersedes file i, or SIZE_MAX if none does. */
 size_t grade_class_superseded_by(const grade_class *c, size_t i);

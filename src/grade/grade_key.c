@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/grade_internal.h"
+#include "grade/grade_internal.h"
 
 void grade_show_plan(const pe_plan *p, const char *name, char *buf, size_t size)
 {
