@@ -49,9 +49,6 @@ typedef struct {
     double possible; /* sum of points */
 } grader;
 
-/* "name (canonical)", or the canonical text when the name is empty or is it. */
-void grade_show_plan(const pe_plan *p, const char *name, char *buf, size_t size);
-
 /* Reference answers of every question (rows: the scenario's ranked plans);
  * a question without an answer is a bad key (status 2). */
 pe_status grade_key_prepare(grader *g, const pe_plan_space *space, const pe_run_result *rr,
@@ -105,6 +102,9 @@ typedef struct {
 typedef struct {
     const char *cell[NCOLS];
 } row;
+
+/* "name (canonical)", or the canonical text when the name is empty or is it. */
+void grade_show_plan(const pe_plan *p, const char *name, char *buf, size_t size);
 
 /* %.6g: what the expected cell and the feedback show. */
 void grade_fmt_num(double v, char *buf, size_t size);
