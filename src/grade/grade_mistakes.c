@@ -14,6 +14,7 @@
 #include "grade/grade_internal.h"
 #include "model/detail.h"
 #include "model/memory.h"
+#include "output/report_read.h"
 
 #define GB_PER_GIB (PE_GIB / 1e9) /* 1.073741824 */
 
@@ -37,59 +38,7 @@ const char *grade_mistake_name(pe_mistake m)
 
 bool grade_column_value(const pe_result *r, const pe_plan *p, pe_column col, double *out)
 {
-    /* docs/scenarios.md: an invalid plan fills rank … micro_batch only. */
-    if (r->status == PE_STATUS_INVALID && col >= COL_MICROBATCHES)
-        return false;
-    double v;
-    switch (col) {
-    case COL_GPUS: v = (double)r->gpus; break;
-    case COL_DP: v = (double)p->dp; break;
-    case COL_TP: v = (double)p->tp; break;
-    case COL_PP: v = (double)p->pp; break;
-    case COL_CP: v = (double)p->cp; break;
-    case COL_ZERO: v = (double)p->zero; break;
-    case COL_VIRTUAL_STAGES: v = (double)p->virtual_stages; break;
-    case COL_MICRO_BATCH: v = (double)p->micro_batch; break;
-    case COL_MICROBATCHES: v = (double)r->microbatches; break;
-    case COL_WORST_STAGE: v = r->worst_stage; break;
-    case COL_MEM_WEIGHTS_GIB: v = r->mem_weights_gib; break;
-    case COL_MEM_GRADS_GIB: v = r->mem_grads_gib; break;
-    case COL_MEM_OPTIMIZER_GIB: v = r->mem_optimizer_gib; break;
-    case COL_MEM_ACTIVATIONS_GIB: v = r->mem_activations_gib; break;
-    case COL_MEM_OTHER_GIB: v = r->mem_other_gib; break;
-    case COL_MEM_RESERVE_GIB: v = r->mem_reserve_gib; break;
-    case COL_MEM_TOTAL_GIB: v = r->mem_total_gib; break;
-    case COL_MEM_BUDGET_GIB: v = r->mem_budget_gib; break;
-    case COL_MEM_HEADROOM_GIB: v = r->mem_headroom_gib; break;
-    case COL_COMPUTE_S: v = r->compute_s; break;
-    case COL_TP_COMM_S: v = r->tp_comm_s; break;
-    case COL_CP_COMM_S: v = r->cp_comm_s; break;
-    case COL_BUBBLE_S: v = r->bubble_s; break;
-    case COL_PP_COMM_S: v = r->pp_comm_s; break;
-    case COL_DP_COMM_S: v = r->dp_comm_s; break;
-    case COL_OPTIMIZER_S: v = r->optimizer_s; break;
-    case COL_STEP_TIME_S: v = r->step_time_s; break;
-    case COL_COMM_FRACTION: v = r->comm_fraction; break;
-    case COL_BUBBLE_FRACTION: v = r->bubble_fraction; break;
-    case COL_TOKENS_PER_S: v = r->tokens_per_s; break;
-    case COL_MFU: v = r->mfu; break;
-    case COL_HFU: v = r->hfu; break;
-    case COL_TFLOPS_PER_GPU: v = r->tflops_per_gpu; break;
-    case COL_TRAIN_DAYS:
-    case COL_GPU_HOURS:
-        if (!r->has_train_days)
-            return false;
-        v = col == COL_TRAIN_DAYS ? r->train_days : r->gpu_hours;
-        break;
-    case COL_INTERVENTIONS: v = r->interventions; break;
-    case COL_STATE_TOTAL_GIB: v = r->state_total_gib; break;
-    case COL_ACT_TOTAL_GIB: v = r->act_total_gib; break;
-    case COL_EP_COMM_S: v = r->ep_comm_s; break;             /* issue 11 */
-    case COL_MEM_EXPERTS_GIB: v = r->mem_experts_gib; break; /* issue 11 */
-    default: return false; /* rank, text and boolean columns */
-    }
-    *out = v;
-    return true;
+    return report_column_value(r, p, col, out);
 }
 
 static bool is_gib_column(pe_column col)

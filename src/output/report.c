@@ -15,6 +15,7 @@
 #include "core/columns.h"
 #include "output/digest.h"
 #include "output/report.h"
+#include "output/report_read.h"
 
 struct pe_report {
     FILE *fp;
@@ -428,43 +429,13 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
     case COL_MICRO_BATCH: return fmt_int(buf, size, p->micro_batch);
     case COL_MICROBATCHES: return fmt_int(buf, size, r->microbatches);
     case COL_WORST_STAGE: return fmt_int(buf, size, r->worst_stage);
-    case COL_MEM_WEIGHTS_GIB: num = r->mem_weights_gib; break;
-    case COL_MEM_GRADS_GIB: num = r->mem_grads_gib; break;
-    case COL_MEM_OPTIMIZER_GIB: num = r->mem_optimizer_gib; break;
-    case COL_MEM_ACTIVATIONS_GIB: num = r->mem_activations_gib; break;
-    case COL_MEM_OTHER_GIB: num = r->mem_other_gib; break;
-    case COL_MEM_RESERVE_GIB: num = r->mem_reserve_gib; break;
-    case COL_MEM_TOTAL_GIB: num = r->mem_total_gib; break;
-    case COL_MEM_BUDGET_GIB: num = r->mem_budget_gib; break;
-    case COL_MEM_HEADROOM_GIB: num = r->mem_headroom_gib; break;
-    case COL_COMPUTE_S: num = r->compute_s; break;
-    case COL_TP_COMM_S: num = r->tp_comm_s; break;
-    case COL_CP_COMM_S: num = r->cp_comm_s; break;
-    case COL_BUBBLE_S: num = r->bubble_s; break;
-    case COL_PP_COMM_S: num = r->pp_comm_s; break;
-    case COL_DP_COMM_S: num = r->dp_comm_s; break;
-    case COL_OPTIMIZER_S: num = r->optimizer_s; break;
-    case COL_STEP_TIME_S: num = r->step_time_s; break;
-    case COL_COMM_FRACTION: num = r->comm_fraction; break;
-    case COL_BUBBLE_FRACTION: num = r->bubble_fraction; break;
     case COL_BOUND: return copy_text(buf, size, pe_bound_name(r->bound));
-    case COL_TOKENS_PER_S: num = r->tokens_per_s; break;
-    case COL_MFU: num = r->mfu; break;
-    case COL_HFU: num = r->hfu; break;
-    case COL_TFLOPS_PER_GPU: num = r->tflops_per_gpu; break;
-    case COL_TRAIN_DAYS:
-    case COL_GPU_HOURS:
-        if (!r->has_train_days)
-            return 0; /* a figure that does not apply is empty */
-        num = col == COL_TRAIN_DAYS ? r->train_days : r->gpu_hours;
-        break;
     case COL_INTERVENTIONS: return fmt_int(buf, size, r->interventions);
-    case COL_STATE_TOTAL_GIB: num = r->state_total_gib; break;
-    case COL_ACT_TOTAL_GIB: num = r->act_total_gib; break;
     case COL_LINKS: format_links(r, buf, size); return (int)strlen(buf);
-    case COL_EP_COMM_S: num = r->ep_comm_s; break; /* issue 11: 0 for a dense plan */
-    case COL_MEM_EXPERTS_GIB: num = r->mem_experts_gib; break;
-    default: return 0;
+    default: /* a figure (report_read.h), empty where it does not apply */
+        if (!report_column_value(r, p, col, &num))
+            return 0;
+        break;
     }
     return report_format_double(num, buf, size);
 }
