@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/long_options.h"
 #include "cli/html_cmd.h"
+#include "output/atomic_file.h"
 #include "output/html_read.h"
 
 static const char HTML_USAGE[] =
@@ -51,6 +52,7 @@ int html_reports(char *const *paths, int n, const char *dir, bool quiet,
                  void (*on_error)(const pe_error *err))
 {
     int status = PE_OK;
+    atomic_file_clean_stale(dir); /* left by a killed html or run --html */
     for (int i = 0; i < n; i++) {
         /* two reports with one stem would write one page */
         pe_error err = {0};

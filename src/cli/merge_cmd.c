@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "merge/merge.h"
-#include "output/report.h"
+#include "output/atomic_file.h"
 
 int command_merge(const pe_catalog *catalog, const pe_file_list *files,
                   const pe_command_options *opt)
@@ -24,13 +24,7 @@ int command_merge(const pe_catalog *catalog, const pe_file_list *files,
                          "give another file", opt->output_dir, files->paths[f]);
     pe_merge_result done = {0, 0};
     if (st == PE_OK) {
-        char dir[PE_PATH_MAX] = ".";
-        const char *slash = strrchr(opt->output_dir, '/');
-        if (slash) {
-            int len = slash == opt->output_dir ? 1 : (int)(slash - opt->output_dir);
-            snprintf(dir, sizeof dir, "%.*s", len, opt->output_dir);
-        }
-        report_clean_stale_temps(dir); /* left by a killed merge */
+        atomic_file_clean_stale_beside(opt->output_dir); /* left by a killed merge */
         const pe_merge_options mo = {.output = opt->output_dir, .top_k = opt->top_k,
                                      .allow_partial = opt->allow_partial, .warnings = stderr};
         st = merge_reports(files->paths, files->count, &mo, &done, &err);

@@ -10,6 +10,7 @@
 
 #include "grade/grade_internal.h"
 #include "input/load.h"
+#include "output/atomic_file.h"
 
 /* ================================================================ one answer */
 
@@ -568,6 +569,9 @@ static pe_status write_grades(const grader *g, const pe_grade_files *subs,
                               const pe_grade_options *opt, const char *out_path, tally *t,
                               pe_error *err)
 {
+    atomic_file_clean_stale_beside(out_path); /* left by a killed grade */
+    if (opt->gradebook)
+        atomic_file_clean_stale_beside(opt->gradebook);
     grade_class class;
     pe_status st = grade_class_init(&class, subs, err);
     out_file o;
