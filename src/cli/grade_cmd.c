@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/command_help.h"
 #include "cli/long_options.h"
 #include "grade/grade.h"
 
@@ -28,31 +29,6 @@ static int grade(const pe_catalog *catalog, const char *key, const pe_file_list 
     return st;
 }
 
-static const char GRADE_HELP[] =
-    "usage: planeval grade KEY SUBMISSION... [OPTIONS]\n"
-    "\n"
-    "Grade students' answers against the questions: block of a drill scenario\n"
-    "(KEY). A SUBMISSION directory means its *.yaml and *.yml files, in byte\n"
-    "order of their names.\n"
-    "The grades file has one row per student per question, then a total row per\n"
-    "student; a submission that cannot be read is a row with its error and 0\n"
-    "points, and a malformed answer costs that answer only.\n"
-    "\n"
-    "Several files of one student: the last by name (byte order of the paths)\n"
-    "is graded; each other one is a row saying it is superseded by that file.\n"
-    "Each student has one total.\n"
-    "\n"
-    "options:\n"
-    "  -o, --output FILE   the grades file (default out/<key name>-grades.csv)\n"
-    "  --gradebook FILE    also one row per student: student, points, possible,\n"
-    "                      percent, the file graded (in byte order of the ids)\n"
-    "  --threads N         worker threads for ranking the key's plans\n"
-    "  --quiet             no summary on stderr\n"
-    "  --catalog DIR       add or override presets from DIR/*.yaml\n"
-    "  --help              this text\n"
-    "\n"
-    "A missing SUBMISSION is an error (exit 2) and nothing is written.\n"
-    "Submissions and questions: docs/scenarios.md and schemas/submission.schema.json.\n";
 
 enum { G_CATALOG = 256, G_THREADS, G_QUIET, G_HELP, G_GRADEBOOK };
 static const struct option GRADE_OPTIONS[] = {
@@ -93,7 +69,7 @@ static int grade_options(int argc, char **argv, pe_grade_options *opt, bool *qui
                 return cli_usage_error("--threads needs a whole number in 1..4096, got '%s'", optarg);
             break;
         case G_QUIET: *quiet = true; break;
-        case G_HELP: fputs(GRADE_HELP, stdout); return 0;
+        case G_HELP: fputs(command_help_text("grade"), stdout); return 0;
         default: return cli_usage_error("grade: unknown option '%s' or a missing value", argv[optind - 1]);
         }
     }
