@@ -16,7 +16,7 @@
 #include "output/digest.h"
 #include "output/atomic_file.h"
 
-/* The format's version: 3 since the skip and rule counts of issue 11 (a
+/* The format's version: 3 since the skip and rule counts of MoE plans (a
  * format-2 file has fewer of them and cannot be resumed). */
 #define MAGIC_WORD "planeval-checkpoint "
 #define MAGIC MAGIC_WORD "3"

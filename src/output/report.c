@@ -315,7 +315,7 @@ pe_status report_open(const char *path, pe_report **out, pe_error *err)
  * are left out ("" for a single GPU). */
 static void format_links(const pe_result *r, char *buf, size_t size)
 {
-    const char *names[] = {"tp", "cp", "dp", "pp", "ep"}; /* ep: issue 11, MoE only */
+    const char *names[] = {"tp", "cp", "dp", "pp", "ep"}; /* ep: MoE plans only */
     const pe_tier tiers[] = {r->tier_tp, r->tier_cp, r->tier_dp, r->tier_pp, r->tier_ep};
     size_t n = 0;
     buf[0] = '\0';
