@@ -105,5 +105,23 @@ YAML
 "$planeval" html "$work/v15/v15.csv" -o "$work/v15page" >/dev/null 2>&1
 check "a V15 plan: run --html (rc $rc) and html both count it" \
     'grep -q ">invalid: V15</th>" "$work/v15/v15.html" && grep -q ">invalid: V15</th>" "$work/v15page/v15.html"'
+# A page write killed mid-file (a file-size limit stops it with SIGXFSZ)
+# leaves its temporary; the next run --html into that directory removes
+# it, as it removes a killed report's, and so does the next html command.
+for next in run html; do
+    mkdir -p "$work/killed-$next"
+    cp "$work/run/$name.csv" "$work/killed-$next/"
+    rc=$(bash -c 'ulimit -f 2; "$@" >/dev/null 2>&1; echo $?' limited \
+        "$planeval" html "$work/killed-$next/$name.csv" -o "$work/killed-$next" 2>/dev/null)
+    check "a page write killed mid-file (rc $rc) leaves a temporary ($next)" \
+        '[ $rc -gt 128 ] && ls -A "$work/killed-$next" | grep -q tmp'
+    if [ $next = run ]; then
+        "$planeval" run --quiet --html -o "$work/killed-$next" "$scen"
+    else
+        "$planeval" html --quiet "$work/killed-$next/$name.csv" -o "$work/killed-$next"
+    fi
+    check "the next $next removes it (left: $(ls -A "$work/killed-$next" | grep tmp | tr '\n' ' '))" \
+        '! ls -A "$work/killed-$next" | grep -q tmp'
+done
 echo "note: $name.html $(wc -c <"$page") bytes ($points points); bench-gpt3-4096.html $bigsize bytes ($bigdrawn points)"
 finish

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # test_layers.sh PLANEVAL SOURCE_DIR WORKDIR — src/ is layered (src/README.md):
-# core <- input <- model <- sweep <- output <- cli. A module includes headers
-# of its own layer and of the layers below it only, and every source file
-# lives in one of those folders. The checker is first run on a made-up tree
-# with an upward include, so it is known to catch one.
+# core <- input <- model <- sweep <- output <- check <- merge <- calibrate <-
+# grade <- cli. A module includes headers of its own layer and of the layers
+# below it only, and every source file lives in one of those folders. No two
+# source files call each other's functions (the file-level call graph of the
+# built libraries, from their symbols, has no loop), and no function is over
+# 80 lines. Each checker is first run on a made-up case it must catch.
 . "$(dirname "$0")/testlib.sh"
 
-layers="core input model sweep output cli"
+layers="core input model sweep output check merge calibrate grade cli"
 rank_of() { local i=0 l; for l in $layers; do [ "$l" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo 99; }
 
 # violations TREE: one line per include that reaches up (or out of) the layers
@@ -37,4 +39,69 @@ check "every source file is in a layer folder (strays: ${strays:-none})" '[ -z "
 for l in $layers; do
     check "layer $l has modules" 'ls "$src/src/$l"/*.c >/dev/null 2>&1'
 done
+
+# ------------------------------------------------------------ calls
+
+# call_edges LIB...: "CALLER CALLEE" for each source file of the static
+# libraries that calls a function another one defines (layer/file.c.o).
+call_edges() {
+    local lib layer
+    for lib in "$@"; do
+        layer=$(basename "$lib" .a)
+        layer=${layer#libplaneval_}
+        nm -A --defined-only "$lib" | awk -v L="$layer" '$(NF-1) == "T" { split($1, a, ":"); print "T", L "/" a[2], $NF }'
+        nm -A --undefined-only "$lib" | awk -v L="$layer" '{ split($1, a, ":"); print "U", L "/" a[2], $NF }'
+    done | awk '$1 == "T" { def[$3] = $2; next }
+                { use[$2 " " $3] = 1 }
+                END { for (k in use) { split(k, b, " ")
+                          if ((b[2] in def) && def[b[2]] != b[1]) print b[1], def[b[2]] } }' | sort -u
+}
+
+# call_loops LIB...: one line per pair of files calling each other, then
+# any longer loop of calls (tsort names its files).
+call_loops() {
+    call_edges "$@" >"$work/edges"
+    awk '{ e[$1 " " $2] = 1 } END { for (k in e) { split(k, b, " ")
+             if (b[1] < b[2] && ((b[2] " " b[1]) in e)) print b[1] " and " b[2] " call each other" } }' "$work/edges" | sort
+    tsort "$work/edges" 2>&1 >/dev/null | sed -n 's/^tsort: \([^ :]*\.o\)$/loop through \1/p' | sort
+}
+
+mkdir -p "$work/calls"
+printf 'int pong(int);\nint ping(int n) { return n ? pong(n - 1) : 0; }\n' >"$work/calls/ping.c"
+printf 'int ping(int);\nint pong(int n) { return n ? ping(n - 1) : 1; }\n' >"$work/calls/pong.c"
+printf 'int ping(int);\nint serve(void) { return ping(3); }\n' >"$work/calls/serve.c"
+(cd "$work/calls" && for f in ping pong serve; do cc -c "$f.c" -o "$f.c.o" || exit 1; done &&
+    ar rc libplaneval_made.a ping.c.o pong.c.o serve.c.o) || no "the made-up library builds"
+check "the checker flags two files calling each other" \
+    '[ "$(call_loops "$work/calls/libplaneval_made.a" | head -1)" = "made/ping.c.o and made/pong.c.o call each other" ]'
+
+libs=$(ls "$(dirname "$planeval")"/libplaneval_*.a 2>/dev/null)
+check "the layers' libraries are beside the binary" '[ "$(echo "$libs" | wc -w)" -eq "$(echo "$layers" | wc -w)" ]'
+call_loops $libs >"$work/loops"
+check "no two source files call each other: $(head -3 "$work/loops" | tr '\n' ' ')" \
+    '[ ! -s "$work/loops" ]'
+
+# ------------------------------------------------------------ function length
+
+# long_functions TREE: each top-level function (from a line starting with
+# '{' to the next starting with '}') of more than 80 lines of body.
+long_functions() {
+    local f
+    for f in "$1"/*/*.c; do
+        awk -v f="$f" '/^\{/ { start = FNR; name = prev }
+                       /^\}/ && start { n = FNR - start - 1
+                                        if (n > 80) print f ":" start ": " name " has " n " lines"
+                                        start = 0 }
+                       { prev = $0 }' "$f"
+    done
+}
+
+mkdir -p "$work/long/model"
+{ printf 'int long_one(void)\n{\n    int x = 0;\n'; for i in $(seq 80); do printf '    x += %d;\n' "$i"; done; printf '    return x;\n}\n'; } >"$work/long/model/long.c"
+{ printf 'int short_one(void)\n{\n'; for i in $(seq 79); do printf '    ;\n'; done; printf '    return 0;\n}\n'; } >"$work/long/model/short.c"
+check "the checker flags a function of 82 lines and not one of 80" \
+    '[ "$(long_functions "$work/long")" = "$work/long/model/long.c:2: int long_one(void) has 82 lines" ]'
+long_functions "$src/src" >"$work/long_functions"
+check "no function is over 80 lines: $(head -3 "$work/long_functions" | tr '\n' ' ')" \
+    '[ ! -s "$work/long_functions" ]'
 finish

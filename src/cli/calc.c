@@ -10,6 +10,7 @@
 
 #include "cli/calc.h"
 #include "cli/cli.h"
+#include "cli/command_help.h"
 #include "model/evaluate.h"
 #include "cli/explain.h"
 #include "cli/long_options.h"
@@ -221,18 +222,6 @@ static void print_cluster_line(const pe_catalog *catalog, const char *cluster, b
 
 /* ------------------------------------------------------------ bubble */
 
-static const char BUBBLE_HELP[] =
-    "usage: planeval bubble --schedule S --pp P --microbatches M [--virtual-stages V]\n"
-    "                       [--tf X --tb Y] [--explain]\n"
-    "\n"
-    "Pipeline bubble fraction and micro-batches in flight (docs/model.md §3 k(stage), §7).\n"
-    "  --schedule S        1f1b | interleaved | gpipe | zb-h1 | zb-h2 (default 1f1b)\n"
-    "  --pp P              pipeline stages\n"
-    "  --microbatches M    micro-batches per step per pipeline (m)\n"
-    "  --virtual-stages V  model chunks per rank (interleaved only, >= 2)\n"
-    "  --tf X, --tb Y      per-micro-batch forward and backward stage times\n"
-    "                      (default 1 and 2: backward = 2 x forward, F5)\n"
-    "  --explain           print each equation with the numbers substituted\n";
 
 static const struct option BUBBLE_OPTIONS[] = {
     {"schedule", required_argument, NULL, 's'}, {"pp", required_argument, NULL, 'p'},
@@ -275,7 +264,7 @@ static pe_status bubble_parse(int argc, char **argv, bubble_options *o, pe_error
         case 'f': st = parse_number("tf", optarg, false, &o->t_f, err); break;
         case 'b': st = parse_number("tb", optarg, false, &o->t_b, err); break;
         case 'e': o->explain = true; break;
-        case 'h': fputs(BUBBLE_HELP, stdout); o->help = true; return PE_OK;
+        case 'h': fputs(command_help_text("bubble"), stdout); o->help = true; return PE_OK;
         default: return bad_option("bubble", argv, err);
         }
     }
@@ -337,19 +326,6 @@ int calc_bubble(int argc, char **argv, pe_error *err)
 
 /* ------------------------------------------------------------ memory */
 
-static const char MEMORY_HELP[] =
-    "usage: planeval memory [MODEL] [CLUSTER] [PLAN] [--explain]\n"
-    "\n"
-    "Memory per GPU of one plan (docs/model.md §2-§3), no scenario file needed.\n"
-    "model:   --model PRESET and/or --layers --hidden --heads --kv-heads --ffn-hidden\n"
-    "         --vocab --seq-len --params --mlp --attention --norm --position\n"
-    "cluster: --cluster PRESET (default mi300x-node) --gpu PRESET --hbm-gib\n"
-    "         --reserve-gib --gpus-per-node (nodes = gpus / gpus_per_node)\n"
-    "plan:    --dp (default 1) --tp --pp --cp --zero --recompute --micro-batch\n"
-    "         --schedule --virtual-stages --sequence-parallel true|false\n"
-    "         --global-batch (default dp * micro_batch * 4 * pp, i.e. m = 4 pp)\n"
-    "  --explain   print each equation with the numbers substituted\n"
-    "Presets: see scenarios/catalog/ (--catalog DIR adds more).\n";
 
 typedef struct {
     const char *opt, *section, *key;
@@ -406,7 +382,7 @@ static pe_status memory_options(int argc, char **argv, const char *values[], boo
         if (c == 'e')
             *explain = true;
         else if (c == 'h') {
-            fputs(MEMORY_HELP, stdout);
+            fputs(command_help_text("memory"), stdout);
             *help = true;
             return PE_OK;
         } else if (c >= 1000 && c < 1000 + (int)MEMORY_KEY_COUNT) {
@@ -587,18 +563,6 @@ int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
 
 /* ------------------------------------------------------------ collective */
 
-static const char COLLECTIVE_HELP[] =
-    "usage: planeval collective --op OP --bytes S --group N [--stride K] [TOPOLOGY] [--explain]\n"
-    "\n"
-    "Time and bus bandwidth of one collective on a node topology (docs/model.md §5).\n"
-    "  --op OP       all-reduce | reduce-scatter | all-gather | all-to-all | p2p\n"
-    "  --bytes S     buffer size: 1e9, 512MiB, 2GB, ... (all-to-all: bytes sent per GPU)\n"
-    "  --group N     members; --stride K distance between members' ranks (default 1)\n"
-    "topology: --cluster PRESET (default mi300x-node), or override any of\n"
-    "  --gpus-per-node G --topology switch|full_mesh --bandwidth-gb-s B (switch)\n"
-    "  --links L --link-gb-s B (full_mesh) --intra-latency-us A\n"
-    "  --nic-gb-s B --inter-latency-us A        (GB/s = 1e9 bytes/s per direction)\n"
-    "  --explain     print each equation with the numbers substituted\n";
 
 enum { O_OP = 1000, O_BYTES, O_GROUP, O_STRIDE, O_CLUSTER, O_GPN, O_TOPO, O_BW, O_LINKS,
        O_LINK_BW, O_LAT_IN, O_NIC, O_LAT_OUT, O_EXPLAIN, O_HELP };
@@ -669,7 +633,7 @@ static pe_status collective_option(collective_options *o, int c, char **argv, pe
     case O_GROUP: st = parse_whole("group", optarg, &o->n, err); break;
     case O_STRIDE: st = parse_whole("stride", optarg, &o->k, err); break;
     case O_EXPLAIN: o->explain = true; break;
-    case O_HELP: fputs(COLLECTIVE_HELP, stdout); o->help = true; break;
+    case O_HELP: fputs(command_help_text("collective"), stdout); o->help = true; break;
     case O_CLUSTER:
         o->cluster_given = true;
         st = scalar_ok("cluster", optarg, err);

@@ -1,119 +1,123 @@
 /* calibrate.c — `planeval calibrate SCENARIO --plan P --step-time SECONDS
- * [--peak-memory GIB]`: the seed's "calibrate against one real run".
+ * [--peak-memory GIB]`: calibrate against one real run (calibrate/one_run.h);
+ * the answer is printed as YAML to paste.
  *
- * flops_efficiency e is solved so that the model's step time for plan P
- * equals the measured one. Step time never increases with e (compute time
- * ∝ 1/e; exposed communication max(0, comm − overlap·window) grows by at
- * most what the window shrinks, since overlap ≤ 1), so bisection on (0, 1]
- * finds it. reserve_gib follows from the measured peak memory directly: M5
- * is the predicted parts plus R. The answer is printed as YAML to paste. */
+ * `planeval calibrate RUNS.csv [--fit NUMBERS]`: the fit of many runs
+ * (calibrate/fit.h), printed as a table and the lines to paste. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "calibrate/fit.h"
+#include "calibrate/one_run.h"
 #include "cli/commands.h"
 #include "model/evaluate.h"
 #include "input/load.h"
 #include "sweep/plans.h"
 
-/* The efficiency solved for: flops_efficiency (F6), or gemm_efficiency
- * when the GPU times matrix multiplies by shape (docs/model.md F8). */
-static const char *efficiency_key(const pe_scenario *s)
-{
-    return s->cluster.gpu.has_gemm_efficiency ? "gemm_efficiency" : "flops_efficiency";
-}
-
-/* Step time with that efficiency = e (a shallow copy of the scenario). */
-static double step_at(const pe_scenario *s, const pe_plan *p, double e, pe_result *r)
-{
-    pe_scenario copy = *s;
-    if (copy.cluster.gpu.has_gemm_efficiency)
-        copy.cluster.gpu.gemm_efficiency = e;
-    else
-        copy.cluster.gpu.flops_efficiency = e;
-    pe_eval_ctx ctx;
-    evaluate_prepare(&copy, &ctx);
-    evaluate_plan(&ctx, p, r);
-    return r->step_time_s;
-}
-
+/* Calibrate to one measured run (calibrate/one_run.h) and print the
+ * YAML lines to paste: nothing unless every part succeeds. */
 static pe_status calibrate(const pe_scenario *s, const pe_plan *p, const pe_command_options *opt,
                            pe_error *err)
 {
-    pe_result r;
-    const char *key = efficiency_key(s);
-    const double e_now = s->cluster.gpu.has_gemm_efficiency ? s->cluster.gpu.gemm_efficiency
-                                                            : s->cluster.gpu.flops_efficiency;
-    double now = step_at(s, p, e_now, &r);
-    if (r.status == PE_STATUS_INVALID) {
-        pe_eval_ctx ctx;
-        evaluate_prepare(s, &ctx);
-        char reason[1024];
-        evaluate_format_reason(&ctx, p, &r, reason, sizeof reason);
-        return pe_fail(err, PE_BAD_INPUT, s->file, p->line, p->col,
-                       "plan '%s' is invalid (%s): nothing to calibrate", opt->plan, reason);
-    }
-    char lines[3][600] = {"", "", ""}; /* printed only when every part succeeds */
-    snprintf(lines[0], sizeof lines[0],
-             "# planeval calibrate: scenario %s, plan %s\n"
-             "# model with %s %g: step_time_s %.6g, mem_total_gib %.6g\n%s",
-             s->name, opt->plan, key, e_now, now, r.mem_total_gib,
-             s->refinements_unused
-                 ? "# note: the textbook model (the scenario names no refinement); its presets "
-                   "carry fitted and measured numbers that fidelity: refined uses "
-                   "(docs/model.md §12)\n"
-                 : "");
-    double e = NAN;
-    if (opt->measured_step_s > 0) {
-        double at_one = step_at(s, p, 1.0, &r);
-        if (at_one > opt->measured_step_s)
-            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
-                           "even at %s 1 the model predicts %.6g s for plan '%s', "
-                           "more than the measured %.6g s: its communication, bubble or "
-                           "optimizer terms (%.6g s of it is not compute) over-estimate this "
-                           "run; check the interconnect figures and overlap",
-                           key, at_one, opt->plan, opt->measured_step_s, at_one - r.compute_s);
-        double lo = 1e-9, hi = 1.0; /* step(lo) ≥ measured ≥ step(hi) */
-        const double at_lo = step_at(s, p, lo, &r);
-        if (at_lo < opt->measured_step_s)
-            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
-                           "even at %s %g the model predicts only %.6g s for plan '%s', less "
-                           "than the measured %.6g s: no efficiency reproduces it (is "
-                           "--step-time the seconds of one step?)",
-                           key, lo, at_lo, opt->plan, opt->measured_step_s);
-        for (int i = 0; i < 200 && hi - lo > 1e-15; i++) {
-            double mid = 0.5 * (lo + hi);
-            if (step_at(s, p, mid, &r) > opt->measured_step_s)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        e = hi;
-        step_at(s, p, e, &r);
-        snprintf(lines[1], sizeof lines[1],
-                 "# measured step_time_s %.6g -> %s %.6g (model then gives %.6g s, "
-                 "mfu %.4g)\n", opt->measured_step_s, key, e, r.step_time_s, r.mfu);
-    }
-    double reserve = NAN;
-    if (opt->measured_peak_gib > 0) {
-        double parts = r.mem_total_gib - r.mem_reserve_gib;
-        reserve = opt->measured_peak_gib - parts;
-        if (reserve < 0)
-            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
-                           "the model's memory for plan '%s' without the reserve is already "
-                           "%.6g GiB, more than the measured peak %.6g GiB: no reserve_gib "
-                           "reproduces it (is the measurement the peak of the worst stage?)",
-                           opt->plan, parts, opt->measured_peak_gib);
-        snprintf(lines[2], sizeof lines[2],
-                 "# measured peak %.6g GiB = predicted parts %.6g GiB + reserve -> reserve_gib %.6g\n",
-                 opt->measured_peak_gib, parts, reserve);
-    }
-    printf("%s%s%scluster:\n", lines[0], lines[1], lines[2]);
-    if (!isnan(reserve))
-        printf("  reserve_gib: %.6g\n", reserve);
-    if (!isnan(e))
-        printf("  gpu:\n    %s: %.6g\n", key, e);
+    const pe_measured_run m = {opt->measured_step_s, opt->measured_peak_gib};
+    pe_one_run_fit f;
+    pe_status st = calibrate_one_run(s, p, opt->plan, &m, &f, err);
+    if (st != PE_OK)
+        return st;
+    printf("# planeval calibrate: scenario %s, plan %s\n"
+           "# model with %s %g: step_time_s %.6g, mem_total_gib %.6g\n%s",
+           s->name, opt->plan, f.key, f.e_now, f.step_now, f.mem_now,
+           s->refinements_unused
+               ? "# note: the textbook model (the scenario names no refinement); its presets "
+                 "carry fitted and measured numbers that fidelity: refined uses "
+                 "(docs/model.md §12)\n"
+               : "");
+    if (f.has_e)
+        printf("# measured step_time_s %.6g -> %s %.6g (model then gives %.6g s, "
+               "mfu %.4g)\n", opt->measured_step_s, f.key, f.e, f.step_at_e, f.mfu_at_e);
+    if (f.has_reserve)
+        printf("# measured peak %.6g GiB = predicted parts %.6g GiB + reserve -> reserve_gib "
+               "%.6g\n", opt->measured_peak_gib, f.parts, f.reserve);
+    printf("cluster:\n");
+    if (f.has_reserve)
+        printf("  reserve_gib: %.6g\n", f.reserve);
+    if (f.has_e)
+        printf("  gpu:\n    %s: %.6g\n", f.key, f.e);
     return PE_OK;
+}
+
+/* ------------------------------------------------------------ many runs */
+
+/* The fit's table: every run's error, the in-sample and leave-one-out
+ * means, the predict rows' error. */
+static void print_fit_table(const pe_fit *f)
+{
+    double in_sum = 0, loo_sum = 0, pr_sum = 0, in_max = 0, pr_max = 0;
+    size_t n_fit = 0, n_pred = 0;
+    printf("| run | group | measured s | predicted s | error %% | leave-one-out error %% |\n"
+           "|---|---|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < f->count; i++) {
+        const pe_fit_run *r = &f->runs[i];
+        const double e = 100.0 * (r->predicted / r->measured - 1.0);
+        printf("| %s | %s | %.6g | %.6g | %+.2f |", r->label, r->fit ? "fit" : "predict",
+               r->measured, r->predicted, e);
+        if (r->fit) {
+            printf(" %+.2f |\n", r->loo_error_pct);
+            in_sum += fabs(e), loo_sum += fabs(r->loo_error_pct), n_fit++;
+            in_max = fabs(e) > in_max ? fabs(e) : in_max;
+        } else {
+            printf(" |\n");
+            pr_sum += fabs(e), n_pred++;
+            pr_max = fabs(e) > pr_max ? fabs(e) : pr_max;
+        }
+    }
+    printf("\nfit: %zu runs, in-sample mean |error| %.2f%% (max %.2f%%), leave-one-out mean "
+           "|error| %.2f%%\n", n_fit, in_sum / (double)n_fit, in_max,
+           loo_sum / (double)n_fit);
+    if (n_pred)
+        printf("predict: %zu runs, mean |error| %.2f%% (max %.2f%%)\n", n_pred,
+               pr_sum / (double)n_pred, pr_max);
+}
+
+/* The lines to paste under the GPU preset. */
+static void print_paste_block(const pe_fit *f)
+{
+    printf("\n# paste under the GPU preset (docs/model.md §12, F8-F11, F18); %d of %d numbers "
+           "fitted\n", f->free, PE_FIT_MAX_FREE);
+    for (int k = 0; k < f->free; k++)
+        printf("    %s: %.4g\n", fit_number_name(f->order[k]), f->value[f->order[k]]);
+    if (f->gemm_held)
+        printf("    gemm_efficiency: %.4g # not fitted: the runs' flops_efficiency, held while "
+               "fitting; it turns F7-F11 on\n", f->gemm_held_value);
+    for (int i = 0; i < PE_FIT_NUMBERS; i++)
+        if (f->remove[i])
+            printf("# and remove %s from the preset: not fitted, the fit held it neutral\n",
+                   fit_number_name(i));
+}
+
+/* calibrate RUNS.csv: fit the refined model's numbers of one GPU type to
+ * many runs (calibrate/fit.h) and print the fit. */
+static int calibrate_runs(const pe_catalog *catalog, const char *path,
+                          const pe_command_options *opt)
+{
+    pe_error err = {0};
+    pe_fit f;
+    pe_status st = fit_runs_file(catalog, path, opt->fit_numbers, &f, &err);
+    if (st == PE_OK) {
+        if (f.counts_tried) {
+            printf("leave-one-out mean |error| by the number of numbers fitted:");
+            for (int k = 0; k < f.counts_tried; k++)
+                printf(" %d: %.2f%%", k + 1, f.loo_by_count[k]);
+            printf(" -> %d\n\n", f.free);
+        }
+        print_fit_table(&f);
+        print_paste_block(&f);
+    }
+    fit_free(&f);
+    if (st != PE_OK)
+        opt->on_error(&err);
+    return st;
 }
 
 int command_calibrate(const pe_catalog *catalog, const pe_file_list *files,

@@ -17,12 +17,12 @@
 #include <unistd.h>
 
 #include "core/columns.h"
+#include "check/expect.h"
+#include "check/golden.h"
 #include "cli/commands.h"
-#include "cli/golden.h"
 #include "input/load.h"
 #include "model/memory.h"
 #include "output/report.h"
-#include "output/report_rows.h"
 #include "sweep/runner.h"
 
 /* One numeric assertion, for --table. */
@@ -37,92 +37,13 @@ typedef struct {
 } table_row;
 
 typedef struct {
-    unsigned long long passed, failed;
+    pe_check_tally count;
     FILE *out; /* where miss lines go: stdout, or a buffer printed after the table */
     table_row *rows; /* --table only */
     size_t nrows, caprows;
     bool table;
     char group[16]; /* of the scenario being checked (table_add copies it) */
 } tally;
-
-/* The row of a plan reference: a name is matched first, then canonical text. */
-static const pe_row *find_row(const pe_run_result *rr, const char *ref, size_t *rank)
-{
-    for (size_t i = 0; i < rr->row_count; i++)
-        if (rr->rows[i].name && strcmp(rr->rows[i].name, ref) == 0) {
-            *rank = i + 1;
-            return &rr->rows[i];
-        }
-    for (size_t i = 0; i < rr->row_count; i++)
-        if (strcmp(rr->rows[i].canon, ref) == 0) {
-            *rank = i + 1;
-            return &rr->rows[i];
-        }
-    return NULL;
-}
-
-static bool is_plan_name(const pe_run_result *rr, const char *ref)
-{
-    for (size_t i = 0; i < rr->row_count; i++)
-        if (rr->rows[i].name && strcmp(rr->rows[i].name, ref) == 0)
-            return true;
-    return false;
-}
-
-static void expect_text(const pe_expect_check *c, char *buf, size_t size)
-{
-    int kind = pe_columns[columns_find(c->column)].kind;
-    if (kind == PE_COL_TEXT || kind == PE_COL_BOOL) {
-        snprintf(buf, size, "'%s'", c->text ? c->text : "");
-        return;
-    }
-    char v[40], t[40];
-    report_format_double(c->value, v, sizeof v);
-    report_format_double(c->tol, t, sizeof t);
-    if (c->tol_kind == PE_TOL_REL)
-        snprintf(buf, size, "%s (rel_tol %s)", v, t);
-    else if (c->tol_kind == PE_TOL_ABS)
-        snprintf(buf, size, "%s (abs_tol %s)", v, t);
-    else
-        snprintf(buf, size, "%s", v);
-}
-
-/* Compare one cell with one assertion; on failure write why into `why`. */
-static bool check_cell(const pe_expect_check *c, const char *cell, char *why, size_t size)
-{
-    int kind = pe_columns[columns_find(c->column)].kind;
-    if (kind == PE_COL_TEXT || kind == PE_COL_BOOL) {
-        if (strcmp(cell, c->text ? c->text : "") == 0)
-            return true;
-        snprintf(why, size, "got '%s'", cell);
-        return false;
-    }
-    if (!cell[0]) {
-        snprintf(why, size, "got an empty cell (the figure does not apply to this plan)");
-        return false;
-    }
-    double got = strtod(cell, NULL);
-    double diff = got - c->value;
-    bool ok;
-    switch (c->tol_kind) {
-    case PE_TOL_REL:
-        ok = fabs(diff) <= c->tol * fabs(c->value);
-        break;
-    case PE_TOL_ABS:
-        ok = fabs(diff) <= c->tol;
-        break;
-    default:
-        ok = got == c->value;
-        break;
-    }
-    if (ok)
-        return true;
-    if (c->value != 0)
-        snprintf(why, size, "got %s (error %+.4g, %+.3g%%)", cell, diff, 100.0 * diff / fabs(c->value));
-    else
-        snprintf(why, size, "got %s (error %+.4g)", cell, diff);
-    return false;
-}
 
 static char *dup_text(const char *t)
 {
@@ -166,7 +87,7 @@ static void table_add(tally *t, const char *scenario, const char *plan,
     r->got = strtod(cell, &end);
     r->has_got = cell[0] && !*end;
     char buf[2400];
-    r->ok = cell[0] && check_cell(c, cell, buf, sizeof buf);
+    r->ok = cell[0] && expect_cell_matches(c, cell, buf, sizeof buf);
     if (c->tol_kind == PE_TOL_REL)
         snprintf(r->tol, sizeof r->tol, "±%.6g%%", 100.0 * c->tol);
     else if (c->tol_kind == PE_TOL_ABS)
@@ -174,6 +95,13 @@ static void table_add(tally *t, const char *scenario, const char *plan,
     else
         snprintf(r->tol, sizeof r->tol, "exact");
     t->nrows++;
+}
+
+/* expect_check's observer: every assertion, for the table. */
+static void table_seen(void *user, const char *scenario, const char *plan,
+                       const pe_expect_check *c, const char *cell)
+{
+    table_add(user, scenario, plan, c, cell);
 }
 
 /* The signed error of a row in percent of the expected value; false when
@@ -186,7 +114,7 @@ static bool row_error(const table_row *r, double *pct)
     return true;
 }
 
-/* A published-run file's group (issue 10 point 7; docs/model.md §13):
+/* A published-run file's group (docs/model.md §13):
  * its "# group: fit" or "# group: predict" comment line, else "". */
 static void file_group(const char *path, char out[16])
 {
@@ -348,98 +276,6 @@ static void table_free(tally *t)
     t->nrows = t->caprows = 0;
 }
 
-static void check_expects(const pe_scenario *s, const pe_plan_space *space,
-                          const pe_eval_ctx *ctx, const pe_run_result *rr, tally *t)
-{
-    char cell[2048], want[128], why[2400];
-    for (size_t e = 0; e < s->expect_count; e++) {
-        const pe_expect *x = &s->expects[e];
-        if (x->kind == PE_EXPECT_BEST_PLAN) {
-            /* invalid plans rank last: an invalid first row means no valid plan */
-            const pe_row *best = rr->row_count && rr->rows[0].result.status != PE_STATUS_INVALID
-                                     ? &rr->rows[0]
-                                     : NULL;
-            bool ok = best && ((best->name && strcmp(best->name, x->plan) == 0) ||
-                               (!is_plan_name(rr, x->plan) && strcmp(best->canon, x->plan) == 0));
-            if (ok) {
-                t->passed++;
-            } else {
-                t->failed++;
-                fprintf(t->out, "%s:%d:%d: %s: best_plan: expected '%s', got '%s'\n", s->file,
-                        x->line, x->col, s->name, x->plan,
-                        best ? (best->name ? best->name : best->canon) : "no valid plan");
-            }
-            continue;
-        }
-        size_t rank = 0;
-        const pe_row *row = find_row(rr, x->plan, &rank);
-        for (size_t k = 0; k < x->check_count; k++) {
-            const pe_expect_check *c = &x->checks[k];
-            if (!row) { /* a canonical text that names no plan of the sweep */
-                t->failed++;
-                fprintf(t->out, "%s:%d:%d: %s: plan '%s': no such plan was evaluated\n",
-                        s->file, c->line, c->col, s->name, x->plan);
-                table_add(t, s->name, x->plan, c, "");
-                continue;
-            }
-            pe_plan plan;
-            plans_at(space, row->index, &plan);
-            report_format_cell(ctx, s->name, (long long)rank, &plan, row,
-                               (pe_column)columns_find(c->column), cell, sizeof cell);
-            bool ok = check_cell(c, cell, why, sizeof why);
-            table_add(t, s->name, x->plan, c, cell);
-            if (ok) {
-                t->passed++;
-                continue;
-            }
-            t->failed++;
-            expect_text(c, want, sizeof want);
-            fprintf(t->out, "%s:%d:%d: %s: plan '%s': %s: expected %s, %s\n", s->file, c->line,
-                    c->col, s->name, x->plan, c->column, want, why);
-        }
-    }
-}
-
-/* The run's first K rows (all with K 0): the rows are ranked, so these are
- * the rows `run --top K` writes. The copy shares the rows. */
-static pe_run_result best_rows(const pe_run_result *rr, uint64_t top_k)
-{
-    pe_run_result top = *rr;
-    if (top_k && top_k < top.row_count)
-        top.row_count = (size_t)top_k;
-    return top;
-}
-
-/* Write the fresh report (its best --top K rows, when given) into a
- * temporary directory and compare it with the golden one (golden.h). */
-static pe_status compare_fresh(const char *golden, const pe_scenario *s,
-                               const pe_plan_space *space, const pe_eval_ctx *ctx,
-                               const pe_run_result *rr, const pe_command_options *opt, tally *t,
-                               pe_error *err)
-{
-    char dir[] = "/tmp/planeval-check-XXXXXX";
-    if (!mkdtemp(dir))
-        return pe_fail(err, PE_INTERNAL, dir, 0, 0, "cannot create a temporary directory");
-    char fresh[PE_PATH_MAX];
-    snprintf(fresh, sizeof fresh, "%s/%s.csv", dir, s->name);
-    pe_run_result top = best_rows(rr, opt->top_k);
-    pe_status st = report_write_ranked(fresh, space, ctx, &top, opt->threads, err);
-    pe_golden_diff diff;
-    pe_golden_options go = {.rel_tol = opt->golden_rel_tol, .abs_tol = opt->golden_abs_tol,
-                            .out = t->out};
-    if (st == PE_OK)
-        st = golden_compare(golden, fresh, &go, &diff, err);
-    if (st == PE_OK) {
-        if (golden_differs(&diff))
-            t->failed++;
-        else
-            t->passed++;
-    }
-    remove(fresh);
-    rmdir(dir);
-    return st;
-}
-
 /* --golden: write the golden report (--update-golden) or compare with it. */
 static pe_status check_golden(const pe_scenario *s, const pe_plan_space *space,
                               const pe_eval_ctx *ctx, const pe_run_result *rr,
@@ -448,18 +284,28 @@ static pe_status check_golden(const pe_scenario *s, const pe_plan_space *space,
     char golden[PE_PATH_MAX];
     snprintf(golden, sizeof golden, "%s/%s.csv", opt->golden_dir, s->name);
     if (opt->update_golden) {
-        pe_run_result top = best_rows(rr, opt->top_k);
-        pe_status st = report_write_ranked(golden, space, ctx, &top, opt->threads, err);
+        pe_status st = golden_write_run(golden, space, ctx, rr, opt->top_k, opt->threads, err);
         if (st == PE_OK && !opt->quiet)
             fprintf(stderr, "%s: golden report written\n", golden);
         return st;
     }
     if (access(golden, F_OK) != 0) {
-        t->failed++;
+        t->count.failed++;
         fprintf(t->out, "%s: no golden report (run with --update-golden to write it)\n", golden);
         return PE_OK;
     }
-    return compare_fresh(golden, s, space, ctx, rr, opt, t, err);
+    pe_golden_options go = {.rel_tol = opt->golden_rel_tol, .abs_tol = opt->golden_abs_tol,
+                            .out = t->out};
+    bool differs = false;
+    pe_status st = golden_compare_run(golden, s->name, space, ctx, rr, opt->top_k, opt->threads,
+                                      &go, &differs, err);
+    if (st == PE_OK) {
+        if (differs)
+            t->count.failed++;
+        else
+            t->count.passed++;
+    }
+    return st;
 }
 
 static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, tally *t,
@@ -488,7 +334,8 @@ static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, 
         return st;
     }
     file_group(s->file, t->group);
-    check_expects(s, &space, &ctx, &rr, t);
+    pe_expect_sink sink = {.out = t->out, .seen = table_seen, .user = t};
+    expect_check(s, &space, &ctx, &rr, &sink, &t->count);
     if (opt->golden_dir)
         st = check_golden(s, &space, &ctx, &rr, opt, t, err);
     runner_free(&rr);
@@ -539,8 +386,8 @@ int command_check(const pe_catalog *catalog, const pe_file_list *files,
             free(misses);
         }
     }
-    printf("%llu passed, %llu failed\n", t.passed, t.failed);
-    if (t.failed && status < PE_CHECK_FAILED)
+    printf("%llu passed, %llu failed\n", t.count.passed, t.count.failed);
+    if (t.count.failed && status < PE_CHECK_FAILED)
         status = PE_CHECK_FAILED;
     return status;
 }

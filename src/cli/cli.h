@@ -1,7 +1,7 @@
 /* cli.h — what the command files of cli/ share: printing an error, a usage
  * error's message and status, the common argument helpers (--threads, the
  * catalog, scenario directories) and what main hands every command (the
- * stop flag its signal handlers set, the usage text). Private to cli/. */
+ * stop flag its signal handlers set). Private to cli/. */
 #ifndef PLANEVAL_CLI_H
 #define PLANEVAL_CLI_H
 
@@ -14,7 +14,6 @@
 
 /* What main owns and a command may use. */
 typedef struct {
-    const char *usage;                 /* `planeval --help` */
     volatile sig_atomic_t *stop;       /* set by SIGINT/SIGTERM */
     void (*install_stop_handlers)(void); /* run: a signal stops the sweep */
 } cli_context;
@@ -60,7 +59,7 @@ int cli_expand_files(char **args, int n, pe_file_list *out);
  * the handler over the expanded files. */
 int cli_scenario_command(int argc, char **argv, pe_command_fn handler, const cli_context *ctx);
 
-/* grade (grade.c) and the calculators memory, collective, bubble (calc.c). */
+/* grade (grade_cmd.c) and the calculators memory, collective, bubble (calc.c). */
 int cli_grade(int argc, char **argv, const cli_context *ctx);
 int cli_calculator(int argc, char **argv, const cli_context *ctx);
 /* html REPORT.csv... (html_cmd.c). */

@@ -1,15 +1,20 @@
-/* command_help.c — each scenario command's `--help` and the options it
- * takes (command_help.h). One table: the text a user reads and the set
- * the parser enforces cannot drift apart, since both are written here. */
+/* command_help.c — every usage text (command_help.h): each command's
+ * `--help`, its lines in the general usage, and for the commands over
+ * scenario files the options it takes. One table: the text a user reads
+ * and the set the parser enforces cannot drift apart, since both are
+ * written here. */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/command_help.h"
 
 typedef struct {
     const char *name;
-    const char *options; /* long option names taken, each followed by a space */
-    const char *help;
+    const char *options;  /* long option names taken, each followed by a space;
+                             NULL: the command parses its own */
+    const char *synopsis; /* its lines in the general usage */
+    const char *help;     /* COMMAND --help */
 } command_help;
 
 #define FOOTER                                                                            \
@@ -24,6 +29,7 @@ typedef struct {
 
 static const command_help HELP[] = {
     {"run", "output top threads quiet shard resume html status pareto digits catalog help ",
+     "  run SCENARIO...        evaluate every plan, write DIR/<name>.csv ranked\n",
      "usage: planeval run SCENARIO... [OPTIONS]\n"
      "\n"
      "Evaluate every plan of each scenario and write DIR/<name>.csv, ranked, and\n"
@@ -45,7 +51,32 @@ static const command_help HELP[] = {
      "  --pareto            write only the Pareto-optimal plans (memory against rank_by)\n"
      "  --digits N          numbers to N significant digits (default: exact)\n" COMMON
          FOOTER},
+    {"html", NULL,
+     "  html REPORT.csv... [-o DIR]\n"
+     "                         the HTML page of written reports: DIR/<stem>.html\n",
+    "usage: planeval html REPORT.csv... [-o DIR] [--quiet]\n"
+    "The HTML page of each report (written by run, or joined by merge) as\n"
+    "DIR/<stem>.html (default DIR: out), with the facts and counts of\n"
+    "<stem>.summary.csv when it lies beside the report. Open it in a browser:\n"
+    "one file, nothing fetched.\n"},
+    {"merge", "output top allow-partial quiet catalog help ",
+     "  merge REPORT.csv... -o FILE [--top K] [--allow-partial]\n"
+     "                         join shard reports into the report one run gives; the\n"
+     "                         summaries beside them must show every plan index once\n",
+     "usage: planeval merge REPORT.csv... -o FILE [OPTIONS]\n"
+     "\n"
+     "Join the shard reports of `run --shard I/N` into exactly the report one\n"
+     "plain run writes (rows re-ranked and renumbered). The summary beside each\n"
+     "report proves the shards cover every plan exactly once; a missing, cut or\n"
+     "repeated shard is refused.\n"
+     "\n"
+     "options:\n"
+     "  -o, --output FILE   the merged report (required)\n"
+     "  --top K             keep the K best rows (give the same K as the runs)\n"
+     "  --allow-partial     merge the shards that are there, naming what is missing\n"
+     "  --quiet             no summary on stderr\n" COMMON FOOTER},
     {"validate", "quiet catalog help ",
+     "  validate SCENARIO...   load and validate only\n",
      "usage: planeval validate SCENARIO... [OPTIONS]\n"
      "\n"
      "Load and validate each scenario without evaluating it: one\n"
@@ -55,6 +86,7 @@ static const command_help HELP[] = {
      "options:\n"
      "  --quiet             print errors only\n" COMMON FOOTER},
     {"check", "golden update-golden rel-tol abs-tol top table threads quiet catalog help ",
+     "  check SCENARIO...      evaluate every expect: assertion; exit 1 on any miss\n",
      "usage: planeval check SCENARIO... [OPTIONS]\n"
      "\n"
      "Evaluate every expect: assertion of each scenario: one line per miss\n"
@@ -76,6 +108,8 @@ static const command_help HELP[] = {
      "  --threads N         worker threads (default: online cores)\n"
      "  --quiet             nothing on stderr but errors\n" COMMON FOOTER},
     {"explain", "plan quiet catalog help ",
+     "  explain SCENARIO --plan NAME|CANONICAL\n"
+     "                         every quantity of one plan: equation, numbers, source\n",
      "usage: planeval explain SCENARIO --plan NAME|CANONICAL [OPTIONS]\n"
      "\n"
      "Every quantity of one plan: equation id, formula, the numbers substituted,\n"
@@ -87,6 +121,15 @@ static const command_help HELP[] = {
      "                      (e.g. dp8-tp8-pp1-cp1-z1-none-mb1-1f1b-v1-sp1), whether or not\n"
      "                      the scenario enumerates it\n" COMMON FOOTER},
     {"calibrate", "plan step-time peak-memory fit quiet catalog help ",
+     "  calibrate SCENARIO --plan P --step-time SECONDS [--peak-memory GIB]\n"
+     "                         solve flops_efficiency (and reserve_gib) from one\n"
+     "                         measured run; prints the YAML lines to paste\n"
+     "  calibrate RUNS.csv [--fit NUMBERS]\n"
+     "                         fit up to four of gemm_efficiency, elementwise_efficiency,\n"
+     "                         fp8_gemm_efficiency, gemm_half_gflop, attention_efficiency,\n"
+     "                         microbatch_overhead_us (or the NUMBERS named) of one GPU\n"
+     "                         type to many measured runs (header\n"
+     "                         scenario,plan,column,value[,group]; docs/model.md)\n",
      "usage: planeval calibrate SCENARIO --plan P --step-time SECONDS [OPTIONS]\n"
      "       planeval calibrate RUNS.csv [--fit NUMBERS] [OPTIONS]\n"
      "\n"
@@ -112,20 +155,106 @@ static const command_help HELP[] = {
      "                      microbatch_overhead_us (default: the first k of them, k up to\n"
      "                      fit rows/2 with the smallest leave-one-out error); the\n"
      "                      others stay neutral\n" COMMON FOOTER},
-    {"merge", "output top allow-partial quiet catalog help ",
-     "usage: planeval merge REPORT.csv... -o FILE [OPTIONS]\n"
-     "\n"
-     "Join the shard reports of `run --shard I/N` into exactly the report one\n"
-     "plain run writes (rows re-ranked and renumbered). The summary beside each\n"
-     "report proves the shards cover every plan exactly once; a missing, cut or\n"
-     "repeated shard is refused.\n"
-     "\n"
-     "options:\n"
-     "  -o, --output FILE   the merged report (required)\n"
-     "  --top K             keep the K best rows (give the same K as the runs)\n"
-     "  --allow-partial     merge the shards that are there, naming what is missing\n"
-     "  --quiet             no summary on stderr\n" COMMON FOOTER},
+    {"grade", NULL,
+     "  grade KEY SUBMISSION... [-o FILE] [--gradebook FILE] [--quiet]\n"
+     "                         grade students' answers against the questions: of a\n"
+     "                         drill scenario; writes a grades CSV (default\n"
+     "                         out/<name>-grades.csv)\n",
+    "usage: planeval grade KEY SUBMISSION... [OPTIONS]\n"
+    "\n"
+    "Grade students' answers against the questions: block of a drill scenario\n"
+    "(KEY). A SUBMISSION directory means its *.yaml and *.yml files, in byte\n"
+    "order of their names.\n"
+    "The grades file has one row per student per question, then a total row per\n"
+    "student; a submission that cannot be read is a row with its error and 0\n"
+    "points, and a malformed answer costs that answer only.\n"
+    "\n"
+    "Several files of one student: the last by name (byte order of the paths)\n"
+    "is graded; each other one is a row saying it is superseded by that file.\n"
+    "Each student has one total.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output FILE   the grades file (default out/<key name>-grades.csv)\n"
+    "  --gradebook FILE    also one row per student: student, points, possible,\n"
+    "                      percent, the file graded (in byte order of the ids)\n"
+    "  --threads N         worker threads for ranking the key's plans\n"
+    "  --quiet             no summary on stderr\n"
+    "  --catalog DIR       add or override presets from DIR/*.yaml\n"
+    "  --help              this text\n"
+    "\n"
+    "A missing SUBMISSION is an error (exit 2) and nothing is written.\n"
+    "Submissions and questions: docs/scenarios.md and schemas/submission.schema.json.\n"},
+    {"memory", NULL,
+     "  memory [OPTIONS]       memory per GPU of one plan, no scenario file (--help)\n",
+    "usage: planeval memory [MODEL] [CLUSTER] [PLAN] [--explain]\n"
+    "\n"
+    "Memory per GPU of one plan (docs/model.md §2-§3), no scenario file needed.\n"
+    "model:   --model PRESET and/or --layers --hidden --heads --kv-heads --ffn-hidden\n"
+    "         --vocab --seq-len --params --mlp --attention --norm --position\n"
+    "cluster: --cluster PRESET (default mi300x-node) --gpu PRESET --hbm-gib\n"
+    "         --reserve-gib --gpus-per-node (nodes = gpus / gpus_per_node)\n"
+    "plan:    --dp (default 1) --tp --pp --cp --zero --recompute --micro-batch\n"
+    "         --schedule --virtual-stages --sequence-parallel true|false\n"
+    "         --global-batch (default dp * micro_batch * 4 * pp, i.e. m = 4 pp)\n"
+    "  --explain   print each equation with the numbers substituted\n"
+    "Presets: see scenarios/catalog/ (--catalog DIR adds more).\n"},
+    {"collective", NULL,
+     "  collective [OPTIONS]   time and bus bandwidth of one collective (--help)\n",
+    "usage: planeval collective --op OP --bytes S --group N [--stride K] [TOPOLOGY] [--explain]\n"
+    "\n"
+    "Time and bus bandwidth of one collective on a node topology (docs/model.md §5).\n"
+    "  --op OP       all-reduce | reduce-scatter | all-gather | all-to-all | p2p\n"
+    "  --bytes S     buffer size: 1e9, 512MiB, 2GB, ... (all-to-all: bytes sent per GPU)\n"
+    "  --group N     members; --stride K distance between members' ranks (default 1)\n"
+    "topology: --cluster PRESET (default mi300x-node), or override any of\n"
+    "  --gpus-per-node G --topology switch|full_mesh --bandwidth-gb-s B (switch)\n"
+    "  --links L --link-gb-s B (full_mesh) --intra-latency-us A\n"
+    "  --nic-gb-s B --inter-latency-us A        (GB/s = 1e9 bytes/s per direction)\n"
+    "  --explain     print each equation with the numbers substituted\n"},
+    {"bubble", NULL,
+     "  bubble [OPTIONS]       pipeline bubble and in-flight micro-batches (--help)\n",
+    "usage: planeval bubble --schedule S --pp P --microbatches M [--virtual-stages V]\n"
+    "                       [--tf X --tb Y] [--explain]\n"
+    "\n"
+    "Pipeline bubble fraction and micro-batches in flight (docs/model.md §3 k(stage), §7).\n"
+    "  --schedule S        1f1b | interleaved | gpipe | zb-h1 | zb-h2 (default 1f1b)\n"
+    "  --pp P              pipeline stages\n"
+    "  --microbatches M    micro-batches per step per pipeline (m)\n"
+    "  --virtual-stages V  model chunks per rank (interleaved only, >= 2)\n"
+    "  --tf X, --tb Y      per-micro-batch forward and backward stage times\n"
+    "                      (default 1 and 2: backward = 2 x forward, F5)\n"
+    "  --explain           print each equation with the numbers substituted\n"},
 };
+
+/* The general usage around the commands' synopses. */
+#define USAGE_HEAD                                                                        \
+    "usage: planeval COMMAND [OPTIONS] ...\n"                                              \
+    "\n"                                                                                   \
+    "Evaluate distributed-training parallelism plans against memory and\n"                \
+    "step-time budgets (the model: docs/model.md).\n"                                      \
+    "\n"                                                                                   \
+    "commands:\n"
+#define USAGE_TAIL                                                                        \
+    "  --help, --version      COMMAND --help: that command's options in full\n"           \
+    "\n"                                                                                   \
+    "common options:\n"                                                                    \
+    "  --catalog DIR          add or override presets from DIR/*.yaml and *.yml\n"        \
+    "\n"                                                                                   \
+    "A SCENARIO argument that is a directory means every *.yaml and *.yml file in it\n"   \
+    "(not recursive), in byte order of their names.\n"                                    \
+    "exit status: 0 done, 1 a check failed, 2 bad input or usage, 3 internal or I/O error,\n" \
+    "130/143 a run interrupted by SIGINT/SIGTERM (checkpoint written)\n"                  \
+    "\n"                                                                                   \
+    "Every scenario key, its default, range and an example, the report's columns\n"       \
+    "and the exit statuses: docs/scenarios.md in the source tree.\n"
+
+void command_usage_print(FILE *out)
+{
+    fputs(USAGE_HEAD, out);
+    for (size_t i = 0; i < sizeof HELP / sizeof HELP[0]; i++)
+        fputs(HELP[i].synopsis, out);
+    fputs(USAGE_TAIL, out);
+}
 
 static const command_help *find(const char *command)
 {
@@ -154,12 +283,12 @@ static bool listed(const char *list, const char *option)
 bool command_takes_option(const char *command, const char *option)
 {
     const command_help *h = find(command);
-    if (!h || listed(h->options, option))
+    if (!h || !h->options || listed(h->options, option))
         return true;
     /* An option no command lists (one added to the parser but not here yet)
      * is not refused: the table only keeps options from the wrong command. */
     for (size_t i = 0; i < sizeof HELP / sizeof HELP[0]; i++)
-        if (listed(HELP[i].options, option))
+        if (HELP[i].options && listed(HELP[i].options, option))
             return false;
     return true;
 }

@@ -68,8 +68,6 @@ int command_check(const pe_catalog *catalog, const pe_file_list *files,
                   const pe_command_options *opt);
 int command_calibrate(const pe_catalog *catalog, const pe_file_list *files,
                       const pe_command_options *opt);
-/* calibrate RUNS.csv: fit F8–F10 of one GPU type to many runs (calibrate_runs.c) */
-int calibrate_runs(const pe_catalog *catalog, const char *path, const pe_command_options *opt);
 int command_merge(const pe_catalog *catalog, const pe_file_list *files,
                   const pe_command_options *opt);
 int command_explain(const pe_catalog *catalog, const pe_file_list *files,

@@ -6,16 +6,12 @@
 #include <getopt.h>
 
 #include "cli/cli.h"
+#include "cli/command_help.h"
 #include "cli/long_options.h"
 #include "cli/html_cmd.h"
+#include "output/atomic_file.h"
 #include "output/html_read.h"
 
-static const char HTML_USAGE[] =
-    "usage: planeval html REPORT.csv... [-o DIR] [--quiet]\n"
-    "The HTML page of each report (written by run, or joined by merge) as\n"
-    "DIR/<stem>.html (default DIR: out), with the facts and counts of\n"
-    "<stem>.summary.csv when it lies beside the report. Open it in a browser:\n"
-    "one file, nothing fetched.\n";
 
 /* DIR/<stem>.html of a report path. */
 static void page_path(const char *report, const char *dir, char *out, size_t size)
@@ -51,6 +47,7 @@ int html_reports(char *const *paths, int n, const char *dir, bool quiet,
                  void (*on_error)(const pe_error *err))
 {
     int status = PE_OK;
+    atomic_file_clean_stale(dir); /* left by a killed html or run --html */
     for (int i = 0; i < n; i++) {
         /* two reports with one stem would write one page */
         pe_error err = {0};
@@ -100,7 +97,7 @@ int cli_html(int argc, char **argv, const cli_context *ctx)
             dir = optarg;
             break;
         case H_QUIET: quiet = true; break;
-        case H_HELP: fputs(HTML_USAGE, stdout); return 0;
+        case H_HELP: fputs(command_help_text("html"), stdout); return 0;
         default: return cli_usage_error("html: unknown option '%s' or a missing value",
                                         argv[optind - 1]);
         }

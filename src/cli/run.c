@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "output/atomic_file.h"
 #include "output/checkpoint.h"
 #include "output/digest.h"
 #include "cli/commands.h"
@@ -375,7 +376,7 @@ int command_run(const pe_catalog *catalog, const pe_file_list *files,
     if (!names)
         return PE_INTERNAL;
     size_t name_count = 0;
-    report_clean_stale_temps(opt->output_dir); /* left by a killed run */
+    atomic_file_clean_stale(opt->output_dir); /* left by a killed run */
     for (size_t i = 0; i < files->count; i++) {
         pe_scenario s;
         pe_error err = {0};

@@ -1,5 +1,5 @@
 /* scenario_options.c — the options of the commands over scenario files
- * (run, validate, check, merge, calibrate, explain; usage in main.c), then
+ * (run, validate, check, merge, calibrate, explain; usage in command_help.c), then
  * the command over the expanded files. One option table for all of them;
  * each command takes the options its help lists (command_help.h) and reads
  * the fields of pe_command_options it needs. Long options are spelled in
@@ -173,16 +173,18 @@ static const char *option_name(int c)
 }
 
 /* --help: the command's own text, or the general usage. */
-static int show_help(const char *command, const cli_context *ctx)
+static int show_help(const char *command)
 {
     const char *text = command_help_text(command);
-    fputs(text ? text : ctx->usage, stdout);
+    if (text)
+        fputs(text, stdout);
+    else
+        command_usage_print(stdout);
     return HELP_SHOWN;
 }
 
 /* Option c (getopt_long's answer) with its value optarg. */
-static int take_option(int c, char **argv, pe_command_options *opt, const char **catalog_dir,
-                       const cli_context *ctx)
+static int take_option(int c, char **argv, pe_command_options *opt, const char **catalog_dir)
 {
     switch (c) {
     case 'o':
@@ -201,7 +203,7 @@ static int take_option(int c, char **argv, pe_command_options *opt, const char *
         *catalog_dir = optarg;
         return cli_path_given("--catalog", optarg) ? TAKEN : PE_BAD_INPUT;
     case OPT_PLAN: opt->plan = optarg; return TAKEN;
-    case OPT_HELP: return show_help(argv[0], ctx);
+    case OPT_HELP: return show_help(argv[0]);
     case OPT_GOLDEN:
         opt->golden_dir = optarg;
         return cli_path_given("--golden", optarg) ? TAKEN : PE_BAD_INPUT;
@@ -270,7 +272,7 @@ int cli_scenario_command(int argc, char **argv, pe_command_fn handler, const cli
             snprintf(msg, sizeof msg, "%s does not take --%s", argv[0], name);
             return command_usage_error(argv[0], msg);
         }
-        int taken = take_option(c, argv, &opt, &catalog_dir, ctx);
+        int taken = take_option(c, argv, &opt, &catalog_dir);
         if (taken != TAKEN)
             return taken;
     }

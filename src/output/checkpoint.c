@@ -11,13 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "output/checkpoint.h"
 #include "output/digest.h"
-#include "output/report.h"
+#include "output/atomic_file.h"
 
-/* The format's version: 3 since the skip and rule counts of issue 11 (a
+/* The format's version: 3 since the skip and rule counts of MoE plans (a
  * format-2 file has fewer of them and cannot be resumed). */
 #define MAGIC_WORD "planeval-checkpoint "
 #define MAGIC MAGIC_WORD "3"
@@ -68,33 +67,28 @@ static bool format_body(const pe_checkpoint *c, char **body, size_t *len)
 
 pe_status checkpoint_write(const char *path, const pe_checkpoint *c, pe_error *err)
 {
-    pe_status st = report_make_parent_dirs(path, err);
-    if (st != PE_OK)
-        return st;
     char *body = NULL;
     size_t len = 0;
     if (!format_body(c, &body, &len)) {
         free(body);
         return pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
     }
-    char tmp[PE_PATH_MAX + 64];
-    report_temp_path(path, tmp, sizeof tmp);
-    FILE *fp = fopen(tmp, "w");
-    if (!fp) {
+    pe_atomic_file f;
+    pe_status st = atomic_file_open(&f, path, err);
+    if (st != PE_OK) {
         free(body);
-        return pe_fail(err, PE_INTERNAL, tmp, 0, 0, "cannot write: %s", strerror(errno));
+        return st;
     }
-    bool ok = fwrite(body, 1, len, fp) == len;
-    ok &= fprintf(fp, CRC_KEY "%08" PRIx32 "\n", digest_crc32(0, body, len)) == CRC_LINE_LEN;
+    bool ok = fwrite(body, 1, len, f.fp) == len;
+    ok &= fprintf(f.fp, CRC_KEY "%08" PRIx32 "\n", digest_crc32(0, body, len)) == CRC_LINE_LEN;
     free(body);
-    ok &= fflush(fp) == 0 && !ferror(fp);
-    ok &= fclose(fp) == 0;
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
-        return pe_fail(err, PE_INTERNAL, path, 0, 0, "cannot write the checkpoint: %s",
-                       strerror(errno));
+    if (!ok) {
+        st = pe_fail(err, PE_INTERNAL, path, 0, 0, "cannot write the checkpoint: %s",
+                     strerror(errno));
+        atomic_file_abort(&f);
+        return st;
     }
-    return PE_OK;
+    return atomic_file_commit(&f, err);
 }
 
 /* The whole file; NULL when it cannot be read. */

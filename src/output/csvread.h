@@ -1,5 +1,6 @@
 /* csvread.h — read a CSV file back into a table of text cells (libcsv),
- * for `merge`, `check --golden` and tests. */
+ * for the report reader (report_read.h), `check --golden`, calibrate's runs
+ * file and tests. */
 #ifndef PLANEVAL_CSVREAD_H
 #define PLANEVAL_CSVREAD_H
 

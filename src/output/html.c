@@ -6,10 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "output/html.h"
-#include "output/report.h"
+#include "output/atomic_file.h"
 #include "sweep/pareto.h"
 
 /* ------------------------------------------------------------ text */
@@ -805,23 +804,13 @@ static pe_status write_page(FILE *fp, const pe_html_page *page, const pe_html_po
 pe_status html_write(const char *path, const pe_html_page *page, const pe_html_point *points,
                      size_t n, pe_error *err)
 {
-    pe_status st = report_make_parent_dirs(path, err);
+    pe_atomic_file f;
+    pe_status st = atomic_file_open(&f, path, err);
     if (st != PE_OK)
         return st;
-    char tmp[PE_PATH_MAX + 32];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *fp = fopen(tmp, "w");
-    if (!fp)
-        return pe_fail(err, PE_INTERNAL, tmp, 0, 0, "cannot write: %s", strerror(errno));
-    st = write_page(fp, page, points, n, err);
-    bool ok = fflush(fp) == 0 && !ferror(fp);
-    ok &= fclose(fp) == 0;
-    if (st == PE_OK && !ok)
-        st = pe_fail(err, PE_INTERNAL, path, 0, 0, "write failed: %s", strerror(errno));
-    if (st == PE_OK && rename(tmp, path) != 0)
-        st = pe_fail(err, PE_INTERNAL, path, 0, 0, "cannot rename %s into place: %s", tmp,
-                     strerror(errno));
-    if (st != PE_OK)
-        remove(tmp);
+    st = write_page(f.fp, page, points, n, err);
+    if (st == PE_OK)
+        return atomic_file_commit(&f, err);
+    atomic_file_abort(&f);
     return st;
 }

@@ -1,25 +1,20 @@
-/* report.c — ranked CSV rows through libcsv, atomic file replace. */
-#include <dirent.h>
+/* report.c — ranked CSV rows through libcsv, into an atomic file (atomic_file.h). */
 #include <errno.h>
 #include <float.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
 
 #include <csv.h>
 
 #include "core/columns.h"
+#include "output/atomic_file.h"
 #include "output/digest.h"
 #include "output/report.h"
+#include "output/report_read.h"
 
 struct pe_report {
-    FILE *fp;
-    char path[PE_PATH_MAX];
-    char tmp[PE_PATH_MAX + 64];
+    pe_atomic_file file;
     uint32_t crc; /* of every byte written */
     char storage[PE_REPORT_LINE_MAX]; /* one row being built */
     pe_line line;
@@ -228,33 +223,6 @@ int report_format_double(double x, char *buf, size_t size)
     return format_double_printf(x, buf, size);
 }
 
-pe_status report_make_parent_dirs(const char *path, pe_error *err)
-{
-    char dir[PE_PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        return PE_OK;
-    *slash = '\0';
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-            return pe_fail(err, PE_INTERNAL, dir, 0, 0, "cannot create directory: %s",
-                           strerror(errno));
-        *p = '/';
-    }
-    if (dir[0] && mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return pe_fail(err, PE_INTERNAL, dir, 0, 0, "cannot create directory: %s",
-                       strerror(errno));
-    struct stat st; /* EEXIST: maybe a file of that name, not a directory */
-    if (dir[0] && stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-        return pe_fail(err, PE_INTERNAL, dir, 0, 0,
-                       "is not a directory: cannot write %s into it", slash + 1);
-    return PE_OK;
-}
-
 static void put_raw(pe_line *l, const char *s, size_t n)
 {
     if (l->len + n + 1 >= l->cap) {
@@ -285,8 +253,8 @@ static void put_cell(pe_line *l, bool first, const char *s)
 
 pe_status report_write_lines(pe_report *w, const char *text, size_t n, pe_error *err)
 {
-    if (n && fwrite(text, 1, n, w->fp) != n)
-        return pe_fail(err, PE_INTERNAL, w->path, 0, 0, "write failed: %s", strerror(errno));
+    if (n && fwrite(text, 1, n, w->file.fp) != n)
+        return pe_fail(err, PE_INTERNAL, w->file.path, 0, 0, "write failed: %s", strerror(errno));
     w->crc = digest_crc32(w->crc, text, n);
     return PE_OK;
 }
@@ -302,7 +270,7 @@ static pe_status end_line(pe_report *w, pe_error *err)
     l->len = 0;
     l->overflow = false;
     if (overflow)
-        return pe_fail(err, PE_INTERNAL, w->path, 0, 0, "a report row exceeds %zu bytes", l->cap);
+        return pe_fail(err, PE_INTERNAL, w->file.path, 0, 0, "a report row exceeds %zu bytes", l->cap);
     return report_write_lines(w, l->buf, n, err);
 }
 
@@ -310,18 +278,12 @@ pe_status report_open_cells(const char *path, const char *const *header, size_t 
                             pe_report **out, pe_error *err)
 {
     *out = NULL;
-    pe_status st = report_make_parent_dirs(path, err);
-    if (st != PE_OK)
-        return st;
     pe_report *w = calloc(1, sizeof *w);
     if (!w)
         return pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
-    snprintf(w->path, sizeof w->path, "%s", path);
-    report_temp_path(path, w->tmp, sizeof w->tmp);
     w->line = (pe_line){w->storage, sizeof w->storage, 0, false, 0};
-    w->fp = fopen(w->tmp, "w");
-    if (!w->fp) {
-        st = pe_fail(err, PE_INTERNAL, w->tmp, 0, 0, "cannot write: %s", strerror(errno));
+    pe_status st = atomic_file_open(&w->file, path, err);
+    if (st != PE_OK) {
         free(w);
         return st;
     }
@@ -353,7 +315,7 @@ pe_status report_open(const char *path, pe_report **out, pe_error *err)
  * are left out ("" for a single GPU). */
 static void format_links(const pe_result *r, char *buf, size_t size)
 {
-    const char *names[] = {"tp", "cp", "dp", "pp", "ep"}; /* ep: issue 11, MoE only */
+    const char *names[] = {"tp", "cp", "dp", "pp", "ep"}; /* ep: MoE plans only */
     const pe_tier tiers[] = {r->tier_tp, r->tier_cp, r->tier_dp, r->tier_pp, r->tier_ep};
     size_t n = 0;
     buf[0] = '\0';
@@ -428,43 +390,13 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
     case COL_MICRO_BATCH: return fmt_int(buf, size, p->micro_batch);
     case COL_MICROBATCHES: return fmt_int(buf, size, r->microbatches);
     case COL_WORST_STAGE: return fmt_int(buf, size, r->worst_stage);
-    case COL_MEM_WEIGHTS_GIB: num = r->mem_weights_gib; break;
-    case COL_MEM_GRADS_GIB: num = r->mem_grads_gib; break;
-    case COL_MEM_OPTIMIZER_GIB: num = r->mem_optimizer_gib; break;
-    case COL_MEM_ACTIVATIONS_GIB: num = r->mem_activations_gib; break;
-    case COL_MEM_OTHER_GIB: num = r->mem_other_gib; break;
-    case COL_MEM_RESERVE_GIB: num = r->mem_reserve_gib; break;
-    case COL_MEM_TOTAL_GIB: num = r->mem_total_gib; break;
-    case COL_MEM_BUDGET_GIB: num = r->mem_budget_gib; break;
-    case COL_MEM_HEADROOM_GIB: num = r->mem_headroom_gib; break;
-    case COL_COMPUTE_S: num = r->compute_s; break;
-    case COL_TP_COMM_S: num = r->tp_comm_s; break;
-    case COL_CP_COMM_S: num = r->cp_comm_s; break;
-    case COL_BUBBLE_S: num = r->bubble_s; break;
-    case COL_PP_COMM_S: num = r->pp_comm_s; break;
-    case COL_DP_COMM_S: num = r->dp_comm_s; break;
-    case COL_OPTIMIZER_S: num = r->optimizer_s; break;
-    case COL_STEP_TIME_S: num = r->step_time_s; break;
-    case COL_COMM_FRACTION: num = r->comm_fraction; break;
-    case COL_BUBBLE_FRACTION: num = r->bubble_fraction; break;
     case COL_BOUND: return copy_text(buf, size, pe_bound_name(r->bound));
-    case COL_TOKENS_PER_S: num = r->tokens_per_s; break;
-    case COL_MFU: num = r->mfu; break;
-    case COL_HFU: num = r->hfu; break;
-    case COL_TFLOPS_PER_GPU: num = r->tflops_per_gpu; break;
-    case COL_TRAIN_DAYS:
-    case COL_GPU_HOURS:
-        if (!r->has_train_days)
-            return 0; /* a figure that does not apply is empty */
-        num = col == COL_TRAIN_DAYS ? r->train_days : r->gpu_hours;
-        break;
     case COL_INTERVENTIONS: return fmt_int(buf, size, r->interventions);
-    case COL_STATE_TOTAL_GIB: num = r->state_total_gib; break;
-    case COL_ACT_TOTAL_GIB: num = r->act_total_gib; break;
     case COL_LINKS: format_links(r, buf, size); return (int)strlen(buf);
-    case COL_EP_COMM_S: num = r->ep_comm_s; break; /* issue 11: 0 for a dense plan */
-    case COL_MEM_EXPERTS_GIB: num = r->mem_experts_gib; break;
-    default: return 0;
+    default: /* a figure (report_read.h), empty where it does not apply */
+        if (!report_column_value(r, p, col, &num))
+            return 0;
+        break;
     }
     return report_format_double(num, buf, size);
 }
@@ -499,29 +431,15 @@ pe_status report_write_row(pe_report *w, const pe_eval_ctx *ctx, const char *sce
     l->len = 0;
     l->overflow = false;
     if (!ok)
-        return pe_fail(err, PE_INTERNAL, w->path, 0, 0, "a report row exceeds %zu bytes", l->cap);
+        return pe_fail(err, PE_INTERNAL, w->file.path, 0, 0, "a report row exceeds %zu bytes", l->cap);
     return report_write_lines(w, l->buf, n, err);
 }
 
-pe_status report_finish(pe_report *w, pe_error *err)
-{
-    pe_status st = PE_OK;
-    if (fflush(w->fp) != 0 || ferror(w->fp))
-        st = pe_fail(err, PE_INTERNAL, w->path, 0, 0, "write failed: %s", strerror(errno));
-    if (fclose(w->fp) != 0 && st == PE_OK)
-        st = pe_fail(err, PE_INTERNAL, w->path, 0, 0, "write failed: %s", strerror(errno));
-    w->fp = NULL;
-    return st;
-}
+pe_status report_finish(pe_report *w, pe_error *err) { return atomic_file_finish(&w->file, err); }
 
 pe_status report_publish(pe_report *w, pe_error *err)
 {
-    pe_status st = PE_OK;
-    if (rename(w->tmp, w->path) != 0) {
-        st = pe_fail(err, PE_INTERNAL, w->path, 0, 0, "cannot rename %s into place: %s", w->tmp,
-                     strerror(errno));
-        remove(w->tmp);
-    }
+    pe_status st = atomic_file_publish(&w->file, err);
     free(w);
     return st;
 }
@@ -567,75 +485,10 @@ bool report_cells_fit(const char *const *cells, size_t n)
     return !l.overflow;
 }
 
-/* This machine's short host name (up to the first '.'), at most
- * PE_TEMP_HOST_MAX bytes of [A-Za-z0-9_-]: a directory may be shared by
- * the nodes of a cluster, and a process id means something only on its own
- * host. */
-static void host_tag(char *out)
-{
-    char host[256] = "";
-    if (gethostname(host, sizeof host - 1) != 0)
-        host[0] = '\0';
-    size_t n = 0;
-    for (const char *h = host; *h && *h != '.' && n < PE_TEMP_HOST_MAX; h++)
-        out[n++] = (*h >= 'a' && *h <= 'z') || (*h >= 'A' && *h <= 'Z') ||
-                           (*h >= '0' && *h <= '9') || *h == '-'
-                       ? *h
-                       : '_';
-    if (n == 0)
-        out[n++] = '_';
-    out[n] = '\0';
-}
-
-void report_temp_path(const char *path, char *buf, size_t size)
-{
-    char host[PE_TEMP_HOST_MAX + 1];
-    host_tag(host);
-    const char *slash = strrchr(path, '/');
-    int dir_len = slash ? (int)(slash - path + 1) : 0;
-    snprintf(buf, size, "%.*s.%s.tmp.%s.%ld", dir_len, path, path + dir_len, host,
-             (long)getpid());
-}
-
-/* The process id of a temporary file of this host (.NAME.tmp.HOST.PID),
- * or 0 when the name is not one. */
-static long temp_file_pid(const char *name, const char *host)
-{
-    const char *dot = strrchr(name, '.');
-    if (name[0] != '.' || !dot || !dot[1] || strspn(dot + 1, "0123456789") != strlen(dot + 1))
-        return 0;
-    size_t host_len = strlen(host);
-    if ((size_t)(dot - name) < host_len + 5 || memcmp(dot - host_len, host, host_len) != 0 ||
-        memcmp(dot - host_len - 5, ".tmp.", 5) != 0)
-        return 0;
-    return strtol(dot + 1, NULL, 10);
-}
-
-void report_clean_stale_temps(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return; /* nothing written there yet */
-    char host[PE_TEMP_HOST_MAX + 1];
-    host_tag(host);
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        long pid = temp_file_pid(e->d_name, host);
-        if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-            continue; /* not ours, or its writer may still be running */
-        char path[PE_PATH_MAX + 256];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        remove(path);
-    }
-    closedir(d);
-}
-
 void report_abort(pe_report *w)
 {
     if (!w)
         return;
-    if (w->fp)
-        fclose(w->fp);
-    remove(w->tmp);
+    atomic_file_abort(&w->file);
     free(w);
 }

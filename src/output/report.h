@@ -1,7 +1,7 @@
 /* report.h — the report CSV (docs/scenarios.md "The report"), written with
- * libcsv. A report is written to a temporary file beside its destination
- * and renamed into place on commit, so a reader never sees half a report
- * and a failed run leaves none behind. */
+ * libcsv. A report is an atomic file (atomic_file.h): written to a
+ * temporary file beside its destination and renamed into place on commit,
+ * so a reader never sees half a report and a failed run leaves none behind. */
 #ifndef PLANEVAL_REPORT_H
 #define PLANEVAL_REPORT_H
 
@@ -65,15 +65,6 @@ uint32_t report_crc32(const pe_report *w);
 /* Would these cells fit one report row (PE_REPORT_LINE_MAX)? */
 bool report_cells_fit(const char *const *cells, size_t n);
 
-/* The temporary file for path: DIR/.NAME.tmp.HOST.PID, HOST this machine's
- * short name (at most PE_TEMP_HOST_MAX bytes). A file of that shape whose
- * host is this one and whose process is gone was left by a killed run. */
-#define PE_TEMP_HOST_MAX 32
-void report_temp_path(const char *path, char *buf, size_t size);
-
-/* Remove the temporary files in dir left by dead processes of this host. */
-void report_clean_stale_temps(const char *dir);
-
 /* Close and remove the temporary file. Frees w. Safe with NULL. */
 void report_abort(pe_report *w);
 
@@ -85,8 +76,5 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
 
 /* Shortest "%.{15,16,17}g" text that reads back as x. */
 int report_format_double(double x, char *buf, size_t size);
-
-/* Make every directory of path's parent (mkdir -p). */
-pe_status report_make_parent_dirs(const char *path, pe_error *err);
 
 #endif

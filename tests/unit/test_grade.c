@@ -13,7 +13,7 @@
 
 #include "input/catalog.h"
 #include "eval_fixtures.h"
-#include "cli/grade.h"
+#include "grade/grade.h"
 #include "input/load.h"
 
 static double figure(const pe_scenario *s, const pe_plan *p, pe_column col)

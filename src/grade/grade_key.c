@@ -6,17 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/grade_internal.h"
-
-void grade_show_plan(const pe_plan *p, const char *name, char *buf, size_t size)
-{
-    char canon[PE_CANON_MAX];
-    plans_canonical(p, canon, sizeof canon);
-    if (name && name[0] && strcmp(name, canon) != 0)
-        snprintf(buf, size, "%s (%s)", name, canon);
-    else
-        snprintf(buf, size, "%s", canon);
-}
+#include "grade/grade_internal.h"
 
 /* The key's plan reference: an explicit plan's name or canonical text (as
  * `expect` resolves it), else any canonical text with the scenario's overlap. */

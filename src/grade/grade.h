@@ -1,5 +1,5 @@
-/* grade.h — `planeval grade KEY SUBMISSION... [-o FILE]`: grading drill
- * submissions in batch (issue 6).
+/* grade.h — grading drill submissions in batch, for `planeval grade KEY
+ * SUBMISSION... [-o FILE]`.
  *
  * KEY is a drill scenario with a `questions:` block (scenario.h pe_question).
  * grade computes the reference answers from the scenario with the model of
@@ -27,7 +27,6 @@
 
 #include "input/catalog.h"
 #include "core/columns.h"
-#include "cli/commands.h"
 #include "core/error.h"
 #include "model/evaluate.h"
 #include "core/scenario.h"
@@ -36,16 +35,27 @@ typedef struct {
     const char *output; /* the grades CSV; NULL: out/<key name>-grades.csv */
     const char *gradebook; /* one row per student; NULL: none */
     int threads;        /* >= 1, for ranking the key's plans */
-    bool quiet;         /* no summary on stderr */
-    void (*on_error)(const pe_error *err);
 } pe_grade_options;
 
-/* Grade every submission in subs (directories already expanded) against
- * the key scenario at key_path. Returns the exit status (error.h): 0 when
- * the grades file was written (rejected submissions are rows of it, not
- * failures), 2 for a bad key, 3 for I/O. */
-int command_grade(const pe_catalog *catalog, const char *key_path, const pe_file_list *subs,
-                  const pe_grade_options *opt);
+/* The submission files, directories already expanded. */
+typedef struct {
+    char *const *paths;
+    size_t count;
+} pe_grade_files;
+
+/* What was graded, for the closing line. */
+typedef struct {
+    char key_name[PE_NAME_MAX];
+    char output[PE_PATH_MAX]; /* the grades file written */
+    size_t graded, rejected, superseded; /* submissions */
+} pe_grade_summary;
+
+/* Grade every submission in subs against the key scenario at key_path:
+ * PE_OK when the grades file was written (rejected submissions are rows
+ * of it, not failures), PE_BAD_INPUT for a bad key, PE_INTERNAL for I/O. */
+pe_status grade_submissions(const pe_catalog *catalog, const char *key_path,
+                            const pe_grade_files *subs, const pe_grade_options *opt,
+                            pe_grade_summary *out, pe_error *err);
 
 /* ------------------------------------------------------------ the mistake matcher */
 

@@ -1,19 +1,16 @@
-/* grade.c — `planeval grade` (see grade.h): its options, then every
- * submission graded against the key, answer by answer, into rows of the
- * grades file. The key's answers are grade_key.c, reading a submission
+/* grade.c — grading (see grade.h): every submission graded against the
+ * key, answer by answer, into rows of the grades file. The key's answers are grade_key.c, reading a submission
  * grade_read.c, the mistake matcher grade_mistakes.c, the grades file
  * grade_write.c; grade_internal.h is what they share. */
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "cli/grade_internal.h"
-#include "cli/long_options.h"
+#include "grade/grade_internal.h"
 #include "input/load.h"
+#include "output/atomic_file.h"
 
 /* ================================================================ one answer */
 
@@ -535,7 +532,7 @@ static double write_graded(out_file *o, const grader *g, const pe_ydoc *d,
  * hostile, another drill) is its row, never an error of the run; a file
  * another of the same student supersedes is one row saying so. */
 static pe_status grade_submission(out_file *o, const grader *g, grade_class *class,
-                                  const pe_file_list *subs, size_t i, tally *t, pe_error *err)
+                                  const pe_grade_files *subs, size_t i, tally *t, pe_error *err)
 {
     const char *path = subs->paths[i];
     char file[PE_PATH_MAX + 16], student[PE_NAME_MAX], safe_student[PE_NAME_MAX + 16];
@@ -568,10 +565,13 @@ static pe_status grade_submission(out_file *o, const grader *g, grade_class *cla
 
 /* The grades file, and the gradebook when asked for: every submission in
  * order, then both committed (the gradebook once the grades are in place). */
-static pe_status write_grades(const grader *g, const pe_file_list *subs,
+static pe_status write_grades(const grader *g, const pe_grade_files *subs,
                               const pe_grade_options *opt, const char *out_path, tally *t,
                               pe_error *err)
 {
+    atomic_file_clean_stale_beside(out_path); /* left by a killed grade */
+    if (opt->gradebook)
+        atomic_file_clean_stale_beside(opt->gradebook);
     grade_class class;
     pe_status st = grade_class_init(&class, subs, err);
     out_file o;
@@ -601,7 +601,7 @@ static pe_status write_grades(const grader *g, const pe_file_list *subs,
     return st;
 }
 
-static pe_status grade_all(const pe_scenario *s, const pe_file_list *subs,
+static pe_status grade_all(const pe_scenario *s, const pe_grade_files *subs,
                            const pe_grade_options *opt, const char *out_path, tally *t,
                            pe_error *err)
 {
@@ -632,173 +632,31 @@ static pe_status grade_all(const pe_scenario *s, const pe_file_list *subs,
     return st;
 }
 
-int command_grade(const pe_catalog *catalog, const char *key_path, const pe_file_list *subs,
-                  const pe_grade_options *opt)
+pe_status grade_submissions(const pe_catalog *catalog, const char *key_path,
+                            const pe_grade_files *subs, const pe_grade_options *opt,
+                            pe_grade_summary *out, pe_error *err)
 {
+    memset(out, 0, sizeof *out);
     pe_scenario s;
-    pe_error err = {0};
-    pe_status st = load_scenario(key_path, catalog, &s, &err);
-    if (st != PE_OK) {
-        opt->on_error(&err);
-        return st;
-    }
-    if (s.question_count == 0) {
-        pe_fail(&err, PE_BAD_INPUT, key_path, 0, 0,
-                "the key has no questions: block; grade needs a drill scenario with a grading "
-                "key");
-        opt->on_error(&err);
-        scenario_free(&s);
-        return PE_BAD_INPUT;
-    }
-    char out_path[PE_PATH_MAX];
-    if (opt->output)
-        snprintf(out_path, sizeof out_path, "%s", opt->output);
-    else
-        snprintf(out_path, sizeof out_path, "out/%s-grades.csv", s.name);
-    tally t = {0, 0, 0};
-    st = grade_all(&s, subs, opt, out_path, &t, &err);
+    pe_status st = load_scenario(key_path, catalog, &s, err);
     if (st != PE_OK)
-        opt->on_error(&err);
-    else if (!opt->quiet)
-        fprintf(stderr,
-                "%s: %zu submission%s graded, %zu rejected (see the error column), %zu "
-                "superseded by a later file of the same student -> %s\n",
-                s.name, t.submissions - t.rejected - t.superseded,
-                t.submissions - t.rejected - t.superseded == 1 ? "" : "s", t.rejected,
-                t.superseded, out_path);
+        return st;
+    snprintf(out->key_name, sizeof out->key_name, "%s", s.name);
+    if (s.question_count == 0) {
+        scenario_free(&s);
+        return pe_fail(err, PE_BAD_INPUT, key_path, 0, 0,
+                       "the key has no questions: block; grade needs a drill scenario with a "
+                       "grading key");
+    }
+    if (opt->output)
+        snprintf(out->output, sizeof out->output, "%s", opt->output);
+    else
+        snprintf(out->output, sizeof out->output, "out/%s-grades.csv", s.name);
+    tally t = {0, 0, 0};
+    st = grade_all(&s, subs, opt, out->output, &t, err);
+    out->graded = t.submissions - t.rejected - t.superseded;
+    out->rejected = t.rejected;
+    out->superseded = t.superseded;
     scenario_free(&s);
     return st;
-}
-
-static const char GRADE_HELP[] =
-    "usage: planeval grade KEY SUBMISSION... [OPTIONS]\n"
-    "\n"
-    "Grade students' answers against the questions: block of a drill scenario\n"
-    "(KEY). A SUBMISSION directory means its *.yaml and *.yml files, in byte\n"
-    "order of their names.\n"
-    "The grades file has one row per student per question, then a total row per\n"
-    "student; a submission that cannot be read is a row with its error and 0\n"
-    "points, and a malformed answer costs that answer only.\n"
-    "\n"
-    "Several files of one student: the last by name (byte order of the paths)\n"
-    "is graded; each other one is a row saying it is superseded by that file.\n"
-    "Each student has one total.\n"
-    "\n"
-    "options:\n"
-    "  -o, --output FILE   the grades file (default out/<key name>-grades.csv)\n"
-    "  --gradebook FILE    also one row per student: student, points, possible,\n"
-    "                      percent, the file graded (in byte order of the ids)\n"
-    "  --threads N         worker threads for ranking the key's plans\n"
-    "  --quiet             no summary on stderr\n"
-    "  --catalog DIR       add or override presets from DIR/*.yaml\n"
-    "  --help              this text\n"
-    "\n"
-    "A missing SUBMISSION is an error (exit 2) and nothing is written.\n"
-    "Submissions and questions: docs/scenarios.md and schemas/submission.schema.json.\n";
-
-enum { G_CATALOG = 256, G_THREADS, G_QUIET, G_HELP, G_GRADEBOOK };
-static const struct option GRADE_OPTIONS[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"gradebook", required_argument, NULL, G_GRADEBOOK},
-    {"catalog", required_argument, NULL, G_CATALOG},
-    {"threads", required_argument, NULL, G_THREADS},
-    {"quiet", no_argument, NULL, G_QUIET},
-    {"help", no_argument, NULL, G_HELP},
-    {NULL, 0, NULL, 0},
-};
-
-/* grade's options; -1 to go on, else the exit status (0 after --help). */
-static int grade_options(int argc, char **argv, pe_grade_options *opt, const char **catalog_dir)
-{
-    char msg[256];
-    if (!long_options_spelled_out(argc, argv, 1, GRADE_OPTIONS, "o:", msg, sizeof msg))
-        return cli_usage_error("grade: %s", msg);
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "o:", GRADE_OPTIONS, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            if (!cli_path_given("-o", optarg))
-                return PE_BAD_INPUT;
-            opt->output = optarg;
-            break;
-        case G_GRADEBOOK:
-            if (!cli_path_given("--gradebook", optarg))
-                return PE_BAD_INPUT;
-            opt->gradebook = optarg;
-            break;
-        case G_CATALOG: *catalog_dir = optarg; break;
-        case G_THREADS:
-            if (!cli_parse_threads(optarg, &opt->threads))
-                return cli_usage_error("--threads needs a whole number in 1..4096, got '%s'", optarg);
-            break;
-        case G_QUIET: opt->quiet = true; break;
-        case G_HELP: fputs(GRADE_HELP, stdout); return 0;
-        default: return cli_usage_error("grade: unknown option '%s' or a missing value", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc)
-        return cli_usage_error("%s", "grade: no key given (planeval grade KEY SUBMISSION...)");
-    if (optind + 1 >= argc)
-        return cli_usage_error("%s", "grade: no submission given (planeval grade KEY SUBMISSION...)");
-    return -1;
-}
-
-/* A submission given twice, or an output that is the key, a submission or
- * the other output (it would overwrite it): refused before anything is
- * read (status 2), else -1. */
-static int outputs_clash(const pe_grade_options *opt, const char *key, const pe_file_list *files)
-{
-    const char *outputs[2] = {opt->output, opt->gradebook};
-    const char *names[2] = {"-o", "--gradebook"};
-    if (outputs[0] && outputs[1] &&
-        (strcmp(outputs[0], outputs[1]) == 0 || cli_same_file(outputs[0], outputs[1])))
-        return cli_usage_error("grade: --gradebook %s is also the grades file (-o): give "
-                               "another file", outputs[1]);
-    for (size_t i = 0; i < files->count; i++)
-        for (size_t j = i + 1; j < files->count; j++)
-            if (cli_same_file(files->paths[i], files->paths[j])) {
-                fprintf(stderr, "planeval: grade: %s is given twice (also as %s): a student's "
-                        "file would supersede itself; give each submission once\n",
-                        files->paths[j], files->paths[i]);
-                return PE_BAD_INPUT;
-            }
-    for (int o = 0; o < 2; o++) {
-        const char *clash = outputs[o] && cli_same_file(outputs[o], key) ? key : NULL;
-        for (size_t i = 0; outputs[o] && !clash && i < files->count; i++)
-            clash = cli_same_file(outputs[o], files->paths[i]) ? files->paths[i] : NULL;
-        if (clash) {
-            fprintf(stderr, "planeval: grade: %s %s is also an input (%s): writing it would "
-                    "destroy it; give another file\n", names[o], outputs[o], clash);
-            return PE_BAD_INPUT;
-        }
-    }
-    return -1;
-}
-
-/* grade: KEY, then submissions (files or directories of *.yaml and *.yml), -o FILE. */
-int cli_grade(int argc, char **argv, const cli_context *ctx)
-{
-    (void)ctx;
-    pe_grade_options opt = {.on_error = cli_print_error};
-    const char *catalog_dir = NULL;
-    int status = grade_options(argc, argv, &opt, &catalog_dir);
-    if (status >= 0)
-        return status;
-    if (opt.threads == 0)
-        opt.threads = cli_online_cores();
-    pe_catalog *catalog = NULL;
-    pe_status cst = cli_open_catalog(catalog_dir, &catalog);
-    if (cst != PE_OK)
-        return cst;
-    pe_file_list files = {0};
-    status = cli_expand_paths(argv + optind + 1, argc - optind - 1, &files);
-    if (status == PE_BAD_INPUT) /* a grades file missing a student's work would mislead */
-        fprintf(stderr, "planeval: grade: a submission above is missing: nothing written\n");
-    else if (status == PE_OK && (status = outputs_clash(&opt, argv[optind], &files)) < 0)
-        status = command_grade(catalog, argv[optind], &files, &opt);
-    file_list_free(&files);
-    catalog_free(catalog);
-    return status;
 }

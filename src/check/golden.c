@@ -9,13 +9,16 @@
  * by header name. The `rank` cell is not compared as a cell: a changed rank
  * is one "moved" line per plan. */
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "cli/golden.h"
+#include "check/golden.h"
 #include "core/columns.h"
 #include "output/csvread.h"
+#include "output/report_rows.h"
 
 #define NO_COLUMN SIZE_MAX
 
@@ -309,5 +312,43 @@ pe_status golden_compare(const char *golden, const char *fresh, const pe_golden_
     free(fresh_col);
     side_free(&g);
     side_free(&f);
+    return st;
+}
+
+/* The run's first K rows (all with K 0): the rows are ranked, so these are
+ * the rows `run --top K` writes. The copy shares the rows. */
+static pe_run_result best_rows(const pe_run_result *rr, uint64_t top_k)
+{
+    pe_run_result top = *rr;
+    if (top_k && top_k < top.row_count)
+        top.row_count = (size_t)top_k;
+    return top;
+}
+
+pe_status golden_write_run(const char *golden, const pe_plan_space *space, const pe_eval_ctx *ctx,
+                           const pe_run_result *rr, uint64_t top_k, int threads, pe_error *err)
+{
+    pe_run_result top = best_rows(rr, top_k);
+    return report_write_ranked(golden, space, ctx, &top, threads, err);
+}
+
+pe_status golden_compare_run(const char *golden, const char *name, const pe_plan_space *space,
+                             const pe_eval_ctx *ctx, const pe_run_result *rr, uint64_t top_k,
+                             int threads, const pe_golden_options *opt, bool *differs,
+                             pe_error *err)
+{
+    char dir[] = "/tmp/planeval-check-XXXXXX";
+    if (!mkdtemp(dir))
+        return pe_fail(err, PE_INTERNAL, dir, 0, 0, "cannot create a temporary directory");
+    char fresh[PE_PATH_MAX];
+    snprintf(fresh, sizeof fresh, "%s/%s.csv", dir, name);
+    pe_status st = golden_write_run(fresh, space, ctx, rr, top_k, threads, err);
+    pe_golden_diff diff;
+    if (st == PE_OK)
+        st = golden_compare(golden, fresh, opt, &diff, err);
+    if (st == PE_OK)
+        *differs = golden_differs(&diff);
+    remove(fresh);
+    rmdir(dir);
     return st;
 }

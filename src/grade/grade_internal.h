@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli/grade.h"
+#include "grade/grade.h"
 #include "input/yamlutil.h"
 #include "output/report.h"
 #include "sweep/plans.h"
@@ -48,9 +48,6 @@ typedef struct {
     key_answer *ans; /* one per question */
     double possible; /* sum of points */
 } grader;
-
-/* "name (canonical)", or the canonical text when the name is empty or is it. */
-void grade_show_plan(const pe_plan *p, const char *name, char *buf, size_t size);
 
 /* Reference answers of every question (rows: the scenario's ranked plans);
  * a question without an answer is a bad key (status 2). */
@@ -106,6 +103,9 @@ typedef struct {
     const char *cell[NCOLS];
 } row;
 
+/* "name (canonical)", or the canonical text when the name is empty or is it. */
+void grade_show_plan(const pe_plan *p, const char *name, char *buf, size_t size);
+
 /* %.6g: what the expected cell and the feedback show. */
 void grade_fmt_num(double v, char *buf, size_t size);
 /* Points rounded to hundredths, without trailing zeros: 1, 0.5, 2.67. */
@@ -146,7 +146,7 @@ typedef struct {
 } grade_class;
 
 /* Read every file's student id and decide which file counts. */
-pe_status grade_class_init(grade_class *c, const pe_file_list *subs, pe_error *err);
+pe_status grade_class_init(grade_class *c, const pe_grade_files *subs, pe_error *err);
 void grade_class_free(grade_class *c);
 /* The index of the file that supersedes file i, or SIZE_MAX if none does. */
 size_t grade_class_superseded_by(const grade_class *c, size_t i);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/grade_internal.h"
+#include "grade/grade_internal.h"
 
 typedef struct {
     char *student; /* owned; NULL when no id could be read */
@@ -37,7 +37,7 @@ static void mark_groups(grade_class *c, const student_file *sorted, size_t n)
     }
 }
 
-pe_status grade_class_init(grade_class *c, const pe_file_list *subs, pe_error *err)
+pe_status grade_class_init(grade_class *c, const pe_grade_files *subs, pe_error *err)
 {
     memset(c, 0, sizeof *c);
     c->count = subs->count;

@@ -1,11 +1,11 @@
 /* grade_write.c — writing grades (grade.h): cells made safe for a
- * spreadsheet, numbers and points as the cells show them, the grades file
- * through the report writer, the rows of a rejected submission. */
+ * spreadsheet, plans, numbers and points as the cells show them, the grades
+ * file through the report writer, the rows of a rejected submission. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/grade_internal.h"
+#include "grade/grade_internal.h"
 
 /* ================================================================ cells */
 
@@ -65,6 +65,16 @@ void grade_safe_cell(const char *in, size_t len, size_t max_len, char *out, size
         out[0] = '\'';
     else
         memmove(out, out + 1, n + 1);
+}
+
+void grade_show_plan(const pe_plan *p, const char *name, char *buf, size_t size)
+{
+    char canon[PE_CANON_MAX];
+    plans_canonical(p, canon, sizeof canon);
+    if (name && name[0] && strcmp(name, canon) != 0)
+        snprintf(buf, size, "%s (%s)", name, canon);
+    else
+        snprintf(buf, size, "%s", canon);
 }
 
 /* %.6g: what the expected cell and the feedback show. */

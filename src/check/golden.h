@@ -8,9 +8,13 @@
 #define PLANEVAL_GOLDEN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "core/error.h"
+#include "model/evaluate.h"
+#include "sweep/plans.h"
+#include "sweep/runner.h"
 
 typedef struct {
     double rel_tol, abs_tol; /* numeric cells match within max(abs, rel·max(|a|,|b|)) */
@@ -32,5 +36,17 @@ pe_status golden_compare(const char *golden, const char *fresh, const pe_golden_
 
 /* True when the two reports differ in anything golden_compare counts. */
 bool golden_differs(const pe_golden_diff *diff);
+
+/* The report of a ranked run (its best top_k rows, 0: every row, as `run
+ * --top K` writes them) written at golden (check --update-golden). */
+pe_status golden_write_run(const char *golden, const pe_plan_space *space, const pe_eval_ctx *ctx,
+                           const pe_run_result *rr, uint64_t top_k, int threads, pe_error *err);
+
+/* That report written into a temporary directory as NAME.csv and compared
+ * with the one at golden; *differs tells whether they differ. */
+pe_status golden_compare_run(const char *golden, const char *name, const pe_plan_space *space,
+                             const pe_eval_ctx *ctx, const pe_run_result *rr, uint64_t top_k,
+                             int threads, const pe_golden_options *opt, bool *differs,
+                             pe_error *err);
 
 #endif

@@ -1,6 +1,5 @@
-/* merge.c — `planeval merge REPORT.csv... -o FILE [--top K] [--allow-partial]`:
- * join the reports of the shards of one sweep into exactly the report one
- * run gives, after proving that they are all of it.
+/* merge.c — join the reports of the shards of one sweep into exactly the
+ * report one run gives, after proving that they are all of it (merge.h).
  *
  * Every row carries what ranks it (status, the rank_by figures, the plan's
  * columns for its canonical text, its name and plan_index), so rows are
@@ -22,9 +21,9 @@
 #include <string.h>
 
 #include "core/columns.h"
-#include "cli/cli.h"
-#include "cli/commands.h"
+#include "merge/merge.h"
 #include "output/csvread.h"
+#include "output/report_read.h"
 #include "output/digest.h"
 #include "sweep/rank.h"
 #include "output/report.h"
@@ -51,6 +50,7 @@ typedef struct {
 /* Completeness problems are errors, or warnings with --allow-partial. */
 typedef struct {
     bool allow_partial;
+    FILE *out; /* where warnings go */
     size_t warnings;
     pe_status st;
     pe_error *err;
@@ -67,7 +67,7 @@ static void incomplete(verdict *v, const char *file, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (v->allow_partial) {
-        fprintf(stderr, "planeval: warning: partial merge: %s%s%s\n", file ? file : "",
+        fprintf(v->out, "planeval: warning: partial merge: %s%s%s\n", file ? file : "",
                 file ? ": " : "", msg);
         v->warnings++;
     } else if (v->st == PE_OK) {
@@ -76,101 +76,9 @@ static void incomplete(verdict *v, const char *file, const char *fmt, ...)
     }
 }
 
-/* A cell quoted for a message: control characters escaped, long text cut. */
-static const char *shown(const char *cell, char buf[96])
-{
-    size_t n = 0;
-    for (const unsigned char *c = (const unsigned char *)cell; *c && n < 80; c++) {
-        if (*c >= 0x20 && *c != 0x7f) {
-            buf[n++] = (char)*c;
-        } else {
-            n += (size_t)snprintf(buf + n, 96 - n, "\\x%02x", *c);
-        }
-    }
-    if (strlen(cell) > 80 && n < 92)
-        buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
-    buf[n < 96 ? n : 95] = '\0';
-    return buf;
-}
-
 static int cmp_merged(const void *a, const void *b)
 {
     return rank_compare(&((const merged_row *)a)->row, &((const merged_row *)b)->row);
-}
-
-static int status_of(const char *s)
-{
-    for (int k = 0; k < 4; k++)
-        if (strcmp(s, pe_plan_status_name((pe_plan_status)k)) == 0)
-            return k;
-    return -1;
-}
-
-static int enum_of(const char *s, const char *(*name)(int), int count)
-{
-    for (int k = 0; k < count; k++)
-        if (strcmp(s, name(k)) == 0)
-            return k;
-    return -1;
-}
-static const char *recompute_name(int v) { return pe_recompute_name((pe_recompute)v); }
-static const char *schedule_name(int v) { return pe_schedule_name((pe_schedule)v); }
-
-/* A whole cell as a number, as the report writes it: no spaces, nothing
- * after it ("=1+1" is not a number). An empty cell is 0 when allowed. */
-static bool strict_number(const char *cell, bool may_be_empty, double *out)
-{
-    if (!cell[0]) {
-        *out = 0;
-        return may_be_empty;
-    }
-    char *end;
-    errno = 0;
-    *out = strtod(cell, &end);
-    bool starts_like_a_number = cell[0] == '-' || cell[0] == '.' ||
-                                (cell[0] >= '0' && cell[0] <= '9');
-    return *end == '\0' &&
-           (starts_like_a_number || strcmp(cell, "inf") == 0 || strcmp(cell, "nan") == 0);
-}
-
-static bool strict_uint(const char *cell, uint64_t *out)
-{
-    if (!cell[0] || cell[0] < '0' || cell[0] > '9')
-        return false;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(cell, &end, 10);
-    *out = v;
-    return *end == '\0' && errno == 0;
-}
-
-/* The plan's columns of a row into p; NULL, or a message and the column. */
-static const char *parse_plan(const char *const *c, pe_plan *p, int *col)
-{
-    const int int_cols[] = {COL_DP, COL_TP, COL_PP, COL_CP, COL_ZERO, COL_MICRO_BATCH,
-                            COL_VIRTUAL_STAGES};
-    int64_t *int_fields[] = {&p->dp, &p->tp, &p->pp, &p->cp, &p->zero, &p->micro_batch,
-                             &p->virtual_stages};
-    for (size_t i = 0; i < sizeof int_cols / sizeof int_cols[0]; i++) {
-        *col = int_cols[i];
-        uint64_t v;
-        if (!strict_uint(c[int_cols[i]], &v) || v > INT64_MAX)
-            return "a plan column is not a whole number";
-        *int_fields[i] = (int64_t)v;
-    }
-    int rc = enum_of(c[COL_RECOMPUTE], recompute_name, 3);
-    int sc = enum_of(c[COL_SCHEDULE], schedule_name, 5);
-    *col = rc < 0 ? COL_RECOMPUTE : COL_SCHEDULE;
-    if (rc < 0 || sc < 0)
-        return "unknown recompute or schedule";
-    p->recompute = (pe_recompute)rc;
-    p->schedule = (pe_schedule)sc;
-    *col = COL_SEQUENCE_PARALLEL;
-    if (strcmp(c[COL_SEQUENCE_PARALLEL], "true") != 0 &&
-        strcmp(c[COL_SEQUENCE_PARALLEL], "false") != 0)
-        return "sequence_parallel is neither true nor false";
-    p->sequence_parallel = strcmp(c[COL_SEQUENCE_PARALLEL], "true") == 0;
-    return NULL;
 }
 
 /* The figures rank_key_of ranks by, parsed strictly. */
@@ -186,12 +94,12 @@ static const char *parse_keys(const char *const *c, int st, const pe_rank_order 
     };
     for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
         *col = figures[i].col;
-        if (!strict_number(c[*col], figures[i].may_be_empty, figures[i].into))
+        if (!report_cell_number(c[*col], figures[i].may_be_empty, figures[i].into))
             return "not a number";
     }
     uint64_t interventions;
     *col = COL_INTERVENTIONS;
-    if (!strict_uint(c[COL_INTERVENTIONS], &interventions) || interventions > 64)
+    if (!report_cell_uint(c[COL_INTERVENTIONS], &interventions) || interventions > 64)
         return "not a whole number of knobs";
     r.interventions = (int)interventions;
     rank_keys_of(order, &r, &m->row.key);
@@ -204,12 +112,12 @@ static const char *parse_row(const char *const *c, const pe_rank_order *order, m
 {
     memset(&m->row, 0, sizeof m->row);
     m->cells = c;
-    int st = status_of(c[COL_STATUS]);
+    int st = report_cell_status(c[COL_STATUS]);
     *col = COL_STATUS;
     if (st < 0)
         return "unknown status";
     pe_plan p = {0};
-    const char *why = parse_plan(c, &p, col);
+    const char *why = report_cell_plan(c, &p, col);
     if (why)
         return why;
     plans_canonical(&p, m->row.canon, sizeof m->row.canon);
@@ -217,7 +125,7 @@ static const char *parse_row(const char *const *c, const pe_rank_order *order, m
     m->row.key.status = (pe_plan_status)st;
     *col = COL_PLAN_INDEX;
     if (c[COL_PLAN_INDEX][0]) {
-        if (!strict_uint(c[COL_PLAN_INDEX], &m->row.index))
+        if (!report_cell_uint(c[COL_PLAN_INDEX], &m->row.index))
             return "plan_index is not a whole number";
     } else if (st != PE_STATUS_INVALID) {
         return "plan_index is empty (only invalid plans leave it empty)";
@@ -228,28 +136,6 @@ static const char *parse_row(const char *const *c, const pe_rank_order *order, m
 }
 
 /* ------------------------------------------------------------ reading */
-
-/* A report of this version: its header, COL_COUNT cells in every row. */
-static pe_status read_report(const char *path, pe_csv_table *t, pe_error *err)
-{
-    pe_status st = csv_table_read(path, t, err);
-    if (st != PE_OK)
-        return st;
-    if (t->rows == 0 || t->cols[0] != COL_COUNT)
-        return pe_fail(err, PE_BAD_INPUT, path, 1, 1,
-                       "not a planeval report: expected %d columns in the header", COL_COUNT);
-    char b[96];
-    for (int c = 0; c < COL_COUNT; c++)
-        if (strcmp(t->cells[0][c], pe_columns[c].name) != 0)
-            return pe_fail(err, PE_BAD_INPUT, path, t->lines[0], c + 1,
-                           "not a planeval report of this version: column %d is '%s', "
-                           "expected '%s'", c + 1, shown(t->cells[0][c], b), pe_columns[c].name);
-    for (size_t r = 1; r < t->rows; r++)
-        if (t->cols[r] != COL_COUNT)
-            return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], 1,
-                           "row has %zu cells, expected %d", t->cols[r], COL_COUNT);
-    return PE_OK;
-}
 
 /* One `key,value` of a summary as a whole number (or hex for a CRC). */
 static bool summary_uint(const pe_csv_table *t, const char *key, int base, uint64_t *out)
@@ -389,8 +275,8 @@ static pe_status check_same_sweep(shard_file *const *by, size_t n, pe_error *err
             return pe_fail(err, PE_BAD_INPUT, f->summary, 0, 0,
                            "a shard of scenario '%s' (scenario CRC-32 %08lx), but %s is of "
                            "'%s' (%08lx): merge joins the shards of one scenario file",
-                           shown(f->scenario, b1), (unsigned long)f->scenario_crc, a->summary,
-                           shown(a->scenario, b2), (unsigned long)a->scenario_crc);
+                           report_quote_cell(f->scenario, b1), (unsigned long)f->scenario_crc, a->summary,
+                           report_quote_cell(a->scenario, b2), (unsigned long)a->scenario_crc);
         if (a->total != f->total || a->top_k != f->top_k)
             return pe_fail(err, PE_BAD_INPUT, f->summary, 0, 0,
                            "index_total %llu and top_k %llu differ from %s's (%llu, %llu): "
@@ -474,16 +360,16 @@ static pe_status collect_rows(const shard_file *files, size_t count, merged_row 
             if (strcmp(scenario, c[COL_SCENARIO]) != 0)
                 return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], COL_SCENARIO + 1,
                                "rows of two scenarios ('%s' and '%s'): merge joins the shards "
-                               "of one sweep", shown(scenario, b1), shown(c[COL_SCENARIO], b2));
+                               "of one sweep", report_quote_cell(scenario, b1), report_quote_cell(c[COL_SCENARIO], b2));
             if (!c[COL_RANK_BY][0])
                 continue;
             if (!rank_order_parse(c[COL_RANK_BY], &order))
                 return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], COL_RANK_BY + 1,
-                               "unknown rank_by '%s'", shown(c[COL_RANK_BY], b1));
+                               "unknown rank_by '%s'", report_quote_cell(c[COL_RANK_BY], b1));
             if (rank_by && strcmp(rank_by, c[COL_RANK_BY]) != 0)
                 return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], COL_RANK_BY + 1,
                                "rank_by '%s' differs from the other rows' '%s'",
-                               shown(c[COL_RANK_BY], b1), shown(rank_by, b2));
+                               report_quote_cell(c[COL_RANK_BY], b1), report_quote_cell(rank_by, b2));
             rank_by = c[COL_RANK_BY];
         }
     }
@@ -508,8 +394,8 @@ static pe_status collect_rows(const shard_file *files, size_t count, merged_row 
 }
 
 /* Rank, refuse a plan seen twice, renumber, write. */
-static pe_status write_merged(merged_row *rows, size_t n, size_t reports,
-                              const pe_command_options *opt, pe_error *err)
+static pe_status write_merged(merged_row *rows, size_t n, const pe_merge_options *opt,
+                              size_t *kept, pe_error *err)
 {
     qsort(rows, n, sizeof *rows, cmp_merged);
     /* the same plan twice means overlapping shards (or one file twice) */
@@ -520,10 +406,10 @@ static pe_status write_merged(merged_row *rows, size_t n, size_t reports,
             strcmp(rows[i].row.canon, rows[i - 1].row.canon) == 0)
             return pe_fail(err, PE_BAD_INPUT, rows[i].path, rows[i].line, COL_PLAN_INDEX + 1,
                            "plan index %s appears twice: the reports overlap (the same shard "
-                           "or file given twice?)", shown(rows[i].cells[COL_PLAN_INDEX], b1));
+                           "or file given twice?)", report_quote_cell(rows[i].cells[COL_PLAN_INDEX], b1));
     size_t keep = opt->top_k && n > opt->top_k ? (size_t)opt->top_k : n;
     pe_report *w = NULL;
-    pe_status st = report_open(opt->output_dir, &w, err);
+    pe_status st = report_open(opt->output, &w, err);
     for (size_t i = 0; st == PE_OK && i < keep; i++) {
         const char *cells[COL_COUNT];
         char rank[32];
@@ -540,21 +426,19 @@ static pe_status write_merged(merged_row *rows, size_t n, size_t reports,
         st = report_commit(w, err);
     else
         report_abort(w);
-    if (st == PE_OK && !opt->quiet)
-        fprintf(stderr, "merged %zu rows of %zu reports into %s\n", keep, reports,
-                opt->output_dir);
+    *kept = keep;
     return st;
 }
 
-static pe_status merge(shard_file *files, size_t count, const pe_file_list *paths,
-                       const pe_command_options *opt, pe_error *err)
+static pe_status merge(shard_file *files, size_t count, char *const *paths,
+                       const pe_merge_options *opt, pe_merge_result *out, pe_error *err)
 {
-    verdict v = {.allow_partial = opt->allow_partial, .err = err};
+    verdict v = {.allow_partial = opt->allow_partial, .out = opt->warnings, .err = err};
     pe_status st = PE_OK;
     size_t total = 0;
     for (size_t f = 0; f < count && st == PE_OK; f++) {
-        files[f].path = paths->paths[f];
-        st = read_report(files[f].path, &files[f].table, err);
+        files[f].path = paths[f];
+        st = report_read(files[f].path, &files[f].table, err);
         if (st == PE_OK)
             st = read_summary(&files[f], err);
         if (st == PE_OK)
@@ -572,44 +456,23 @@ static pe_status merge(shard_file *files, size_t count, const pe_file_list *path
     if (st == PE_OK)
         st = collect_rows(files, count, rows, &n, err);
     if (st == PE_OK)
-        st = write_merged(rows, n, count, opt, err);
-    if (st == PE_OK && v.warnings)
-        fprintf(stderr, "planeval: warning: %s is a partial merge (%zu problem%s above)\n",
-                opt->output_dir, v.warnings, v.warnings == 1 ? "" : "s");
+        st = write_merged(rows, n, opt, &out->rows, err);
+    out->warnings = v.warnings;
     free(rows);
     return st;
 }
 
-int command_merge(const pe_catalog *catalog, const pe_file_list *files,
-                  const pe_command_options *opt)
+
+pe_status merge_reports(char *const *paths, size_t count, const pe_merge_options *opt,
+                        pe_merge_result *out, pe_error *err)
 {
-    (void)catalog;
-    pe_error err = {0};
-    pe_status st = PE_OK;
-    shard_file *sf = calloc(files->count ? files->count : 1, sizeof *sf);
-    if (!opt->output_given)
-        st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "merge needs -o FILE");
-    else if (!sf)
-        st = pe_fail(&err, PE_INTERNAL, NULL, 0, 0, "out of memory");
-    for (size_t f = 0; st == PE_OK && f < files->count; f++)
-        if (cli_same_file(opt->output_dir, files->paths[f]))
-            st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0,
-                         "-o %s is also an input (%s): writing it would destroy that report; "
-                         "give another file", opt->output_dir, files->paths[f]);
-    if (st == PE_OK) {
-        char dir[PE_PATH_MAX] = ".";
-        const char *slash = strrchr(opt->output_dir, '/');
-        if (slash) {
-            int len = slash == opt->output_dir ? 1 : (int)(slash - opt->output_dir);
-            snprintf(dir, sizeof dir, "%.*s", len, opt->output_dir);
-        }
-        report_clean_stale_temps(dir); /* left by a killed merge */
-        st = merge(sf, files->count, files, opt, &err);
-    }
-    for (size_t f = 0; sf && f < files->count; f++)
+    memset(out, 0, sizeof *out);
+    shard_file *sf = calloc(count ? count : 1, sizeof *sf);
+    if (!sf)
+        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    pe_status st = merge(sf, count, paths, opt, out, err);
+    for (size_t f = 0; f < count; f++)
         csv_table_free(&sf[f].table);
     free(sf);
-    if (st != PE_OK)
-        opt->on_error(&err);
     return st;
 }

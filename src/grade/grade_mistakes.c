@@ -11,9 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/grade_internal.h"
+#include "grade/grade_internal.h"
 #include "model/detail.h"
 #include "model/memory.h"
+#include "output/report_read.h"
 
 #define GB_PER_GIB (PE_GIB / 1e9) /* 1.073741824 */
 
@@ -37,59 +38,7 @@ const char *grade_mistake_name(pe_mistake m)
 
 bool grade_column_value(const pe_result *r, const pe_plan *p, pe_column col, double *out)
 {
-    /* docs/scenarios.md: an invalid plan fills rank … micro_batch only. */
-    if (r->status == PE_STATUS_INVALID && col >= COL_MICROBATCHES)
-        return false;
-    double v;
-    switch (col) {
-    case COL_GPUS: v = (double)r->gpus; break;
-    case COL_DP: v = (double)p->dp; break;
-    case COL_TP: v = (double)p->tp; break;
-    case COL_PP: v = (double)p->pp; break;
-    case COL_CP: v = (double)p->cp; break;
-    case COL_ZERO: v = (double)p->zero; break;
-    case COL_VIRTUAL_STAGES: v = (double)p->virtual_stages; break;
-    case COL_MICRO_BATCH: v = (double)p->micro_batch; break;
-    case COL_MICROBATCHES: v = (double)r->microbatches; break;
-    case COL_WORST_STAGE: v = r->worst_stage; break;
-    case COL_MEM_WEIGHTS_GIB: v = r->mem_weights_gib; break;
-    case COL_MEM_GRADS_GIB: v = r->mem_grads_gib; break;
-    case COL_MEM_OPTIMIZER_GIB: v = r->mem_optimizer_gib; break;
-    case COL_MEM_ACTIVATIONS_GIB: v = r->mem_activations_gib; break;
-    case COL_MEM_OTHER_GIB: v = r->mem_other_gib; break;
-    case COL_MEM_RESERVE_GIB: v = r->mem_reserve_gib; break;
-    case COL_MEM_TOTAL_GIB: v = r->mem_total_gib; break;
-    case COL_MEM_BUDGET_GIB: v = r->mem_budget_gib; break;
-    case COL_MEM_HEADROOM_GIB: v = r->mem_headroom_gib; break;
-    case COL_COMPUTE_S: v = r->compute_s; break;
-    case COL_TP_COMM_S: v = r->tp_comm_s; break;
-    case COL_CP_COMM_S: v = r->cp_comm_s; break;
-    case COL_BUBBLE_S: v = r->bubble_s; break;
-    case COL_PP_COMM_S: v = r->pp_comm_s; break;
-    case COL_DP_COMM_S: v = r->dp_comm_s; break;
-    case COL_OPTIMIZER_S: v = r->optimizer_s; break;
-    case COL_STEP_TIME_S: v = r->step_time_s; break;
-    case COL_COMM_FRACTION: v = r->comm_fraction; break;
-    case COL_BUBBLE_FRACTION: v = r->bubble_fraction; break;
-    case COL_TOKENS_PER_S: v = r->tokens_per_s; break;
-    case COL_MFU: v = r->mfu; break;
-    case COL_HFU: v = r->hfu; break;
-    case COL_TFLOPS_PER_GPU: v = r->tflops_per_gpu; break;
-    case COL_TRAIN_DAYS:
-    case COL_GPU_HOURS:
-        if (!r->has_train_days)
-            return false;
-        v = col == COL_TRAIN_DAYS ? r->train_days : r->gpu_hours;
-        break;
-    case COL_INTERVENTIONS: v = r->interventions; break;
-    case COL_STATE_TOTAL_GIB: v = r->state_total_gib; break;
-    case COL_ACT_TOTAL_GIB: v = r->act_total_gib; break;
-    case COL_EP_COMM_S: v = r->ep_comm_s; break;             /* issue 11 */
-    case COL_MEM_EXPERTS_GIB: v = r->mem_experts_gib; break; /* issue 11 */
-    default: return false; /* rank, text and boolean columns */
-    }
-    *out = v;
-    return true;
+    return report_column_value(r, p, col, out);
 }
 
 static bool is_gib_column(pe_column col)
@@ -106,21 +55,43 @@ static void eval_on(const pe_scenario *s, const pe_plan *p, pe_result *r)
     evaluate_plan(&ctx, p, r);
 }
 
-/* Status from the failed bits (docs/model.md §9: over_memory › over_time › ok). */
+/* The status the evaluator gives these failed bits (docs/model.md §9:
+ * over_memory, GPU or host, › over_time › ok). The model has no function
+ * for it (evaluate.c writes it inline), so it is restated here. */
 static pe_plan_status status_of(uint32_t failed)
 {
     if (failed & PE_FAIL_RULES)
         return PE_STATUS_INVALID;
-    if (failed & PE_FAIL_MEMORY)
+    if (failed & (PE_FAIL_MEMORY | PE_FAIL_HOST_MEMORY))
         return PE_STATUS_OVER_MEMORY;
     return failed ? PE_STATUS_OVER_TIME : PE_STATUS_OK;
 }
 
-/* One micro-batch in flight on stage 0: A6 = A_layer·(L/p)·1 (full
- * recompute: A_in·(L/p)·1 + A_layer) and A7 with k_first = 1, everything
- * else as the evaluator has it (docs/model.md A6, A7, M5). Variant 0 describes
- * stage 0; variant 1 the wrong model's memory-worst stage when that is the
- * last one. */
+/* The memory columns of candidate stage i (0, 1 = the last, 2 = a middle
+ * one; detail.h) as the evaluator writes them for its worst stage, with
+ * stage 0's activations a6 and a7 given. */
+static void stage_memory(const pe_plan *p, const pe_detail *d, int i, double a6, double a7,
+                         double total, pe_result *out)
+{
+    out->worst_stage = i == 0 ? 0 : i == 1 ? (int)(p->pp - 1) : (int)d->mid_stage;
+    const double a12 = d->moe.n_moe[i] > 0 ? d->moe.a12 : 0.0; /* 0 for a dense model */
+    out->mem_weights_gib = d->m1[i] / PE_GIB;
+    out->mem_grads_gib = d->m2[i] / PE_GIB;
+    out->mem_optimizer_gib = d->m3[i] / PE_GIB;
+    out->mem_activations_gib = (i == 0 ? a6 : d->a6[i]) / PE_GIB;
+    out->mem_other_gib = (d->m4 + (i == 0 ? a7 : d->a7[i]) + d->a8[i] + a12) / PE_GIB;
+    out->mem_experts_gib = d->moe.mem_experts[i] / PE_GIB;
+    out->mem_total_gib = total / PE_GIB;
+    out->mem_headroom_gib = out->mem_budget_gib - out->mem_total_gib;
+}
+
+/* One micro-batch in flight on stage 0: the evaluator's own stage-0
+ * activations (its detail record: A6, or A6' with the MoE layers, on the
+ * stage's own layers) and A7 taken at k(0) = k_first = 1, everything else
+ * as the evaluator has it (docs/model.md A6, A7, M5, M6). A6 is k(0) times
+ * the in-flight part, plus under full recompute the widest layer's
+ * activations, which do not scale with k. Variant 0 describes stage 0;
+ * variant 1 the wrong model's memory-worst stage when that is another. */
 static bool inflight_result(const pe_scenario *s, const pe_plan *p, int variant,
                             pe_result *out)
 {
@@ -133,25 +104,21 @@ static bool inflight_result(const pe_scenario *s, const pe_plan *p, int variant,
     if (!d.valid || !(d.k[0] > 1))
         return false;
     const bool full = p->recompute == PE_RECOMPUTE_FULL;
-    const double a6 = full ? d.a_in * d.lps + d.a_layer : d.a_layer * d.lps;
+    const double per_mb = full ? d.a_in * d.stage_layers[0] : d.a6[0] / d.k[0];
+    const double a6 = full ? d.a6[0] - (d.k[0] - 1.0) * per_mb : per_mb;
     const double a7 = d.k_first > 0 ? d.a7[0] / d.k_first : d.a7[0];
-    const double tot0 = d.total[0] - d.a6[0] - d.a7[0] + a6 + a7;
-    const bool last = variant == 1;
-    if (last && !(d.total[1] > tot0))
+    double total[3] = {d.total[0] - d.a6[0] - d.a7[0] + a6 + a7, d.total[1], d.total[2]};
+    int worst = 0, other = 1; /* the wrong model's worst stage, and the worst but stage 0 */
+    for (int i = 1; i < d.stages; i++) {
+        other = total[i] > total[other] ? i : other;
+        worst = total[i] > total[worst] ? i : worst;
+    }
+    if (variant == 1 && worst == 0)
         return false;
-    const int i = last ? 1 : 0;
-    const double total = last ? d.total[1] : tot0;
-    out->worst_stage = last ? (int)(p->pp - 1) : 0;
-    out->mem_weights_gib = d.m1[i] / PE_GIB;
-    out->mem_grads_gib = d.m2[i] / PE_GIB;
-    out->mem_optimizer_gib = d.m3[i] / PE_GIB;
-    out->mem_activations_gib = (last ? d.a6[1] : a6) / PE_GIB;
-    out->mem_other_gib = (d.m4 + (last ? d.a7[1] : a7) + d.a8[i]) / PE_GIB;
-    out->mem_total_gib = total / PE_GIB;
-    out->mem_headroom_gib = out->mem_budget_gib - out->mem_total_gib;
-    const double worst = tot0 > d.total[1] ? tot0 : d.total[1];
+    const int i = variant == 1 ? other : 0;
+    stage_memory(p, &d, i, a6, a7, total[i], out);
     out->failed &= ~(uint32_t)PE_FAIL_MEMORY;
-    if (!(worst <= ctx.budget_bytes)) /* M6 */
+    if (!mem_fits(total[worst], ctx.budget_bytes)) /* M6 */
         out->failed |= PE_FAIL_MEMORY;
     out->status = status_of(out->failed);
     return true;

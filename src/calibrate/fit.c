@@ -1,5 +1,6 @@
-/* calibrate_runs.c — `planeval calibrate RUNS.csv`: fit the free numbers of
- * one GPU type to many measured runs (docs/model.md §12, "Calibration").
+/* fit.c — the free numbers of one GPU type fitted to many measured runs
+ * (fit.h; docs/model.md §12, "Calibration"), for `planeval calibrate
+ * RUNS.csv`.
  *
  * The runs file is a CSV with the header scenario,plan,column,value[,group]:
  * a scenario file (relative to the runs file), a plan in it, the measured
@@ -14,22 +15,21 @@
  * names, else the first k of them in that order, k ≤ max(1, ⌊fit rows/2⌋)
  * and ≤ 4 chosen by the smallest leave-one-out error — minimise the sum over the fit rows of ln(predicted/measured)²,
  * by Nelder–Mead in a box (a handful of numbers, a smooth, cheap model: no
- * gradient needed). Printed: the
- * values, every row's error, the in-sample and leave-one-out mean absolute
- * error, and the catalog lines to paste. */
+ * gradient needed). The result: the values, every row's prediction and
+ * leave-one-out error, and what the catalog lines to paste need. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
+#include "calibrate/fit.h"
 #include "input/load.h"
 #include "model/evaluate.h"
 #include "output/csvread.h"
 #include "sweep/plans.h"
 
-#define NPAR 6
-#define MAX_FREE 4 /* issue 10: at most four fitted numbers per GPU type */
+#define NPAR PE_FIT_NUMBERS
+#define MAX_FREE PE_FIT_MAX_FREE
 /* Numbers not fitted take their neutral values (neutral_fixed: η_W 0,
  * F_half 0, e_att = e_max, e_max8 = e_max, t_mb 0). */
 enum { P_GEMM, P_ELEMENTWISE, P_HALF, P_ATTENTION, P_FP8, P_MB };
@@ -44,7 +44,7 @@ static const double PAR_STEP[NPAR] = {0.1, 0.2, 5.0, 0.2, 0.1, 200.0};
 typedef struct {
     pe_scenario s;
     pe_plan plan;
-    char label[2 * PE_NAME_MAX + 4];
+    char label[PE_FIT_LABEL_MAX];
     double measured; /* step time, s */
     bool fit;
 } run;
@@ -313,59 +313,10 @@ static pe_status load_runs(const pe_catalog *cat, const char *path, run_set *rs,
     return st;
 }
 
-static void print_fit(const run_set *rs, const double x[NPAR], const double loo[])
-{
-    double in_sum = 0, loo_sum = 0, pr_sum = 0, in_max = 0, pr_max = 0;
-    size_t n_fit = 0, n_pred = 0;
-    printf("| run | group | measured s | predicted s | error %% | leave-one-out error %% |\n"
-           "|---|---|---:|---:|---:|---:|\n");
-    for (size_t i = 0; i < rs->count; i++) {
-        const run *r = &rs->runs[i];
-        const double e = 100.0 * (step_with(r, x) / r->measured - 1.0);
-        printf("| %s | %s | %.6g | %.6g | %+.2f |", r->label, r->fit ? "fit" : "predict",
-               r->measured, step_with(r, x), e);
-        if (r->fit) {
-            printf(" %+.2f |\n", loo[i]);
-            in_sum += fabs(e), loo_sum += fabs(loo[i]), n_fit++;
-            in_max = fabs(e) > in_max ? fabs(e) : in_max;
-        } else {
-            printf(" |\n");
-            pr_sum += fabs(e), n_pred++;
-            pr_max = fabs(e) > pr_max ? fabs(e) : pr_max;
-        }
-    }
-    printf("\nfit: %zu runs, in-sample mean |error| %.2f%% (max %.2f%%), leave-one-out mean "
-           "|error| %.2f%%\n", n_fit, in_sum / (double)n_fit, in_max,
-           loo_sum / (double)n_fit);
-    if (n_pred)
-        printf("predict: %zu runs, mean |error| %.2f%% (max %.2f%%)\n", n_pred,
-               pr_sum / (double)n_pred, pr_max);
-    printf("\n# paste under the GPU preset (docs/model.md §12, F8-F11, F18); %d of %d numbers "
-           "fitted\n", rs->free, MAX_FREE);
-    bool fitted[NPAR] = {false};
-    for (int k = 0; k < rs->free; k++) {
-        printf("    %s: %.4g\n", PAR_NAME[rs->order[k]], x[rs->order[k]]);
-        fitted[rs->order[k]] = true;
-    }
-    /* the lines hold only with the rest as the fit held them: e_max at its
-     * value (without it F6 would time the runs), the others neutral */
-    const pe_gpu *g = &rs->runs[0].s.cluster.gpu;
-    if (!fitted[P_GEMM] && !g->has_gemm_efficiency)
-        printf("    gemm_efficiency: %.4g # not fitted: the runs' flops_efficiency, held while "
-               "fitting; it turns F7-F11 on\n", rs->fixed[P_GEMM]);
-    const bool carried[NPAR] = {false, g->elementwise_efficiency > 0.0, g->gemm_half_gflop > 0.0,
-                                g->has_attention_efficiency, g->has_fp8_gemm_efficiency,
-                                g->microbatch_overhead_us > 0.0};
-    for (int i = 0; i < NPAR; i++)
-        if (carried[i] && !fitted[i])
-            printf("# and remove %s from the preset: not fitted, the fit held it neutral\n",
-                   PAR_NAME[i]);
-}
-
 /* The numbers to fit: --fit's names in their order, else the candidates
  * gemm_efficiency, elementwise_efficiency, fp8_gemm_efficiency (with an fp8
  * fit row), gemm_half_gflop, attention_efficiency, microbatch_overhead_us,
- * of which fit_and_print frees the first k ≤ max(1, ⌊fit rows/2⌋), ≤ 4. */
+ * of which fit_all frees the first k ≤ max(1, ⌊fit rows/2⌋), ≤ 4. */
 static pe_status choose_numbers(const char *list, size_t n_fit, bool fp8_fit, run_set *rs,
                                 pe_error *err)
 {
@@ -450,63 +401,119 @@ static double leave_one_out(run_set *rs, size_t n_fit, double *loo)
     return sum / (double)n_fit;
 }
 
-/* Fit, refit leaving each fit row out, print. Without --fit the number of
+/* Fit, refit leaving each fit row out. Without --fit the number of
  * numbers is the one, of 1 .. rs->free, with the smallest leave-one-out
  * error (ties to fewer): a number that does not predict left-out runs
  * better is not fitted. */
-static pe_status fit_and_print(run_set *rs, size_t n_fit, bool chosen, pe_error *err)
+static pe_status fit_all(run_set *rs, size_t n_fit, bool chosen, double *loo, pe_fit *out,
+                         pe_error *err)
 {
     neutral_fixed(&rs->runs[0].s.cluster.gpu, rs->fixed);
-    double x[NPAR];
-    double *loo = calloc(2 * rs->count, sizeof *loo), *tried = loo + rs->count;
-    if (!loo)
+    double *tried = calloc(rs->count, sizeof *tried);
+    if (!tried)
         return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
     if (!chosen && n_fit >= 3) {
         const int most = rs->free;
         int best = 1;
         double best_loo = HUGE_VAL;
-        printf("leave-one-out mean |error| by the number of numbers fitted:");
         for (int k = 1; k <= most; k++) {
             rs->free = k;
             const double e = leave_one_out(rs, n_fit, tried);
-            printf(" %d: %.2f%%", k, e);
+            out->loo_by_count[out->counts_tried++] = e;
             if (e < best_loo - 1e-9) { /* keep the chosen count's errors: no refit later */
                 best = k, best_loo = e;
                 memcpy(loo, tried, rs->count * sizeof *loo);
             }
         }
-        printf(" -> %d\n\n", best);
         rs->free = best;
     } else {
         leave_one_out(rs, n_fit, loo);
     }
-    minimise(rs, x);
-    print_fit(rs, x, loo);
-    free(loo);
+    free(tried);
     return PE_OK;
 }
 
-int calibrate_runs(const pe_catalog *catalog, const char *path, const pe_command_options *opt)
+/* What the fit found, for printing: the values, each run's prediction,
+ * and which preset lines the paste block must mention. */
+static pe_status fill_result(const run_set *rs, const double *loo, pe_fit *out, pe_error *err)
 {
-    pe_error err = {0};
-    run_set rs = {.runs = NULL, .count = 0, .skip = -1, .free = 0, .order = {0}, .fixed = {0}};
-    pe_status st = load_runs(catalog, path, &rs, &err);
-    size_t n_fit = 0;
-    bool fp8_fit = false;
-    for (size_t i = 0; !st && i < rs.count; i++) {
-        n_fit += rs.runs[i].fit;
-        fp8_fit |= rs.runs[i].fit && rs.runs[i].s.precision.compute == PE_COMPUTE_FP8;
+    double x[NPAR];
+    minimise(rs, x);
+    out->runs = calloc(rs->count, sizeof *out->runs);
+    if (!out->runs)
+        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    out->count = rs->count;
+    for (size_t i = 0; i < rs->count; i++) {
+        const run *r = &rs->runs[i];
+        pe_fit_run *o = &out->runs[i];
+        memcpy(o->label, r->label, sizeof o->label);
+        o->fit = r->fit;
+        o->measured = r->measured;
+        o->predicted = step_with(r, x);
+        o->loo_error_pct = loo[i];
     }
+    out->free = rs->free;
+    memcpy(out->order, rs->order, sizeof out->order);
+    memcpy(out->value, x, sizeof out->value);
+    bool fitted[NPAR] = {false};
+    for (int k = 0; k < rs->free; k++)
+        fitted[rs->order[k]] = true;
+    /* the lines hold only with the rest as the fit held them: e_max at its
+     * value (without it F6 would time the runs), the others neutral */
+    const pe_gpu *g = &rs->runs[0].s.cluster.gpu;
+    out->gemm_held = !fitted[P_GEMM] && !g->has_gemm_efficiency;
+    out->gemm_held_value = rs->fixed[P_GEMM];
+    const bool carried[NPAR] = {false, g->elementwise_efficiency > 0.0, g->gemm_half_gflop > 0.0,
+                                g->has_attention_efficiency, g->has_fp8_gemm_efficiency,
+                                g->microbatch_overhead_us > 0.0};
+    for (int i = 0; i < NPAR; i++)
+        out->remove[i] = carried[i] && !fitted[i];
+    return PE_OK;
+}
+
+const char *fit_number_name(int i) { return i >= 0 && i < NPAR ? PAR_NAME[i] : ""; }
+
+/* How many fit rows, and whether one of them computes in fp8. */
+static size_t count_fit_rows(const run_set *rs, bool *fp8_fit)
+{
+    size_t n_fit = 0;
+    *fp8_fit = false;
+    for (size_t i = 0; i < rs->count; i++) {
+        n_fit += rs->runs[i].fit;
+        *fp8_fit |= rs->runs[i].fit && rs->runs[i].s.precision.compute == PE_COMPUTE_FP8;
+    }
+    return n_fit;
+}
+
+pe_status fit_runs_file(const pe_catalog *catalog, const char *path, const char *numbers,
+                        pe_fit *out, pe_error *err)
+{
+    memset(out, 0, sizeof *out);
+    run_set rs = {.runs = NULL, .count = 0, .skip = -1, .free = 0, .order = {0}, .fixed = {0}};
+    pe_status st = load_runs(catalog, path, &rs, err);
+    bool fp8_fit = false;
+    const size_t n_fit = st ? 0 : count_fit_rows(&rs, &fp8_fit);
     if (!st && n_fit == 0)
-        st = pe_fail(&err, PE_BAD_INPUT, path, 0, 0, "no fit runs: every row is predict");
+        st = pe_fail(err, PE_BAD_INPUT, path, 0, 0, "no fit runs: every row is predict");
     if (!st)
-        st = choose_numbers(opt->fit_numbers, n_fit, fp8_fit, &rs, &err);
+        st = choose_numbers(numbers, n_fit, fp8_fit, &rs, err);
+    double *loo = st ? NULL : calloc(rs.count, sizeof *loo);
+    if (!st && !loo)
+        st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
     if (!st)
-        st = fit_and_print(&rs, n_fit, opt->fit_numbers != NULL, &err);
+        st = fit_all(&rs, n_fit, numbers != NULL, loo, out, err);
+    if (!st)
+        st = fill_result(&rs, loo, out, err);
+    free(loo);
     for (size_t i = 0; i < rs.count; i++)
         scenario_free(&rs.runs[i].s);
     free(rs.runs);
-    if (st != PE_OK)
-        opt->on_error(&err);
     return st;
+}
+
+void fit_free(pe_fit *f)
+{
+    free(f->runs);
+    f->runs = NULL;
+    f->count = 0;
 }

@@ -1,0 +1,49 @@
+/* fit.h — the refined model's free numbers of one GPU type fitted to many
+ * measured runs (docs/model.md §12, "Calibration across runs"): the runs
+ * file (header scenario,plan,column,value[,group]) read and its scenarios
+ * loaded, then a least-squares fit on the log error with leave-one-out
+ * errors. What `planeval calibrate RUNS.csv` prints is all in pe_fit. */
+#ifndef PLANEVAL_FIT_H
+#define PLANEVAL_FIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/error.h"
+#include "core/scenario.h"
+#include "input/catalog.h"
+
+#define PE_FIT_NUMBERS 6  /* the numbers a fit may free (fit_number_name) */
+#define PE_FIT_MAX_FREE 4 /* at most this many fitted per GPU type */
+#define PE_FIT_LABEL_MAX (2 * PE_NAME_MAX + 4)
+
+typedef struct {
+    char label[PE_FIT_LABEL_MAX]; /* scenario/plan */
+    bool fit;                     /* a fit row; else predicted only */
+    double measured, predicted;   /* step time, s */
+    double loo_error_pct;         /* fit rows: the error when refitted without it */
+} pe_fit_run;
+
+typedef struct {
+    pe_fit_run *runs; /* in the file's order; owned */
+    size_t count;
+    int free;                            /* numbers fitted: order[0..free) */
+    int order[PE_FIT_NUMBERS];           /* indices of fit_number_name */
+    double value[PE_FIT_NUMBERS];        /* every number's value in the fit */
+    int counts_tried;                    /* > 0: free chosen by leave-one-out */
+    double loo_by_count[PE_FIT_MAX_FREE]; /* mean |error| % fitting 1, 2, ... numbers */
+    bool gemm_held;                      /* gemm_efficiency not fitted nor in the preset */
+    double gemm_held_value;              /* the value the fit held it at */
+    bool remove[PE_FIT_NUMBERS];         /* in the preset, held neutral: to be removed */
+} pe_fit;
+
+/* "gemm_efficiency", "elementwise_efficiency", ...; "" out of range. */
+const char *fit_number_name(int i);
+
+/* Fit the runs file at path (scenario paths relative to it); numbers: the
+ * comma-separated names to fit (calibrate --fit), NULL for the default. */
+pe_status fit_runs_file(const pe_catalog *catalog, const char *path, const char *numbers,
+                        pe_fit *out, pe_error *err);
+void fit_free(pe_fit *f);
+
+#endif

@@ -1,0 +1,40 @@
+/* expect.h — a scenario's `expect:` assertions (docs/scenarios.md
+ * "expect:") checked against its ranked run: each assertion's cell as the
+ * report writes it, compared within the assertion's tolerance. A failed
+ * assertion is one "FILE:LINE:COL: scenario: plan: ..." line on the sink's
+ * stream; every assertion is also handed to the sink's observer, if any
+ * (check --table collects the numeric ones). */
+#ifndef PLANEVAL_EXPECT_H
+#define PLANEVAL_EXPECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/scenario.h"
+#include "model/evaluate.h"
+#include "sweep/plans.h"
+#include "sweep/runner.h"
+
+typedef struct {
+    unsigned long long passed, failed;
+} pe_check_tally;
+
+typedef struct {
+    FILE *out; /* where the lines of failed assertions go */
+    /* Each assertion of a plan and the report's cell for it ("" when the
+     * plan or the figure is missing); NULL: none. */
+    void (*seen)(void *user, const char *scenario, const char *plan, const pe_expect_check *c,
+                 const char *cell);
+    void *user;
+} pe_expect_sink;
+
+/* Check every assertion of s against rr (the ranked rows of space),
+ * counting into t. */
+void expect_check(const pe_scenario *s, const pe_plan_space *space, const pe_eval_ctx *ctx,
+                  const pe_run_result *rr, const pe_expect_sink *sink, pe_check_tally *t);
+
+/* Whether a report cell meets one assertion; if not, why (into why). */
+bool expect_cell_matches(const pe_expect_check *c, const char *cell, char *why, size_t size);
+
+#endif

@@ -1,0 +1,181 @@
+/* report_read.c — a report read back and its cells read as the writer
+ * wrote them (report_read.h). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/report_read.h"
+
+bool report_column_value(const pe_result *r, const pe_plan *p, pe_column col, double *out)
+{
+    /* docs/scenarios.md: an invalid plan fills rank … micro_batch only. */
+    if (r->status == PE_STATUS_INVALID && col >= COL_MICROBATCHES)
+        return false;
+    double v;
+    switch (col) {
+    case COL_GPUS: v = (double)r->gpus; break;
+    case COL_DP: v = (double)p->dp; break;
+    case COL_TP: v = (double)p->tp; break;
+    case COL_PP: v = (double)p->pp; break;
+    case COL_CP: v = (double)p->cp; break;
+    case COL_ZERO: v = (double)p->zero; break;
+    case COL_VIRTUAL_STAGES: v = (double)p->virtual_stages; break;
+    case COL_MICRO_BATCH: v = (double)p->micro_batch; break;
+    case COL_MICROBATCHES: v = (double)r->microbatches; break;
+    case COL_WORST_STAGE: v = r->worst_stage; break;
+    case COL_MEM_WEIGHTS_GIB: v = r->mem_weights_gib; break;
+    case COL_MEM_GRADS_GIB: v = r->mem_grads_gib; break;
+    case COL_MEM_OPTIMIZER_GIB: v = r->mem_optimizer_gib; break;
+    case COL_MEM_ACTIVATIONS_GIB: v = r->mem_activations_gib; break;
+    case COL_MEM_OTHER_GIB: v = r->mem_other_gib; break;
+    case COL_MEM_RESERVE_GIB: v = r->mem_reserve_gib; break;
+    case COL_MEM_TOTAL_GIB: v = r->mem_total_gib; break;
+    case COL_MEM_BUDGET_GIB: v = r->mem_budget_gib; break;
+    case COL_MEM_HEADROOM_GIB: v = r->mem_headroom_gib; break;
+    case COL_COMPUTE_S: v = r->compute_s; break;
+    case COL_TP_COMM_S: v = r->tp_comm_s; break;
+    case COL_CP_COMM_S: v = r->cp_comm_s; break;
+    case COL_BUBBLE_S: v = r->bubble_s; break;
+    case COL_PP_COMM_S: v = r->pp_comm_s; break;
+    case COL_DP_COMM_S: v = r->dp_comm_s; break;
+    case COL_OPTIMIZER_S: v = r->optimizer_s; break;
+    case COL_STEP_TIME_S: v = r->step_time_s; break;
+    case COL_COMM_FRACTION: v = r->comm_fraction; break;
+    case COL_BUBBLE_FRACTION: v = r->bubble_fraction; break;
+    case COL_TOKENS_PER_S: v = r->tokens_per_s; break;
+    case COL_MFU: v = r->mfu; break;
+    case COL_HFU: v = r->hfu; break;
+    case COL_TFLOPS_PER_GPU: v = r->tflops_per_gpu; break;
+    case COL_TRAIN_DAYS:
+    case COL_GPU_HOURS:
+        if (!r->has_train_days)
+            return false;
+        v = col == COL_TRAIN_DAYS ? r->train_days : r->gpu_hours;
+        break;
+    case COL_INTERVENTIONS: v = r->interventions; break;
+    case COL_STATE_TOTAL_GIB: v = r->state_total_gib; break;
+    case COL_ACT_TOTAL_GIB: v = r->act_total_gib; break;
+    case COL_EP_COMM_S: v = r->ep_comm_s; break; /* 0 for a dense plan */
+    case COL_MEM_EXPERTS_GIB: v = r->mem_experts_gib; break;
+    default: return false; /* rank, text and boolean columns */
+    }
+    *out = v;
+    return true;
+}
+
+/* A cell quoted for a message: control characters escaped, long text cut. */
+const char *report_quote_cell(const char *cell, char buf[96])
+{
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)cell; *c && n < 80; c++) {
+        if (*c >= 0x20 && *c != 0x7f) {
+            buf[n++] = (char)*c;
+        } else {
+            n += (size_t)snprintf(buf + n, 96 - n, "\\x%02x", *c);
+        }
+    }
+    if (strlen(cell) > 80 && n < 92)
+        buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
+    buf[n < 96 ? n : 95] = '\0';
+    return buf;
+}
+
+int report_cell_status(const char *s)
+{
+    for (int k = 0; k < 4; k++)
+        if (strcmp(s, pe_plan_status_name((pe_plan_status)k)) == 0)
+            return k;
+    return -1;
+}
+
+static int enum_of(const char *s, const char *(*name)(int), int count)
+{
+    for (int k = 0; k < count; k++)
+        if (strcmp(s, name(k)) == 0)
+            return k;
+    return -1;
+}
+static const char *recompute_name(int v) { return pe_recompute_name((pe_recompute)v); }
+static const char *schedule_name(int v) { return pe_schedule_name((pe_schedule)v); }
+
+/* A whole cell as a number, as the report writes it: no spaces, nothing
+ * after it ("=1+1" is not a number). An empty cell is 0 when allowed. */
+bool report_cell_number(const char *cell, bool may_be_empty, double *out)
+{
+    if (!cell[0]) {
+        *out = 0;
+        return may_be_empty;
+    }
+    char *end;
+    errno = 0;
+    *out = strtod(cell, &end);
+    bool starts_like_a_number = cell[0] == '-' || cell[0] == '.' ||
+                                (cell[0] >= '0' && cell[0] <= '9');
+    return *end == '\0' &&
+           (starts_like_a_number || strcmp(cell, "inf") == 0 || strcmp(cell, "nan") == 0);
+}
+
+bool report_cell_uint(const char *cell, uint64_t *out)
+{
+    if (!cell[0] || cell[0] < '0' || cell[0] > '9')
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(cell, &end, 10);
+    *out = v;
+    return *end == '\0' && errno == 0;
+}
+
+/* The plan's columns of a row into p; NULL, or a message and the column. */
+const char *report_cell_plan(const char *const *c, pe_plan *p, int *col)
+{
+    const int int_cols[] = {COL_DP, COL_TP, COL_PP, COL_CP, COL_ZERO, COL_MICRO_BATCH,
+                            COL_VIRTUAL_STAGES};
+    int64_t *int_fields[] = {&p->dp, &p->tp, &p->pp, &p->cp, &p->zero, &p->micro_batch,
+                             &p->virtual_stages};
+    for (size_t i = 0; i < sizeof int_cols / sizeof int_cols[0]; i++) {
+        *col = int_cols[i];
+        uint64_t v;
+        if (!report_cell_uint(c[int_cols[i]], &v) || v > INT64_MAX)
+            return "a plan column is not a whole number";
+        *int_fields[i] = (int64_t)v;
+    }
+    int rc = enum_of(c[COL_RECOMPUTE], recompute_name, 3);
+    int sc = enum_of(c[COL_SCHEDULE], schedule_name, 5);
+    *col = rc < 0 ? COL_RECOMPUTE : COL_SCHEDULE;
+    if (rc < 0 || sc < 0)
+        return "unknown recompute or schedule";
+    p->recompute = (pe_recompute)rc;
+    p->schedule = (pe_schedule)sc;
+    *col = COL_SEQUENCE_PARALLEL;
+    if (strcmp(c[COL_SEQUENCE_PARALLEL], "true") != 0 &&
+        strcmp(c[COL_SEQUENCE_PARALLEL], "false") != 0)
+        return "sequence_parallel is neither true nor false";
+    p->sequence_parallel = strcmp(c[COL_SEQUENCE_PARALLEL], "true") == 0;
+    return NULL;
+}
+
+/* A report of this version: its header, COL_COUNT cells in every row. */
+pe_status report_read(const char *path, pe_csv_table *t, pe_error *err)
+{
+    pe_status st = csv_table_read(path, t, err);
+    if (st != PE_OK)
+        return st;
+    if (t->rows == 0 || t->cols[0] != COL_COUNT)
+        return pe_fail(err, PE_BAD_INPUT, path, 1, 1,
+                       "not a planeval report: expected %d columns in the header", COL_COUNT);
+    char b[96];
+    for (int c = 0; c < COL_COUNT; c++)
+        if (strcmp(t->cells[0][c], pe_columns[c].name) != 0)
+            return pe_fail(err, PE_BAD_INPUT, path, t->lines[0], c + 1,
+                           "not a planeval report of this version: column %d is '%s', "
+                           "expected '%s'", c + 1, report_quote_cell(t->cells[0][c], b), pe_columns[c].name);
+    for (size_t r = 1; r < t->rows; r++)
+        if (t->cols[r] != COL_COUNT)
+            return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], 1,
+                           "row has %zu cells, expected %d", t->cols[r], COL_COUNT);
+    return PE_OK;
+}
+
