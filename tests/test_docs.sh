@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_docs.sh PLANEVAL SOURCE_DIR WORKDIR — the interface is documented in
-# the repository (issue 13, point 13): README, --help, the sources and the
+# the repository: README, --help, the sources and the
 # schemas point to docs/scenarios.md and docs/model.md, never to a spec
 # outside the repository; every command and long option of `planeval --help`
 # is in docs/scenarios.md. (tests/unit/test_docs.c checks every key and

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# test_loader.sh PLANEVAL SOURCE_DIR WORKDIR — legal inputs load (issue 13,
-# points 5 and 6): a UTF-8 byte-order mark at the start of a scenario,
+# test_loader.sh PLANEVAL SOURCE_DIR WORKDIR — legal inputs load: a UTF-8 byte-order mark at the start of a scenario,
 # catalog or submission; *.yml beside *.yaml in a directory argument and in
 # --catalog DIR; a directory with neither is an error naming it; plans and
-# students named off/yes are strings. Point 8 (several mistakes in one
-# pass) is pinned by tests/bad/*.expect; here: the exit status and the
+# students named off/yes are strings. Several mistakes in one pass are
+# pinned by tests/bad/*.expect; here: the exit status and the
 # "... and N more" line of a file with more mistakes than are listed.
 . "$(dirname "$0")/testlib.sh"
 

@@ -56,7 +56,7 @@ echo 'fidelity: textbook' >>"$work/calib.yaml"
 check "calibration run exact in textbook mode" \
     'grep -Eq "^\| korthikanti-r2-175b-t5-selective \| [^|]+ \| step_time_s \| 13\.75 \| 13\.75 \| [+-]0\.00 \|" "$work/calib.out"'
 
-# The group table (issue 10 point 7): per source and group of the files'
+# The group table: per source and group of the files'
 # "# group:" lines, mean and max error of the time assertions, rank correlation.
 check "group table header" \
     'grep -qx "| source | group | time assertions | mean error % | max error % | rank correlation (column, runs) |" "$work/table.out"'

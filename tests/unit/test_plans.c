@@ -292,7 +292,7 @@ static void test_sequence_parallel(void **state)
     plans_free(&sp);
 }
 
-/* Issue 11: ep auto on an MoE model (E = 8) over N = 4 GPUs: tp [1, 2] ×
+/* ep auto on an MoE model (E = 8) over N = 4 GPUs: tp [1, 2] ×
  * ep auto {1, 2, 4, 8} × etp [1] = 8 slots; ep·etp must divide tp·cp·dp = 4,
  * so ep 8 is skipped for both tp. The canonical text carries the tail
  * (-ep4; -etp1 where etp ≠ tp). A dense model takes only ep 1 and etp = tp,

@@ -22,7 +22,7 @@ static void test_round_trip(void **state)
         "dp2-tp8-pp4-cp2-z3-selective-mb16-interleaved-v3-sp1",
         "dp1-tp2-pp8-cp1-z1-full-mb1-zb-h1-v1-sp0",
         "dp9007199254740992-tp1-pp1-cp1-z2-none-mb1-zb-h2-v1-sp0",
-        /* issue 11 tails */
+        /* the ep, etp, fs, ls and off tails */
         "dp8-tp2-pp4-cp1-z1-full-mb1-1f1b-v1-sp1-ep16-etp1",
         "dp16-tp1-pp16-cp1-z1-selective-mb1-1f1b-v1-sp0-ep64-fs3-ls2-off",
     };

@@ -46,7 +46,7 @@ static void check_plan(const pe_eval_ctx *ctx, const pe_plan *p, const pe_result
         assert_true(reason[0] != '\0');
     if (r->status == PE_STATUS_INVALID)
         return;
-    /* S1 (issue 11: S1'): the columns, added left to right in report order,
+    /* S1 and S1': the columns, added left to right in report order,
      * then ep_comm_s (0 for a dense plan, and x + 0 == x). */
     double sum = r->compute_s;
     sum += r->tp_comm_s;
