@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_hostile_cli.sh PLANEVAL SOURCE_DIR WORKDIR — command lines a careless
+# test_cli_refusals.sh PLANEVAL SOURCE_DIR WORKDIR — command lines a careless
 # or hostile user may type: empty paths (which would name the root
 # directory), an output that is one of the inputs, inputs that are missing or
 # directories, numbers that overflow. Each is refused with exit status 2 and

@@ -1,4 +1,4 @@
-/* test_refine.c — docs/model.md §12 refinements against hand arithmetic
+/* test_refinements.c — docs/model.md §12 refinements against hand arithmetic
  * (F7–F11, C8, C9, X6–X8), their neutrality (v1 exactly), fidelity:
  * textbook, and the refined model's monotonicity: more bandwidth or
  * efficiency never slows a plan, a larger GEMM never has a lower

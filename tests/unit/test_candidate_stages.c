@@ -1,10 +1,10 @@
-/* test_uneven_moe.c — uneven pipeline stages with MoE layers (docs/model.md
+/* test_candidate_stages.c — uneven pipeline stages with MoE layers (docs/model.md
  * §14, F20 and X10): the time stage is chosen after the expert all-to-all
  * and expert-TP terms are added, and the row's tp_comm_s and cp_comm_s are
  * that stage's own χ, not those of the stage that was slowest before them.
  * Here stage 0 holds 17 layers (6 dense) and stage 1 15 (all MoE): stage 0
- * is slower before the expert terms, stage 1 after; tp_comm_s was stage 0's
- * 0.0584 s where the time stage's own is 0.0461 s. */
+ * is slower before the expert terms, stage 1 after; the row's tp_comm_s is
+ * stage 1's own 0.0461 s, not stage 0's 0.0584 s. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

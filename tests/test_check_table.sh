@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_published.sh PLANEVAL SOURCE_DIR WORKDIR — `planeval check --table`
+# test_check_table.sh PLANEVAL SOURCE_DIR WORKDIR — `planeval check --table`
 # on scenarios/published/ (the model against published Megatron-LM runs):
 # every assertion holds; the Markdown table has one row per numeric
 # assertion of the files, then the mean and worst error lines and the
