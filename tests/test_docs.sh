@@ -28,4 +28,29 @@ for o in $(grep -oE -- '--[a-z][a-z-]+' "$work/help" | sort -u); do
     check "option $o of --help is in docs/scenarios.md" 'grep -q -- "$o\b" "$doc"'
 done
 
+# Every equation id the code cites (P1, M3, F8, V3', M3'', …; the code
+# writes primes as ' and '') has its line in docs/model.md (written there
+# with ′ and ″).
+model=$src/docs/model.md
+check "docs/model.md exists" '[ -s "$model" ]'
+dirs="$src/src/model $src/src/cli $src/src/sweep $src/src/input $src/src/core"
+# shellcheck disable=SC2086 # $dirs is a list of folders
+ids=$({ grep -rhoE '\b[PVMAFCXBS][0-9]{1,2}\b' $dirs
+        grep -rhoE "\b[PVMAFCXBS][0-9]{1,2}(''|')([^s']|\$)" $dirs | sed -E "s/[^A-Z0-9']$//" |
+            sed "s/''/″/; s/'/′/"; } 2>/dev/null | sort -u)
+check "the sources cite equation ids ($(printf '%s\n' $ids | wc -l))" '[ "$(printf "%s\n" $ids | wc -l)" -ge 90 ]'
+# missing_ids FILE — the ids of the sources that FILE does not have
+missing_ids() {
+    local id
+    for id in $ids; do
+        grep -qE "(^|[^A-Za-z0-9])$id([^0-9′″]|$)" "$1" || printf ' %s' "$id"
+    done
+}
+missing=$(missing_ids "$model")
+check "every equation id of the sources is in docs/model.md:$missing" '[ -z "$missing" ]'
+# the check can fail: a page without X12 and M3″ lacks exactly those two
+sed 's/X12/X-12/g; s/M3″/M3-2/g' "$model" >"$work/model-without.md"
+check "a page without X12 and M3″ is caught ($(missing_ids "$work/model-without.md"))" \
+    '[ "$(missing_ids "$work/model-without.md")" = " M3″ X12" ]'
+
 finish
