@@ -18,6 +18,26 @@ bare=$(grep -rnoE '.{0,20}model\.md' "$src/README.md" "$src/src" "$src/schemas" 
 check "model.md is cited as docs/model.md: $bare" '[ -z "$bare" ]'
 
 check "README points to docs/scenarios.md" 'grep -q "docs/scenarios.md" "$src/README.md"'
+# The README is a tour that links where to read on, the code's map included.
+for page in docs/scenarios.md docs/model.md docs/catalog.md docs/validation.md src/README.md; do
+    check "README links $page" 'grep -qF "]($page)" "$src/README.md"'
+done
+# Every relative link of the README and of docs/ names a file that exists.
+broken=
+for md in "$src/README.md" "$src"/docs/*.md "$src"/docs/design/*.md; do
+    for target in $(grep -oE '\]\([^)# ]+' "$md" | sed 's/^](//' | grep -v '^[a-z]*:'); do
+        [ -e "$(dirname "$md")/$target" ] || broken="$broken ${md#"$src"/}:$target"
+    done
+done
+check "every relative link resolves:$broken" '[ -z "$broken" ]'
+# docs/catalog.md lists every preset of scenarios/catalog/ by name.
+unlisted=
+for f in "$src"/scenarios/catalog/*.yaml; do
+    for name in $(grep -oE '^  [a-z0-9][a-z0-9._-]*:' "$f" | tr -d ' :'); do
+        grep -qF "\`$name\`" "$src/docs/catalog.md" || unlisted="$unlisted $name"
+    done
+done
+check "docs/catalog.md lists every preset:$unlisted" '[ -z "$unlisted" ]'
 "$planeval" --help >"$work/help"
 check "--help points to docs/scenarios.md" 'grep -q "docs/scenarios.md" "$work/help"'
 
