@@ -18,6 +18,9 @@ bare=$(grep -rnoE '.{0,20}model\.md' "$src/README.md" "$src/src" "$src/schemas" 
 check "model.md is cited as docs/model.md: $bare" '[ -z "$bare" ]'
 
 check "README points to docs/scenarios.md" 'grep -q "docs/scenarios.md" "$src/README.md"'
+# The README's test command is the one CI runs, verbatim (.ci/run).
+readme_test=$(sed -n '/^# 2\. run the tests/{n;p;}' "$src/README.md")
+check "README's test command is .ci/run's" '[ -n "$readme_test" ] && grep -qxF -- "$readme_test" "$src/.ci/run"'
 # The README is a tour that links where to read on, the code's map included.
 for page in docs/scenarios.md docs/model.md docs/catalog.md docs/validation.md src/README.md; do
     check "README links $page" 'grep -qF "]($page)" "$src/README.md"'
