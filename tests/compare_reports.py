@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """compare_reports.py BASE_DIR NEW_DIR [DROP] — compare two `planeval run -o`
 output directories report by report, after dropping the DROP (default 2)
-trailing columns of every NEW report row (issue 11 appended ep_comm_s and
-mem_experts_gib after the last column; every column before them must stay
-byte-identical). Summaries are compared without their timing lines (wall_s,
+trailing columns of every NEW report row (the MoE columns ep_comm_s and
+mem_experts_gib come after the v1 report's last column; every column before
+them must stay byte-identical). Summaries are compared without their timing lines (wall_s,
 plans_per_s), the report's CRC (it covers the new columns), the scenario
 file's CRC (a comment or fidelity: line changes it) and the zero
-count rows issue 11 added (its skip kinds and rules V9-V15). Reports only in
+count rows of the MoE skip kinds and rules V9-V15. Reports only in
 NEW are listed, not compared. Prints one line per difference; exit 1 if any."""
 import os
 import sys
@@ -18,15 +18,15 @@ def strip_tail(line, drop):
 
 
 VOLATILE = ("wall_s,", "plans_per_s,", "report_crc32,", "scenario_crc32,")
-ISSUE11_ROWS = ("skipped: ep and etp apply", '"skipped: ep auto:', "invalid: V9,",
+MOE_ROWS = ("skipped: ep and etp apply", '"skipped: ep auto:', "invalid: V9,",
                 "invalid: V10,", "invalid: V11,", "invalid: V12,", "invalid: V13,",
                 "invalid: V14,", "invalid: V15,")
 
 
 def summary_lines(lines, new):
     keep = [x for x in lines if not x.startswith(VOLATILE)]
-    if new:  # issue 11's rows must count 0 on a dense scenario
-        keep = [x for x in keep if not (x.startswith(ISSUE11_ROWS) and x.endswith(",0"))]
+    if new:  # the MoE rows must count 0 on a dense scenario
+        keep = [x for x in keep if not (x.startswith(MOE_ROWS) and x.endswith(",0"))]
     return keep
 
 

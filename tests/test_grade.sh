@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# test_grade.sh PLANEVAL SOURCE_DIR WORKDIR — `planeval grade` end to end
-# (issue 6): the synthetic class of tests/grade/class/ (plus two 1 MB
+# test_grade.sh PLANEVAL SOURCE_DIR WORKDIR — `planeval grade` end to end:
+# the synthetic class of tests/grade/class/ (plus two 1 MB
 # submissions made here) graded against drill 1, then specific rows (points,
 # the mistake named in the feedback, errors of hostile submissions), a
 # byte-identical rerun, formula neutralisation of every cell, exit codes,
@@ -184,7 +184,7 @@ has "bubble formula at m = 512" "ben,tp-pp-bubble," "counted (p-1)/(m+p-1) inste
 has "slower plan: partial credit" "ben,choose," ',1.89,2,"meets the budgets, but step_time'
 has "chosen plan over memory" "cat,choose," ",0,2,does not meet the budgets: memory"
 
-# Drill 4 (issue 11): an MoE model; plans named by canonical text with the
+# Drill 4: an MoE model; plans named by canonical text with the
 # -ep/-etp tail or by a mapping with ep and etp; the new columns asked.
 moe=$src/scenarios/drills/04-moe-236b.yaml
 "$planeval" grade "$moe" "$src/tests/grade/moe" -o "$work/moe.csv" 2>"$work/err"; rc=$?

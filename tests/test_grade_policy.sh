@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# test_grade_policy.sh PLANEVAL SOURCE_DIR WORKDIR — grade's edges (issue 13
-# point 11): one malformed answer costs that answer only; the student column
+# test_grade_policy.sh PLANEVAL SOURCE_DIR WORKDIR — grade's edges: one malformed answer costs that answer only; the student column
 # is filled whenever the id parsed; several files of one student: the last
 # by name counts, the others are listed as superseded, one total; the
 # --gradebook; the feedback's explain hint runs as printed; a missing

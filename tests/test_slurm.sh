@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# test_slurm.sh — the README's Slurm recipe ("Sweeping across a Slurm
-# cluster") on a one-node Slurm cluster on this machine: a job array of
+# test_slurm.sh — the Slurm recipe of docs/sweeps.md ("Sweeping across a
+# Slurm cluster") on a one-node Slurm cluster on this machine: a job array of
 # `planeval run --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT`, then a
 # dependent `planeval merge` job, whose report must be byte-identical to one
 # plain `planeval run` of the same scenario.
@@ -266,7 +266,7 @@ else
     finish
 fi
 
-# ------------------------------------------------------- the README recipe
+# ------------------------------------------------------ the docs/sweeps.md recipe
 if ! "$planeval" run "$scenario" --quiet -o "$single" </dev/null; then
     fail "planeval run $scenario_rel -o $single failed"
     finish

@@ -7,8 +7,8 @@
 # any refinement, from the same scenario files without framework: keys;
 # the four sweep drills 02a-02d re-taken after main's pp = 1 schedule rule,
 # which drops duplicate schedules from sweeps, from main's own textbook
-# evaluator). Issue 11 appended two columns (ep_comm_s, mem_experts_gib)
-# after the v1 report's last one: they are dropped before hashing, so the
+# evaluator). The MoE columns (ep_comm_s, mem_experts_gib) come after the
+# v1 report's last one: they are dropped before hashing, so the
 # hashes stay v1's and prove every v1 column unchanged, and checked to be 0
 # (empty for an invalid plan) in these dense reports.
 . "$(dirname "$0")/testlib.sh"

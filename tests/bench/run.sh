@@ -3,7 +3,7 @@
 # or `cmake --build build --target bench`): plans/s in top-K mode with 1
 # thread and with every core, and report rows/s written in full-report mode.
 # Prints medians of 3 runs; these machines are shared, so compare ratios.
-# Last, an MoE sweep (issue 11: tests/bench/qwen3-235b-moe.yaml).
+# Last, the MoE sweeps (tests/bench/qwen3-235b-moe*.yaml).
 set -eu
 planeval=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
@@ -59,7 +59,7 @@ for threads in 1 "$cores"; do
     done | median >"$work/rate"
     echo "all-auto sweep, full report, $threads thread(s): $(cat "$work/rate") rows/s written"
 done
-# Issue 11: MoE sweeps (Qwen3-235B-A22B, FP8, ep auto) in top-K mode: the
+# MoE sweeps (Qwen3-235B-A22B, FP8, ep auto) in top-K mode: the
 # listed one (most plans invalid) and the all-auto one (about 30% valid).
 for moe_name in bench-qwen3-235b-moe bench-qwen3-235b-moe-auto; do
     moe=$src/tests/bench/${moe_name#bench-}.yaml

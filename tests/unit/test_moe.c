@@ -1,4 +1,4 @@
-/* test_moe.c — issue 11 equations (docs/design/moe.md) against hand
+/* test_moe.c — the MoE equations (docs/design/moe.md) against hand
  * arithmetic: P8–P14 parameter counts of MoE, head_dim and MLA models. */
 #include <setjmp.h>
 #include <stdarg.h>

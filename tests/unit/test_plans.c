@@ -298,7 +298,7 @@ static void test_sequence_parallel(void **state)
  * (-ep4; -etp1 where etp ≠ tp). A dense model takes only ep 1 and etp = tp,
  * as V9 allows an explicit plan, wherever they stand in the list: ep
  * [2, 1] skips slot 0 and takes slot 1; etp [1] with tp [1, 2] takes tp 1
- * and skips tp 2 (it was evaluated as etp = tp). */
+ * and skips tp 2 (etp 1 differs from that tp: a dense model takes etp = tp only). */
 static void test_ep_axis(void **state)
 {
     (void)state;

@@ -126,7 +126,8 @@ static void test_make_row_keys(void **state)
 
 /* rank_by [step_time, memory]: equal step times (to 12 significant
  * digits) are ordered by memory before canonical text; a single key
- * [step_time] leaves them in canonical-text order, as before lists. */
+ * [step_time] leaves them in canonical-text order, as rank_by: step_time
+ * does. */
 static void test_rank_by_list(void **state)
 {
     (void)state;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_hostile_cli.sh PLANEVAL SOURCE_DIR WORKDIR — command lines a careless
+# test_cli_refusals.sh PLANEVAL SOURCE_DIR WORKDIR — command lines a careless
 # or hostile user may type: empty paths (which would name the root
 # directory), an output that is one of the inputs, inputs that are missing or
 # directories, numbers that overflow. Each is refused with exit status 2 and
@@ -79,7 +79,8 @@ refused "html --out" html --out "$work/h" "$work/none.csv"
 says "html --out" "unknown option '--out'"
 
 # A directory path so long that DIR/NAME.csv would not fit planeval's
-# 1024-byte paths was cut short: the report went to another directory.
+# 1024-byte paths is refused, not cut short (a cut path names another
+# directory, where the report would go).
 long_dir=$work/long
 for i in 1 2 3 4 5 6; do long_dir=$long_dir/$(printf 'd%.0s' {1..100}); done
 mkdir -p "$long_dir"
@@ -105,7 +106,8 @@ says "run -o FILE" "$work/plain: error: is not a directory: cannot write 01-fit-
 check "run -o FILE left the file alone" '[ "$(cat "$work/plain")" = "not a directory" ]'
 
 # A class where no submission names a student (every one unreadable) still
-# gets its gradebook: a header only (under UBSan this sorted a NULL array).
+# gets its gradebook: a header only (an empty list of students, which a
+# sort must not be handed as a NULL array).
 printf 'not: [a mapping\n' >"$work/unreadable.yaml"
 "$planeval" grade "$key" "$work/unreadable.yaml" -o "$work/ug.csv" --gradebook "$work/ub.csv" \
     >/dev/null 2>"$work/err"; rc=$?
@@ -119,8 +121,8 @@ refused "grade SUB SUB" grade "$key" "$work/class/a.yaml" "$work/class" -o "$wor
 says "grade SUB SUB" "is given twice"
 check "grade SUB SUB wrote nothing" '[ ! -e "$work/twice.csv" ]'
 
-# --resume with a checkpoint that is a FIFO (opening it blocked the run)
-# or a directory: refused at once.
+# --resume with a checkpoint that is a FIFO (opening one blocks) or a
+# directory: refused at once.
 mkdir -p "$work/rs1/01-fit-the-model.checkpoint" "$work/rs2"
 mkfifo "$work/rs2/01-fit-the-model.checkpoint"
 for d in rs1 rs2; do

@@ -1,10 +1,10 @@
-/* test_uneven_moe.c — uneven pipeline stages with MoE layers (docs/model.md
- * §14, F20 and X10): the time stage is chosen after the expert all-to-all
+/* test_candidate_stages.c — uneven pipeline stages with MoE layers (docs/model.md
+ * §7, §12 F20, §6 X10): the time stage is chosen after the expert all-to-all
  * and expert-TP terms are added, and the row's tp_comm_s and cp_comm_s are
  * that stage's own χ, not those of the stage that was slowest before them.
  * Here stage 0 holds 17 layers (6 dense) and stage 1 15 (all MoE): stage 0
- * is slower before the expert terms, stage 1 after; tp_comm_s was stage 0's
- * 0.0584 s where the time stage's own is 0.0461 s. */
+ * is slower before the expert terms, stage 1 after; the row's tp_comm_s is
+ * stage 1's own 0.0461 s, not stage 0's 0.0584 s. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -106,8 +106,8 @@ static void test_rules_without_loader(void **state)
     catalog_free(catalog);
 }
 
-/* The middle candidate stage with MoE layers (docs/model.md §14, F20,
- * A6'): Mixtral 8x7B with 12 leading dense layers on 4 stages of 2, 14, 14,
+/* The middle candidate stage with MoE layers (docs/model.md §12 F20,
+ * §3 A6'): Mixtral 8x7B with 12 leading dense layers on 4 stages of 2, 14, 14,
  * 2 layers. Stage 1 holds layers 2–15 (4 MoE), stage 2 layers 16–29 (14
  * MoE): the middle candidate is stage 2, with 1F1B's p − j = 2 micro-batches
  * in flight, not stage 1's 3. And with 8 dense layers on 4 even stages of 8,

@@ -1,6 +1,6 @@
-/* test_refine.c — docs/model.md §12 refinements against hand arithmetic
+/* test_refinements.c — docs/model.md §12 refinements against hand arithmetic
  * (F7–F11, C8, C9, X6–X8), their neutrality (v1 exactly), fidelity:
- * textbook, and the properties of issue 10 point 9: more bandwidth or
+ * textbook, and the refined model's monotonicity: more bandwidth or
  * efficiency never slows a plan, a larger GEMM never has a lower
  * efficiency, overlap never slows a plan. */
 #include <setjmp.h>
@@ -448,7 +448,7 @@ static void async_backward(pe_scenario *s, pe_plan *p)
     s->framework.present = true, s->framework.tp_async_backward = true; /* X13 */
 }
 
-/* Issue 10 point 9, on the refined model with every refinement on. */
+/* Monotonicity, on the refined model with every refinement on. */
 static void test_properties(void **state)
 {
     (void)state;

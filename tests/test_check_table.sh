@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# test_published.sh PLANEVAL SOURCE_DIR WORKDIR — `planeval check --table`
+# test_check_table.sh PLANEVAL SOURCE_DIR WORKDIR — `planeval check --table`
 # on scenarios/published/ (the model against published Megatron-LM runs):
 # every assertion holds; the Markdown table has one row per numeric
 # assertion of the files, then the mean and worst error lines and the
-# closing count; README's table is the one the command prints today; a
-# missed assertion is marked in the table, named after it, and exits 1.
+# closing count; docs/validation.md's tables are the ones the command prints
+# today, and the README's summary quotes its mean and worst error; a missed
+# assertion is marked in the table, named after it, and exits 1.
 . "$(dirname "$0")/testlib.sh"
 
 pub=$src/scenarios/published
@@ -56,7 +57,7 @@ echo 'fidelity: textbook' >>"$work/calib.yaml"
 check "calibration run exact in textbook mode" \
     'grep -Eq "^\| korthikanti-r2-175b-t5-selective \| [^|]+ \| step_time_s \| 13\.75 \| 13\.75 \| [+-]0\.00 \|" "$work/calib.out"'
 
-# The group table (issue 10 point 7): per source and group of the files'
+# The group table: per source and group of the files'
 # "# group:" lines, mean and max error of the time assertions, rank correlation.
 check "group table header" \
     'grep -qx "| source | group | time assertions | mean error % | max error % | rank correlation (column, runs) |" "$work/table.out"'
@@ -67,18 +68,26 @@ nfit=$(grep -l '^# group: fit' "$pub"/*.yaml | wc -l)
 npred=$(grep -l '^# group: predict' "$pub"/*.yaml | wc -l)
 check "at most half of the grouped files are fit ($nfit fit, $npred predict)" '[ $((2 * nfit)) -le $((nfit + npred)) ]'
 
-# README carries the table this command prints today (regenerate it with
-# the command README names when the model changes).
-awk '/^## How close to published runs/ { on = 1 } on && /^\| / { print }' "$src/README.md" \
-    >"$work/readme.table"
+# docs/validation.md carries the tables this command prints today, up to
+# its "Where the model still errs" section (regenerate them with the
+# command it names when the model changes).
+val=$src/docs/validation.md
+awk '/^## Where the model still errs/ { exit } /^\| / { print }' "$val" >"$work/doc.table"
 grep '^| ' "$work/table.out" >"$work/now.table"
-check "README's table is current" 'cmp -s "$work/readme.table" "$work/now.table"'
-[ -s "$work/readme.table" ] && ! cmp -s "$work/readme.table" "$work/now.table" &&
-    diff "$work/readme.table" "$work/now.table" | head -10
+check "docs/validation.md's tables are current" 'cmp -s "$work/doc.table" "$work/now.table"'
+[ -s "$work/doc.table" ] && ! cmp -s "$work/doc.table" "$work/now.table" &&
+    diff "$work/doc.table" "$work/now.table" | head -10
 for l in "mean absolute error" "worst case"; do
     line=$(grep "^$l: " "$work/table.out")
-    check "README has the $l line" 'grep -qF -- "$line" "$src/README.md"'
+    check "docs/validation.md has the $l line" 'grep -qF -- "$line" "$val"'
 done
+# the README's summary: "the mean error is M% over N assertions", "the worst case W%"
+mean_pct=$(sed -n 's/^mean absolute error: \([0-9.]*%\) over \([0-9]*\) assertions$/\1 over \2 assertions/p' "$work/table.out")
+worst_pct=$(sed -n 's/^worst case: \([+-][0-9.]*%\) .*/\1/p' "$work/table.out")
+check "README quotes the mean error ($mean_pct)" \
+    '[ -n "$mean_pct" ] && tr "\n" " " <"$src/README.md" | grep -qF -- "mean error is $mean_pct"'
+check "README quotes the worst case ($worst_pct)" \
+    '[ -n "$worst_pct" ] && tr "\n" " " <"$src/README.md" | grep -qF -- "worst case $worst_pct"'
 
 # A missed assertion: marked in its row, its line after the table, exit 1.
 cp "$work/calib.yaml" "$work/miss.yaml" # textbook mode: 13.75 s exactly

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_integrity.sh PLANEVAL SOURCE_DIR WORKDIR — nothing silently wrong:
+# test_merge_resume.sh PLANEVAL SOURCE_DIR WORKDIR — nothing silently wrong:
 # merge proves that shard reports are all of one sweep, exactly once;
 # resume refuses a damaged checkpoint; a signal while a full report is
 # written leaves no report, no summary and no temporary file, and a run

@@ -1,4 +1,4 @@
-/* test_integrity.c — what planeval reads back is what it wrote: a
+/* test_checkpoint.c — what planeval reads back is what it wrote: a
  * checkpoint is refused after any damage (its CRC-32 line); the ranking of a
  * large run gives up on a stop request and otherwise equals rank_sort. */
 #include <setjmp.h>

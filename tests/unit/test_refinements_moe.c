@@ -1,5 +1,5 @@
-/* test_refine_moe.c — the refined model (docs/model.md §12) for issue 11's
- * models, docs/model.md §14: F17 attention GEMM shapes with head_dim and
+/* test_refinements_moe.c — the refined model (docs/model.md §12) for MoE,
+ * head_dim/MLA, FP8 and uneven-stage models: F17 attention GEMM shapes with head_dim and
  * MLA, F18 FP8 GEMMs, F19 an MoE layer from its per-expert GEMMs, F20 each
  * candidate stage with its own layers; all against hand arithmetic. */
 #include <setjmp.h>
