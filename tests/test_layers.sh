@@ -66,14 +66,21 @@ call_loops() {
     tsort "$work/edges" 2>&1 >/dev/null | sed -n 's/^tsort: \([^ :]*\.o\)$/loop through \1/p' | sort
 }
 
-mkdir -p "$work/calls"
+mkdir -p "$work/calls" "$work/ring"
 printf 'int pong(int);\nint ping(int n) { return n ? pong(n - 1) : 0; }\n' >"$work/calls/ping.c"
 printf 'int ping(int);\nint pong(int n) { return n ? ping(n - 1) : 1; }\n' >"$work/calls/pong.c"
 printf 'int ping(int);\nint serve(void) { return ping(3); }\n' >"$work/calls/serve.c"
+printf 'int two(int);\nint one(int n) { return n ? two(n - 1) : 1; }\n' >"$work/ring/one.c"
+printf 'int three(int);\nint two(int n) { return n ? three(n - 1) : 2; }\n' >"$work/ring/two.c"
+printf 'int one(int);\nint three(int n) { return n ? one(n - 1) : 3; }\n' >"$work/ring/three.c"
 (cd "$work/calls" && for f in ping pong serve; do cc -c "$f.c" -o "$f.c.o" || exit 1; done &&
-    ar rc libplaneval_made.a ping.c.o pong.c.o serve.c.o) || no "the made-up library builds"
-check "the checker flags two files calling each other" \
-    '[ "$(call_loops "$work/calls/libplaneval_made.a" | head -1)" = "made/ping.c.o and made/pong.c.o call each other" ]'
+    ar rc libplaneval_made.a ping.c.o pong.c.o serve.c.o &&
+    cd "$work/ring" && for f in one two three; do cc -c "$f.c" -o "$f.c.o" || exit 1; done &&
+    ar rc libplaneval_ring.a one.c.o two.c.o three.c.o) || no "the made-up libraries build"
+check "the checker flags two files calling each other, and not a one-way call" \
+    '[ "$(call_loops "$work/calls/libplaneval_made.a" | grep -v "^loop through")" = "made/ping.c.o and made/pong.c.o call each other" ]'
+check "the checker flags a loop of three files" \
+    '[ "$(call_loops "$work/ring/libplaneval_ring.a" | grep -c "^loop through ring/")" -eq 3 ]'
 
 libs=$(ls "$(dirname "$planeval")"/libplaneval_*.a 2>/dev/null)
 check "the layers' libraries are beside the binary" '[ "$(echo "$libs" | wc -w)" -eq "$(echo "$layers" | wc -w)" ]'

@@ -1,8 +1,9 @@
 /* check.c — `planeval check`: a scenario's `expect:` assertions
- * (docs/scenarios.md "expect:"), and with --golden DIR whole reports compared
- * plan by plan against committed CSVs (golden.h; with --top K, the K best
- * rows, as `run --top K` writes them). One line per failed assertion on
- * stdout, then "N passed, N failed"; exit status 1 on any failure.
+ * (docs/scenarios.md "expect:", checked by check/expect.h), and with
+ * --golden DIR whole reports compared plan by plan against committed CSVs
+ * (check/golden.h; with --top K, the K best rows, as `run --top K` writes
+ * them). One line per failed assertion on stdout, then "N passed, N
+ * failed"; exit status 1 on any failure.
  *
  * With --table, every numeric assertion of every file also becomes one row
  * of a Markdown table (scenario, plan, column, expected, predicted, error

@@ -29,7 +29,6 @@ static int grade(const pe_catalog *catalog, const char *key, const pe_file_list 
     return st;
 }
 
-
 enum { G_CATALOG = 256, G_THREADS, G_QUIET, G_HELP, G_GRADEBOOK };
 static const struct option GRADE_OPTIONS[] = {
     {"output", required_argument, NULL, 'o'},

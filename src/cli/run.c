@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "output/report.h"
 #include "output/report_rows.h"
+#include "output/summary.h"
 #include "model/evaluate.h"
 #include "model/memory.h"
 #include "input/load.h"
@@ -21,23 +22,6 @@
 #include "output/html.h"
 
 static int worst(int a, int b) { return a > b ? a : b; }
-
-static uint64_t skipped_total(const pe_run_counts *c)
-{
-    uint64_t n = 0;
-    for (int i = 1; i < PE_SKIP_COUNT; i++)
-        n += c->skipped[i];
-    return n;
-}
-
-/* Rank 1, or NULL when there is none or it is invalid: invalid plans rank
- * last (docs/model.md §9), so then every plan is invalid and none is "best". */
-static const pe_row *best_row(const pe_run_result *r)
-{
-    if (!r->row_count || r->rows[0].result.status == PE_STATUS_INVALID)
-        return NULL;
-    return &r->rows[0];
-}
 
 static void print_summary(const pe_scenario *s, const pe_run_result *r, size_t pareto,
                           const char *path)
@@ -51,7 +35,7 @@ static void print_summary(const pe_scenario *s, const pe_run_result *r, size_t p
             (unsigned long long)c->by_status[PE_STATUS_OVER_TIME],
             (unsigned long long)c->by_status[PE_STATUS_OVER_MEMORY],
             (unsigned long long)c->by_status[PE_STATUS_INVALID],
-            (unsigned long long)skipped_total(c), r->wall_s,
+            (unsigned long long)summary_skipped_total(c), r->wall_s,
             r->wall_s > 0 ? (double)r->evaluated_here / r->wall_s : 0.0, path);
     if (c->by_status[PE_STATUS_INVALID]) {
         fprintf(stderr, "%s: invalid by rule:", s->name);
@@ -64,7 +48,7 @@ static void print_summary(const pe_scenario *s, const pe_run_result *r, size_t p
         if (c->skipped[k])
             fprintf(stderr, "%s: skipped %llu: %s\n", s->name, (unsigned long long)c->skipped[k],
                     plans_skip_name((pe_skip)k));
-    const pe_row *best = best_row(r);
+    const pe_row *best = summary_best_row(r);
     if (best)
         fprintf(stderr, "%s: best: %s (%s)\n", s->name, best->name ? best->name : best->canon,
                 pe_plan_status_name(best->result.status));
@@ -79,83 +63,6 @@ static void print_summary(const pe_scenario *s, const pe_run_result *r, size_t p
                         "presets carry fitted and measured numbers that `fidelity: refined` "
                         "uses to predict real runs (docs/model.md §12)\n",
                 s->name);
-}
-
-/* What the summary records besides the counts: enough for `merge` to
- * prove that shard reports tile their scenario exactly once. */
-typedef struct {
-    uint64_t index_total;  /* the whole scenario's plan indices */
-    uint32_t scenario_crc; /* of the scenario file's bytes */
-    uint32_t report_crc;   /* of the report file's bytes */
-} summary_ids;
-
-/* The summary beside the report: one `key,value` row per figure. Left
- * unpublished in *out (report_commit_pair). */
-static pe_status write_summary(const char *path, const pe_scenario *s, const pe_run_result *r,
-                               size_t written, size_t pareto, const pe_command_options *opt,
-                               const summary_ids *ids, pe_report **out, pe_error *err)
-{
-    static const char *const header[] = {"key", "value"};
-    pe_report *w = NULL;
-    pe_status st = report_open_cells(path, header, 2, &w, err);
-    const pe_run_counts *c = &r->counts;
-    char key[96], value[PE_NAME_MAX + PE_CANON_MAX];
-#define ROW(k, ...)                                                   \
-    do {                                                              \
-        snprintf(key, sizeof key, "%s", k);                           \
-        snprintf(value, sizeof value, __VA_ARGS__);                   \
-        const char *cells[] = {key, value};                           \
-        if (st == PE_OK)                                              \
-            st = report_write_cells(w, cells, 2, err);                \
-    } while (0)
-    ROW("scenario", "%s", s->name);
-    ROW("scenario_crc32", "%08lx", (unsigned long)ids->scenario_crc);
-    if (opt->shard_count)
-        ROW("shard", "%llu/%llu", (unsigned long long)opt->shard_index,
-            (unsigned long long)opt->shard_count);
-    ROW("index_first", "%llu", (unsigned long long)r->first);
-    ROW("index_last", "%llu", (unsigned long long)r->last);
-    ROW("index_total", "%llu", (unsigned long long)ids->index_total);
-    ROW("top_k", "%llu", (unsigned long long)opt->top_k);
-    ROW("plans_evaluated", "%llu", (unsigned long long)c->evaluated);
-    ROW("plans_skipped", "%llu", (unsigned long long)skipped_total(c));
-    for (int k = 1; k < PE_SKIP_COUNT; k++) {
-        char name[80];
-        snprintf(name, sizeof name, "skipped: %s", plans_skip_name((pe_skip)k));
-        ROW(name, "%llu", (unsigned long long)c->skipped[k]);
-    }
-    for (int k = 0; k < 4; k++) {
-        char name[40];
-        snprintf(name, sizeof name, "status: %s", pe_plan_status_name((pe_plan_status)k));
-        ROW(name, "%llu", (unsigned long long)c->by_status[k]);
-    }
-    for (int v = 0; v < PE_RULE_COUNT; v++) {
-        char name[40];
-        snprintf(name, sizeof name, "invalid: V%d", v + 1);
-        ROW(name, "%llu", (unsigned long long)c->by_rule[v]);
-    }
-    const pe_row *best = best_row(r); /* none: both cells empty */
-    ROW("best_plan", "%s", best ? (best->name ? best->name : best->canon) : "");
-    ROW("best_status", "%s", best ? pe_plan_status_name(best->result.status) : "");
-    ROW("rows_written", "%zu", written);
-    ROW("pareto_optimal", "%zu", pareto); /* of the rows kept: all of them without --top */
-    pe_html_fact facts[PE_HTML_FACTS_MAX]; /* for planeval html */
-    size_t nf = html_scenario_facts(s, facts, PE_HTML_FACTS_MAX);
-    for (size_t i = 0; i < nf; i++) {
-        char name[96];
-        snprintf(name, sizeof name, "fact: %.63s", facts[i].key);
-        ROW(name, "%s", facts[i].value);
-    }
-    ROW("report_crc32", "%08lx", (unsigned long)ids->report_crc);
-    ROW("threads", "%d", opt->threads);
-    ROW("wall_s", "%.6g", r->wall_s);
-    ROW("plans_per_s", "%.6g", r->wall_s > 0 ? (double)r->evaluated_here / r->wall_s : 0.0);
-#undef ROW
-    if (st == PE_OK)
-        *out = w;
-    else
-        report_abort(w);
-    return st;
 }
 
 /* The files of one run (or one shard of it): DIR/<name>[.shard-I-of-N]
@@ -284,18 +191,20 @@ static pe_status write_report_and_summary(const pe_scenario *s, const pe_command
                                           const pe_run_result *rr, const pe_run_result *shown,
                                           size_t pareto, const run_paths *paths, pe_error *err)
 {
-    summary_ids ids = {.index_total = plans_total(space)};
+    pe_summary_facts facts = {.scenario = s, .run = rr, .index_total = plans_total(space),
+                              .shard_index = opt->shard_index, .shard_count = opt->shard_count,
+                              .top_k = opt->top_k, .rows_written = shown->row_count,
+                              .pareto_optimal = pareto, .threads = opt->threads};
     pe_report *report = NULL, *summary = NULL;
-    pe_status st = digest_file_crc32(s->file, &ids.scenario_crc, err);
+    pe_status st = digest_file_crc32(s->file, &facts.scenario_crc, err);
     if (st == PE_OK)
         st = report_open(paths->report, &report, err);
     if (st == PE_OK)
         st = report_write_ranked_rows_digits(report, space, ctx, shown, opt->threads, opt->digits,
                                              opt->stop, err);
     if (st == PE_OK) {
-        ids.report_crc = report_crc32(report);
-        st = write_summary(paths->summary, s, rr, shown->row_count, pareto, opt, &ids, &summary,
-                           err);
+        facts.report_crc = report_crc32(report);
+        st = summary_open(paths->summary, &facts, &summary, err);
     }
     if (st != PE_OK) {
         report_abort(report);

@@ -24,6 +24,7 @@
 #include "merge/merge.h"
 #include "output/csvread.h"
 #include "output/report_read.h"
+#include "output/summary.h"
 #include "output/digest.h"
 #include "sweep/rank.h"
 #include "output/report.h"
@@ -155,10 +156,10 @@ static bool summary_uint(const pe_csv_table *t, const char *key, int base, uint6
 /* The summary beside f->path, if there is one. */
 static pe_status read_summary(shard_file *f, pe_error *err)
 {
-    size_t n = strlen(f->path);
-    if (n < 4 || strcmp(f->path + n - 4, ".csv") != 0 || n + 8 >= sizeof f->summary)
+    if (!summary_path_of(f->path, f->summary, sizeof f->summary)) {
+        f->summary[0] = '\0';
         return PE_OK;
-    snprintf(f->summary, sizeof f->summary, "%.*s.summary.csv", (int)(n - 4), f->path);
+    }
     FILE *probe = fopen(f->summary, "r");
     if (!probe)
         return PE_OK;

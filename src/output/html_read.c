@@ -7,6 +7,7 @@
 #include "core/columns.h"
 #include "model/evaluate.h"
 #include "output/html_read.h"
+#include "output/summary.h"
 
 /* The columns the page reads, by name: reports of this version have them
  * at fixed places, but reading by name costs nothing. */
@@ -125,10 +126,8 @@ static void counts_of_rows(pe_html_page *page, char **const *rows, size_t n, con
 static bool read_summary(const char *report, pe_html_page *page)
 {
     char path[PE_PATH_MAX + 32];
-    size_t len = strlen(report);
-    if (len < 4 || strcmp(report + len - 4, ".csv") != 0)
+    if (!summary_path_of(report, path, sizeof path))
         return false;
-    snprintf(path, sizeof path, "%.*s.summary.csv", (int)(len - 4), report);
     pe_csv_table t;
     pe_error err;
     if (access(path, R_OK) != 0 || csv_table_read(path, &t, &err) != PE_OK)

@@ -1,0 +1,101 @@
+/* summary.c — the summary beside a report (summary.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "output/html.h"
+#include "output/summary.h"
+#include "sweep/plans.h"
+
+bool summary_path_of(const char *report, char *buf, size_t size)
+{
+    const size_t n = strlen(report);
+    if (n < 4 || strcmp(report + n - 4, ".csv") != 0 || n - 4 + sizeof ".summary.csv" > size)
+        return false;
+    snprintf(buf, size, "%.*s.summary.csv", (int)(n - 4), report);
+    return true;
+}
+
+uint64_t summary_skipped_total(const pe_run_counts *c)
+{
+    uint64_t n = 0;
+    for (int i = 1; i < PE_SKIP_COUNT; i++)
+        n += c->skipped[i];
+    return n;
+}
+
+const pe_row *summary_best_row(const pe_run_result *r)
+{
+    if (!r->row_count || r->rows[0].result.status == PE_STATUS_INVALID)
+        return NULL;
+    return &r->rows[0];
+}
+
+pe_status summary_open(const char *path, const pe_summary_facts *f, pe_report **out,
+                       pe_error *err)
+{
+    const pe_scenario *s = f->scenario;
+    const pe_run_result *r = f->run;
+    static const char *const header[] = {"key", "value"};
+    pe_report *w = NULL;
+    pe_status st = report_open_cells(path, header, 2, &w, err);
+    const pe_run_counts *c = &r->counts;
+    char key[96], value[PE_NAME_MAX + PE_CANON_MAX];
+#define ROW(k, ...)                                                   \
+    do {                                                              \
+        snprintf(key, sizeof key, "%s", k);                           \
+        snprintf(value, sizeof value, __VA_ARGS__);                   \
+        const char *cells[] = {key, value};                           \
+        if (st == PE_OK)                                              \
+            st = report_write_cells(w, cells, 2, err);                \
+    } while (0)
+    ROW("scenario", "%s", s->name);
+    ROW("scenario_crc32", "%08lx", (unsigned long)f->scenario_crc);
+    if (f->shard_count)
+        ROW("shard", "%llu/%llu", (unsigned long long)f->shard_index,
+            (unsigned long long)f->shard_count);
+    ROW("index_first", "%llu", (unsigned long long)r->first);
+    ROW("index_last", "%llu", (unsigned long long)r->last);
+    ROW("index_total", "%llu", (unsigned long long)f->index_total);
+    ROW("top_k", "%llu", (unsigned long long)f->top_k);
+    ROW("plans_evaluated", "%llu", (unsigned long long)c->evaluated);
+    ROW("plans_skipped", "%llu", (unsigned long long)summary_skipped_total(c));
+    for (int k = 1; k < PE_SKIP_COUNT; k++) {
+        char name[80];
+        snprintf(name, sizeof name, "skipped: %s", plans_skip_name((pe_skip)k));
+        ROW(name, "%llu", (unsigned long long)c->skipped[k]);
+    }
+    for (int k = 0; k < 4; k++) {
+        char name[40];
+        snprintf(name, sizeof name, "status: %s", pe_plan_status_name((pe_plan_status)k));
+        ROW(name, "%llu", (unsigned long long)c->by_status[k]);
+    }
+    for (int v = 0; v < PE_RULE_COUNT; v++) {
+        char name[40];
+        snprintf(name, sizeof name, "invalid: V%d", v + 1);
+        ROW(name, "%llu", (unsigned long long)c->by_rule[v]);
+    }
+    const pe_row *best = summary_best_row(r); /* none: both cells empty */
+    ROW("best_plan", "%s", best ? (best->name ? best->name : best->canon) : "");
+    ROW("best_status", "%s", best ? pe_plan_status_name(best->result.status) : "");
+    ROW("rows_written", "%zu", f->rows_written);
+    /* of the rows kept: all of them without --top */
+    ROW("pareto_optimal", "%zu", f->pareto_optimal);
+    pe_html_fact facts[PE_HTML_FACTS_MAX]; /* for planeval html */
+    size_t nf = html_scenario_facts(s, facts, PE_HTML_FACTS_MAX);
+    for (size_t i = 0; i < nf; i++) {
+        char name[96];
+        snprintf(name, sizeof name, "fact: %.63s", facts[i].key);
+        ROW(name, "%s", facts[i].value);
+    }
+    ROW("report_crc32", "%08lx", (unsigned long)f->report_crc);
+    ROW("threads", "%d", f->threads);
+    ROW("wall_s", "%.6g", r->wall_s);
+    ROW("plans_per_s", "%.6g", r->wall_s > 0 ? (double)r->evaluated_here / r->wall_s : 0.0);
+#undef ROW
+    if (st == PE_OK)
+        *out = w;
+    else
+        report_abort(w);
+    return st;
+}
+

@@ -1,0 +1,49 @@
+/* summary.h — the summary `run` writes beside a report (DIR/NAME.summary.csv
+ * beside DIR/NAME.csv): one key,value row per figure of the run — the
+ * scenario and its CRC-32, the shard and its plan-index range, the counts
+ * by status, rule and skip reason, the best plan, the rows written, the
+ * HTML page's facts, the report's CRC-32 and the timing. `merge` proves
+ * from it that shard reports tile their scenario exactly once; `html`
+ * takes its facts and counts. */
+#ifndef PLANEVAL_SUMMARY_H
+#define PLANEVAL_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/scenario.h"
+#include "output/report.h"
+#include "sweep/runner.h"
+
+typedef struct {
+    const pe_scenario *scenario;
+    const pe_run_result *run;          /* the counts, range and timing */
+    uint32_t scenario_crc;             /* of the scenario file's bytes */
+    uint32_t report_crc;               /* of the report file's bytes */
+    uint64_t shard_index, shard_count; /* count 0: not a shard */
+    uint64_t index_total;              /* the whole scenario's plan indices */
+    uint64_t top_k;                    /* 0: every row */
+    size_t rows_written, pareto_optimal;
+    int threads;
+} pe_summary_facts;
+
+/* The summary's path beside a report's (NAME.csv → NAME.summary.csv);
+ * false when the report's name does not end in .csv or the path does not
+ * fit size bytes. */
+bool summary_path_of(const char *report, char *buf, size_t size);
+
+/* Open the summary at path and write every row; left unpublished in *out
+ * (report_commit_pair publishes it with its report). */
+pe_status summary_open(const char *path, const pe_summary_facts *f, pe_report **out,
+                       pe_error *err);
+
+/* Plans skipped for any reason. */
+uint64_t summary_skipped_total(const pe_run_counts *c);
+
+/* Rank 1, or NULL when there is none or it is invalid: invalid plans rank
+ * last (docs/model.md §9), so then every plan is invalid and none is "best". */
+const pe_row *summary_best_row(const pe_run_result *r);
+
+#endif
