@@ -180,6 +180,14 @@ inline double comm_tp_bwd(double layers_per_stage, double t_ar, double overlap, 
                                overlap, tau_lb);
 }
 
+/* X9 bytes per GPU of one EP all-to-all: b·s'·k·ρ·h·β/t (β = β_d dispatch,
+ * 2 combine) */
+inline double comm_a2a_bytes(double b, double s_local, double k, double rho, double h,
+                             double beta, double t)
+{
+    return b * s_local * k * rho * h * beta / t;
+}
+
 /* X2 S_kv = 2·b·s'·2·g·d/t bytes per hop */
 inline double comm_cp_bytes(double b, double s_local, double g, double d, double t)
 {

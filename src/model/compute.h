@@ -124,7 +124,7 @@ inline pe_gemm_coef compute_gemm_coef(const pe_gemm_shape *g, double gemm_rate, 
     return c;
 }
 
-/* F18 (issue 11) an FP8 GEMM: the compute side at peak_fp8·e_max, the
+/* F18 an FP8 GEMM: the compute side at peak_fp8·e_max, the
  * roofline with 1-byte inputs and weights and a 2-byte (bf16) output,
  * MK + KN + 2MN bytes (Transformer Engine's FP8 GEMMs). */
 inline pe_gemm_coef compute_gemm_coef_fp8(const pe_gemm_shape *g, double gemm_rate,
@@ -146,6 +146,9 @@ inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, double inv
     const double t_memory = M * (c->mem_m + c->mem_mt * inv_t) + c->mem_kn * inv_t;
     return t_compute > t_memory ? t_compute : t_memory;
 }
+
+/* F21, X14: the rate of a memory-bound pass, W·η_W (W when η_W is not given) */
+double compute_pass_bps(const pe_gpu *g, double hbm_bps);
 
 /* F10 element-wise time of `bytes` at W·η_W; 0 when η_W = 0 (untimed). */
 inline double compute_elementwise_time(double bytes, double ew_bps)

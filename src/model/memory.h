@@ -42,9 +42,9 @@ double act_rep(const pe_model *m);
 /* A2 TP-sharded bytes per token: 4h + 4·g·d + (gelu ? 4f : 6f) */
 double act_par(const pe_model *m);
 /* A2's attention part: 4h + 4·g·d; with head_dim 4·a·d + 4·g·d; MLA
- * 4·a·(d_qk + d_v) (issue 11, docs/design/moe.md §3) */
+ * 4·a·(d_qk + d_v) (docs/design/moe.md §3) */
 double act_par_attention(const pe_model *m);
-/* A13 (issue 11, FP8): bytes per token Transformer Engine keeps in FP8
+/* A13 (FP8): bytes per token Transformer Engine keeps in FP8
  * instead of BF16 for the attention-output projection's input: a·d_v
  * (standard h). The replicated QKV and MLP inputs save 2h, the fc2 input f. */
 double act_fp8_saving_attention(const pe_model *m);
@@ -93,8 +93,8 @@ inline double act_inflight(pe_schedule schedule, double p, double m, double v, i
     return k < m ? k : m;
 }
 
-/* k(j) of any stage j (issue 11, uneven stages: a middle stage can be the
- * memory-worst): 1f1b, zb-h1 min(p − j, m); interleaved min(p + (p−1−2j)/v, m);
+/* k(j) of any stage j (uneven stages or MoE layers: a middle stage can be
+ * the memory-worst): 1f1b, zb-h1 min(p − j, m); interleaved min(p + (p−1−2j)/v, m);
  * gpipe m; zb-h2 min(2(p − j) − 1, m). j = 0 and p − 1 give act_inflight. */
 inline double act_inflight_stage(pe_schedule schedule, double p, double m, double v, double j)
 {
@@ -149,6 +149,34 @@ inline double act_output(double s_local, double b, double h, double V, double t,
                          double k_last)
 {
     return (4.0 * s_local * b * h / (sp ? t : 1.0) + 4.0 * s_local * b * V / t) * k_last;
+}
+
+/* A11 routed token copies per GPU and micro-batch:
+ * b·s'·k·ρ/t·(etp·β_in·h + (gelu ? 4 : 6)·f_e) (docs/design/moe.md §2) */
+inline double act_moe_routed(double b, double s_local, double k, double rho, double t,
+                             double etp, double beta_in, double h, double inner)
+{
+    return b * s_local * k * rho / t * (etp * beta_in * h + inner);
+}
+
+/* A12 dispatch/permutation buffers of one layer: b·s'·k·ρ·h·(β_d + 2·etp)/t */
+inline double act_moe_dispatch(double b, double s_local, double k, double rho, double h,
+                               double beta_d, double etp, double t)
+{
+    return b * s_local * k * rho * h * (beta_d + 2.0 * etp) / t;
+}
+
+/* A4′ one MoE layer: s'·b·[(sp ? (rep + par_att + 8E + par_sh)/t
+ *                          : rep + (par_att + par_sh)/t + 8E) + att/t] + A_routed */
+inline double act_moe_layer(double s_local, double b, double t, int sp, double rep,
+                            double par_att, double router, double par_sh, double att,
+                            double routed)
+{
+    return s_local * b *
+               ((sp ? (rep + par_att + router + par_sh) / t
+                    : rep + (par_att + par_sh) / t + router) +
+                att / t) +
+           routed;
 }
 
 /* M5 M_total(stage) = M1 + M2 + M3 + M4 + A6 + (A7 and/or A8) + R, added left

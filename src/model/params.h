@@ -28,7 +28,7 @@ double params_layer_from_params(const pe_model *m);
 /* N_layer the model uses: P6 when model.params is given, else P2 */
 double params_layer(const pe_model *m);
 
-/* ---- issue 11: MoE, head_dim, MLA (docs/design/moe.md §0.1–§0.2) ---- */
+/* ---- MoE, head_dim, MLA (docs/model.md §14, docs/design/moe.md §0.1–§0.2) ---- */
 
 /* P8/P9 MoE layers among layers [a, b): layer i is MoE iff E > 0, i ≥ L_d
  * and i mod ν = 0; with a' = max(a, L_d): ⌊(b−1)/ν⌋ − ⌊(a'−1)/ν⌋ (floor). */
@@ -57,6 +57,12 @@ inline double params_gpu(double layers_per_stage, double n_layer, double n_embed
 {
     return (layers_per_stage * n_layer + (first ? n_embed : 0.0) + (last ? n_out + norm_h : 0.0)) /
            t;
+}
+
+/* P16 expert parameters per GPU on a stage: n_moe·N_expert/(ep·etp) */
+inline double params_expert_gpu(double n_moe, double n_expert, double ep, double etp)
+{
+    return n_moe * n_expert / (ep * etp);
 }
 
 #endif
