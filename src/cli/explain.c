@@ -14,6 +14,7 @@
 #include "cli/explain.h"
 #include "model/memory.h"
 #include "model/pipeline.h"
+#include "model/rules.h"
 #include "sweep/plans.h"
 
 #define GIB 1073741824.0
@@ -88,7 +89,7 @@ static const char *stage_name(int i, const pe_plan *pl, const pe_detail *d, char
 }
 
 /* Stages the arrays of pe_detail hold: 1 (p = 1), 2, or 3 with uneven
- * stages or MoE layers and p ≥ 3 (issue 11: [2] is a middle stage). */
+ * stages or MoE layers and p ≥ 3 ([2] is a middle stage). */
 static int shown_stages(const pe_plan *p, const pe_detail *d)
 {
     return p->pp == 1 ? 1 : d->stages;
@@ -98,39 +99,20 @@ static const char *yes(bool b) { return b ? "ok" : "FAILS"; }
 
 /* ------------------------------------------------------------ sections */
 
+/* §1: each rule of the model's table that explain shows, with the plan's
+ * numbers (model/rules.c), and whether it holds. */
 static void explain_validity(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                              const pe_result *r)
 {
     heading(out, "Plan validity (docs/model.md §1)");
-    long long dp = p->dp, t = p->tp, pp = p->pp, c = p->cp, b = p->micro_batch,
-              v = p->virtual_stages, G = ctx->gpus_per_node;
-    const uint32_t f = r->failed;
-    char p1[128], p2[128];
-    pe_product_text(p1, sizeof p1, (const int64_t[]){p->dp, p->tp, p->pp, p->cp}, 4);
-    fprintf(out, "V1   dp·t·p·c = N: %lld·%lld·%lld·%lld = %s vs %lld   %s\n", dp, t, pp, c, p1,
-            (long long)ctx->gpus, yes(!(f & PE_FAIL_V1)));
-    fprintf(out, "V2   t | a, g, f: %lld | %lld, %lld, %lld   %s\n", t, (long long)ctx->heads,
-            (long long)ctx->kv_heads, (long long)ctx->ffn_hidden, yes(!(f & PE_FAIL_V2)));
-    pe_product_text(p1, sizeof p1, (const int64_t[]){p->pp, p->virtual_stages}, 2);
-    fprintf(out, "V3   p·v | L: %lld·%lld = %s | %lld   %s\n", pp, v, p1,
-            (long long)ctx->layers, yes(!(f & PE_FAIL_V3)));
-    fprintf(out, "V4   c | s (and t | s/c with sp): %lld | %lld%s   %s\n", c,
-            (long long)ctx->seq_len, p->sequence_parallel && t > 1 ? ", sp on" : "",
-            yes(!(f & PE_FAIL_V4)));
-    pe_product_text(p1, sizeof p1, (const int64_t[]){p->micro_batch, p->dp}, 2);
-    fprintf(out, "V5   b·dp | B: %lld·%lld = %s | %lld   %s\n", b, dp, p1,
-            (long long)ctx->global_batch, yes(!(f & PE_FAIL_V5)));
-    fprintf(out, "V6   schedule %s with v = %lld%s   %s\n", pe_schedule_name(p->schedule), v,
-            p->schedule == PE_SCHEDULE_INTERLEAVED ? " (needs p ≥ 2, v ≥ 2, m mod p = 0)"
-                                                   : " (needs v = 1)",
-            yes(!(f & PE_FAIL_V6)));
-    fprintf(out, "V7   t | G: %lld | %lld%s   %s\n", t, G,
-            ctx->allow_cross_node_tp ? " (or G | t: allow_cross_node_tp)" : "",
-            yes(!(f & PE_FAIL_V7)));
-    pe_product_text(p1, sizeof p1, (const int64_t[]){p->tp, p->cp}, 2);
-    pe_product_text(p2, sizeof p2, (const int64_t[]){p->tp, p->cp, p->dp}, 3);
-    fprintf(out, "V8   t·c = %s and t·c·dp = %s each divide G = %lld or are multiples of it   %s\n",
-            p1, p2, G, yes(!(f & PE_FAIL_V8)));
+    char line[512];
+    for (int i = 0; i < PE_RULE_COUNT; i++) {
+        const pe_rule *rule = &pe_rules[i];
+        if (!rule->explain)
+            continue;
+        rule->explain(line, sizeof line, ctx, p);
+        fprintf(out, "%-4s %s   %s\n", rule->id, line, yes(!(r->failed & rule->bit)));
+    }
 }
 
 static void explain_params(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
@@ -592,7 +574,7 @@ static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     const int ts = d->time_stage;
     for (int i = 0; i < stages; i++) {
         snprintf(what, sizeof what, "t_f, t_b %s", stage_name(i, p, d, sb));
-        /* uneven stages and the middle candidate: each stage its own χ (issue 11) */
+        /* uneven stages and the middle candidate: each stage its own χ */
         const double *chi = d->chi_per_stage ? d->chi_st[i] : (const double[4]){d->chi_tp_f,
                                                   d->chi_tp_b, d->chi_cp_f, d->chi_cp_b};
         const double ep_f = d->moe.chi_ep_f[i] + d->moe.chi_etp_f[i];
@@ -779,7 +761,7 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     }
 }
 
-/* Issue 11: the expert parts of memory and time (docs/design/moe.md). */
+/* §14: the expert parts of memory and time (docs/design/moe.md). */
 static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                                const pe_detail *d, const pe_result *r)
 {
@@ -845,10 +827,10 @@ static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
     eq_subst(out, "%.6g, %.6g s per micro-batch", d->moe.chi_etp_f[ts], d->moe.chi_etp_b[ts]);
     eq_begin(out, "S1'", "step_time_s", "the seven columns + ep_comm_s");
     eq_subst(out, "... + ep_comm_s = ... + m·(χ_ep,f + χ_ep,b) = ... + %.6g", r->ep_comm_s);
-    eq_value(out, r->step_time_s, "s", "issue 11");
+    eq_value(out, r->step_time_s, "s", "issue 11"); /* the printed source tag, pinned by the freeze */
 }
 
-/* Issue 11: which GEMMs run in which precision (design §6, F16), and the
+/* §14: which GEMMs run in which precision (design §6, F16), and the
  * optimizer offload (§7, X12, M8). */
 static void explain_precision(FILE *out, const pe_eval_ctx *ctx)
 {
