@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/detail.h"
+#include "model/formula.h"
 #include "cli/explain.h"
 #include "model/memory.h"
 #include "model/pipeline.h"
@@ -78,6 +79,27 @@ static void eq_value(FILE *out, double value, const char *unit, const char *sour
     fprintf(out, "       = %-52s [%s]\n", v, source);
 }
 
+/* One equation of the model's formula table (model/formula.h), printed as
+ * eq_begin prints it: "ID   what[ stage] = formula". */
+static void eq_formula(FILE *out, const char *key, const char *stage)
+{
+    const pe_formula *f = pe_formula_find(key);
+    const int id_len = (int)strcspn(f->key, ":"); /* "A6:full" prints as A6 */
+    char id[16];
+    snprintf(id, sizeof id, "%.*s", id_len, f->key);
+    if (stage)
+        fprintf(out, "%-4s %s %s = %s\n", id, f->what, stage, f->formula);
+    else
+        fprintf(out, "%-4s %s = %s\n", id, f->what, f->formula);
+}
+
+/* Its value, with the table's unit and source. */
+static void eq_result(FILE *out, double value, const char *key)
+{
+    const pe_formula *f = pe_formula_find(key);
+    eq_value(out, value, f->unit, f->source);
+}
+
 /* Stage label for the arrays of pe_detail. */
 static const char *stage_name(int i, const pe_plan *pl, const pe_detail *d, char buf[32])
 {
@@ -121,37 +143,35 @@ static void explain_params(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     const pe_model *m = &ctx->scenario->model;
     heading(out, "Parameters (docs/model.md §2)");
     double k_mu = m->mlp == PE_MLP_SWIGLU ? 3 : 2;
-    eq_begin(out, "P1", "N_mm, matmul weights per layer", "h·(h + 2·g·d) + h·h + k_μ·h·f");
+    eq_formula(out, "P1", NULL);
     eq_subst(out, "%g·(%g + 2·%g·%g) + %g·%g + %g·%g·%lld", ctx->h, ctx->h, ctx->g, ctx->d,
              ctx->h, ctx->h, k_mu, ctx->h, (long long)m->ffn_hidden);
-    eq_value(out, ctx->N_mm, "parameters", "Narayanan §5.1");
+    eq_result(out, ctx->N_mm, "P1");
     if (m->has_params) {
-        eq_begin(out, "P6", "N_layer from model.params", "(params − N_embed − N_out|p=1 − norm(h)) / L");
+        eq_formula(out, "P6", NULL);
         eq_subst(out, "(%.6g − %.6g − %.6g − %g) / %g", m->params, ctx->N_embed, ctx->N_out_p1,
                  ctx->norm_h, ctx->L);
-        eq_value(out, ctx->N_layer, "parameters", "spec");
+        eq_result(out, ctx->N_layer, "P6");
     } else {
-        eq_begin(out, "P2", "N_layer", "N_mm + [bias]·(biases) + 2·norm(h)");
+        eq_formula(out, "P2", NULL);
         eq_subst(out, "%.6g + %s + 2·%g", ctx->N_mm, m->bias ? "biases" : "0", ctx->norm_h);
-        eq_value(out, ctx->N_layer, "parameters", "Narayanan §5.1");
+        eq_result(out, ctx->N_layer, "P2");
     }
-    eq_begin(out, "P3", "N_embed", "V·h + [position = learned]·s·h");
+    eq_formula(out, "P3", NULL);
     eq_subst(out, "%g·%g + %d·%g·%g", ctx->V, ctx->h, m->position == PE_POSITION_LEARNED,
              ctx->s, ctx->h);
-    eq_value(out, ctx->N_embed, "parameters", "Narayanan §5.1");
-    eq_begin(out, "P4", "N_out", "V·h (tied: 0 at p = 1, else the last stage's copy)");
+    eq_result(out, ctx->N_embed, "P3");
+    eq_formula(out, "P4", NULL);
     eq_subst(out, "%s", ctx->tied && p->pp == 1 ? "0 (tied, p = 1)" : "V·h");
-    eq_value(out, d->n_out, "parameters", "spec");
+    eq_result(out, d->n_out, "P4");
     char sb[32];
     for (int i = 0; i < (shown_stages(p, d)); i++) {
-        char what[64];
-        snprintf(what, sizeof what, "N_gpu %s", stage_name(i, p, d, sb));
         bool first = i == 0, last = i == 1 || p->pp == 1;
-        eq_begin(out, "P7", what, "[(L/p)·N_layer + (first ? N_embed) + (last ? N_out + norm(h))] / t");
+        eq_formula(out, "P7", stage_name(i, p, d, sb));
         eq_subst(out, "[%g·%.6g + %.6g + %.6g] / %lld", d->stage_layers[i], ctx->N_layer,
                  first ? ctx->N_embed : 0.0, last ? d->n_out + ctx->norm_h : 0.0,
                  (long long)p->tp);
-        eq_value(out, d->n_gpu[i], "parameters", "spec");
+        eq_result(out, d->n_gpu[i], "P7");
     }
 }
 
@@ -164,27 +184,24 @@ static void explain_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     heading(out, "Memory per GPU (docs/model.md §3)");
     fprintf(out, "     D = dp·c = %lld·%lld = %g (ZeRO sharding group); z = %lld\n",
             (long long)p->dp, (long long)p->cp, d->D, z);
-    char sb[32], what[96];
+    char sb[32];
     int stages = shown_stages(p, d);
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p, d, sb);
-        snprintf(what, sizeof what, "weights %s", st);
-        eq_begin(out, "M1", what, "β_w·N_gpu / (z ≥ 3 ? D : 1)");
+        eq_formula(out, "M1", st);
         eq_subst(out, "%g·%.6g / %g", ctx->beta_w, d->n_gpu[i], z >= 3 ? d->D : 1.0);
-        eq_value(out, d->m1[i], "bytes", "ZeRO §5");
-        snprintf(what, sizeof what, "gradients %s", st);
-        eq_begin(out, "M2", what, "β_g·N_gpu / (z ≥ 2 ? D : 1)");
+        eq_result(out, d->m1[i], "M1");
+        eq_formula(out, "M2", st);
         eq_subst(out, "%g·%.6g / %g", ctx->beta_g, d->n_gpu[i], z >= 2 ? d->D : 1.0);
-        eq_value(out, d->m2[i], "bytes", "ZeRO §5");
-        snprintf(what, sizeof what, "optimizer %s", st);
-        eq_begin(out, "M3", what, "β_o·N_gpu / (z ≥ 1 ? D : 1)");
+        eq_result(out, d->m2[i], "M2");
+        eq_formula(out, "M3", st);
         eq_subst(out, "%g·%.6g / %g", ctx->beta_o, d->n_gpu[i], z >= 1 ? d->D : 1.0);
-        eq_value(out, d->m3[i], "bytes", "ZeRO §5");
+        eq_result(out, d->m3[i], "M3");
     }
-    eq_begin(out, "M4", "ZeRO-3 working set", "[z = 3]·(2·β_w + β_g)·max(N_layer, V·h)/t");
+    eq_formula(out, "M4", NULL);
     eq_subst(out, "%d·(2·%g + %g)·max(%.6g, %.6g)/%g", z == 3, ctx->beta_w, ctx->beta_g,
              ctx->N_layer, ctx->Vh, t);
-    eq_value(out, d->m4, "bytes", "ZeRO §5");
+    eq_result(out, d->m4, "M4");
 
 }
 
@@ -196,31 +213,29 @@ static void explain_act_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     const double t = (double)p->tp, b = (double)p->micro_batch;
     const int sp = p->sequence_parallel;
     double ffn = (double)m->ffn_hidden;
-    eq_begin(out, "A1", "rep, replicated bytes per token", "8h + 2δh");
+    eq_formula(out, "A1", NULL);
     eq_subst(out, "8·%g + 2·%g·%g", ctx->h, ctx->delta, ctx->h);
-    eq_value(out, ctx->act_rep, "bytes/token", "Korthikanti eq. 1-4");
-    eq_begin(out, "A2", "par, TP-sharded bytes per token", "4h + 4·g·d + (gelu ? 4f : 6f)");
+    eq_result(out, ctx->act_rep, "A1");
+    eq_formula(out, "A2", NULL);
     eq_subst(out, "4·%g + 4·%g·%g + %g·%g", ctx->h, ctx->g, ctx->d,
              m->mlp == PE_MLP_GELU ? 4.0 : 6.0, ffn);
-    eq_value(out, ctx->act_par, "bytes/token", "Korthikanti eq. 1-4");
-    eq_begin(out, "A3", "att, attention-score bytes per token",
-             "(2 + 3δ)·a·s; 0 with flash attention or selective recompute");
+    eq_result(out, ctx->act_par, "A2");
+    eq_formula(out, "A3", NULL);
     eq_subst(out, "%s", d->att == 0 ? (ctx->attention != PE_ATTENTION_STANDARD ? "0 (flash)" : "0 (selective recompute)")
                                     : "(2 + 3δ)·a·s");
-    eq_value(out, d->att, "bytes/token", "Korthikanti eq. 1-4");
-    eq_begin(out, "A4", "A_layer, one layer one micro-batch",
-             "s'·b·[(sp ? (rep + par)/t : rep + par/t) + att/t]");
+    eq_result(out, d->att, "A3");
+    eq_formula(out, "A4", NULL);
     if (sp)
         eq_subst(out, "%g·%g·[(%g + %g)/%g + %g/%g]   (s' = s/c = %g/%lld)", d->s_local, b,
                  ctx->act_rep, ctx->act_par, t, d->att, t, ctx->s, (long long)p->cp);
     else
         eq_subst(out, "%g·%g·[%g + %g/%g + %g/%g]   (s' = s/c = %g/%lld)", d->s_local, b,
                  ctx->act_rep, ctx->act_par, t, d->att, t, ctx->s, (long long)p->cp);
-    eq_value(out, d->a_layer, "bytes", "Korthikanti eq. 1-4");
+    eq_result(out, d->a_layer, "A4");
     if (p->recompute == PE_RECOMPUTE_FULL) {
-        eq_begin(out, "A5", "A_in, layer input kept under full recompute", "2·s'·b·h / (sp ? t : 1)");
+        eq_formula(out, "A5", NULL);
         eq_subst(out, "2·%g·%g·%g / %g", d->s_local, b, ctx->h, sp ? t : 1.0);
-        eq_value(out, d->a_in, "bytes", "Korthikanti §4.3");
+        eq_result(out, d->a_in, "A5");
     }
 }
 
@@ -238,24 +253,22 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
         eq_begin(out, "k", what, "table of docs/model.md §3 for schedule %s, p = %lld, m = %g, v = %lld",
                  pe_schedule_name(p->schedule), (long long)p->pp, d->m, (long long)p->virtual_stages);
         eq_value(out, d->k[i], "micro-batches", "Korthikanti §4.2.3, Narayanan §2.2");
-        snprintf(what, sizeof what, "layer activations %s", st);
-        if (p->recompute == PE_RECOMPUTE_FULL) {
-            eq_begin(out, "A6", what, "A_in·(L/p)·k + A_layer");
+        const bool full = p->recompute == PE_RECOMPUTE_FULL;
+        eq_formula(out, full ? "A6:full" : "A6", st);
+        if (full) {
             eq_subst(out, "%.6g·%g·%g + %.6g", d->a_in, d->stage_layers[i], d->k[i], d->a_layer);
         } else {
-            eq_begin(out, "A6", what, "A_layer·(L/p)·k");
             eq_subst(out, "%.6g·%g·%g", d->a_layer, d->stage_layers[i], d->k[i]);
         }
-        eq_value(out, d->a6[i], "bytes", "Korthikanti §4");
+        eq_result(out, d->a6[i], full ? "A6:full" : "A6");
     }
-    eq_begin(out, "A7", "embedding dropout mask (stage 0)", "δ·s'·b·h/(sp ? t : 1)·k_first");
+    eq_formula(out, "A7", NULL);
     eq_subst(out, "%g·%g·%g·%g/%g·%g", ctx->delta, d->s_local, b, ctx->h, sp ? t : 1.0, d->k_first);
-    eq_value(out, d->a7[0], "bytes", "Korthikanti §4");
-    eq_begin(out, "A8", "output layer inputs and fp32 logits (last stage)",
-             "(4·s'·b·h/(sp ? t : 1) + 4·s'·b·V/t)·k_last");
+    eq_result(out, d->a7[0], "A7");
+    eq_formula(out, "A8", NULL);
     eq_subst(out, "(4·%g·%g·%g/%g + 4·%g·%g·%g/%g)·%g", d->s_local, b, ctx->h, sp ? t : 1.0,
              d->s_local, b, ctx->V, t, d->k_last);
-    eq_value(out, d->a8[stages - 1], "bytes", "Korthikanti §4");
+    eq_result(out, d->a8[stages - 1], "A8");
 }
 
 /* §3 M5, M6 and the whole-model diagnostics. */
@@ -263,15 +276,14 @@ static void explain_mem_totals(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
                                const pe_detail *d, const pe_result *r)
 {
     const int stages = shown_stages(p, d);
-    char sb[32], what[96];
+    char sb[32];
     for (int i = 0; i < stages; i++) {
-        snprintf(what, sizeof what, "M_total %s", stage_name(i, p, d, sb));
-        eq_begin(out, "M5", what, "M1 + M2 + M3 + M4 + A6 + A7/A8 + R");
+        eq_formula(out, "M5", stage_name(i, p, d, sb));
         eq_subst(out, "%.6g + %.6g + %.6g + %.6g + %.6g + %.6g + %.6g", d->m1[i], d->m2[i],
                  d->m3[i], d->m4, d->a6[i], d->a7[i] + d->a8[i], ctx->reserve_bytes);
-        eq_value(out, d->total[i], "bytes", "spec");
+        eq_result(out, d->total[i], "M5");
     }
-    eq_begin(out, "M6", "fits", "max over stages M_total ≤ min(HBM, budgets.memory_gib)");
+    eq_formula(out, "M6", NULL);
     eq_subst(out, "%.6g GiB ≤ %.6g GiB: %s (memory-worst stage %d)", r->mem_total_gib,
              r->mem_budget_gib, r->mem_total_gib <= r->mem_budget_gib ? "yes" : "NO",
              r->worst_stage);
@@ -416,33 +428,30 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     char sb[32], what[96];
     const int stages = shown_stages(p, d);
     heading(out, "Compute (docs/model.md §4)");
-    eq_begin(out, "F1", "F_layer, forward FLOPs per token per layer", "2·N_mm + 4·s·h·κ");
+    eq_formula(out, "F1", NULL);
     eq_subst(out, "2·%.6g + 4·%g·%g·%g", ctx->N_mm, ctx->s, ctx->h,
              ctx->scenario->model.causal_flops ? 0.5 : 1.0);
-    eq_value(out, ctx->F_layer, "FLOP/token", "Narayanan §5.1");
-    eq_begin(out, "F2", "F_out, output layer", "2·h·V");
+    eq_result(out, ctx->F_layer, "F1");
+    eq_formula(out, "F2", NULL);
     eq_subst(out, "2·%g·%g", ctx->h, ctx->V);
-    eq_value(out, ctx->F_out, "FLOP/token", "Narayanan §5.1");
-    eq_begin(out, "F3", "F_model per step", "3·B·s·(L·F_layer + F_out)");
+    eq_result(out, ctx->F_out, "F2");
+    eq_formula(out, "F3", NULL);
     eq_subst(out, "3·%g·%g·(%g·%.6g + %.6g)", ctx->B, ctx->s, ctx->L, ctx->F_layer, ctx->F_out);
-    eq_value(out, ctx->F_model, "FLOP", "Narayanan §5.1");
-    eq_begin(out, "F4", "x, recompute FLOPs per token per layer",
-             "F_layer (full), 4·s·h·κ (selective), 0 (none)");
+    eq_result(out, ctx->F_model, "F3");
+    eq_formula(out, "F4", NULL);
     eq_subst(out, "%s", pe_recompute_name(p->recompute));
-    eq_value(out, d->x, "FLOP/token", "Korthikanti §5");
+    eq_result(out, d->x, "F4");
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p, d, sb);
         bool last = i == 1 || p->pp == 1;
-        snprintf(what, sizeof what, "f_fwd per micro-batch %s", st);
-        eq_begin(out, "F5", what, "b·s'·[(L/p)·F_layer + (last ? F_out : 0)] / t");
+        eq_formula(out, "F5", st);
         eq_subst(out, "%g·%g·[%g·%.6g + %.6g] / %g", b, d->s_local, d->stage_layers[i], ctx->F_layer,
                  last ? ctx->F_out : 0.0, t);
-        eq_value(out, d->f_fwd[i], "FLOP", "Narayanan §5.1");
-        snprintf(what, sizeof what, "f_bwd per micro-batch %s", st);
-        eq_begin(out, "F5", what, "2·f_fwd + b·s'·(L/p)·x / t");
+        eq_result(out, d->f_fwd[i], "F5");
+        eq_formula(out, "F5:bwd", st);
         eq_subst(out, "2·%.6g + %g·%g·%g·%.6g / %g", d->f_fwd[i], b, d->s_local,
                  d->stage_layers[i], d->x, t);
-        eq_value(out, d->f_bwd[i], "FLOP", "Narayanan §5.1");
+        eq_result(out, d->f_bwd[i], "F5:bwd");
         if (ctx->refined_compute)
             continue; /* the times come from F7–F11 below */
         snprintf(what, sizeof what, "τ_f, τ_b %s", st);
@@ -779,20 +788,19 @@ static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     for (int i = 0; i < shown_stages(p, d); i++) {
         fprintf(out, "P9   MoE layers %s = %g of %g\n", stage_name(i, p, d, sb), d->moe.n_moe[i],
                 d->stage_layers[i]);
-        eq_begin(out, "P16", "expert parameters per GPU", "n_moe·N_expert/(ep·etp)");
+        eq_formula(out, "P16", NULL);
         eq_subst(out, "%g·%.6g/(%lld·%lld)", d->moe.n_moe[i], e->N_expert, (long long)p->ep,
                  (long long)p->etp);
-        eq_value(out, d->moe.n_exp[i], "parameters", "design §2");
+        eq_result(out, d->moe.n_exp[i], "P16");
         eq_begin(out, "M'", "expert weights + grads + optimizer", "β·N_exp/(ZeRO ? edp : 1)");
         eq_value(out, d->moe.mem_experts[i], "bytes", "design §2");
     }
-    eq_begin(out, "A11", "routed token copies per layer",
-             "b·s'·k·ρ/t·(etp·2h + (gelu ? 4 : 6)·f_e)");
-    eq_value(out, d->moe.a_routed, "bytes", "design §2");
-    eq_begin(out, "A4'", "A_layer of an MoE layer", "attention part + router 8E + shared + A11");
-    eq_value(out, d->moe.a_layer_m, "bytes", "design §2");
-    eq_begin(out, "A12", "dispatch buffers (mem_other)", "b·s'·k·ρ·h·(β_d + 2·etp)/t");
-    eq_value(out, d->moe.a12, "bytes", "design §2");
+    eq_formula(out, "A11", NULL);
+    eq_result(out, d->moe.a_routed, "A11");
+    eq_formula(out, "A4'", NULL);
+    eq_result(out, d->moe.a_layer_m, "A4'");
+    eq_formula(out, "A12", NULL);
+    eq_result(out, d->moe.a12, "A12");
     fprintf(out, "     mem_experts_gib (of which, memory stage) = %.6g GiB\n", r->mem_experts_gib);
 }
 

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "model/detail.h"
+#include "model/formula.h"
 #include "model/rules.h"
 #include "eval_fixtures.h"
 
@@ -247,6 +248,25 @@ static void test_rules_table(void **state)
         assert_int_equal(by_rule[i], want[i]);
 }
 
+/* The equation texts explain prints (model/formula.h): every key explain
+ * looks up is there, with a formula, a unit and a source. */
+static void test_formula_table(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"P1", "P2", "P3", "P4", "P6", "P7", "P16", "M1", "M2",
+                                       "M3", "M4", "A1", "A2", "A3", "A4", "A5", "A6", "A6:full",
+                                       "A7", "A8", "M5", "M6", "A11", "A4'", "A12", "F1", "F2",
+                                       "F3", "F4", "F5", "F5:bwd"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const pe_formula *f = pe_formula_find(keys[i]);
+        assert_non_null(f);
+        assert_string_equal(f->key, keys[i]);
+        assert_true(f->what[0] && f->formula[0] && f->unit[0] && f->source[0]);
+    }
+    assert_string_equal(pe_formula_find("M1")->formula, "β_w·N_gpu / (z ≥ 3 ? D : 1)");
+    assert_null(pe_formula_find("M99"));
+}
+
 /* An invalid plan gets identity fields only. */
 static void test_invalid_result(void **state)
 {
@@ -474,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_v8),
         cmocka_unit_test(test_many_rules),
         cmocka_unit_test(test_rules_table),
+        cmocka_unit_test(test_formula_table),
         cmocka_unit_test(test_invalid_result),
         cmocka_unit_test(test_interventions),
         cmocka_unit_test(test_status_precedence),
