@@ -93,6 +93,13 @@ static void eq_formula(FILE *out, const char *key, const char *stage)
         fprintf(out, "%-4s %s = %s\n", id, f->what, f->formula);
 }
 
+/* The same with the caller's name for it (a collective of one axis). */
+static void eq_formula_as(FILE *out, const char *key, const char *what)
+{
+    const pe_formula *f = pe_formula_find(key);
+    fprintf(out, "%-4s %s = %s\n", f->key, what, f->formula);
+}
+
 /* Its value, with the table's unit and source. */
 static void eq_result(FILE *out, double value, const char *key)
 {
@@ -322,8 +329,7 @@ static void explain_group(FILE *out, const char *axis, const pe_group *g, long l
 static void explain_rs(FILE *out, const char *what, const pe_group *g, const pe_net *net,
                        double S, double value)
 {
-    eq_begin(out, "C4", what,
-             "(n_in−1)/n_in·S/B_in + (n_in−1)·α_in + (n_out−1)/n_out·(S/n_in)/B_out + (n_out−1)·α_out");
+    eq_formula_as(out, "C4", what);
     if (g->n_in == 1 && g->n_out == 1) {
         eq_subst(out, "0 (a group of one: no communication)");
     } else {
@@ -336,14 +342,14 @@ static void explain_rs(FILE *out, const char *what, const pe_group *g, const pe_
                      S, g->n_in, net->out_bps, g->n_out - 1, net->alpha_out);
         eq_subst(out, "%s + %s", intra, inter);
     }
-    eq_value(out, value, "s", "Thakur 2005");
+    eq_result(out, value, "C4");
 }
 
 /* C7 with the numbers substituted. */
 static void explain_p2p(FILE *out, const char *what, const pe_group *g, const pe_net *net,
                         double S, double value)
 {
-    eq_begin(out, "C7", what, "α + S/B (inter-node α_out, B_out when the group spans nodes)");
+    eq_formula_as(out, "C7", what);
     if (g->n == 1)
         eq_subst(out, "0 (a group of one: no communication)");
     else if (g->n_out > 1)
@@ -353,7 +359,7 @@ static void explain_p2p(FILE *out, const char *what, const pe_group *g, const pe
         eq_subst(out, "%g + %.6g/%.6g   (inside a node: %s)", net->alpha_in, S,
                  net->full_mesh ? net->link_bps : net->switch_bps,
                  net->full_mesh ? "one link" : "bandwidth_gb_s");
-    eq_value(out, value, "s", "Thakur 2005");
+    eq_result(out, value, "C7");
 }
 
 /* §12 F7–F11: the compute times by GEMM shape, attention core, element-wise
@@ -395,17 +401,16 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
         fprintf(out, "       = %.6g s (efficiency F/(peak·τ) = %.4g)%*s[Hockney n½; Williams]\n",
                 d->gemm_t[i], F / (ctx->peak * d->gemm_t[i]), 8, "");
     }
-    eq_begin(out, "F9", "attention core per layer", "b·s'·4·s·h·κ/t / (peak·e_att)");
+    eq_formula(out, "F9", NULL);
     eq_subst(out, "%g·%.6g/%g / %.6g", M, ctx->F_att, t, ctx->att_rate);
-    eq_value(out, d->tau_core, "s", "Narayanan §5.1");
-    eq_begin(out, "F10", "element-wise per layer", "b·s'·(rep/(sp ? t : 1) + par/t + att/t) / (W·η_W)");
+    eq_result(out, d->tau_core, "F9");
+    eq_formula(out, "F10", NULL);
     eq_subst(out, "%g·(%g/%g + %g/%g + %g/%g) / %.6g", M, ctx->ew_rep,
              p->sequence_parallel ? t : 1.0, ctx->ew_par, t, ctx->ew_att, t, ctx->ew_bps);
-    eq_value(out, d->tau_ew, "s", "Korthikanti §4; roofline");
-    eq_begin(out, "F7-10", "output layer (last stage)", "GEMM M×h×V/t + b·s'·12·V/t/(W·η_W)");
-    eq_value(out, d->tau_out, "s", "spec §12");
-    eq_begin(out, "F8-10", "τ_lf, τ_lb, τ_att per layer",
-             "GEMMs + core + element-wise; 2·τ_lf + recompute (full τ_lf, selective core + att part)");
+    eq_result(out, d->tau_ew, "F10");
+    eq_formula(out, "F7-10", NULL);
+    eq_result(out, d->tau_out, "F7-10");
+    eq_formula(out, "F8-10", NULL);
     fprintf(out, "       = %.6g s, %.6g s, %.6g s\n", d->tau_lf, d->tau_lb, d->tau_att);
     const int stages = shown_stages(p, d);
     for (int i = 0; i < stages; i++) {
@@ -475,9 +480,7 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     if (ctx->refined_compute) {
         explain_refined_compute(out, ctx, p, d);
     } else {
-        eq_begin(out, "F6", "τ_lf, τ_lb, τ_att per layer",
-                 "b·s'·F_layer/t/(peak·e), (2·b·s'·F_layer + b·s'·x)/t/(peak·e), "
-                 "b·s'·4·s·h·κ/t/(peak·e)");
+        eq_formula(out, "F6:layer", NULL);
         fprintf(out, "       = %.6g s, %.6g s, %.6g s\n", d->tau_lf, d->tau_lb, d->tau_att);
     }
     if (ctx->accum_s_per_param > 0)
@@ -518,20 +521,20 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     explain_group(out, "cp", &d->g_cp, p->tp, ctx);
     explain_group(out, "dp", &d->g_dp, p->tp, ctx);
     explain_group(out, "pp", &d->g_pp, p->tp * p->cp * p->dp, ctx);
-    eq_begin(out, "X1", "S_tp, bytes per TP all-reduce", "2·b·s'·h");
+    eq_formula(out, "X1:S", NULL);
     eq_subst(out, "2·%g·%g·%g", b, d->s_local, ctx->h);
-    eq_value(out, d->s_tp, "bytes", "Korthikanti §3");
+    eq_result(out, d->s_tp, "X1:S");
     explain_rs(out, "T_rs(S_tp) over tp", &d->g_tp, net, d->s_tp, d->t_ar_tp / 2);
     if (d->t_ar_tp_tree > 0)
         fprintf(out, "C10  tree all-reduce over tp = 2·[chain in the node + (S + S_half)/(n_in·B_out) "
                      "+ ⌈log2 n_out⌉·α_out] = %.6g s; T_ar below is the faster of ring and tree   "
                      "[NCCL]\n", d->t_ar_tp_tree);
-    eq_begin(out, "C5", "T_ar(S_tp)", "2·T_rs");
-    eq_value(out, d->t_ar_tp, "s", "Thakur 2005");
-    eq_begin(out, "X1", "χ_tp,f", "(L/p)·max(0, 2·T_ar − overlap.tp·τ_lf)");
+    eq_formula(out, "C5:tp", NULL);
+    eq_result(out, d->t_ar_tp, "C5:tp");
+    eq_formula(out, "X1:f", NULL);
     const double lt = d->stage_layers[d->time_stage]; /* the time stage's layers */
     eq_subst(out, "%g·max(0, 2·%.6g − %g·%.6g)", lt, d->t_ar_tp, ov->tp, d->tau_lf);
-    eq_value(out, d->chi_tp_f, "s", "Korthikanti §3");
+    eq_result(out, d->chi_tp_f, "X1:f");
     if (ctx->tp_async_bwd) { /* X13 */
         const bool sp = p->sequence_parallel, full = p->recompute == PE_RECOMPUTE_FULL;
         eq_begin(out, "X13", "E_b, backward TP time per layer (asynchronous input gradients)",
@@ -543,29 +546,28 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
                  sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[0],
                  sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[2]);
         eq_value(out, d->tp_bwd_layer, "s", "Megatron-LM async all-reduce");
-        eq_begin(out, "X1", "χ_tp,b", "(L/p)·max(0, E_b − overlap.tp·τ_lb)");
+        eq_formula(out, "X1:b-async", NULL);
         eq_subst(out, "%g·max(0, %.6g − %g·%.6g)", lt, d->tp_bwd_layer, ov->tp, d->tau_lb);
     } else {
-        eq_begin(out, "X1", "χ_tp,b", "(L/p)·max(0, (2 + 2·[full])·T_ar − overlap.tp·τ_lb)");
+        eq_formula(out, "X1:b", NULL);
         eq_subst(out, "%g·max(0, %g·%.6g − %g·%.6g)", lt,
                  p->recompute == PE_RECOMPUTE_FULL ? 4.0 : 2.0, d->t_ar_tp, ov->tp, d->tau_lb);
     }
-    eq_value(out, d->chi_tp_b, "s", "Korthikanti §3");
+    eq_result(out, d->chi_tp_b, "X1:b");
     if (p->cp > 1) {
-        eq_begin(out, "X2", "S_kv, bytes per CP hop", "2·b·s'·2·g·d/t");
+        eq_formula(out, "X2:S", NULL);
         eq_subst(out, "2·%g·%g·2·%g·%g/%g", b, d->s_local, ctx->g, ctx->d, t);
-        eq_value(out, d->s_kv, "bytes", "Liu 2023");
+        eq_result(out, d->s_kv, "X2:S");
         explain_p2p(out, "T_p2p(S_kv)", &d->g_cp, net, d->s_kv, d->t_p2p_cp);
-        eq_begin(out, "X2", "χ_cp,f", "(L/p)·max(0, (c−1)·T_p2p − overlap.cp·τ_att)");
+        eq_formula(out, "X2:f", NULL);
         eq_subst(out, "%g·max(0, %lld·%.6g − %g·%.6g)", lt, (long long)p->cp - 1,
                  d->t_p2p_cp, ov->cp, d->tau_att);
-        eq_value(out, d->chi_cp_f, "s", "Liu 2023");
-        eq_begin(out, "X2", "χ_cp,b",
-                 "(L/p)·max(0, (2 + [recompute ≠ none])·(c−1)·T_p2p − overlap.cp·2·τ_att)");
+        eq_result(out, d->chi_cp_f, "X2:f");
+        eq_formula(out, "X2:b", NULL);
         eq_subst(out, "%g·max(0, %g·%lld·%.6g − %g·2·%.6g)", lt,
                  p->recompute != PE_RECOMPUTE_NONE ? 3.0 : 2.0, (long long)p->cp - 1,
                  d->t_p2p_cp, ov->cp, d->tau_att);
-        eq_value(out, d->chi_cp_b, "s", "Liu 2023");
+        eq_result(out, d->chi_cp_b, "X2:b");
     } else {
         fprintf(out, "X2   c = 1: no context-parallel communication\n");
     }
@@ -601,23 +603,22 @@ static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     }
     fprintf(out, "     time stage (larger t_f + t_b, ties to stage 0): stage %d\n", r->time_stage);
     if (p->pp > 1) {
-        eq_begin(out, "X3", "S_pp, bytes per pipeline hop", "2·b·s'·h/(sp ? t : 1)");
+        eq_formula(out, "X3:S", NULL);
         eq_subst(out, "2·%g·%g·%g/%g", b, d->s_local, ctx->h, p->sequence_parallel ? t : 1.0);
-        eq_value(out, d->s_pp, "bytes", "Narayanan §2.2");
+        eq_result(out, d->s_pp, "X3:S");
         if (d->pp_hop_bytes != d->s_pp) {
-            eq_begin(out, "X6", "T_p2p with scatter/gather (no sp, spans nodes)",
-                     "T_p2p(S_pp/t) inter-node + T_rs(S_pp) all-gather over tp inside the node");
+            eq_formula(out, "X6", NULL);
             eq_subst(out, "S_pp/t = %.6g/%g = %.6g bytes across nodes", d->s_pp, t, d->pp_hop_bytes);
-            eq_value(out, d->t_p2p_pp, "s", "Narayanan §4.1");
+            eq_result(out, d->t_p2p_pp, "X6");
         } else {
             explain_p2p(out, "T_p2p(S_pp)", &d->g_pp, net, d->s_pp, d->t_p2p_pp);
         }
-        eq_begin(out, "X3", "χ_pp", "m·v·[max(0, T_p2p − overlap.pp·τ_f/v) + max(0, T_p2p − overlap.pp·τ_b/v)]");
+        eq_formula(out, "X3", NULL);
         eq_subst(out, "%g·%lld·[max(0, %.6g − %g·%.6g/%lld) + max(0, %.6g − %g·%.6g/%lld)]", m,
                  (long long)p->virtual_stages, d->t_p2p_pp, ov->pp, d->tau_f[ts],
                  (long long)p->virtual_stages, d->t_p2p_pp, ov->pp, d->tau_b[ts],
                  (long long)p->virtual_stages);
-        eq_value(out, d->chi_pp, "s", "Narayanan §2.2");
+        eq_result(out, d->chi_pp, "X3");
     } else {
         fprintf(out, "X3   p = 1: no pipeline communication\n");
     }
@@ -631,12 +632,11 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     const pe_overlap *ov = &p->overlap;
     const pe_net *net = &ctx->net;
     const int ts = d->time_stage;
-    eq_begin(out, "X4", "S_g, S_w (time stage)", "β_g·N_gpu, β_w·N_gpu");
+    eq_formula(out, "X4:S", NULL);
     eq_subst(out, "%g·%.6g, %g·%.6g", ctx->beta_g, d->n_gpu[ts], ctx->beta_w, d->n_gpu[ts]);
     fprintf(out, "       = %.6g bytes, %.6g bytes\n", d->s_g, d->s_w);
     if (ctx->dp_flat && d->g_dp.n_out > 1) {
-        eq_begin(out, "C9", "T_rs(S_g), T_rs(S_w): one flat ring over dp·c (framework)",
-                 "(n−1)/n·(S + S_half)/min(B_in, n_in·B_out) + (n−1)·α_out");
+        eq_formula(out, "C9", NULL);
         fprintf(out, "       = %.6g s, %.6g s%*s[NCCL ring; Thakur 2005]\n", d->t_rs_g,
                 d->t_rs_w, 30, "");
     } else {
@@ -675,29 +675,26 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         fprintf(out, "C10  tree all-reduce of S_g over dp·c = %.6g s against the ring's 2·T_rs = "
                      "%.6g s: X4 takes the faster   [NCCL]\n", d->t_ar_dp_tree, 2 * d->t_rs_g);
     if (ctx->dp_bucket_bytes > 0 && p->zero <= 1) {
-        eq_begin(out, "X7", "last gradient bucket, never hidden",
-                 "max(0, min(1, bucket/S_g)·T − max(0, T − overlap.dp·τ_b)), included in χ_dp above");
+        eq_formula(out, "X7", NULL);
         eq_subst(out, "bucket %.6g bytes of S_g %.6g", ctx->dp_bucket_bytes, d->s_g);
-        eq_value(out, d->dp_last_bucket, "s", "PyTorch DDP; Megatron-Core DDP");
+        eq_result(out, d->dp_last_bucket, "X7");
     }
     if (ctx->comm_slowdown > 0)
         fprintf(out, "X8   every exposed time above includes φ·(its hidden part), φ = %g (compute "
                      "slowed by overlapped communication)\n", ctx->comm_slowdown);
     if (ctx->opt_s_per_param > 0) {
         const bool shard = p->zero >= 1;
-        eq_begin(out, "X14", "optimizer step, the framework's passes",
-                 "(N_gpu/(z ≥ 1 ? D : 1) + N_experts/(z ≥ 1 ? D_e : 1))·"
-                 "optimizer_pass_bytes/(W·η_W)");
+        eq_formula(out, "X14", NULL);
         eq_subst(out, "(%.6g/%g + %.6g/%g)·%.6g s per parameter", d->n_gpu[ts],
                  shard ? d->D : 1.0, d->moe.n_exp[ts], shard && ctx->moe.on ? d->moe.D_e : 1.0,
                  ctx->opt_s_per_param);
-        eq_value(out, d->optimizer, "s", "Megatron-LM optimizer");
+        eq_result(out, d->optimizer, "X14");
         return;
     }
-    eq_begin(out, "X5", "optimizer step", "N_gpu/(z ≥ 1 ? D : 1)·(β_w + β_g + 2·β_o)/W");
+    eq_formula(out, "X5", NULL);
     eq_subst(out, "%.6g/%g·(%g + %g + 2·%g)/%.6g", d->n_gpu[ts], p->zero >= 1 ? d->D : 1.0,
              ctx->beta_w, ctx->beta_g, ctx->beta_o, ctx->hbm_bps);
-    eq_value(out, d->optimizer, "s", "spec");
+    eq_result(out, d->optimizer, "X5");
 
 }
 
@@ -734,9 +731,9 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
              p->schedule >= PE_SCHEDULE_ZB_H1 ? "Qi 2023" : "GPipe; Narayanan §2.2");
     if (ctx->bubble_by_stage && p->pp > 1)
         explain_b5(out, p, d);
-    eq_begin(out, "§7", "bubble_fraction", "bubble / (m·(t_f + t_b))");
+    eq_formula(out, "§7:fraction", NULL);
     eq_subst(out, "%.6g / (%g·%.6g)", d->bubble, m, d->t_f[ts] + d->t_b[ts]);
-    eq_value(out, r->bubble_fraction, "", "spec");
+    eq_result(out, r->bubble_fraction, "§7:fraction");
 
     heading(out, "Step time (docs/model.md §8)");
     fprintf(out, "     compute_s   = m·(τ_f + τ_b)     = %g·(%.6g + %.6g) = %.6g s\n", m,
@@ -746,26 +743,26 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     fprintf(out, "     bubble_s    = %.6g s\n     pp_comm_s   = %.6g s\n     dp_comm_s   = %.6g s\n"
                  "     optimizer_s = %.6g s\n",
             r->bubble_s, r->pp_comm_s, r->dp_comm_s, r->optimizer_s);
-    eq_begin(out, "S1", "step_time_s", "the seven columns added left to right");
-    eq_value(out, r->step_time_s, "s", "spec");
-    eq_begin(out, "S2", "comm_fraction", "(tp + cp + pp + dp comm) / step");
-    eq_value(out, r->comm_fraction, "", "spec");
+    eq_formula(out, "S1", NULL);
+    eq_result(out, r->step_time_s, "S1");
+    eq_formula(out, "S2", NULL);
+    eq_result(out, r->comm_fraction, "S2");
     fprintf(out, "S3   bound = largest of compute %.6g, communication %.6g, bubble %.6g -> %s\n",
             r->compute_s,
             r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s + r->ep_comm_s, r->bubble_s,
             pe_bound_name(r->bound));
-    eq_begin(out, "S4", "tokens_per_s", "B·s / step");
+    eq_formula(out, "S4:tokens", NULL);
     eq_subst(out, "%g·%g / %.6g", ctx->B, ctx->s, r->step_time_s);
-    eq_value(out, r->tokens_per_s, "tokens/s", "spec");
-    eq_begin(out, "S4", "mfu", "F_model / (step·N·peak)");
+    eq_result(out, r->tokens_per_s, "S4:tokens");
+    eq_formula(out, "S4:mfu", NULL);
     eq_subst(out, "%.6g / (%.6g·%g·%.6g)", ctx->F_model, r->step_time_s, ctx->N, ctx->peak);
-    eq_value(out, r->mfu, "", "Narayanan §5.1");
+    eq_result(out, r->mfu, "S4:mfu");
     fprintf(out, "S4   hfu = F_hw/(step·N·peak) = %.6g; tflops_per_gpu = F_model/(step·N)/1e12 = %.6g\n",
             r->hfu, r->tflops_per_gpu);
     if (r->has_train_days) {
-        eq_begin(out, "S5", "train_days", "tokens / tokens_per_s / 86400");
+        eq_formula(out, "S5", NULL);
         eq_subst(out, "%.6g / %.6g / 86400", ctx->scenario->training.tokens, r->tokens_per_s);
-        eq_value(out, r->train_days, "days", "spec");
+        eq_result(out, r->train_days, "S5");
         fprintf(out, "S5   gpu_hours = N·train_days·24 = %.6g\n", r->gpu_hours);
     }
 }
@@ -781,10 +778,10 @@ static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
             e->E, e->k, e->f_e_d, e->rho, (long long)p->ep, (long long)p->etp);
     fprintf(out, "P13  N_total = %.6g parameters; P14 N_active = %.6g (input embedding included)\n",
             e->N_total, e->N_active);
-    eq_begin(out, "edp", "expert data-parallel group", "t·c·dp/(ep·etp)");
+    eq_formula(out, "edp", NULL);
     eq_subst(out, "%lld·%lld·%lld/(%lld·%lld)", (long long)p->tp, (long long)p->cp,
              (long long)p->dp, (long long)p->ep, (long long)p->etp);
-    eq_value(out, d->moe.D_e, "GPUs", "Megatron parallel_state.py");
+    eq_result(out, d->moe.D_e, "edp");
     for (int i = 0; i < shown_stages(p, d); i++) {
         fprintf(out, "P9   MoE layers %s = %g of %g\n", stage_name(i, p, d, sb), d->moe.n_moe[i],
                 d->stage_layers[i]);
@@ -792,8 +789,8 @@ static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
         eq_subst(out, "%g·%.6g/(%lld·%lld)", d->moe.n_moe[i], e->N_expert, (long long)p->ep,
                  (long long)p->etp);
         eq_result(out, d->moe.n_exp[i], "P16");
-        eq_begin(out, "M'", "expert weights + grads + optimizer", "β·N_exp/(ZeRO ? edp : 1)");
-        eq_value(out, d->moe.mem_experts[i], "bytes", "design §2");
+        eq_formula(out, "M'", NULL);
+        eq_result(out, d->moe.mem_experts[i], "M'");
     }
     eq_formula(out, "A11", NULL);
     eq_result(out, d->moe.a_routed, "A11");
@@ -815,23 +812,21 @@ static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
     fprintf(out, "     expert and shared-expert GEMMs in %s, router in bf16 (see above)\n",
             ctx->fp8 ? "fp8" : "bf16");
     if (ctx->refined_compute) {
-        eq_begin(out, "F19", "one MoE layer from its GEMMs (refined)",
-                 "attention GEMMs + shared + router + (E/ep)·expert(M_e) + core + element-wise");
+        eq_formula(out, "F19", NULL);
         eq_subst(out, "M_e = b·s'·k·ρ·ep·etp/(t·E) = %g rows per local expert; experts %.6g s, "
                       "shared %.6g s, router %.6g s",
                  d->moe.M_e, d->moe.t_exp, d->moe.t_sh, d->moe.t_router);
-        eq_value(out, d->moe.tau_mlf, "s", "docs/model.md §14");
+        eq_result(out, d->moe.tau_mlf, "F19");
     }
     explain_group(out, "ep", &d->moe.g_ep, (long long)p->etp, ctx);
-    eq_begin(out, "X9", "S_dispatch, S_combine", "b·s'·k·ρ·h·β/t");
+    eq_formula(out, "X9:S", NULL);
     eq_subst(out, "%.6g, %.6g bytes per GPU", d->moe.s_disp, d->moe.s_comb);
-    eq_begin(out, "X9", "T_ep", "T_a2a(S_dispatch) + T_a2a(S_combine)   (C6 on the ep group)");
-    eq_value(out, d->moe.t_ep, "s", "design §4");
-    eq_begin(out, "X10", "χ_ep,f, χ_ep,b", "n_moe·max(0, (1 + [full])·T_ep − overlap.ep·τ_ml)");
+    eq_formula(out, "X9", NULL);
+    eq_result(out, d->moe.t_ep, "X9");
+    eq_formula(out, "X10", NULL);
     eq_subst(out, "%.6g, %.6g (tau_mlf %.6g, tau_mlb %.6g)", d->moe.chi_ep_f[ts],
              d->moe.chi_ep_b[ts], d->moe.tau_mlf, d->moe.tau_mlb);
-    eq_begin(out, "X11", "expert-TP all-gather/reduce-scatter, in tp_comm_s",
-             "n_moe·2·T_rs(etp·S_combine)");
+    eq_formula(out, "X11", NULL);
     eq_subst(out, "%.6g, %.6g s per micro-batch", d->moe.chi_etp_f[ts], d->moe.chi_etp_b[ts]);
     eq_begin(out, "S1'", "step_time_s", "the seven columns + ep_comm_s");
     eq_subst(out, "... + ep_comm_s = ... + m·(χ_ep,f + χ_ep,b) = ... + %.6g", r->ep_comm_s);
@@ -1028,20 +1023,19 @@ void explain_collective(FILE *out, const pe_cluster *cluster, int op, double byt
     switch (op) {
     case 0:
         explain_rs(out, "T_rs(S)", &g, &net, bytes, rs);
-        eq_begin(out, "C5", "T_ar(S)", "2·T_rs(S)");
-        eq_value(out, comm_all_reduce(&net, &g, bytes), "s", "Thakur 2005");
+        eq_formula(out, "C5", NULL);
+        eq_result(out, comm_all_reduce(&net, &g, bytes), "C5");
         break;
     case 1:
     case 2:
         explain_rs(out, "T_rs(S) (all-gather: the same)", &g, &net, bytes, rs);
         break;
     case 3:
-        eq_begin(out, "C6", "T_a2a(S)",
-                 "(n_in−1)/n·S/B_in + (n_in−1)·α_in + (n − n_in)/n·S/B_out + (n_out−1)·α_out");
+        eq_formula(out, "C6", NULL);
         eq_subst(out, "%g/%g·%.6g/%.6g + %g·%g + %g/%g·%.6g/%.6g + %g·%g", g.n_in - 1, g.n, bytes,
                  g.b_in, g.n_in - 1, net.alpha_in, g.n - g.n_in, g.n, bytes, net.out_bps,
                  g.n_out - 1, net.alpha_out);
-        eq_value(out, comm_all_to_all(&net, &g, bytes), "s", "Thakur 2005");
+        eq_result(out, comm_all_to_all(&net, &g, bytes), "C6");
         break;
     default:
         explain_p2p(out, "T_p2p(S)", &g, &net, bytes, comm_p2p(&net, &g, bytes));

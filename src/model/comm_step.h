@@ -78,6 +78,18 @@ ALWAYS_INLINE void comm_dense_collectives(const pe_eval_ctx *ctx, const pe_plan 
  * X11 expert-TP all-gather/reduce-scatter per MoE layer, with their
  * overlap, and X1's count on MoE layers: ep[0..3] = χ_ep,f, χ_ep,b,
  * χ_etp,f, χ_etp,b of one MoE layer. */
+#define PE_TEXT_X9 \
+    {"X9", "T_ep", \
+     "T_a2a(S_dispatch) + T_a2a(S_combine)   (C6 on the ep group)", \
+     "s", "design §4"}
+#define PE_TEXT_X10 \
+    {"X10", "χ_ep,f, χ_ep,b", \
+     "n_moe·max(0, (1 + [full])·T_ep − overlap.ep·τ_ml)", \
+     "s", "design §4"}
+#define PE_TEXT_X11 \
+    {"X11", "expert-TP all-gather/reduce-scatter, in tp_comm_s", \
+     "n_moe·2·T_rs(etp·S_combine)", \
+     "s", "design §4"}
 ALWAYS_INLINE void comm_moe_collectives(const pe_eval_ctx *ctx, const pe_plan *pl,
                                         const pe_layout *q, pe_detail *w, double ep_chi[4])
 {
@@ -152,6 +164,10 @@ ALWAYS_INLINE void comm_layer_step(const pe_eval_ctx *ctx, const pe_plan *pl, co
 /* §6 X3 one pipeline hop; §12 X6: with Megatron's scatter/gather and
  * without sp, a hop that crosses nodes carries 1/t of the activation, then
  * an all-gather over the tp group inside the node restores it. */
+#define PE_TEXT_X6 \
+    {"X6", "T_p2p with scatter/gather (no sp, spans nodes)", \
+     "T_p2p(S_pp/t) inter-node + T_rs(S_pp) all-gather over tp inside the node", \
+     "s", "Narayanan §4.1"}
 ALWAYS_INLINE double comm_pipeline_hop(const pe_eval_ctx *ctx, const pe_plan *pl,
                                        const pe_layout *q, pe_detail *w)
 {

@@ -10,7 +10,10 @@ double compute_kappa(const pe_model *m);
 /* attention score/context FLOPs per token per layer, 4·s·h·κ (part of F1) */
 double compute_attention(const pe_model *m);
 /* F1 F_layer = 2·N_mm + 4·s·h·κ (N_mm from the dimensions, P1) */
-#define PE_TEXT_F1 {"F1", "F_layer, forward FLOPs per token per layer", "2·N_mm + 4·s·h·κ", "FLOP/token", "Narayanan §5.1"}
+#define PE_TEXT_F1 \
+    {"F1", "F_layer, forward FLOPs per token per layer", \
+     "2·N_mm + 4·s·h·κ", \
+     "FLOP/token", "Narayanan §5.1"}
 double compute_layer(const pe_model *m);
 /* F2 F_out = 2·h·V */
 #define PE_TEXT_F2 {"F2", "F_out, output layer", "2·h·V", "FLOP/token", "Narayanan §5.1"}
@@ -19,14 +22,20 @@ double compute_out(const pe_model *m);
 #define PE_TEXT_F3 {"F3", "F_model per step", "3·B·s·(L·F_layer + F_out)", "FLOP", "Narayanan §5.1"}
 double compute_model(const pe_model *m, double global_batch);
 /* F4 recompute FLOPs per token per layer: F_layer (full), 4·s·h·κ (selective), 0 */
-#define PE_TEXT_F4 {"F4", "x, recompute FLOPs per token per layer", "F_layer (full), 4·s·h·κ (selective), 0 (none)", "FLOP/token", "Korthikanti §5"}
+#define PE_TEXT_F4 \
+    {"F4", "x, recompute FLOPs per token per layer", \
+     "F_layer (full), 4·s·h·κ (selective), 0 (none)", \
+     "FLOP/token", "Korthikanti §5"}
 double compute_recompute(const pe_model *m, pe_recompute recompute);
 /* F4 F_hw = F_model + B·s·L·x */
 double compute_hardware(const pe_model *m, double global_batch, pe_recompute recompute);
 
 /* F5 forward FLOPs per micro-batch per GPU on a stage:
  * b·s'·[(L/p)·F_layer + (last ? F_out : 0)] / t */
-#define PE_TEXT_F5 {"F5", "f_fwd per micro-batch", "b·s'·[(L/p)·F_layer + (last ? F_out : 0)] / t", "FLOP", "Narayanan §5.1"}
+#define PE_TEXT_F5 \
+    {"F5", "f_fwd per micro-batch", \
+     "b·s'·[(L/p)·F_layer + (last ? F_out : 0)] / t", \
+     "FLOP", "Narayanan §5.1"}
 inline double compute_fwd(double b, double s_local, double layers_per_stage, double f_layer,
                           double f_out, int last, double t)
 {
@@ -34,7 +43,10 @@ inline double compute_fwd(double b, double s_local, double layers_per_stage, dou
 }
 
 /* F5 backward: 2·f_fwd + b·s'·(L/p)·x / t */
-#define PE_TEXT_F5_BWD {"F5:bwd", "f_bwd per micro-batch", "2·f_fwd + b·s'·(L/p)·x / t", "FLOP", "Narayanan §5.1"}
+#define PE_TEXT_F5_BWD \
+    {"F5:bwd", "f_bwd per micro-batch", \
+     "2·f_fwd + b·s'·(L/p)·x / t", \
+     "FLOP", "Narayanan §5.1"}
 inline double compute_bwd(double f_fwd, double b, double s_local, double layers_per_stage,
                           double x, double t)
 {
@@ -45,6 +57,10 @@ inline double compute_bwd(double f_fwd, double b, double s_local, double layers_
 inline double compute_time(double flops, double rate) { return flops / rate; }
 
 /* F6 τ_lf = b·s'·F_layer/t/(peak·e) */
+#define PE_TEXT_F6_LAYER \
+    {"F6:layer", "τ_lf, τ_lb, τ_att per layer", \
+     "b·s'·F_layer/t/(peak·e), (2·b·s'·F_layer + b·s'·x)/t/(peak·e), b·s'·4·s·h·κ/t/(peak·e)", \
+     "s", "Narayanan §5.1"}
 inline double compute_layer_fwd_time(double b, double s_local, double f_layer, double t,
                                      double rate)
 {

@@ -98,6 +98,22 @@ ALWAYS_INLINE void compute_textbook(const pe_eval_ctx *ctx, const pe_plan *pl, c
 
 /* F7–F10 (F18 with fp8) one dense layer from its GEMM shapes, the attention
  * core and the element-wise bytes; the output layer. */
+#define PE_TEXT_F9 \
+    {"F9", "attention core per layer", \
+     "b·s'·4·s·h·κ/t / (peak·e_att)", \
+     "s", "Narayanan §5.1"}
+#define PE_TEXT_F10 \
+    {"F10", "element-wise per layer", \
+     "b·s'·(rep/(sp ? t : 1) + par/t + att/t) / (W·η_W)", \
+     "s", "Korthikanti §4; roofline"}
+#define PE_TEXT_F7_10_OUT \
+    {"F7-10", "output layer (last stage)", \
+     "GEMM M×h×V/t + b·s'·12·V/t/(W·η_W)", \
+     "s", "spec §12"}
+#define PE_TEXT_F8_10_LAYER \
+    {"F8-10", "τ_lf, τ_lb, τ_att per layer", \
+     "GEMMs + core + element-wise; 2·τ_lf + recompute (full τ_lf, selective core + att part)", \
+     "s", "spec §12"}
 ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *pl,
                                          const pe_layout *q, pe_detail *w)
 {
@@ -129,6 +145,10 @@ ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *
  * h × k_μ'·f_e/etp and f_e/etp × h (the rows routed to one expert after the
  * EP all-to-all and the etp all-gather); core and element-wise work as F9,
  * F10 with the routed and shared activations. */
+#define PE_TEXT_F19 \
+    {"F19", "one MoE layer from its GEMMs (refined)", \
+     "attention GEMMs + shared + router + (E/ep)·expert(M_e) + core + element-wise", \
+     "s", "docs/model.md §14"}
 ALWAYS_INLINE void compute_refined_moe_layer(const pe_eval_ctx *ctx, const pe_plan *pl,
                                              const pe_layout *q, pe_detail *w)
 {

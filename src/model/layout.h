@@ -79,6 +79,10 @@ ALWAYS_INLINE double layout_candidate_moe(const pe_eval_ctx *ctx, const pe_plan 
 
 /* The layout of a valid plan with m micro-batches. ext = 0 is the dense
  * bf16 path of a v1 plan: the compiler then drops every other kind. */
+#define PE_TEXT_EDP \
+    {"edp", "expert data-parallel group", \
+     "t·c·dp/(ep·etp)", \
+     "GPUs", "Megatron parallel_state.py"}
 ALWAYS_INLINE pe_layout layout_of(const pe_eval_ctx *ctx, const pe_plan *pl, int64_t m, int ext)
 {
     pe_layout q;

@@ -34,7 +34,10 @@ inline double mem_optimizer(double beta_o, double n_gpu, int64_t zero, double D)
 }
 
 /* M4 ZeRO-3 working set [z = 3]·(2·β_w + β_g)·max(N_layer, V·h)/t */
-#define PE_TEXT_M4 {"M4", "ZeRO-3 working set", "[z = 3]·(2·β_w + β_g)·max(N_layer, V·h)/t", "bytes", "ZeRO §5"}
+#define PE_TEXT_M4 \
+    {"M4", "ZeRO-3 working set", \
+     "[z = 3]·(2·β_w + β_g)·max(N_layer, V·h)/t", \
+     "bytes", "ZeRO §5"}
 inline double mem_zero3_working(int64_t zero, double beta_w, double beta_g, double n_layer,
                                 double vh, double t)
 {
@@ -42,10 +45,16 @@ inline double mem_zero3_working(int64_t zero, double beta_w, double beta_g, doub
 }
 
 /* A1 replicated bytes per token: 8h + 2δh */
-#define PE_TEXT_A1 {"A1", "rep, replicated bytes per token", "8h + 2δh", "bytes/token", "Korthikanti eq. 1-4"}
+#define PE_TEXT_A1 \
+    {"A1", "rep, replicated bytes per token", \
+     "8h + 2δh", \
+     "bytes/token", "Korthikanti eq. 1-4"}
 double act_rep(const pe_model *m);
 /* A2 TP-sharded bytes per token: 4h + 4·g·d + (gelu ? 4f : 6f) */
-#define PE_TEXT_A2 {"A2", "par, TP-sharded bytes per token", "4h + 4·g·d + (gelu ? 4f : 6f)", "bytes/token", "Korthikanti eq. 1-4"}
+#define PE_TEXT_A2 \
+    {"A2", "par, TP-sharded bytes per token", \
+     "4h + 4·g·d + (gelu ? 4f : 6f)", \
+     "bytes/token", "Korthikanti eq. 1-4"}
 double act_par(const pe_model *m);
 /* A2's attention part: 4h + 4·g·d; with head_dim 4·a·d + 4·g·d; MLA
  * 4·a·(d_qk + d_v) (docs/design/moe.md §3) */
@@ -56,11 +65,17 @@ double act_par_attention(const pe_model *m);
 double act_fp8_saving_attention(const pe_model *m);
 /* A3 attention-score bytes per token (2 + 3δ)·a·s; 0 for flash attention or
  * selective recompute. Full recompute counts att as recompute none (A5). */
-#define PE_TEXT_A3 {"A3", "att, attention-score bytes per token", "(2 + 3δ)·a·s; 0 with flash attention or selective recompute", "bytes/token", "Korthikanti eq. 1-4"}
+#define PE_TEXT_A3 \
+    {"A3", "att, attention-score bytes per token", \
+     "(2 + 3δ)·a·s; 0 with flash attention or selective recompute", \
+     "bytes/token", "Korthikanti eq. 1-4"}
 double act_att(const pe_model *m, pe_recompute recompute);
 
 /* A4 A_layer = s'·b·[(sp ? (rep + par)/t : rep + par/t) + att/t] */
-#define PE_TEXT_A4 {"A4", "A_layer, one layer one micro-batch", "s'·b·[(sp ? (rep + par)/t : rep + par/t) + att/t]", "bytes", "Korthikanti eq. 1-4"}
+#define PE_TEXT_A4 \
+    {"A4", "A_layer, one layer one micro-batch", \
+     "s'·b·[(sp ? (rep + par)/t : rep + par/t) + att/t]", \
+     "bytes", "Korthikanti eq. 1-4"}
 inline double act_layer(double s_local, double b, double t, int sp, double rep, double par,
                         double att)
 {
@@ -68,7 +83,10 @@ inline double act_layer(double s_local, double b, double t, int sp, double rep, 
 }
 
 /* A5 A_in = 2·s'·b·h / (sp ? t : 1), the one input a layer keeps under full recompute */
-#define PE_TEXT_A5 {"A5", "A_in, layer input kept under full recompute", "2·s'·b·h / (sp ? t : 1)", "bytes", "Korthikanti §4.3"}
+#define PE_TEXT_A5 \
+    {"A5", "A_in, layer input kept under full recompute", \
+     "2·s'·b·h / (sp ? t : 1)", \
+     "bytes", "Korthikanti §4.3"}
 inline double act_input(double s_local, double b, double h, double t, int sp)
 {
     return 2.0 * s_local * b * h / (sp ? t : 1.0);
@@ -141,14 +159,20 @@ inline double act_inflight_last_chunk(pe_schedule schedule, double p, double m, 
  * A_in·(L/p)·k + A_layer (one layer being recomputed; A_layer then computed
  * with att as for recompute none). */
 #define PE_TEXT_A6 {"A6", "layer activations", "A_layer·(L/p)·k", "bytes", "Korthikanti §4"}
-#define PE_TEXT_A6_FULL {"A6:full", "layer activations", "A_in·(L/p)·k + A_layer", "bytes", "Korthikanti §4"}
+#define PE_TEXT_A6_FULL \
+    {"A6:full", "layer activations", \
+     "A_in·(L/p)·k + A_layer", \
+     "bytes", "Korthikanti §4"}
 inline double act_stage(double a_layer, double a_in, double layers_per_stage, double k, int full)
 {
     return full ? a_in * layers_per_stage * k + a_layer : a_layer * layers_per_stage * k;
 }
 
 /* A7 stage 0: embedding dropout mask δ·s'·b·h/(sp ? t : 1)·k_first */
-#define PE_TEXT_A7 {"A7", "embedding dropout mask (stage 0)", "δ·s'·b·h/(sp ? t : 1)·k_first", "bytes", "Korthikanti §4"}
+#define PE_TEXT_A7 \
+    {"A7", "embedding dropout mask (stage 0)", \
+     "δ·s'·b·h/(sp ? t : 1)·k_first", \
+     "bytes", "Korthikanti §4"}
 inline double act_embed_mask(double delta, double s_local, double b, double h, double t, int sp,
                              double k_first)
 {
@@ -157,7 +181,10 @@ inline double act_embed_mask(double delta, double s_local, double b, double h, d
 
 /* A8 last stage: (4·s'·b·h/(sp ? t : 1) + 4·s'·b·V/t)·k_last (final norm and
  * output-layer inputs, fp32 logits) */
-#define PE_TEXT_A8 {"A8", "output layer inputs and fp32 logits (last stage)", "(4·s'·b·h/(sp ? t : 1) + 4·s'·b·V/t)·k_last", "bytes", "Korthikanti §4"}
+#define PE_TEXT_A8 \
+    {"A8", "output layer inputs and fp32 logits (last stage)", \
+     "(4·s'·b·h/(sp ? t : 1) + 4·s'·b·V/t)·k_last", \
+     "bytes", "Korthikanti §4"}
 inline double act_output(double s_local, double b, double h, double V, double t, int sp,
                          double k_last)
 {
@@ -166,7 +193,10 @@ inline double act_output(double s_local, double b, double h, double V, double t,
 
 /* A11 routed token copies per GPU and micro-batch:
  * b·s'·k·ρ/t·(etp·β_in·h + (gelu ? 4 : 6)·f_e) (docs/design/moe.md §2) */
-#define PE_TEXT_A11 {"A11", "routed token copies per layer", "b·s'·k·ρ/t·(etp·2h + (gelu ? 4 : 6)·f_e)", "bytes", "design §2"}
+#define PE_TEXT_A11 \
+    {"A11", "routed token copies per layer", \
+     "b·s'·k·ρ/t·(etp·2h + (gelu ? 4 : 6)·f_e)", \
+     "bytes", "design §2"}
 inline double act_moe_routed(double b, double s_local, double k, double rho, double t,
                              double etp, double beta_in, double h, double inner)
 {
@@ -174,7 +204,10 @@ inline double act_moe_routed(double b, double s_local, double k, double rho, dou
 }
 
 /* A12 dispatch/permutation buffers of one layer: b·s'·k·ρ·h·(β_d + 2·etp)/t */
-#define PE_TEXT_A12 {"A12", "dispatch buffers (mem_other)", "b·s'·k·ρ·h·(β_d + 2·etp)/t", "bytes", "design §2"}
+#define PE_TEXT_A12 \
+    {"A12", "dispatch buffers (mem_other)", \
+     "b·s'·k·ρ·h·(β_d + 2·etp)/t", \
+     "bytes", "design §2"}
 inline double act_moe_dispatch(double b, double s_local, double k, double rho, double h,
                                double beta_d, double etp, double t)
 {
@@ -183,7 +216,10 @@ inline double act_moe_dispatch(double b, double s_local, double k, double rho, d
 
 /* A4′ one MoE layer: s'·b·[(sp ? (rep + par_att + 8E + par_sh)/t
  *                          : rep + (par_att + par_sh)/t + 8E) + att/t] + A_routed */
-#define PE_TEXT_A4_MOE {"A4'", "A_layer of an MoE layer", "attention part + router 8E + shared + A11", "bytes", "design §2"}
+#define PE_TEXT_A4_MOE \
+    {"A4'", "A_layer of an MoE layer", \
+     "attention part + router 8E + shared + A11", \
+     "bytes", "design §2"}
 inline double act_moe_layer(double s_local, double b, double t, int sp, double rep,
                             double par_att, double router, double par_sh, double att,
                             double routed)
@@ -205,7 +241,10 @@ inline double mem_total(double m1, double m2, double m3, double m4, double a6, d
 }
 
 /* M6 the plan fits when the worst stage's total ≤ budget (bytes) */
-#define PE_TEXT_M6 {"M6", "fits", "max over stages M_total ≤ min(HBM, budgets.memory_gib)", "bytes", "spec"}
+#define PE_TEXT_M6 \
+    {"M6", "fits", \
+     "max over stages M_total ≤ min(HBM, budgets.memory_gib)", \
+     "bytes", "spec"}
 inline int mem_fits(double total, double budget) { return total <= budget; }
 
 #endif

@@ -23,6 +23,10 @@ typedef struct {
     double m7, m7e;        /* M7 FP8 weight copies, of which the experts' */
 } mem_state;
 
+#define PE_TEXT_M_EXPERTS \
+    {"M'", "expert weights + grads + optimizer", \
+     "β·N_exp/(ZeRO ? edp : 1)", \
+     "bytes", "design §2"}
 ALWAYS_INLINE mem_state mem_stage_state(const pe_eval_ctx *ctx, const pe_plan *pl,
                                         const pe_layout *q, double n_out, int i)
 {

@@ -57,6 +57,10 @@ inline double pipe_bubble_by_stage(pe_schedule schedule, double v, double others
 }
 
 /* §7 bubble_fraction = bubble / (m·(t_f + t_b)) */
+#define PE_TEXT_B_FRACTION \
+    {"§7:fraction", "bubble_fraction", \
+     "bubble / (m·(t_f + t_b))", \
+     "", "spec"}
 inline double pipe_bubble_fraction(double bubble, double m, double t_f, double t_b)
 {
     return bubble / (m * (t_f + t_b));

@@ -256,12 +256,15 @@ static void test_formula_table(void **state)
     static const char *const keys[] = {"P1", "P2", "P3", "P4", "P6", "P7", "P16", "M1", "M2",
                                        "M3", "M4", "A1", "A2", "A3", "A4", "A5", "A6", "A6:full",
                                        "A7", "A8", "M5", "M6", "A11", "A4'", "A12", "F1", "F2",
-                                       "F3", "F4", "F5", "F5:bwd"};
+                                       "F3", "F4", "F5", "F5:bwd", "F9", "F10", "C4", "C5",
+                                       "C6", "C7", "X1:S", "X1:f", "X1:b", "X2:S", "X3", "X5",
+                                       "X9", "X10", "X11", "S1", "S5", "edp", "M'"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const pe_formula *f = pe_formula_find(keys[i]);
         assert_non_null(f);
         assert_string_equal(f->key, keys[i]);
         assert_true(f->what[0] && f->formula[0] && f->unit[0] && f->source[0]);
+        assert_true(strchr(f->formula, '%') == NULL); /* printed as text, never a format */
     }
     assert_string_equal(pe_formula_find("M1")->formula, "β_w·N_gpu / (z ≥ 3 ? D : 1)");
     assert_null(pe_formula_find("M99"));
