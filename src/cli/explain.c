@@ -467,11 +467,11 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
             continue;
         }
         if (ctx->accum_s_per_param > 0) { /* τ_b includes F21's pass, printed below */
-            eq_begin(out, "F6", what, "f / (peak·e), f / (peak·e) + F21");
+            eq_formula(out, "F6:accum", st);
             eq_subst(out, "%.6g / %.6g, %.6g / %.6g + %.6g", d->f_fwd[i], ctx->rate, d->f_bwd[i],
                      ctx->rate, d->t_accum[i]);
         } else {
-            eq_begin(out, "F6", what, "f / (peak·e)");
+            eq_formula(out, "F6", st);
             eq_subst(out, "%.6g / %.6g, %.6g / %.6g", d->f_fwd[i], ctx->rate, d->f_bwd[i],
                      ctx->rate);
         }
@@ -580,22 +580,21 @@ static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     const double t = (double)p->tp, b = (double)p->micro_batch, m = d->m;
     const pe_overlap *ov = &p->overlap;
     const pe_net *net = &ctx->net;
-    char sb[32], what[96];
+    char sb[32];
     const int stages = shown_stages(p, d);
     const int ts = d->time_stage;
     for (int i = 0; i < stages; i++) {
-        snprintf(what, sizeof what, "t_f, t_b %s", stage_name(i, p, d, sb));
         /* uneven stages and the middle candidate: each stage its own χ */
         const double *chi = d->chi_per_stage ? d->chi_st[i] : (const double[4]){d->chi_tp_f,
                                                   d->chi_tp_b, d->chi_cp_f, d->chi_cp_b};
         const double ep_f = d->moe.chi_ep_f[i] + d->moe.chi_etp_f[i];
         const double ep_b = d->moe.chi_ep_b[i] + d->moe.chi_etp_b[i];
         if (ep_f != 0 || ep_b != 0) { /* MoE layers: X10, X11 join the stage (§14) */
-            eq_begin(out, "§7", what, "τ + χ_tp + χ_cp + χ_ep + χ_etp");
+            eq_formula(out, "§7:moe", stage_name(i, p, d, sb));
             eq_subst(out, "%.6g + %.6g + %.6g + %.6g, %.6g + %.6g + %.6g + %.6g", d->tau_f[i],
                      chi[0], chi[2], ep_f, d->tau_b[i], chi[1], chi[3], ep_b);
         } else {
-            eq_begin(out, "§7", what, "τ + χ_tp + χ_cp");
+            eq_formula(out, "§7", stage_name(i, p, d, sb));
             eq_subst(out, "%.6g + %.6g + %.6g, %.6g + %.6g + %.6g", d->tau_f[i], chi[0], chi[2],
                      d->tau_b[i], chi[1], chi[3]);
         }
@@ -643,12 +642,8 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         explain_rs(out, "T_rs(S_g) over dp·c", &d->g_dp, net, d->s_g, d->t_rs_g);
         explain_rs(out, "T_rs(S_w) over dp·c", &d->g_dp, net, d->s_w, d->t_rs_w);
     }
-    static const char *const X4[] = {
-        "max(0, T_ar(S_g) − overlap.dp·τ_b)   (z = 0, T_ar = 2·T_rs)",
-        "max(0, T_rs(S_g) − overlap.dp·τ_b) + max(0, T_rs(S_w) − overlap.dp·τ_f)   (z = 1)",
-        "m·max(0, T_rs(S_g) − overlap.dp·τ_b) + max(0, T_rs(S_w) − overlap.dp·τ_f)   (z = 2)",
-        "m·max(0, 2·T_rs(S_w) + T_rs(S_g) − overlap.dp·(τ_f + τ_b))   (z = 3)"};
-    eq_begin(out, "X4", "χ_dp, DP/ZeRO per step", "%s", X4[p->zero]);
+    static const char *const X4[] = {"X4:z0", "X4:z1", "X4:z2", "X4:z3"};
+    eq_formula(out, X4[p->zero], NULL);
     const double tf = d->tau_f[ts], tb = d->tau_b[ts], o = ov->dp;
     switch (p->zero) {
     case 0:
@@ -670,7 +665,7 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                  tf, tb);
         break;
     }
-    eq_value(out, d->chi_dp, "s", "ZeRO §5");
+    eq_result(out, d->chi_dp, X4[p->zero]);
     if (d->t_ar_dp_tree > 0)
         fprintf(out, "C10  tree all-reduce of S_g over dp·c = %.6g s against the ring's 2·T_rs = "
                      "%.6g s: X4 takes the faster   [NCCL]\n", d->t_ar_dp_tree, 2 * d->t_rs_g);

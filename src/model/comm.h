@@ -282,6 +282,20 @@ inline double comm_pp(double p, double m, double v, double t_p2p, double overlap
  *  z=2 m·max(0, T_rs(S_g) − ov·τ_b) + max(0, T_rs(S_w) − ov·τ_f)
  *  z=3 m·max(0, 2·T_rs(S_w) + T_rs(S_g) − ov·(τ_f + τ_b)) */
 #define PE_TEXT_X4_S {"X4:S", "S_g, S_w (time stage)", "β_g·N_gpu, β_w·N_gpu", "bytes", "ZeRO §5"}
+#define PE_TEXT_X4_Z0 \
+    {"X4:z0", "χ_dp, DP/ZeRO per step", \
+     "max(0, T_ar(S_g) − overlap.dp·τ_b)   (z = 0, T_ar = 2·T_rs)", "s", "ZeRO §5"}
+#define PE_TEXT_X4_Z1 \
+    {"X4:z1", "χ_dp, DP/ZeRO per step", \
+     "max(0, T_rs(S_g) − overlap.dp·τ_b) + max(0, T_rs(S_w) − overlap.dp·τ_f)   (z = 1)", \
+     "s", "ZeRO §5"}
+#define PE_TEXT_X4_Z2 \
+    {"X4:z2", "χ_dp, DP/ZeRO per step", \
+     "m·max(0, T_rs(S_g) − overlap.dp·τ_b) + max(0, T_rs(S_w) − overlap.dp·τ_f)   (z = 2)", \
+     "s", "ZeRO §5"}
+#define PE_TEXT_X4_Z3 \
+    {"X4:z3", "χ_dp, DP/ZeRO per step", \
+     "m·max(0, 2·T_rs(S_w) + T_rs(S_g) − overlap.dp·(τ_f + τ_b))   (z = 3)", "s", "ZeRO §5"}
 inline double comm_dp(int64_t zero, double m, double rs_g, double rs_w, double overlap,
                       double tau_f, double tau_b)
 {

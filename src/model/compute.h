@@ -54,6 +54,8 @@ inline double compute_bwd(double f_fwd, double b, double s_local, double layers_
 }
 
 /* F6 time of `flops` at the achieved rate peak·e */
+#define PE_TEXT_F6 {"F6", "τ_f, τ_b", "f / (peak·e)", "s", "Narayanan §5.1"}
+#define PE_TEXT_F6_ACCUM {"F6:accum", "τ_f, τ_b", "f / (peak·e), f / (peak·e) + F21", "s", "Narayanan §5.1"}
 inline double compute_time(double flops, double rate) { return flops / rate; }
 
 /* F6 τ_lf = b·s'·F_layer/t/(peak·e) */

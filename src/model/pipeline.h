@@ -7,6 +7,8 @@
 #include "core/scenario.h"
 
 /* §7 per-micro-batch stage time t_f (or t_b): τ + χ_tp + χ_cp */
+#define PE_TEXT_STAGE_TIME {"§7", "t_f, t_b", "τ + χ_tp + χ_cp", "s", "spec"}
+#define PE_TEXT_STAGE_TIME_MOE {"§7:moe", "t_f, t_b", "τ + χ_tp + χ_cp + χ_ep + χ_etp", "s", "spec"}
 inline double pipe_stage_time(double tau, double chi_tp, double chi_cp)
 {
     return tau + chi_tp + chi_cp;
