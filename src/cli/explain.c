@@ -80,24 +80,28 @@ static void eq_value(FILE *out, double value, const char *unit, const char *sour
 }
 
 /* One equation of the model's formula table (model/formula.h), printed as
- * eq_begin prints it: "ID   what[ stage] = formula". */
-static void eq_formula(FILE *out, const char *key, const char *stage)
+ * eq_begin prints it: "ID   what = formula", what the table's name (and the
+ * stage, when given) or, with eq_formula_as, the caller's. */
+static void eq_formula_line(FILE *out, const pe_formula *f, const char *what, const char *stage)
 {
-    const pe_formula *f = pe_formula_find(key);
     const int id_len = (int)strcspn(f->key, ":"); /* "A6:full" prints as A6 */
     char id[16];
     snprintf(id, sizeof id, "%.*s", id_len, f->key);
     if (stage)
-        fprintf(out, "%-4s %s %s = %s\n", id, f->what, stage, f->formula);
+        fprintf(out, "%-4s %s %s = %s\n", id, what, stage, f->formula);
     else
-        fprintf(out, "%-4s %s = %s\n", id, f->what, f->formula);
+        fprintf(out, "%-4s %s = %s\n", id, what, f->formula);
 }
 
-/* The same with the caller's name for it (a collective of one axis). */
-static void eq_formula_as(FILE *out, const char *key, const char *what)
+static void eq_formula(FILE *out, const char *key, const char *stage)
 {
     const pe_formula *f = pe_formula_find(key);
-    fprintf(out, "%-4s %s = %s\n", f->key, what, f->formula);
+    eq_formula_line(out, f, f->what, stage);
+}
+
+static void eq_formula_as(FILE *out, const char *key, const char *what)
+{
+    eq_formula_line(out, pe_formula_find(key), what, NULL);
 }
 
 /* Its value, with the table's unit and source. */
@@ -390,7 +394,7 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
         const double F = 2.0 * M * K * N;
         char what[96];
         snprintf(what, sizeof what, "%s GEMM %g×%g×%g, F = 2·M·K·N = %.6g FLOP", NAMES[i], M, K, N, F);
-        eq_begin(out, "F7-8", what, "max((F + F_half)/(peak·e_max), 2·(MK + KN + MN)/W)");
+        eq_formula_as(out, "F7-8", what);
         if (ctx->fp8) /* F18 */
             eq_subst(out, "max((%.6g + %.6g)/%.6g, (%g + %g + 2·%g)/%.6g)", F,
                      g->gemm_half_gflop * 1e9, ctx->gemm_rate8,
@@ -417,10 +421,7 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
         char sb[32], what[96];
         snprintf(what, sizeof what, "τ_f, τ_b %s, %g layers", stage_name(i, p, d, sb),
                  d->stage_layers[i]);
-        eq_begin(out, "F11/F20", what,
-                 "L_j·τ_lf (MoE: (L_j − n_j)·τ_lf + n_j·τ_mlf) + (last ? out : 0) + t_mb/3; "
-                 "τ_b likewise with τ_lb, τ_mlb, 2·out, 2·t_mb/3%s",
-                 ctx->accum_s_per_param > 0 ? ", + F21 below" : "");
+        eq_formula_as(out, ctx->accum_s_per_param > 0 ? "F11/F20:accum" : "F11/F20", what);
         fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
     }
 }
@@ -461,8 +462,7 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
             continue; /* the times come from F7–F11 below */
         snprintf(what, sizeof what, "τ_f, τ_b %s", st);
         if (ctx->fp8) { /* F16 replaced F6's times: two rates (GEMM precision below) */
-            eq_begin(out, "F16", what, "fp8 FLOPs/(peak_fp8·e) + the other FLOPs/(peak·e)%s",
-                     ctx->accum_s_per_param > 0 ? "; τ_b + F21" : "");
+            eq_formula(out, ctx->accum_s_per_param > 0 ? "F16:accum" : "F16", st);
             fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
             continue;
         }
@@ -488,13 +488,11 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
             snprintf(what, sizeof what, "gradient accumulation per micro-batch %s, in τ_b above",
                      stage_name(i, p, d, sb));
             const bool shard = p->zero >= 2;
-            eq_begin(out, "F21", what,
-                     "(N_gpu/(z ≥ 2 ? D : 1) + N_experts/(z ≥ 2 ? D_e : 1))·"
-                     "grad_accum_bytes/(W·η_W)");
+            eq_formula_as(out, "F21", what);
             eq_subst(out, "(%.6g/%g + %.6g/%g)·%.6g s per parameter", d->n_gpu[i],
                      shard ? d->D : 1.0, d->moe.n_exp[i], shard && ctx->moe.on ? d->moe.D_e : 1.0,
                      ctx->accum_s_per_param);
-            eq_value(out, d->t_accum[i], "s", "Megatron-LM DDP hook");
+            eq_result(out, d->t_accum[i], "F21");
         }
 }
 
@@ -537,15 +535,12 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     eq_result(out, d->chi_tp_f, "X1:f");
     if (ctx->tp_async_bwd) { /* X13 */
         const bool sp = p->sequence_parallel, full = p->recompute == PE_RECOMPUTE_FULL;
-        eq_begin(out, "X13", "E_b, backward TP time per layer (asynchronous input gradients)",
-                 sp ? "2·[full]·T_ar + T_ar (the two all-gathers) + Σ max(0, T_ar/2 − wgrad GEMM of "
-                      "QKV, MLP in)"
-                    : "2·[full]·T_ar + Σ max(0, T_ar − wgrad GEMM of QKV, MLP in)");
+        eq_formula(out, sp ? "X13:sp" : "X13", NULL);
         eq_subst(out, "%g·%.6g + %g + max(0, %.6g − %.6g) + max(0, %.6g − %.6g)",
                  full ? 2.0 : 0.0, d->t_ar_tp, sp ? d->t_ar_tp : 0.0,
                  sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[0],
                  sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[2]);
-        eq_value(out, d->tp_bwd_layer, "s", "Megatron-LM async all-reduce");
+        eq_result(out, d->tp_bwd_layer, "X13");
         eq_formula(out, "X1:b-async", NULL);
         eq_subst(out, "%g·max(0, %.6g − %g·%.6g)", lt, d->tp_bwd_layer, ov->tp, d->tau_lb);
     } else {
@@ -717,13 +712,11 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     const double m = d->m;
     const int ts = d->time_stage;
     heading(out, "Pipeline bubble (docs/model.md §7)");
-    static const char *const B[] = {"(p−1)·(t_f + t_b)   B1", "(p−1)·(t_f + t_b)/v   B2",
-                                    "(p−1)·(t_f + t_b)   B1", "(p−1)·t_f   B3", "0   B4"};
-    eq_begin(out, "B", "bubble", "%s", p->pp == 1 ? "0 (p = 1)" : B[p->schedule]);
+    static const char *const B[] = {"B:1f1b", "B:interleaved", "B:gpipe", "B:zb-h1", "B:zb-h2"};
+    eq_formula(out, p->pp == 1 ? "B:p1" : B[p->schedule], NULL);
     eq_subst(out, "p = %lld, v = %lld, t_f = %.6g, t_b = %.6g", (long long)p->pp,
              (long long)p->virtual_stages, d->t_f[ts], d->t_b[ts]);
-    eq_value(out, d->bubble_uniform, "s",
-             p->schedule >= PE_SCHEDULE_ZB_H1 ? "Qi 2023" : "GPipe; Narayanan §2.2");
+    eq_result(out, d->bubble_uniform, B[p->schedule]); /* the schedule's source, also at p = 1 */
     if (ctx->bubble_by_stage && p->pp > 1)
         explain_b5(out, p, d);
     eq_formula(out, "§7:fraction", NULL);

@@ -177,6 +177,14 @@ inline double comm_tp_fwd(double layers_per_stage, double t_ar, double overlap, 
  * row-parallel backward, T_ar/2, blocking. Full recompute adds the
  * recomputed forward's T_ar, exposed. Never more than X1's
  * (1 + [full])·T_ar per block. */
+#define PE_TEXT_X13 \
+    {"X13", "E_b, backward TP time per layer (asynchronous input gradients)", \
+     "2·[full]·T_ar + Σ max(0, T_ar − wgrad GEMM of QKV, MLP in)", "s", \
+     "Megatron-LM async all-reduce"}
+#define PE_TEXT_X13_SP \
+    {"X13:sp", "E_b, backward TP time per layer (asynchronous input gradients)", \
+     "2·[full]·T_ar + T_ar (the two all-gathers) + Σ max(0, T_ar/2 − wgrad GEMM of QKV, MLP in)", \
+     "s", "Megatron-LM async all-reduce"}
 inline double comm_tp_bwd_async_one(double t_ar, int sp, int full, double w)
 {
     const double part = sp ? 0.5 * t_ar : t_ar;

@@ -164,6 +164,9 @@ inline pe_gemm_coef compute_gemm_coef_fp8(const pe_gemm_shape *g, double gemm_ra
 
 /* F8 the time of one GEMM for M tokens, inv_t = 1/t: compute_gemm_time of
  * its per-GPU shape, from the coefficients. */
+#define PE_TEXT_F7_8 \
+    {"F7-8", "one GEMM of a layer", "max((F + F_half)/(peak·e_max), 2·(MK + KN + MN)/W)", "s", \
+     "Hockney n½; Williams"}
 inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, double inv_t, double t_half)
 {
     const double t_compute = M * inv_t * c->flop + t_half;

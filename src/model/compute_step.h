@@ -45,6 +45,11 @@ ALWAYS_INLINE void compute_flops(const pe_eval_ctx *ctx, const pe_plan *pl, cons
 /* F6 at peak·e, or F16 with fp8: the linear layers' FLOPs at peak_fp8·e,
  * the rest (attention scores, router, output layer) at peak·e. The times of
  * each stage (before F21) go to tau_f, tau_b; one layer's to the detail. */
+#define PE_TEXT_F16 \
+    {"F16", "τ_f, τ_b", "fp8 FLOPs/(peak_fp8·e) + the other FLOPs/(peak·e)", "s", "design §6"}
+#define PE_TEXT_F16_ACCUM \
+    {"F16:accum", "τ_f, τ_b", "fp8 FLOPs/(peak_fp8·e) + the other FLOPs/(peak·e); τ_b + F21", \
+     "s", "design §6"}
 ALWAYS_INLINE void compute_textbook(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
                                     pe_detail *w, double tau_f[3], double tau_b[3])
 {
@@ -177,6 +182,16 @@ ALWAYS_INLINE void compute_refined_moe_layer(const pe_eval_ctx *ctx, const pe_pl
 /* F11, F20: each candidate stage from its layers' times, the output layer
  * and t_mb (dense layers only: L_j·τ_lf; with MoE layers (L_j − n_j)·τ_lf +
  * n_j·τ_mlf). */
+#define PE_TEXT_F11_F20 \
+    {"F11/F20", "τ_f, τ_b of a stage", \
+     "L_j·τ_lf (MoE: (L_j − n_j)·τ_lf + n_j·τ_mlf) + (last ? out : 0) + t_mb/3; " \
+     "τ_b likewise with τ_lb, τ_mlb, 2·out, 2·t_mb/3", \
+     "s", "spec §12"}
+#define PE_TEXT_F11_F20_ACCUM \
+    {"F11/F20:accum", "τ_f, τ_b of a stage", \
+     "L_j·τ_lf (MoE: (L_j − n_j)·τ_lf + n_j·τ_mlf) + (last ? out : 0) + t_mb/3; " \
+     "τ_b likewise with τ_lb, τ_mlb, 2·out, 2·t_mb/3, + F21 below", \
+     "s", "spec §12"}
 ALWAYS_INLINE void compute_refined_stages(const pe_eval_ctx *ctx, const pe_layout *q,
                                           const pe_detail *w, double tau_f[3], double tau_b[3])
 {
@@ -202,6 +217,10 @@ ALWAYS_INLINE void compute_refined_stages(const pe_eval_ctx *ctx, const pe_layou
  * parameters on this GPU (dense and expert; their shard with z ≥ 2, where
  * gradients are reduced every micro-batch). Reads the memory part (N_gpu,
  * the expert parameters). */
+#define PE_TEXT_F21 \
+    {"F21", "gradient accumulation per micro-batch", \
+     "(N_gpu/(z ≥ 2 ? D : 1) + N_experts/(z ≥ 2 ? D_e : 1))·grad_accum_bytes/(W·η_W)", "s", \
+     "Megatron-LM DDP hook"}
 ALWAYS_INLINE void compute_step(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
                                 pe_detail *w)
 {

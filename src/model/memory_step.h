@@ -14,8 +14,8 @@
 
 ALWAYS_INLINE double mem_max2(double a, double b) { return a > b ? a : b; }
 
-/* Model state of one candidate stage i: P7 (dense) or P15 + P16 (experts),
- * M1–M3 or M1′–M3′ before M7 and offload. */
+/* Model state of one candidate stage: P7 (dense) or P15 + P16 (experts),
+ * M1–M3 or M1′–M3′, and M7, before offload. */
 typedef struct {
     double n_gpu, n_exp;   /* P7 or P15; P16 */
     double m1, m2, m3;     /* M1–M3 (M1′–M3′) */
@@ -23,10 +23,10 @@ typedef struct {
     double m7, m7e;        /* M7 FP8 weight copies, of which the experts' */
 } mem_state;
 
+/* The model state of candidate stage i; M1′–M3′'s expert part is sharded
+ * over edp. */
 #define PE_TEXT_M_EXPERTS \
-    {"M'", "expert weights + grads + optimizer", \
-     "β·N_exp/(ZeRO ? edp : 1)", \
-     "bytes", "design §2"}
+    {"M'", "expert weights + grads + optimizer", "β·N_exp/(ZeRO ? edp : 1)", "bytes", "design §2"}
 ALWAYS_INLINE mem_state mem_stage_state(const pe_eval_ctx *ctx, const pe_plan *pl,
                                         const pe_layout *q, double n_out, int i)
 {

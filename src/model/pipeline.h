@@ -19,6 +19,13 @@ inline double pipe_stage_time(double tau, double chi_tp, double chi_cp)
  *  B2 interleaved: (p−1)·(t_f + t_b)/v
  *  B3 zb-h1: (p−1)·t_f
  *  B4 zb-h2: 0 */
+#define PE_TEXT_B_1F1B {"B:1f1b", "bubble", "(p−1)·(t_f + t_b)   B1", "s", "GPipe; Narayanan §2.2"}
+#define PE_TEXT_B_INTERLEAVED \
+    {"B:interleaved", "bubble", "(p−1)·(t_f + t_b)/v   B2", "s", "GPipe; Narayanan §2.2"}
+#define PE_TEXT_B_GPIPE {"B:gpipe", "bubble", "(p−1)·(t_f + t_b)   B1", "s", "GPipe; Narayanan §2.2"}
+#define PE_TEXT_B_ZB_H1 {"B:zb-h1", "bubble", "(p−1)·t_f   B3", "s", "Qi 2023"}
+#define PE_TEXT_B_ZB_H2 {"B:zb-h2", "bubble", "0   B4", "s", "Qi 2023"}
+#define PE_TEXT_B_P1 {"B:p1", "bubble", "0 (p = 1)", "s", "spec"}
 inline double pipe_bubble(pe_schedule schedule, double p, double v, double t_f, double t_b)
 {
     if (p == 1.0)
