@@ -106,7 +106,8 @@ typedef struct {
 } pe_moe_ctx;
 
 /* Scenario-level constants, computed once; opaque to callers but plain data
- * so it can live on the stack and be shared read-only between threads. */
+ * so it can live on the stack and be shared read-only between threads. Each
+ * field is filled by the preparation of the section that owns it (prepare.h). */
 typedef struct {
     const pe_scenario *scenario;
     double N_mm, N_layer, N_embed, N_out_untied, norm_h; /* P1–P6 */
@@ -186,8 +187,9 @@ typedef struct pe_detail pe_detail;
 void evaluate_plan_detail(const pe_eval_ctx *ctx, const pe_plan *p, pe_result *r, pe_detail *d);
 
 /* The `reason` cell: every failed rule and budget with its numbers, in order
- * (rules V1..V8, then memory, step time, train days, MFU), joined by "; ".
- * "" for an ok plan. Returns the length written (snprintf semantics). */
+ * (rules V1..V15 as rules.c's table lists them, then memory, host memory,
+ * step time, train days, MFU), joined by "; ". "" for an ok plan. Returns
+ * the length written (snprintf semantics). Defined in rules.c. */
 int evaluate_format_reason(const pe_eval_ctx *ctx, const pe_plan *p, const pe_result *r,
                            char *buf, size_t size);
 
