@@ -11,9 +11,11 @@
 #include <string.h>
 
 #include "model/detail.h"
+#include "model/formula.h"
 #include "cli/explain.h"
 #include "model/memory.h"
 #include "model/pipeline.h"
+#include "model/rules.h"
 #include "sweep/plans.h"
 
 #define GIB 1073741824.0
@@ -77,6 +79,38 @@ static void eq_value(FILE *out, double value, const char *unit, const char *sour
     fprintf(out, "       = %-52s [%s]\n", v, source);
 }
 
+/* One equation of the model's formula table (model/formula.h), printed as
+ * eq_begin prints it: "ID   what = formula", what the table's name (and the
+ * stage, when given) or, with eq_formula_as, the caller's. */
+static void eq_formula_line(FILE *out, const pe_formula *f, const char *what, const char *stage)
+{
+    const int id_len = (int)strcspn(f->key, ":"); /* "A6:full" prints as A6 */
+    char id[16];
+    snprintf(id, sizeof id, "%.*s", id_len, f->key);
+    if (stage)
+        fprintf(out, "%-4s %s %s = %s\n", id, what, stage, f->formula);
+    else
+        fprintf(out, "%-4s %s = %s\n", id, what, f->formula);
+}
+
+static void eq_formula(FILE *out, const char *key, const char *stage)
+{
+    const pe_formula *f = pe_formula_find(key);
+    eq_formula_line(out, f, f->what, stage);
+}
+
+static void eq_formula_as(FILE *out, const char *key, const char *what)
+{
+    eq_formula_line(out, pe_formula_find(key), what, NULL);
+}
+
+/* Its value, with the table's unit and source. */
+static void eq_result(FILE *out, double value, const char *key)
+{
+    const pe_formula *f = pe_formula_find(key);
+    eq_value(out, value, f->unit, f->source);
+}
+
 /* Stage label for the arrays of pe_detail. */
 static const char *stage_name(int i, const pe_plan *pl, const pe_detail *d, char buf[32])
 {
@@ -88,7 +122,7 @@ static const char *stage_name(int i, const pe_plan *pl, const pe_detail *d, char
 }
 
 /* Stages the arrays of pe_detail hold: 1 (p = 1), 2, or 3 with uneven
- * stages or MoE layers and p ≥ 3 (issue 11: [2] is a middle stage). */
+ * stages or MoE layers and p ≥ 3 ([2] is a middle stage). */
 static int shown_stages(const pe_plan *p, const pe_detail *d)
 {
     return p->pp == 1 ? 1 : d->stages;
@@ -98,39 +132,20 @@ static const char *yes(bool b) { return b ? "ok" : "FAILS"; }
 
 /* ------------------------------------------------------------ sections */
 
+/* §1: each rule of the model's table that explain shows, with the plan's
+ * numbers (model/rules.c), and whether it holds. */
 static void explain_validity(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                              const pe_result *r)
 {
     heading(out, "Plan validity (docs/model.md §1)");
-    long long dp = p->dp, t = p->tp, pp = p->pp, c = p->cp, b = p->micro_batch,
-              v = p->virtual_stages, G = ctx->gpus_per_node;
-    const uint32_t f = r->failed;
-    char p1[128], p2[128];
-    pe_product_text(p1, sizeof p1, (const int64_t[]){p->dp, p->tp, p->pp, p->cp}, 4);
-    fprintf(out, "V1   dp·t·p·c = N: %lld·%lld·%lld·%lld = %s vs %lld   %s\n", dp, t, pp, c, p1,
-            (long long)ctx->gpus, yes(!(f & PE_FAIL_V1)));
-    fprintf(out, "V2   t | a, g, f: %lld | %lld, %lld, %lld   %s\n", t, (long long)ctx->heads,
-            (long long)ctx->kv_heads, (long long)ctx->ffn_hidden, yes(!(f & PE_FAIL_V2)));
-    pe_product_text(p1, sizeof p1, (const int64_t[]){p->pp, p->virtual_stages}, 2);
-    fprintf(out, "V3   p·v | L: %lld·%lld = %s | %lld   %s\n", pp, v, p1,
-            (long long)ctx->layers, yes(!(f & PE_FAIL_V3)));
-    fprintf(out, "V4   c | s (and t | s/c with sp): %lld | %lld%s   %s\n", c,
-            (long long)ctx->seq_len, p->sequence_parallel && t > 1 ? ", sp on" : "",
-            yes(!(f & PE_FAIL_V4)));
-    pe_product_text(p1, sizeof p1, (const int64_t[]){p->micro_batch, p->dp}, 2);
-    fprintf(out, "V5   b·dp | B: %lld·%lld = %s | %lld   %s\n", b, dp, p1,
-            (long long)ctx->global_batch, yes(!(f & PE_FAIL_V5)));
-    fprintf(out, "V6   schedule %s with v = %lld%s   %s\n", pe_schedule_name(p->schedule), v,
-            p->schedule == PE_SCHEDULE_INTERLEAVED ? " (needs p ≥ 2, v ≥ 2, m mod p = 0)"
-                                                   : " (needs v = 1)",
-            yes(!(f & PE_FAIL_V6)));
-    fprintf(out, "V7   t | G: %lld | %lld%s   %s\n", t, G,
-            ctx->allow_cross_node_tp ? " (or G | t: allow_cross_node_tp)" : "",
-            yes(!(f & PE_FAIL_V7)));
-    pe_product_text(p1, sizeof p1, (const int64_t[]){p->tp, p->cp}, 2);
-    pe_product_text(p2, sizeof p2, (const int64_t[]){p->tp, p->cp, p->dp}, 3);
-    fprintf(out, "V8   t·c = %s and t·c·dp = %s each divide G = %lld or are multiples of it   %s\n",
-            p1, p2, G, yes(!(f & PE_FAIL_V8)));
+    char line[512];
+    for (int i = 0; i < PE_RULE_COUNT; i++) {
+        const pe_rule *rule = &pe_rules[i];
+        if (!rule->explain)
+            continue;
+        rule->explain(line, sizeof line, ctx, p);
+        fprintf(out, "%-4s %s   %s\n", rule->id, line, yes(!(r->failed & rule->bit)));
+    }
 }
 
 static void explain_params(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
@@ -139,37 +154,35 @@ static void explain_params(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     const pe_model *m = &ctx->scenario->model;
     heading(out, "Parameters (docs/model.md §2)");
     double k_mu = m->mlp == PE_MLP_SWIGLU ? 3 : 2;
-    eq_begin(out, "P1", "N_mm, matmul weights per layer", "h·(h + 2·g·d) + h·h + k_μ·h·f");
+    eq_formula(out, "P1", NULL);
     eq_subst(out, "%g·(%g + 2·%g·%g) + %g·%g + %g·%g·%lld", ctx->h, ctx->h, ctx->g, ctx->d,
              ctx->h, ctx->h, k_mu, ctx->h, (long long)m->ffn_hidden);
-    eq_value(out, ctx->N_mm, "parameters", "Narayanan §5.1");
+    eq_result(out, ctx->N_mm, "P1");
     if (m->has_params) {
-        eq_begin(out, "P6", "N_layer from model.params", "(params − N_embed − N_out|p=1 − norm(h)) / L");
+        eq_formula(out, "P6", NULL);
         eq_subst(out, "(%.6g − %.6g − %.6g − %g) / %g", m->params, ctx->N_embed, ctx->N_out_p1,
                  ctx->norm_h, ctx->L);
-        eq_value(out, ctx->N_layer, "parameters", "spec");
+        eq_result(out, ctx->N_layer, "P6");
     } else {
-        eq_begin(out, "P2", "N_layer", "N_mm + [bias]·(biases) + 2·norm(h)");
+        eq_formula(out, "P2", NULL);
         eq_subst(out, "%.6g + %s + 2·%g", ctx->N_mm, m->bias ? "biases" : "0", ctx->norm_h);
-        eq_value(out, ctx->N_layer, "parameters", "Narayanan §5.1");
+        eq_result(out, ctx->N_layer, "P2");
     }
-    eq_begin(out, "P3", "N_embed", "V·h + [position = learned]·s·h");
+    eq_formula(out, "P3", NULL);
     eq_subst(out, "%g·%g + %d·%g·%g", ctx->V, ctx->h, m->position == PE_POSITION_LEARNED,
              ctx->s, ctx->h);
-    eq_value(out, ctx->N_embed, "parameters", "Narayanan §5.1");
-    eq_begin(out, "P4", "N_out", "V·h (tied: 0 at p = 1, else the last stage's copy)");
+    eq_result(out, ctx->N_embed, "P3");
+    eq_formula(out, "P4", NULL);
     eq_subst(out, "%s", ctx->tied && p->pp == 1 ? "0 (tied, p = 1)" : "V·h");
-    eq_value(out, d->n_out, "parameters", "spec");
+    eq_result(out, d->n_out, "P4");
     char sb[32];
     for (int i = 0; i < (shown_stages(p, d)); i++) {
-        char what[64];
-        snprintf(what, sizeof what, "N_gpu %s", stage_name(i, p, d, sb));
         bool first = i == 0, last = i == 1 || p->pp == 1;
-        eq_begin(out, "P7", what, "[(L/p)·N_layer + (first ? N_embed) + (last ? N_out + norm(h))] / t");
+        eq_formula(out, "P7", stage_name(i, p, d, sb));
         eq_subst(out, "[%g·%.6g + %.6g + %.6g] / %lld", d->stage_layers[i], ctx->N_layer,
                  first ? ctx->N_embed : 0.0, last ? d->n_out + ctx->norm_h : 0.0,
                  (long long)p->tp);
-        eq_value(out, d->n_gpu[i], "parameters", "spec");
+        eq_result(out, d->n_gpu[i], "P7");
     }
 }
 
@@ -182,27 +195,24 @@ static void explain_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     heading(out, "Memory per GPU (docs/model.md §3)");
     fprintf(out, "     D = dp·c = %lld·%lld = %g (ZeRO sharding group); z = %lld\n",
             (long long)p->dp, (long long)p->cp, d->D, z);
-    char sb[32], what[96];
+    char sb[32];
     int stages = shown_stages(p, d);
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p, d, sb);
-        snprintf(what, sizeof what, "weights %s", st);
-        eq_begin(out, "M1", what, "β_w·N_gpu / (z ≥ 3 ? D : 1)");
+        eq_formula(out, "M1", st);
         eq_subst(out, "%g·%.6g / %g", ctx->beta_w, d->n_gpu[i], z >= 3 ? d->D : 1.0);
-        eq_value(out, d->m1[i], "bytes", "ZeRO §5");
-        snprintf(what, sizeof what, "gradients %s", st);
-        eq_begin(out, "M2", what, "β_g·N_gpu / (z ≥ 2 ? D : 1)");
+        eq_result(out, d->m1[i], "M1");
+        eq_formula(out, "M2", st);
         eq_subst(out, "%g·%.6g / %g", ctx->beta_g, d->n_gpu[i], z >= 2 ? d->D : 1.0);
-        eq_value(out, d->m2[i], "bytes", "ZeRO §5");
-        snprintf(what, sizeof what, "optimizer %s", st);
-        eq_begin(out, "M3", what, "β_o·N_gpu / (z ≥ 1 ? D : 1)");
+        eq_result(out, d->m2[i], "M2");
+        eq_formula(out, "M3", st);
         eq_subst(out, "%g·%.6g / %g", ctx->beta_o, d->n_gpu[i], z >= 1 ? d->D : 1.0);
-        eq_value(out, d->m3[i], "bytes", "ZeRO §5");
+        eq_result(out, d->m3[i], "M3");
     }
-    eq_begin(out, "M4", "ZeRO-3 working set", "[z = 3]·(2·β_w + β_g)·max(N_layer, V·h)/t");
+    eq_formula(out, "M4", NULL);
     eq_subst(out, "%d·(2·%g + %g)·max(%.6g, %.6g)/%g", z == 3, ctx->beta_w, ctx->beta_g,
              ctx->N_layer, ctx->Vh, t);
-    eq_value(out, d->m4, "bytes", "ZeRO §5");
+    eq_result(out, d->m4, "M4");
 
 }
 
@@ -214,31 +224,29 @@ static void explain_act_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     const double t = (double)p->tp, b = (double)p->micro_batch;
     const int sp = p->sequence_parallel;
     double ffn = (double)m->ffn_hidden;
-    eq_begin(out, "A1", "rep, replicated bytes per token", "8h + 2δh");
+    eq_formula(out, "A1", NULL);
     eq_subst(out, "8·%g + 2·%g·%g", ctx->h, ctx->delta, ctx->h);
-    eq_value(out, ctx->act_rep, "bytes/token", "Korthikanti eq. 1-4");
-    eq_begin(out, "A2", "par, TP-sharded bytes per token", "4h + 4·g·d + (gelu ? 4f : 6f)");
+    eq_result(out, ctx->act_rep, "A1");
+    eq_formula(out, "A2", NULL);
     eq_subst(out, "4·%g + 4·%g·%g + %g·%g", ctx->h, ctx->g, ctx->d,
              m->mlp == PE_MLP_GELU ? 4.0 : 6.0, ffn);
-    eq_value(out, ctx->act_par, "bytes/token", "Korthikanti eq. 1-4");
-    eq_begin(out, "A3", "att, attention-score bytes per token",
-             "(2 + 3δ)·a·s; 0 with flash attention or selective recompute");
+    eq_result(out, ctx->act_par, "A2");
+    eq_formula(out, "A3", NULL);
     eq_subst(out, "%s", d->att == 0 ? (ctx->attention != PE_ATTENTION_STANDARD ? "0 (flash)" : "0 (selective recompute)")
                                     : "(2 + 3δ)·a·s");
-    eq_value(out, d->att, "bytes/token", "Korthikanti eq. 1-4");
-    eq_begin(out, "A4", "A_layer, one layer one micro-batch",
-             "s'·b·[(sp ? (rep + par)/t : rep + par/t) + att/t]");
+    eq_result(out, d->att, "A3");
+    eq_formula(out, "A4", NULL);
     if (sp)
         eq_subst(out, "%g·%g·[(%g + %g)/%g + %g/%g]   (s' = s/c = %g/%lld)", d->s_local, b,
                  ctx->act_rep, ctx->act_par, t, d->att, t, ctx->s, (long long)p->cp);
     else
         eq_subst(out, "%g·%g·[%g + %g/%g + %g/%g]   (s' = s/c = %g/%lld)", d->s_local, b,
                  ctx->act_rep, ctx->act_par, t, d->att, t, ctx->s, (long long)p->cp);
-    eq_value(out, d->a_layer, "bytes", "Korthikanti eq. 1-4");
+    eq_result(out, d->a_layer, "A4");
     if (p->recompute == PE_RECOMPUTE_FULL) {
-        eq_begin(out, "A5", "A_in, layer input kept under full recompute", "2·s'·b·h / (sp ? t : 1)");
+        eq_formula(out, "A5", NULL);
         eq_subst(out, "2·%g·%g·%g / %g", d->s_local, b, ctx->h, sp ? t : 1.0);
-        eq_value(out, d->a_in, "bytes", "Korthikanti §4.3");
+        eq_result(out, d->a_in, "A5");
     }
 }
 
@@ -256,24 +264,22 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
         eq_begin(out, "k", what, "table of docs/model.md §3 for schedule %s, p = %lld, m = %g, v = %lld",
                  pe_schedule_name(p->schedule), (long long)p->pp, d->m, (long long)p->virtual_stages);
         eq_value(out, d->k[i], "micro-batches", "Korthikanti §4.2.3, Narayanan §2.2");
-        snprintf(what, sizeof what, "layer activations %s", st);
-        if (p->recompute == PE_RECOMPUTE_FULL) {
-            eq_begin(out, "A6", what, "A_in·(L/p)·k + A_layer");
+        const bool full = p->recompute == PE_RECOMPUTE_FULL;
+        eq_formula(out, full ? "A6:full" : "A6", st);
+        if (full) {
             eq_subst(out, "%.6g·%g·%g + %.6g", d->a_in, d->stage_layers[i], d->k[i], d->a_layer);
         } else {
-            eq_begin(out, "A6", what, "A_layer·(L/p)·k");
             eq_subst(out, "%.6g·%g·%g", d->a_layer, d->stage_layers[i], d->k[i]);
         }
-        eq_value(out, d->a6[i], "bytes", "Korthikanti §4");
+        eq_result(out, d->a6[i], full ? "A6:full" : "A6");
     }
-    eq_begin(out, "A7", "embedding dropout mask (stage 0)", "δ·s'·b·h/(sp ? t : 1)·k_first");
+    eq_formula(out, "A7", NULL);
     eq_subst(out, "%g·%g·%g·%g/%g·%g", ctx->delta, d->s_local, b, ctx->h, sp ? t : 1.0, d->k_first);
-    eq_value(out, d->a7[0], "bytes", "Korthikanti §4");
-    eq_begin(out, "A8", "output layer inputs and fp32 logits (last stage)",
-             "(4·s'·b·h/(sp ? t : 1) + 4·s'·b·V/t)·k_last");
+    eq_result(out, d->a7[0], "A7");
+    eq_formula(out, "A8", NULL);
     eq_subst(out, "(4·%g·%g·%g/%g + 4·%g·%g·%g/%g)·%g", d->s_local, b, ctx->h, sp ? t : 1.0,
              d->s_local, b, ctx->V, t, d->k_last);
-    eq_value(out, d->a8[stages - 1], "bytes", "Korthikanti §4");
+    eq_result(out, d->a8[stages - 1], "A8");
 }
 
 /* §3 M5, M6 and the whole-model diagnostics. */
@@ -281,15 +287,14 @@ static void explain_mem_totals(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
                                const pe_detail *d, const pe_result *r)
 {
     const int stages = shown_stages(p, d);
-    char sb[32], what[96];
+    char sb[32];
     for (int i = 0; i < stages; i++) {
-        snprintf(what, sizeof what, "M_total %s", stage_name(i, p, d, sb));
-        eq_begin(out, "M5", what, "M1 + M2 + M3 + M4 + A6 + A7/A8 + R");
+        eq_formula(out, "M5", stage_name(i, p, d, sb));
         eq_subst(out, "%.6g + %.6g + %.6g + %.6g + %.6g + %.6g + %.6g", d->m1[i], d->m2[i],
                  d->m3[i], d->m4, d->a6[i], d->a7[i] + d->a8[i], ctx->reserve_bytes);
-        eq_value(out, d->total[i], "bytes", "spec");
+        eq_result(out, d->total[i], "M5");
     }
-    eq_begin(out, "M6", "fits", "max over stages M_total ≤ min(HBM, budgets.memory_gib)");
+    eq_formula(out, "M6", NULL);
     eq_subst(out, "%.6g GiB ≤ %.6g GiB: %s (memory-worst stage %d)", r->mem_total_gib,
              r->mem_budget_gib, r->mem_total_gib <= r->mem_budget_gib ? "yes" : "NO",
              r->worst_stage);
@@ -328,8 +333,7 @@ static void explain_group(FILE *out, const char *axis, const pe_group *g, long l
 static void explain_rs(FILE *out, const char *what, const pe_group *g, const pe_net *net,
                        double S, double value)
 {
-    eq_begin(out, "C4", what,
-             "(n_in−1)/n_in·S/B_in + (n_in−1)·α_in + (n_out−1)/n_out·(S/n_in)/B_out + (n_out−1)·α_out");
+    eq_formula_as(out, "C4", what);
     if (g->n_in == 1 && g->n_out == 1) {
         eq_subst(out, "0 (a group of one: no communication)");
     } else {
@@ -342,14 +346,14 @@ static void explain_rs(FILE *out, const char *what, const pe_group *g, const pe_
                      S, g->n_in, net->out_bps, g->n_out - 1, net->alpha_out);
         eq_subst(out, "%s + %s", intra, inter);
     }
-    eq_value(out, value, "s", "Thakur 2005");
+    eq_result(out, value, "C4");
 }
 
 /* C7 with the numbers substituted. */
 static void explain_p2p(FILE *out, const char *what, const pe_group *g, const pe_net *net,
                         double S, double value)
 {
-    eq_begin(out, "C7", what, "α + S/B (inter-node α_out, B_out when the group spans nodes)");
+    eq_formula_as(out, "C7", what);
     if (g->n == 1)
         eq_subst(out, "0 (a group of one: no communication)");
     else if (g->n_out > 1)
@@ -359,7 +363,7 @@ static void explain_p2p(FILE *out, const char *what, const pe_group *g, const pe
         eq_subst(out, "%g + %.6g/%.6g   (inside a node: %s)", net->alpha_in, S,
                  net->full_mesh ? net->link_bps : net->switch_bps,
                  net->full_mesh ? "one link" : "bandwidth_gb_s");
-    eq_value(out, value, "s", "Thakur 2005");
+    eq_result(out, value, "C7");
 }
 
 /* §12 F7–F11: the compute times by GEMM shape, attention core, element-wise
@@ -390,7 +394,7 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
         const double F = 2.0 * M * K * N;
         char what[96];
         snprintf(what, sizeof what, "%s GEMM %g×%g×%g, F = 2·M·K·N = %.6g FLOP", NAMES[i], M, K, N, F);
-        eq_begin(out, "F7-8", what, "max((F + F_half)/(peak·e_max), 2·(MK + KN + MN)/W)");
+        eq_formula_as(out, "F7-8", what);
         if (ctx->fp8) /* F18 */
             eq_subst(out, "max((%.6g + %.6g)/%.6g, (%g + %g + 2·%g)/%.6g)", F,
                      g->gemm_half_gflop * 1e9, ctx->gemm_rate8,
@@ -401,27 +405,23 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
         fprintf(out, "       = %.6g s (efficiency F/(peak·τ) = %.4g)%*s[Hockney n½; Williams]\n",
                 d->gemm_t[i], F / (ctx->peak * d->gemm_t[i]), 8, "");
     }
-    eq_begin(out, "F9", "attention core per layer", "b·s'·4·s·h·κ/t / (peak·e_att)");
+    eq_formula(out, "F9", NULL);
     eq_subst(out, "%g·%.6g/%g / %.6g", M, ctx->F_att, t, ctx->att_rate);
-    eq_value(out, d->tau_core, "s", "Narayanan §5.1");
-    eq_begin(out, "F10", "element-wise per layer", "b·s'·(rep/(sp ? t : 1) + par/t + att/t) / (W·η_W)");
+    eq_result(out, d->tau_core, "F9");
+    eq_formula(out, "F10", NULL);
     eq_subst(out, "%g·(%g/%g + %g/%g + %g/%g) / %.6g", M, ctx->ew_rep,
              p->sequence_parallel ? t : 1.0, ctx->ew_par, t, ctx->ew_att, t, ctx->ew_bps);
-    eq_value(out, d->tau_ew, "s", "Korthikanti §4; roofline");
-    eq_begin(out, "F7-10", "output layer (last stage)", "GEMM M×h×V/t + b·s'·12·V/t/(W·η_W)");
-    eq_value(out, d->tau_out, "s", "spec §12");
-    eq_begin(out, "F8-10", "τ_lf, τ_lb, τ_att per layer",
-             "GEMMs + core + element-wise; 2·τ_lf + recompute (full τ_lf, selective core + att part)");
+    eq_result(out, d->tau_ew, "F10");
+    eq_formula(out, "F7-10", NULL);
+    eq_result(out, d->tau_out, "F7-10");
+    eq_formula(out, "F8-10", NULL);
     fprintf(out, "       = %.6g s, %.6g s, %.6g s\n", d->tau_lf, d->tau_lb, d->tau_att);
     const int stages = shown_stages(p, d);
     for (int i = 0; i < stages; i++) {
         char sb[32], what[96];
         snprintf(what, sizeof what, "τ_f, τ_b %s, %g layers", stage_name(i, p, d, sb),
                  d->stage_layers[i]);
-        eq_begin(out, "F11/F20", what,
-                 "L_j·τ_lf (MoE: (L_j − n_j)·τ_lf + n_j·τ_mlf) + (last ? out : 0) + t_mb/3; "
-                 "τ_b likewise with τ_lb, τ_mlb, 2·out, 2·t_mb/3%s",
-                 ctx->accum_s_per_param > 0 ? ", + F21 below" : "");
+        eq_formula_as(out, ctx->accum_s_per_param > 0 ? "F11/F20:accum" : "F11/F20", what);
         fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
     }
 }
@@ -434,48 +434,44 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     char sb[32], what[96];
     const int stages = shown_stages(p, d);
     heading(out, "Compute (docs/model.md §4)");
-    eq_begin(out, "F1", "F_layer, forward FLOPs per token per layer", "2·N_mm + 4·s·h·κ");
+    eq_formula(out, "F1", NULL);
     eq_subst(out, "2·%.6g + 4·%g·%g·%g", ctx->N_mm, ctx->s, ctx->h,
              ctx->scenario->model.causal_flops ? 0.5 : 1.0);
-    eq_value(out, ctx->F_layer, "FLOP/token", "Narayanan §5.1");
-    eq_begin(out, "F2", "F_out, output layer", "2·h·V");
+    eq_result(out, ctx->F_layer, "F1");
+    eq_formula(out, "F2", NULL);
     eq_subst(out, "2·%g·%g", ctx->h, ctx->V);
-    eq_value(out, ctx->F_out, "FLOP/token", "Narayanan §5.1");
-    eq_begin(out, "F3", "F_model per step", "3·B·s·(L·F_layer + F_out)");
+    eq_result(out, ctx->F_out, "F2");
+    eq_formula(out, "F3", NULL);
     eq_subst(out, "3·%g·%g·(%g·%.6g + %.6g)", ctx->B, ctx->s, ctx->L, ctx->F_layer, ctx->F_out);
-    eq_value(out, ctx->F_model, "FLOP", "Narayanan §5.1");
-    eq_begin(out, "F4", "x, recompute FLOPs per token per layer",
-             "F_layer (full), 4·s·h·κ (selective), 0 (none)");
+    eq_result(out, ctx->F_model, "F3");
+    eq_formula(out, "F4", NULL);
     eq_subst(out, "%s", pe_recompute_name(p->recompute));
-    eq_value(out, d->x, "FLOP/token", "Korthikanti §5");
+    eq_result(out, d->x, "F4");
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p, d, sb);
         bool last = i == 1 || p->pp == 1;
-        snprintf(what, sizeof what, "f_fwd per micro-batch %s", st);
-        eq_begin(out, "F5", what, "b·s'·[(L/p)·F_layer + (last ? F_out : 0)] / t");
+        eq_formula(out, "F5", st);
         eq_subst(out, "%g·%g·[%g·%.6g + %.6g] / %g", b, d->s_local, d->stage_layers[i], ctx->F_layer,
                  last ? ctx->F_out : 0.0, t);
-        eq_value(out, d->f_fwd[i], "FLOP", "Narayanan §5.1");
-        snprintf(what, sizeof what, "f_bwd per micro-batch %s", st);
-        eq_begin(out, "F5", what, "2·f_fwd + b·s'·(L/p)·x / t");
+        eq_result(out, d->f_fwd[i], "F5");
+        eq_formula(out, "F5:bwd", st);
         eq_subst(out, "2·%.6g + %g·%g·%g·%.6g / %g", d->f_fwd[i], b, d->s_local,
                  d->stage_layers[i], d->x, t);
-        eq_value(out, d->f_bwd[i], "FLOP", "Narayanan §5.1");
+        eq_result(out, d->f_bwd[i], "F5:bwd");
         if (ctx->refined_compute)
             continue; /* the times come from F7–F11 below */
         snprintf(what, sizeof what, "τ_f, τ_b %s", st);
         if (ctx->fp8) { /* F16 replaced F6's times: two rates (GEMM precision below) */
-            eq_begin(out, "F16", what, "fp8 FLOPs/(peak_fp8·e) + the other FLOPs/(peak·e)%s",
-                     ctx->accum_s_per_param > 0 ? "; τ_b + F21" : "");
+            eq_formula(out, ctx->accum_s_per_param > 0 ? "F16:accum" : "F16", st);
             fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
             continue;
         }
         if (ctx->accum_s_per_param > 0) { /* τ_b includes F21's pass, printed below */
-            eq_begin(out, "F6", what, "f / (peak·e), f / (peak·e) + F21");
+            eq_formula(out, "F6:accum", st);
             eq_subst(out, "%.6g / %.6g, %.6g / %.6g + %.6g", d->f_fwd[i], ctx->rate, d->f_bwd[i],
                      ctx->rate, d->t_accum[i]);
         } else {
-            eq_begin(out, "F6", what, "f / (peak·e)");
+            eq_formula(out, "F6", st);
             eq_subst(out, "%.6g / %.6g, %.6g / %.6g", d->f_fwd[i], ctx->rate, d->f_bwd[i],
                      ctx->rate);
         }
@@ -484,9 +480,7 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     if (ctx->refined_compute) {
         explain_refined_compute(out, ctx, p, d);
     } else {
-        eq_begin(out, "F6", "τ_lf, τ_lb, τ_att per layer",
-                 "b·s'·F_layer/t/(peak·e), (2·b·s'·F_layer + b·s'·x)/t/(peak·e), "
-                 "b·s'·4·s·h·κ/t/(peak·e)");
+        eq_formula(out, "F6:layer", NULL);
         fprintf(out, "       = %.6g s, %.6g s, %.6g s\n", d->tau_lf, d->tau_lb, d->tau_att);
     }
     if (ctx->accum_s_per_param > 0)
@@ -494,13 +488,11 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
             snprintf(what, sizeof what, "gradient accumulation per micro-batch %s, in τ_b above",
                      stage_name(i, p, d, sb));
             const bool shard = p->zero >= 2;
-            eq_begin(out, "F21", what,
-                     "(N_gpu/(z ≥ 2 ? D : 1) + N_experts/(z ≥ 2 ? D_e : 1))·"
-                     "grad_accum_bytes/(W·η_W)");
+            eq_formula_as(out, "F21", what);
             eq_subst(out, "(%.6g/%g + %.6g/%g)·%.6g s per parameter", d->n_gpu[i],
                      shard ? d->D : 1.0, d->moe.n_exp[i], shard && ctx->moe.on ? d->moe.D_e : 1.0,
                      ctx->accum_s_per_param);
-            eq_value(out, d->t_accum[i], "s", "Megatron-LM DDP hook");
+            eq_result(out, d->t_accum[i], "F21");
         }
 }
 
@@ -527,54 +519,50 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     explain_group(out, "cp", &d->g_cp, p->tp, ctx);
     explain_group(out, "dp", &d->g_dp, p->tp, ctx);
     explain_group(out, "pp", &d->g_pp, p->tp * p->cp * p->dp, ctx);
-    eq_begin(out, "X1", "S_tp, bytes per TP all-reduce", "2·b·s'·h");
+    eq_formula(out, "X1:S", NULL);
     eq_subst(out, "2·%g·%g·%g", b, d->s_local, ctx->h);
-    eq_value(out, d->s_tp, "bytes", "Korthikanti §3");
+    eq_result(out, d->s_tp, "X1:S");
     explain_rs(out, "T_rs(S_tp) over tp", &d->g_tp, net, d->s_tp, d->t_ar_tp / 2);
     if (d->t_ar_tp_tree > 0)
         fprintf(out, "C10  tree all-reduce over tp = 2·[chain in the node + (S + S_half)/(n_in·B_out) "
                      "+ ⌈log2 n_out⌉·α_out] = %.6g s; T_ar below is the faster of ring and tree   "
                      "[NCCL]\n", d->t_ar_tp_tree);
-    eq_begin(out, "C5", "T_ar(S_tp)", "2·T_rs");
-    eq_value(out, d->t_ar_tp, "s", "Thakur 2005");
-    eq_begin(out, "X1", "χ_tp,f", "(L/p)·max(0, 2·T_ar − overlap.tp·τ_lf)");
+    eq_formula(out, "C5:tp", NULL);
+    eq_result(out, d->t_ar_tp, "C5:tp");
+    eq_formula(out, "X1:f", NULL);
     const double lt = d->stage_layers[d->time_stage]; /* the time stage's layers */
     eq_subst(out, "%g·max(0, 2·%.6g − %g·%.6g)", lt, d->t_ar_tp, ov->tp, d->tau_lf);
-    eq_value(out, d->chi_tp_f, "s", "Korthikanti §3");
+    eq_result(out, d->chi_tp_f, "X1:f");
     if (ctx->tp_async_bwd) { /* X13 */
         const bool sp = p->sequence_parallel, full = p->recompute == PE_RECOMPUTE_FULL;
-        eq_begin(out, "X13", "E_b, backward TP time per layer (asynchronous input gradients)",
-                 sp ? "2·[full]·T_ar + T_ar (the two all-gathers) + Σ max(0, T_ar/2 − wgrad GEMM of "
-                      "QKV, MLP in)"
-                    : "2·[full]·T_ar + Σ max(0, T_ar − wgrad GEMM of QKV, MLP in)");
+        eq_formula(out, sp ? "X13:sp" : "X13", NULL);
         eq_subst(out, "%g·%.6g + %g + max(0, %.6g − %.6g) + max(0, %.6g − %.6g)",
                  full ? 2.0 : 0.0, d->t_ar_tp, sp ? d->t_ar_tp : 0.0,
                  sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[0],
                  sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[2]);
-        eq_value(out, d->tp_bwd_layer, "s", "Megatron-LM async all-reduce");
-        eq_begin(out, "X1", "χ_tp,b", "(L/p)·max(0, E_b − overlap.tp·τ_lb)");
+        eq_result(out, d->tp_bwd_layer, "X13");
+        eq_formula(out, "X1:b-async", NULL);
         eq_subst(out, "%g·max(0, %.6g − %g·%.6g)", lt, d->tp_bwd_layer, ov->tp, d->tau_lb);
     } else {
-        eq_begin(out, "X1", "χ_tp,b", "(L/p)·max(0, (2 + 2·[full])·T_ar − overlap.tp·τ_lb)");
+        eq_formula(out, "X1:b", NULL);
         eq_subst(out, "%g·max(0, %g·%.6g − %g·%.6g)", lt,
                  p->recompute == PE_RECOMPUTE_FULL ? 4.0 : 2.0, d->t_ar_tp, ov->tp, d->tau_lb);
     }
-    eq_value(out, d->chi_tp_b, "s", "Korthikanti §3");
+    eq_result(out, d->chi_tp_b, "X1:b");
     if (p->cp > 1) {
-        eq_begin(out, "X2", "S_kv, bytes per CP hop", "2·b·s'·2·g·d/t");
+        eq_formula(out, "X2:S", NULL);
         eq_subst(out, "2·%g·%g·2·%g·%g/%g", b, d->s_local, ctx->g, ctx->d, t);
-        eq_value(out, d->s_kv, "bytes", "Liu 2023");
+        eq_result(out, d->s_kv, "X2:S");
         explain_p2p(out, "T_p2p(S_kv)", &d->g_cp, net, d->s_kv, d->t_p2p_cp);
-        eq_begin(out, "X2", "χ_cp,f", "(L/p)·max(0, (c−1)·T_p2p − overlap.cp·τ_att)");
+        eq_formula(out, "X2:f", NULL);
         eq_subst(out, "%g·max(0, %lld·%.6g − %g·%.6g)", lt, (long long)p->cp - 1,
                  d->t_p2p_cp, ov->cp, d->tau_att);
-        eq_value(out, d->chi_cp_f, "s", "Liu 2023");
-        eq_begin(out, "X2", "χ_cp,b",
-                 "(L/p)·max(0, (2 + [recompute ≠ none])·(c−1)·T_p2p − overlap.cp·2·τ_att)");
+        eq_result(out, d->chi_cp_f, "X2:f");
+        eq_formula(out, "X2:b", NULL);
         eq_subst(out, "%g·max(0, %g·%lld·%.6g − %g·2·%.6g)", lt,
                  p->recompute != PE_RECOMPUTE_NONE ? 3.0 : 2.0, (long long)p->cp - 1,
                  d->t_p2p_cp, ov->cp, d->tau_att);
-        eq_value(out, d->chi_cp_b, "s", "Liu 2023");
+        eq_result(out, d->chi_cp_b, "X2:b");
     } else {
         fprintf(out, "X2   c = 1: no context-parallel communication\n");
     }
@@ -587,22 +575,21 @@ static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     const double t = (double)p->tp, b = (double)p->micro_batch, m = d->m;
     const pe_overlap *ov = &p->overlap;
     const pe_net *net = &ctx->net;
-    char sb[32], what[96];
+    char sb[32];
     const int stages = shown_stages(p, d);
     const int ts = d->time_stage;
     for (int i = 0; i < stages; i++) {
-        snprintf(what, sizeof what, "t_f, t_b %s", stage_name(i, p, d, sb));
-        /* uneven stages and the middle candidate: each stage its own χ (issue 11) */
+        /* uneven stages and the middle candidate: each stage its own χ */
         const double *chi = d->chi_per_stage ? d->chi_st[i] : (const double[4]){d->chi_tp_f,
                                                   d->chi_tp_b, d->chi_cp_f, d->chi_cp_b};
         const double ep_f = d->moe.chi_ep_f[i] + d->moe.chi_etp_f[i];
         const double ep_b = d->moe.chi_ep_b[i] + d->moe.chi_etp_b[i];
         if (ep_f != 0 || ep_b != 0) { /* MoE layers: X10, X11 join the stage (§14) */
-            eq_begin(out, "§7", what, "τ + χ_tp + χ_cp + χ_ep + χ_etp");
+            eq_formula(out, "§7:moe", stage_name(i, p, d, sb));
             eq_subst(out, "%.6g + %.6g + %.6g + %.6g, %.6g + %.6g + %.6g + %.6g", d->tau_f[i],
                      chi[0], chi[2], ep_f, d->tau_b[i], chi[1], chi[3], ep_b);
         } else {
-            eq_begin(out, "§7", what, "τ + χ_tp + χ_cp");
+            eq_formula(out, "§7", stage_name(i, p, d, sb));
             eq_subst(out, "%.6g + %.6g + %.6g, %.6g + %.6g + %.6g", d->tau_f[i], chi[0], chi[2],
                      d->tau_b[i], chi[1], chi[3]);
         }
@@ -610,23 +597,22 @@ static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     }
     fprintf(out, "     time stage (larger t_f + t_b, ties to stage 0): stage %d\n", r->time_stage);
     if (p->pp > 1) {
-        eq_begin(out, "X3", "S_pp, bytes per pipeline hop", "2·b·s'·h/(sp ? t : 1)");
+        eq_formula(out, "X3:S", NULL);
         eq_subst(out, "2·%g·%g·%g/%g", b, d->s_local, ctx->h, p->sequence_parallel ? t : 1.0);
-        eq_value(out, d->s_pp, "bytes", "Narayanan §2.2");
+        eq_result(out, d->s_pp, "X3:S");
         if (d->pp_hop_bytes != d->s_pp) {
-            eq_begin(out, "X6", "T_p2p with scatter/gather (no sp, spans nodes)",
-                     "T_p2p(S_pp/t) inter-node + T_rs(S_pp) all-gather over tp inside the node");
+            eq_formula(out, "X6", NULL);
             eq_subst(out, "S_pp/t = %.6g/%g = %.6g bytes across nodes", d->s_pp, t, d->pp_hop_bytes);
-            eq_value(out, d->t_p2p_pp, "s", "Narayanan §4.1");
+            eq_result(out, d->t_p2p_pp, "X6");
         } else {
             explain_p2p(out, "T_p2p(S_pp)", &d->g_pp, net, d->s_pp, d->t_p2p_pp);
         }
-        eq_begin(out, "X3", "χ_pp", "m·v·[max(0, T_p2p − overlap.pp·τ_f/v) + max(0, T_p2p − overlap.pp·τ_b/v)]");
+        eq_formula(out, "X3", NULL);
         eq_subst(out, "%g·%lld·[max(0, %.6g − %g·%.6g/%lld) + max(0, %.6g − %g·%.6g/%lld)]", m,
                  (long long)p->virtual_stages, d->t_p2p_pp, ov->pp, d->tau_f[ts],
                  (long long)p->virtual_stages, d->t_p2p_pp, ov->pp, d->tau_b[ts],
                  (long long)p->virtual_stages);
-        eq_value(out, d->chi_pp, "s", "Narayanan §2.2");
+        eq_result(out, d->chi_pp, "X3");
     } else {
         fprintf(out, "X3   p = 1: no pipeline communication\n");
     }
@@ -640,24 +626,19 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     const pe_overlap *ov = &p->overlap;
     const pe_net *net = &ctx->net;
     const int ts = d->time_stage;
-    eq_begin(out, "X4", "S_g, S_w (time stage)", "β_g·N_gpu, β_w·N_gpu");
+    eq_formula(out, "X4:S", NULL);
     eq_subst(out, "%g·%.6g, %g·%.6g", ctx->beta_g, d->n_gpu[ts], ctx->beta_w, d->n_gpu[ts]);
     fprintf(out, "       = %.6g bytes, %.6g bytes\n", d->s_g, d->s_w);
     if (ctx->dp_flat && d->g_dp.n_out > 1) {
-        eq_begin(out, "C9", "T_rs(S_g), T_rs(S_w): one flat ring over dp·c (framework)",
-                 "(n−1)/n·(S + S_half)/min(B_in, n_in·B_out) + (n−1)·α_out");
+        eq_formula(out, "C9", NULL);
         fprintf(out, "       = %.6g s, %.6g s%*s[NCCL ring; Thakur 2005]\n", d->t_rs_g,
                 d->t_rs_w, 30, "");
     } else {
         explain_rs(out, "T_rs(S_g) over dp·c", &d->g_dp, net, d->s_g, d->t_rs_g);
         explain_rs(out, "T_rs(S_w) over dp·c", &d->g_dp, net, d->s_w, d->t_rs_w);
     }
-    static const char *const X4[] = {
-        "max(0, T_ar(S_g) − overlap.dp·τ_b)   (z = 0, T_ar = 2·T_rs)",
-        "max(0, T_rs(S_g) − overlap.dp·τ_b) + max(0, T_rs(S_w) − overlap.dp·τ_f)   (z = 1)",
-        "m·max(0, T_rs(S_g) − overlap.dp·τ_b) + max(0, T_rs(S_w) − overlap.dp·τ_f)   (z = 2)",
-        "m·max(0, 2·T_rs(S_w) + T_rs(S_g) − overlap.dp·(τ_f + τ_b))   (z = 3)"};
-    eq_begin(out, "X4", "χ_dp, DP/ZeRO per step", "%s", X4[p->zero]);
+    static const char *const X4[] = {"X4:z0", "X4:z1", "X4:z2", "X4:z3"};
+    eq_formula(out, X4[p->zero], NULL);
     const double tf = d->tau_f[ts], tb = d->tau_b[ts], o = ov->dp;
     switch (p->zero) {
     case 0:
@@ -679,34 +660,31 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                  tf, tb);
         break;
     }
-    eq_value(out, d->chi_dp, "s", "ZeRO §5");
+    eq_result(out, d->chi_dp, X4[p->zero]);
     if (d->t_ar_dp_tree > 0)
         fprintf(out, "C10  tree all-reduce of S_g over dp·c = %.6g s against the ring's 2·T_rs = "
                      "%.6g s: X4 takes the faster   [NCCL]\n", d->t_ar_dp_tree, 2 * d->t_rs_g);
     if (ctx->dp_bucket_bytes > 0 && p->zero <= 1) {
-        eq_begin(out, "X7", "last gradient bucket, never hidden",
-                 "max(0, min(1, bucket/S_g)·T − max(0, T − overlap.dp·τ_b)), included in χ_dp above");
+        eq_formula(out, "X7", NULL);
         eq_subst(out, "bucket %.6g bytes of S_g %.6g", ctx->dp_bucket_bytes, d->s_g);
-        eq_value(out, d->dp_last_bucket, "s", "PyTorch DDP; Megatron-Core DDP");
+        eq_result(out, d->dp_last_bucket, "X7");
     }
     if (ctx->comm_slowdown > 0)
         fprintf(out, "X8   every exposed time above includes φ·(its hidden part), φ = %g (compute "
                      "slowed by overlapped communication)\n", ctx->comm_slowdown);
     if (ctx->opt_s_per_param > 0) {
         const bool shard = p->zero >= 1;
-        eq_begin(out, "X14", "optimizer step, the framework's passes",
-                 "(N_gpu/(z ≥ 1 ? D : 1) + N_experts/(z ≥ 1 ? D_e : 1))·"
-                 "optimizer_pass_bytes/(W·η_W)");
+        eq_formula(out, "X14", NULL);
         eq_subst(out, "(%.6g/%g + %.6g/%g)·%.6g s per parameter", d->n_gpu[ts],
                  shard ? d->D : 1.0, d->moe.n_exp[ts], shard && ctx->moe.on ? d->moe.D_e : 1.0,
                  ctx->opt_s_per_param);
-        eq_value(out, d->optimizer, "s", "Megatron-LM optimizer");
+        eq_result(out, d->optimizer, "X14");
         return;
     }
-    eq_begin(out, "X5", "optimizer step", "N_gpu/(z ≥ 1 ? D : 1)·(β_w + β_g + 2·β_o)/W");
+    eq_formula(out, "X5", NULL);
     eq_subst(out, "%.6g/%g·(%g + %g + 2·%g)/%.6g", d->n_gpu[ts], p->zero >= 1 ? d->D : 1.0,
              ctx->beta_w, ctx->beta_g, ctx->beta_o, ctx->hbm_bps);
-    eq_value(out, d->optimizer, "s", "spec");
+    eq_result(out, d->optimizer, "X5");
 
 }
 
@@ -734,18 +712,16 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     const double m = d->m;
     const int ts = d->time_stage;
     heading(out, "Pipeline bubble (docs/model.md §7)");
-    static const char *const B[] = {"(p−1)·(t_f + t_b)   B1", "(p−1)·(t_f + t_b)/v   B2",
-                                    "(p−1)·(t_f + t_b)   B1", "(p−1)·t_f   B3", "0   B4"};
-    eq_begin(out, "B", "bubble", "%s", p->pp == 1 ? "0 (p = 1)" : B[p->schedule]);
+    static const char *const B[] = {"B:1f1b", "B:interleaved", "B:gpipe", "B:zb-h1", "B:zb-h2"};
+    eq_formula(out, p->pp == 1 ? "B:p1" : B[p->schedule], NULL);
     eq_subst(out, "p = %lld, v = %lld, t_f = %.6g, t_b = %.6g", (long long)p->pp,
              (long long)p->virtual_stages, d->t_f[ts], d->t_b[ts]);
-    eq_value(out, d->bubble_uniform, "s",
-             p->schedule >= PE_SCHEDULE_ZB_H1 ? "Qi 2023" : "GPipe; Narayanan §2.2");
+    eq_result(out, d->bubble_uniform, B[p->schedule]); /* the schedule's source, also at p = 1 */
     if (ctx->bubble_by_stage && p->pp > 1)
         explain_b5(out, p, d);
-    eq_begin(out, "§7", "bubble_fraction", "bubble / (m·(t_f + t_b))");
+    eq_formula(out, "§7:fraction", NULL);
     eq_subst(out, "%.6g / (%g·%.6g)", d->bubble, m, d->t_f[ts] + d->t_b[ts]);
-    eq_value(out, r->bubble_fraction, "", "spec");
+    eq_result(out, r->bubble_fraction, "§7:fraction");
 
     heading(out, "Step time (docs/model.md §8)");
     fprintf(out, "     compute_s   = m·(τ_f + τ_b)     = %g·(%.6g + %.6g) = %.6g s\n", m,
@@ -755,31 +731,31 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     fprintf(out, "     bubble_s    = %.6g s\n     pp_comm_s   = %.6g s\n     dp_comm_s   = %.6g s\n"
                  "     optimizer_s = %.6g s\n",
             r->bubble_s, r->pp_comm_s, r->dp_comm_s, r->optimizer_s);
-    eq_begin(out, "S1", "step_time_s", "the seven columns added left to right");
-    eq_value(out, r->step_time_s, "s", "spec");
-    eq_begin(out, "S2", "comm_fraction", "(tp + cp + pp + dp comm) / step");
-    eq_value(out, r->comm_fraction, "", "spec");
+    eq_formula(out, "S1", NULL);
+    eq_result(out, r->step_time_s, "S1");
+    eq_formula(out, "S2", NULL);
+    eq_result(out, r->comm_fraction, "S2");
     fprintf(out, "S3   bound = largest of compute %.6g, communication %.6g, bubble %.6g -> %s\n",
             r->compute_s,
             r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s + r->ep_comm_s, r->bubble_s,
             pe_bound_name(r->bound));
-    eq_begin(out, "S4", "tokens_per_s", "B·s / step");
+    eq_formula(out, "S4:tokens", NULL);
     eq_subst(out, "%g·%g / %.6g", ctx->B, ctx->s, r->step_time_s);
-    eq_value(out, r->tokens_per_s, "tokens/s", "spec");
-    eq_begin(out, "S4", "mfu", "F_model / (step·N·peak)");
+    eq_result(out, r->tokens_per_s, "S4:tokens");
+    eq_formula(out, "S4:mfu", NULL);
     eq_subst(out, "%.6g / (%.6g·%g·%.6g)", ctx->F_model, r->step_time_s, ctx->N, ctx->peak);
-    eq_value(out, r->mfu, "", "Narayanan §5.1");
+    eq_result(out, r->mfu, "S4:mfu");
     fprintf(out, "S4   hfu = F_hw/(step·N·peak) = %.6g; tflops_per_gpu = F_model/(step·N)/1e12 = %.6g\n",
             r->hfu, r->tflops_per_gpu);
     if (r->has_train_days) {
-        eq_begin(out, "S5", "train_days", "tokens / tokens_per_s / 86400");
+        eq_formula(out, "S5", NULL);
         eq_subst(out, "%.6g / %.6g / 86400", ctx->scenario->training.tokens, r->tokens_per_s);
-        eq_value(out, r->train_days, "days", "spec");
+        eq_result(out, r->train_days, "S5");
         fprintf(out, "S5   gpu_hours = N·train_days·24 = %.6g\n", r->gpu_hours);
     }
 }
 
-/* Issue 11: the expert parts of memory and time (docs/design/moe.md). */
+/* §14: the expert parts of memory and time (docs/design/moe.md). */
 static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                                const pe_detail *d, const pe_result *r)
 {
@@ -790,27 +766,26 @@ static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
             e->E, e->k, e->f_e_d, e->rho, (long long)p->ep, (long long)p->etp);
     fprintf(out, "P13  N_total = %.6g parameters; P14 N_active = %.6g (input embedding included)\n",
             e->N_total, e->N_active);
-    eq_begin(out, "edp", "expert data-parallel group", "t·c·dp/(ep·etp)");
+    eq_formula(out, "edp", NULL);
     eq_subst(out, "%lld·%lld·%lld/(%lld·%lld)", (long long)p->tp, (long long)p->cp,
              (long long)p->dp, (long long)p->ep, (long long)p->etp);
-    eq_value(out, d->moe.D_e, "GPUs", "Megatron parallel_state.py");
+    eq_result(out, d->moe.D_e, "edp");
     for (int i = 0; i < shown_stages(p, d); i++) {
         fprintf(out, "P9   MoE layers %s = %g of %g\n", stage_name(i, p, d, sb), d->moe.n_moe[i],
                 d->stage_layers[i]);
-        eq_begin(out, "P16", "expert parameters per GPU", "n_moe·N_expert/(ep·etp)");
+        eq_formula(out, "P16", NULL);
         eq_subst(out, "%g·%.6g/(%lld·%lld)", d->moe.n_moe[i], e->N_expert, (long long)p->ep,
                  (long long)p->etp);
-        eq_value(out, d->moe.n_exp[i], "parameters", "design §2");
-        eq_begin(out, "M'", "expert weights + grads + optimizer", "β·N_exp/(ZeRO ? edp : 1)");
-        eq_value(out, d->moe.mem_experts[i], "bytes", "design §2");
+        eq_result(out, d->moe.n_exp[i], "P16");
+        eq_formula(out, "M'", NULL);
+        eq_result(out, d->moe.mem_experts[i], "M'");
     }
-    eq_begin(out, "A11", "routed token copies per layer",
-             "b·s'·k·ρ/t·(etp·2h + (gelu ? 4 : 6)·f_e)");
-    eq_value(out, d->moe.a_routed, "bytes", "design §2");
-    eq_begin(out, "A4'", "A_layer of an MoE layer", "attention part + router 8E + shared + A11");
-    eq_value(out, d->moe.a_layer_m, "bytes", "design §2");
-    eq_begin(out, "A12", "dispatch buffers (mem_other)", "b·s'·k·ρ·h·(β_d + 2·etp)/t");
-    eq_value(out, d->moe.a12, "bytes", "design §2");
+    eq_formula(out, "A11", NULL);
+    eq_result(out, d->moe.a_routed, "A11");
+    eq_formula(out, "A4'", NULL);
+    eq_result(out, d->moe.a_layer_m, "A4'");
+    eq_formula(out, "A12", NULL);
+    eq_result(out, d->moe.a12, "A12");
     fprintf(out, "     mem_experts_gib (of which, memory stage) = %.6g GiB\n", r->mem_experts_gib);
 }
 
@@ -825,30 +800,28 @@ static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
     fprintf(out, "     expert and shared-expert GEMMs in %s, router in bf16 (see above)\n",
             ctx->fp8 ? "fp8" : "bf16");
     if (ctx->refined_compute) {
-        eq_begin(out, "F19", "one MoE layer from its GEMMs (refined)",
-                 "attention GEMMs + shared + router + (E/ep)·expert(M_e) + core + element-wise");
+        eq_formula(out, "F19", NULL);
         eq_subst(out, "M_e = b·s'·k·ρ·ep·etp/(t·E) = %g rows per local expert; experts %.6g s, "
                       "shared %.6g s, router %.6g s",
                  d->moe.M_e, d->moe.t_exp, d->moe.t_sh, d->moe.t_router);
-        eq_value(out, d->moe.tau_mlf, "s", "docs/model.md §14");
+        eq_result(out, d->moe.tau_mlf, "F19");
     }
     explain_group(out, "ep", &d->moe.g_ep, (long long)p->etp, ctx);
-    eq_begin(out, "X9", "S_dispatch, S_combine", "b·s'·k·ρ·h·β/t");
+    eq_formula(out, "X9:S", NULL);
     eq_subst(out, "%.6g, %.6g bytes per GPU", d->moe.s_disp, d->moe.s_comb);
-    eq_begin(out, "X9", "T_ep", "T_a2a(S_dispatch) + T_a2a(S_combine)   (C6 on the ep group)");
-    eq_value(out, d->moe.t_ep, "s", "design §4");
-    eq_begin(out, "X10", "χ_ep,f, χ_ep,b", "n_moe·max(0, (1 + [full])·T_ep − overlap.ep·τ_ml)");
+    eq_formula(out, "X9", NULL);
+    eq_result(out, d->moe.t_ep, "X9");
+    eq_formula(out, "X10", NULL);
     eq_subst(out, "%.6g, %.6g (tau_mlf %.6g, tau_mlb %.6g)", d->moe.chi_ep_f[ts],
              d->moe.chi_ep_b[ts], d->moe.tau_mlf, d->moe.tau_mlb);
-    eq_begin(out, "X11", "expert-TP all-gather/reduce-scatter, in tp_comm_s",
-             "n_moe·2·T_rs(etp·S_combine)");
+    eq_formula(out, "X11", NULL);
     eq_subst(out, "%.6g, %.6g s per micro-batch", d->moe.chi_etp_f[ts], d->moe.chi_etp_b[ts]);
     eq_begin(out, "S1'", "step_time_s", "the seven columns + ep_comm_s");
     eq_subst(out, "... + ep_comm_s = ... + m·(χ_ep,f + χ_ep,b) = ... + %.6g", r->ep_comm_s);
-    eq_value(out, r->step_time_s, "s", "issue 11");
+    eq_value(out, r->step_time_s, "s", "issue 11"); /* the printed source tag, pinned by the freeze */
 }
 
-/* Issue 11: which GEMMs run in which precision (design §6, F16), and the
+/* §14: which GEMMs run in which precision (design §6, F16), and the
  * optimizer offload (§7, X12, M8). */
 static void explain_precision(FILE *out, const pe_eval_ctx *ctx)
 {
@@ -1038,20 +1011,19 @@ void explain_collective(FILE *out, const pe_cluster *cluster, int op, double byt
     switch (op) {
     case 0:
         explain_rs(out, "T_rs(S)", &g, &net, bytes, rs);
-        eq_begin(out, "C5", "T_ar(S)", "2·T_rs(S)");
-        eq_value(out, comm_all_reduce(&net, &g, bytes), "s", "Thakur 2005");
+        eq_formula(out, "C5", NULL);
+        eq_result(out, comm_all_reduce(&net, &g, bytes), "C5");
         break;
     case 1:
     case 2:
         explain_rs(out, "T_rs(S) (all-gather: the same)", &g, &net, bytes, rs);
         break;
     case 3:
-        eq_begin(out, "C6", "T_a2a(S)",
-                 "(n_in−1)/n·S/B_in + (n_in−1)·α_in + (n − n_in)/n·S/B_out + (n_out−1)·α_out");
+        eq_formula(out, "C6", NULL);
         eq_subst(out, "%g/%g·%.6g/%.6g + %g·%g + %g/%g·%.6g/%.6g + %g·%g", g.n_in - 1, g.n, bytes,
                  g.b_in, g.n_in - 1, net.alpha_in, g.n - g.n_in, g.n, bytes, net.out_bps,
                  g.n_out - 1, net.alpha_out);
-        eq_value(out, comm_all_to_all(&net, &g, bytes), "s", "Thakur 2005");
+        eq_result(out, comm_all_to_all(&net, &g, bytes), "C6");
         break;
     default:
         explain_p2p(out, "T_p2p(S)", &g, &net, bytes, comm_p2p(&net, &g, bytes));

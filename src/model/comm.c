@@ -1,5 +1,10 @@
-/* comm.c — docs/model.md §5 collectives (C1–C7) and §6 per-axis communication (X1–X5). */
+/* comm.c — docs/model.md §5 collectives (C1–C7) and §6 per-axis communication
+ * (X1–X5; §12 X6–X8, X13, X14; §14 X9–X12), and their preparation. */
 #include "model/comm.h"
+
+#include "model/compute.h"
+#include "model/params.h"
+#include "model/prepare.h"
 
 extern inline double comm_pos(double x);
 extern inline double comm_bw_in(const pe_net *net, int64_t n_in);
@@ -30,6 +35,8 @@ extern inline double comm_cp_fwd(double layers_per_stage, double c, double t_p2p
                                  double tau_att);
 extern inline double comm_cp_bwd(double layers_per_stage, double c, double t_p2p, double overlap,
                                  double tau_att, int recompute);
+extern inline double comm_a2a_bytes(double b, double s_local, double k, double rho, double h,
+                                    double beta, double t);
 extern inline double comm_pp_bytes(double b, double s_local, double h, double t, int sp);
 extern inline double comm_pp(double p, double m, double v, double t_p2p, double overlap,
                              double tau_f, double tau_b);
@@ -60,4 +67,34 @@ pe_net comm_net(const pe_cluster *c)
         net.half_out = c->inter_node.half_message_mb * 1e6;
     }
     return net;
+}
+
+void comm_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    const pe_model *m = &sc->model;
+    const pe_cluster *cl = &sc->cluster;
+    const pe_framework *fw = &sc->framework;
+    ctx->net = comm_net(cl); /* C2, C3 (C8 folded in) */
+    /* X2 carries K and V of g heads of size d: of head_dim with head_dim; with
+     * MLA the expanded K, V of a heads, a·(d_qk + d_v) = 2·a·d */
+    ctx->g = (double)m->kv_heads;
+    ctx->d = params_head_dim(m);
+    if (m->has_head_dim)
+        ctx->d = (double)m->head_dim;
+    if (m->attention == PE_ATTENTION_MLA) {
+        ctx->g = (double)m->heads;
+        ctx->d = ((double)m->qk_nope_head_dim + (double)m->qk_rope_head_dim +
+                  (double)m->v_head_dim) / 2.0;
+    }
+    ctx->pp_scatter_gather = fw->present && fw->pp_scatter_gather;           /* X6 */
+    ctx->dp_flat = fw->present && fw->dp_algorithm == PE_DP_FLAT;             /* C9 */
+    ctx->allreduce_auto = fw->present && fw->allreduce == PE_ALLREDUCE_AUTO;  /* C10 */
+    ctx->dp_bucket_bytes = fw->present ? fw->dp_bucket_mb * 1e6 : 0.0;        /* X7 */
+    ctx->comm_slowdown = fw->present ? fw->comm_slowdown : 0.0;               /* X8 */
+    ctx->tp_async_bwd = fw->present && fw->tp_async_backward;                 /* X13 */
+    ctx->opt_s_per_param = fw->present ? fw->optimizer_pass_bytes /
+                                             compute_pass_bps(&cl->gpu, ctx->hbm_bps)
+                                       : 0.0; /* X14 */
+    ctx->host_bps = cl->gpu.has_host_link_gb_s ? cl->gpu.host_link_gb_s * 1e9 : 0.0; /* X12 */
+    ctx->cpu_adam_rate = cl->cpu_adam_gparams_s * 1e9;
 }

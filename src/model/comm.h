@@ -55,6 +55,10 @@ inline pe_tier comm_tier(const pe_group *g)
 /* C4 reduce-scatter (or all-gather) of S bytes, hierarchical ring:
  * (n_in−1)/n_in·S/B_in + (n_in−1)·α_in + (n_out−1)/n_out·(S/n_in)/B_out + (n_out−1)·α_out;
  * a phase whose member count is 1 costs 0. */
+#define PE_TEXT_C4 \
+    {"C4", "T_rs(S)", \
+     "(n_in−1)/n_in·S/B_in + (n_in−1)·α_in + (n_out−1)/n_out·(S/n_in)/B_out + (n_out−1)·α_out", \
+     "s", "Thakur 2005"}
 inline double comm_reduce_scatter(const pe_net *net, const pe_group *g, double S)
 {
     const double intra = g->n_in > 1.0 ? (g->n_in - 1.0) / g->n_in * (S + net->half_in) / g->b_in +
@@ -73,6 +77,10 @@ inline double comm_reduce_scatter(const pe_net *net, const pe_group *g, double S
  * a node once per channel, and n_in channels use every NIC):
  * (n−1)/n·(S + S_half)/min(B_in, n_in·B_out) + (n−1)·α_out. Inside one node
  * it is C4. */
+#define PE_TEXT_C9 \
+    {"C9", "T_rs(S_g), T_rs(S_w): one flat ring over dp·c (framework)", \
+     "(n−1)/n·(S + S_half)/min(B_in, n_in·B_out) + (n−1)·α_out", \
+     "s", "Thakur 2005"}
 inline double comm_reduce_scatter_flat(const pe_net *net, const pe_group *g, double S)
 {
     if (g->n_out <= 1.0)
@@ -100,6 +108,8 @@ inline double comm_all_reduce_tree(const pe_net *net, const pe_group *g, double 
 }
 
 /* C5 all-reduce = 2·T_rs(S) */
+#define PE_TEXT_C5_TP {"C5:tp", "T_ar(S_tp)", "2·T_rs", "s", "Thakur 2005"}
+#define PE_TEXT_C5 {"C5", "T_ar(S)", "2·T_rs(S)", "s", "Thakur 2005"}
 inline double comm_all_reduce(const pe_net *net, const pe_group *g, double S)
 {
     return 2.0 * comm_reduce_scatter(net, g, S);
@@ -108,6 +118,10 @@ inline double comm_all_reduce(const pe_net *net, const pe_group *g, double S)
 /* C6 all-to-all, S bytes sent per GPU:
  * (n_in−1)/n·S/B_in + (n_in−1)·α_in + (n−n_in)/n·S/B_out + (n_out−1)·α_out;
  * a phase whose member count is 1 costs 0. */
+#define PE_TEXT_C6 \
+    {"C6", "T_a2a(S)", \
+     "(n_in−1)/n·S/B_in + (n_in−1)·α_in + (n − n_in)/n·S/B_out + (n_out−1)·α_out", \
+     "s", "Thakur 2005"}
 inline double comm_all_to_all(const pe_net *net, const pe_group *g, double S)
 {
     const double intra =
@@ -122,6 +136,10 @@ inline double comm_all_to_all(const pe_net *net, const pe_group *g, double S)
 /* C7 one ring or pipeline hop of S bytes: α + S/B. Spanning nodes
  * (n_out > 1): every hop inter-node (α_out, B_out); otherwise one link
  * (full_mesh) or bandwidth_gb_s (switch) with α_in. n = 1 → 0. */
+#define PE_TEXT_C7 \
+    {"C7", "T_p2p(S)", \
+     "α + S/B (inter-node α_out, B_out when the group spans nodes)", \
+     "s", "Thakur 2005"}
 inline double comm_p2p(const pe_net *net, const pe_group *g, double S)
 {
     if (g->n == 1.0)
@@ -132,9 +150,17 @@ inline double comm_p2p(const pe_net *net, const pe_group *g, double S)
 }
 
 /* X1 S_tp = 2·b·s'·h */
+#define PE_TEXT_X1_S \
+    {"X1:S", "S_tp, bytes per TP all-reduce", \
+     "2·b·s'·h", \
+     "bytes", "Korthikanti §3"}
 inline double comm_tp_bytes(double b, double s_local, double h) { return 2.0 * b * s_local * h; }
 
 /* X1 χ_tp,f = (L/p)·max(0, 2·T_ar − overlap.tp·τ_lf) */
+#define PE_TEXT_X1_F \
+    {"X1:f", "χ_tp,f", \
+     "(L/p)·max(0, 2·T_ar − overlap.tp·τ_lf)", \
+     "s", "Korthikanti §3"}
 inline double comm_tp_fwd(double layers_per_stage, double t_ar, double overlap, double tau_lf)
 {
     return layers_per_stage * comm_pos(2.0 * t_ar - overlap * tau_lf);
@@ -151,6 +177,14 @@ inline double comm_tp_fwd(double layers_per_stage, double t_ar, double overlap, 
  * row-parallel backward, T_ar/2, blocking. Full recompute adds the
  * recomputed forward's T_ar, exposed. Never more than X1's
  * (1 + [full])·T_ar per block. */
+#define PE_TEXT_X13 \
+    {"X13", "E_b, backward TP time per layer (asynchronous input gradients)", \
+     "2·[full]·T_ar + Σ max(0, T_ar − wgrad GEMM of QKV, MLP in)", "s", \
+     "Megatron-LM async all-reduce"}
+#define PE_TEXT_X13_SP \
+    {"X13:sp", "E_b, backward TP time per layer (asynchronous input gradients)", \
+     "2·[full]·T_ar + T_ar (the two all-gathers) + Σ max(0, T_ar/2 − wgrad GEMM of QKV, MLP in)", \
+     "s", "Megatron-LM async all-reduce"}
 inline double comm_tp_bwd_async_one(double t_ar, int sp, int full, double w)
 {
     const double part = sp ? 0.5 * t_ar : t_ar;
@@ -165,6 +199,10 @@ inline double comm_tp_bwd_async(double t_ar, int sp, int full, double w_qkv, dou
 }
 
 /* X1 with X13: χ_tp,b = (L/p)·max(0, E_b − overlap.tp·τ_lb), E_b from comm_tp_bwd_async */
+#define PE_TEXT_X1_B_ASYNC \
+    {"X1:b-async", "χ_tp,b", \
+     "(L/p)·max(0, E_b − overlap.tp·τ_lb)", \
+     "s", "Korthikanti §3"}
 inline double comm_tp_bwd_exposed(double layers_per_stage, double e_b, double overlap,
                                   double tau_lb)
 {
@@ -173,6 +211,10 @@ inline double comm_tp_bwd_exposed(double layers_per_stage, double e_b, double ov
 
 /* X1 χ_tp,b = (L/p)·max(0, (2 + 2·[full])·T_ar − overlap.tp·τ_lb): X13's
  * exposure with every backward collective blocking */
+#define PE_TEXT_X1_B \
+    {"X1:b", "χ_tp,b", \
+     "(L/p)·max(0, (2 + 2·[full])·T_ar − overlap.tp·τ_lb)", \
+     "s", "Korthikanti §3"}
 inline double comm_tp_bwd(double layers_per_stage, double t_ar, double overlap, double tau_lb,
                           int full)
 {
@@ -180,13 +222,27 @@ inline double comm_tp_bwd(double layers_per_stage, double t_ar, double overlap, 
                                overlap, tau_lb);
 }
 
+/* X9 bytes per GPU of one EP all-to-all: b·s'·k·ρ·h·β/t (β = β_d dispatch,
+ * 2 combine) */
+#define PE_TEXT_X9_S {"X9:S", "S_dispatch, S_combine", "b·s'·k·ρ·h·β/t", "bytes", "design §4"}
+inline double comm_a2a_bytes(double b, double s_local, double k, double rho, double h,
+                             double beta, double t)
+{
+    return b * s_local * k * rho * h * beta / t;
+}
+
 /* X2 S_kv = 2·b·s'·2·g·d/t bytes per hop */
+#define PE_TEXT_X2_S {"X2:S", "S_kv, bytes per CP hop", "2·b·s'·2·g·d/t", "bytes", "Liu 2023"}
 inline double comm_cp_bytes(double b, double s_local, double g, double d, double t)
 {
     return 2.0 * b * s_local * 2.0 * g * d / t;
 }
 
 /* X2 χ_cp,f = (L/p)·max(0, (c−1)·T_p2p − overlap.cp·τ_att) */
+#define PE_TEXT_X2_F \
+    {"X2:f", "χ_cp,f", \
+     "(L/p)·max(0, (c−1)·T_p2p − overlap.cp·τ_att)", \
+     "s", "Liu 2023"}
 inline double comm_cp_fwd(double layers_per_stage, double c, double t_p2p, double overlap,
                           double tau_att)
 {
@@ -194,6 +250,10 @@ inline double comm_cp_fwd(double layers_per_stage, double c, double t_p2p, doubl
 }
 
 /* X2 χ_cp,b = (L/p)·max(0, (2 + [recompute ≠ none])·(c−1)·T_p2p − overlap.cp·2·τ_att) */
+#define PE_TEXT_X2_B \
+    {"X2:b", "χ_cp,b", \
+     "(L/p)·max(0, (2 + [recompute ≠ none])·(c−1)·T_p2p − overlap.cp·2·τ_att)", \
+     "s", "Liu 2023"}
 inline double comm_cp_bwd(double layers_per_stage, double c, double t_p2p, double overlap,
                           double tau_att, int recompute)
 {
@@ -202,12 +262,20 @@ inline double comm_cp_bwd(double layers_per_stage, double c, double t_p2p, doubl
 }
 
 /* X3 S_pp = 2·b·s'·h/(sp ? t : 1) */
+#define PE_TEXT_X3_S \
+    {"X3:S", "S_pp, bytes per pipeline hop", \
+     "2·b·s'·h/(sp ? t : 1)", \
+     "bytes", "Narayanan §2.2"}
 inline double comm_pp_bytes(double b, double s_local, double h, double t, int sp)
 {
     return 2.0 * b * s_local * h / (sp ? t : 1.0);
 }
 
 /* X3 χ_pp = m·v·[max(0, T_p2p − overlap.pp·τ_f/v) + max(0, T_p2p − overlap.pp·τ_b/v)]; 0 when p = 1 */
+#define PE_TEXT_X3 \
+    {"X3", "χ_pp", \
+     "m·v·[max(0, T_p2p − overlap.pp·τ_f/v) + max(0, T_p2p − overlap.pp·τ_b/v)]", \
+     "s", "Narayanan §2.2"}
 inline double comm_pp(double p, double m, double v, double t_p2p, double overlap, double tau_f,
                       double tau_b)
 {
@@ -221,6 +289,21 @@ inline double comm_pp(double p, double m, double v, double t_p2p, double overlap
  *  z=1 max(0, T_rs(S_g) − ov·τ_b) + max(0, T_rs(S_w) − ov·τ_f)
  *  z=2 m·max(0, T_rs(S_g) − ov·τ_b) + max(0, T_rs(S_w) − ov·τ_f)
  *  z=3 m·max(0, 2·T_rs(S_w) + T_rs(S_g) − ov·(τ_f + τ_b)) */
+#define PE_TEXT_X4_S {"X4:S", "S_g, S_w (time stage)", "β_g·N_gpu, β_w·N_gpu", "bytes", "ZeRO §5"}
+#define PE_TEXT_X4_Z0 \
+    {"X4:z0", "χ_dp, DP/ZeRO per step", \
+     "max(0, T_ar(S_g) − overlap.dp·τ_b)   (z = 0, T_ar = 2·T_rs)", "s", "ZeRO §5"}
+#define PE_TEXT_X4_Z1 \
+    {"X4:z1", "χ_dp, DP/ZeRO per step", \
+     "max(0, T_rs(S_g) − overlap.dp·τ_b) + max(0, T_rs(S_w) − overlap.dp·τ_f)   (z = 1)", \
+     "s", "ZeRO §5"}
+#define PE_TEXT_X4_Z2 \
+    {"X4:z2", "χ_dp, DP/ZeRO per step", \
+     "m·max(0, T_rs(S_g) − overlap.dp·τ_b) + max(0, T_rs(S_w) − overlap.dp·τ_f)   (z = 2)", \
+     "s", "ZeRO §5"}
+#define PE_TEXT_X4_Z3 \
+    {"X4:z3", "χ_dp, DP/ZeRO per step", \
+     "m·max(0, 2·T_rs(S_w) + T_rs(S_g) − overlap.dp·(τ_f + τ_b))   (z = 3)", "s", "ZeRO §5"}
 inline double comm_dp(int64_t zero, double m, double rs_g, double rs_w, double overlap,
                       double tau_f, double tau_b)
 {
@@ -241,6 +324,10 @@ inline double comm_dp(int64_t zero, double m, double rs_g, double rs_w, double o
  * much is exposed, once per step (z ≤ 1): the extra over X4's gradient term,
  * max(0, frac·T − max(0, T − overlap·τ_b)), T = T_ar(S_g) (z = 0) or
  * T_rs(S_g) (z = 1). 0 for z ≥ 2 and for frac = 0. */
+#define PE_TEXT_X7 \
+    {"X7", "last gradient bucket, never hidden", \
+     "max(0, min(1, bucket/S_g)·T − max(0, T − overlap.dp·τ_b)), included in χ_dp above", \
+     "s", "PyTorch DDP; Megatron-Core DDP"}
 inline double comm_dp_last_bucket(int64_t zero, double rs_g, double overlap, double tau_b,
                                   double frac)
 {
@@ -261,12 +348,20 @@ inline double comm_slowed(double exposed, double comm, double phi)
 /* X14 (framework optimizer_pass_bytes): the optimizer step as the
  * framework runs it, every pass over this GPU's shard of the parameters
  * (N_gpu/(z ≥ 1 ? D : 1)) at W·η_W: s_per_param = bytes/(W·η_W). */
+#define PE_TEXT_X14 \
+    {"X14", "optimizer step, the framework's passes", \
+     "(N_gpu/(z ≥ 1 ? D : 1) + N_experts/(z ≥ 1 ? D_e : 1))·optimizer_pass_bytes/(W·η_W)", \
+     "s", "Megatron-LM optimizer"}
 inline double comm_optimizer_passes(double n_gpu, int64_t zero, double D, double s_per_param)
 {
     return n_gpu / (zero >= 1 ? D : 1.0) * s_per_param;
 }
 
 /* X5 optimizer step, memory bound: N_gpu/(z ≥ 1 ? D : 1)·(β_w + β_g + 2·β_o)/W */
+#define PE_TEXT_X5 \
+    {"X5", "optimizer step", \
+     "N_gpu/(z ≥ 1 ? D : 1)·(β_w + β_g + 2·β_o)/W", \
+     "s", "spec"}
 inline double comm_optimizer(double n_gpu, int64_t zero, double D, double beta_w, double beta_g,
                              double beta_o, double hbm_bps)
 {

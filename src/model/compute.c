@@ -1,7 +1,9 @@
-/* compute.c — docs/model.md §4, FLOPs F1–F6. */
+/* compute.c — docs/model.md §4, FLOPs F1–F6; §12 F7–F11, F21; §14 F12–F19;
+ * and their preparation. */
 #include "model/compute.h"
 
 #include "model/params.h"
+#include "model/prepare.h"
 
 extern inline double compute_fwd(double b, double s_local, double layers_per_stage,
                                  double f_layer, double f_out, int last, double t);
@@ -33,7 +35,7 @@ void compute_layer_gemms(const pe_model *m, pe_gemm_shape out[PE_LAYER_GEMMS])
     out[0] = (pe_gemm_shape){h, h + 2.0 * g * d, 0}; /* QKV, column-parallel */
     out[1] = (pe_gemm_shape){h, h, 1};               /* attention projection, row-parallel */
     if (m->has_head_dim || m->attention == PE_ATTENTION_MLA) {
-        /* F17 (issue 11): heads of head_dim (a·d ≠ h) or MLA. The projection
+        /* F17: heads of head_dim (a·d ≠ h) or MLA. The projection
          * takes the a·d (MLA: a·d_v) attention outputs; every other
          * attention weight (MLA: the q and kv down- and up-projections) is
          * one column-parallel multiply of the same FLOPs and weight bytes. */
@@ -58,8 +60,8 @@ void compute_elementwise_bytes(const pe_model *m, double *rep, double *par, doub
     *rep = 2.0 * 4.0 * h + 2.0 * (6.0 + delta) * h; /* F10 */
     *par = (m->mlp == PE_MLP_SWIGLU ? 6.0 : 4.0) * f +
            (m->position == PE_POSITION_ROTARY ? 4.0 * (h + g * d) : 0.0);
-    /* standard attention only: flash, and MLA (fused attention, issue 11),
-     * keep the softmax inside F9 */
+    /* standard attention only: flash, and MLA (fused attention), keep the
+     * softmax inside F9 */
     *att = m->attention != PE_ATTENTION_STANDARD ? 0.0 : (4.0 + 5.0 * delta) * a * s;
     *out = 12.0 * (double)m->vocab;
 }
@@ -112,4 +114,144 @@ double compute_hardware(const pe_model *m, double global_batch, pe_recompute rec
     return compute_model(m, global_batch) + global_batch * (double)m->seq_len *
                                                 (double)m->layers *
                                                 compute_recompute(m, recompute); /* F4 */
+}
+
+/* ---- preparation (prepare.h) ---- */
+
+/* F3′ and F4 of an MoE model: model FLOPs count the active experts with
+ * ideal routing and no router (Megatron's num_floating_point_operations);
+ * hardware FLOPs add the router GEMM, the (ρ−1) extra rows and recompute.
+ * F13–F16 per token of a dense and an MoE layer. */
+static void prepare_expert_flops(const pe_scenario *s, pe_eval_ctx *ctx)
+{
+    const pe_model *m = &s->model;
+    pe_moe_ctx *e = &ctx->moe;
+    pe_moe_params mp;
+    params_moe(m, &mp);
+    e->F_att = compute_attention(m);
+    const double h = (double)m->hidden, k_mu = m->mlp == PE_MLP_GELU ? 2.0 : 3.0;
+    const double routed = e->k * k_mu * h * e->f_e_d; /* k experts' weights per token */
+    const double shared = (double)m->shared_experts * k_mu * h * e->f_e_d;
+    const double f_model_m = 2.0 * (mp.att_matmul + shared + routed) + e->F_att; /* F14 */
+    e->F_layer_d = compute_layer(m);                                              /* F13 */
+    e->F_layer_m = f_model_m + 2.0 * h * e->E + 2.0 * (e->rho - 1.0) * routed;    /* F15 */
+    const double Bs = (double)s->training.global_batch * (double)m->seq_len;
+    const double n = mp.n_moe, nd = (double)m->layers - mp.n_moe;
+    ctx->F_model = 3.0 * Bs * (nd * e->F_layer_d + n * f_model_m + ctx->F_out); /* F3′ */
+    e->F8_layer_m = 2.0 * (mp.att_matmul + shared + e->rho * routed);           /* F16 */
+    const double f_hw = 3.0 * Bs * (nd * e->F_layer_d + n * e->F_layer_m + ctx->F_out);
+    ctx->F_hw[PE_RECOMPUTE_NONE] = f_hw;
+    ctx->F_hw[PE_RECOMPUTE_SELECTIVE] = f_hw + Bs * (double)m->layers * e->F_att;
+    ctx->F_hw[PE_RECOMPUTE_FULL] = f_hw + Bs * (nd * e->F_layer_d + n * e->F_layer_m);
+}
+
+/* F8–F10 as coefficients of M and 1/t (the hot path only multiplies); F18
+ * the layer GEMMs' FP8 coefficients with compute: fp8. */
+static void prepare_coefficients(pe_eval_ctx *ctx)
+{
+    for (int i = 0; i < PE_LAYER_GEMMS; i++)
+        ctx->gemm_coef[i] = ctx->fp8 ? compute_gemm_coef_fp8(&ctx->gemms[i], ctx->gemm_rate8,
+                                                             ctx->hbm_bps)
+                                     : compute_gemm_coef(&ctx->gemms[i], ctx->gemm_rate,
+                                                         ctx->hbm_bps);
+    const pe_gemm_shape out = {ctx->h, ctx->V, 0}; /* the output layer, column-parallel */
+    ctx->out_coef = compute_gemm_coef(&out, ctx->gemm_rate, ctx->hbm_bps);
+    ctx->core_s = ctx->F_att / ctx->att_rate;
+    const double inv_bw = ctx->ew_bps > 0.0 ? 1.0 / ctx->ew_bps : 0.0; /* η_W = 0: untimed */
+    ctx->ew_rep_s = ctx->ew_rep * inv_bw, ctx->ew_par_s = ctx->ew_par * inv_bw;
+    ctx->ew_att_s = ctx->ew_att * inv_bw, ctx->ew_out_s = ctx->ew_out * inv_bw;
+}
+
+/* §12 F7–F11, when the GPU gives gemm_efficiency (the loader has set every
+ * refinement neutral under fidelity: textbook); §14 F18: with MoE or FP8 the
+ * FP8 GEMM rate peak_fp8·e_max8, and with compute: fp8 the layer GEMMs at it
+ * (same F_half, FP8 roofline). */
+static void prepare_refined(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    const pe_gpu *g = &sc->cluster.gpu;
+    compute_layer_gemms(&sc->model, ctx->gemms);                          /* F7 */
+    ctx->gemm_rate = ctx->peak * g->gemm_efficiency;                      /* F8 */
+    ctx->t_half = g->gemm_half_gflop * 1e9 / ctx->gemm_rate;
+    ctx->att_rate = ctx->peak * (g->has_attention_efficiency ? g->attention_efficiency
+                                                             : g->gemm_efficiency); /* F9 */
+    ctx->ew_bps = ctx->hbm_bps * g->elementwise_efficiency;               /* F10 */
+    compute_elementwise_bytes(&sc->model, &ctx->ew_rep, &ctx->ew_par, &ctx->ew_att,
+                              &ctx->ew_out);
+    ctx->t_mb = g->microbatch_overhead_us / 1e6;                          /* F11 */
+    if (ctx->ext) {
+        const double e8 = g->has_fp8_gemm_efficiency ? g->fp8_gemm_efficiency : g->gemm_efficiency;
+        ctx->gemm_rate8 = g->peak_fp8_tflops * 1e12 * e8; /* F18 */
+    }
+    ctx->t_half_layer = ctx->fp8 ? g->gemm_half_gflop * 1e9 / ctx->gemm_rate8 : ctx->t_half;
+    prepare_coefficients(ctx);
+}
+
+/* §14 F19 an MoE layer's shared-expert, router and routed-expert GEMMs
+ * (F18's FP8 coefficients with compute: fp8; the router stays bf16) and its
+ * element-wise bytes. */
+static void prepare_refined_experts(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    const pe_model *m = &sc->model;
+    const pe_moe_ctx *e = &ctx->moe;
+    const double rate = ctx->fp8 ? ctx->gemm_rate8 : ctx->gemm_rate;
+    const double h = ctx->h, k_in = m->mlp == PE_MLP_SWIGLU ? 2.0 : 1.0, fe = e->f_e_d;
+    const double nsf = (double)e->sh_f; /* n_s·f_e */
+    const pe_gemm_shape shapes[5] = {ctx->moe_sh_fc1, {nsf, h, 1}, {h, e->E, 0},
+                                     {h, k_in * fe, 0}, {fe, h, 1}};
+    for (int i = 0; i < 5; i++)
+        ctx->moe_coef[i] = i == 2 || !ctx->fp8
+                               ? compute_gemm_coef(&shapes[i], i == 2 ? ctx->gemm_rate : rate,
+                                                   ctx->hbm_bps)
+                               : compute_gemm_coef_fp8(&shapes[i], rate, ctx->hbm_bps);
+    const double act = m->mlp == PE_MLP_SWIGLU ? 6.0 : 4.0; /* F10's activation bytes */
+    const double ew_par_m = ctx->ew_par + act * ((e->rho * e->k + (double)m->shared_experts) * fe -
+                                                 (double)m->ffn_hidden);
+    ctx->ew_par_m_s = ctx->ew_bps > 0.0 ? ew_par_m / ctx->ew_bps : 0.0;
+}
+
+double compute_pass_bps(const pe_gpu *g, double hbm_bps)
+{
+    const double eta_w = g->elementwise_efficiency; /* also without F7–F11 */
+    return eta_w > 0.0 ? hbm_bps * eta_w : hbm_bps;
+}
+
+void compute_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    const pe_model *m = &sc->model;
+    const pe_gpu *g = &sc->cluster.gpu;
+    const pe_framework *fw = &sc->framework;
+    const double B = (double)sc->training.global_batch;
+    ctx->peak = g->peak_tflops * 1e12;
+    ctx->rate = ctx->peak * g->flops_efficiency; /* peak·e */
+    ctx->hbm_bps = g->hbm_tb_s * 1e12;            /* W */
+    ctx->F_layer = compute_layer(m);              /* F1 */
+    ctx->F_out = compute_out(m);                  /* F2 */
+    ctx->F_att = compute_attention(m);
+    for (int rc = PE_RECOMPUTE_NONE; rc <= PE_RECOMPUTE_FULL; rc++)
+        ctx->x[rc] = compute_recompute(m, (pe_recompute)rc); /* F4 */
+    if (ctx->moe.on) {
+        prepare_expert_flops(sc, ctx); /* F3′, F4, F13–F16 */
+    } else {
+        ctx->F_model = compute_model(m, B); /* F3 */
+        for (int rc = PE_RECOMPUTE_NONE; rc <= PE_RECOMPUTE_FULL; rc++)
+            ctx->F_hw[rc] = compute_hardware(m, B, (pe_recompute)rc); /* F4 */
+    }
+    if (ctx->fp8) { /* F16: the linear layers at the FP8 peak */
+        ctx->rate8 = g->peak_fp8_tflops * 1e12 * g->flops_efficiency;
+        ctx->F8_layer = 2.0 * ctx->N8_layer;
+    }
+    /* F19 the shared experts' first GEMM (fc1, gate and up together with
+     * swiglu): h × k_μ·n_s·f_e, column-parallel (also X13's window) */
+    ctx->moe_sh_fc1 = (pe_gemm_shape){ctx->h,
+                                      (m->mlp == PE_MLP_SWIGLU ? 2.0 : 1.0) * (double)ctx->moe.sh_f, 0};
+    ctx->refined_compute = g->has_gemm_efficiency;
+    if (ctx->refined_compute)
+        prepare_refined(sc, ctx);
+    else if (fw->present && fw->tp_async_backward)
+        compute_layer_gemms(m, ctx->gemms); /* X13 windows at F6's rate */
+    if (ctx->refined_compute && ctx->moe.on)
+        prepare_refined_experts(sc, ctx);
+    /* F21 (framework grad_accum_bytes): a memory-bound pass at W·η_W */
+    ctx->accum_s_per_param = fw->present ? fw->grad_accum_bytes / compute_pass_bps(g, ctx->hbm_bps)
+                                         : 0.0;
 }

@@ -10,18 +10,32 @@ double compute_kappa(const pe_model *m);
 /* attention score/context FLOPs per token per layer, 4·s·h·κ (part of F1) */
 double compute_attention(const pe_model *m);
 /* F1 F_layer = 2·N_mm + 4·s·h·κ (N_mm from the dimensions, P1) */
+#define PE_TEXT_F1 \
+    {"F1", "F_layer, forward FLOPs per token per layer", \
+     "2·N_mm + 4·s·h·κ", \
+     "FLOP/token", "Narayanan §5.1"}
 double compute_layer(const pe_model *m);
 /* F2 F_out = 2·h·V */
+#define PE_TEXT_F2 {"F2", "F_out, output layer", "2·h·V", "FLOP/token", "Narayanan §5.1"}
 double compute_out(const pe_model *m);
 /* F3 F_model = 3·B·s·(L·F_layer + F_out) per step */
+#define PE_TEXT_F3 {"F3", "F_model per step", "3·B·s·(L·F_layer + F_out)", "FLOP", "Narayanan §5.1"}
 double compute_model(const pe_model *m, double global_batch);
 /* F4 recompute FLOPs per token per layer: F_layer (full), 4·s·h·κ (selective), 0 */
+#define PE_TEXT_F4 \
+    {"F4", "x, recompute FLOPs per token per layer", \
+     "F_layer (full), 4·s·h·κ (selective), 0 (none)", \
+     "FLOP/token", "Korthikanti §5"}
 double compute_recompute(const pe_model *m, pe_recompute recompute);
 /* F4 F_hw = F_model + B·s·L·x */
 double compute_hardware(const pe_model *m, double global_batch, pe_recompute recompute);
 
 /* F5 forward FLOPs per micro-batch per GPU on a stage:
  * b·s'·[(L/p)·F_layer + (last ? F_out : 0)] / t */
+#define PE_TEXT_F5 \
+    {"F5", "f_fwd per micro-batch", \
+     "b·s'·[(L/p)·F_layer + (last ? F_out : 0)] / t", \
+     "FLOP", "Narayanan §5.1"}
 inline double compute_fwd(double b, double s_local, double layers_per_stage, double f_layer,
                           double f_out, int last, double t)
 {
@@ -29,6 +43,10 @@ inline double compute_fwd(double b, double s_local, double layers_per_stage, dou
 }
 
 /* F5 backward: 2·f_fwd + b·s'·(L/p)·x / t */
+#define PE_TEXT_F5_BWD \
+    {"F5:bwd", "f_bwd per micro-batch", \
+     "2·f_fwd + b·s'·(L/p)·x / t", \
+     "FLOP", "Narayanan §5.1"}
 inline double compute_bwd(double f_fwd, double b, double s_local, double layers_per_stage,
                           double x, double t)
 {
@@ -36,9 +54,15 @@ inline double compute_bwd(double f_fwd, double b, double s_local, double layers_
 }
 
 /* F6 time of `flops` at the achieved rate peak·e */
+#define PE_TEXT_F6 {"F6", "τ_f, τ_b", "f / (peak·e)", "s", "Narayanan §5.1"}
+#define PE_TEXT_F6_ACCUM {"F6:accum", "τ_f, τ_b", "f / (peak·e), f / (peak·e) + F21", "s", "Narayanan §5.1"}
 inline double compute_time(double flops, double rate) { return flops / rate; }
 
 /* F6 τ_lf = b·s'·F_layer/t/(peak·e) */
+#define PE_TEXT_F6_LAYER \
+    {"F6:layer", "τ_lf, τ_lb, τ_att per layer", \
+     "b·s'·F_layer/t/(peak·e), (2·b·s'·F_layer + b·s'·x)/t/(peak·e), b·s'·4·s·h·κ/t/(peak·e)", \
+     "s", "Narayanan §5.1"}
 inline double compute_layer_fwd_time(double b, double s_local, double f_layer, double t,
                                      double rate)
 {
@@ -124,7 +148,7 @@ inline pe_gemm_coef compute_gemm_coef(const pe_gemm_shape *g, double gemm_rate, 
     return c;
 }
 
-/* F18 (issue 11) an FP8 GEMM: the compute side at peak_fp8·e_max, the
+/* F18 an FP8 GEMM: the compute side at peak_fp8·e_max, the
  * roofline with 1-byte inputs and weights and a 2-byte (bf16) output,
  * MK + KN + 2MN bytes (Transformer Engine's FP8 GEMMs). */
 inline pe_gemm_coef compute_gemm_coef_fp8(const pe_gemm_shape *g, double gemm_rate,
@@ -140,12 +164,18 @@ inline pe_gemm_coef compute_gemm_coef_fp8(const pe_gemm_shape *g, double gemm_ra
 
 /* F8 the time of one GEMM for M tokens, inv_t = 1/t: compute_gemm_time of
  * its per-GPU shape, from the coefficients. */
+#define PE_TEXT_F7_8 \
+    {"F7-8", "one GEMM of a layer", "max((F + F_half)/(peak·e_max), 2·(MK + KN + MN)/W)", "s", \
+     "Hockney n½; Williams"}
 inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, double inv_t, double t_half)
 {
     const double t_compute = M * inv_t * c->flop + t_half;
     const double t_memory = M * (c->mem_m + c->mem_mt * inv_t) + c->mem_kn * inv_t;
     return t_compute > t_memory ? t_compute : t_memory;
 }
+
+/* F21, X14: the rate of a memory-bound pass, W·η_W (W when η_W is not given) */
+double compute_pass_bps(const pe_gpu *g, double hbm_bps);
 
 /* F10 element-wise time of `bytes` at W·η_W; 0 when η_W = 0 (untimed). */
 inline double compute_elementwise_time(double bytes, double ew_bps)

@@ -3,9 +3,13 @@
  * same code path as evaluate_plan() (the hot path passes no detail, and the
  * compiler drops the stores), so explain prints the evaluator's own numbers.
  * Arrays [3] hold stage 0, stage p−1 (equal when p = 1) and, with uneven
- * stages and p ≥ 3 (issue 11), a middle stage [2] (stage 1 or, for MoE, the
- * middle stage with the most MoE layers). Bytes, FLOPs,
- * seconds. Filled only for valid plans (valid == true). */
+ * stages or MoE layers and p ≥ 3, a middle stage [2] (stage 1 or, for MoE,
+ * the middle stage with the most MoE layers). Bytes, FLOPs, seconds. Filled
+ * only for valid plans (valid == true).
+ *
+ * Each field has one writer, the section named in its group's heading
+ * (layout.h, memory_step.h, compute_step.h, comm_step.h, pipeline_step.h);
+ * a section reads only what the sections before it wrote. */
 #ifndef PLANEVAL_DETAIL_H
 #define PLANEVAL_DETAIL_H
 
@@ -15,42 +19,52 @@
 #include "model/comm.h"
 
 struct pe_detail {
+    /* layout */
     bool valid;
     double lps, s_local, D, m;                 /* L/p, s', dp·c, micro-batches */
-    double stage_layers[3];                    /* issue 11: layers of each stage held (L/p if even) */
-    int64_t mid_stage;                         /* issue 11: the middle candidate's stage (1 unless MoE) */
+    double stage_layers[3];                    /* layers of each stage held (L/p if even) */
+    int64_t mid_stage;                         /* the middle candidate's stage (1 unless MoE) */
     int stages;                                /* candidate stages in the arrays: 2, or 3 */
-    double n_out, n_gpu[3];                    /* P4, P7 */
-    double m1[3], m2[3], m3[3], m4;            /* M1–M4 */
+    /* memory (§2 P4, P7, §3) */
+    double n_out, n_gpu[3];                    /* P4, P7 (P15 with experts) */
+    double m1[3], m2[3], m3[3], m4;            /* M1–M4 (M1 with M7; M3 0 with offload) */
     double att, a_layer, a_in;                 /* A3 (as used), A4, A5 */
     double k[3], k_first, k_last;              /* in-flight micro-batches */
     double a6[3], a7[3], a8[3];                /* A6; A7, A8 as carried by each stage */
     double total[3];                           /* M5 */
-    double chi_st[3][4];                       /* uneven: χ_tp,f/b and χ_cp,f/b per stage */
-    int mem_stage, time_stage;                 /* 0, 1 or 2 (index into the arrays) */
+    int mem_stage;                             /* 0, 1 or 2 (index into the arrays) */
+    /* compute (§4, §12) */
     double x;                                  /* F4 per token per layer */
     double f_fwd[3], f_bwd[3];                 /* F5 */
-    double tau_f[3], tau_b[3], tau_lf, tau_lb, tau_att; /* F6 */
+    double tau_f[3], tau_b[3], tau_lf, tau_lb, tau_att; /* F6 (F16, F11/F20; τ_b with F21) */
+    double gemm_t[PE_LAYER_GEMMS];             /* F8 each forward GEMM of a layer */
+    double tau_gemm, tau_core, tau_ew, tau_ew_att, tau_out; /* F8–F10 per layer / output */
+    double t_accum[3];                         /* F21 per micro-batch, in tau_b */
+    /* communication per layer (§5, §6 X1, X2) */
     pe_group g_tp, g_cp, g_dp, g_pp;           /* C1, C2 */
-    double s_tp, t_ar_tp, chi_tp_f, chi_tp_b;  /* X1 */
-    double s_kv, t_p2p_cp, chi_cp_f, chi_cp_b; /* X2 */
+    double s_tp, t_ar_tp;                      /* X1 */
+    double t_ar_tp_tree;                       /* C10 (0 when not considered) */
+    double tp_bwd_layer;                       /* X13 backward TP time per layer before overlap.tp */
+    double s_kv, t_p2p_cp;                     /* X2 */
+    double chi_st[3][4];                       /* χ_tp,f/b and χ_cp,f/b of each stage */
+    bool chi_per_stage;                        /* chi_st holds each stage's own χ (uneven) */
+    /* pipeline (§7) */
     double t_f[3], t_b[3];                     /* §7 */
-    double s_pp, t_p2p_pp, chi_pp;             /* X3 */
-    double s_g, s_w, t_rs_g, t_rs_w, chi_dp;   /* X4 (time stage) */
-    double optimizer;                          /* X5 */
+    int time_stage;                            /* 0, 1 or 2 (index into the arrays) */
+    double chi_tp_f, chi_tp_b, chi_cp_f, chi_cp_b; /* X1, X2 of the time stage */
     double bubble;                             /* B1–B4, or B5 when smaller */
     double bubble_uniform;                     /* B1–B4 on the time stage (B5's cap) */
     double others_f, others_b;                 /* B5: Σ over the other stages of t_f, t_b */
-    /* §12 refinements (0 when off) */
-    double gemm_t[PE_LAYER_GEMMS];             /* F8 each forward GEMM of a layer */
-    double tau_gemm, tau_core, tau_ew, tau_ew_att, tau_out; /* F8–F10 per layer / output */
+    /* communication per step, on the time stage (§6 X3–X5) */
+    double s_pp, t_p2p_pp, chi_pp;             /* X3 */
     double pp_hop_bytes;                       /* X6: bytes crossing the pipeline link */
+    double s_g, s_w, t_rs_g, t_rs_w, chi_dp;   /* X4 (time stage) */
     double dp_last_bucket;                     /* X7 extra exposure */
-    double t_ar_tp_tree, t_ar_dp_tree;         /* C10 (0 when not considered) */
-    double tp_bwd_layer;                       /* X13 backward TP time per layer before overlap.tp */
-    double t_accum[3];                         /* F21 per micro-batch, in tau_b */
-    bool chi_per_stage;                        /* chi_st holds each stage's own χ (uneven) */
-    /* issue 11 (docs/design/moe.md), zeros for a dense model */
+    double t_ar_dp_tree;                       /* C10 (0 when not considered) */
+    double optimizer;                          /* X5 (X14, X5′, X12) */
+    /* mixture of experts (docs/design/moe.md), zeros for a dense model; by
+     * section: layout n_moe, D_e; memory n_exp … a12; compute tau_ml*, M_e …
+     * t_sh_in; communication g_*, s_*, t_ep, t_rs_etp, χ */
     struct {
         double n_moe[3], n_exp[3];             /* P9 MoE layers, P16 expert parameters per GPU */
         double D_e;                            /* edp = t·c·dp/(ep·etp) */
@@ -65,7 +79,8 @@ struct pe_detail {
         pe_group g_ep, g_etp, g_edp;           /* C11 */
         double ep_comm;                        /* ep_comm_s */
     } moe;
-    /* issue 11 optimizer offload (design §7), zeros without offload */
+    /* optimizer offload (design §7), zeros without offload: host is
+     * memory's (M8), the rest communication's (X12) */
     struct {
         double n_sh;                 /* this GPU's optimizer shard, parameters */
         double t_d2h, t_h2d, t_cpu;  /* X12 */

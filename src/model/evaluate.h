@@ -2,10 +2,11 @@
  *
  * A pure function: no allocation, no I/O, no globals, so any number of
  * threads may call it on a shared, read-only pe_eval_ctx. Scenario-level
- * constants (P1–P6, F1–F3, diagnostics) are computed once by
- * evaluate_prepare(); evaluate_plan() does only per-plan work. The text of
- * `reason` is not built in the hot path: the result records which rules and
- * budgets failed, and evaluate_format_reason() writes the text on demand. */
+ * constants (P1–P6, F1–F4, diagnostics) are computed once by
+ * evaluate_prepare() (prepare.h: one part per spec section);
+ * evaluate_plan() does only per-plan work. The text of `reason` is not
+ * built in the hot path: the result records which rules and budgets
+ * failed, and evaluate_format_reason() (rules.c) writes the text on demand. */
 #ifndef PLANEVAL_EVALUATE_H
 #define PLANEVAL_EVALUATE_H
 
@@ -34,7 +35,7 @@ enum {
     PE_FAIL_STEP_TIME = 1u << 9,
     PE_FAIL_TRAIN_DAYS = 1u << 10,
     PE_FAIL_MIN_MFU = 1u << 11,
-    /* issue 11 rules (docs/design/moe.md §1) */
+    /* rules of MoE and offload (docs/model.md §14, docs/design/moe.md §1) */
     PE_FAIL_V9 = 1u << 12,  /* ep divides experts (ep > 1 or etp ≠ tp needs an MoE model) */
     PE_FAIL_V10 = 1u << 13, /* ep·etp divides tp·cp·dp (parallel folding) */
     PE_FAIL_V11 = 1u << 14, /* etp divides moe_ffn_hidden; tp divides shared_experts·moe_ffn_hidden */
@@ -45,11 +46,8 @@ enum {
     PE_FAIL_HOST_MEMORY = 1u << 19, /* offload: host memory per node over host_memory_gib (M8) */
 };
 #define PE_FAIL_RULES (0xffu | (0x7fu << 12))
-/* Rules V1..V15; the PE_FAIL_* bit of rule Vn (n = 1…15). */
+/* Rules V1..V15 (their table, and bit ↔ rule: rules.h). */
 #define PE_RULE_COUNT 15
-static inline uint32_t pe_rule_bit(int n) { return n <= 8 ? 1u << (n - 1) : 1u << (n + 3); }
-/* The other way round: rule Vn's index n − 1 from its bit's position b. */
-static inline int pe_rule_index(int b) { return b < 8 ? b : b - 4; }
 
 typedef struct {
     pe_plan_status status;
@@ -79,15 +77,16 @@ typedef struct {
     /* interconnect tier of each axis' group (C1: n_out > 1 → inter) */
     pe_tier tier_tp, tier_cp, tier_dp, tier_pp;
 
-    /* issue 11 columns, appended after the v1 report (0 for a dense model) */
+    /* MoE and offload columns, appended after the v1 report (0 for a dense model) */
     double ep_comm_s;       /* EP all-to-all exposed per step (X10), part of S1 */
     double host_mem_gib;    /* offload: host memory per node (M8), 0 without offload */
     double mem_experts_gib; /* of which expert state (+ FP8 copy) on the memory stage */
     pe_tier tier_ep;
 } pe_result;
 
-/* Issue 11 scenario-level constants of an MoE model (docs/design/moe.md);
- * on = 0 for a dense model, and then nothing below is used. */
+/* Scenario-level constants of an MoE model (docs/model.md §14,
+ * docs/design/moe.md); on = 0 for a dense model, and then nothing below is
+ * used. */
 typedef struct {
     int on;                       /* E > 0 */
     int bias;                     /* experts have biases (V13) */
@@ -107,7 +106,8 @@ typedef struct {
 } pe_moe_ctx;
 
 /* Scenario-level constants, computed once; opaque to callers but plain data
- * so it can live on the stack and be shared read-only between threads. */
+ * so it can live on the stack and be shared read-only between threads. Each
+ * field is filled by the preparation of the section that owns it (prepare.h). */
 typedef struct {
     const pe_scenario *scenario;
     double N_mm, N_layer, N_embed, N_out_untied, norm_h; /* P1–P6 */
@@ -115,7 +115,7 @@ typedef struct {
     double budget_bytes;                                 /* M6 */
     double state_total_gib;                              /* §3 diagnostics */
 
-    /* --- added by evaluate.c: everything evaluate_plan needs, flat --- */
+    /* --- everything evaluate_plan needs, flat --- */
     int64_t gpus, gpus_per_node, layers, seq_len, global_batch; /* N, G, L, s, B */
     int64_t heads, kv_heads, ffn_hidden;
     int64_t agf_gcd;     /* gcd(a, g, f): V2 is "t divides it" */
@@ -154,20 +154,21 @@ typedef struct {
     bool bubble_by_stage;              /* B5 */
     double accum_s_per_param;          /* F21 grad_accum_bytes/(W·η_W), 0: off */
     double opt_s_per_param;            /* X14 optimizer_pass_bytes/(W·η_W), 0: X5 */
-    /* §12 refinements of issue 11's models (F17–F20) */
+    /* §12 refinements of §14's models (F17–F20) */
     double t_half_layer;               /* F18 t_half of the layer GEMMs (FP8 rate with fp8) */
     double gemm_rate8;                 /* F18 peak_fp8·e_max8 (fp8_gemm_efficiency) */
     pe_gemm_coef moe_coef[5];          /* F19 shared experts in/out, router, expert in/out */
     double ew_par_m_s;                 /* F19 element-wise TP-sharded s per token, MoE layer */
-    pe_moe_ctx moe;                    /* issue 11 */
-    int ext;                           /* issue 11 steps needed by the scenario: MoE or FP8 */
-    /* issue 11 FP8 (docs/design/moe.md §6): 0 = every GEMM in bf16 */
+    pe_gemm_shape moe_sh_fc1;          /* F19 the shared experts' fc1 (X13's window) */
+    pe_moe_ctx moe;                    /* §14 mixture of experts */
+    int ext;                           /* the MoE or FP8 terms are needed by the scenario */
+    /* FP8 (docs/design/moe.md §6): 0 = every GEMM in bf16 */
     int fp8;
     double rate8;    /* peak_fp8·e */
     double F8_layer; /* F16: FP8 GEMM FLOPs per token of a dense layer (2·N_mm) */
     double beta_8;   /* β_8 bytes per FP8-GEMM parameter of the cached FP8 weights */
     double N8_layer; /* FP8-GEMM weights of a dense layer (N_mm) */
-    /* issue 11 optimizer offload (docs/design/moe.md §7) */
+    /* optimizer offload (docs/design/moe.md §7) */
     double host_bps;        /* B_host, bytes/s per direction (0: not given) */
     double cpu_adam_rate;   /* R_cpu, parameters/s per node */
     double host_mem_bytes;  /* H_host (0: not checked) */
@@ -186,8 +187,9 @@ typedef struct pe_detail pe_detail;
 void evaluate_plan_detail(const pe_eval_ctx *ctx, const pe_plan *p, pe_result *r, pe_detail *d);
 
 /* The `reason` cell: every failed rule and budget with its numbers, in order
- * (rules V1..V8, then memory, step time, train days, MFU), joined by "; ".
- * "" for an ok plan. Returns the length written (snprintf semantics). */
+ * (rules V1..V15 as rules.c's table lists them, then memory, host memory,
+ * step time, train days, MFU), joined by "; ". "" for an ok plan. Returns
+ * the length written (snprintf semantics). Defined in rules.c. */
 int evaluate_format_reason(const pe_eval_ctx *ctx, const pe_plan *p, const pe_result *r,
                            char *buf, size_t size);
 

@@ -1,7 +1,9 @@
-/* memory.c — docs/model.md §3, memory per GPU (M1–M6, A1–A8). */
+/* memory.c — docs/model.md §3, memory per GPU (M1–M6, A1–A8; with MoE,
+ * FP8 and offload A9–A13, M7, M8 of §14), and its preparation. */
 #include "model/memory.h"
 
 #include "model/params.h"
+#include "model/prepare.h"
 
 extern inline double mem_weights(double beta_w, double n_gpu, int64_t zero, double D);
 extern inline double mem_grads(double beta_g, double n_gpu, int64_t zero, double D);
@@ -22,6 +24,13 @@ extern inline double act_embed_mask(double delta, double s_local, double b, doub
                                     int sp, double k_first);
 extern inline double act_output(double s_local, double b, double h, double V, double t, int sp,
                                 double k_last);
+extern inline double act_moe_routed(double b, double s_local, double k, double rho, double t,
+                                    double etp, double beta_in, double h, double inner);
+extern inline double act_moe_dispatch(double b, double s_local, double k, double rho, double h,
+                                      double beta_d, double etp, double t);
+extern inline double act_moe_layer(double s_local, double b, double t, int sp, double rep,
+                                   double par_att, double router, double par_sh, double att,
+                                   double routed);
 extern inline double mem_total(double m1, double m2, double m3, double m4, double a6, double a7,
                                double a8, double reserve);
 extern inline int mem_fits(double total, double budget);
@@ -71,4 +80,60 @@ double act_fp8_saving_attention(const pe_model *m)
     if (m->has_head_dim)
         return (double)m->heads * (double)m->head_dim;
     return (double)m->hidden;
+}
+
+/* A9–A11 per token of an MoE layer (A13: FP8 keeps the fc2 inputs and the
+ * attention-output input in FP8), A12's dispatch bytes, and act_total_gib's
+ * bytes for one sequence: (L − n)·A4 + n·A4′ at t = c = 1. */
+static void prepare_experts(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    const pe_model *m = &sc->model;
+    pe_moe_ctx *e = &ctx->moe;
+    const double inner = m->mlp == PE_MLP_GELU ? 4.0 : 6.0;
+    e->act_par_att = act_par_attention(m);
+    e->act_par_sh = inner * (double)m->shared_experts * e->f_e_d; /* A10 */
+    e->act_router = 8.0 * e->E;                                   /* A9 fp32 logits + probs */
+    e->act_expert_inner = inner * e->f_e_d;
+    if (ctx->fp8) { /* A13: fc2 inputs kept in FP8 */
+        e->act_expert_inner -= e->f_e_d;
+        e->act_par_sh -= (double)m->shared_experts * e->f_e_d;
+        e->act_par_att -= act_fp8_saving_attention(m);
+    }
+    e->beta_d = sc->precision.dispatch_bytes;
+    const double dense = act_layer(ctx->s, 1.0, 1.0, 0, ctx->act_rep, ctx->act_par, ctx->act_att);
+    const double moe = act_moe_layer(
+        ctx->s, 1.0, 1.0, 0, ctx->act_rep, e->act_par_att, e->act_router, e->act_par_sh,
+        ctx->act_att,
+        act_moe_routed(1.0, ctx->s, e->k, e->rho, 1.0, 1.0, ctx->fp8 ? 1.0 : 2.0, ctx->h,
+                       e->act_expert_inner));
+    const double n = (double)params_moe_layers(m, 0, m->layers);
+    e->act_total_per_seq = (ctx->L - n) * dense + n * moe;
+}
+
+void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    const pe_model *m = &sc->model;
+    const pe_cluster *cl = &sc->cluster;
+    double budget_gib = cl->gpu.hbm_gib; /* M6 budget = min(HBM, budgets.memory_gib) GiB */
+    if (sc->budgets.has_memory_gib && sc->budgets.memory_gib < budget_gib)
+        budget_gib = sc->budgets.memory_gib;
+    ctx->budget_bytes = budget_gib * PE_GIB;
+    ctx->reserve_bytes = cl->reserve_gib * PE_GIB;
+    ctx->beta_w = sc->precision.param_bytes;
+    ctx->beta_g = sc->precision.grad_bytes;
+    ctx->beta_o = sc->precision.optimizer_bytes;
+    const double n_total = ctx->moe.on ? ctx->moe.N_total : params_total(m, ctx->N_layer, 1);
+    ctx->state_total_gib = (ctx->beta_w + ctx->beta_g + ctx->beta_o) * n_total / PE_GIB; /* P5, P13 */
+    ctx->act_rep = act_rep(m);                    /* A1 */
+    ctx->act_par = act_par(m);                    /* A2 */
+    ctx->act_att = act_att(m, PE_RECOMPUTE_NONE); /* A3 (0 with flash) */
+    if (ctx->fp8) { /* A13: TE keeps the QKV and MLP inputs (2h → h each), the
+                     * attention-output input a·d_v and the fc2 input f in FP8 */
+        ctx->act_rep -= 2.0 * ctx->h;
+        ctx->act_par -= act_fp8_saving_attention(m) + (double)m->ffn_hidden;
+        ctx->beta_8 = sc->precision.fp8_weight_bytes; /* M7 */
+    }
+    if (ctx->moe.on)
+        prepare_experts(sc, ctx);
+    ctx->host_mem_bytes = cl->has_host_memory_gib ? cl->host_memory_gib * PE_GIB : 0.0; /* M8 */
 }

@@ -13,24 +13,31 @@
 #define PE_GIB 1073741824.0 /* 2^30 */
 
 /* M1 weights β_w·N_gpu / (z ≥ 3 ? D : 1) */
+#define PE_TEXT_M1 {"M1", "weights", "β_w·N_gpu / (z ≥ 3 ? D : 1)", "bytes", "ZeRO §5"}
 inline double mem_weights(double beta_w, double n_gpu, int64_t zero, double D)
 {
     return beta_w * n_gpu / (zero >= 3 ? D : 1.0);
 }
 
 /* M2 gradients β_g·N_gpu / (z ≥ 2 ? D : 1) */
+#define PE_TEXT_M2 {"M2", "gradients", "β_g·N_gpu / (z ≥ 2 ? D : 1)", "bytes", "ZeRO §5"}
 inline double mem_grads(double beta_g, double n_gpu, int64_t zero, double D)
 {
     return beta_g * n_gpu / (zero >= 2 ? D : 1.0);
 }
 
 /* M3 optimizer β_o·N_gpu / (z ≥ 1 ? D : 1) */
+#define PE_TEXT_M3 {"M3", "optimizer", "β_o·N_gpu / (z ≥ 1 ? D : 1)", "bytes", "ZeRO §5"}
 inline double mem_optimizer(double beta_o, double n_gpu, int64_t zero, double D)
 {
     return beta_o * n_gpu / (zero >= 1 ? D : 1.0);
 }
 
 /* M4 ZeRO-3 working set [z = 3]·(2·β_w + β_g)·max(N_layer, V·h)/t */
+#define PE_TEXT_M4 \
+    {"M4", "ZeRO-3 working set", \
+     "[z = 3]·(2·β_w + β_g)·max(N_layer, V·h)/t", \
+     "bytes", "ZeRO §5"}
 inline double mem_zero3_working(int64_t zero, double beta_w, double beta_g, double n_layer,
                                 double vh, double t)
 {
@@ -38,21 +45,37 @@ inline double mem_zero3_working(int64_t zero, double beta_w, double beta_g, doub
 }
 
 /* A1 replicated bytes per token: 8h + 2δh */
+#define PE_TEXT_A1 \
+    {"A1", "rep, replicated bytes per token", \
+     "8h + 2δh", \
+     "bytes/token", "Korthikanti eq. 1-4"}
 double act_rep(const pe_model *m);
 /* A2 TP-sharded bytes per token: 4h + 4·g·d + (gelu ? 4f : 6f) */
+#define PE_TEXT_A2 \
+    {"A2", "par, TP-sharded bytes per token", \
+     "4h + 4·g·d + (gelu ? 4f : 6f)", \
+     "bytes/token", "Korthikanti eq. 1-4"}
 double act_par(const pe_model *m);
 /* A2's attention part: 4h + 4·g·d; with head_dim 4·a·d + 4·g·d; MLA
- * 4·a·(d_qk + d_v) (issue 11, docs/design/moe.md §3) */
+ * 4·a·(d_qk + d_v) (docs/design/moe.md §3) */
 double act_par_attention(const pe_model *m);
-/* A13 (issue 11, FP8): bytes per token Transformer Engine keeps in FP8
+/* A13 (FP8): bytes per token Transformer Engine keeps in FP8
  * instead of BF16 for the attention-output projection's input: a·d_v
  * (standard h). The replicated QKV and MLP inputs save 2h, the fc2 input f. */
 double act_fp8_saving_attention(const pe_model *m);
 /* A3 attention-score bytes per token (2 + 3δ)·a·s; 0 for flash attention or
  * selective recompute. Full recompute counts att as recompute none (A5). */
+#define PE_TEXT_A3 \
+    {"A3", "att, attention-score bytes per token", \
+     "(2 + 3δ)·a·s; 0 with flash attention or selective recompute", \
+     "bytes/token", "Korthikanti eq. 1-4"}
 double act_att(const pe_model *m, pe_recompute recompute);
 
 /* A4 A_layer = s'·b·[(sp ? (rep + par)/t : rep + par/t) + att/t] */
+#define PE_TEXT_A4 \
+    {"A4", "A_layer, one layer one micro-batch", \
+     "s'·b·[(sp ? (rep + par)/t : rep + par/t) + att/t]", \
+     "bytes", "Korthikanti eq. 1-4"}
 inline double act_layer(double s_local, double b, double t, int sp, double rep, double par,
                         double att)
 {
@@ -60,6 +83,10 @@ inline double act_layer(double s_local, double b, double t, int sp, double rep, 
 }
 
 /* A5 A_in = 2·s'·b·h / (sp ? t : 1), the one input a layer keeps under full recompute */
+#define PE_TEXT_A5 \
+    {"A5", "A_in, layer input kept under full recompute", \
+     "2·s'·b·h / (sp ? t : 1)", \
+     "bytes", "Korthikanti §4.3"}
 inline double act_input(double s_local, double b, double h, double t, int sp)
 {
     return 2.0 * s_local * b * h / (sp ? t : 1.0);
@@ -93,8 +120,8 @@ inline double act_inflight(pe_schedule schedule, double p, double m, double v, i
     return k < m ? k : m;
 }
 
-/* k(j) of any stage j (issue 11, uneven stages: a middle stage can be the
- * memory-worst): 1f1b, zb-h1 min(p − j, m); interleaved min(p + (p−1−2j)/v, m);
+/* k(j) of any stage j (uneven stages or MoE layers: a middle stage can be
+ * the memory-worst): 1f1b, zb-h1 min(p − j, m); interleaved min(p + (p−1−2j)/v, m);
  * gpipe m; zb-h2 min(2(p − j) − 1, m). j = 0 and p − 1 give act_inflight. */
 inline double act_inflight_stage(pe_schedule schedule, double p, double m, double v, double j)
 {
@@ -131,12 +158,21 @@ inline double act_inflight_last_chunk(pe_schedule schedule, double p, double m, 
 /* A6 layer activations on a stage: A_layer·(L/p)·k, with full recompute
  * A_in·(L/p)·k + A_layer (one layer being recomputed; A_layer then computed
  * with att as for recompute none). */
+#define PE_TEXT_A6 {"A6", "layer activations", "A_layer·(L/p)·k", "bytes", "Korthikanti §4"}
+#define PE_TEXT_A6_FULL \
+    {"A6:full", "layer activations", \
+     "A_in·(L/p)·k + A_layer", \
+     "bytes", "Korthikanti §4"}
 inline double act_stage(double a_layer, double a_in, double layers_per_stage, double k, int full)
 {
     return full ? a_in * layers_per_stage * k + a_layer : a_layer * layers_per_stage * k;
 }
 
 /* A7 stage 0: embedding dropout mask δ·s'·b·h/(sp ? t : 1)·k_first */
+#define PE_TEXT_A7 \
+    {"A7", "embedding dropout mask (stage 0)", \
+     "δ·s'·b·h/(sp ? t : 1)·k_first", \
+     "bytes", "Korthikanti §4"}
 inline double act_embed_mask(double delta, double s_local, double b, double h, double t, int sp,
                              double k_first)
 {
@@ -145,14 +181,59 @@ inline double act_embed_mask(double delta, double s_local, double b, double h, d
 
 /* A8 last stage: (4·s'·b·h/(sp ? t : 1) + 4·s'·b·V/t)·k_last (final norm and
  * output-layer inputs, fp32 logits) */
+#define PE_TEXT_A8 \
+    {"A8", "output layer inputs and fp32 logits (last stage)", \
+     "(4·s'·b·h/(sp ? t : 1) + 4·s'·b·V/t)·k_last", \
+     "bytes", "Korthikanti §4"}
 inline double act_output(double s_local, double b, double h, double V, double t, int sp,
                          double k_last)
 {
     return (4.0 * s_local * b * h / (sp ? t : 1.0) + 4.0 * s_local * b * V / t) * k_last;
 }
 
+/* A11 routed token copies per GPU and micro-batch:
+ * b·s'·k·ρ/t·(etp·β_in·h + (gelu ? 4 : 6)·f_e) (docs/design/moe.md §2) */
+#define PE_TEXT_A11 \
+    {"A11", "routed token copies per layer", \
+     "b·s'·k·ρ/t·(etp·2h + (gelu ? 4 : 6)·f_e)", \
+     "bytes", "design §2"}
+inline double act_moe_routed(double b, double s_local, double k, double rho, double t,
+                             double etp, double beta_in, double h, double inner)
+{
+    return b * s_local * k * rho / t * (etp * beta_in * h + inner);
+}
+
+/* A12 dispatch/permutation buffers of one layer: b·s'·k·ρ·h·(β_d + 2·etp)/t */
+#define PE_TEXT_A12 \
+    {"A12", "dispatch buffers (mem_other)", \
+     "b·s'·k·ρ·h·(β_d + 2·etp)/t", \
+     "bytes", "design §2"}
+inline double act_moe_dispatch(double b, double s_local, double k, double rho, double h,
+                               double beta_d, double etp, double t)
+{
+    return b * s_local * k * rho * h * (beta_d + 2.0 * etp) / t;
+}
+
+/* A4′ one MoE layer: s'·b·[(sp ? (rep + par_att + 8E + par_sh)/t
+ *                          : rep + (par_att + par_sh)/t + 8E) + att/t] + A_routed */
+#define PE_TEXT_A4_MOE \
+    {"A4'", "A_layer of an MoE layer", \
+     "attention part + router 8E + shared + A11", \
+     "bytes", "design §2"}
+inline double act_moe_layer(double s_local, double b, double t, int sp, double rep,
+                            double par_att, double router, double par_sh, double att,
+                            double routed)
+{
+    return s_local * b *
+               ((sp ? (rep + par_att + router + par_sh) / t
+                    : rep + (par_att + par_sh) / t + router) +
+                att / t) +
+           routed;
+}
+
 /* M5 M_total(stage) = M1 + M2 + M3 + M4 + A6 + (A7 and/or A8) + R, added left
  * to right; a7 or a8 is 0 on a stage that does not carry it. */
+#define PE_TEXT_M5 {"M5", "M_total", "M1 + M2 + M3 + M4 + A6 + A7/A8 + R", "bytes", "spec"}
 inline double mem_total(double m1, double m2, double m3, double m4, double a6, double a7,
                         double a8, double reserve)
 {
@@ -160,6 +241,10 @@ inline double mem_total(double m1, double m2, double m3, double m4, double a6, d
 }
 
 /* M6 the plan fits when the worst stage's total ≤ budget (bytes) */
+#define PE_TEXT_M6 \
+    {"M6", "fits", \
+     "max over stages M_total ≤ min(HBM, budgets.memory_gib)", \
+     "bytes", "spec"}
 inline int mem_fits(double total, double budget) { return total <= budget; }
 
 #endif

@@ -1,8 +1,11 @@
 /* params.c — docs/model.md §2, parameter counts P1–P7. */
 #include "model/params.h"
 
+#include "model/prepare.h"
+
 extern inline double params_gpu(double layers_per_stage, double n_layer, double n_embed,
                                 double n_out, double norm_h, int first, int last, double t);
+extern inline double params_expert_gpu(double n_moe, double n_expert, double ep, double etp);
 
 double params_head_dim(const pe_model *m)
 {
@@ -18,7 +21,7 @@ static double att_matmul(const pe_model *m);
 static double att_bias(const pe_model *m);
 static double mlp_params(const pe_model *m, double f);
 
-/* head_dim or MLA: the attention is not P1's h·(h + 2gd) + h² (issue 11, P10) */
+/* head_dim or MLA: the attention is not P1's h·(h + 2gd) + h² (P10) */
 static int general_attention(const pe_model *m)
 {
     return m->has_head_dim || m->attention == PE_ATTENTION_MLA;
@@ -81,7 +84,7 @@ double params_layer(const pe_model *m)
     return m->has_params ? params_layer_from_params(m) : params_layer_dims(m);
 }
 
-/* ---- issue 11 (docs/design/moe.md §0.1–§0.2) ---- */
+/* ---- MoE, head_dim, MLA (docs/design/moe.md §0.1–§0.2) ---- */
 
 static int64_t floor_div(int64_t x, int64_t y) /* y > 0 */
 {
@@ -164,4 +167,97 @@ void params_moe(const pe_model *m, pe_moe_params *o)
     const double k_over_E = E > 0 ? (double)m->top_k / E : 0.0;
     o->active = n_dense * o->layer_dense +
                 o->n_moe * (o->moe_dense_part + k_over_E * o->moe_expert) + rest; /* P14 */
+}
+
+/* ---- preparation (prepare.h) ---- */
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b != 0) {
+        const int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+static int64_t mul_sat(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+/* §0 the dimensions the hot path reads, flat and as doubles. */
+static void prepare_dimensions(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    const pe_model *m = &sc->model;
+    const pe_cluster *cl = &sc->cluster;
+    ctx->gpus_per_node = cl->gpus_per_node;
+    ctx->gpus = mul_sat(cl->nodes, cl->gpus_per_node);
+    ctx->layers = m->layers;
+    ctx->seq_len = m->seq_len;
+    ctx->global_batch = sc->training.global_batch;
+    ctx->heads = m->heads;
+    ctx->kv_heads = m->kv_heads;
+    ctx->ffn_hidden = m->ffn_hidden;
+    ctx->agf_gcd = gcd64(gcd64(m->heads, m->kv_heads), m->ffn_hidden);
+    ctx->allow_cross_node_tp = cl->allow_cross_node_tp;
+    ctx->tied = m->tied_embeddings;
+    ctx->attention = m->attention;
+    ctx->L = (double)m->layers;
+    ctx->h = (double)m->hidden;
+    ctx->V = (double)m->vocab;
+    ctx->s = (double)m->seq_len;
+    ctx->B = (double)sc->training.global_batch;
+    ctx->N = (double)ctx->gpus;
+    ctx->delta = m->dropout ? 1.0 : 0.0;
+    ctx->tokens_per_step = ctx->B * ctx->s; /* B·s */
+}
+
+/* P8–P14 of an MoE model, and the FP8-GEMM weights of its layers (M7's and
+ * F16's counts); nothing for a dense model (moe.on = 0). */
+static void prepare_experts(const pe_model *m, pe_moe_ctx *e)
+{
+    if (m->experts <= 0)
+        return;
+    pe_moe_params mp;
+    params_moe(m, &mp);
+    e->on = 1;
+    e->bias = m->bias;
+    e->experts = m->experts;
+    e->f_e = m->moe_ffn_hidden;
+    e->sh_f = m->shared_experts * m->moe_ffn_hidden;
+    e->E = (double)m->experts;
+    e->k = (double)m->top_k;
+    e->f_e_d = (double)m->moe_ffn_hidden;
+    /* ρ: capacity-padded buffers (C), else the dropless imbalance ι (design §0) */
+    e->rho = m->has_capacity_factor ? m->capacity_factor : m->moe_imbalance;
+    e->N_layer_d = mp.layer_dense;
+    e->N_dense_part = mp.moe_dense_part;
+    e->N_expert = mp.moe_expert;
+    e->N_att_rep = mp.att_rep;
+    e->N_total = mp.total;
+    e->N_active = mp.active;
+    const double h = (double)m->hidden, k_mu = m->mlp == PE_MLP_GELU ? 2.0 : 3.0;
+    const double shared = (double)m->shared_experts * k_mu * h * e->f_e_d;
+    e->N8_layer_m_dense = mp.att_matmul + shared; /* attention + shared experts */
+    e->N8_layer_m_expert = e->E * k_mu * h * e->f_e_d; /* the E routed experts */
+}
+
+void params_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    const pe_model *m = &sc->model;
+    ctx->N_mm = params_matmul(m);                             /* P1 */
+    ctx->N_layer = params_layer(m);                           /* P2 or P6 */
+    ctx->N_embed = params_embed(m);                           /* P3 */
+    ctx->N_out_untied = (double)m->vocab * (double)m->hidden; /* P4 */
+    ctx->Vh = ctx->N_out_untied;
+    ctx->N_out_p1 = params_out(m, 1);                         /* P4 at p = 1 */
+    ctx->norm_h = params_norm(m);
+    prepare_dimensions(sc, ctx);
+    prepare_experts(m, &ctx->moe);
+    ctx->fp8 = sc->precision.compute == PE_COMPUTE_FP8;
+    if (ctx->fp8)
+        ctx->N8_layer = params_matmul(m); /* FP8-GEMM weights of a dense layer */
+    ctx->ext = ctx->moe.on || ctx->fp8; /* the MoE and FP8 terms are needed */
 }

@@ -7,6 +7,8 @@
 #include "core/scenario.h"
 
 /* §7 per-micro-batch stage time t_f (or t_b): τ + χ_tp + χ_cp */
+#define PE_TEXT_STAGE_TIME {"§7", "t_f, t_b", "τ + χ_tp + χ_cp", "s", "spec"}
+#define PE_TEXT_STAGE_TIME_MOE {"§7:moe", "t_f, t_b", "τ + χ_tp + χ_cp + χ_ep + χ_etp", "s", "spec"}
 inline double pipe_stage_time(double tau, double chi_tp, double chi_cp)
 {
     return tau + chi_tp + chi_cp;
@@ -17,6 +19,13 @@ inline double pipe_stage_time(double tau, double chi_tp, double chi_cp)
  *  B2 interleaved: (p−1)·(t_f + t_b)/v
  *  B3 zb-h1: (p−1)·t_f
  *  B4 zb-h2: 0 */
+#define PE_TEXT_B_1F1B {"B:1f1b", "bubble", "(p−1)·(t_f + t_b)   B1", "s", "GPipe; Narayanan §2.2"}
+#define PE_TEXT_B_INTERLEAVED \
+    {"B:interleaved", "bubble", "(p−1)·(t_f + t_b)/v   B2", "s", "GPipe; Narayanan §2.2"}
+#define PE_TEXT_B_GPIPE {"B:gpipe", "bubble", "(p−1)·(t_f + t_b)   B1", "s", "GPipe; Narayanan §2.2"}
+#define PE_TEXT_B_ZB_H1 {"B:zb-h1", "bubble", "(p−1)·t_f   B3", "s", "Qi 2023"}
+#define PE_TEXT_B_ZB_H2 {"B:zb-h2", "bubble", "0   B4", "s", "Qi 2023"}
+#define PE_TEXT_B_P1 {"B:p1", "bubble", "0 (p = 1)", "s", "spec"}
 inline double pipe_bubble(pe_schedule schedule, double p, double v, double t_f, double t_b)
 {
     if (p == 1.0)
@@ -57,6 +66,10 @@ inline double pipe_bubble_by_stage(pe_schedule schedule, double v, double others
 }
 
 /* §7 bubble_fraction = bubble / (m·(t_f + t_b)) */
+#define PE_TEXT_B_FRACTION \
+    {"§7:fraction", "bubble_fraction", \
+     "bubble / (m·(t_f + t_b))", \
+     "", "spec"}
 inline double pipe_bubble_fraction(double bubble, double m, double t_f, double t_b)
 {
     return bubble / (m * (t_f + t_b));

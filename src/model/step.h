@@ -5,6 +5,7 @@
 #include "model/evaluate.h"
 
 /* S1 step_time_s: the seven columns added left to right in report order. */
+#define PE_TEXT_S1 {"S1", "step_time_s", "the seven columns added left to right", "s", "spec"}
 inline double step_time(double compute_s, double tp_comm_s, double cp_comm_s, double bubble_s,
                         double pp_comm_s, double dp_comm_s, double optimizer_s)
 {
@@ -12,6 +13,7 @@ inline double step_time(double compute_s, double tp_comm_s, double cp_comm_s, do
 }
 
 /* S2 and S3: the four communication columns summed */
+#define PE_TEXT_S2 {"S2", "comm_fraction", "(tp + cp + pp + dp comm) / step", "", "spec"}
 inline double step_comm(double tp_comm_s, double cp_comm_s, double pp_comm_s, double dp_comm_s)
 {
     return tp_comm_s + cp_comm_s + pp_comm_s + dp_comm_s;
@@ -26,12 +28,14 @@ inline pe_bound step_bound(double compute_s, double comm_s, double bubble_s)
 }
 
 /* S4 tokens_per_s = B·s / step_time */
+#define PE_TEXT_S4_TOKENS {"S4:tokens", "tokens_per_s", "B·s / step", "tokens/s", "spec"}
 inline double step_tokens_per_s(double tokens_per_step, double step_s)
 {
     return tokens_per_step / step_s;
 }
 
 /* S4 mfu = F_model/(step·N·peak); hfu the same with F_hw */
+#define PE_TEXT_S4_MFU {"S4:mfu", "mfu", "F_model / (step·N·peak)", "", "Narayanan §5.1"}
 inline double step_utilisation(double flops, double step_s, double gpus, double peak)
 {
     return flops / (step_s * gpus * peak);
@@ -44,6 +48,7 @@ inline double step_tflops_per_gpu(double f_model, double step_s, double gpus)
 }
 
 /* S5 train_days = tokens / tokens_per_s / 86400 */
+#define PE_TEXT_S5 {"S5", "train_days", "tokens / tokens_per_s / 86400", "days", "spec"}
 inline double step_train_days(double tokens, double tokens_per_s)
 {
     return tokens / tokens_per_s / 86400.0;

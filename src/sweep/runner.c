@@ -9,6 +9,8 @@
 
 #include "sweep/runner.h"
 
+#include "model/rules.h"
+
 typedef struct shared shared;
 
 typedef struct {
@@ -118,9 +120,7 @@ static bool visit_plan(worker *w, uint64_t index, const pe_plan *plan, bool coun
     if (count) {
         w->counts.evaluated++;
         w->counts.by_status[result.status]++;
-        /* rule bits (evaluate.h); set bits only */
-        for (uint32_t f = result.failed & PE_FAIL_RULES; f; f &= f - 1)
-            w->counts.by_rule[pe_rule_index(__builtin_ctz(f))]++;
+        pe_rules_count(result.failed, w->counts.by_rule); /* by rule (model/rules.h) */
     }
     if (sh->status_mask && !(sh->status_mask >> result.status & 1u))
         return true; /* counted, not written (--status) */

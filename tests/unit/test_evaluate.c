@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include "model/detail.h"
+#include "model/formula.h"
+#include "model/rules.h"
 #include "eval_fixtures.h"
 
 /* Evaluate and format the reason. */
@@ -206,6 +208,66 @@ static void test_many_rules(void **state)
                    "V5: micro_batch*dp=35 does not divide global_batch=1536; "
                    "V6: 1f1b needs virtual_stages=1 (virtual_stages=2); "
                    "V7: tp=16 does not divide gpus_per_node=8 (allow_cross_node_tp is false)");
+}
+
+/* The rule table (model/rules.c): row n − 1 is Vn with its bit; its checks
+ * give the evaluator's rule bits; the sweep's count adds one per broken rule. */
+static void test_rules_table(void **state)
+{
+    (void)state;
+    for (int i = 0; i < PE_RULE_COUNT; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "V%d", i + 1);
+        assert_string_equal(pe_rules[i].id, id);
+        assert_int_equal(pe_rules[i].bit, pe_rule_bit(i + 1));
+        assert_int_equal(pe_rule_index(__builtin_ctz(pe_rules[i].bit)), i);
+        assert_true(pe_rules[i].rule[0] != '\0');
+        assert_true(pe_rules[i].holds && pe_rules[i].reason);
+        assert_true((pe_rules[i].explain != NULL) == (i < 8)); /* explain shows V1–V8 */
+    }
+    pe_scenario s = fx_gpt3(8);
+    pe_eval_ctx ctx;
+    evaluate_prepare(&s, &ctx);
+    pe_plan plans[4] = {fx_plan(8, 8, 1, 1), fx_plan(5, 16, 5, 3), fx_plan(4, 8, 2, 1),
+                        fx_plan(8, 8, 1, 1)};
+    plans[1].micro_batch = 7, plans[1].virtual_stages = 2;
+    plans[2].ep = 2;                  /* V9: a dense model */
+    plans[3].offload_optimizer = true; /* V15: zero 0 */
+    uint64_t by_rule[PE_RULE_COUNT] = {0};
+    for (int k = 0; k < 4; k++) {
+        pe_result r;
+        evaluate_plan(&ctx, &plans[k], &r);
+        uint32_t table = 0;
+        for (int i = 0; i < PE_RULE_COUNT; i++)
+            table |= pe_rules[i].holds(&ctx, &plans[k]) ? 0 : pe_rules[i].bit;
+        assert_int_equal(table, r.failed & PE_FAIL_RULES);
+        pe_rules_count(r.failed, by_rule);
+    }
+    const uint64_t want[PE_RULE_COUNT] = {1, 0, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 1};
+    for (int i = 0; i < PE_RULE_COUNT; i++)
+        assert_int_equal(by_rule[i], want[i]);
+}
+
+/* The equation texts explain prints (model/formula.h): every key explain
+ * looks up is there, with a formula, a unit and a source. */
+static void test_formula_table(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"P1", "P2", "P3", "P4", "P6", "P7", "P16", "M1", "M2",
+                                       "M3", "M4", "A1", "A2", "A3", "A4", "A5", "A6", "A6:full",
+                                       "A7", "A8", "M5", "M6", "A11", "A4'", "A12", "F1", "F2",
+                                       "F3", "F4", "F5", "F5:bwd", "F9", "F10", "C4", "C5",
+                                       "C6", "C7", "X1:S", "X1:f", "X1:b", "X2:S", "X3", "X5",
+                                       "X9", "X10", "X11", "S1", "S5", "edp", "M'"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const pe_formula *f = pe_formula_find(keys[i]);
+        assert_non_null(f);
+        assert_string_equal(f->key, keys[i]);
+        assert_true(f->what[0] && f->formula[0] && f->unit[0] && f->source[0]);
+        assert_true(strchr(f->formula, '%') == NULL); /* printed as text, never a format */
+    }
+    assert_string_equal(pe_formula_find("M1")->formula, "β_w·N_gpu / (z ≥ 3 ? D : 1)");
+    assert_null(pe_formula_find("M99"));
 }
 
 /* An invalid plan gets identity fields only. */
@@ -434,6 +496,8 @@ int main(void)
         cmocka_unit_test(test_v7),
         cmocka_unit_test(test_v8),
         cmocka_unit_test(test_many_rules),
+        cmocka_unit_test(test_rules_table),
+        cmocka_unit_test(test_formula_table),
         cmocka_unit_test(test_invalid_result),
         cmocka_unit_test(test_interventions),
         cmocka_unit_test(test_status_precedence),

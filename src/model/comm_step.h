@@ -1,0 +1,288 @@
+/* comm_step.h — docs/model.md §5 groups and §6 communication of one plan,
+ * for every kind of layer: the EP all-to-all and expert-TP collectives of
+ * MoE layers (C11, X9–X11), the expert gradients (X4′, X5′) and offload's
+ * optimizer step (X12) are terms that are 0 when off. Two parts, because
+ * the pipeline's time stage (pipeline_step.h) sits between them:
+ *  comm_layer_step   C1, C2 groups; X1, X2, X9–X11 exposed per micro-batch
+ *                    on each candidate stage (chi_st, ep/etp χ)
+ *  comm_stage_step   X3, X4, X5 (X14, X12) on the time stage
+ * Inline: they run for every plan. */
+#ifndef PLANEVAL_MODEL_COMM_STEP_H
+#define PLANEVAL_MODEL_COMM_STEP_H
+
+#include "model/comm.h"
+#include "model/detail.h"
+#include "model/layout.h"
+
+/* X1, X2 exposed per micro-batch on a stage of l layers, each with X8's
+ * share φ of its hidden part: chi = {tp fwd, tp bwd, cp fwd, cp bwd}. */
+ALWAYS_INLINE void comm_layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
+                                  const pe_detail *w, double l, double chi[4])
+{
+    const pe_overlap *ov = &pl->overlap;
+    const int rc = pl->recompute != PE_RECOMPUTE_NONE;
+    const double phi = ctx->comm_slowdown; /* X8 */
+    const double cp_hops = (q->c - 1.0) * w->t_p2p_cp * l;
+    chi[0] = comm_slowed(comm_tp_fwd(l, w->t_ar_tp, ov->tp, w->tau_lf), l * 2.0 * w->t_ar_tp, phi);
+    chi[1] = ctx->tp_async_bwd /* X13; X8 charges φ of all X1 counts that is hidden */
+                 ? comm_slowed(comm_tp_bwd_exposed(l, w->tp_bwd_layer, ov->tp, w->tau_lb),
+                               l * (q->full ? 4.0 : 2.0) * w->t_ar_tp, phi)
+                 : comm_slowed(comm_tp_bwd(l, w->t_ar_tp, ov->tp, w->tau_lb, q->full),
+                               l * (q->full ? 4.0 : 2.0) * w->t_ar_tp, phi);
+    chi[2] = comm_slowed(comm_cp_fwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att), cp_hops, phi);
+    chi[3] = comm_slowed(comm_cp_bwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc),
+                         (rc ? 3.0 : 2.0) * cp_hops, phi);
+}
+
+/* max(0, before − overlap·window) plus X8's share φ of the hidden rest of
+ * `all`: before = all, or X13's E_b (what is left before the window). */
+ALWAYS_INLINE double comm_exposed_of(double before, double all, double overlap, double window,
+                                     double phi)
+{
+    return comm_slowed(comm_pos(before - overlap * window), all, phi);
+}
+
+/* max(0, T − overlap·window) plus X8's share φ of the hidden rest. */
+ALWAYS_INLINE double comm_exposed(double T, double overlap, double window, double phi)
+{
+    return comm_exposed_of(T, T, overlap, window, phi);
+}
+
+/* C1, C2 the tp, cp, dp, pp groups (ranks tp innermost, then cp, dp, pp);
+ * X1's all-reduce (C10: the faster of ring and tree), X13's backward
+ * exposure before overlap, X2's K/V hop. */
+ALWAYS_INLINE void comm_dense_collectives(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                          const pe_layout *q, pe_detail *w)
+{
+    const pe_net *net = &ctx->net;
+    const int64_t t = pl->tp, c = pl->cp;
+    w->g_tp = comm_group(net, t, 1); /* tp (t, 1), cp (c, t), dp (dp·c, t), pp (p, t·c·dp) */
+    w->g_cp = comm_group(net, c, t);
+    w->g_dp = comm_group(net, pl->dp * c, t);
+    w->g_pp = comm_group(net, pl->pp, pe_mul_sat(pe_mul_sat(t, c), pl->dp));
+    w->s_tp = comm_tp_bytes(q->b, q->sl, ctx->h); /* X1 */
+    const double ring = comm_all_reduce(net, &w->g_tp, w->s_tp);
+    double t_ar = ring;
+    if (ctx->allreduce_auto && w->g_tp.n_out > 1.0) { /* C10: the faster of ring and tree */
+        w->t_ar_tp_tree = comm_all_reduce_tree(net, &w->g_tp, w->s_tp);
+        t_ar = w->t_ar_tp_tree < ring ? w->t_ar_tp_tree : ring;
+    }
+    w->t_ar_tp = t_ar;
+    if (ctx->tp_async_bwd) /* X13: QKV's and MLP in's weight-gradient GEMMs as windows */
+        w->tp_bwd_layer = comm_tp_bwd_async(t_ar, q->sp, q->full, w->gemm_t[0], w->gemm_t[2]);
+    w->s_kv = comm_cp_bytes(q->b, q->sl, ctx->g, ctx->d, q->t); /* X2 */
+    w->t_p2p_cp = comm_p2p(net, &w->g_cp, w->s_kv);
+}
+
+/* C11 the ep, etp, edp groups; X9 EP all-to-all (dispatch, combine) and
+ * X11 expert-TP all-gather/reduce-scatter per MoE layer, with their
+ * overlap, and X1's count on MoE layers: ep[0..3] = χ_ep,f, χ_ep,b,
+ * χ_etp,f, χ_etp,b of one MoE layer. */
+#define PE_TEXT_X9 \
+    {"X9", "T_ep", \
+     "T_a2a(S_dispatch) + T_a2a(S_combine)   (C6 on the ep group)", \
+     "s", "design §4"}
+#define PE_TEXT_X10 \
+    {"X10", "χ_ep,f, χ_ep,b", \
+     "n_moe·max(0, (1 + [full])·T_ep − overlap.ep·τ_ml)", \
+     "s", "design §4"}
+#define PE_TEXT_X11 \
+    {"X11", "expert-TP all-gather/reduce-scatter, in tp_comm_s", \
+     "n_moe·2·T_rs(etp·S_combine)", \
+     "s", "design §4"}
+ALWAYS_INLINE void comm_moe_collectives(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                        const pe_layout *q, pe_detail *w, double ep_chi[4])
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    const pe_net *net = &ctx->net;
+    const pe_overlap *ov = &pl->overlap;
+    const int64_t ep = pl->ep, etp = pl->etp;
+    w->moe.g_ep = comm_group(net, ep, etp); /* ep (ep, etp), etp (etp, 1), edp (edp, etp·ep) */
+    w->moe.g_etp = comm_group(net, etp, 1);
+    w->moe.g_edp = comm_group(net, (int64_t)q->D_e, ep * etp);
+    w->moe.s_disp = comm_a2a_bytes(q->b, q->sl, e->k, e->rho, ctx->h, e->beta_d, q->t);
+    w->moe.s_comb = comm_a2a_bytes(q->b, q->sl, e->k, e->rho, ctx->h, 2.0, q->t);
+    w->moe.t_ep = comm_all_to_all(net, &w->moe.g_ep, w->moe.s_disp) +
+                  comm_all_to_all(net, &w->moe.g_ep, w->moe.s_comb); /* X9 */
+    w->moe.s_etp = (double)etp * w->moe.s_comb;                     /* X11 gathered buffer */
+    w->moe.t_rs_etp = comm_reduce_scatter(net, &w->moe.g_etp, w->moe.s_etp);
+    const double full = q->full ? 1.0 : 0.0, phi = ctx->comm_slowdown; /* X8 */
+    /* X1 on an MoE layer: one TP all-reduce pair for attention and one more
+     * only with shared experts (the routed experts' TP traffic is X11's); the
+     * dense count charged two per layer, so the difference is added here. */
+    const double sh = e->act_par_sh > 0.0 ? 2.0 : 1.0;
+    ep_chi[0] = comm_exposed(w->moe.t_ep, ov->ep, w->moe.tau_mlf, phi);
+    ep_chi[1] = comm_exposed((1.0 + full) * w->moe.t_ep, ov->ep, w->moe.tau_mlb, phi);
+    ep_chi[2] = comm_exposed(2.0 * w->moe.t_rs_etp, ov->tp, w->moe.tau_mlf, phi) +
+                comm_exposed(sh * w->t_ar_tp, ov->tp, w->moe.tau_mlf, phi) -
+                comm_exposed(2.0 * w->t_ar_tp, ov->tp, w->tau_lf, phi);
+    /* backward: X1's count of the MoE layer's own blocks and of the dense
+     * layer, each before the window as X13 leaves it (its E_b) when on */
+    const double all_moe = sh * (1.0 + full) * w->t_ar_tp, all_d = (2.0 + 2.0 * full) * w->t_ar_tp;
+    const double e_b_moe =
+        !ctx->tp_async_bwd ? all_moe /* X13: attention's QKV, the shared experts' fc1 */
+        : comm_tp_bwd_async_one(w->t_ar_tp, q->sp, q->full, w->gemm_t[0]) +
+              (sh > 1.0 ? comm_tp_bwd_async_one(w->t_ar_tp, q->sp, q->full, w->moe.t_sh_in)
+                        : 0.0);
+    const double e_b_d = ctx->tp_async_bwd ? w->tp_bwd_layer : all_d; /* as comm_layer_chi */
+    ep_chi[3] = comm_exposed((2.0 + 2.0 * full) * w->moe.t_rs_etp, ov->tp, w->moe.tau_mlb, phi) +
+                comm_exposed_of(e_b_moe, all_moe, ov->tp, w->moe.tau_mlb, phi) -
+                comm_exposed_of(e_b_d, all_d, ov->tp, w->tau_lb, phi);
+}
+
+/* §5 groups, §6 X1, X2 and X9–X11 exposed per micro-batch on every
+ * candidate stage: with uneven stages or a middle candidate X1, X2 scale
+ * with each stage's own layers (chi_per_stage), else one count serves
+ * both; MoE terms scale with each stage's MoE layers. */
+ALWAYS_INLINE void comm_layer_step(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
+                                   pe_detail *w)
+{
+    comm_dense_collectives(ctx, pl, q, w);
+    const int per_stage = q->uneven || q->nst == 3;
+    if (per_stage)
+        for (int i = 0; i < q->nst; i++)
+            comm_layer_chi(ctx, pl, q, w, q->ls[i], w->chi_st[i]);
+    else { /* both stages hold L/p layers: one count, copied */
+        comm_layer_chi(ctx, pl, q, w, q->lps, w->chi_st[0]);
+        for (int k = 0; k < 4; k++)
+            w->chi_st[1][k] = w->chi_st[0][k];
+    }
+    w->chi_per_stage = per_stage;
+    if (!q->moe)
+        return;
+    double ep_chi[4];
+    comm_moe_collectives(ctx, pl, q, w, ep_chi);
+    for (int i = 0; i < q->nst; i++) {
+        const double n = q->n_moe[i];
+        w->moe.chi_ep_f[i] = n * ep_chi[0]; /* X10 */
+        w->moe.chi_ep_b[i] = n * ep_chi[1];
+        w->moe.chi_etp_f[i] = n * ep_chi[2];
+        w->moe.chi_etp_b[i] = n * ep_chi[3];
+    }
+}
+
+/* §6 X3 one pipeline hop; §12 X6: with Megatron's scatter/gather and
+ * without sp, a hop that crosses nodes carries 1/t of the activation, then
+ * an all-gather over the tp group inside the node restores it. */
+#define PE_TEXT_X6 \
+    {"X6", "T_p2p with scatter/gather (no sp, spans nodes)", \
+     "T_p2p(S_pp/t) inter-node + T_rs(S_pp) all-gather over tp inside the node", \
+     "s", "Narayanan §4.1"}
+ALWAYS_INLINE double comm_pipeline_hop(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                       const pe_layout *q, pe_detail *w)
+{
+    w->s_pp = comm_pp_bytes(q->b, q->sl, ctx->h, q->t, q->sp);
+    const int scatter = ctx->pp_scatter_gather && pl->tp > 1 && !q->sp && w->g_pp.n_out > 1.0;
+    w->pp_hop_bytes = scatter ? w->s_pp / q->t : w->s_pp;
+    if (scatter)
+        return comm_p2p(&ctx->net, &w->g_pp, w->pp_hop_bytes) +
+               comm_reduce_scatter(&ctx->net, &w->g_tp, w->s_pp);
+    return comm_p2p(&ctx->net, &w->g_pp, w->s_pp);
+}
+
+/* One gradient/weight group of X4: the reduce-scatter of S_g and of S_w
+ * (C4, or C9 flat across nodes) and, with C10 at z = 0, the gradient
+ * all-reduce as the faster of ring and tree (returned as half of it). */
+ALWAYS_INLINE void comm_dp_group(const pe_eval_ctx *ctx, int64_t z, const pe_group *grp,
+                                 double s_g, double s_w, double *rs_g, double *rs_w, double *g,
+                                 double *tree)
+{
+    const pe_net *net = &ctx->net;
+    const int flat = ctx->dp_flat && grp->n_out > 1.0;
+    *rs_g = flat ? comm_reduce_scatter_flat(net, grp, s_g) : comm_reduce_scatter(net, grp, s_g);
+    *rs_w = flat ? comm_reduce_scatter_flat(net, grp, s_w) : comm_reduce_scatter(net, grp, s_w);
+    *g = *rs_g;
+    if (ctx->allreduce_auto && z == 0 && grp->n_out > 1.0) { /* C10, as T_ar = 2·g */
+        *tree = comm_all_reduce_tree(net, grp, s_g);
+        *g = 0.5 * *tree < *g ? 0.5 * *tree : *g;
+    }
+}
+
+/* §6 X4 (C4, or C9 flat), X7 and X8 of the DP/ZeRO communication on the
+ * time stage ts; with experts (X4′) the expert gradients and weights go
+ * over the expert-data-parallel group in the same window. */
+ALWAYS_INLINE void comm_dp_step(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
+                                int ts, pe_detail *w)
+{
+    const int64_t z = pl->zero;
+    const double ov = pl->overlap.dp;
+    w->s_g = ctx->beta_g * w->n_gpu[ts];
+    w->s_w = ctx->beta_w * w->n_gpu[ts];
+    double rs_g, rs_w, g, s_g = w->s_g;
+    comm_dp_group(ctx, z, &w->g_dp, w->s_g, w->s_w, &rs_g, &rs_w, &g, &w->t_ar_dp_tree);
+    if (q->moe) {
+        const double ex = w->moe.n_exp[ts], se_g = ctx->beta_g * ex;
+        double erg, erw, eg, unused = 0.0;
+        comm_dp_group(ctx, z, &w->moe.g_edp, se_g, ctx->beta_w * ex, &erg, &erw, &eg, &unused);
+        rs_g += erg, rs_w += erw, g += eg, s_g += se_g;
+    }
+    w->t_rs_g = rs_g, w->t_rs_w = rs_w;
+    const double tf = w->tau_f[ts], tb = w->tau_b[ts];
+    const double x4 = comm_dp(z, q->m_d, g, rs_w, ov, tf, tb); /* X4 */
+    const double frac = ctx->dp_bucket_bytes < s_g ? ctx->dp_bucket_bytes / s_g : 1.0;
+    w->dp_last_bucket = comm_dp_last_bucket(z, g, ov, tb, frac); /* X7 */
+    const double all = z == 0 ? 2.0 * g : z == 1 ? g + rs_w : z == 2 ? q->m_d * g + rs_w
+                                                                     : q->m_d * (2.0 * rs_w + g);
+    w->chi_dp = comm_slowed(x4 + w->dp_last_bucket, all, ctx->comm_slowdown); /* X8 */
+}
+
+/* X12 gradients to the host (hidden behind backward like the DP reduce),
+ * Adam on the node's CPU for its G GPUs, parameters back. */
+ALWAYS_INLINE double comm_offload_step(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                       const pe_layout *q, int ts, pe_detail *w)
+{
+    const double D = (double)pl->dp * (double)pl->cp;
+    const double n_sh = w->off.n_sh =
+        w->n_gpu[ts] / D + (q->moe ? w->moe.n_exp[ts] / q->D_e : 0.0);
+    w->off.t_d2h = ctx->beta_g * n_sh / ctx->host_bps;
+    w->off.t_h2d = ctx->beta_w * n_sh / ctx->host_bps;
+    w->off.t_cpu = n_sh * (double)ctx->gpus_per_node / ctx->cpu_adam_rate;
+    /* the last backward's window, less what X4 already hides in it (the
+     * gradient reduction, z ≤ 2; z = 3's per-micro-batch collectives fill the
+     * forward window first): a window is not counted twice */
+    const double ov = pl->overlap.dp, tb = w->tau_b[ts], tf = w->tau_f[ts];
+    const double g = w->t_rs_g, wt = w->t_rs_w;
+    const double used = pl->zero == 3
+                            ? comm_pos(fmin(2.0 * wt + g, ov * (tf + tb)) - ov * tf)
+                            : fmin(g, ov * tb);
+    w->off.window = comm_pos(ov * tb - used);
+    return comm_pos(w->off.t_d2h - w->off.window) + w->off.t_cpu + w->off.t_h2d;
+}
+
+/* X5 the optimizer step (X14 with the framework's passes; X5′ adds the
+ * expert shard over edp; X12 with offload). */
+ALWAYS_INLINE double comm_optimizer_step(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                         const pe_layout *q, int ts, pe_detail *w)
+{
+    if (q->off)
+        return comm_offload_step(ctx, pl, q, ts, w); /* X12 */
+    const double dense = w->n_gpu[ts];
+    const int64_t z = pl->zero;
+    if (ctx->opt_s_per_param > 0.0) { /* X14 */
+        const double opt = comm_optimizer_passes(dense, z, q->D, ctx->opt_s_per_param);
+        return q->moe ? opt + comm_optimizer_passes(w->moe.n_exp[ts], z, q->D_e,
+                                                    ctx->opt_s_per_param)
+                      : opt;
+    }
+    const double opt = comm_optimizer(dense, z, q->D, ctx->beta_w, ctx->beta_g, ctx->beta_o,
+                                      ctx->hbm_bps); /* X5 */
+    return q->moe ? opt + comm_optimizer(w->moe.n_exp[ts], z, q->D_e, ctx->beta_w, ctx->beta_g,
+                                         ctx->beta_o, ctx->hbm_bps) /* X5′ */
+                  : opt;
+}
+
+/* §6 X3–X5 (X12) on the time stage w->time_stage (pipeline_step.h). */
+ALWAYS_INLINE void comm_stage_step(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
+                                   pe_detail *w)
+{
+    const int ts = w->time_stage;
+    w->t_p2p_pp = comm_pipeline_hop(ctx, pl, q, w);
+    const double x3 = comm_pp(q->p, q->m_d, q->v, w->t_p2p_pp, pl->overlap.pp, w->tau_f[ts],
+                              w->tau_b[ts]); /* X3 */
+    w->chi_pp = comm_slowed(x3, q->p == 1.0 ? 0.0 : q->m_d * q->v * 2.0 * w->t_p2p_pp,
+                            ctx->comm_slowdown); /* X8 */
+    comm_dp_step(ctx, pl, q, ts, w);
+    w->optimizer = comm_optimizer_step(ctx, pl, q, ts, w);
+}
+
+#endif

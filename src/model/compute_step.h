@@ -1,0 +1,249 @@
+/* compute_step.h — docs/model.md §4 F4–F6 and §12 F7–F11, F21 of one plan,
+ * for every kind of layer and precision: MoE layers (F15, F19), FP8 (F16,
+ * F18) and uneven stages (F20) are terms of the same per-stage sums, 0 when
+ * off. Fills the compute part of the detail record: the FLOPs and times per
+ * micro-batch of each candidate stage and of one layer. Inline: it runs for
+ * every plan. */
+#ifndef PLANEVAL_MODEL_COMPUTE_STEP_H
+#define PLANEVAL_MODEL_COMPUTE_STEP_H
+
+#include "model/compute.h"
+#include "model/detail.h"
+#include "model/layout.h"
+
+/* F4 x of an MoE layer: its whole hardware forward (full), the attention
+ * core (selective), 0 */
+ALWAYS_INLINE double compute_moe_recompute(const pe_eval_ctx *ctx, const pe_plan *pl)
+{
+    return pl->recompute == PE_RECOMPUTE_FULL        ? ctx->moe.F_layer_m
+           : pl->recompute == PE_RECOMPUTE_SELECTIVE ? ctx->moe.F_att
+                                                     : 0.0;
+}
+
+/* F4, F5 (F15 with MoE layers): FLOPs per micro-batch of each stage. */
+ALWAYS_INLINE void compute_flops(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
+                                 pe_detail *w)
+{
+    const double x = w->x = ctx->x[pl->recompute]; /* F4 */
+    const pe_moe_ctx *e = &ctx->moe;
+    const double bs_t = q->b * q->sl / q->t, x_m = q->moe ? compute_moe_recompute(ctx, pl) : 0.0;
+    for (int i = 0; i < q->nst; i++) {
+        const int last = i == 1 || q->one;
+        if (!q->moe) {
+            w->f_fwd[i] = compute_fwd(q->b, q->sl, q->ls[i], ctx->F_layer, ctx->F_out, last, q->t);
+            w->f_bwd[i] = compute_bwd(w->f_fwd[i], q->b, q->sl, q->ls[i], x, q->t); /* F5 */
+            continue;
+        }
+        const double n = q->n_moe[i], nd = q->ls[i] - n;
+        const double fsum = nd * e->F_layer_d + n * e->F_layer_m;
+        const double xsum = nd * x + n * x_m;
+        w->f_fwd[i] = bs_t * (fsum + (last ? ctx->F_out : 0.0)); /* F15 */
+        w->f_bwd[i] = 2.0 * w->f_fwd[i] + bs_t * xsum;
+    }
+}
+
+/* F6 at peak·e, or F16 with fp8: the linear layers' FLOPs at peak_fp8·e,
+ * the rest (attention scores, router, output layer) at peak·e. The times of
+ * each stage (before F21) go to tau_f, tau_b; one layer's to the detail. */
+#define PE_TEXT_F16 \
+    {"F16", "τ_f, τ_b", "fp8 FLOPs/(peak_fp8·e) + the other FLOPs/(peak·e)", "s", "design §6"}
+#define PE_TEXT_F16_ACCUM \
+    {"F16:accum", "τ_f, τ_b", "fp8 FLOPs/(peak_fp8·e) + the other FLOPs/(peak·e); τ_b + F21", \
+     "s", "design §6"}
+ALWAYS_INLINE void compute_textbook(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
+                                    pe_detail *w, double tau_f[3], double tau_b[3])
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    const double bs_t = q->b * q->sl / q->t, r16 = ctx->rate, r8 = ctx->rate8;
+    const double again = q->full ? 1.0 : 0.0; /* full recompute re-runs the forward GEMMs */
+    for (int i = 0; i < q->nst; i++) {
+        if (!q->fp8) {
+            tau_f[i] = compute_time(w->f_fwd[i], ctx->rate); /* F6 */
+            tau_b[i] = compute_time(w->f_bwd[i], ctx->rate);
+            continue;
+        }
+        const double n = q->n_moe[i], nd = q->ls[i] - n;
+        const double f8f = bs_t * (nd * ctx->F8_layer + n * e->F8_layer_m);
+        const double f8b = (2.0 + again) * f8f;
+        tau_f[i] = (w->f_fwd[i] - f8f) / r16 + f8f / r8; /* F16 */
+        tau_b[i] = (w->f_bwd[i] - f8b) / r16 + f8b / r8;
+    }
+    if (ctx->tp_async_bwd) /* X13's windows: each GEMM's FLOPs at F6's rate (F16: FP8's) */
+        for (int i = 0; i < PE_LAYER_GEMMS; i++)
+            w->gemm_t[i] = compute_gemm_flops(q->b * q->sl, &ctx->gemms[i], q->t) /
+                           (q->fp8 ? ctx->rate8 : ctx->rate);
+    if (q->fp8) {
+        const double f8l = bs_t * ctx->F8_layer, fl = bs_t * ctx->F_layer, xl = bs_t * w->x;
+        w->tau_lf = (fl - f8l) / r16 + f8l / r8;
+        w->tau_lb = (2.0 * fl + xl - (2.0 + again) * f8l) / r16 + (2.0 + again) * f8l / r8;
+    } else {
+        w->tau_lf = compute_layer_fwd_time(q->b, q->sl, ctx->F_layer, q->t, ctx->rate);
+        w->tau_lb = compute_layer_bwd_time(q->b, q->sl, ctx->F_layer, w->x, q->t, ctx->rate);
+    }
+    w->tau_att = compute_attention_time(q->b, q->sl, ctx->F_att, q->t, ctx->rate);
+    if (!q->moe)
+        return;
+    /* one MoE layer: F15 at peak·e; F16 splits it, from the bf16 backward
+     * time's FLOPs (τ_mlb·peak·e, kept so for the same rounding) */
+    const double x_m = compute_moe_recompute(ctx, pl);
+    const double mlf = bs_t * e->F_layer_m / ctx->rate;
+    const double mlb = bs_t * (2.0 * e->F_layer_m + x_m) / ctx->rate;
+    if (q->fp8) {
+        const double f8m = bs_t * e->F8_layer_m, fm = bs_t * e->F_layer_m, fmb = mlb * r16;
+        w->moe.tau_mlf = (fm - f8m) / r16 + f8m / r8;
+        w->moe.tau_mlb = (fmb - (2.0 + again) * f8m) / r16 + (2.0 + again) * f8m / r8;
+    } else {
+        w->moe.tau_mlf = mlf;
+        w->moe.tau_mlb = mlb;
+    }
+    if (ctx->tp_async_bwd && e->sh_f > 0) /* X13's window: the shared experts' fc1 */
+        w->moe.t_sh_in = compute_gemm_flops(q->b * q->sl, &ctx->moe_sh_fc1, q->t) /
+                         (q->fp8 ? ctx->rate8 : ctx->rate);
+}
+
+/* F7–F10 (F18 with fp8) one dense layer from its GEMM shapes, the attention
+ * core and the element-wise bytes; the output layer. */
+#define PE_TEXT_F9 \
+    {"F9", "attention core per layer", \
+     "b·s'·4·s·h·κ/t / (peak·e_att)", \
+     "s", "Narayanan §5.1"}
+#define PE_TEXT_F10 \
+    {"F10", "element-wise per layer", \
+     "b·s'·(rep/(sp ? t : 1) + par/t + att/t) / (W·η_W)", \
+     "s", "Korthikanti §4; roofline"}
+#define PE_TEXT_F7_10_OUT \
+    {"F7-10", "output layer (last stage)", \
+     "GEMM M×h×V/t + b·s'·12·V/t/(W·η_W)", \
+     "s", "spec §12"}
+#define PE_TEXT_F8_10_LAYER \
+    {"F8-10", "τ_lf, τ_lb, τ_att per layer", \
+     "GEMMs + core + element-wise; 2·τ_lf + recompute (full τ_lf, selective core + att part)", \
+     "s", "spec §12"}
+ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                         const pe_layout *q, pe_detail *w)
+{
+    const double M = q->b * q->sl, inv_t = 1.0 / q->t; /* M: tokens of a micro-batch on a GPU */
+    double gemm = 0.0;
+    for (int i = 0; i < PE_LAYER_GEMMS; i++) {
+        w->gemm_t[i] = compute_gemm_time_coef(&ctx->gemm_coef[i], M, inv_t,
+                                              ctx->t_half_layer); /* F8, F18 */
+        gemm += w->gemm_t[i];
+    }
+    const double core = M * inv_t * ctx->core_s;                                       /* F9 */
+    const double ew_att = M * inv_t * ctx->ew_att_s;                                   /* F10 */
+    const double ew = M * (ctx->ew_rep_s * (q->sp ? inv_t : 1.0) + ctx->ew_par_s * inv_t) + ew_att;
+    const double out = compute_gemm_time_coef(&ctx->out_coef, M, inv_t, ctx->t_half) +
+                       M * inv_t * ctx->ew_out_s;
+    const double lf = gemm + core + ew; /* backward: twice the forward, plus recompute */
+    const double rec = q->full ? lf : pl->recompute == PE_RECOMPUTE_SELECTIVE ? core + ew_att : 0.0;
+    w->tau_lf = lf;
+    w->tau_lb = 2.0 * lf + rec;
+    w->tau_att = core;
+    w->tau_gemm = gemm, w->tau_core = core, w->tau_ew = ew, w->tau_ew_att = ew_att;
+    w->tau_out = out;
+}
+
+/* F19 one MoE layer from its GEMM shapes: the attention GEMMs of F7, the
+ * shared experts (TP-split like a dense MLP), the router on the rank's
+ * sequence shard (bf16, replicated weights), and each of the E/ep local
+ * experts as its own multiply of M_e = b·s'·k·ρ·ep·etp/(t·E) rows by
+ * h × k_μ'·f_e/etp and f_e/etp × h (the rows routed to one expert after the
+ * EP all-to-all and the etp all-gather); core and element-wise work as F9,
+ * F10 with the routed and shared activations. */
+#define PE_TEXT_F19 \
+    {"F19", "one MoE layer from its GEMMs (refined)", \
+     "attention GEMMs + shared + router + (E/ep)·expert(M_e) + core + element-wise", \
+     "s", "docs/model.md §14"}
+ALWAYS_INLINE void compute_refined_moe_layer(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                             const pe_layout *q, pe_detail *w)
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    const pe_gemm_coef *c = ctx->moe_coef;
+    const double M = q->b * q->sl, inv_t = 1.0 / q->t, th = ctx->t_half_layer;
+    const double ep = (double)pl->ep, etp = (double)pl->etp, inv_etp = 1.0 / etp;
+    const double M_e = w->moe.M_e = M * e->k * e->rho * ep * etp / (q->t * e->E);
+    const double sh_in = e->sh_f > 0 ? compute_gemm_time_coef(&c[0], M, inv_t, th) : 0.0;
+    w->moe.t_sh_in = sh_in;
+    w->moe.t_sh = e->sh_f > 0 ? sh_in + compute_gemm_time_coef(&c[1], M, inv_t, th) : 0.0;
+    w->moe.t_router = compute_gemm_time_coef(&c[2], M * inv_t, 1.0, ctx->t_half);
+    w->moe.t_exp = e->E / ep * (compute_gemm_time_coef(&c[3], M_e, inv_etp, th) +
+                                compute_gemm_time_coef(&c[4], M_e, inv_etp, th));
+    const double ew = M * (ctx->ew_rep_s * (q->sp ? inv_t : 1.0) + ctx->ew_par_m_s * inv_t) +
+                      w->tau_ew_att;
+    const double lf = w->gemm_t[0] + w->gemm_t[1] + w->moe.t_sh + w->moe.t_router +
+                      w->moe.t_exp + w->tau_core + ew;
+    const double rec = q->full ? lf
+                       : pl->recompute == PE_RECOMPUTE_SELECTIVE ? w->tau_core + w->tau_ew_att
+                                                                 : 0.0;
+    w->moe.tau_mlf = lf;
+    w->moe.tau_mlb = 2.0 * lf + rec;
+}
+
+/* F11, F20: each candidate stage from its layers' times, the output layer
+ * and t_mb (dense layers only: L_j·τ_lf; with MoE layers (L_j − n_j)·τ_lf +
+ * n_j·τ_mlf). */
+#define PE_TEXT_F11_F20 \
+    {"F11/F20", "τ_f, τ_b of a stage", \
+     "L_j·τ_lf (MoE: (L_j − n_j)·τ_lf + n_j·τ_mlf) + (last ? out : 0) + t_mb/3; " \
+     "τ_b likewise with τ_lb, τ_mlb, 2·out, 2·t_mb/3", \
+     "s", "spec §12"}
+#define PE_TEXT_F11_F20_ACCUM \
+    {"F11/F20:accum", "τ_f, τ_b of a stage", \
+     "L_j·τ_lf (MoE: (L_j − n_j)·τ_lf + n_j·τ_mlf) + (last ? out : 0) + t_mb/3; " \
+     "τ_b likewise with τ_lb, τ_mlb, 2·out, 2·t_mb/3, + F21 below", \
+     "s", "spec §12"}
+ALWAYS_INLINE void compute_refined_stages(const pe_eval_ctx *ctx, const pe_layout *q,
+                                          const pe_detail *w, double tau_f[3], double tau_b[3])
+{
+    for (int i = 0; i < q->nst; i++) {
+        const int last = i == 1 || q->one;
+        if (!q->moe) {
+            tau_f[i] = q->ls[i] * w->tau_lf + (last ? w->tau_out : 0.0) + ctx->t_mb / 3.0; /* F11 */
+            tau_b[i] = q->ls[i] * w->tau_lb + (last ? 2.0 * w->tau_out : 0.0) +
+                       2.0 * ctx->t_mb / 3.0;
+            continue;
+        }
+        const double n = q->n_moe[i], nd = q->ls[i] - n;
+        tau_f[i] = nd * w->tau_lf + n * w->moe.tau_mlf + (last ? w->tau_out : 0.0) +
+                   ctx->t_mb / 3.0; /* F20 */
+        tau_b[i] = nd * w->tau_lb + n * w->moe.tau_mlb + (last ? 2.0 * w->tau_out : 0.0) +
+                   2.0 * ctx->t_mb / 3.0;
+    }
+}
+
+/* §4 and §12 compute of every candidate stage; F21 (framework
+ * grad_accum_bytes): every micro-batch's backward adds its weight gradients
+ * into the accumulation buffer, a memory-bound pass over the stage's
+ * parameters on this GPU (dense and expert; their shard with z ≥ 2, where
+ * gradients are reduced every micro-batch). Reads the memory part (N_gpu,
+ * the expert parameters). */
+#define PE_TEXT_F21 \
+    {"F21", "gradient accumulation per micro-batch", \
+     "(N_gpu/(z ≥ 2 ? D : 1) + N_experts/(z ≥ 2 ? D_e : 1))·grad_accum_bytes/(W·η_W)", "s", \
+     "Megatron-LM DDP hook"}
+ALWAYS_INLINE void compute_step(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
+                                pe_detail *w)
+{
+    double tau_f[3], tau_b[3];
+    compute_flops(ctx, pl, q, w);
+    if (ctx->refined_compute) {
+        compute_refined_layer(ctx, pl, q, w);
+        if (q->moe)
+            compute_refined_moe_layer(ctx, pl, q, w);
+        compute_refined_stages(ctx, q, w, tau_f, tau_b);
+    } else {
+        compute_textbook(ctx, pl, q, w, tau_f, tau_b);
+    }
+    const int accum = ctx->accum_s_per_param > 0.0, shard = pl->zero >= 2;
+    for (int i = 0; i < q->nst; i++) {
+        w->tau_f[i] = tau_f[i];
+        if (accum) {
+            const double n = w->n_gpu[i] / (shard ? q->D : 1.0) +
+                             (q->moe ? w->moe.n_exp[i] / (shard ? q->D_e : 1.0) : 0.0);
+            w->t_accum[i] = n * ctx->accum_s_per_param; /* F21 */
+        }
+        w->tau_b[i] = accum ? tau_b[i] + w->t_accum[i] : tau_b[i];
+    }
+}
+
+#endif

@@ -1,0 +1,174 @@
+/* memory_step.h — docs/model.md §2 P4, P7 and §3 M1–M6 of one plan's
+ * candidate stages, for every kind of layer and precision: the MoE terms
+ * (P15, P16, M1′–M4′, A4′, A6′, A11, A12), FP8's weight copies (M7) and
+ * optimizer offload (M3″, M8) are terms that are 0 when off. Fills the
+ * memory part of the detail record (detail.h) and picks the memory-worst
+ * stage, once. Inline: it runs for every plan. */
+#ifndef PLANEVAL_MODEL_MEMORY_STEP_H
+#define PLANEVAL_MODEL_MEMORY_STEP_H
+
+#include "model/detail.h"
+#include "model/layout.h"
+#include "model/memory.h"
+#include "model/params.h"
+
+ALWAYS_INLINE double mem_max2(double a, double b) { return a > b ? a : b; }
+
+/* Model state of one candidate stage: P7 (dense) or P15 + P16 (experts),
+ * M1–M3 or M1′–M3′, and M7, before offload. */
+typedef struct {
+    double n_gpu, n_exp;   /* P7 or P15; P16 */
+    double m1, m2, m3;     /* M1–M3 (M1′–M3′) */
+    double experts;        /* the expert part of m1 + m2 + m3 */
+    double m7, m7e;        /* M7 FP8 weight copies, of which the experts' */
+} mem_state;
+
+/* The model state of candidate stage i; M1′–M3′'s expert part is sharded
+ * over edp. */
+#define PE_TEXT_M_EXPERTS \
+    {"M'", "expert weights + grads + optimizer", "β·N_exp/(ZeRO ? edp : 1)", "bytes", "design §2"}
+ALWAYS_INLINE mem_state mem_stage_state(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                        const pe_layout *q, double n_out, int i)
+{
+    const int64_t z = pl->zero;
+    const double bw = ctx->beta_w, bg = ctx->beta_g, bo = ctx->beta_o;
+    const int first = i == 0 || q->one, last = i == 1 || q->one;
+    const double n = q->n_moe[i], nd = q->ls[i] - n;
+    mem_state s = {0};
+    if (q->moe) {
+        const pe_moe_ctx *e = &ctx->moe;
+        s.n_gpu = ((nd * e->N_layer_d + n * e->N_dense_part + (first ? ctx->N_embed : 0.0) +
+                    (last ? n_out + ctx->norm_h : 0.0)) / q->t +
+                   q->ls[i] * e->N_att_rep * (1.0 - 1.0 / q->t)); /* P15 */
+        s.n_exp = params_expert_gpu(n, e->N_expert, (double)pl->ep, (double)pl->etp); /* P16 */
+        const double e1 = mem_weights(bw, s.n_exp, z, q->D_e), e2 = mem_grads(bg, s.n_exp, z, q->D_e);
+        const double e3 = mem_optimizer(bo, s.n_exp, z, q->D_e);
+        s.m1 = mem_weights(bw, s.n_gpu, z, q->D) + e1;   /* M1′ */
+        s.m2 = mem_grads(bg, s.n_gpu, z, q->D) + e2;     /* M2′ */
+        s.m3 = mem_optimizer(bo, s.n_gpu, z, q->D) + e3; /* M3′ */
+        s.experts = e1 + e2 + e3;
+    } else {
+        s.n_gpu = params_gpu(q->ls[i], ctx->N_layer, ctx->N_embed, n_out, ctx->norm_h, first,
+                             last, q->t); /* P7 */
+        s.m1 = mem_weights(bw, s.n_gpu, z, q->D); /* M1 */
+        s.m2 = mem_grads(bg, s.n_gpu, z, q->D);   /* M2 */
+        s.m3 = mem_optimizer(bo, s.n_gpu, z, q->D); /* M3 */
+    }
+    if (q->fp8) { /* M7 TE's FP8 copies of every FP8-GEMM weight, sharded like the weights */
+        const pe_moe_ctx *e = &ctx->moe;
+        const double dense8 = (nd * ctx->N8_layer + n * e->N8_layer_m_dense) / q->t;
+        s.m7 = mem_weights(ctx->beta_8, dense8, z, q->D);
+        if (q->moe) {
+            const double ex8 = params_expert_gpu(n, e->N8_layer_m_expert, (double)pl->ep,
+                                                 (double)pl->etp);
+            s.m7e = mem_weights(ctx->beta_8, ex8, z, q->D_e);
+        }
+    }
+    return s;
+}
+
+/* A3–A5, A7, A8, A4′, A11, A12: one layer's and the end stages' activations. */
+ALWAYS_INLINE void mem_layer_activations(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                         const pe_layout *q, pe_detail *w)
+{
+    const pe_schedule sched = pl->schedule;
+    w->att = pl->recompute == PE_RECOMPUTE_SELECTIVE ? 0.0 : ctx->act_att;             /* A3 */
+    w->a_layer = act_layer(q->sl, q->b, q->t, q->sp, ctx->act_rep, ctx->act_par, w->att); /* A4 */
+    w->a_in = act_input(q->sl, q->b, ctx->h, q->t, q->sp);                             /* A5 */
+    w->k_first = act_inflight_first_chunk(sched, q->p, q->m_d, q->v);
+    w->k_last = act_inflight_last_chunk(sched, q->p, q->m_d, q->v);
+    const double a7 = act_embed_mask(ctx->delta, q->sl, q->b, ctx->h, q->t, q->sp, w->k_first);
+    const double a8 = act_output(q->sl, q->b, ctx->h, ctx->V, q->t, q->sp, w->k_last);
+    w->a7[0] = a7, w->a7[1] = q->one ? a7 : 0.0; /* A7 on stage 0 */
+    w->a8[0] = q->one ? a8 : 0.0, w->a8[1] = a8; /* A8 on the last stage */
+    w->a7[2] = w->a8[2] = 0.0;                   /* a middle stage carries neither */
+    if (q->moe) {
+        const pe_moe_ctx *e = &ctx->moe;
+        const double etp = (double)pl->etp;
+        const double beta_in = q->fp8 ? 1.0 : 2.0; /* fp8: inputs kept in FP8 (A13) */
+        w->moe.a_routed = act_moe_routed(q->b, q->sl, e->k, e->rho, q->t, etp, beta_in, ctx->h,
+                                         e->act_expert_inner); /* A11 */
+        w->moe.a_layer_m = act_moe_layer(q->sl, q->b, q->t, q->sp, ctx->act_rep, e->act_par_att,
+                                         e->act_router, e->act_par_sh, w->att,
+                                         w->moe.a_routed); /* A4′ */
+        w->moe.a12 = act_moe_dispatch(q->b, q->sl, e->k, e->rho, ctx->h, e->beta_d, etp, q->t);
+    }
+}
+
+/* A6 (A6′ with MoE layers) of candidate stage i with k micro-batches in flight. */
+ALWAYS_INLINE double mem_stage_activations(const pe_layout *q, const pe_detail *w, int i)
+{
+    if (!q->moe)
+        return act_stage(w->a_layer, w->a_in, q->ls[i], w->k[i], q->full); /* A6 */
+    const double n = q->n_moe[i], nd = q->ls[i] - n;
+    const double widest =
+        mem_max2(nd > 0 ? w->a_layer : 0.0, n > 0 ? w->moe.a_layer_m : 0.0);
+    return q->full ? w->a_in * q->ls[i] * w->k[i] + widest
+                   : w->k[i] * (nd * w->a_layer + n * w->moe.a_layer_m); /* A6′ */
+}
+
+/* M4 (M4′ with experts) the ZeRO-3 working set. */
+ALWAYS_INLINE double mem_working_set(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                     const pe_layout *q)
+{
+    const int64_t z = pl->zero;
+    if (!q->moe)
+        return mem_zero3_working(z, ctx->beta_w, ctx->beta_g, ctx->N_layer, ctx->Vh, q->t);
+    const pe_moe_ctx *e = &ctx->moe;
+    const double eg = (double)pl->ep * (double)pl->etp;
+    const double layer_max = mem_max2(e->N_layer_d / q->t, e->N_dense_part / q->t + e->N_expert / eg);
+    return z == 3 ? (2.0 * ctx->beta_w + ctx->beta_g) * mem_max2(layer_max, ctx->Vh / q->t)
+                  : 0.0; /* M4′ */
+}
+
+/* §2–§3 of every candidate stage; the memory-worst stage. */
+ALWAYS_INLINE void memory_step(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
+                               pe_detail *w)
+{
+    const pe_schedule sched = pl->schedule;
+    w->n_out = (ctx->tied && q->one) ? 0.0 : ctx->Vh; /* P4 */
+    w->m4 = mem_working_set(ctx, pl, q);
+    mem_layer_activations(ctx, pl, q, w);
+    double host = 0.0; /* M8 the largest stage's host share */
+    for (int i = 0; i < q->nst; i++) {
+        const mem_state s = mem_stage_state(ctx, pl, q, w->n_out, i);
+        w->n_gpu[i] = s.n_gpu;
+        w->k[i] = i < 2 ? act_inflight(sched, q->p, q->m_d, q->v, i)
+                        : act_inflight_stage(sched, q->p, q->m_d, q->v, (double)q->mid_stage);
+        w->a6[i] = mem_stage_activations(q, w, i);
+        /* M5, in the order the terms were introduced: the v1 sum, then A12,
+         * then M7, then offload's M3 taken out again. Written as one sum the
+         * rounding would differ, so the totals are built term by term. */
+        double total = mem_total(s.m1, s.m2, s.m3, w->m4, w->a6[i], w->a7[i], w->a8[i],
+                                 ctx->reserve_bytes); /* M5 */
+        if (q->moe)
+            total += q->n_moe[i] > 0 ? w->moe.a12 : 0.0; /* A12 */
+        if (q->fp8)
+            total += s.m7 + s.m7e; /* M7 */
+        if (q->off)
+            total -= s.m3; /* M3″: the optimizer state lives on the host */
+        w->total[i] = total;
+        w->m1[i] = q->fp8 ? s.m1 + (s.m7 + s.m7e) : s.m1;
+        w->m2[i] = s.m2;
+        w->m3[i] = q->off ? 0.0 : s.m3;
+        if (q->moe) {
+            double experts = s.experts;
+            if (q->fp8)
+                experts += s.m7e;
+            if (q->off) /* the same e3 as in s.experts, taken out after M7 (order kept) */
+                experts -= mem_optimizer(ctx->beta_o, s.n_exp, pl->zero, q->D_e);
+            w->moe.n_exp[i] = s.n_exp;
+            w->moe.mem_experts[i] = experts;
+        }
+        if (q->off) { /* M8 G GPUs' optimizer state and gradient copy per node */
+            const double n_sh = s.n_gpu / q->D + (q->moe ? s.n_exp / q->D_e : 0.0);
+            const double h = (double)ctx->gpus_per_node * (ctx->beta_o + ctx->beta_g) * n_sh;
+            host = h > host ? h : host;
+        }
+    }
+    if (q->off)
+        w->off.host = host;
+    w->mem_stage = pe_worst_stage(w->total, q->nst);
+}
+
+#endif
