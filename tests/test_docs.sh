@@ -52,15 +52,17 @@ for o in $(grep -oE -- '--[a-z][a-z-]+' "$work/help" | sort -u); do
 done
 
 # Every equation id the code cites (P1, M3, F8, V3', M3'', …; the code
-# writes primes as ' and '') has its line in docs/model.md (written there
+# writes primes as ' and '', or as ′ and ″) has its line in docs/model.md (written there
 # with ′ and ″).
 model=$src/docs/model.md
 check "docs/model.md exists" '[ -s "$model" ]'
-dirs="$src/src/model $src/src/cli $src/src/sweep $src/src/input $src/src/core"
+# (output/ is left out: its SVG paths read like ids)
+dirs="$src/src/model $src/src/cli $src/src/sweep $src/src/input $src/src/core $src/src/check $src/src/merge $src/src/calibrate $src/src/grade"
 # shellcheck disable=SC2086 # $dirs is a list of folders
 ids=$({ grep -rhoE '\b[PVMAFCXBS][0-9]{1,2}\b' $dirs
         grep -rhoE "\b[PVMAFCXBS][0-9]{1,2}(''|')([^s']|\$)" $dirs | sed -E "s/[^A-Z0-9']$//" |
-            sed "s/''/″/; s/'/′/"; } 2>/dev/null | sort -u)
+            sed "s/''/″/; s/'/′/"
+        grep -rhoE '\b[PVMAFCXBS][0-9]{1,2}(′|″)' $dirs; } 2>/dev/null | sort -u)
 check "the sources cite equation ids ($(printf '%s\n' $ids | wc -l))" '[ "$(printf "%s\n" $ids | wc -l)" -ge 90 ]'
 # missing_ids FILE — the ids of the sources that FILE does not have
 missing_ids() {
