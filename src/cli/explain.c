@@ -781,6 +781,13 @@ static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
         eq_result(out, d->moe.mem_experts[i], "M'");
     }
     eq_formula(out, "A11", NULL);
+    /* β_in and c_e as the model took them: A13 halves β_in and drops one
+     * f_e of c_e with FP8 (ctx->moe.act_expert_inner is c_e·f_e) */
+    eq_subst(out, "%lld·%.6g·%g·%g/%lld·(%lld·%g·%.6g + %g·%.6g)  (β_in = %g, c_e = %g%s)",
+             (long long)p->micro_batch, ctx->s / (double)p->cp, e->k, e->rho, (long long)p->tp,
+             (long long)p->etp, ctx->fp8 ? 1.0 : 2.0, ctx->h, e->act_expert_inner / e->f_e_d,
+             e->f_e_d, ctx->fp8 ? 1.0 : 2.0, e->act_expert_inner / e->f_e_d,
+             ctx->fp8 ? ": FP8, A13" : "");
     eq_result(out, d->moe.a_routed, "A11");
     eq_formula(out, "A4'", NULL);
     eq_result(out, d->moe.a_layer_m, "A4'");
@@ -818,7 +825,7 @@ static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
     eq_subst(out, "%.6g, %.6g s per micro-batch", d->moe.chi_etp_f[ts], d->moe.chi_etp_b[ts]);
     eq_begin(out, "S1'", "step_time_s", "the seven columns + ep_comm_s");
     eq_subst(out, "... + ep_comm_s = ... + m·(χ_ep,f + χ_ep,b) = ... + %.6g", r->ep_comm_s);
-    eq_value(out, r->step_time_s, "s", "issue 11"); /* the printed source tag, pinned by the freeze */
+    eq_value(out, r->step_time_s, "s", "docs/model.md §8");
 }
 
 /* §14: which GEMMs run in which precision (design §6, F16), and the

@@ -192,10 +192,12 @@ inline double act_output(double s_local, double b, double h, double V, double t,
 }
 
 /* A11 routed token copies per GPU and micro-batch:
- * b·s'·k·ρ/t·(etp·β_in·h + (gelu ? 4 : 6)·f_e) (docs/design/moe.md §2) */
+ * b·s'·k·ρ/t·(etp·β_in·h + c_e·f_e), β_in = 2 (1 with FP8) and
+ * c_e = gelu ? 4 : 6, less 1 with FP8 (A13 keeps the fc2 input in FP8):
+ * the text names both, so it holds for either precision (docs/design/moe.md §2) */
 #define PE_TEXT_A11 \
     {"A11", "routed token copies per layer", \
-     "b·s'·k·ρ/t·(etp·2h + (gelu ? 4 : 6)·f_e)", \
+     "b·s'·k·ρ/t·(etp·β_in·h + c_e·f_e)", \
      "bytes", "design §2"}
 inline double act_moe_routed(double b, double s_local, double k, double rho, double t,
                              double etp, double beta_in, double h, double inner)
