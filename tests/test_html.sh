@@ -45,6 +45,45 @@ best=$(awk -F, 'NR == 2 { print $3 }' "$work/run/$name.csv")
 check "the best plan named" 'grep -q "<p id=\"best\"><code>$best</code>" "$page"'
 check "the memory budget line" 'grep -q "memory budget 80 GiB" "$page"'
 
+# a refined scenario's facts are the numbers the model used: fidelity, the
+# framework and what it puts in force, the GPU's refinement numbers instead
+# of flops_efficiency, the precision, the links' C8 numbers, the expert shape
+cat >"$work/refined.yaml" <<'YAML'
+schema: planeval/v1
+name: refined-moe
+framework: nemo
+model: { preset: mixtral-8x7b }
+precision: { compute: fp8 }
+cluster: { preset: h100-node, nodes: 2 }
+training: { global_batch: 128 }
+overlap: { ep: 0.5 }
+plans:
+  - { name: ep8, dp: 8, tp: 2, ep: 8, zero: 1 }
+YAML
+"$planeval" run --quiet --html -o "$work/refined" "$work/refined.yaml"; rc=$?
+rsum=$work/refined/refined-moe.summary.csv
+rfact() { awk -F, -v k="fact: $1" '$1 == k { sub(/^[^,]*,/, ""); gsub(/"/, ""); print }' "$rsum"; }
+check "refined: run --html exits 0 (got $rc)" '[ $rc -eq 0 ]'
+check "refined: the fidelity is a fact ($(rfact fidelity | cut -c1-40))" 'rfact fidelity | grep -q "^refined "'
+check "refined: the framework and every number it sets ($(rfact framework | cut -c1-60))" \
+    'rfact framework | grep -q "^nemo: pp_scatter_gather true, dp_algorithm flat, allreduce auto, dp_bucket_mb 80, comm_slowdown 0, tp_async_backward true, grad_accum_bytes 0, optimizer_pass_bytes 50, bubble_by_stage true$"'
+check "refined: the overlap in force, ep too, and where it comes from ($(rfact overlap | cut -c1-60))" \
+    'rfact overlap | grep -q "^tp 1, cp 1, dp 1, pp 1, ep 0.5 in force (the framework nemo.s overlap, then the scenario.s overlap:"'
+check "refined: the GPU preset's refinement numbers, FP8 ones too" \
+    'rfact gpu_refinements | grep -q "gemm_efficiency 0.6484, gemm_half_gflop 8.511, attention_efficiency 0.6484 (gemm_efficiency.s), elementwise_efficiency 1, microbatch_overhead_us 0, fp8_gemm_efficiency 0.4457$"'
+check "refined: no flops_efficiency row (gemm_efficiency replaces F6)" '[ -z "$(rfact flops_efficiency)" ]'
+check "refined: the compute precision" 'rfact precision | grep -q "^compute fp8 (the linear layers. GEMMs at peak_fp8_tflops 1978.9), fp8_weight_bytes 2"'
+check "refined: the links' C8 numbers" 'rfact intra_node | grep -q "(C8: bus_efficiency 0.81, half_message_mb 0)$"'
+check "refined: the expert shape ($(rfact experts | cut -c1-50))" \
+    'rfact experts | grep -q "^experts 8, top_k 2, moe_ffn_hidden 14336, shared_experts 0, dense_layers 0, moe_every 1, capacity_factor dropless, moe_imbalance 1, dispatch_bytes 2; ep and etp: each plan"'
+check "refined: the page shows them" \
+    'grep -q "<tr><th>framework</th><td>nemo: pp_scatter_gather" "$work/refined/refined-moe.html" && grep -q "<tr><th>experts</th><td>experts 8, top_k 2" "$work/refined/refined-moe.html"'
+"$planeval" html --quiet -o "$work/refined-again" "$work/refined/refined-moe.csv"
+check "refined: planeval html reads them back from the summary" \
+    'grep -q "<tr><th>framework</th><td>nemo: pp_scatter_gather" "$work/refined-again/refined-moe.html"'
+check "textbook: the facts are the textbook ones" \
+    '[ "$(awk -F, "/^fact: /{ print \$1 }" "$work/run/$name.summary.csv" | tr "\n" "|")" = "fact: model|fact: gpus|fact: gpu|fact: flops_efficiency|fact: reserve|fact: intra_node|fact: inter_node|fact: overlap|fact: training|fact: budgets|fact: budget: memory_gib|" ]'
+
 # planeval html on the written report: the same figures
 "$planeval" html --quiet -o "$work/again" "$work/run/$name.csv"; rc=$?
 again=$work/again/$name.html

@@ -2,7 +2,6 @@
  * scatter with budgets and Pareto front, the Pareto table, stacked bars. */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,72 +46,6 @@ static const char *const MEM_NAMES[] = {"mem_weights_gib", "mem_grads_gib",
                                         "mem_other_gib", "mem_reserve_gib"};
 static const char *const SEGMENT_COLOURS[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
                                               "#59a14f", "#edc948", "#b07aa1"};
-
-/* ------------------------------------------------------------ facts */
-
-static void fact(pe_html_fact *out, size_t max, size_t *n, const char *key, const char *fmt,
-                 ...) __attribute__((format(printf, 5, 6)));
-
-static void fact(pe_html_fact *out, size_t max, size_t *n, const char *key, const char *fmt, ...)
-{
-    if (*n >= max)
-        return;
-    snprintf(out[*n].key, sizeof out[*n].key, "%s", key);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(out[*n].value, sizeof out[*n].value, fmt, ap);
-    va_end(ap);
-    (*n)++;
-}
-
-size_t html_scenario_facts(const pe_scenario *s, pe_html_fact *out, size_t max)
-{
-    size_t n = 0;
-    const pe_model *m = &s->model;
-    const pe_cluster *c = &s->cluster;
-    fact(out, max, &n, "model",
-         "%lld layers, hidden %lld, %lld heads (%lld kv), ffn %lld, vocab %lld, seq_len %lld, "
-         "%s, %s attention%s",
-         (long long)m->layers, (long long)m->hidden, (long long)m->heads, (long long)m->kv_heads,
-         (long long)m->ffn_hidden, (long long)m->vocab, (long long)m->seq_len,
-         pe_mlp_name(m->mlp), pe_attention_name(m->attention),
-         m->has_params ? "; params given" : "");
-    fact(out, max, &n, "gpus", "%lld nodes x %lld GPUs = %lld", (long long)c->nodes,
-         (long long)c->gpus_per_node, (long long)(c->nodes * c->gpus_per_node));
-    fact(out, max, &n, "gpu", "%.6g GiB HBM, %.6g TFLOP/s peak, %.6g TB/s", c->gpu.hbm_gib,
-         c->gpu.peak_tflops, c->gpu.hbm_tb_s);
-    fact(out, max, &n, "flops_efficiency", "%.6g (%s)", c->gpu.flops_efficiency,
-         c->gpu.flops_efficiency == 0.5
-             ? "the default, not calibrated: planeval calibrate solves it from one real run"
-             : "set by the scenario or its cluster preset, e.g. calibrated; default 0.5");
-    fact(out, max, &n, "reserve", "%.6g GiB per GPU", c->reserve_gib);
-    if (c->intra_node.present && c->intra_node.topology == PE_TOPOLOGY_FULL_MESH)
-        fact(out, max, &n, "intra_node", "full mesh, %lld links x %.6g GB/s, %.6g us",
-             (long long)c->intra_node.links, c->intra_node.link_gb_s, c->intra_node.latency_us);
-    else if (c->intra_node.present)
-        fact(out, max, &n, "intra_node", "switch, %.6g GB/s, %.6g us",
-             c->intra_node.bandwidth_gb_s, c->intra_node.latency_us);
-    if (c->inter_node.present)
-        fact(out, max, &n, "inter_node", "%.6g GB/s NIC, %.6g us", c->inter_node.nic_gb_s,
-             c->inter_node.latency_us);
-    fact(out, max, &n, "overlap", "tp %.6g, cp %.6g, dp %.6g, pp %.6g", s->overlap.tp,
-         s->overlap.cp, s->overlap.dp, s->overlap.pp);
-    fact(out, max, &n, "training", "global batch %lld sequences%s", (long long)s->training.global_batch,
-         s->training.has_tokens ? ", tokens given (train_days)" : "");
-    const pe_budgets *b = &s->budgets;
-    char mem[48] = "none (the GPU's HBM)", step[48] = "none";
-    if (b->has_memory_gib)
-        snprintf(mem, sizeof mem, "%.6g GiB", b->memory_gib);
-    if (b->has_step_time_s)
-        snprintf(step, sizeof step, "%.6g s", b->step_time_s);
-    fact(out, max, &n, "budgets", "memory %s, step time %s%s%s", mem, step,
-         b->has_train_days ? ", train_days" : "", b->has_min_mfu ? ", min_mfu" : "");
-    if (b->has_memory_gib)
-        fact(out, max, &n, "budget: memory_gib", "%.17g", b->memory_gib);
-    if (b->has_step_time_s)
-        fact(out, max, &n, "budget: step_time_s", "%.17g", b->step_time_s);
-    return n;
-}
 
 void html_point_of_row(const pe_row *row, uint64_t rank, pe_html_point *out)
 {

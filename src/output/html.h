@@ -1,7 +1,7 @@
 /* html.h — a report as one self-contained HTML page: inline SVG and CSS
  * and a little plain JavaScript (status filter, axis switch); nothing is
  * fetched, so the file opens offline. It shows
- *   - the scenario's facts and assumptions, the run's counts (by status,
+ *   - the scenario's facts and assumptions (html_facts.h), the run's counts (by status,
  *     invalid by rule, skipped by reason) and the best plan;
  *   - a scatter of the ok, over_time and over_memory plans: memory per GPU
  *     against step time (or tokens/s), coloured by status, shaped by bound,
@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "core/scenario.h"
 #include "model/evaluate.h"
+#include "output/html_facts.h"
 #include "sweep/plans.h"
 #include "sweep/rank.h"
 
@@ -40,12 +41,6 @@ typedef struct {
     double step_time, tokens_per_s, mfu;
 } pe_html_point;
 
-typedef struct {
-    char key[64];
-    char value[320];
-} pe_html_fact;
-
-#define PE_HTML_FACTS_MAX 24
 #define PE_HTML_COUNTS_MAX 32
 
 typedef struct {
@@ -67,11 +62,6 @@ typedef struct {
     double step_budget_s;     /* < 0: none */
     char note[512];           /* how the rows were chosen (--top, --status, --pareto), or "" */
 } pe_html_page;
-
-/* The scenario's facts and assumptions (model, GPUs, efficiency, overlaps,
- * budgets, rank_by) as key/value text; the count. The same keys go into
- * the run's summary ("fact: KEY") so `planeval html` finds them again. */
-size_t html_scenario_facts(const pe_scenario *s, pe_html_fact *out, size_t max);
 
 /* The page's point of a report row (row->result and its plan). */
 void html_point_of_row(const pe_row *row, uint64_t rank, pe_html_point *out);
