@@ -28,16 +28,22 @@
 #define PE_HTML_MAX_POINTS 20000
 #define PE_HTML_BARS 10 /* plans in the stacked bars */
 
+#define PE_HTML_TIME_PARTS 8
+
 /* One report row, as the page needs it (in rank order). */
 typedef struct {
     const char *plan; /* its name or canonical text; must outlive html_write */
+    /* its canonical text; "" when not known: a named plan read back from a
+     * report, whose columns do not hold the -ep, -etp, -fs, -ls, -off tail */
     char canon[PE_CANON_MAX];
     uint64_t rank;
     pe_plan_status status;
     pe_bound bound;
     double mem[6]; /* mem_weights, grads, optimizer, activations, other, reserve (GiB) */
     double mem_total;
-    double time[7]; /* compute, tp_comm, cp_comm, bubble, pp_comm, dp_comm, optimizer (s) */
+    /* S1′'s addends, in its order: compute, tp_comm, cp_comm, bubble, pp_comm,
+     * dp_comm, optimizer, ep_comm (s); they sum to step_time */
+    double time[PE_HTML_TIME_PARTS];
     double step_time, tokens_per_s, mfu;
 } pe_html_point;
 
