@@ -45,6 +45,106 @@ best=$(awk -F, 'NR == 2 { print $3 }' "$work/run/$name.csv")
 check "the best plan named" 'grep -q "<p id=\"best\"><code>$best</code>" "$page"'
 check "the memory budget line" 'grep -q "memory budget 80 GiB" "$page"'
 
+# a refined scenario's facts are the numbers the model used: fidelity, the
+# framework and what it puts in force, the GPU's refinement numbers instead
+# of flops_efficiency, the precision, the links' C8 numbers, the expert shape
+cat >"$work/refined.yaml" <<'YAML'
+schema: planeval/v1
+name: refined-moe
+framework: nemo
+model: { preset: mixtral-8x7b }
+precision: { compute: fp8 }
+cluster: { preset: h100-node, nodes: 2 }
+training: { global_batch: 128 }
+overlap: { ep: 0.5 }
+plans:
+  - { name: ep8, dp: 8, tp: 2, ep: 8, zero: 1 }
+YAML
+"$planeval" run --quiet --html -o "$work/refined" "$work/refined.yaml"; rc=$?
+rsum=$work/refined/refined-moe.summary.csv
+rfact() { awk -F, -v k="fact: $1" '$1 == k { sub(/^[^,]*,/, ""); gsub(/"/, ""); print }' "$rsum"; }
+check "refined: run --html exits 0 (got $rc)" '[ $rc -eq 0 ]'
+check "refined: the fidelity is a fact ($(rfact fidelity | cut -c1-40))" 'rfact fidelity | grep -q "^refined "'
+check "refined: the framework and every number it sets ($(rfact framework | cut -c1-60))" \
+    'rfact framework | grep -q "^nemo: pp_scatter_gather true, dp_algorithm flat, allreduce auto, dp_bucket_mb 80, comm_slowdown 0, tp_async_backward true, grad_accum_bytes 0, optimizer_pass_bytes 50, bubble_by_stage true$"'
+check "refined: the overlap in force, ep too, and where it comes from ($(rfact overlap | cut -c1-60))" \
+    'rfact overlap | grep -q "^tp 1, cp 1, dp 1, pp 1, ep 0.5 in force (the framework nemo.s overlap, then the scenario.s overlap:"'
+check "refined: the GPU preset's refinement numbers, FP8 ones too" \
+    'rfact gpu_refinements | grep -q "gemm_efficiency 0.6484, gemm_half_gflop 8.511, attention_efficiency 0.6484 (gemm_efficiency.s), elementwise_efficiency 1, microbatch_overhead_us 0, fp8_gemm_efficiency 0.4457$"'
+check "refined: no flops_efficiency row (gemm_efficiency replaces F6)" '[ -z "$(rfact flops_efficiency)" ]'
+check "refined: the compute precision" 'rfact precision | grep -q "^compute fp8 (the linear layers. GEMMs at peak_fp8_tflops 1978.9), fp8_weight_bytes 2"'
+check "refined: the links' C8 numbers" 'rfact intra_node | grep -q "(C8: bus_efficiency 0.81, half_message_mb 0)$"'
+check "refined: the expert shape ($(rfact experts | cut -c1-50))" \
+    'rfact experts | grep -q "^experts 8, top_k 2, moe_ffn_hidden 14336, shared_experts 0, dense_layers 0, moe_every 1, capacity_factor dropless, moe_imbalance 1, dispatch_bytes 2; ep and etp: each plan"'
+check "refined: the page shows them" \
+    'grep -q "<tr><th>framework</th><td>nemo: pp_scatter_gather" "$work/refined/refined-moe.html" && grep -q "<tr><th>experts</th><td>experts 8, top_k 2" "$work/refined/refined-moe.html"'
+"$planeval" html --quiet -o "$work/refined-again" "$work/refined/refined-moe.csv"
+check "refined: planeval html reads them back from the summary" \
+    'grep -q "<tr><th>framework</th><td>nemo: pp_scatter_gather" "$work/refined-again/refined-moe.html"'
+check "textbook: the facts are the textbook ones" \
+    '[ "$(awk -F, "/^fact: /{ print \$1 }" "$work/run/$name.summary.csv" | tr "\n" "|")" = "fact: model|fact: gpus|fact: gpu|fact: flops_efficiency|fact: reserve|fact: intra_node|fact: inter_node|fact: overlap|fact: training|fact: budgets|fact: budget: memory_gib|" ]'
+
+# the time bars: every addend of S1′ (ep_comm_s too) is a segment, so each
+# bar is as long as its step_time_s; planeval html on the report names a
+# plan by the canonical text of its plan cell, never one rebuilt from the
+# columns, which have no -ep/-etp/-fs/-ls/-off tail
+cat >"$work/bars.yaml" <<'YAML'
+schema: planeval/v1
+name: bars-moe
+fidelity: refined
+model: { preset: mixtral-8x7b }
+cluster: { preset: h100-node, nodes: 4 }
+training: { global_batch: 256 }
+plans:
+  - { name: ep8-uneven, dp: 16, tp: 1, pp: 2, ep: 8, zero: 1, first_stage_layers: 15 }
+sweep:
+  tp: [1, 2]
+  pp: [1, 2]
+  dp: auto
+  ep: [1, 2, 4, 8]
+  etp: [1]
+  zero: [1]
+  recompute: [selective, full]
+  offload_optimizer: [false, true]
+  first_stage_layers: [15]
+YAML
+"$planeval" run --quiet --html -o "$work/bars" "$work/bars.yaml"; rc=$?
+"$planeval" html --quiet -o "$work/bars-again" "$work/bars/bars-moe.csv"
+bcsv=$work/bars/bars-moe.csv
+paste -d' ' <(csv_column "$bcsv" status) <(csv_column "$bcsv" step_time_s) <(csv_column "$bcsv" ep_comm_s) |
+    awk '$1 != "invalid"' | head -10 >"$work/bars.rows"
+# each time bar's segments' widths summed (one line a bar in the page)
+bar_sums() {
+    sed -n '/<svg class="bars" id="bars-time"/,/<\/svg>/p' "$1" | grep '<text class="bl"' |
+        awk '{ s = 0; n = split($0, a, "<rect class=\"seg\"")
+               for (i = 2; i <= n; i++) { match(a[i], /width="[0-9.]+"/); s += substr(a[i], RSTART + 7, RLENGTH - 8) }
+               print s }'
+}
+bar_sums "$work/bars/bars-moe.html" >"$work/bars.sums"
+eps=$(awk '$3 > 0' "$work/bars.rows" | wc -l)
+ep_segs=$(sed -n '/<svg class="bars" id="bars-time"/,/<\/svg>/p' "$work/bars/bars-moe.html" | grep -c '<title>ep_comm_s = ')
+check "bars: run exits 0 (got $rc), 10 bars drawn" '[ $rc -eq 0 ] && [ $(wc -l <"$work/bars.sums") -eq 10 ]'
+check "bars: each MoE plan's time bar has its ep_comm_s segment ($ep_segs of $eps)" \
+    '[ "$eps" -gt 0 ] && [ "$ep_segs" -eq "$eps" ]'
+spread=$(paste -d' ' "$work/bars.sums" "$work/bars.rows" |
+    awk '{ r = $1 / $3; if (NR == 1 || r < lo) lo = r; if (r > hi) hi = r } END { printf "%.5f", hi / lo }')
+check "bars: every time bar's length is in proportion to its step_time_s (spread $spread)" \
+    'awk -v x="$spread" "BEGIN { exit !(x < 1.002) }"'
+check "bars: planeval html draws the same time bars" \
+    'bar_sums "$work/bars-again/bars-moe.html" | cmp -s - "$work/bars.sums"'
+tip_heads() { grep -o '"#[0-9]* [^"\\]*' "$1" | sed 's/^"//' | sort; }
+tip_heads "$work/bars/bars-moe.html" >"$work/bars.heads"
+tip_heads "$work/bars-again/bars-moe.html" >"$work/bars-again.heads"
+false_equal=$(grep ' = ' "$work/bars-again.heads" | comm -23 - "$work/bars.heads" | head -2 | tr '\n' ' ')
+check "bars: planeval html writes no 'name = canonical text' that run --html does not (${false_equal:-none})" \
+    '[ -z "$false_equal" ] && [ $(wc -l <"$work/bars-again.heads") -eq $(wc -l <"$work/bars.heads") ]'
+check "bars: a sweep plan's canonical text keeps its tail" \
+    'grep -q "^#[0-9]* dp8-tp2-pp2-cp1-z1-full-mb1-1f1b-v1-sp1-ep4-etp1-fs15-off$" "$work/bars-again.heads"'
+check "bars: a named plan read back is named alone, and the page says why" \
+    'grep -q "^#[0-9]* ep8-uneven$" "$work/bars-again.heads" && grep -q "<p class=\"note\" id=\"names\">1 named plan is shown by name alone" "$work/bars-again/bars-moe.html"'
+check "bars: run --html names it with its whole canonical text" \
+    'grep -q "^#[0-9]* ep8-uneven = dp16-tp1-pp2-cp1-z1-none-mb1-1f1b-v1-sp0-ep8-fs15$" "$work/bars.heads"'
+
 # planeval html on the written report: the same figures
 "$planeval" html --quiet -o "$work/again" "$work/run/$name.csv"; rc=$?
 again=$work/again/$name.html

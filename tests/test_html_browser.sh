@@ -4,7 +4,10 @@
 # DOM (--dump-dom: the points, the Pareto table and the stacked bars are
 # there after the script ran, and the script raised no error) and to a PNG
 # screenshot that is not blank (much larger than the screenshot of an empty
-# page). Skips (77) where Chromium is not installed.
+# page); as laid out by the browser, every text of every figure lies inside
+# its SVG (no label cut off), and the stacked bars are as long as their
+# plans' step_time_s and mem_total_gib (an MoE plan's ep_comm_s included).
+# Skips (77) where Chromium is not installed.
 . "$(dirname "$0")/testlib.sh"
 
 browser=
@@ -44,6 +47,94 @@ for scen in 02-choose-parallelism/02b-70b-8-nodes 02-choose-parallelism/02a-7b-o
         '[ "$size" -gt 20000 ] && [ "$size" -gt $((10 * empty)) ]'
     check "$name: the PNG is a PNG" '[ "$(head -c 8 "$work/$name.png" | od -An -c | tr -d " ")" = "211PNG\\r\\n032\\n" ]'
 done
+# Measured in the browser (a script appended to a copy of each page): each
+# SVG's texts outside its box (both x views of the scatter), and each bar's
+# rendered length, a row of bars by its segments' rendered widths.
+cat >"$work/measure.js" <<'JS'
+(function () {
+  function outside(svg) {
+    var box = svg.getBoundingClientRect(), out = [];
+    svg.querySelectorAll('text').forEach(function (t) {
+      var r = t.getBoundingClientRect();
+      if (r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5 ||
+                          r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5))
+        out.push(t.textContent.slice(0, 30));
+    });
+    return out;
+  }
+  function lengths(svg) {
+    var rows = {};
+    svg.querySelectorAll('rect.seg').forEach(function (q) {
+      var r = q.getBoundingClientRect(), y = Math.round(r.top);
+      rows[y] = (rows[y] || 0) + r.width;
+    });
+    return Object.keys(rows).map(Number).sort(function (a, b) { return a - b; })
+      .map(function (y) { return rows[y].toFixed(2); }).join(' ');
+  }
+  var sc = document.getElementById('sc'), cut = [];
+  document.querySelectorAll('svg').forEach(function (s) { cut = cut.concat(outside(s)); });
+  if (sc) { document.getElementById('tok').click(); cut = cut.concat(outside(sc)); }
+  document.body.setAttribute('data-cut', cut.length + (cut.length ? ': ' + cut.join(' | ') : ''));
+  ['bars-time', 'bars-mem'].forEach(function (id) {
+    var s = document.getElementById(id);
+    if (s) document.body.setAttribute('data-' + id, lengths(s));
+  });
+})();
+JS
+measure() { # PAGE NAME: $work/NAME.measured (the DOM after measure.js)
+    sed 's|</body></html>|<script src="measure.js"></script></body></html>|' "$1" >"$work/$2.measure.html"
+    chrome --window-size=1060,1400 --dump-dom "file://$work/$2.measure.html" >"$work/$2.measured" 2>/dev/null
+}
+attr() { sed -n "s/.*<body[^>]*$1=\"\\([^\"]*\\)\".*/\\1/p" "$2"; }
+# PAGE CSV COLUMN: the spread (largest / smallest) of the bars' lengths over
+# the COLUMN of the 10 best drawable rows
+spread() {
+    paste -d' ' <(attr "data-$4" "$1" | tr ' ' '\n') \
+        <(paste -d' ' <(csv_column "$2" status) <(csv_column "$2" "$3") | awk '$1 != "invalid" { print $2 }' | head -10) |
+        awk 'NF == 2 && $2 > 0 { r = $1 / $2; n++; if (n == 1 || r < lo) lo = r; if (r > hi) hi = r }
+             END { if (n < 2) print "none"; else printf "%.5f\n", hi / lo }'
+}
+for name in 02b-70b-8-nodes 02a-7b-one-node; do
+    measure "$work/out/$name.html" "$name"
+    cut=$(attr data-cut "$work/$name.measured")
+    check "$name: every text inside its figure (outside: $cut)" '[ "$cut" = 0 ]'
+done
+# an MoE sweep: canonical texts with long tails, an uneven named plan, a
+# step-time budget at the scatter's right edge; ep_comm_s in every bar
+cat >"$work/bars.yaml" <<'YAML'
+schema: planeval/v1
+name: bars-moe
+fidelity: refined
+model: { preset: mixtral-8x7b }
+cluster: { preset: h100-node, nodes: 4 }
+training: { global_batch: 256 }
+budgets: { step_time_s: 90 }
+plans:
+  - { name: ep8-uneven, dp: 16, tp: 1, pp: 2, ep: 8, zero: 1, first_stage_layers: 15 }
+sweep:
+  tp: [1, 2]
+  pp: [1, 2]
+  dp: auto
+  ep: [1, 2, 4, 8]
+  etp: [1]
+  zero: [1]
+  recompute: [selective, full]
+  offload_optimizer: [false, true]
+  first_stage_layers: [15]
+YAML
+"$planeval" run --quiet --html -o "$work/bars" "$work/bars.yaml"
+measure "$work/bars/bars-moe.html" bars-moe
+cut=$(attr data-cut "$work/bars-moe.measured")
+check "bars-moe: every text inside its figure, long bar labels too (outside: $cut)" '[ "$cut" = 0 ]'
+time_spread=$(spread "$work/bars-moe.measured" "$work/bars/bars-moe.csv" step_time_s bars-time)
+check "bars-moe: the time bars' rendered lengths are in proportion to step_time_s (spread $time_spread)" \
+    '[ "$time_spread" != none ] && awk -v x="$time_spread" "BEGIN { exit !(x < 1.003) }"'
+mem_spread=$(spread "$work/bars-moe.measured" "$work/bars/bars-moe.csv" mem_total_gib bars-mem)
+check "bars-moe: the memory bars' rendered lengths are in proportion to mem_total_gib (spread $mem_spread)" \
+    '[ "$mem_spread" != none ] && awk -v x="$mem_spread" "BEGIN { exit !(x < 1.003) }"'
+check "bars-moe: the browser draws the MoE plans' ep_comm_s segments" \
+    'chrome --dump-dom "file://$work/bars/bars-moe.html" 2>/dev/null | grep -q "<title>ep_comm_s = "'
+chrome --screenshot="$work/bars-moe.png" --window-size=1060,2900 "file://$work/bars/bars-moe.html" 2>/dev/null
 # the script at work: hovering a Pareto point shows its plan; the tokens/s
 # switch moves the points (a harness script appended to a copy of a page)
 sed 's|</body></html>|<script>var u=document.querySelector("#pts use.pf");u.dispatchEvent(new MouseEvent("mouseover",{bubbles:true}));var x=u.getAttribute("x");document.getElementById("tok").click();document.body.setAttribute("data-moved",String(u.getAttribute("x")!==x));</script></body></html>|' \

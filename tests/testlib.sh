@@ -32,3 +32,24 @@ function check(cell) { if (cell ~ re) print NR ": " substr(cell, 1, 60) }
     check(cell)
 }' "$1"
 }
+# csv_column FILE NAME — the cells of column NAME (by its header), one a
+# line, quotes undone, for every row of a CSV file without line breaks in
+# its cells (planeval's reports and summaries).
+csv_column() {
+    awk -v want="$2" '
+{
+    line = $0; cell = ""; q = 0; started = 0; n = 0
+    for (i = 1; i <= length(line); i++) {
+        c = substr(line, i, 1)
+        if (q) {
+            if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { cell = cell c; i++ } else q = 0 }
+            else cell = cell c
+        } else if (c == "\"" && !started) { q = 1; started = 1 }
+        else if (c == ",") { f[++n] = cell; cell = ""; started = 0 }
+        else { cell = cell c; started = 1 }
+    }
+    f[++n] = cell
+    if (NR == 1) { for (k = 1; k <= n; k++) if (f[k] == want) col = k; next }
+    if (col) print f[col]
+}' "$1"
+}

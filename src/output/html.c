@@ -2,7 +2,6 @@
  * scatter with budgets and Pareto front, the Pareto table, stacked bars. */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,81 +37,25 @@ static const char *fig(double x, char buf[32])
     return buf;
 }
 
+/* Whether the page writes "name = canonical text": the plan has a name and
+ * its canonical text is known (html.h). */
+static bool shows_canon(const pe_html_point *q)
+{
+    return q->canon[0] && strcmp(q->plan, q->canon) != 0;
+}
+
 static const char *const STATUS_CLASS[] = {"ok", "ot", "om", "iv"};
 static const char *const BOUND_MARK[] = {"mc", "mm", "mb"}; /* circle, square, triangle */
-static const char *const TIME_NAMES[] = {"compute_s", "tp_comm_s", "cp_comm_s", "bubble_s",
-                                         "pp_comm_s", "dp_comm_s", "optimizer_s"};
+/* docs/model.md S1′: step_time_s is these columns' sum, so each is a segment of
+ * a time bar and the bar's length is the step time. */
+static const char *const TIME_NAMES[PE_HTML_TIME_PARTS] = {
+    "compute_s", "tp_comm_s", "cp_comm_s", "bubble_s",
+    "pp_comm_s", "dp_comm_s", "optimizer_s", "ep_comm_s"};
 static const char *const MEM_NAMES[] = {"mem_weights_gib", "mem_grads_gib",
                                         "mem_optimizer_gib", "mem_activations_gib",
                                         "mem_other_gib", "mem_reserve_gib"};
-static const char *const SEGMENT_COLOURS[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
-                                              "#59a14f", "#edc948", "#b07aa1"};
-
-/* ------------------------------------------------------------ facts */
-
-static void fact(pe_html_fact *out, size_t max, size_t *n, const char *key, const char *fmt,
-                 ...) __attribute__((format(printf, 5, 6)));
-
-static void fact(pe_html_fact *out, size_t max, size_t *n, const char *key, const char *fmt, ...)
-{
-    if (*n >= max)
-        return;
-    snprintf(out[*n].key, sizeof out[*n].key, "%s", key);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(out[*n].value, sizeof out[*n].value, fmt, ap);
-    va_end(ap);
-    (*n)++;
-}
-
-size_t html_scenario_facts(const pe_scenario *s, pe_html_fact *out, size_t max)
-{
-    size_t n = 0;
-    const pe_model *m = &s->model;
-    const pe_cluster *c = &s->cluster;
-    fact(out, max, &n, "model",
-         "%lld layers, hidden %lld, %lld heads (%lld kv), ffn %lld, vocab %lld, seq_len %lld, "
-         "%s, %s attention%s",
-         (long long)m->layers, (long long)m->hidden, (long long)m->heads, (long long)m->kv_heads,
-         (long long)m->ffn_hidden, (long long)m->vocab, (long long)m->seq_len,
-         pe_mlp_name(m->mlp), pe_attention_name(m->attention),
-         m->has_params ? "; params given" : "");
-    fact(out, max, &n, "gpus", "%lld nodes x %lld GPUs = %lld", (long long)c->nodes,
-         (long long)c->gpus_per_node, (long long)(c->nodes * c->gpus_per_node));
-    fact(out, max, &n, "gpu", "%.6g GiB HBM, %.6g TFLOP/s peak, %.6g TB/s", c->gpu.hbm_gib,
-         c->gpu.peak_tflops, c->gpu.hbm_tb_s);
-    fact(out, max, &n, "flops_efficiency", "%.6g (%s)", c->gpu.flops_efficiency,
-         c->gpu.flops_efficiency == 0.5
-             ? "the default, not calibrated: planeval calibrate solves it from one real run"
-             : "set by the scenario or its cluster preset, e.g. calibrated; default 0.5");
-    fact(out, max, &n, "reserve", "%.6g GiB per GPU", c->reserve_gib);
-    if (c->intra_node.present && c->intra_node.topology == PE_TOPOLOGY_FULL_MESH)
-        fact(out, max, &n, "intra_node", "full mesh, %lld links x %.6g GB/s, %.6g us",
-             (long long)c->intra_node.links, c->intra_node.link_gb_s, c->intra_node.latency_us);
-    else if (c->intra_node.present)
-        fact(out, max, &n, "intra_node", "switch, %.6g GB/s, %.6g us",
-             c->intra_node.bandwidth_gb_s, c->intra_node.latency_us);
-    if (c->inter_node.present)
-        fact(out, max, &n, "inter_node", "%.6g GB/s NIC, %.6g us", c->inter_node.nic_gb_s,
-             c->inter_node.latency_us);
-    fact(out, max, &n, "overlap", "tp %.6g, cp %.6g, dp %.6g, pp %.6g", s->overlap.tp,
-         s->overlap.cp, s->overlap.dp, s->overlap.pp);
-    fact(out, max, &n, "training", "global batch %lld sequences%s", (long long)s->training.global_batch,
-         s->training.has_tokens ? ", tokens given (train_days)" : "");
-    const pe_budgets *b = &s->budgets;
-    char mem[48] = "none (the GPU's HBM)", step[48] = "none";
-    if (b->has_memory_gib)
-        snprintf(mem, sizeof mem, "%.6g GiB", b->memory_gib);
-    if (b->has_step_time_s)
-        snprintf(step, sizeof step, "%.6g s", b->step_time_s);
-    fact(out, max, &n, "budgets", "memory %s, step time %s%s%s", mem, step,
-         b->has_train_days ? ", train_days" : "", b->has_min_mfu ? ", min_mfu" : "");
-    if (b->has_memory_gib)
-        fact(out, max, &n, "budget: memory_gib", "%.17g", b->memory_gib);
-    if (b->has_step_time_s)
-        fact(out, max, &n, "budget: step_time_s", "%.17g", b->step_time_s);
-    return n;
-}
+static const char *const SEGMENT_COLOURS[PE_HTML_TIME_PARTS] = {
+    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#9c755f"};
 
 void html_point_of_row(const pe_row *row, uint64_t rank, pe_html_point *out)
 {
@@ -125,8 +68,9 @@ void html_point_of_row(const pe_row *row, uint64_t rank, pe_html_point *out)
     out->bound = r->bound;
     const double mem[6] = {r->mem_weights_gib,     r->mem_grads_gib, r->mem_optimizer_gib,
                            r->mem_activations_gib, r->mem_other_gib, r->mem_reserve_gib};
-    const double time[7] = {r->compute_s, r->tp_comm_s,  r->cp_comm_s,  r->bubble_s,
-                            r->pp_comm_s, r->dp_comm_s, r->optimizer_s};
+    const double time[PE_HTML_TIME_PARTS] = {r->compute_s, r->tp_comm_s, r->cp_comm_s,
+                                             r->bubble_s,  r->pp_comm_s, r->dp_comm_s,
+                                             r->optimizer_s, r->ep_comm_s};
     memcpy(out->mem, mem, sizeof mem);
     memcpy(out->time, time, sizeof time);
     out->mem_total = r->mem_total_gib;
@@ -284,11 +228,16 @@ static void write_budget_lines(FILE *fp, const pe_html_page *page, const axes *a
     if (page->step_budget_s > 0) {
         const double x[2] = {scale_px(&ax->x1, page->step_budget_s),
                              scale_px(&ax->x2, ax->tokens_per_step / page->step_budget_s)};
-        for (int k = 0; k < 2; k++)
+        fig(page->step_budget_s, b);
+        for (int k = 0; k < 2; k++) {
+            /* right of the line, or left of it where the text (about 6 px a
+             * character) would run past the plot */
+            const bool left = x[k] + 4 + 6.0 * (double)(strlen(b) + 19) > W - MR;
             fprintf(fp, "<g class=\"budget ax%d\"><line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" "
-                        "y2=\"%d\"/><text x=\"%.1f\" y=\"%d\">step-time budget %s s</text></g>\n",
-                    k + 1, x[k], x[k], MT, H - MB, x[k] + 4, MT + 12,
-                    fig(page->step_budget_s, b));
+                        "y2=\"%d\"/><text x=\"%.1f\" y=\"%d\"%s>step-time budget %s s</text></g>\n",
+                    k + 1, x[k], x[k], MT, H - MB, left ? x[k] - 4 : x[k] + 4, MT + 12,
+                    left ? " text-anchor=\"end\"" : "", b);
+        }
     }
 }
 
@@ -353,7 +302,7 @@ static void write_tips(FILE *fp, const pe_html_point *p, const bool *pareto, con
         char b1[32], b2[32], b3[32], line[256];
         fprintf(fp, "%s\"#%llu ", k ? ",\n" : "", (unsigned long long)q->rank);
         put_json_text(fp, q->plan);
-        if (strcmp(q->plan, q->canon) != 0) {
+        if (shows_canon(q)) {
             fputs(" = ", fp);
             put_json_text(fp, q->canon);
         }
@@ -498,7 +447,12 @@ static void write_scatter(FILE *fp, const pe_html_page *page, const pe_html_poin
 static void write_plan_cell(FILE *fp, const pe_html_point *q)
 {
     fputs("<td class=\"plan\">", fp);
-    if (strcmp(q->plan, q->canon) != 0) {
+    if (!q->canon[0]) { /* a name alone: its canonical text is not known */
+        put_escaped(fp, q->plan);
+        fputs("</td>", fp);
+        return;
+    }
+    if (shows_canon(q)) {
         put_escaped(fp, q->plan);
         fputs("<br>", fp);
     }
@@ -527,41 +481,76 @@ static void write_pareto_table(FILE *fp, const pe_html_point *p, const size_t *f
     fputs("</tbody></table>\n", fp);
 }
 
+/* The stacked bars: as wide as the scatter, each plan's label on a line of
+ * its own above its bar, so no label is cut whatever its length; the
+ * longest bar BAR_MAX wide, room to its right for its total. */
+enum { BARS_W = W, BAR_MAX = W - 84, BAR_ROW = 38, BAR_TOP = 26, LABEL_CHAR_PX = 7 };
+
+/* Characters of UTF-8 text (bytes that do not continue a character). */
+static size_t text_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
+/* "#rank name = canonical text", "#rank canonical text", or "#rank name"
+ * when its canonical text is not known; a label wider than the bars (at
+ * 7 px a character of the 11 px monospace font, a little more than it
+ * takes) is squeezed into their width rather than cut. */
+static void write_bar_label(FILE *fp, const pe_html_point *q, int y)
+{
+    char head[32];
+    snprintf(head, sizeof head, "#%llu ", (unsigned long long)q->rank);
+    const char *first = q->canon[0] && !shows_canon(q) ? q->canon : q->plan;
+    size_t chars = text_chars(head) + text_chars(first) +
+                   (shows_canon(q) ? 3 + text_chars(q->canon) : 0);
+    fprintf(fp, "<text class=\"bl\" x=\"0\" y=\"%d\"", y);
+    if (chars * LABEL_CHAR_PX > BARS_W)
+        fprintf(fp, " textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\"", BARS_W);
+    fprintf(fp, ">%s", head);
+    put_escaped(fp, first);
+    if (shows_canon(q)) {
+        fputs(" = ", fp);
+        put_escaped(fp, q->canon);
+    }
+    fputs("</text>", fp);
+}
+
 /* Horizontal stacked bars, one per plan of bars[0..nb), of the step-time
- * (time = true) or memory columns. */
+ * (time = true: S1′'s addends, so a bar is as long as its step_time_s) or
+ * memory columns (M's, as long as mem_total_gib). */
 static void write_bars(FILE *fp, const pe_html_point *p, const size_t *bars, size_t nb, bool time)
 {
-    enum { LABEL = 380, BW = 560, ROW = 26, TOP = 34 };
-    int segs = time ? 7 : 6, gap = time ? 134 : 160; /* legend spacing */
+    const int segs = time ? PE_HTML_TIME_PARTS : 6, gap = BARS_W / segs; /* legend spacing */
     const char *const *names = time ? TIME_NAMES : MEM_NAMES;
     double max = 0;
     for (size_t k = 0; k < nb; k++)
         max = fmax(max, time ? p[bars[k]].step_time : p[bars[k]].mem_total);
-    int height = TOP + (int)nb * ROW + 8;
+    int height = BAR_TOP + (int)nb * BAR_ROW;
     char b[32];
     fprintf(fp, "<svg class=\"bars\" id=\"%s\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\">\n",
-            time ? "bars-time" : "bars-mem", LABEL + BW + 70, height, LABEL + BW + 70, height);
+            time ? "bars-time" : "bars-mem", BARS_W, height, BARS_W, height);
     for (int s = 0; s < segs; s++) /* legend */
         fprintf(fp, "<rect x=\"%d\" y=\"6\" width=\"10\" height=\"10\" fill=\"%s\"/>"
                     "<text x=\"%d\" y=\"15\">%s</text>",
                 s * gap, SEGMENT_COLOURS[s], s * gap + 14, names[s]);
+    fputs("\n", fp);
     for (size_t k = 0; k < nb && max > 0; k++) {
         const pe_html_point *q = &p[bars[k]];
-        int y = TOP + (int)k * ROW;
-        fprintf(fp, "<text class=\"bl\" x=\"%d\" y=\"%d\" text-anchor=\"end\">#%llu ", LABEL - 6,
-                y + 15, (unsigned long long)q->rank);
-        put_escaped(fp, q->canon);
-        fputs("</text>", fp);
-        double x = LABEL;
+        int y = BAR_TOP + (int)k * BAR_ROW;
+        write_bar_label(fp, q, y + 11);
+        double x = 0;
         for (int s = 0; s < segs; s++) {
-            double v = time ? q->time[s] : q->mem[s], w = v / max * BW;
+            double v = time ? q->time[s] : q->mem[s], w = v / max * BAR_MAX;
             if (w > 0)
-                fprintf(fp, "<rect class=\"seg\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"18\" "
+                fprintf(fp, "<rect class=\"seg\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\" "
                             "fill=\"%s\"><title>%s = %s</title></rect>",
-                        x, y + 2, w, SEGMENT_COLOURS[s], names[s], fig(v, b));
+                        x, y + 15, w, SEGMENT_COLOURS[s], names[s], fig(v, b));
             x += w > 0 ? w : 0;
         }
-        fprintf(fp, "<text x=\"%.1f\" y=\"%d\">%s %s</text>\n", x + 4, y + 15,
+        fprintf(fp, "<text x=\"%.1f\" y=\"%d\">%s %s</text>\n", x + 4, y + 27,
                 fig(time ? q->step_time : q->mem_total, b), time ? "s" : "GiB");
     }
     fputs("</svg>\n", fp);
@@ -595,13 +584,18 @@ static void write_facts(FILE *fp, const pe_html_page *page, const pe_html_point 
     if (n) {
         char b[3][32];
         fputs("<h2>Best plan</h2><p id=\"best\">", fp);
-        if (strcmp(p[0].plan, p[0].canon) != 0) {
+        if (!p[0].canon[0]) {
             put_escaped(fp, p[0].plan);
-            fputs(" = ", fp);
+        } else {
+            if (shows_canon(&p[0])) {
+                put_escaped(fp, p[0].plan);
+                fputs(" = ", fp);
+            }
+            fputs("<code>", fp);
+            put_escaped(fp, p[0].canon);
+            fputs("</code>", fp);
         }
-        fputs("<code>", fp);
-        put_escaped(fp, p[0].canon);
-        fprintf(fp, "</code>: %s", pe_plan_status_name(p[0].status));
+        fprintf(fp, ": %s", pe_plan_status_name(p[0].status));
         if (p[0].status != PE_STATUS_INVALID)
             fprintf(fp, ", %s GiB, %s s, %s tokens/s", fig(p[0].mem_total, b[0]),
                     fig(p[0].step_time, b[1]), fig(p[0].tokens_per_s, b[2]));
@@ -753,6 +747,14 @@ static void write_body(FILE *fp, const pe_html_page *page, const pe_html_point *
         fputs(")", fp);
     }
     fputs(".</p>\n", fp);
+    size_t named = 0;
+    for (size_t i = 0; i < n; i++)
+        named += !p[i].canon[0];
+    if (named) /* read back from a report (html_read.h) */
+        fprintf(fp, "<p class=\"note\" id=\"names\">%zu named plan%s shown by name alone: a "
+                    "report's columns do not hold a plan's -ep, -etp, -fs, -ls and -off, so its "
+                    "canonical text is not known here (the page run --html writes has it).</p>\n",
+                named, named == 1 ? " is" : "s are");
     write_facts(fp, page, p, n);
     fputs("<h2>Memory per GPU against step time</h2>\n", fp);
     if (!sel->drawable) {

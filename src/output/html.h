@@ -1,7 +1,7 @@
 /* html.h — a report as one self-contained HTML page: inline SVG and CSS
  * and a little plain JavaScript (status filter, axis switch); nothing is
  * fetched, so the file opens offline. It shows
- *   - the scenario's facts and assumptions, the run's counts (by status,
+ *   - the scenario's facts and assumptions (html_facts.h), the run's counts (by status,
  *     invalid by rule, skipped by reason) and the best plan;
  *   - a scatter of the ok, over_time and over_memory plans: memory per GPU
  *     against step time (or tokens/s), coloured by status, shaped by bound,
@@ -21,31 +21,32 @@
 #include "core/error.h"
 #include "core/scenario.h"
 #include "model/evaluate.h"
+#include "output/html_facts.h"
 #include "sweep/plans.h"
 #include "sweep/rank.h"
 
 #define PE_HTML_MAX_POINTS 20000
 #define PE_HTML_BARS 10 /* plans in the stacked bars */
 
+#define PE_HTML_TIME_PARTS 8
+
 /* One report row, as the page needs it (in rank order). */
 typedef struct {
     const char *plan; /* its name or canonical text; must outlive html_write */
+    /* its canonical text; "" when not known: a named plan read back from a
+     * report, whose columns do not hold the -ep, -etp, -fs, -ls, -off tail */
     char canon[PE_CANON_MAX];
     uint64_t rank;
     pe_plan_status status;
     pe_bound bound;
     double mem[6]; /* mem_weights, grads, optimizer, activations, other, reserve (GiB) */
     double mem_total;
-    double time[7]; /* compute, tp_comm, cp_comm, bubble, pp_comm, dp_comm, optimizer (s) */
+    /* S1′'s addends, in its order: compute, tp_comm, cp_comm, bubble, pp_comm,
+     * dp_comm, optimizer, ep_comm (s); they sum to step_time */
+    double time[PE_HTML_TIME_PARTS];
     double step_time, tokens_per_s, mfu;
 } pe_html_point;
 
-typedef struct {
-    char key[64];
-    char value[320];
-} pe_html_fact;
-
-#define PE_HTML_FACTS_MAX 24
 #define PE_HTML_COUNTS_MAX 32
 
 typedef struct {
@@ -67,11 +68,6 @@ typedef struct {
     double step_budget_s;     /* < 0: none */
     char note[512];           /* how the rows were chosen (--top, --status, --pareto), or "" */
 } pe_html_page;
-
-/* The scenario's facts and assumptions (model, GPUs, efficiency, overlaps,
- * budgets, rank_by) as key/value text; the count. The same keys go into
- * the run's summary ("fact: KEY") so `planeval html` finds them again. */
-size_t html_scenario_facts(const pe_scenario *s, pe_html_fact *out, size_t max);
 
 /* The page's point of a report row (row->result and its plan). */
 void html_point_of_row(const pe_row *row, uint64_t rank, pe_html_point *out);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/canonical.h"
 #include "core/columns.h"
 #include "model/evaluate.h"
 #include "output/html_read.h"
@@ -14,7 +15,7 @@
 enum {
     R_RANK, R_SCENARIO, R_PLAN, R_STATUS, R_REASON, R_DP, R_TP, R_PP, R_CP, R_ZERO,
     R_RECOMPUTE, R_SCHEDULE, R_V, R_SP, R_MB, R_MEM0, R_MEM_TOTAL = R_MEM0 + 6, R_MEM_BUDGET,
-    R_TIME0, R_STEP = R_TIME0 + 7, R_BOUND, R_TOKENS, R_MFU, R_COUNT
+    R_TIME0, R_STEP = R_TIME0 + 7, R_BOUND, R_TOKENS, R_MFU, R_EP_COMM, R_COUNT
 };
 static const char *const NEEDED[R_COUNT] = {
     "rank", "scenario", "plan", "status", "reason", "dp", "tp", "pp", "cp", "zero",
@@ -22,7 +23,7 @@ static const char *const NEEDED[R_COUNT] = {
     "mem_weights_gib", "mem_grads_gib", "mem_optimizer_gib", "mem_activations_gib",
     "mem_other_gib", "mem_reserve_gib", "mem_total_gib", "mem_budget_gib", "compute_s",
     "tp_comm_s", "cp_comm_s", "bubble_s", "pp_comm_s", "dp_comm_s", "optimizer_s",
-    "step_time_s", "bound", "tokens_per_s", "mfu"};
+    "step_time_s", "bound", "tokens_per_s", "mfu", "ep_comm_s"};
 
 static int enum_index(const char *text, const char *(*name)(int), int count)
 {
@@ -35,6 +36,28 @@ static const char *status_name(int v) { return pe_plan_status_name((pe_plan_stat
 static const char *bound_name(int v) { return pe_bound_name((pe_bound)v); }
 static const char *recompute_name(int v) { return pe_recompute_name((pe_recompute)v); }
 static const char *schedule_name(int v) { return pe_schedule_name((pe_schedule)v); }
+
+/* The plan's canonical text, which a report holds only in the plan cell of
+ * a plan without a name: the columns have no -ep, -etp, -fs, -ls or -off, so
+ * a text rebuilt from them would name another plan. The cell is taken when
+ * it is a canonical text (canonical.h, whose reader takes only what its
+ * writer prints) that agrees with the row's columns; else (a name) the
+ * canonical text is not known: "". */
+static void canon_of_cell(const char *cell, const pe_plan *columns, char *canon, size_t size)
+{
+    static const pe_overlap no_overlap;
+    pe_plan p;
+    pe_error err;
+    canon[0] = '\0';
+    if (canonical_parse(cell, &no_overlap, &p, &err) != PE_OK)
+        return;
+    const pe_plan *c = columns;
+    if (p.dp == c->dp && p.tp == c->tp && p.pp == c->pp && p.cp == c->cp && p.zero == c->zero &&
+        p.recompute == c->recompute && p.micro_batch == c->micro_batch &&
+        p.schedule == c->schedule && p.virtual_stages == c->virtual_stages &&
+        p.sequence_parallel == c->sequence_parallel)
+        canonical_write(&p, canon, size);
+}
 
 /* One row's point; NULL or what is wrong with it (*bad: the column). */
 static const char *read_point(char **c, const int *at, pe_html_point *p, int *bad)
@@ -58,8 +81,8 @@ static const char *read_point(char **c, const int *at, pe_html_point *p, int *ba
             return "not a whole number";
     }
     plan.sequence_parallel = strcmp(c[at[R_SP]], "true") == 0;
-    plans_canonical(&plan, p->canon, sizeof p->canon);
     p->plan = c[at[R_PLAN]];
+    canon_of_cell(p->plan, &plan, p->canon, sizeof p->canon);
     p->rank = strtoull(c[at[R_RANK]], NULL, 10);
     p->status = (pe_plan_status)st;
     if (p->status == PE_STATUS_INVALID)
@@ -73,6 +96,7 @@ static const char *read_point(char **c, const int *at, pe_html_point *p, int *ba
         p->mem[i] = strtod(c[at[R_MEM0 + i]], NULL);
     for (int i = 0; i < 7; i++)
         p->time[i] = strtod(c[at[R_TIME0 + i]], NULL);
+    p->time[7] = strtod(c[at[R_EP_COMM]], NULL); /* S1′'s last addend */
     p->mem_total = strtod(c[at[R_MEM_TOTAL]], NULL);
     p->step_time = strtod(c[at[R_STEP]], NULL);
     p->tokens_per_s = strtod(c[at[R_TOKENS]], NULL);
