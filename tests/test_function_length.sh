@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# test_function_length.sh PLANEVAL SOURCE_DIR WORKDIR — no function of the
-# input side (src/core, src/input, src/sweep/plans.c) is longer than 80
-# lines, its header's first line to its closing brace: a longer one does
+# test_function_length.sh PLANEVAL SOURCE_DIR WORKDIR — no function in src/
+# (a .c file's, or a header's inline one) is longer than 80 lines, its
+# header's first line to its closing brace: a longer one does
 # more than one thing, and reads better as the steps it is made of. The
 # checker is first run on a made-up file with an 81-line function, so it is
 # known to catch one.
@@ -32,6 +32,6 @@ function_of 80 >"$work/short.c"
 check "the checker flags an 81-line function" '[ "$(too_long "$work/long.c")" = "$work/long.c:1: 81 lines" ]'
 check "and passes an 80-line one" '[ -z "$(too_long "$work/short.c")" ] && [ "$(wc -l <"$work/short.c")" -eq 80 ]'
 
-found=$(too_long "$src"/src/core/*.c "$src"/src/input/*.c "$src"/src/sweep/plans.c)
+found=$(too_long "$src"/src/*/*.c "$src"/src/*/*.h)
 check "no function over $limit lines${found:+: $found}" '[ -z "$found" ]'
 finish
