@@ -80,11 +80,12 @@ static const command_help HELP[] = {
      "usage: planeval validate SCENARIO... [OPTIONS]\n"
      "\n"
      "Load and validate each scenario without evaluating it: one\n"
-     "FILE:LINE:COL: error line per mistake, or `ok` with the plan count (for a\n"
-     "sweep: its combinations and how many of them are plans).\n"
+     "FILE:LINE:COL: error line per mistake on stderr, or `ok` with the plan\n"
+     "count on stdout (for a sweep: its combinations and how many of them are\n"
+     "plans).\n"
      "\n"
      "options:\n"
-     "  --quiet             print errors only\n" COMMON FOOTER},
+     "  --quiet             print errors only (no ok lines)\n" COMMON FOOTER},
     {"check", "golden update-golden rel-tol abs-tol top table threads quiet catalog help ",
      "  check SCENARIO...      evaluate every expect: assertion; exit 1 on any miss\n",
      "usage: planeval check SCENARIO... [OPTIONS]\n"
