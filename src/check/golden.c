@@ -1,13 +1,17 @@
 /* golden.c — a fresh report against a golden one, plan by plan (golden.h).
  *
- * Each row gets a key: its `plan` cell, the canonical text of its plan
- * (docs/scenarios.md: dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-
- * v{v}-sp{0|1}, rebuilt from the plan's columns, which every row fills,
- * invalid ones included) and its `plan_index` when both reports have that
- * column. The fresh rows are sorted by key; each golden row, in golden
- * order, takes the first unused fresh row with its key. Columns are matched
- * by header name. The `rank` cell is not compared as a cell: a changed rank
- * is one "moved" line per plan. */
+ * Each row gets a key: its `plan` cell (an explicit plan's name, else its
+ * full canonical text, tail included: -ep, -etp, -fs, -ls, -off) and the
+ * canonical text of its plan rebuilt from the plan's columns (docs/scenarios.md:
+ * dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1},
+ * which every row fills, invalid ones included). `plan_index` is not part of
+ * the key and not compared: it is the plan's place in the enumeration, so
+ * removing one plan renumbers every later one without changing any of them.
+ * The fresh rows are sorted by key; each golden row, in golden order, takes
+ * the first unused fresh row with its key. Columns are matched by header
+ * name. The `rank` cell is not compared as a cell: a plan moved in rank is
+ * one "moved" line, and a move is measured among the plans both reports
+ * hold (a plan added or removed above does not move the ones below it). */
 #include <math.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -58,21 +62,20 @@ static const char *cell(const side *s, size_t row, size_t col)
 /* The plan label used in messages: the `plan` cell. */
 static const char *plan_of(const side *s, size_t row) { return cell(s, row, s->plan); }
 
-/* "plan|canonical|plan_index" (plan_index only when both reports have it). */
-static char *row_key(const side *s, size_t row, bool with_index)
+/* "plan|canonical": the plan's name or text, and its degrees. */
+static char *row_key(const side *s, size_t row)
 {
     const char *v[10];
     for (int i = 0; i < 10; i++)
         v[i] = cell(s, row, s->canon[i]);
-    const char *index = with_index ? cell(s, row, s->plan_index) : "";
     const char *plan = plan_of(s, row);
-    size_t n = strlen(plan) + strlen(index) + 64;
+    size_t n = strlen(plan) + 64;
     for (int i = 0; i < 10; i++)
         n += strlen(v[i]);
     char *key = malloc(n);
     if (key)
-        snprintf(key, n, "%s|dp%s-tp%s-pp%s-cp%s-z%s-%s-mb%s-%s-v%s-sp%d|%s", plan, v[0], v[1],
-                 v[2], v[3], v[4], v[5], v[6], v[7], v[8], strcmp(v[9], "true") == 0, index);
+        snprintf(key, n, "%s|dp%s-tp%s-pp%s-cp%s-z%s-%s-mb%s-%s-v%s-sp%d", plan, v[0], v[1], v[2],
+                 v[3], v[4], v[5], v[6], v[7], v[8], strcmp(v[9], "true") == 0);
     return key;
 }
 
@@ -107,7 +110,7 @@ static pe_status side_read(const char *path, side *s, pe_error *err)
 }
 
 /* Key every row; `sorted` for the side that is searched (the fresh one). */
-static pe_status side_key(side *s, bool with_index, bool sorted, pe_error *err)
+static pe_status side_key(side *s, bool sorted, pe_error *err)
 {
     size_t n = s->t.rows ? s->t.rows - 1 : 0;
     s->keys = calloc(n ? n : 1, sizeof *s->keys);
@@ -115,7 +118,7 @@ static pe_status side_key(side *s, bool with_index, bool sorted, pe_error *err)
         return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
     for (size_t r = 0; r < n; r++) {
         s->keys[r].row = r + 1;
-        s->keys[r].key = row_key(s, r + 1, with_index);
+        s->keys[r].key = row_key(s, r + 1);
         s->nkeys = r + 1;
         if (!s->keys[r].key)
             return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
@@ -167,7 +170,10 @@ typedef struct {
     const char *golden;
     const pe_golden_options *opt;
     const side *g, *f;
-    size_t *fresh_col; /* golden column → fresh column, or NO_COLUMN */
+    size_t *fresh_col;   /* golden column → fresh column, or NO_COLUMN */
+    size_t *fresh_of;    /* golden row → its fresh row, 0: removed */
+    size_t *golden_of;   /* fresh row → its golden row, 0: added */
+    size_t *gpos, *fpos; /* a row's position among the plans both hold (golden, fresh row) */
     pe_golden_diff *d;
 } comparison;
 
@@ -199,21 +205,28 @@ static void compare_headers(comparison *c)
     }
 }
 
-/* One plan present in both: its rank, then every shared column but rank. */
+/* Whether a plan in both reports moved: its place among the plans both
+ * hold changed. */
+static bool moved(const comparison *c, size_t gr, size_t fr)
+{
+    return c->gpos[gr] != c->fpos[fr];
+}
+
+/* One plan present in both: its rank, then every shared column but rank
+ * and plan_index. */
 static void compare_rows(comparison *c, size_t gr, size_t fr)
 {
     const side *g = c->g, *f = c->f;
     const char *plan = plan_of(g, gr);
-    const char *grank = cell(g, gr, g->rank), *frank = cell(f, fr, f->rank);
-    if (strcmp(grank, frank) != 0) {
+    if (moved(c, gr, fr)) {
         fprintf(c->opt->out, "%s: plan '%s': rank %s in the golden report, %s now\n", c->golden,
-                plan, grank, frank);
+                plan, cell(g, gr, g->rank), cell(f, fr, f->rank));
         c->d->moved++;
     }
     size_t gn = g->t.cols[0];
     unsigned long long before = c->d->cells;
     for (size_t col = 0; col < gn; col++) {
-        if (col == g->rank || c->fresh_col[col] == NO_COLUMN)
+        if (col == g->rank || col == g->plan_index || c->fresh_col[col] == NO_COLUMN)
             continue;
         const char *name = g->t.cells[0][col];
         const char *a = cell(g, gr, col), *b = cell(f, fr, c->fresh_col[col]);
@@ -227,18 +240,33 @@ static void compare_rows(comparison *c, size_t gr, size_t fr)
         c->d->plans++;
 }
 
-static int cmp_size(const void *a, const void *b)
-{
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Every golden row in order, matched or removed; then the fresh rows left. */
-static void compare_plans(comparison *c, bool *used)
+/* Pair the rows (each golden row, in order, takes the first unused fresh
+ * row with its key), then number the pairs in each report's row order. */
+static void match_rows(comparison *c, bool *used)
 {
     for (size_t i = 0; i < c->g->nkeys; i++) {
         size_t gr = c->g->keys[i].row;
         size_t fr = take_match(c->f, used, c->g->keys[i].key);
+        c->fresh_of[gr] = fr;
+        if (fr)
+            c->golden_of[fr] = gr;
+    }
+    size_t n = 0;
+    for (size_t gr = 1; gr <= c->g->nkeys; gr++)
+        if (c->fresh_of[gr])
+            c->gpos[gr] = n++;
+    n = 0;
+    for (size_t fr = 1; fr <= c->f->nkeys; fr++)
+        if (c->golden_of[fr])
+            c->fpos[fr] = n++;
+}
+
+/* Every golden row in order, matched or removed; then the fresh rows left,
+ * in the fresh report's order. */
+static void compare_plans(comparison *c)
+{
+    for (size_t gr = 1; gr <= c->g->nkeys; gr++) {
+        size_t fr = c->fresh_of[gr];
         if (fr) {
             compare_rows(c, gr, fr);
             continue;
@@ -247,19 +275,12 @@ static void compare_plans(comparison *c, bool *used)
                 c->golden, plan_of(c->g, gr), gr);
         c->d->removed++;
     }
-    size_t nf = c->f->nkeys;
-    size_t *left = malloc((nf ? nf : 1) * sizeof *left), n = 0;
-    for (size_t k = 0; k < nf; k++)
-        if (!used[k] && left)
-            left[n++] = c->f->keys[k].row;
-        else if (!used[k])
-            c->d->added++; /* out of memory: counted, not named */
-    qsort(left, n, sizeof *left, cmp_size); /* in the fresh report's order */
-    for (size_t k = 0; k < n; k++)
-        fprintf(c->opt->out, "%s: plan '%s' (row %zu): not in the golden report\n", c->golden,
-                plan_of(c->f, left[k]), left[k]);
-    c->d->added += n;
-    free(left);
+    for (size_t fr = 1; fr <= c->f->nkeys; fr++)
+        if (!c->golden_of[fr]) {
+            fprintf(c->opt->out, "%s: plan '%s' (row %zu): not in the golden report\n", c->golden,
+                    plan_of(c->f, fr), fr);
+            c->d->added++;
+        }
 }
 
 bool golden_differs(const pe_golden_diff *d)
@@ -279,6 +300,36 @@ static void print_summary(const comparison *c)
             c->g->nkeys, c->opt->rel_tol, c->opt->abs_tol);
 }
 
+/* The comparison's arrays, one per row (and column) of each report. */
+static size_t *new_array(size_t n) { return calloc(n + 1, sizeof(size_t)); }
+
+static pe_status compare_sides(const char *golden, const side *g, const side *f,
+                               const pe_golden_options *opt, pe_golden_diff *diff, pe_error *err)
+{
+    size_t gn = g->t.rows ? g->t.cols[0] : 0;
+    comparison c = {.golden = golden, .opt = opt, .g = g, .f = f, .d = diff,
+                    .fresh_col = new_array(gn), .fresh_of = new_array(g->nkeys),
+                    .golden_of = new_array(f->nkeys), .gpos = new_array(g->nkeys),
+                    .fpos = new_array(f->nkeys)};
+    bool *used = calloc(f->nkeys + 1, sizeof *used);
+    pe_status st = PE_OK;
+    if (!c.fresh_col || !c.fresh_of || !c.golden_of || !c.gpos || !c.fpos || !used) {
+        st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    } else {
+        compare_headers(&c);
+        match_rows(&c, used);
+        compare_plans(&c);
+        print_summary(&c);
+    }
+    free(used);
+    free(c.fresh_col);
+    free(c.fresh_of);
+    free(c.golden_of);
+    free(c.gpos);
+    free(c.fpos);
+    return st;
+}
+
 pe_status golden_compare(const char *golden, const char *fresh, const pe_golden_options *opt,
                          pe_golden_diff *diff, pe_error *err)
 {
@@ -292,24 +343,11 @@ pe_status golden_compare(const char *golden, const char *fresh, const pe_golden_
         side_free(&g);
         return st;
     }
-    bool with_index = g.plan_index != NO_COLUMN && f.plan_index != NO_COLUMN;
-    st = side_key(&g, with_index, false, err);
+    st = side_key(&g, false, err);
     if (st == PE_OK)
-        st = side_key(&f, with_index, true, err);
-    size_t gn = g.t.rows ? g.t.cols[0] : 0;
-    size_t *fresh_col = calloc(gn ? gn : 1, sizeof *fresh_col);
-    bool *used = calloc(f.nkeys ? f.nkeys : 1, sizeof *used);
-    if (st == PE_OK && (!fresh_col || !used))
-        st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
-    if (st == PE_OK) {
-        comparison c = {.golden = golden, .opt = opt, .g = &g, .f = &f,
-                        .fresh_col = fresh_col, .d = diff};
-        compare_headers(&c);
-        compare_plans(&c, used);
-        print_summary(&c);
-    }
-    free(used);
-    free(fresh_col);
+        st = side_key(&f, true, err);
+    if (st == PE_OK)
+        st = compare_sides(golden, &g, &f, opt, diff, err);
     side_free(&g);
     side_free(&f);
     return st;

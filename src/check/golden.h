@@ -1,9 +1,10 @@
 /* golden.h — `check --golden`: a fresh report compared with a committed
- * one plan by plan. Rows are matched by their plan (the `plan` cell, the
- * canonical text built from the plan's columns, and `plan_index` where both
- * reports have it), never by position, so a tie that swaps two plans is two
- * rank moves, not two rows of differing cells. Every difference is one line
- * on `out`; a closing line counts them. */
+ * one plan by plan. Rows are matched by their plan (the `plan` cell and the
+ * canonical text built from the plan's columns; never `plan_index` or the
+ * position), so a tie that swaps two plans is two rank moves, not two rows
+ * of differing cells, and removing a plan is one removed plan, not every
+ * later plan renumbered. Every difference is one line on `out`; a closing
+ * line counts them. */
 #ifndef PLANEVAL_GOLDEN_H
 #define PLANEVAL_GOLDEN_H
 
