@@ -296,12 +296,13 @@ static pe_status check_golden(const pe_scenario *s, const pe_plan_space *space,
         return PE_OK;
     }
     pe_golden_options go = {.rel_tol = opt->golden_rel_tol, .abs_tol = opt->golden_abs_tol,
-                            .out = t->out};
-    bool differs = false;
-    pe_status st = golden_compare_run(golden, s->name, space, ctx, rr, opt->top_k, opt->threads,
-                                      &go, &differs, err);
+                            .rank_tol = opt->golden_rank_tol, .max_lines = opt->golden_max_lines,
+                            .top_k = opt->top_k, .out = t->out};
+    pe_golden_diff diff;
+    pe_status st = golden_compare_run(golden, s->name, space, ctx, rr, opt->threads, &go, &diff,
+                                      err);
     if (st == PE_OK) {
-        if (differs)
+        if (golden_differs(&diff))
             t->count.failed++;
         else
             t->count.passed++;

@@ -86,7 +86,8 @@ static const command_help HELP[] = {
      "\n"
      "options:\n"
      "  --quiet             print errors only (no ok lines)\n" COMMON FOOTER},
-    {"check", "golden update-golden rel-tol abs-tol top table threads quiet catalog help ",
+    {"check", "golden update-golden rel-tol abs-tol rank-tol max-lines top table threads quiet "
+              "catalog help ",
      "  check SCENARIO...      evaluate every expect: assertion; exit 1 on any miss\n",
      "usage: planeval check SCENARIO... [OPTIONS]\n"
      "\n"
@@ -96,12 +97,18 @@ static const command_help HELP[] = {
      "\n"
      "options:\n"
      "  --golden DIR        also compare each whole report with DIR/<name>.csv, plan by\n"
-     "                      plan (rows matched by plan, not position): one line per\n"
-     "                      differing cell, rank move, added or removed plan, and a\n"
-     "                      summary line\n"
+     "                      plan (rows matched by plan, not position or plan_index):\n"
+     "                      one line per differing cell, rank move, added or removed\n"
+     "                      plan, and a summary line\n"
      "  --rel-tol X         relative tolerance of numeric cells (default 1e-9)\n"
      "  --abs-tol X         absolute tolerance of numeric cells (default 0); a cell\n"
      "                      matches within the larger of the two\n"
+     "  --rank-tol N        a plan moved N places or fewer among the plans both\n"
+     "                      reports hold is no failure (default 0); plans of one status\n"
+     "                      whose rank_by figures match within the tolerance are tied:\n"
+     "                      their order is no move\n"
+     "  --max-lines N       at most N difference lines per golden report, then one line\n"
+     "                      counting the rest by kind (default 50; 0: every line)\n"
      "  --top K             with --golden: compare (or write) the K best rows only,\n"
      "                      as `run --top K` writes them\n"
      "  --update-golden     write the golden reports instead of comparing\n"

@@ -42,6 +42,8 @@ typedef struct {
     bool update_golden;     /* check: rewrite them instead */
     double golden_rel_tol;  /* check: numeric cells' relative tolerance */
     double golden_abs_tol;  /* check: numeric cells' absolute tolerance */
+    uint64_t golden_rank_tol;  /* check: a rank move of at most this is no failure */
+    uint64_t golden_max_lines; /* check: difference lines printed per golden report; 0 = all */
     bool table;             /* check: print published vs predicted as a Markdown table */
     double measured_step_s; /* calibrate: measured step time, 0 = not given */
     double measured_peak_gib; /* calibrate: measured peak memory, 0 = not given */

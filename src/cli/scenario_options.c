@@ -20,7 +20,7 @@ enum {
     OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,
     OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY, OPT_TABLE, OPT_SHARD, OPT_RESUME,
     OPT_HTML, OPT_STATUS, OPT_PARETO, OPT_DIGITS,
-    OPT_ALLOW_PARTIAL, OPT_ABS_TOL, OPT_FIT
+    OPT_ALLOW_PARTIAL, OPT_ABS_TOL, OPT_FIT, OPT_RANK_TOL, OPT_MAX_LINES
 };
 
 static const struct option OPTIONS[] = {
@@ -46,6 +46,8 @@ static const struct option OPTIONS[] = {
     {"pareto", no_argument, NULL, OPT_PARETO},
     {"digits", required_argument, NULL, OPT_DIGITS},
     {"fit", required_argument, NULL, OPT_FIT},
+    {"rank-tol", required_argument, NULL, OPT_RANK_TOL},
+    {"max-lines", required_argument, NULL, OPT_MAX_LINES},
     {NULL, 0, NULL, 0},
 };
 
@@ -108,6 +110,21 @@ static int take_tol(int c, const char *arg, pe_command_options *opt)
                                                 : "--abs-tol needs a number >= 0, got '%s'",
                                arg);
     *(c == OPT_REL_TOL ? &opt->golden_rel_tol : &opt->golden_abs_tol) = x;
+    return TAKEN;
+}
+
+/* --rank-tol N, --max-lines N (check --golden): a whole number >= 0. */
+static int take_count(int c, const char *arg, pe_command_options *opt)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(arg, &end, 10);
+    if (errno || *end || arg[0] < '0' || arg[0] > '9')
+        return cli_usage_error(c == OPT_RANK_TOL ? "--rank-tol needs a whole number >= 0, got '%s'"
+                                                 : "--max-lines needs a whole number >= 0 (0: "
+                                                   "every line), got '%s'",
+                               arg);
+    *(c == OPT_RANK_TOL ? &opt->golden_rank_tol : &opt->golden_max_lines) = n;
     return TAKEN;
 }
 
@@ -221,6 +238,8 @@ static int take_option(int c, char **argv, pe_command_options *opt, const char *
     case OPT_FIT: opt->fit_numbers = optarg; return TAKEN; /* names checked by calibrate */
     case OPT_REL_TOL:
     case OPT_ABS_TOL: return take_tol(c, optarg, opt);
+    case OPT_RANK_TOL:
+    case OPT_MAX_LINES: return take_count(c, optarg, opt);
     default: return cli_usage_error("unknown option '%s' or a missing value", argv[optind - 1]);
     }
 }
@@ -258,7 +277,8 @@ static int run_over_files(int argc, char **argv, int first, const char *catalog_
 int cli_scenario_command(int argc, char **argv, pe_command_fn handler, const cli_context *ctx)
 {
     pe_command_options opt = {.output_dir = "out", .on_error = cli_print_error,
-                              .golden_rel_tol = 1e-9, .stop = ctx->stop};
+                              .golden_rel_tol = 1e-9, .golden_max_lines = 50,
+                              .stop = ctx->stop};
     const char *catalog_dir = NULL;
     char msg[256];
     if (!long_options_spelled_out(argc, argv, 1, OPTIONS, "o:", msg, sizeof msg))
