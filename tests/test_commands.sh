@@ -49,7 +49,7 @@ help_has() { # help_has COMMAND OPTION...
     for o in "$@"; do grep -q -- "$o" "$work/help.out" || return 1; done
 }
 check "run --help" 'help_has run --output --top --threads --quiet --shard --resume --catalog'
-check "check --help" 'help_has check --golden --rel-tol --abs-tol --rank-tol --max-lines --top --update-golden --table'
+check "check --help" 'help_has check --golden --rel-tol --abs-tol --rank-tol --max-lines --top --update-golden --table --format'
 check "explain --help" 'help_has explain --plan --catalog'
 check "validate --help" 'help_has validate --quiet --catalog'
 check "merge --help" 'help_has merge --output --top --allow-partial'

@@ -18,6 +18,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check/golden.h"
@@ -553,4 +556,78 @@ pe_status golden_compare_run(const char *golden, const char *name, const pe_plan
     remove(fresh);
     rmdir(dir);
     return st;
+}
+
+static int cmp_text(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Whether entry is NAME.csv for one of names (a golden report checked). */
+static bool written_by(const char *entry, const char *const *names, size_t n)
+{
+    size_t len = strlen(entry);
+    for (size_t i = 0; i < n; i++)
+        if (len == strlen(names[i]) + 4 && strncmp(entry, names[i], len - 4) == 0)
+            return true;
+    return false;
+}
+
+/* dir/entry when it is a golden report (a regular *.csv file, not a
+ * temporary ".x.tmp" one) no name writes; NULL when not, or out of memory
+ * (*oom set). */
+static char *stale_path(const char *dir, const char *entry, const char *const *names, size_t n,
+                        bool *oom)
+{
+    size_t len = strlen(entry);
+    if (entry[0] == '.' || len < 5 || strcmp(entry + len - 4, ".csv") != 0 ||
+        written_by(entry, names, n))
+        return NULL;
+    size_t size = strlen(dir) + len + 2;
+    char *path = malloc(size);
+    struct stat st;
+    if (!path)
+        *oom = true;
+    else if (snprintf(path, size, "%s/%s", dir, entry) < 0 || stat(path, &st) != 0 ||
+             !S_ISREG(st.st_mode)) {
+        free(path);
+        path = NULL;
+    }
+    return path;
+}
+
+pe_status golden_stale(const char *dir, const char *const *names, size_t n, char ***stale,
+                       size_t *count, pe_error *err)
+{
+    *stale = NULL;
+    *count = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT ? PE_OK
+                               : pe_fail(err, PE_INTERNAL, dir, 0, 0, "cannot read the golden "
+                                         "directory: %s", strerror(errno));
+    size_t cap = 0;
+    bool oom = false;
+    for (struct dirent *e; !oom && (e = readdir(d)) != NULL;) {
+        char *path = stale_path(dir, e->d_name, names, n, &oom);
+        if (!path)
+            continue;
+        if (*count == cap) {
+            cap = cap ? 2 * cap : 8;
+            char **grown = realloc(*stale, cap * sizeof *grown);
+            if (!grown) {
+                free(path);
+                oom = true;
+                break;
+            }
+            *stale = grown;
+        }
+        (*stale)[(*count)++] = path;
+    }
+    closedir(d);
+    if (oom)
+        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    if (*count)
+        qsort(*stale, *count, sizeof **stale, cmp_text);
+    return PE_OK;
 }

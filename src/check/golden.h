@@ -63,4 +63,11 @@ pe_status golden_compare_run(const char *golden, const char *name, const pe_plan
                              const pe_eval_ctx *ctx, const pe_run_result *rr, int threads,
                              const pe_golden_options *opt, pe_golden_diff *diff, pe_error *err);
 
+/* The golden reports in dir — its *.csv files, in byte order of their
+ * names — that none of names[0..n) writes (as NAME.csv): each a malloc'd
+ * path in *stale (free each, then the array). A dir that does not exist
+ * holds none. */
+pe_status golden_stale(const char *dir, const char *const *names, size_t n, char ***stale,
+                       size_t *count, pe_error *err);
+
 #endif

@@ -86,8 +86,8 @@ static const command_help HELP[] = {
      "\n"
      "options:\n"
      "  --quiet             print errors only (no ok lines)\n" COMMON FOOTER},
-    {"check", "golden update-golden rel-tol abs-tol rank-tol max-lines top table threads quiet "
-              "catalog help ",
+    {"check", "golden update-golden rel-tol abs-tol rank-tol max-lines top table format threads "
+              "quiet catalog help ",
      "  check SCENARIO...      evaluate every expect: assertion; exit 1 on any miss\n",
      "usage: planeval check SCENARIO... [OPTIONS]\n"
      "\n"
@@ -112,7 +112,13 @@ static const command_help HELP[] = {
      "  --top K             with --golden: compare (or write) the K best rows only,\n"
      "                      as `run --top K` writes them\n"
      "  --update-golden     write the golden reports instead of comparing\n"
+     "                      (a golden report not there fails as 'missing golden\n"
+     "                      report'; *.csv in DIR no scenario checked writes are\n"
+     "                      listed as stale, which is no failure)\n"
      "  --table             numeric assertions as a Markdown table: expected, got, error %\n"
+     "  --format F          text (default), junit or json: stdout is then one JUnit XML\n"
+     "                      or JSON document of every scenario, assertion and golden\n"
+     "                      report (not with --table)\n"
      "  --threads N         worker threads (default: online cores)\n"
      "  --quiet             nothing on stderr but errors\n" COMMON FOOTER},
     {"explain", "plan quiet catalog help ",
