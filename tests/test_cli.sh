@@ -54,9 +54,11 @@ check "--version" '[ $rc -eq 0 ] && grep -q "^planeval " "$work/v"'
 "$planeval" --help >"$work/h"; rc=$?
 check "--help on stdout" '[ $rc -eq 0 ] && grep -q "usage: planeval" "$work/h"'
 
-# validate prints nothing on stdout and exits 0 on a good file.
-out=$("$planeval" validate "$scen" 2>/dev/null); rc=$?
-check "validate exits 0 with empty stdout" '[ $rc -eq 0 ] && [ -z "$out" ]'
+# validate prints its "ok" line with the counts on stdout, nothing on
+# stderr, and exits 0 on a good file.
+out=$("$planeval" validate "$scen" 2>"$work/validate.err"); rc=$?
+check "validate exits 0, its ok line on stdout, stderr empty" \
+    '[ $rc -eq 0 ] && [ "$(printf "%s\n" "$out" | grep -c ": ok (")" -eq 1 ] && [ ! -s "$work/validate.err" ]'
 
 # Degrees up to 2^53 are legal input: products of them overflow 64 bits and
 # must neither misbehave (UBSan in the sanitizer build) nor print garbage.

@@ -49,7 +49,7 @@ help_has() { # help_has COMMAND OPTION...
     for o in "$@"; do grep -q -- "$o" "$work/help.out" || return 1; done
 }
 check "run --help" 'help_has run --output --top --threads --quiet --shard --resume --catalog'
-check "check --help" 'help_has check --golden --rel-tol --abs-tol --top --update-golden --table'
+check "check --help" 'help_has check --golden --rel-tol --abs-tol --rank-tol --max-lines --top --update-golden --table --format'
 check "explain --help" 'help_has explain --plan --catalog'
 check "validate --help" 'help_has validate --quiet --catalog'
 check "merge --help" 'help_has merge --output --top --allow-partial'
@@ -113,5 +113,18 @@ for f in textbook refined; do
     check "fidelity: $f written: exits 0 (got $rc), no note" \
         '[ $rc -eq 0 ] && ! grep -q "note: the textbook model" "$work/hint-$f.err"'
 done
+
+# validate: the counts it exists to print go to stdout, errors to stderr.
+printf 'schema: planeval/v1\nname: broken\n' >"$work/broken.yaml"
+"$planeval" validate "$drill" "$work/broken.yaml" >"$work/validate.out" 2>"$work/validate.err"; rc=$?
+check "validate of a good and a bad file exits 2 (got $rc)" '[ $rc -eq 2 ]'
+check "the good file's counts are on stdout" \
+    'grep -Eq "^$drill: ok \(01-fit-the-model: [0-9]+ explicit plans" "$work/validate.out" && [ "$(wc -l <"$work/validate.out")" -eq 1 ]'
+check "the bad file's errors are on stderr, no ok line there" \
+    'grep -q "^$work/broken.yaml:" "$work/validate.err" && ! grep -q ": ok (" "$work/validate.err"'
+validate_sweep=$(find "$src/scenarios" -name '*.yaml' -not -path '*/catalog/*' -exec grep -l '^sweep:' {} + | LC_ALL=C sort | head -1)
+"$planeval" validate "$validate_sweep" >"$work/validate.out" 2>"$work/validate.err"; rc=$?
+check "a sweep's combinations and plans are counted on stdout (got $rc)" \
+    '[ $rc -eq 0 ] && grep -Eq ": ok \(.*a sweep of [0-9]+ combinations: [0-9]+ plans, [0-9]+ skipped\)$" "$work/validate.out" && [ ! -s "$work/validate.err" ]'
 
 finish

@@ -47,9 +47,9 @@ sed 's/^name: .*/name: a-yaml/' "$drill" >"$work/dir/a.yaml"
 sed 's/^name: .*/name: c-yaml/' "$drill" >"$work/dir/c.yaml"
 printf 'not yaml\n' >"$work/dir/notes.txt"
 "$planeval" validate "$work/dir" >"$work/out" 2>"$work/err"; rc=$?
-check "a directory's *.yaml and *.yml are read (got $rc)" '[ $rc -eq 0 ] && [ $(wc -l <"$work/err") -eq 3 ]'
+check "a directory's *.yaml and *.yml are read (got $rc)" '[ $rc -eq 0 ] && [ $(wc -l <"$work/out") -eq 3 ]'
 check "in byte order of their names" \
-    '[ "$(cut -d: -f1 "$work/err" | tr "\n" " ")" = "$work/dir/a.yaml $work/dir/b.yml $work/dir/c.yaml " ]'
+    '[ "$(cut -d: -f1 "$work/out" | tr "\n" " ")" = "$work/dir/a.yaml $work/dir/b.yml $work/dir/c.yaml " ]'
 
 mkdir -p "$work/empty"
 printf 'x\n' >"$work/empty/readme.txt"
@@ -58,7 +58,7 @@ check "a directory without YAML files exits 2 (got $rc)" '[ $rc -eq 2 ]'
 check "and names it" \
     '[ "$(cat "$work/err")" = "$work/empty: error: no *.yaml or *.yml file in this directory" ]'
 "$planeval" validate "$work/empty" "$drill" >"$work/out" 2>"$work/err"; rc=$?
-check "the other arguments still load (got $rc)" '[ $rc -eq 2 ] && grep -q "01-fit-the-model.yaml: ok" "$work/err"'
+check "the other arguments still load (got $rc)" '[ $rc -eq 2 ] && grep -q "01-fit-the-model.yaml: ok" "$work/out"'
 "$planeval" validate --catalog "$work/empty" "$drill" 2>"$work/err"; rc=$?
 check "--catalog DIR without YAML files exits 2 (got $rc)" '[ $rc -eq 2 ]'
 check "and names it" \

@@ -78,7 +78,7 @@ for i in 0 1 2; do "$planeval" run --quiet --shard $i/3 -o "$work/sh" "$work/two
 check "rank_by list: merged shards == one run" 'cmp -s "$work/two-merged.csv" "$two"'
 
 # validate: combinations and plans, before a run
-"$planeval" validate "$scen" 2>"$work/val"
+"$planeval" validate "$scen" >"$work/val"
 plans=$(awk -F, '$1 == "plans_evaluated" { print $2 }' "$work/full/$name.summary.csv")
 combos=$(awk -F, '$1 == "index_last" { print $2 }' "$work/full/$name.summary.csv")
 check "validate states combinations and plans ($combos, $plans)" \

@@ -89,56 +89,77 @@ bool expect_cell_matches(const pe_expect_check *c, const char *cell, char *why, 
     return false;
 }
 
+/* One assertion's outcome: its line on the sink's stream when it failed,
+ * and the outcome to the sink's observer. */
+static void report_outcome(const pe_expect_sink *sink, pe_check_tally *t,
+                           const pe_expect_outcome *o)
+{
+    if (o->ok)
+        t->passed++;
+    else
+        t->failed++;
+    if (!o->ok && sink->out)
+        fprintf(sink->out, "%s\n", o->message);
+    if (sink->outcome)
+        sink->outcome(sink->user, o);
+}
+
+/* best_plan: NAME, against the rank-1 row. */
+static void check_best_plan(const pe_scenario *s, const pe_expect *x, const pe_run_result *rr,
+                            const pe_expect_sink *sink, pe_check_tally *t)
+{
+    char line[2400] = "";
+    /* invalid plans rank last: an invalid first row means no valid plan */
+    const pe_row *best =
+        rr->row_count && rr->rows[0].result.status != PE_STATUS_INVALID ? &rr->rows[0] : NULL;
+    bool ok = best && ((best->name && strcmp(best->name, x->plan) == 0) ||
+                       (!is_plan_name(rr, x->plan) && strcmp(best->canon, x->plan) == 0));
+    if (!ok)
+        snprintf(line, sizeof line, "%s:%d:%d: %s: best_plan: expected '%s', got '%s'", s->file,
+                 x->line, x->col, s->name, x->plan,
+                 best ? (best->name ? best->name : best->canon) : "no valid plan");
+    pe_expect_outcome o = {s->name, s->file, x->line, x->col, x->plan, "best_plan", ok, line};
+    report_outcome(sink, t, &o);
+}
+
 void expect_check(const pe_scenario *s, const pe_plan_space *space, const pe_eval_ctx *ctx,
                   const pe_run_result *rr, const pe_expect_sink *sink, pe_check_tally *t)
 {
-    char cell[2048], want[128], why[2400];
+    char cell[2048], want[128], why[2400], line[4800];
     for (size_t e = 0; e < s->expect_count; e++) {
         const pe_expect *x = &s->expects[e];
         if (x->kind == PE_EXPECT_BEST_PLAN) {
-            /* invalid plans rank last: an invalid first row means no valid plan */
-            const pe_row *best = rr->row_count && rr->rows[0].result.status != PE_STATUS_INVALID
-                                     ? &rr->rows[0]
-                                     : NULL;
-            bool ok = best && ((best->name && strcmp(best->name, x->plan) == 0) ||
-                               (!is_plan_name(rr, x->plan) && strcmp(best->canon, x->plan) == 0));
-            if (ok) {
-                t->passed++;
-            } else {
-                t->failed++;
-                fprintf(sink->out, "%s:%d:%d: %s: best_plan: expected '%s', got '%s'\n", s->file,
-                        x->line, x->col, s->name, x->plan,
-                        best ? (best->name ? best->name : best->canon) : "no valid plan");
-            }
+            check_best_plan(s, x, rr, sink, t);
             continue;
         }
         size_t rank = 0;
         const pe_row *row = find_row(rr, x->plan, &rank);
         for (size_t k = 0; k < x->check_count; k++) {
             const pe_expect_check *c = &x->checks[k];
+            pe_expect_outcome o = {s->name, s->file, c->line, c->col, x->plan, c->column, false,
+                                   line};
             if (!row) { /* a canonical text that names no plan of the sweep */
-                t->failed++;
-                fprintf(sink->out, "%s:%d:%d: %s: plan '%s': no such plan was evaluated\n",
-                        s->file, c->line, c->col, s->name, x->plan);
+                snprintf(line, sizeof line, "%s:%d:%d: %s: plan '%s': no such plan was evaluated",
+                         s->file, c->line, c->col, s->name, x->plan);
                 if (sink->seen)
                     sink->seen(sink->user, s->name, x->plan, c, "");
+                report_outcome(sink, t, &o);
                 continue;
             }
             pe_plan plan;
             plans_at(space, row->index, &plan);
             report_format_cell(ctx, s->name, (long long)rank, &plan, row,
                                (pe_column)columns_find(c->column), cell, sizeof cell);
-            bool ok = expect_cell_matches(c, cell, why, sizeof why);
+            o.ok = expect_cell_matches(c, cell, why, sizeof why);
             if (sink->seen)
                 sink->seen(sink->user, s->name, x->plan, c, cell);
-            if (ok) {
-                t->passed++;
-                continue;
+            line[0] = '\0';
+            if (!o.ok) {
+                expect_text(c, want, sizeof want);
+                snprintf(line, sizeof line, "%s:%d:%d: %s: plan '%s': %s: expected %s, %s",
+                         s->file, c->line, c->col, s->name, x->plan, c->column, want, why);
             }
-            t->failed++;
-            expect_text(c, want, sizeof want);
-            fprintf(sink->out, "%s:%d:%d: %s: plan '%s': %s: expected %s, %s\n", s->file, c->line,
-                    c->col, s->name, x->plan, c->column, want, why);
+            report_outcome(sink, t, &o);
         }
     }
 }

@@ -2,8 +2,8 @@
  * "expect:") checked against its ranked run: each assertion's cell as the
  * report writes it, compared within the assertion's tolerance. A failed
  * assertion is one "FILE:LINE:COL: scenario: plan: ..." line on the sink's
- * stream; every assertion is also handed to the sink's observer, if any
- * (check --table collects the numeric ones). */
+ * stream; every assertion is also handed to the sink's observers, if any
+ * (check --table collects the numeric ones, --format every outcome). */
 #ifndef PLANEVAL_EXPECT_H
 #define PLANEVAL_EXPECT_H
 
@@ -20,12 +20,24 @@ typedef struct {
     unsigned long long passed, failed;
 } pe_check_tally;
 
+/* One assertion's outcome (check --format junit|json records each). */
 typedef struct {
-    FILE *out; /* where the lines of failed assertions go */
+    const char *scenario, *file;
+    int line, col;
+    const char *plan;    /* as the assertion names it */
+    const char *column;  /* "best_plan" for a best_plan assertion */
+    bool ok;
+    const char *message; /* the line of a failed assertion, no newline; "" when ok */
+} pe_expect_outcome;
+
+typedef struct {
+    FILE *out; /* where the lines of failed assertions go; NULL: nowhere */
     /* Each assertion of a plan and the report's cell for it ("" when the
      * plan or the figure is missing); NULL: none. */
     void (*seen)(void *user, const char *scenario, const char *plan, const pe_expect_check *c,
                  const char *cell);
+    /* Every assertion's outcome; NULL: none. */
+    void (*outcome)(void *user, const pe_expect_outcome *o);
     void *user;
 } pe_expect_sink;
 

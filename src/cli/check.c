@@ -20,6 +20,7 @@
 #include "core/columns.h"
 #include "check/expect.h"
 #include "check/golden.h"
+#include "check/results.h"
 #include "cli/commands.h"
 #include "input/load.h"
 #include "model/memory.h"
@@ -44,6 +45,10 @@ typedef struct {
     size_t nrows, caprows;
     bool table;
     char group[16]; /* of the scenario being checked (table_add copies it) */
+    pe_check_format format;
+    pe_check_results results; /* every outcome, for --format junit|json */
+    bool unrecorded;          /* an outcome could not be recorded (out of memory) */
+    unsigned long long missing; /* golden reports not there, of count.failed */
 } tally;
 
 static char *dup_text(const char *t)
@@ -277,7 +282,51 @@ static void table_free(tally *t)
     t->nrows = t->caprows = 0;
 }
 
-/* --golden: write the golden report (--update-golden) or compare with it. */
+/* expect_check's other observer: every outcome, for --format. */
+static void outcome_seen(void *user, const pe_expect_outcome *o)
+{
+    tally *t = user;
+    pe_error err = {0};
+    if (results_add_assertion(&t->results, o, &err) != PE_OK)
+        t->unrecorded = true;
+}
+
+/* --golden without --update-golden: compare, the difference lines on
+ * t->out (text) or kept for the document (--format junit|json). */
+static pe_status compare_golden(const char *golden, const pe_scenario *s,
+                                const pe_plan_space *space, const pe_eval_ctx *ctx,
+                                const pe_run_result *rr, const pe_command_options *opt, tally *t,
+                                pe_error *err)
+{
+    char *lines = NULL;
+    size_t len = 0;
+    FILE *out = t->format == PE_CHECK_TEXT ? t->out : open_memstream(&lines, &len);
+    if (!out)
+        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    pe_golden_options go = {.rel_tol = opt->golden_rel_tol, .abs_tol = opt->golden_abs_tol,
+                            .rank_tol = opt->golden_rank_tol, .max_lines = opt->golden_max_lines,
+                            .top_k = opt->top_k, .out = out};
+    pe_golden_diff diff;
+    pe_status st = golden_compare_run(golden, s->name, space, ctx, rr, opt->threads, &go, &diff,
+                                      err);
+    if (out != t->out)
+        fclose(out);
+    if (st == PE_OK) {
+        const bool differs = golden_differs(&diff);
+        if (differs)
+            t->count.failed++;
+        else
+            t->count.passed++;
+        st = results_add_golden(&t->results, golden, differs ? PE_GOLDEN_FAIL : PE_GOLDEN_PASS,
+                                &diff, lines ? lines : "", err);
+    }
+    free(lines);
+    return st;
+}
+
+/* --golden: write the golden report (--update-golden) or compare with it.
+ * A golden report not there is a failure of its own class: not written
+ * yet, not a regression. */
 static pe_status check_golden(const pe_scenario *s, const pe_plan_space *space,
                               const pe_eval_ctx *ctx, const pe_run_result *rr,
                               const pe_command_options *opt, tally *t, pe_error *err)
@@ -288,25 +337,19 @@ static pe_status check_golden(const pe_scenario *s, const pe_plan_space *space,
         pe_status st = golden_write_run(golden, space, ctx, rr, opt->top_k, opt->threads, err);
         if (st == PE_OK && !opt->quiet)
             fprintf(stderr, "%s: golden report written\n", golden);
+        if (st == PE_OK)
+            st = results_add_golden(&t->results, golden, PE_GOLDEN_WRITTEN, NULL, "", err);
         return st;
     }
     if (access(golden, F_OK) != 0) {
         t->count.failed++;
-        fprintf(t->out, "%s: no golden report (run with --update-golden to write it)\n", golden);
-        return PE_OK;
+        t->missing++;
+        if (t->format == PE_CHECK_TEXT)
+            fprintf(t->out, "%s: missing golden report: no such file (run with --update-golden "
+                    "to write it)\n", golden);
+        return results_add_golden(&t->results, golden, PE_GOLDEN_MISSING, NULL, "", err);
     }
-    pe_golden_options go = {.rel_tol = opt->golden_rel_tol, .abs_tol = opt->golden_abs_tol,
-                            .out = t->out};
-    bool differs = false;
-    pe_status st = golden_compare_run(golden, s->name, space, ctx, rr, opt->top_k, opt->threads,
-                                      &go, &differs, err);
-    if (st == PE_OK) {
-        if (differs)
-            t->count.failed++;
-        else
-            t->count.passed++;
-    }
-    return st;
+    return compare_golden(golden, s, space, ctx, rr, opt, t, err);
 }
 
 static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, tally *t,
@@ -335,7 +378,8 @@ static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, 
         return st;
     }
     file_group(s->file, t->group);
-    pe_expect_sink sink = {.out = t->out, .seen = table_seen, .user = t};
+    pe_expect_sink sink = {.out = t->format == PE_CHECK_TEXT ? t->out : NULL,
+                           .seen = table_seen, .outcome = outcome_seen, .user = t};
     expect_check(s, &space, &ctx, &rr, &sink, &t->count);
     if (opt->golden_dir)
         st = check_golden(s, &space, &ctx, &rr, opt, t, err);
@@ -344,11 +388,92 @@ static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, 
     return st;
 }
 
+/* One scenario file: recorded, loaded, checked; an error is handed to
+ * on_error (stderr) and recorded with the file. */
+static pe_status check_file(const char *path, const pe_catalog *catalog,
+                            const pe_command_options *opt, tally *t)
+{
+    pe_scenario s;
+    pe_error err = {0};
+    pe_status st = results_add_scenario(&t->results, path, &err);
+    if (st == PE_OK)
+        st = load_scenario(path, catalog, &s, &err);
+    if (st == PE_OK) {
+        st = results_name_scenario(&t->results, s.name, &err);
+        if (st == PE_OK)
+            st = check_one(&s, opt, t, &err);
+        scenario_free(&s);
+    }
+    if (st != PE_OK) {
+        opt->on_error(&err);
+        pe_error unrecorded = {0};
+        if (results_fail_scenario(&t->results, &err, &unrecorded) != PE_OK)
+            t->unrecorded = true;
+    }
+    return st;
+}
+
+/* --golden: the reports in DIR no checked scenario writes (a scenario that
+ * did not load writes none). A note, not a failure: a check of some
+ * scenarios only sees the others' reports as stale too. */
+static pe_status find_stale(const pe_command_options *opt, tally *t, pe_error *err)
+{
+    const pe_check_results *r = &t->results;
+    const char **names = malloc((r->nscenarios ? r->nscenarios : 1) * sizeof *names);
+    if (!names)
+        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    size_t n = 0;
+    for (size_t i = 0; i < r->nscenarios; i++)
+        if (r->scenarios[i].name[0])
+            names[n++] = r->scenarios[i].name;
+    char **stale = NULL;
+    size_t count = 0;
+    pe_status st = golden_stale(opt->golden_dir, names, n, &stale, &count, err);
+    for (size_t i = 0; i < count; i++) {
+        if (st == PE_OK)
+            st = results_add_stale(&t->results, stale[i], err);
+        if (t->format == PE_CHECK_TEXT)
+            fprintf(t->out, "%s: stale golden report: no scenario checked writes it\n", stale[i]);
+        free(stale[i]);
+    }
+    free(stale);
+    free(names);
+    return st;
+}
+
+/* The closing line: "N passed, N failed", what kind some failures were,
+ * the stale reports. */
+static void print_closing(const tally *t)
+{
+    printf("%llu passed, %llu failed", t->count.passed, t->count.failed);
+    if (t->missing)
+        printf(", %llu of them %s", t->missing,
+               t->missing == 1 ? "a missing golden report" : "missing golden reports");
+    if (t->results.nstale)
+        printf("; %zu stale golden report%s", t->results.nstale,
+               t->results.nstale == 1 ? "" : "s");
+    printf("\n");
+}
+
+/* --table: the table, then the miss lines kept back for it (the stream's
+ * buffer and length are set when it is closed). */
+static void print_table(tally *t, char **misses, size_t *misses_len)
+{
+    table_print(t);
+    table_free(t);
+    if (t->out != stdout) {
+        fclose(t->out);
+        if (*misses_len)
+            printf("\n%s", *misses);
+    }
+    free(*misses);
+}
+
 int command_check(const pe_catalog *catalog, const pe_file_list *files,
                   const pe_command_options *opt)
 {
+    pe_error err = {0};
     if (opt->top_k && !opt->golden_dir) {
-        pe_error err = {0};
         pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0,
                 "check: --top K applies to the --golden reports only (the expect: assertions "
                 "see every plan)");
@@ -356,7 +481,7 @@ int command_check(const pe_catalog *catalog, const pe_file_list *files,
         return PE_BAD_INPUT;
     }
     int status = PE_OK;
-    tally t = {.out = stdout, .table = opt->table};
+    tally t = {.out = stdout, .table = opt->table, .format = opt->format};
     char *misses = NULL;
     size_t misses_len = 0;
     if (opt->table) { /* miss lines wait until the table is printed */
@@ -365,29 +490,25 @@ int command_check(const pe_catalog *catalog, const pe_file_list *files,
             t.out = stdout;
     }
     for (size_t i = 0; i < files->count; i++) {
-        pe_scenario s;
-        pe_error err = {0};
-        pe_status st = load_scenario(files->paths[i], catalog, &s, &err);
-        if (st == PE_OK) {
-            st = check_one(&s, opt, &t, &err);
-            scenario_free(&s);
-        }
-        if (st != PE_OK) {
-            opt->on_error(&err);
-            status = status > (int)st ? status : (int)st;
-        }
+        pe_status st = check_file(files->paths[i], catalog, opt, &t);
+        status = status > (int)st ? status : (int)st;
     }
-    if (opt->table) {
-        table_print(&t);
-        table_free(&t);
-        if (t.out != stdout) {
-            fclose(t.out);
-            if (misses_len)
-                printf("\n%s", misses);
-            free(misses);
-        }
+    pe_status st = opt->golden_dir ? find_stale(opt, &t, &err) : PE_OK;
+    if (st == PE_OK && t.unrecorded)
+        st = pe_fail(&err, PE_INTERNAL, NULL, 0, 0, "out of memory: the results are incomplete");
+    if (st != PE_OK) {
+        opt->on_error(&err);
+        status = status > (int)st ? status : (int)st;
     }
-    printf("%llu passed, %llu failed\n", t.count.passed, t.count.failed);
+    if (opt->table)
+        print_table(&t, &misses, &misses_len);
+    if (opt->format == PE_CHECK_JSON)
+        results_write_json(&t.results, stdout);
+    else if (opt->format == PE_CHECK_JUNIT)
+        results_write_junit(&t.results, stdout);
+    else
+        print_closing(&t);
+    results_free(&t.results);
     if (t.count.failed && status < PE_CHECK_FAILED)
         status = PE_CHECK_FAILED;
     return status;

@@ -31,6 +31,9 @@ typedef struct {
 pe_status file_list_add(pe_file_list *l, const char *path, const char *name);
 void file_list_free(pe_file_list *l);
 
+/* check --format: lines for people, or one document for a machine. */
+typedef enum { PE_CHECK_TEXT, PE_CHECK_JUNIT, PE_CHECK_JSON } pe_check_format;
+
 typedef struct {
     const char *output_dir; /* run: report directory; merge: the output file */
     bool output_given;      /* -o was given */
@@ -42,6 +45,9 @@ typedef struct {
     bool update_golden;     /* check: rewrite them instead */
     double golden_rel_tol;  /* check: numeric cells' relative tolerance */
     double golden_abs_tol;  /* check: numeric cells' absolute tolerance */
+    uint64_t golden_rank_tol;  /* check: a rank move of at most this is no failure */
+    uint64_t golden_max_lines; /* check: difference lines printed per golden report; 0 = all */
+    pe_check_format format;    /* check: --format text|junit|json */
     bool table;             /* check: print published vs predicted as a Markdown table */
     double measured_step_s; /* calibrate: measured step time, 0 = not given */
     double measured_peak_gib; /* calibrate: measured peak memory, 0 = not given */

@@ -20,7 +20,7 @@ enum {
     OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,
     OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY, OPT_TABLE, OPT_SHARD, OPT_RESUME,
     OPT_HTML, OPT_STATUS, OPT_PARETO, OPT_DIGITS,
-    OPT_ALLOW_PARTIAL, OPT_ABS_TOL, OPT_FIT
+    OPT_ALLOW_PARTIAL, OPT_ABS_TOL, OPT_FIT, OPT_RANK_TOL, OPT_MAX_LINES, OPT_FORMAT
 };
 
 static const struct option OPTIONS[] = {
@@ -46,6 +46,9 @@ static const struct option OPTIONS[] = {
     {"pareto", no_argument, NULL, OPT_PARETO},
     {"digits", required_argument, NULL, OPT_DIGITS},
     {"fit", required_argument, NULL, OPT_FIT},
+    {"rank-tol", required_argument, NULL, OPT_RANK_TOL},
+    {"max-lines", required_argument, NULL, OPT_MAX_LINES},
+    {"format", required_argument, NULL, OPT_FORMAT},
     {NULL, 0, NULL, 0},
 };
 
@@ -111,6 +114,33 @@ static int take_tol(int c, const char *arg, pe_command_options *opt)
     return TAKEN;
 }
 
+/* --rank-tol N, --max-lines N (check --golden): a whole number >= 0. */
+static int take_count(int c, const char *arg, pe_command_options *opt)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(arg, &end, 10);
+    if (errno || *end || arg[0] < '0' || arg[0] > '9')
+        return cli_usage_error(c == OPT_RANK_TOL ? "--rank-tol needs a whole number >= 0, got '%s'"
+                                                 : "--max-lines needs a whole number >= 0 (0: "
+                                                   "every line), got '%s'",
+                               arg);
+    *(c == OPT_RANK_TOL ? &opt->golden_rank_tol : &opt->golden_max_lines) = n;
+    return TAKEN;
+}
+
+/* --format text|junit|json (check). */
+static int take_format(const char *arg, pe_command_options *opt)
+{
+    static const char *const names[] = {"text", "junit", "json"};
+    for (int f = 0; f < 3; f++)
+        if (strcmp(arg, names[f]) == 0) {
+            opt->format = (pe_check_format)f;
+            return TAKEN;
+        }
+    return cli_usage_error("--format needs text, junit or json, got '%s'", arg);
+}
+
 /* --status ok,over_time: the statuses a report writes. */
 static int take_status(const char *arg, pe_command_options *opt)
 {
@@ -151,6 +181,9 @@ static int check_combinations(const pe_command_options *opt)
 {
     if (opt->update_golden && !opt->golden_dir)
         return cli_usage_error("%s", "--update-golden needs --golden DIR");
+    if (opt->format != PE_CHECK_TEXT && opt->table)
+        return cli_usage_error("%s", "--format junit|json cannot be combined with --table (the "
+                                     "table is Markdown for people)");
     if (opt->pareto && opt->status_mask && !(opt->status_mask & 1u << PE_STATUS_OK))
         return cli_usage_error("%s", "--pareto writes ok plans only: --status must include ok");
     if (opt->pareto && opt->shard_count)
@@ -221,6 +254,9 @@ static int take_option(int c, char **argv, pe_command_options *opt, const char *
     case OPT_FIT: opt->fit_numbers = optarg; return TAKEN; /* names checked by calibrate */
     case OPT_REL_TOL:
     case OPT_ABS_TOL: return take_tol(c, optarg, opt);
+    case OPT_RANK_TOL:
+    case OPT_MAX_LINES: return take_count(c, optarg, opt);
+    case OPT_FORMAT: return take_format(optarg, opt);
     default: return cli_usage_error("unknown option '%s' or a missing value", argv[optind - 1]);
     }
 }
@@ -258,7 +294,8 @@ static int run_over_files(int argc, char **argv, int first, const char *catalog_
 int cli_scenario_command(int argc, char **argv, pe_command_fn handler, const cli_context *ctx)
 {
     pe_command_options opt = {.output_dir = "out", .on_error = cli_print_error,
-                              .golden_rel_tol = 1e-9, .stop = ctx->stop};
+                              .golden_rel_tol = 1e-9, .golden_max_lines = 50,
+                              .stop = ctx->stop};
     const char *catalog_dir = NULL;
     char msg[256];
     if (!long_options_spelled_out(argc, argv, 1, OPTIONS, "o:", msg, sizeof msg))

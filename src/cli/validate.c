@@ -1,4 +1,7 @@
-/* validate.c — `planeval validate`: load and validate only (commands.h). */
+/* validate.c — `planeval validate`: load and validate only (commands.h).
+ * The "ok" line of each good file, with its plan counts, is what validate
+ * exists to print: it goes to stdout (a script reads the counts there);
+ * errors go to stderr. */
 #include <stdio.h>
 
 #include "cli/commands.h"
@@ -13,7 +16,7 @@ static int worst(int a, int b) { return a > b ? a : b; }
 static pe_status print_size(const char *path, const pe_scenario *s, pe_error *err)
 {
     if (!s->sweep.present) {
-        fprintf(stderr, "%s: ok (%s: %zu explicit plans)\n", path, s->name, s->plan_count);
+        printf("%s: ok (%s: %zu explicit plans)\n", path, s->name, s->plan_count);
         return PE_OK;
     }
     pe_plan_space space;
@@ -21,18 +24,17 @@ static pe_status print_size(const char *path, const pe_scenario *s, pe_error *er
     if (st != PE_OK)
         return st;
     if (space.sweep_count > 10000000000ull) { /* counting alone would take minutes */
-        fprintf(stderr, "%s: ok (%s: %zu explicit plans and a sweep of %llu combinations, too "
-                        "many to count its plans here)\n",
-                path, s->name, s->plan_count, (unsigned long long)space.sweep_count);
+        printf("%s: ok (%s: %zu explicit plans and a sweep of %llu combinations, too "
+               "many to count its plans here)\n",
+               path, s->name, s->plan_count, (unsigned long long)space.sweep_count);
         plans_free(&space);
         return PE_OK;
     }
     uint64_t plans = plans_count(&space, NULL) - space.explicit_count;
-    fprintf(stderr,
-            "%s: ok (%s: %zu explicit plans and a sweep of %llu combinations: %llu plans, %llu "
-            "skipped)\n",
-            path, s->name, s->plan_count, (unsigned long long)space.sweep_count,
-            (unsigned long long)plans, (unsigned long long)(space.sweep_count - plans));
+    printf("%s: ok (%s: %zu explicit plans and a sweep of %llu combinations: %llu plans, %llu "
+           "skipped)\n",
+           path, s->name, s->plan_count, (unsigned long long)space.sweep_count,
+           (unsigned long long)plans, (unsigned long long)(space.sweep_count - plans));
     plans_free(&space);
     return PE_OK;
 }
@@ -50,8 +52,10 @@ int command_validate(const pe_catalog *catalog, const pe_file_list *files,
             status = worst(status, st);
             continue;
         }
-        if (!opt->quiet)
+        if (!opt->quiet) {
             st = print_size(files->paths[i], &s, &err);
+            fflush(stdout); /* in file order beside the errors on stderr */
+        }
         if (st != PE_OK) {
             opt->on_error(&err);
             status = worst(status, st);
