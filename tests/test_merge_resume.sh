@@ -144,6 +144,46 @@ else
     head -c $(($(wc -c <"$work/pristine") / 2)) "$work/pristine" >"$ck"; try "cut in half"
     { cat "$work/pristine"; echo 12345; } >"$ck"; try "a line appended"
     check "every damaged checkpoint refused with exit 2 ($refused of $damaged)" '[ $refused -eq $damaged ] && [ $damaged -gt 20 ]'
+    # forgeries with a valid checksum: the rows kept must be distinct plans of
+    # the done prefix [first, next), as many as the counts call for, and the
+    # counts must add up to that prefix
+    if command -v python3 >/dev/null; then
+        # resign SED_SCRIPT: the pristine checkpoint edited, its CRC-32 line redone
+        resign() {
+            sed '$d' "$work/pristine" | sed "$1" >"$work/body"
+            python3 -c 'import sys, zlib; b = open(sys.argv[1], "rb").read(); sys.stdout.buffer.write(b + b"crc32 %08x\n" % zlib.crc32(b))' "$work/body" >"$ck"
+        }
+        ck_field() { awk -v k="$1" '$1 == k { print $2; exit }' "$work/pristine"; }
+        next_index=$(ck_field next) row_line=$(($(grep -n '^rows ' "$work/pristine" | cut -d: -f1) + 1))
+        first_row=$(sed -n "${row_line}p" "$work/pristine")
+        # a combination of the done prefix that is no plan: a one-index shard that skips it
+        skipped_index=
+        for ((i = 1; i < 200 && i < next_index; i++)); do
+            "$planeval" run --quiet --shard $i/57788640 -o "$work/one" "$big"
+            if [ "$(field "$work/one/$bigname.shard-$i-of-57788640.summary.csv" plans_skipped)" = 1 ]; then
+                skipped_index=$i; break
+            fi
+        done
+        forged() { # forged WHAT MESSAGE: the re-signed checkpoint in $ck is refused as damaged
+            "$planeval" run --quiet --resume --threads 1 --top 30 -o "$work/ck" "$big" 2>"$work/err"; rc=$?
+            message=$2
+            check "a re-signed checkpoint with $1: exit 2 (got $rc), '$2'" \
+                '[ $rc -eq 2 ] && grep -q "damaged checkpoint: $message" "$work/err" && [ ! -e "$work/ck/$bigname.csv" ]'
+        }
+        resign "$((row_line + 1))s/.*/$first_row/"
+        forged "a kept row repeated" "kept row $first_row appears twice"
+        resign "${row_line}s/.*/$next_index/"
+        forged "a kept row past the done prefix" "kept row $next_index lies outside the plan indices done \[0, $next_index)"
+        resign "${row_line}s/.*/$skipped_index/"
+        forged "a kept row that is a skipped combination ($skipped_index)" "kept row $skipped_index is not a plan of this sweep"
+        rows_kept=$(ck_field rows) evaluated=$(ck_field evaluated)
+        resign "${row_line}d; s/^rows $rows_kept\$/rows $((rows_kept - 1))/"
+        forged "a kept row dropped" "it keeps $((rows_kept - 1)) rows where its counts call for $rows_kept"
+        resign "s/^evaluated $evaluated\$/evaluated $((evaluated + 1))/"
+        forged "one plan more evaluated" "its counts (.*) do not add up to the $next_index plan indices done"
+    else
+        echo "note: no python3 to re-sign checkpoints; the forged-checkpoint cases are skipped"
+    fi
     cp "$work/pristine" "$ck"
     "$planeval" run --quiet --resume --threads 2 --top 30 -o "$work/ck" "$big"; rc=$?
     "$planeval" run --quiet --threads 2 --top 30 -o "$work/ck-ref" "$big"

@@ -95,8 +95,9 @@ static void run_range(const pe_scenario *s, const pe_command_options *opt,
 /* --resume: continue from the checkpoint at ckpt_path when there is one
  * and it belongs to this scenario text and these options (*resumed). */
 static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt,
-                             const char *ckpt_path, pe_checkpoint *ckpt, pe_run_options *ro,
-                             bool *resumed, pe_error *err)
+                             const pe_plan_space *space, const char *ckpt_path,
+                             pe_checkpoint *ckpt, pe_run_options *ro, bool *resumed,
+                             pe_error *err)
 {
     if (access(ckpt_path, F_OK) != 0) {
         if (!opt->quiet)
@@ -112,6 +113,10 @@ static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt
                      "this checkpoint belongs to another scenario text or other options "
                      "(--top, --shard, --status); rerun those, or remove it to start over");
         checkpoint_free(&old);
+    } else if (st == PE_OK) {
+        st = checkpoint_check_plans(ckpt_path, &old, space, opt->status_mask, err);
+        if (st != PE_OK)
+            checkpoint_free(&old);
     }
     if (st != PE_OK)
         return st;
@@ -261,7 +266,7 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
     ckpt.fingerprint ^= opt->status_mask * 0x9e3779b97f4a7c15ull; /* --status: other rows kept */
     bool resumed = false;
     if (st == PE_OK && opt->resume)
-        st = resume_from(s, opt, paths.checkpoint, &ckpt, &ro, &resumed, err);
+        st = resume_from(s, opt, &space, paths.checkpoint, &ckpt, &ro, &resumed, err);
     if (st == PE_OK)
         note_full_report_memory(s, opt, &ro);
     pe_run_result rr = {0};
