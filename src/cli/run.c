@@ -136,19 +136,27 @@ static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt
 }
 
 /* A full report keeps a row per plan in memory until it is ranked: say so,
- * with what that may take, before a sweep big enough for that to matter. */
+ * with what that may take, before a sweep big enough for that to matter.
+ * The rows kept are the plans of the range, not its combinations (skipped
+ * ones keep nothing), counted only when the combinations alone could be
+ * that many; --status drops rows by a status known only once evaluated,
+ * so then the figure is a bound. */
 static void note_full_report_memory(const pe_scenario *s, const pe_command_options *opt,
-                                    const pe_run_options *ro)
+                                    const pe_plan_space *space, const pe_run_options *ro)
 {
     uint64_t combinations = ro->last - ro->first;
     if (opt->top_k || opt->quiet || combinations <= BIG_SWEEP_COMBINATIONS)
         return;
+    uint64_t plans = runner_count_plans(space, ro->first, ro->last);
+    if (plans <= BIG_SWEEP_COMBINATIONS)
+        return;
     fprintf(stderr,
-            "%s: note: %llu combinations and no --top: every plan's row is kept in memory to "
-            "rank the full report, about %.0f bytes a row (measured), so up to %.3g GiB; "
-            "--top K keeps only K\n",
-            s->name, (unsigned long long)combinations, FULL_REPORT_BYTES_PER_ROW,
-            (double)combinations * FULL_REPORT_BYTES_PER_ROW / PE_GIB);
+            "%s: note: %llu plans (of %llu combinations) and no --top: every plan's row%s is "
+            "kept in memory to rank the full report, about %.0f bytes a row (measured), so up "
+            "to %.3g GiB; --top K keeps only K\n",
+            s->name, (unsigned long long)plans, (unsigned long long)combinations,
+            opt->status_mask ? " of the statuses asked for (--status)" : "",
+            FULL_REPORT_BYTES_PER_ROW, (double)plans * FULL_REPORT_BYTES_PER_ROW / PE_GIB);
 }
 
 /* A signal stopped the sweep, or the ranking or writing after it: the
@@ -268,7 +276,7 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
     if (st == PE_OK && opt->resume)
         st = resume_from(s, opt, &space, paths.checkpoint, &ckpt, &ro, &resumed, err);
     if (st == PE_OK)
-        note_full_report_memory(s, opt, &ro);
+        note_full_report_memory(s, opt, &space, &ro);
     pe_run_result rr = {0};
     if (st == PE_OK)
         st = runner_run(&space, &ctx, &ro, &rr, err);

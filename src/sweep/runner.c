@@ -47,6 +47,27 @@ void runner_shard_range(uint64_t total, uint64_t i, uint64_t n, uint64_t *first,
     *last = *first + base + (i < extra ? 1 : 0);
 }
 
+uint64_t runner_count_plans(const pe_plan_space *space, uint64_t first, uint64_t last)
+{
+    uint64_t plans = 0;
+    pe_plan_cursor cur;
+    plans_seek(space, first, &cur);
+    while (cur.index < last) {
+        pe_plan plan;
+        uint64_t span;
+        int axis;
+        if (plans_cursor_plan(space, &cur, &plan, &span, &axis) == PE_SKIP_NONE) {
+            plans++;
+            plans_advance(space, &cur, 1);
+        } else if (span < last - cur.index) {
+            plans_next_at_axis(space, &cur, axis);
+        } else {
+            break; /* the rest of the range is skipped */
+        }
+    }
+    return plans;
+}
+
 /* ---------------------------------------------------------- kept rows */
 
 static void swap_rows(pe_row *a, pe_row *b)

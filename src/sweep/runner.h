@@ -61,6 +61,10 @@ typedef struct {
  * differing by at most one. */
 void runner_shard_range(uint64_t total, uint64_t i, uint64_t n, uint64_t *first, uint64_t *last);
 
+/* The plans among plan indices [first, last): the combinations that are
+ * not skipped (whole skipped sub-trees are stepped over at once). */
+uint64_t runner_count_plans(const pe_plan_space *space, uint64_t first, uint64_t last);
+
 pe_status runner_run(const pe_plan_space *space, const pe_eval_ctx *ctx,
                      const pe_run_options *opt, pe_run_result *out, pe_error *err);
 void runner_free(pe_run_result *r);
