@@ -28,7 +28,7 @@ typedef struct {
     "  --help              this text\n"
 
 static const command_help HELP[] = {
-    {"run", "output top threads quiet shard resume html status pareto digits catalog help ",
+    {"run", "output top threads quiet progress shard resume html status pareto digits catalog help ",
      "  run SCENARIO...        evaluate every plan, write DIR/<name>.csv ranked\n",
      "usage: planeval run SCENARIO... [OPTIONS]\n"
      "\n"
@@ -41,6 +41,8 @@ static const command_help HELP[] = {
      "  --top K             write only the K best rows (the summary counts all)\n"
      "  --threads N         worker threads (default: online cores)\n"
      "  --quiet             no summary or progress on stderr\n"
+     "  --progress SECONDS  off a terminal (a batch job's log), a progress line every\n"
+     "                      SECONDS (default 60; 0: none); a terminal redraws it\n"
      "  --shard I/N         evaluate the I-th of N equal parts of the plans (0 <= I < N);\n"
      "                      writes DIR/<name>.shard-I-of-N.csv, joined by `planeval merge`\n"
      "  --resume            continue an interrupted run from DIR/<name>.checkpoint\n"

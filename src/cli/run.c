@@ -262,11 +262,18 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
         return st;
     pe_eval_ctx ctx;
     evaluate_prepare(s, &ctx);
+    /* a terminal redraws the progress; a log (a batch job's) gets a plain
+     * line every --progress seconds */
+    const bool terminal = isatty(STDERR_FILENO), shown = !opt->quiet && opt->progress_s != 0;
     pe_run_options ro = {.threads = opt->threads,
                          .top_k = opt->top_k,
                          .status_mask = opt->status_mask,
                          .stop = opt->stop,
-                         .progress = !opt->quiet && isatty(STDERR_FILENO)};
+                         .progress = shown && terminal,
+                         .progress_every_s = !shown || terminal ? 0
+                                             : opt->progress_s < 0 ? RUN_PROGRESS_DEFAULT_S
+                                                                   : opt->progress_s,
+                         .progress_label = s->name};
     run_paths paths;
     run_range(s, opt, &space, &ro, &paths);
     pe_checkpoint ckpt = {0};

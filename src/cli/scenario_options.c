@@ -20,7 +20,7 @@ enum {
     OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,
     OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY, OPT_TABLE, OPT_SHARD, OPT_RESUME,
     OPT_HTML, OPT_STATUS, OPT_PARETO, OPT_DIGITS,
-    OPT_ALLOW_PARTIAL, OPT_ABS_TOL, OPT_FIT
+    OPT_ALLOW_PARTIAL, OPT_ABS_TOL, OPT_FIT, OPT_PROGRESS
 };
 
 static const struct option OPTIONS[] = {
@@ -46,6 +46,7 @@ static const struct option OPTIONS[] = {
     {"pareto", no_argument, NULL, OPT_PARETO},
     {"digits", required_argument, NULL, OPT_DIGITS},
     {"fit", required_argument, NULL, OPT_FIT},
+    {"progress", required_argument, NULL, OPT_PROGRESS},
     {NULL, 0, NULL, 0},
 };
 
@@ -146,6 +147,19 @@ static int take_digits(const char *arg, pe_command_options *opt)
     return TAKEN;
 }
 
+/* --progress SECONDS: a progress line every SECONDS off a terminal, 0 none. */
+static int take_progress(const char *arg, pe_command_options *opt)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(arg, &end, 10);
+    if (errno || *end || end == arg || arg[0] == '-' || arg[0] == '+' || n > 86400)
+        return cli_usage_error("--progress needs a whole number of seconds in 0..86400 (0: no "
+                               "progress), got '%s'", arg);
+    opt->progress_s = (int)n;
+    return TAKEN;
+}
+
 /* Options that do not go together (after every option is read). */
 static int check_combinations(const pe_command_options *opt)
 {
@@ -219,6 +233,7 @@ static int take_option(int c, char **argv, pe_command_options *opt, const char *
     case OPT_PARETO: opt->pareto = true; return TAKEN;
     case OPT_DIGITS: return take_digits(optarg, opt);
     case OPT_FIT: opt->fit_numbers = optarg; return TAKEN; /* names checked by calibrate */
+    case OPT_PROGRESS: return take_progress(optarg, opt);
     case OPT_REL_TOL:
     case OPT_ABS_TOL: return take_tol(c, optarg, opt);
     default: return cli_usage_error("unknown option '%s' or a missing value", argv[optind - 1]);
@@ -258,7 +273,7 @@ static int run_over_files(int argc, char **argv, int first, const char *catalog_
 int cli_scenario_command(int argc, char **argv, pe_command_fn handler, const cli_context *ctx)
 {
     pe_command_options opt = {.output_dir = "out", .on_error = cli_print_error,
-                              .golden_rel_tol = 1e-9, .stop = ctx->stop};
+                              .golden_rel_tol = 1e-9, .stop = ctx->stop, .progress_s = -1};
     const char *catalog_dir = NULL;
     char msg[256];
     if (!long_options_spelled_out(argc, argv, 1, OPTIONS, "o:", msg, sizeof msg))

@@ -9,7 +9,9 @@
  * chunks: every chunk handed out is finished, so what is done is always the
  * prefix [first, next) — a checkpoint is that position plus the kept rows.
  * The ranking of a full report honours it too (interrupted, next == last,
- * no rows: resuming re-evaluates the rows without counting them again). */
+ * no rows: resuming re-evaluates the rows without counting them again).
+ * Progress on stderr reads the shared counters only: when a line is
+ * written never changes what is evaluated, kept or ranked. */
 #ifndef PLANEVAL_RUNNER_H
 #define PLANEVAL_RUNNER_H
 
@@ -39,6 +41,10 @@ typedef struct {
     uint64_t first, last; /* index range [first, last): the shard; last 0 = all */
     volatile sig_atomic_t *stop; /* non-zero: finish the chunks in hand and stop */
     bool progress;  /* plans done, plans/s, ETA on stderr a few times a second */
+    /* off a terminal: one plain line (no carriage return, no escape code)
+     * every this many seconds, naming progress_label; 0: none */
+    double progress_every_s;
+    const char *progress_label;
     /* resume: [first, resume_next) is done; its counts and (top-K) kept rows */
     uint64_t resume_next;
     const pe_run_counts *resume_counts;
