@@ -28,6 +28,32 @@ check "summaries carry index_total, top_k and both CRC-32s" \
 merge "$(shard 0)" "$(shard 1)" "$(shard 2)" -o "$work/m.csv"; rc=$?
 check "three shards merge (exit $rc) into the single run's report" '[ $rc -eq 0 ] && cmp -s "$work/m.csv" "$work/single/$name.csv"'
 
+# the merged summary is the one run writes, but for the machine's figures
+same_summary() { # same_summary A B: equal but for threads, wall_s, plans_per_s
+    diff <(grep -v "^threads,\|^wall_s,\|^plans_per_s," "$1") <(grep -v "^threads,\|^wall_s,\|^plans_per_s," "$2") >"$work/summary.diff"
+}
+check "the merged summary beside it is the single run's (but threads, wall_s, plans_per_s)" \
+    'same_summary "$work/single/$name.summary.csv" "$work/m.summary.csv"'
+wall_sum=$(for i in 0 1 2; do field "$(summary $i)" wall_s; done | awk '{ s += $1 } END { printf "%.6g", s }')
+check "... its wall_s is the shards' added up ($wall_sum), its threads theirs" \
+    '[ "$(field "$work/m.summary.csv" wall_s)" = "$wall_sum" ] && [ "$(field "$work/m.summary.csv" threads)" = "$(field "$(summary 0)" threads)" ]'
+"$planeval" html --quiet "$work/m.csv" -o "$work/page"
+check "... so planeval html of the merged report has the facts and the sweep's counts" \
+    'grep -q "80 layers, hidden 8192" "$work/page/m.html" && ! grep -q "no summary beside the report" "$work/page/m.html"'
+"$planeval" run --quiet --pareto -o "$work/single-pareto" "$scen"
+merge --pareto "$(shard 0)" "$(shard 1)" "$(shard 2)" -o "$work/mp.csv"; rc=$?
+check "merge --pareto (exit $rc) writes the report and summary of run --pareto" \
+    '[ $rc -eq 0 ] && cmp -s "$work/mp.csv" "$work/single-pareto/$name.csv" &&
+     same_summary "$work/single-pareto/$name.summary.csv" "$work/mp.summary.csv"'
+mkdir -p "$work/facts" && cp "$work"/sh/* "$work/facts/"
+sed -i 's/^fact: reserve,10 GiB per GPU$/fact: reserve,12 GiB per GPU/' "$work/facts/$name.shard-2-of-3.summary.csv"
+merge "$work"/facts/$name.shard-*-of-3.csv -o "$work/mf.csv"; rc=$?
+check "shards whose summaries' facts differ: exit 2 (got $rc), nothing written" \
+    '[ $rc -eq 2 ] && grep -q "shard-2-of-3.summary.csv: error: its facts differ from .*shard-0-of-3.summary.csv.s (.fact: reserve.)" "$work/err" && [ ! -e "$work/mf.csv" ]'
+"$planeval" merge "$(shard 0)" "$(shard 1)" "$(shard 2)" -o "$work/merged.txt" 2>"$work/err"; rc=$?
+check "-o without .csv: merged (exit $rc), no summary, and stderr says so" \
+    '[ $rc -eq 0 ] && cmp -s "$work/merged.txt" "$work/single/$name.csv" && grep -q "does not end in .csv: no summary written" "$work/err"'
+
 for missing in 0 1 2; do
     given=()
     for i in 0 1 2; do [ $i = $missing ] || given+=("$(shard $i)"); done
@@ -61,6 +87,10 @@ want=$(($(field "$(summary 0)" rows_written) + $(field "$(summary 2)" rows_writt
 check "--allow-partial merges two of three shards (exit $rc, $rows of $want rows) and warns" \
     '[ $rc -eq 0 ] && [ $rows = $want ] && grep -q "warning: partial merge: plan indices" "$work/err" &&
      grep -q "is a partial merge" "$work/err"'
+cp "$work/m.summary.csv" "$work/p.summary.csv"
+merge --allow-partial "$(shard 0)" "$(shard 2)" -o "$work/p.csv"; rc=$?
+check "... with no summary (its counts are not the sweep's): an old one beside it is removed" \
+    '[ $rc -eq 0 ] && [ ! -e "$work/p.summary.csv" ] && grep -q "no summary written beside .*p.csv: a partial merge" "$work/err"'
 merge --allow-partial "$(shard 0)" "$(shard 0)" -o "$work/p.csv"; rc=$?
 check "--allow-partial still refuses a shard given twice" '[ $rc -eq 2 ]'
 
@@ -77,7 +107,12 @@ for i in 0 1 2; do "$planeval" run --quiet --top 20 --shard $i/3 -o "$work/top" 
 merge "$work"/top/$name.shard-*-of-3.csv -o "$work/m.csv"; rc=$?
 check "top-20 shards merged without --top: exit 2 (got $rc)" '[ $rc -eq 2 ] && grep -q "kept only their best 20 rows" "$work/err"'
 merge --top 20 "$work"/top/$name.shard-*-of-3.csv -o "$work/m.csv"; rc=$?
-check "top-20 shards with --top 20 == a top-20 run" '[ $rc -eq 0 ] && cmp -s "$work/m.csv" "$work/top-single/$name.csv"'
+check "top-20 shards with --top 20 == a top-20 run, summary too" '[ $rc -eq 0 ] && cmp -s "$work/m.csv" "$work/top-single/$name.csv" &&
+    same_summary "$work/top-single/$name.summary.csv" "$work/m.summary.csv"'
+"$planeval" run --quiet --top 10 --pareto -o "$work/top-pareto" "$scen"
+merge --top 10 --pareto "$work"/top/$name.shard-*-of-3.csv -o "$work/m.csv"; rc=$?
+check "... and with --top 10 --pareto, run --top 10 --pareto's report and summary" '[ $rc -eq 0 ] && cmp -s "$work/m.csv" "$work/top-pareto/$name.csv" &&
+    same_summary "$work/top-pareto/$name.summary.csv" "$work/m.summary.csv"'
 
 # shards of two scenario texts
 sed 's/global_batch: /global_batch:  /' "$scen" >"$work/$name.yaml"
