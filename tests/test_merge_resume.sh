@@ -216,6 +216,25 @@ else
         forged "a kept row dropped" "it keeps $((rows_kept - 1)) rows where its counts call for $rows_kept"
         resign "s/^evaluated $evaluated\$/evaluated $((evaluated + 1))/"
         forged "one plan more evaluated" "its counts (.*) do not add up to the $next_index plan indices done"
+        # the same checkpoint as a --status ok run's (its fingerprint covers the
+        # statuses kept: xor the low 32 bits of 1 * 0x9e3779b97f4a7c15), with a
+        # kept row of an invalid plan, which --status ok would drop unseen
+        fingerprint=$(ck_field fingerprint) ok_done=$(awk '$1 == "status" { print $2 }' "$work/pristine")
+        invalid_index=
+        for ((i = 0; i < 200 && i < next_index; i++)); do
+            "$planeval" run --quiet --shard $i/57788640 -o "$work/one" "$big"
+            if [ "$(field "$work/one/$bigname.shard-$i-of-57788640.summary.csv" "status: invalid")" = 1 ]; then
+                invalid_index=$i; break
+            fi
+        done
+        if [ "$ok_done" -ge "$rows_kept" ] && [ -n "$invalid_index" ]; then
+            resign "s/^fingerprint .*/fingerprint $(printf %08x $((0x$fingerprint ^ 0x7f4a7c15)))/; ${row_line}s/.*/$invalid_index/"
+            "$planeval" run --quiet --resume --status ok --threads 1 --top 30 -o "$work/ck" "$big" 2>"$work/err"; rc=$?
+            check "a re-signed --status ok checkpoint keeping an invalid plan: exit 2 (got $rc), named" \
+                '[ $rc -eq 2 ] && grep -q "damaged checkpoint: kept row $invalid_index is of a status this run does not keep (--status)" "$work/err" && [ ! -e "$work/ck/$bigname.csv" ]'
+        else
+            echo "note: fewer than $rows_kept ok plans done before SIGINT; the --status forgery is skipped"
+        fi
     else
         echo "note: no python3 to re-sign checkpoints; the forged-checkpoint cases are skipped"
     fi

@@ -127,6 +127,7 @@ static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt
     ro->resume_counts = &ckpt->counts;
     ro->resume_rows = ckpt->rows;
     ro->resume_row_count = ckpt->row_count;
+    ro->resume_path = ckpt_path;
     *resumed = true;
     if (!opt->quiet)
         fprintf(stderr, "%s: resuming at plan index %llu of [%llu, %llu)\n", s->name,

@@ -174,6 +174,27 @@ static bool visit(worker *w, uint64_t index, bool count)
     return visit_plan(w, index, &plan, count);
 }
 
+/* The rows kept before the restart, evaluated again (pure), not counted.
+ * Fewer than top_k of them, so each is kept unless --status drops it: a
+ * checkpoint of this run never holds such a row (its fingerprint covers
+ * --status), so one that does was edited, and would lose a best plan. */
+static pe_status keep_resumed_rows(worker *resumed, const pe_run_options *opt, pe_error *err)
+{
+    for (size_t i = 0; opt->top_k && i < opt->resume_row_count; i++) {
+        const size_t before = resumed->count;
+        if (opt->resume_rows[i] >= plans_total(resumed->sh->space))
+            continue; /* refused before the run (checkpoint_check_plans) */
+        if (!visit(resumed, opt->resume_rows[i], false))
+            resumed->oom = true;
+        else if (resumed->count == before)
+            return pe_fail(err, PE_BAD_INPUT, opt->resume_path, 0, 0,
+                           "damaged checkpoint: kept row %llu is of a status this run does not "
+                           "keep (--status); remove it to start over",
+                           (unsigned long long)opt->resume_rows[i]);
+    }
+    return PE_OK;
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
@@ -403,11 +424,12 @@ pe_status runner_run(const pe_plan_space *space, const pe_eval_ctx *ctx,
         return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
     for (int t = 0; t <= threads; t++)
         ws[t].sh = &sh;
-    /* rows kept before the restart: evaluated again (pure), not counted */
-    worker *resumed = &ws[threads];
-    for (size_t i = 0; opt->top_k && i < opt->resume_row_count; i++)
-        if (opt->resume_rows[i] < plans_total(space) && !visit(resumed, opt->resume_rows[i], false))
-            resumed->oom = true;
+    pe_status kept = keep_resumed_rows(&ws[threads], opt, err);
+    if (kept != PE_OK) {
+        free(ws[threads].rows);
+        free(ws);
+        return kept;
+    }
     run_workers(&sh, ws, threads, last - sh.start, opt, t0);
     pe_row *rows = NULL;
     size_t n = 0;

@@ -50,6 +50,7 @@ typedef struct {
     const pe_run_counts *resume_counts;
     const uint64_t *resume_rows; /* indices of the kept rows (top-K mode) */
     size_t resume_row_count;
+    const char *resume_path; /* the checkpoint, for a message on a row it should not hold */
 } pe_run_options;
 
 typedef struct {
