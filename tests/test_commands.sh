@@ -62,8 +62,9 @@ check "run --thread (abbreviated) is refused (exit 2, got $rc)" '[ $rc -eq 2 ] &
 "$planeval" explain "$drill" --plan zero3-selective --top 3 >/dev/null 2>"$work/err"; rc=$?
 check "explain --top is refused (exit 2, got $rc)" '[ $rc -eq 2 ] && grep -q "explain does not take --top" "$work/err"'
 
-# The memory note of a large sweep without --top gives the measured bytes
-# per row. The run is stopped (SIGTERM) as soon as the note is out.
+# The memory note of a large sweep without --top (more than 20 M plans)
+# gives the measured bytes per row. The run is stopped (SIGTERM) as soon as
+# the note is out.
 cat >"$work/large.yaml" <<'YAML'
 schema: planeval/v1
 name: large
@@ -77,10 +78,11 @@ sweep:
   dp: [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024, 2048]
   zero: [0, 1, 2, 3]
   recompute: [none, selective, full]
-  micro_batch: [1, 2, 3, 4, 5, 6, 8, 16, 32, 64]
+  micro_batch: [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 32, 64]
   schedule: [1f1b, interleaved, gpipe]
   virtual_stages: [1, 2, 3, 4, 5, 6, 7, 8]
   sequence_parallel: [true, false]
+  offload_optimizer: [false, true]
 YAML
 "$planeval" run --threads 1 -o "$work/large" "$work/large.yaml" 2>"$work/large.err" &
 pid=$!

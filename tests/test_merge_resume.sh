@@ -28,6 +28,32 @@ check "summaries carry index_total, top_k and both CRC-32s" \
 merge "$(shard 0)" "$(shard 1)" "$(shard 2)" -o "$work/m.csv"; rc=$?
 check "three shards merge (exit $rc) into the single run's report" '[ $rc -eq 0 ] && cmp -s "$work/m.csv" "$work/single/$name.csv"'
 
+# the merged summary is the one run writes, but for the machine's figures
+same_summary() { # same_summary A B: equal but for threads, wall_s, plans_per_s
+    diff <(grep -v "^threads,\|^wall_s,\|^plans_per_s," "$1") <(grep -v "^threads,\|^wall_s,\|^plans_per_s," "$2") >"$work/summary.diff"
+}
+check "the merged summary beside it is the single run's (but threads, wall_s, plans_per_s)" \
+    'same_summary "$work/single/$name.summary.csv" "$work/m.summary.csv"'
+wall_sum=$(for i in 0 1 2; do field "$(summary $i)" wall_s; done | awk '{ s += $1 } END { printf "%.6g", s }')
+check "... its wall_s is the shards' added up ($wall_sum), its threads theirs" \
+    '[ "$(field "$work/m.summary.csv" wall_s)" = "$wall_sum" ] && [ "$(field "$work/m.summary.csv" threads)" = "$(field "$(summary 0)" threads)" ]'
+"$planeval" html --quiet "$work/m.csv" -o "$work/page"
+check "... so planeval html of the merged report has the facts and the sweep's counts" \
+    'grep -q "80 layers, hidden 8192" "$work/page/m.html" && ! grep -q "no summary beside the report" "$work/page/m.html"'
+"$planeval" run --quiet --pareto -o "$work/single-pareto" "$scen"
+merge --pareto "$(shard 0)" "$(shard 1)" "$(shard 2)" -o "$work/mp.csv"; rc=$?
+check "merge --pareto (exit $rc) writes the report and summary of run --pareto" \
+    '[ $rc -eq 0 ] && cmp -s "$work/mp.csv" "$work/single-pareto/$name.csv" &&
+     same_summary "$work/single-pareto/$name.summary.csv" "$work/mp.summary.csv"'
+mkdir -p "$work/facts" && cp "$work"/sh/* "$work/facts/"
+sed -i 's/^fact: reserve,10 GiB per GPU$/fact: reserve,12 GiB per GPU/' "$work/facts/$name.shard-2-of-3.summary.csv"
+merge "$work"/facts/$name.shard-*-of-3.csv -o "$work/mf.csv"; rc=$?
+check "shards whose summaries' facts differ: exit 2 (got $rc), nothing written" \
+    '[ $rc -eq 2 ] && grep -q "shard-2-of-3.summary.csv: error: its facts differ from .*shard-0-of-3.summary.csv.s (.fact: reserve.)" "$work/err" && [ ! -e "$work/mf.csv" ]'
+"$planeval" merge "$(shard 0)" "$(shard 1)" "$(shard 2)" -o "$work/merged.txt" 2>"$work/err"; rc=$?
+check "-o without .csv: merged (exit $rc), no summary, and stderr says so" \
+    '[ $rc -eq 0 ] && cmp -s "$work/merged.txt" "$work/single/$name.csv" && grep -q "does not end in .csv: no summary written" "$work/err"'
+
 for missing in 0 1 2; do
     given=()
     for i in 0 1 2; do [ $i = $missing ] || given+=("$(shard $i)"); done
@@ -61,6 +87,10 @@ want=$(($(field "$(summary 0)" rows_written) + $(field "$(summary 2)" rows_writt
 check "--allow-partial merges two of three shards (exit $rc, $rows of $want rows) and warns" \
     '[ $rc -eq 0 ] && [ $rows = $want ] && grep -q "warning: partial merge: plan indices" "$work/err" &&
      grep -q "is a partial merge" "$work/err"'
+cp "$work/m.summary.csv" "$work/p.summary.csv"
+merge --allow-partial "$(shard 0)" "$(shard 2)" -o "$work/p.csv"; rc=$?
+check "... with no summary (its counts are not the sweep's): an old one beside it is removed" \
+    '[ $rc -eq 0 ] && [ ! -e "$work/p.summary.csv" ] && grep -q "no summary written beside .*p.csv: a partial merge" "$work/err"'
 merge --allow-partial "$(shard 0)" "$(shard 0)" -o "$work/p.csv"; rc=$?
 check "--allow-partial still refuses a shard given twice" '[ $rc -eq 2 ]'
 
@@ -77,7 +107,12 @@ for i in 0 1 2; do "$planeval" run --quiet --top 20 --shard $i/3 -o "$work/top" 
 merge "$work"/top/$name.shard-*-of-3.csv -o "$work/m.csv"; rc=$?
 check "top-20 shards merged without --top: exit 2 (got $rc)" '[ $rc -eq 2 ] && grep -q "kept only their best 20 rows" "$work/err"'
 merge --top 20 "$work"/top/$name.shard-*-of-3.csv -o "$work/m.csv"; rc=$?
-check "top-20 shards with --top 20 == a top-20 run" '[ $rc -eq 0 ] && cmp -s "$work/m.csv" "$work/top-single/$name.csv"'
+check "top-20 shards with --top 20 == a top-20 run, summary too" '[ $rc -eq 0 ] && cmp -s "$work/m.csv" "$work/top-single/$name.csv" &&
+    same_summary "$work/top-single/$name.summary.csv" "$work/m.summary.csv"'
+"$planeval" run --quiet --top 10 --pareto -o "$work/top-pareto" "$scen"
+merge --top 10 --pareto "$work"/top/$name.shard-*-of-3.csv -o "$work/m.csv"; rc=$?
+check "... and with --top 10 --pareto, run --top 10 --pareto's report and summary" '[ $rc -eq 0 ] && cmp -s "$work/m.csv" "$work/top-pareto/$name.csv" &&
+    same_summary "$work/top-pareto/$name.summary.csv" "$work/m.summary.csv"'
 
 # shards of two scenario texts
 sed 's/global_batch: /global_batch:  /' "$scen" >"$work/$name.yaml"
@@ -144,6 +179,65 @@ else
     head -c $(($(wc -c <"$work/pristine") / 2)) "$work/pristine" >"$ck"; try "cut in half"
     { cat "$work/pristine"; echo 12345; } >"$ck"; try "a line appended"
     check "every damaged checkpoint refused with exit 2 ($refused of $damaged)" '[ $refused -eq $damaged ] && [ $damaged -gt 20 ]'
+    # forgeries with a valid checksum: the rows kept must be distinct plans of
+    # the done prefix [first, next), as many as the counts call for, and the
+    # counts must add up to that prefix
+    if command -v python3 >/dev/null; then
+        # resign SED_SCRIPT: the pristine checkpoint edited, its CRC-32 line redone
+        resign() {
+            sed '$d' "$work/pristine" | sed "$1" >"$work/body"
+            python3 -c 'import sys, zlib; b = open(sys.argv[1], "rb").read(); sys.stdout.buffer.write(b + b"crc32 %08x\n" % zlib.crc32(b))' "$work/body" >"$ck"
+        }
+        ck_field() { awk -v k="$1" '$1 == k { print $2; exit }' "$work/pristine"; }
+        next_index=$(ck_field next) row_line=$(($(grep -n '^rows ' "$work/pristine" | cut -d: -f1) + 1))
+        first_row=$(sed -n "${row_line}p" "$work/pristine")
+        # a combination of the done prefix that is no plan: a one-index shard that skips it
+        skipped_index=
+        for ((i = 1; i < 200 && i < next_index; i++)); do
+            "$planeval" run --quiet --shard $i/57788640 -o "$work/one" "$big"
+            if [ "$(field "$work/one/$bigname.shard-$i-of-57788640.summary.csv" plans_skipped)" = 1 ]; then
+                skipped_index=$i; break
+            fi
+        done
+        forged() { # forged WHAT MESSAGE: the re-signed checkpoint in $ck is refused as damaged
+            "$planeval" run --quiet --resume --threads 1 --top 30 -o "$work/ck" "$big" 2>"$work/err"; rc=$?
+            message=$2
+            check "a re-signed checkpoint with $1: exit 2 (got $rc), '$2'" \
+                '[ $rc -eq 2 ] && grep -q "damaged checkpoint: $message" "$work/err" && [ ! -e "$work/ck/$bigname.csv" ]'
+        }
+        resign "$((row_line + 1))s/.*/$first_row/"
+        forged "a kept row repeated" "kept row $first_row appears twice"
+        resign "${row_line}s/.*/$next_index/"
+        forged "a kept row past the done prefix" "kept row $next_index lies outside the plan indices done \[0, $next_index)"
+        resign "${row_line}s/.*/$skipped_index/"
+        forged "a kept row that is a skipped combination ($skipped_index)" "kept row $skipped_index is not a plan of this sweep"
+        rows_kept=$(ck_field rows) evaluated=$(ck_field evaluated)
+        resign "${row_line}d; s/^rows $rows_kept\$/rows $((rows_kept - 1))/"
+        forged "a kept row dropped" "it keeps $((rows_kept - 1)) rows where its counts call for $rows_kept"
+        resign "s/^evaluated $evaluated\$/evaluated $((evaluated + 1))/"
+        forged "one plan more evaluated" "its counts (.*) do not add up to the $next_index plan indices done"
+        # the same checkpoint as a --status ok run's (its fingerprint covers the
+        # statuses kept: xor the low 32 bits of 1 * 0x9e3779b97f4a7c15), with a
+        # kept row of an invalid plan, which --status ok would drop unseen
+        fingerprint=$(ck_field fingerprint) ok_done=$(awk '$1 == "status" { print $2 }' "$work/pristine")
+        invalid_index=
+        for ((i = 0; i < 200 && i < next_index; i++)); do
+            "$planeval" run --quiet --shard $i/57788640 -o "$work/one" "$big"
+            if [ "$(field "$work/one/$bigname.shard-$i-of-57788640.summary.csv" "status: invalid")" = 1 ]; then
+                invalid_index=$i; break
+            fi
+        done
+        if [ "$ok_done" -ge "$rows_kept" ] && [ -n "$invalid_index" ]; then
+            resign "s/^fingerprint .*/fingerprint $(printf %08x $((0x$fingerprint ^ 0x7f4a7c15)))/; ${row_line}s/.*/$invalid_index/"
+            "$planeval" run --quiet --resume --status ok --threads 1 --top 30 -o "$work/ck" "$big" 2>"$work/err"; rc=$?
+            check "a re-signed --status ok checkpoint keeping an invalid plan: exit 2 (got $rc), named" \
+                '[ $rc -eq 2 ] && grep -q "damaged checkpoint: kept row $invalid_index is of a status this run does not keep (--status)" "$work/err" && [ ! -e "$work/ck/$bigname.csv" ]'
+        else
+            echo "note: fewer than $rows_kept ok plans done before SIGINT; the --status forgery is skipped"
+        fi
+    else
+        echo "note: no python3 to re-sign checkpoints; the forged-checkpoint cases are skipped"
+    fi
     cp "$work/pristine" "$ck"
     "$planeval" run --quiet --resume --threads 2 --top 30 -o "$work/ck" "$big"; rc=$?
     "$planeval" run --quiet --threads 2 --top 30 -o "$work/ck-ref" "$big"

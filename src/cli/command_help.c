@@ -28,7 +28,7 @@ typedef struct {
     "  --help              this text\n"
 
 static const command_help HELP[] = {
-    {"run", "output top threads quiet shard resume html status pareto digits catalog help ",
+    {"run", "output top threads quiet progress shard resume html status pareto digits catalog help ",
      "  run SCENARIO...        evaluate every plan, write DIR/<name>.csv ranked\n",
      "usage: planeval run SCENARIO... [OPTIONS]\n"
      "\n"
@@ -41,6 +41,8 @@ static const command_help HELP[] = {
      "  --top K             write only the K best rows (the summary counts all)\n"
      "  --threads N         worker threads (default: online cores)\n"
      "  --quiet             no summary or progress on stderr\n"
+     "  --progress SECONDS  off a terminal (a batch job's log), a progress line every\n"
+     "                      SECONDS (default 60; 0: none); a terminal redraws it\n"
      "  --shard I/N         evaluate the I-th of N equal parts of the plans (0 <= I < N);\n"
      "                      writes DIR/<name>.shard-I-of-N.csv, joined by `planeval merge`\n"
      "  --resume            continue an interrupted run from DIR/<name>.checkpoint\n"
@@ -59,21 +61,23 @@ static const command_help HELP[] = {
     "DIR/<stem>.html (default DIR: out), with the facts and counts of\n"
     "<stem>.summary.csv when it lies beside the report. Open it in a browser:\n"
     "one file, nothing fetched.\n"},
-    {"merge", "output top allow-partial quiet catalog help ",
-     "  merge REPORT.csv... -o FILE [--top K] [--allow-partial]\n"
+    {"merge", "output top allow-partial pareto quiet catalog help ",
+     "  merge REPORT.csv... -o FILE [--top K] [--allow-partial] [--pareto]\n"
      "                         join shard reports into the report one run gives; the\n"
      "                         summaries beside them must show every plan index once\n",
      "usage: planeval merge REPORT.csv... -o FILE [OPTIONS]\n"
      "\n"
      "Join the shard reports of `run --shard I/N` into exactly the report one\n"
-     "plain run writes (rows re-ranked and renumbered). The summary beside each\n"
-     "report proves the shards cover every plan exactly once; a missing, cut or\n"
-     "repeated shard is refused.\n"
+     "plain run writes (rows re-ranked and renumbered), and beside it the summary\n"
+     "that run writes (FILE's .csv becomes .summary.csv; not for a partial merge).\n"
+     "The summary beside each report proves the shards cover every plan exactly\n"
+     "once; a missing, cut or repeated shard is refused.\n"
      "\n"
      "options:\n"
      "  -o, --output FILE   the merged report (required)\n"
      "  --top K             keep the K best rows (give the same K as the runs)\n"
      "  --allow-partial     merge the shards that are there, naming what is missing\n"
+     "  --pareto            write only the Pareto-optimal plans (as run --pareto)\n"
      "  --quiet             no summary on stderr\n" COMMON FOOTER},
     {"validate", "quiet catalog help ",
      "  validate SCENARIO...   load and validate only\n",

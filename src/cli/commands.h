@@ -21,6 +21,9 @@
  * bytes: the workers' rows and the merged copy being ranked are both held
  * while merging (runner.c), plus a pointer a row to sort. */
 #define FULL_REPORT_BYTES_PER_ROW 1000.0
+/* A run's progress line off a terminal (a batch job's log), without
+ * --progress: once a minute. */
+#define RUN_PROGRESS_DEFAULT_S 60
 
 typedef struct {
     char **paths; /* owned */
@@ -59,6 +62,7 @@ typedef struct {
     bool pareto;            /* run: --pareto, only the Pareto-optimal plans */
     int digits;             /* run: --digits N, numbers to N significant digits; 0 = exact */
     bool allow_partial;     /* merge: join what is there, naming what is missing */
+    int progress_s;         /* run: --progress SECONDS off a terminal; 0 = none, -1 = default */
     volatile sig_atomic_t *stop; /* run: set by SIGINT/SIGTERM */
     void (*on_error)(const pe_error *err);
 } pe_command_options;

@@ -95,8 +95,9 @@ static void run_range(const pe_scenario *s, const pe_command_options *opt,
 /* --resume: continue from the checkpoint at ckpt_path when there is one
  * and it belongs to this scenario text and these options (*resumed). */
 static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt,
-                             const char *ckpt_path, pe_checkpoint *ckpt, pe_run_options *ro,
-                             bool *resumed, pe_error *err)
+                             const pe_plan_space *space, const char *ckpt_path,
+                             pe_checkpoint *ckpt, pe_run_options *ro, bool *resumed,
+                             pe_error *err)
 {
     if (access(ckpt_path, F_OK) != 0) {
         if (!opt->quiet)
@@ -112,6 +113,10 @@ static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt
                      "this checkpoint belongs to another scenario text or other options "
                      "(--top, --shard, --status); rerun those, or remove it to start over");
         checkpoint_free(&old);
+    } else if (st == PE_OK) {
+        st = checkpoint_check_plans(ckpt_path, &old, space, opt->status_mask, err);
+        if (st != PE_OK)
+            checkpoint_free(&old);
     }
     if (st != PE_OK)
         return st;
@@ -122,6 +127,7 @@ static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt
     ro->resume_counts = &ckpt->counts;
     ro->resume_rows = ckpt->rows;
     ro->resume_row_count = ckpt->row_count;
+    ro->resume_path = ckpt_path;
     *resumed = true;
     if (!opt->quiet)
         fprintf(stderr, "%s: resuming at plan index %llu of [%llu, %llu)\n", s->name,
@@ -131,19 +137,27 @@ static pe_status resume_from(const pe_scenario *s, const pe_command_options *opt
 }
 
 /* A full report keeps a row per plan in memory until it is ranked: say so,
- * with what that may take, before a sweep big enough for that to matter. */
+ * with what that may take, before a sweep big enough for that to matter.
+ * The rows kept are the plans of the range, not its combinations (skipped
+ * ones keep nothing), counted only when the combinations alone could be
+ * that many; --status drops rows by a status known only once evaluated,
+ * so then the figure is a bound. */
 static void note_full_report_memory(const pe_scenario *s, const pe_command_options *opt,
-                                    const pe_run_options *ro)
+                                    const pe_plan_space *space, const pe_run_options *ro)
 {
     uint64_t combinations = ro->last - ro->first;
     if (opt->top_k || opt->quiet || combinations <= BIG_SWEEP_COMBINATIONS)
         return;
+    uint64_t plans = runner_count_plans(space, ro->first, ro->last);
+    if (plans <= BIG_SWEEP_COMBINATIONS)
+        return;
     fprintf(stderr,
-            "%s: note: %llu combinations and no --top: every plan's row is kept in memory to "
-            "rank the full report, about %.0f bytes a row (measured), so up to %.3g GiB; "
-            "--top K keeps only K\n",
-            s->name, (unsigned long long)combinations, FULL_REPORT_BYTES_PER_ROW,
-            (double)combinations * FULL_REPORT_BYTES_PER_ROW / PE_GIB);
+            "%s: note: %llu plans (of %llu combinations) and no --top: every plan's row%s is "
+            "kept in memory to rank the full report, about %.0f bytes a row (measured), so up "
+            "to %.3g GiB; --top K keeps only K\n",
+            s->name, (unsigned long long)plans, (unsigned long long)combinations,
+            opt->status_mask ? " of the statuses asked for (--status)" : "",
+            FULL_REPORT_BYTES_PER_ROW, (double)plans * FULL_REPORT_BYTES_PER_ROW / PE_GIB);
 }
 
 /* A signal stopped the sweep, or the ranking or writing after it: the
@@ -249,11 +263,18 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
         return st;
     pe_eval_ctx ctx;
     evaluate_prepare(s, &ctx);
+    /* a terminal redraws the progress; a log (a batch job's) gets a plain
+     * line every --progress seconds */
+    const bool terminal = isatty(STDERR_FILENO), shown = !opt->quiet && opt->progress_s != 0;
     pe_run_options ro = {.threads = opt->threads,
                          .top_k = opt->top_k,
                          .status_mask = opt->status_mask,
                          .stop = opt->stop,
-                         .progress = !opt->quiet && isatty(STDERR_FILENO)};
+                         .progress = shown && terminal,
+                         .progress_every_s = !shown || terminal ? 0
+                                             : opt->progress_s < 0 ? RUN_PROGRESS_DEFAULT_S
+                                                                   : opt->progress_s,
+                         .progress_label = s->name};
     run_paths paths;
     run_range(s, opt, &space, &ro, &paths);
     pe_checkpoint ckpt = {0};
@@ -261,9 +282,9 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
     ckpt.fingerprint ^= opt->status_mask * 0x9e3779b97f4a7c15ull; /* --status: other rows kept */
     bool resumed = false;
     if (st == PE_OK && opt->resume)
-        st = resume_from(s, opt, paths.checkpoint, &ckpt, &ro, &resumed, err);
+        st = resume_from(s, opt, &space, paths.checkpoint, &ckpt, &ro, &resumed, err);
     if (st == PE_OK)
-        note_full_report_memory(s, opt, &ro);
+        note_full_report_memory(s, opt, &space, &ro);
     pe_run_result rr = {0};
     if (st == PE_OK)
         st = runner_run(&space, &ctx, &ro, &rr, err);

@@ -20,7 +20,7 @@ enum {
     OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,
     OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY, OPT_TABLE, OPT_SHARD, OPT_RESUME,
     OPT_HTML, OPT_STATUS, OPT_PARETO, OPT_DIGITS,
-    OPT_ALLOW_PARTIAL, OPT_ABS_TOL, OPT_FIT, OPT_RANK_TOL, OPT_MAX_LINES, OPT_FORMAT
+    OPT_ALLOW_PARTIAL, OPT_ABS_TOL, OPT_FIT, OPT_RANK_TOL, OPT_MAX_LINES, OPT_FORMAT, OPT_PROGRESS
 };
 
 static const struct option OPTIONS[] = {
@@ -49,6 +49,7 @@ static const struct option OPTIONS[] = {
     {"rank-tol", required_argument, NULL, OPT_RANK_TOL},
     {"max-lines", required_argument, NULL, OPT_MAX_LINES},
     {"format", required_argument, NULL, OPT_FORMAT},
+    {"progress", required_argument, NULL, OPT_PROGRESS},
     {NULL, 0, NULL, 0},
 };
 
@@ -176,6 +177,19 @@ static int take_digits(const char *arg, pe_command_options *opt)
     return TAKEN;
 }
 
+/* --progress SECONDS: a progress line every SECONDS off a terminal, 0 none. */
+static int take_progress(const char *arg, pe_command_options *opt)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(arg, &end, 10);
+    if (errno || *end || end == arg || arg[0] == '-' || arg[0] == '+' || n > 86400)
+        return cli_usage_error("--progress needs a whole number of seconds in 0..86400 (0: no "
+                               "progress), got '%s'", arg);
+    opt->progress_s = (int)n;
+    return TAKEN;
+}
+
 /* Options that do not go together (after every option is read). */
 static int check_combinations(const pe_command_options *opt)
 {
@@ -252,6 +266,7 @@ static int take_option(int c, char **argv, pe_command_options *opt, const char *
     case OPT_PARETO: opt->pareto = true; return TAKEN;
     case OPT_DIGITS: return take_digits(optarg, opt);
     case OPT_FIT: opt->fit_numbers = optarg; return TAKEN; /* names checked by calibrate */
+    case OPT_PROGRESS: return take_progress(optarg, opt);
     case OPT_REL_TOL:
     case OPT_ABS_TOL: return take_tol(c, optarg, opt);
     case OPT_RANK_TOL:
@@ -295,7 +310,7 @@ int cli_scenario_command(int argc, char **argv, pe_command_fn handler, const cli
 {
     pe_command_options opt = {.output_dir = "out", .on_error = cli_print_error,
                               .golden_rel_tol = 1e-9, .golden_max_lines = 50,
-                              .stop = ctx->stop};
+                              .stop = ctx->stop, .progress_s = -1};
     const char *catalog_dir = NULL;
     char msg[256];
     if (!long_options_spelled_out(argc, argv, 1, OPTIONS, "o:", msg, sizeof msg))

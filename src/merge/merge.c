@@ -26,6 +26,7 @@
 #include "output/report_read.h"
 #include "output/summary.h"
 #include "output/digest.h"
+#include "sweep/pareto.h"
 #include "sweep/rank.h"
 #include "output/report.h"
 #include "sweep/runner.h"
@@ -46,6 +47,13 @@ typedef struct {
     char scenario[PE_NAME_MAX];
     uint64_t shard_i, shard_n, first, last, total, top_k, rows_written;
     uint32_t scenario_crc, report_crc;
+    /* what the merged summary is made of: counts added up, facts that
+     * must agree, the machine's figures */
+    pe_run_counts counts;
+    pe_html_fact facts[PE_HTML_FACTS_MAX];
+    size_t fact_count;
+    char threads[16];
+    double wall_s;
 } shard_file;
 
 /* Completeness problems are errors, or warnings with --allow-partial. */
@@ -104,6 +112,7 @@ static const char *parse_keys(const char *const *c, int st, const pe_rank_order 
         return "not a whole number of knobs";
     r.interventions = (int)interventions;
     rank_keys_of(order, &r, &m->row.key);
+    m->row.result = r; /* its figures, for the Pareto front */
     return NULL;
 }
 
@@ -131,6 +140,7 @@ static const char *parse_row(const char *const *c, const pe_rank_order *order, m
     } else if (st != PE_STATUS_INVALID) {
         return "plan_index is empty (only invalid plans leave it empty)";
     }
+    m->row.result.status = (pe_plan_status)st;
     if (st == PE_STATUS_INVALID)
         return NULL; /* ordered by canonical text alone */
     return parse_keys(c, st, order, m, col);
@@ -151,6 +161,53 @@ static bool summary_uint(const pe_csv_table *t, const char *key, int base, uint6
         return v[0] && v[0] != '-' && v[0] != '+' && v[0] != ' ' && *end == '\0' && !errno;
     }
     return false;
+}
+
+/* One count row of a summary into its place in c; false when key is
+ * none of the count rows. */
+static bool count_row(const char *key, uint64_t n, pe_run_counts *c)
+{
+    char name[96];
+    if (strcmp(key, "plans_evaluated") == 0)
+        return c->evaluated = n, true;
+    for (int k = 1; k < PE_SKIP_COUNT; k++)
+        if (snprintf(name, sizeof name, "skipped: %s", plans_skip_name((pe_skip)k)) > 0 &&
+            strcmp(key, name) == 0)
+            return c->skipped[k] = n, true;
+    for (int k = 0; k < 4; k++)
+        if (snprintf(name, sizeof name, "status: %s", pe_plan_status_name((pe_plan_status)k)) >
+                0 && strcmp(key, name) == 0)
+            return c->by_status[k] = n, true;
+    for (int r = 0; r < PE_RULE_COUNT; r++)
+        if (snprintf(name, sizeof name, "invalid: V%d", r + 1) > 0 && strcmp(key, name) == 0)
+            return c->by_rule[r] = n, true;
+    return false;
+}
+
+/* The counts, facts, threads and wall time of a summary; false when a
+ * count row is missing or not a whole number. */
+static bool read_merged_parts(const pe_csv_table *t, shard_file *f)
+{
+    size_t counts = 0;
+    for (size_t r = 1; r < t->rows; r++) {
+        const char *key = csv_table_cell(t, r, 0), *value = csv_table_cell(t, r, 1);
+        char *end;
+        errno = 0;
+        uint64_t n = strtoull(value, &end, 10);
+        bool number = value[0] >= '0' && value[0] <= '9' && !*end && !errno;
+        if (strncmp(key, "fact: ", 6) == 0 && f->fact_count < PE_HTML_FACTS_MAX) {
+            pe_html_fact *fact = &f->facts[f->fact_count++];
+            snprintf(fact->key, sizeof fact->key, "%s", key + 6);
+            snprintf(fact->value, sizeof fact->value, "%s", value);
+        } else if (strcmp(key, "threads") == 0) {
+            snprintf(f->threads, sizeof f->threads, "%s", value);
+        } else if (strcmp(key, "wall_s") == 0) {
+            f->wall_s = strtod(value, NULL);
+        } else if (count_row(key, number ? n : 0, &f->counts)) {
+            counts += number;
+        }
+    }
+    return counts == 1 + (PE_SKIP_COUNT - 1) + 4 + PE_RULE_COUNT;
 }
 
 /* The summary beside f->path, if there is one. */
@@ -176,7 +233,8 @@ static pe_status read_summary(shard_file *f, pe_error *err)
               summary_uint(&t, "rows_written", 10, &f->rows_written) &&
               summary_uint(&t, "scenario_crc32", 16, &scrc) &&
               summary_uint(&t, "report_crc32", 16, &rcrc) && f->first <= f->last &&
-              f->last <= f->total && strcmp(csv_table_cell(&t, 1, 0), "scenario") == 0;
+              f->last <= f->total && strcmp(csv_table_cell(&t, 1, 0), "scenario") == 0 &&
+              read_merged_parts(&t, f);
     snprintf(f->scenario, sizeof f->scenario, "%s", csv_table_cell(&t, 1, 1));
     for (size_t r = 1; ok && r < t.rows; r++) {
         unsigned long long i, of;
@@ -193,7 +251,8 @@ static pe_status read_summary(shard_file *f, pe_error *err)
     if (!ok)
         return pe_fail(err, PE_BAD_INPUT, f->summary, 0, 0,
                        "not a summary of this planeval (index_first, index_last, index_total, "
-                       "top_k, rows_written and both CRC-32s are needed): rerun this shard");
+                       "top_k, rows_written, both CRC-32s and every count are needed): rerun "
+                       "this shard");
     f->has_summary = true;
     return PE_OK;
 }
@@ -284,6 +343,15 @@ static pe_status check_same_sweep(shard_file *const *by, size_t n, pe_error *err
                            "the shards of one run share them",
                            (unsigned long long)f->total, (unsigned long long)f->top_k,
                            a->summary, (unsigned long long)a->total, (unsigned long long)a->top_k);
+        for (size_t k = 0; k < a->fact_count || k < f->fact_count; k++) {
+            const pe_html_fact *x = k < a->fact_count ? &a->facts[k] : NULL,
+                               *y = k < f->fact_count ? &f->facts[k] : NULL;
+            if (!x || !y || strcmp(x->key, y->key) != 0 || strcmp(x->value, y->value) != 0)
+                return pe_fail(err, PE_BAD_INPUT, f->summary, 0, 0,
+                               "its facts differ from %s's ('fact: %s'): the shards of one run "
+                               "share them (the same scenario with another --catalog?)",
+                               a->summary, report_quote_cell((y ? y : x)->key, b1));
+        }
     }
     return PE_OK;
 }
@@ -345,7 +413,7 @@ static pe_status check_tiling(shard_file *files, size_t count, uint64_t top_k, v
 /* Every row of every report into rows (*n of them): one scenario, one
  * rank_by, each plan_index inside its report's range. */
 static pe_status collect_rows(const shard_file *files, size_t count, merged_row *rows, size_t *n,
-                              pe_error *err)
+                              pe_rank_order *order_out, pe_error *err)
 {
     const char *scenario = NULL;
     const char *rank_by = NULL; /* the rows' rank_by text: a key, or keys joined by ',' */
@@ -391,15 +459,16 @@ static pe_status collect_rows(const shard_file *files, size_t count, merged_row 
                                pe_columns[col].name, why);
         }
     }
+    *order_out = order;
     return PE_OK;
 }
 
-/* Rank, refuse a plan seen twice, renumber, write. */
-static pe_status write_merged(merged_row *rows, size_t n, const pe_merge_options *opt,
-                              size_t *kept, pe_error *err)
+/* Rank and refuse a plan seen twice (overlapping shards, or one file
+ * twice); *keep: the rows kept (--top). */
+static pe_status rank_merged(merged_row *rows, size_t n, const pe_merge_options *opt,
+                             size_t *keep, pe_error *err)
 {
     qsort(rows, n, sizeof *rows, cmp_merged);
-    /* the same plan twice means overlapping shards (or one file twice) */
     char b1[96];
     for (size_t i = 1; i < n; i++)
         if (rows[i].cells[COL_PLAN_INDEX][0] &&
@@ -408,13 +477,47 @@ static pe_status write_merged(merged_row *rows, size_t n, const pe_merge_options
             return pe_fail(err, PE_BAD_INPUT, rows[i].path, rows[i].line, COL_PLAN_INDEX + 1,
                            "plan index %s appears twice: the reports overlap (the same shard "
                            "or file given twice?)", report_quote_cell(rows[i].cells[COL_PLAN_INDEX], b1));
-    size_t keep = opt->top_k && n > opt->top_k ? (size_t)opt->top_k : n;
-    pe_report *w = NULL;
-    pe_status st = report_open(opt->output, &w, err);
+    *keep = opt->top_k && n > opt->top_k ? (size_t)opt->top_k : n;
+    return PE_OK;
+}
+
+/* The Pareto-optimal rows among the n kept (pareto.h, as run marks
+ * them): optimal[i], *count of them. */
+static pe_status mark_pareto(const merged_row *rows, size_t n, const pe_rank_order *order,
+                             bool *optimal, size_t *count, pe_error *err)
+{
+    double *x = malloc((n ? n : 1) * sizeof *x), *y = malloc((n ? n : 1) * sizeof *y);
+    bool *eligible = malloc(n ? n : 1);
+    pe_status st = x && y && eligible
+                       ? PE_OK
+                       : pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory finding the "
+                                 "Pareto front");
+    for (size_t i = 0; st == PE_OK && i < n; i++) {
+        eligible[i] = rows[i].row.result.status == PE_STATUS_OK;
+        x[i] = rows[i].row.result.mem_total_gib;
+        y[i] = rank_pareto_value(order, &rows[i].row.result);
+    }
+    if (st == PE_OK)
+        st = pareto_mark(x, y, eligible, n, optimal, count, err);
+    free(x);
+    free(y);
+    free(eligible);
+    return st;
+}
+
+/* The kept rows (only the optimal ones when only is given), renumbered,
+ * into w; *written of them. */
+static pe_status write_rows(pe_report *w, const merged_row *rows, size_t keep, const bool *only,
+                            size_t *written, pe_error *err)
+{
+    pe_status st = PE_OK;
+    *written = 0;
     for (size_t i = 0; st == PE_OK && i < keep; i++) {
+        if (only && !only[i])
+            continue;
         const char *cells[COL_COUNT];
         char rank[32];
-        snprintf(rank, sizeof rank, "%zu", i + 1);
+        snprintf(rank, sizeof rank, "%zu", ++*written);
         memcpy(cells, rows[i].cells, sizeof cells);
         cells[COL_RANK] = rank;
         if (!report_cells_fit(cells, COL_COUNT))
@@ -423,14 +526,85 @@ static pe_status write_merged(merged_row *rows, size_t n, const pe_merge_options
         else
             st = report_write_cells(w, cells, COL_COUNT, err);
     }
-    if (st == PE_OK)
-        st = report_commit(w, err);
-    else
-        report_abort(w);
-    *kept = keep;
     return st;
 }
 
+/* What the merged report's summary states (summary.h), as one run over
+ * the whole sweep would: the shards' counts added up, their facts, the
+ * best plan, rows and Pareto front of the merged rows. threads is theirs
+ * when they agree (else empty); wall_s their wall times added up. */
+static void merged_values(const shard_file *files, size_t count, const merged_row *rows,
+                          size_t keep, pe_run_counts *counts, char threads[16],
+                          pe_summary_values *v)
+{
+    const shard_file *a = &files[0];
+    memset(counts, 0, sizeof *counts);
+    *v = (pe_summary_values){.scenario = a->scenario, .scenario_crc = a->scenario_crc,
+                             .last = a->total, .index_total = a->total, .counts = counts,
+                             .facts = a->facts, .fact_count = a->fact_count,
+                             .threads = threads, .best_plan = "", .best_status = ""};
+    snprintf(threads, 16, "%s", a->threads);
+    for (size_t f = 0; f < count; f++) {
+        const pe_run_counts *c = &files[f].counts;
+        counts->evaluated += c->evaluated;
+        for (int k = 0; k < PE_SKIP_COUNT; k++)
+            counts->skipped[k] += c->skipped[k];
+        for (int k = 0; k < 4; k++)
+            counts->by_status[k] += c->by_status[k];
+        for (int r = 0; r < PE_RULE_COUNT; r++)
+            counts->by_rule[r] += c->by_rule[r];
+        if (strcmp(threads, files[f].threads) != 0)
+            threads[0] = '\0';
+        v->wall_s += files[f].wall_s;
+    }
+    v->plans_per_s = v->wall_s > 0 ? (double)counts->evaluated / v->wall_s : 0.0;
+    if (keep && rows[0].row.key.status != PE_STATUS_INVALID) { /* as summary_best_row */
+        v->best_plan = rows[0].cells[COL_PLAN];
+        v->best_status = rows[0].cells[COL_STATUS];
+    }
+}
+
+/* The merged report, and with a complete merge its summary beside it
+ * (both renamed into place together); a partial merge's summary would
+ * state counts that are not the sweep's, so none is written and a stale
+ * one beside the output is removed. */
+static pe_status write_merged(const shard_file *files, size_t count, const merged_row *rows,
+                              size_t keep, const bool *optimal, size_t pareto, bool complete,
+                              const pe_merge_options *opt, pe_merge_result *out, pe_error *err)
+{
+    pe_report *w = NULL, *summary = NULL;
+    pe_status st = report_open(opt->output, &w, err);
+    if (st == PE_OK)
+        st = write_rows(w, rows, keep, opt->pareto ? optimal : NULL, &out->rows, err);
+    const bool beside = summary_path_of(opt->output, out->summary, sizeof out->summary);
+    if (st == PE_OK && complete && beside) {
+        pe_run_counts counts;
+        char threads[16];
+        pe_summary_values v;
+        merged_values(files, count, rows, keep, &counts, threads, &v);
+        v.top_k = opt->top_k;
+        v.rows_written = out->rows;
+        v.pareto_optimal = pareto;
+        v.report_crc = report_crc32(w);
+        st = summary_open_values(out->summary, &v, &summary, err);
+    }
+    if (st != PE_OK) {
+        report_abort(w);
+        return st;
+    }
+    out->pareto_optimal = pareto;
+    out->summary_written = summary != NULL;
+    if (summary)
+        return report_commit_pair(w, summary, err);
+    st = report_commit(w, err);
+    if (st == PE_OK && beside)
+        remove(out->summary); /* stale: it would describe another report */
+    if (!beside)
+        out->summary[0] = '\0';
+    return st;
+}
+
+/* Read, prove complete (or warn), rank, write. */
 static pe_status merge(shard_file *files, size_t count, char *const *paths,
                        const pe_merge_options *opt, pe_merge_result *out, pe_error *err)
 {
@@ -451,18 +625,25 @@ static pe_status merge(shard_file *files, size_t count, char *const *paths,
     if (st == PE_OK)
         st = v.st;
     merged_row *rows = st == PE_OK ? calloc(total ? total : 1, sizeof *rows) : NULL;
-    if (st == PE_OK && !rows)
+    bool *optimal = st == PE_OK ? malloc(total ? total : 1) : NULL;
+    if (st == PE_OK && (!rows || !optimal))
         st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
-    size_t n = 0;
+    size_t n = 0, keep = 0, pareto = 0;
+    pe_rank_order order;
     if (st == PE_OK)
-        st = collect_rows(files, count, rows, &n, err);
+        st = collect_rows(files, count, rows, &n, &order, err);
     if (st == PE_OK)
-        st = write_merged(rows, n, opt, &out->rows, err);
+        st = rank_merged(rows, n, opt, &keep, err);
+    if (st == PE_OK)
+        st = mark_pareto(rows, keep, &order, optimal, &pareto, err);
+    if (st == PE_OK)
+        st = write_merged(files, count, rows, keep, optimal, pareto, v.warnings == 0 && count,
+                          opt, out, err);
     out->warnings = v.warnings;
     free(rows);
+    free(optimal);
     return st;
 }
-
 
 pe_status merge_reports(char *const *paths, size_t count, const pe_merge_options *opt,
                         pe_merge_result *out, pe_error *err)

@@ -15,6 +15,7 @@
 #include "output/checkpoint.h"
 #include "output/digest.h"
 #include "output/atomic_file.h"
+#include "sweep/plans.h"
 
 /* The format's version: 3 since the skip and rule counts of MoE plans (a
  * format-2 file has fewer of them and cannot be resumed). */
@@ -194,6 +195,80 @@ static const char *other_format(const char *buf, size_t len, char *out, size_t s
     return out;
 }
 
+static int cmp_index(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A checksum proves only that the file is what some writer wrote: the
+ * counts must add up to the done prefix [first, next), and each kept row
+ * must be a distinct index inside it (a row outside it would rank a plan
+ * the resumed sweep evaluates again twice; a repeated one, one plan
+ * twice). NULL, or what is wrong, in buf. */
+static const char *inconsistent(const pe_checkpoint *c, char *buf, size_t size)
+{
+    uint64_t skipped = 0, by_status = 0;
+    for (int i = 1; i < PE_SKIP_COUNT; i++)
+        skipped += c->counts.skipped[i];
+    for (int i = 0; i < 4; i++)
+        by_status += c->counts.by_status[i];
+    if (c->counts.skipped[0] || c->counts.evaluated + skipped != c->next - c->first ||
+        by_status != c->counts.evaluated) {
+        snprintf(buf, size, "its counts (%" PRIu64 " plans evaluated, %" PRIu64 " skipped, %"
+                 PRIu64 " by status) do not add up to the %" PRIu64 " plan indices done",
+                 c->counts.evaluated, skipped, by_status, c->next - c->first);
+        return buf;
+    }
+    uint64_t *sorted = malloc((c->row_count ? c->row_count : 1) * sizeof *sorted);
+    if (!sorted)
+        return "out of memory checking its rows";
+    if (c->row_count)
+        memcpy(sorted, c->rows, c->row_count * sizeof *sorted);
+    qsort(sorted, c->row_count, sizeof *sorted, cmp_index);
+    const char *why = NULL;
+    for (size_t i = 0; i < c->row_count && !why; i++) {
+        if (sorted[i] < c->first || sorted[i] >= c->next)
+            snprintf(buf, size, "kept row %" PRIu64 " lies outside the plan indices done [%"
+                     PRIu64 ", %" PRIu64 ")", sorted[i], c->first, c->next);
+        else if (i && sorted[i] == sorted[i - 1])
+            snprintf(buf, size, "kept row %" PRIu64 " appears twice", sorted[i]);
+        else
+            continue;
+        why = buf;
+    }
+    free(sorted);
+    return why;
+}
+
+pe_status checkpoint_check_plans(const char *path, const pe_checkpoint *c,
+                                 const pe_plan_space *space, unsigned status_mask,
+                                 pe_error *err)
+{
+    char why[160] = "";
+    uint64_t eligible = 0;
+    for (int k = 0; k < 4; k++)
+        if (!status_mask || status_mask >> k & 1u)
+            eligible += c->counts.by_status[k];
+    const uint64_t want = c->top_k && eligible > c->top_k ? c->top_k : eligible;
+    for (size_t i = 0; i < c->row_count && !why[0]; i++) {
+        pe_plan plan;
+        pe_skip skip = c->rows[i] < plans_total(space) ? plans_at(space, c->rows[i], &plan)
+                                                       : PE_SKIP_COUNT;
+        if (skip != PE_SKIP_NONE)
+            snprintf(why, sizeof why, "kept row %" PRIu64 " is not a plan of this sweep",
+                     c->rows[i]);
+    }
+    if (!why[0] && c->top_k && c->row_count != want)
+        snprintf(why, sizeof why, "it keeps %zu rows where its counts call for %" PRIu64
+                 " (the best %" PRIu64 " of %" PRIu64 " plans kept)", c->row_count, want,
+                 c->top_k, eligible);
+    if (why[0])
+        return pe_fail(err, PE_BAD_INPUT, path, 0, 0,
+                       "damaged checkpoint: %s; remove it to start over", why);
+    return PE_OK;
+}
+
 pe_status checkpoint_read(const char *path, pe_checkpoint *c, pe_error *err)
 {
     memset(c, 0, sizeof *c);
@@ -215,6 +290,9 @@ pe_status checkpoint_read(const char *path, pe_checkpoint *c, pe_error *err)
         why = other_format(buf, len, other, sizeof other);
     if (!why && !parse_body(buf, len - CRC_LINE_LEN, c))
         why = "its contents are not a planeval checkpoint's";
+    char detail[200];
+    if (!why)
+        why = inconsistent(c, detail, sizeof detail);
     free(buf);
     if (why) {
         checkpoint_free(c);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "sweep/plans.h"
 #include "sweep/runner.h"
 
 typedef struct {
@@ -31,6 +32,14 @@ pe_status checkpoint_write(const char *path, const pe_checkpoint *c, pe_error *e
 /* PE_OK and c filled; PE_BAD_INPUT when the file is not a checkpoint or
  * its checksum does not match (any damage). */
 pe_status checkpoint_read(const char *path, pe_checkpoint *c, pe_error *err);
+/* PE_OK when every kept row of c is a plan of space and there are as
+ * many as its counts call for (min(top_k, plans of the statuses kept));
+ * else PE_BAD_INPUT, a damaged checkpoint (checkpoint_read has already
+ * refused rows outside the done prefix, repeated rows and counts that do
+ * not add up). */
+pe_status checkpoint_check_plans(const char *path, const pe_checkpoint *c,
+                                 const pe_plan_space *space, unsigned status_mask,
+                                 pe_error *err);
 void checkpoint_free(pe_checkpoint *c);
 
 #endif

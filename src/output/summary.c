@@ -30,15 +30,13 @@ const pe_row *summary_best_row(const pe_run_result *r)
     return &r->rows[0];
 }
 
-pe_status summary_open(const char *path, const pe_summary_facts *f, pe_report **out,
-                       pe_error *err)
+pe_status summary_open_values(const char *path, const pe_summary_values *v, pe_report **out,
+                              pe_error *err)
 {
-    const pe_scenario *s = f->scenario;
-    const pe_run_result *r = f->run;
     static const char *const header[] = {"key", "value"};
     pe_report *w = NULL;
     pe_status st = report_open_cells(path, header, 2, &w, err);
-    const pe_run_counts *c = &r->counts;
+    const pe_run_counts *c = v->counts;
     char key[96], value[PE_NAME_MAX + PE_CANON_MAX];
 #define ROW(k, ...)                                                   \
     do {                                                              \
@@ -48,15 +46,15 @@ pe_status summary_open(const char *path, const pe_summary_facts *f, pe_report **
         if (st == PE_OK)                                              \
             st = report_write_cells(w, cells, 2, err);                \
     } while (0)
-    ROW("scenario", "%s", s->name);
-    ROW("scenario_crc32", "%08lx", (unsigned long)f->scenario_crc);
-    if (f->shard_count)
-        ROW("shard", "%llu/%llu", (unsigned long long)f->shard_index,
-            (unsigned long long)f->shard_count);
-    ROW("index_first", "%llu", (unsigned long long)r->first);
-    ROW("index_last", "%llu", (unsigned long long)r->last);
-    ROW("index_total", "%llu", (unsigned long long)f->index_total);
-    ROW("top_k", "%llu", (unsigned long long)f->top_k);
+    ROW("scenario", "%s", v->scenario);
+    ROW("scenario_crc32", "%08lx", (unsigned long)v->scenario_crc);
+    if (v->shard_count)
+        ROW("shard", "%llu/%llu", (unsigned long long)v->shard_index,
+            (unsigned long long)v->shard_count);
+    ROW("index_first", "%llu", (unsigned long long)v->first);
+    ROW("index_last", "%llu", (unsigned long long)v->last);
+    ROW("index_total", "%llu", (unsigned long long)v->index_total);
+    ROW("top_k", "%llu", (unsigned long long)v->top_k);
     ROW("plans_evaluated", "%llu", (unsigned long long)c->evaluated);
     ROW("plans_skipped", "%llu", (unsigned long long)summary_skipped_total(c));
     for (int k = 1; k < PE_SKIP_COUNT; k++) {
@@ -69,28 +67,25 @@ pe_status summary_open(const char *path, const pe_summary_facts *f, pe_report **
         snprintf(name, sizeof name, "status: %s", pe_plan_status_name((pe_plan_status)k));
         ROW(name, "%llu", (unsigned long long)c->by_status[k]);
     }
-    for (int v = 0; v < PE_RULE_COUNT; v++) {
+    for (int r = 0; r < PE_RULE_COUNT; r++) {
         char name[40];
-        snprintf(name, sizeof name, "invalid: V%d", v + 1);
-        ROW(name, "%llu", (unsigned long long)c->by_rule[v]);
+        snprintf(name, sizeof name, "invalid: V%d", r + 1);
+        ROW(name, "%llu", (unsigned long long)c->by_rule[r]);
     }
-    const pe_row *best = summary_best_row(r); /* none: both cells empty */
-    ROW("best_plan", "%s", best ? (best->name ? best->name : best->canon) : "");
-    ROW("best_status", "%s", best ? pe_plan_status_name(best->result.status) : "");
-    ROW("rows_written", "%zu", f->rows_written);
+    ROW("best_plan", "%s", v->best_plan); /* none: both cells empty */
+    ROW("best_status", "%s", v->best_status);
+    ROW("rows_written", "%zu", v->rows_written);
     /* of the rows kept: all of them without --top */
-    ROW("pareto_optimal", "%zu", f->pareto_optimal);
-    pe_html_fact facts[PE_HTML_FACTS_MAX]; /* for planeval html */
-    size_t nf = html_scenario_facts(s, facts, PE_HTML_FACTS_MAX);
-    for (size_t i = 0; i < nf; i++) {
+    ROW("pareto_optimal", "%zu", v->pareto_optimal);
+    for (size_t i = 0; i < v->fact_count; i++) { /* for planeval html */
         char name[96];
-        snprintf(name, sizeof name, "fact: %.63s", facts[i].key);
-        ROW(name, "%s", facts[i].value);
+        snprintf(name, sizeof name, "fact: %.63s", v->facts[i].key);
+        ROW(name, "%s", v->facts[i].value);
     }
-    ROW("report_crc32", "%08lx", (unsigned long)f->report_crc);
-    ROW("threads", "%d", f->threads);
-    ROW("wall_s", "%.6g", r->wall_s);
-    ROW("plans_per_s", "%.6g", r->wall_s > 0 ? (double)r->evaluated_here / r->wall_s : 0.0);
+    ROW("report_crc32", "%08lx", (unsigned long)v->report_crc);
+    ROW("threads", "%s", v->threads);
+    ROW("wall_s", "%.6g", v->wall_s);
+    ROW("plans_per_s", "%.6g", v->plans_per_s);
 #undef ROW
     if (st == PE_OK)
         *out = w;
@@ -99,3 +94,24 @@ pe_status summary_open(const char *path, const pe_summary_facts *f, pe_report **
     return st;
 }
 
+pe_status summary_open(const char *path, const pe_summary_facts *f, pe_report **out,
+                       pe_error *err)
+{
+    const pe_run_result *r = f->run;
+    const pe_row *best = summary_best_row(r);
+    pe_html_fact facts[PE_HTML_FACTS_MAX];
+    char threads[16];
+    snprintf(threads, sizeof threads, "%d", f->threads);
+    const pe_summary_values v = {
+        .scenario = f->scenario->name, .scenario_crc = f->scenario_crc,
+        .report_crc = f->report_crc, .shard_index = f->shard_index,
+        .shard_count = f->shard_count, .first = r->first, .last = r->last,
+        .index_total = f->index_total, .top_k = f->top_k, .counts = &r->counts,
+        .best_plan = best ? (best->name ? best->name : best->canon) : "",
+        .best_status = best ? pe_plan_status_name(best->result.status) : "",
+        .rows_written = f->rows_written, .pareto_optimal = f->pareto_optimal,
+        .facts = facts, .fact_count = html_scenario_facts(f->scenario, facts, PE_HTML_FACTS_MAX),
+        .threads = threads, .wall_s = r->wall_s,
+        .plans_per_s = r->wall_s > 0 ? (double)r->evaluated_here / r->wall_s : 0.0};
+    return summary_open_values(path, &v, out, err);
+}

@@ -3,8 +3,9 @@
  * scenario and its CRC-32, the shard and its plan-index range, the counts
  * by status, rule and skip reason, the best plan, the rows written, the
  * HTML page's facts, the report's CRC-32 and the timing. `merge` proves
- * from it that shard reports tile their scenario exactly once; `html`
- * takes its facts and counts. */
+ * from it that shard reports tile their scenario exactly once, and writes
+ * the merged report's from theirs (summary_open_values); `html` takes its
+ * facts and counts. */
 #ifndef PLANEVAL_SUMMARY_H
 #define PLANEVAL_SUMMARY_H
 
@@ -14,6 +15,7 @@
 
 #include "core/error.h"
 #include "core/scenario.h"
+#include "output/html.h"
 #include "output/report.h"
 #include "sweep/runner.h"
 
@@ -29,6 +31,23 @@ typedef struct {
     int threads;
 } pe_summary_facts;
 
+/* Every value a summary states, as text or numbers: what summary_open
+ * takes from a run, and what merge derives from its shards' summaries, so
+ * that both write the one format. */
+typedef struct {
+    const char *scenario;              /* its name */
+    uint32_t scenario_crc, report_crc;
+    uint64_t shard_index, shard_count; /* count 0: not a shard */
+    uint64_t first, last, index_total, top_k;
+    const pe_run_counts *counts;
+    const char *best_plan, *best_status; /* "" when there is no best plan */
+    size_t rows_written, pareto_optimal;
+    const pe_html_fact *facts;
+    size_t fact_count;
+    const char *threads; /* as written: "" when not one number */
+    double wall_s, plans_per_s;
+} pe_summary_values;
+
 /* The summary's path beside a report's (NAME.csv → NAME.summary.csv);
  * false when the report's name does not end in .csv or the path does not
  * fit size bytes. */
@@ -38,6 +57,10 @@ bool summary_path_of(const char *report, char *buf, size_t size);
  * (report_commit_pair publishes it with its report). */
 pe_status summary_open(const char *path, const pe_summary_facts *f, pe_report **out,
                        pe_error *err);
+
+/* The same from the values themselves (merge). */
+pe_status summary_open_values(const char *path, const pe_summary_values *v, pe_report **out,
+                              pe_error *err);
 
 /* Plans skipped for any reason. */
 uint64_t summary_skipped_total(const pe_run_counts *c);

@@ -32,6 +32,7 @@ struct shared {
     volatile sig_atomic_t *stop;
     _Atomic uint64_t next_chunk; /* chunks handed out, from `start` */
     _Atomic uint64_t done;       /* indices finished, for progress */
+    _Atomic uint64_t evaluated;  /* plans counted in finished chunks, for progress */
     _Atomic int running;         /* workers still running */
 };
 
@@ -47,6 +48,27 @@ void runner_shard_range(uint64_t total, uint64_t i, uint64_t n, uint64_t *first,
     uint64_t base = total / n, extra = total % n;
     *first = i * base + (i < extra ? i : extra);
     *last = *first + base + (i < extra ? 1 : 0);
+}
+
+uint64_t runner_count_plans(const pe_plan_space *space, uint64_t first, uint64_t last)
+{
+    uint64_t plans = 0;
+    pe_plan_cursor cur;
+    plans_seek(space, first, &cur);
+    while (cur.index < last) {
+        pe_plan plan;
+        uint64_t span;
+        int axis;
+        if (plans_cursor_plan(space, &cur, &plan, &span, &axis) == PE_SKIP_NONE) {
+            plans++;
+            plans_advance(space, &cur, 1);
+        } else if (span < last - cur.index) {
+            plans_next_at_axis(space, &cur, axis);
+        } else {
+            break; /* the rest of the range is skipped */
+        }
+    }
+    return plans;
 }
 
 /* ---------------------------------------------------------- kept rows */
@@ -152,6 +174,27 @@ static bool visit(worker *w, uint64_t index, bool count)
     return visit_plan(w, index, &plan, count);
 }
 
+/* The rows kept before the restart, evaluated again (pure), not counted.
+ * Fewer than top_k of them, so each is kept unless --status drops it: a
+ * checkpoint of this run never holds such a row (its fingerprint covers
+ * --status), so one that does was edited, and would lose a best plan. */
+static pe_status keep_resumed_rows(worker *resumed, const pe_run_options *opt, pe_error *err)
+{
+    for (size_t i = 0; opt->top_k && i < opt->resume_row_count; i++) {
+        const size_t before = resumed->count;
+        if (opt->resume_rows[i] >= plans_total(resumed->sh->space))
+            continue; /* refused before the run (checkpoint_check_plans) */
+        if (!visit(resumed, opt->resume_rows[i], false))
+            resumed->oom = true;
+        else if (resumed->count == before)
+            return pe_fail(err, PE_BAD_INPUT, opt->resume_path, 0, 0,
+                           "damaged checkpoint: kept row %llu is of a status this run does not "
+                           "keep (--status); remove it to start over",
+                           (unsigned long long)opt->resume_rows[i]);
+    }
+    return PE_OK;
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
@@ -165,6 +208,7 @@ static void *work(void *arg)
             break;
         uint64_t lo = sh->start + c * PE_RUN_CHUNK;
         uint64_t hi = room - c * PE_RUN_CHUNK > PE_RUN_CHUNK ? lo + PE_RUN_CHUNK : sh->last;
+        const uint64_t evaluated_before = w->counts.evaluated;
         pe_plan_cursor cur;
         plans_seek(sh->space, lo, &cur);
         while (cur.index < hi) {
@@ -192,6 +236,8 @@ static void *work(void *arg)
             }
             plans_advance(sh->space, &cur, 1);
         }
+        atomic_fetch_add_explicit(&sh->evaluated, w->counts.evaluated - evaluated_before,
+                                  memory_order_relaxed);
         atomic_fetch_add_explicit(&sh->done, hi - lo, memory_order_relaxed);
         if (w->oom)
             break;
@@ -224,10 +270,49 @@ static void show_progress(shared *sh, uint64_t total, double t0, bool final)
     fflush(stderr);
 }
 
+/* One progress line for a log (stderr off a terminal): whole numbers,
+ * nothing redrawn. */
+static void show_progress_line(shared *sh, const char *label, uint64_t total, double t0)
+{
+    uint64_t done = atomic_load_explicit(&sh->done, memory_order_relaxed);
+    uint64_t evaluated = atomic_load_explicit(&sh->evaluated, memory_order_relaxed);
+    double dt = now_s() - t0;
+    double rate = dt > 0 ? (double)done / dt : 0;
+    fprintf(stderr,
+            "%s: progress: %llu of %llu combinations done (%.1f%%), %llu plans evaluated, "
+            "%.0f plans/s, %.0f s elapsed, about %.0f s left\n",
+            label ? label : "run", (unsigned long long)done, (unsigned long long)total,
+            total ? 100.0 * (double)done / (double)total : 100.0,
+            (unsigned long long)evaluated, dt > 0 ? (double)evaluated / dt : 0.0, dt,
+            rate > 0 ? (double)(total - done) / rate : 0.0);
+    fflush(stderr);
+}
+
+/* While the workers run: redraw (opt->progress) a few times a second, or
+ * a line every opt->progress_every_s seconds. */
+static void watch_workers(shared *sh, int idle, uint64_t total, const pe_run_options *opt,
+                          double t0)
+{
+    double last_shown = opt->progress ? 0 : now_s(); /* a redraw at once, a line later */
+    while (atomic_load_explicit(&sh->running, memory_order_acquire) > idle) {
+        struct timespec nap = {0, 50 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+        if (opt->progress && now_s() - last_shown >= 0.25) {
+            show_progress(sh, total, t0, false);
+            last_shown = now_s();
+        } else if (!opt->progress && now_s() - last_shown >= opt->progress_every_s) {
+            show_progress_line(sh, opt->progress_label, total, t0);
+            last_shown = now_s();
+        }
+    }
+    if (opt->progress)
+        show_progress(sh, total, t0, true);
+}
+
 /* Start the workers (or work here when no thread starts), show progress,
  * wait for them. */
-static void run_workers(shared *sh, worker *ws, int threads, uint64_t total, bool progress,
-                        double t0)
+static void run_workers(shared *sh, worker *ws, int threads, uint64_t total,
+                        const pe_run_options *opt, double t0)
 {
     pthread_t *tids = calloc((size_t)threads, sizeof *tids);
     int started = 0;
@@ -238,18 +323,8 @@ static void run_workers(shared *sh, worker *ws, int threads, uint64_t total, boo
         atomic_store(&sh->running, 1);
         work(&ws[0]);
     }
-    if (progress && started > 0) {
-        double last_shown = 0;
-        while (atomic_load_explicit(&sh->running, memory_order_acquire) > threads - started) {
-            struct timespec nap = {0, 50 * 1000 * 1000};
-            nanosleep(&nap, NULL);
-            if (now_s() - last_shown >= 0.25) {
-                show_progress(sh, total, t0, false);
-                last_shown = now_s();
-            }
-        }
-        show_progress(sh, total, t0, true);
-    }
+    if ((opt->progress || opt->progress_every_s > 0) && started > 0)
+        watch_workers(sh, threads - started, total, opt, t0);
     for (int t = 0; t < started; t++)
         pthread_join(tids[t], NULL);
     free(tids);
@@ -338,6 +413,7 @@ pe_status runner_run(const pe_plan_space *space, const pe_eval_ctx *ctx,
     rank_order_of(space->scenario, &sh.order);
     atomic_init(&sh.next_chunk, 0);
     atomic_init(&sh.done, 0);
+    atomic_init(&sh.evaluated, 0);
     int threads = opt->threads < 1 ? 1 : opt->threads;
     uint64_t chunks = (last - sh.start + PE_RUN_CHUNK - 1) / PE_RUN_CHUNK;
     if ((uint64_t)threads > chunks)
@@ -348,12 +424,13 @@ pe_status runner_run(const pe_plan_space *space, const pe_eval_ctx *ctx,
         return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
     for (int t = 0; t <= threads; t++)
         ws[t].sh = &sh;
-    /* rows kept before the restart: evaluated again (pure), not counted */
-    worker *resumed = &ws[threads];
-    for (size_t i = 0; opt->top_k && i < opt->resume_row_count; i++)
-        if (opt->resume_rows[i] < plans_total(space) && !visit(resumed, opt->resume_rows[i], false))
-            resumed->oom = true;
-    run_workers(&sh, ws, threads, last - sh.start, opt->progress, t0);
+    pe_status kept = keep_resumed_rows(&ws[threads], opt, err);
+    if (kept != PE_OK) {
+        free(ws[threads].rows);
+        free(ws);
+        return kept;
+    }
+    run_workers(&sh, ws, threads, last - sh.start, opt, t0);
     pe_row *rows = NULL;
     size_t n = 0;
     pe_status st = collect_rows(ws, threads + 1, opt, out, &rows, &n, err);

@@ -9,7 +9,9 @@
  * chunks: every chunk handed out is finished, so what is done is always the
  * prefix [first, next) — a checkpoint is that position plus the kept rows.
  * The ranking of a full report honours it too (interrupted, next == last,
- * no rows: resuming re-evaluates the rows without counting them again). */
+ * no rows: resuming re-evaluates the rows without counting them again).
+ * Progress on stderr reads the shared counters only: when a line is
+ * written never changes what is evaluated, kept or ranked. */
 #ifndef PLANEVAL_RUNNER_H
 #define PLANEVAL_RUNNER_H
 
@@ -39,11 +41,16 @@ typedef struct {
     uint64_t first, last; /* index range [first, last): the shard; last 0 = all */
     volatile sig_atomic_t *stop; /* non-zero: finish the chunks in hand and stop */
     bool progress;  /* plans done, plans/s, ETA on stderr a few times a second */
+    /* off a terminal: one plain line (no carriage return, no escape code)
+     * every this many seconds, naming progress_label; 0: none */
+    double progress_every_s;
+    const char *progress_label;
     /* resume: [first, resume_next) is done; its counts and (top-K) kept rows */
     uint64_t resume_next;
     const pe_run_counts *resume_counts;
     const uint64_t *resume_rows; /* indices of the kept rows (top-K mode) */
     size_t resume_row_count;
+    const char *resume_path; /* the checkpoint, for a message on a row it should not hold */
 } pe_run_options;
 
 typedef struct {
@@ -60,6 +67,10 @@ typedef struct {
 /* [first, last) of shard i of n over total indices: contiguous, sizes
  * differing by at most one. */
 void runner_shard_range(uint64_t total, uint64_t i, uint64_t n, uint64_t *first, uint64_t *last);
+
+/* The plans among plan indices [first, last): the combinations that are
+ * not skipped (whole skipped sub-trees are stepped over at once). */
+uint64_t runner_count_plans(const pe_plan_space *space, uint64_t first, uint64_t last);
 
 pe_status runner_run(const pe_plan_space *space, const pe_eval_ctx *ctx,
                      const pe_run_options *opt, pe_run_result *out, pe_error *err);

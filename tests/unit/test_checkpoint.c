@@ -42,19 +42,30 @@ static int remove_dir(void **state)
     return rmdir(dir);
 }
 
-/* A checkpoint of every field, with three kept rows. */
+/* A checkpoint of every field, with three kept rows: counts that add up
+ * to the done prefix [100, 3276800), rows inside it. */
+static void sample(pe_checkpoint *c, uint64_t rows[3])
+{
+    rows[0] = 117, rows[1] = 4242, rows[2] = 900001;
+    *c = (pe_checkpoint){.fingerprint = 0x1234abcdu, .first = 100, .last = 5000000,
+                         .next = 3276800, .top_k = 5, .rows = rows, .row_count = 3};
+    for (int i = 0; i < 4; i++) {
+        c->counts.by_status[i] = (uint64_t)(i * 30864 + 7);
+        c->counts.evaluated += c->counts.by_status[i]; /* 185212 */
+    }
+    uint64_t skipped = 0;
+    for (int i = 1; i < PE_SKIP_COUNT - 1; i++)
+        skipped += c->counts.skipped[i] = (uint64_t)(i * 1111);
+    c->counts.skipped[PE_SKIP_COUNT - 1] = c->next - c->first - c->counts.evaluated - skipped;
+    for (int i = 0; i < 8; i++)
+        c->counts.by_rule[i] = (uint64_t)(i * 99);
+}
+
 static void write_sample(void)
 {
-    uint64_t rows[] = {17, 4242, 900001};
-    pe_checkpoint c = {.fingerprint = 0x1234abcdu, .first = 100, .last = 5000000,
-                       .next = 3276800, .top_k = 5, .rows = rows, .row_count = 3};
-    c.counts.evaluated = 123456;
-    for (int i = 0; i < PE_SKIP_COUNT; i++)
-        c.counts.skipped[i] = (uint64_t)(i * 1111);
-    for (int i = 0; i < 4; i++)
-        c.counts.by_status[i] = (uint64_t)(i * 30864 + 7);
-    for (int i = 0; i < 8; i++)
-        c.counts.by_rule[i] = (uint64_t)(i * 99);
+    uint64_t rows[3];
+    pe_checkpoint c;
+    sample(&c, rows);
     pe_error err = {0};
     assert_int_equal(checkpoint_write(path, &c, &err), PE_OK);
 }
@@ -102,7 +113,7 @@ static void test_round_trip(void **state)
     assert_int_equal(c.fingerprint, 0x1234abcdu);
     assert_int_equal(c.first, 100);
     assert_int_equal(c.next, 3276800);
-    assert_int_equal(c.counts.evaluated, 123456);
+    assert_int_equal(c.counts.evaluated, 185212);
     assert_int_equal(c.counts.by_rule[7], 693);
     assert_int_equal(c.row_count, 3);
     assert_int_equal(c.rows[2], 900001);
@@ -223,6 +234,43 @@ static void test_truncated_and_repeated(void **state)
     }
     free(longer);
     free(text);
+}
+
+/* A checksum only proves who wrote the file: a checkpoint signed anew
+ * after its rows or counts were changed is refused all the same. */
+static void test_signed_but_inconsistent(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t row1, evaluated_extra, skipped0;
+        const char *message;
+    } cases[] = {
+        {99, 0, 0, "damaged checkpoint: kept row 99 lies outside the plan indices done [100, "
+                   "3276800); remove it to start over"},
+        {3276800, 0, 0, "damaged checkpoint: kept row 3276800 lies outside the plan indices "
+                        "done [100, 3276800); remove it to start over"},
+        {117, 0, 0, "damaged checkpoint: kept row 117 appears twice; remove it to start over"},
+        {4242, 1, 0, "damaged checkpoint: its counts (185213 plans evaluated, 3091488 skipped, "
+                     "185212 by status) do not add up to the 3276700 plan indices done; "
+                     "remove it to start over"},
+        {4242, 0, 1, "damaged checkpoint: its counts (185212 plans evaluated, 3091488 skipped, "
+                     "185212 by status) do not add up to the 3276700 plan indices done; "
+                     "remove it to start over"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t rows[3];
+        pe_checkpoint c;
+        sample(&c, rows);
+        rows[1] = cases[i].row1;
+        c.counts.evaluated += cases[i].evaluated_extra;
+        c.counts.skipped[0] += cases[i].skipped0;
+        pe_error err = {0};
+        assert_int_equal(checkpoint_write(path, &c, &err), PE_OK);
+        pe_checkpoint back;
+        assert_int_equal(checkpoint_read(path, &back, &err), PE_BAD_INPUT);
+        assert_string_equal(err.msg, cases[i].message);
+        assert_null(back.rows);
+    }
 }
 
 /* ------------------------------------------------------------ reports */
@@ -361,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_every_line_dropped),
         cmocka_unit_test(test_every_digit_changed),
         cmocka_unit_test(test_truncated_and_repeated),
+        cmocka_unit_test(test_signed_but_inconsistent),
         cmocka_unit_test(test_pair_commits_together),
         cmocka_unit_test(test_sort_until_equals_qsort),
         cmocka_unit_test(test_sort_until_stops),
