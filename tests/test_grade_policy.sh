@@ -98,7 +98,17 @@ check "max: the feedback has an explain hint ($hint)" '[ -n "$hint" ]'
 (cd /tmp && PATH=$(dirname "$planeval"):$PATH eval "$hint") >"$work/hint.out" 2>&1; rc=$?
 check "the hint runs as printed (got $rc: $(head -c 200 "$work/hint.out"))" '[ $rc -eq 0 ] && grep -q "^M1 " "$work/hint.out"'
 
-# 6. a missing submission file: exit 2, no CSV
+# 6. a number of the wrong sign: the feedback says so, not "off by -200%"
+mkdir -p "$work/sign"
+printf 'student: neg\ndrill: 01-fit-the-model\nanswers: {state: -2607.7, activations: -100}\n' >"$work/sign/neg.yaml"
+"$planeval" grade --quiet "$key" "$work/sign" -o "$work/sign.csv" 2>/dev/null
+check "wrong sign, right size (got: $(grep "^neg,state," "$work/sign.csv"))" \
+    'grep -q "^neg,state,2607.7,.-2607.7,,0,2,\"wrong sign: expected +2607.7, got -2607.7 (needs within 1%); the size is right, only the sign is wrong\"," "$work/sign.csv"'
+check "wrong sign, wrong size (got: $(grep "^neg,activations," "$work/sign.csv"))" \
+    'grep -q "^neg,activations,256.5,.-100,,0,1,\"wrong sign: expected +256.5, got -100 (needs within 1%); the size is off by -61%* too\"," "$work/sign.csv"'
+check "no \"off by -200%\"" '! grep -q "off by -200%" "$work/sign.csv"'
+
+# 7. a missing submission file: exit 2, no CSV
 rm -f "$work/miss.csv" "$work/miss-book.csv"
 "$planeval" grade "$key" "$subs/10-sam.yaml" "$work/nope.yaml" -o "$work/miss.csv" --gradebook "$work/miss-book.csv" 2>"$work/err"; rc=$?
 check "missing submission: exit 2 (got $rc)" '[ $rc -eq 2 ]'

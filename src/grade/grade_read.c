@@ -146,6 +146,41 @@ static pe_status read_student(const pe_ydoc *d, const yaml_node_t *n, char *buf,
     return y_get_label(d, n, "student", buf, size, err);
 }
 
+/* "little-endian" or "big-endian" when data is UTF-16 text: a byte-order
+ * mark (FF FE, FE FF), or NUL bytes at every other place of the first
+ * bytes (ASCII written as UTF-16 without a mark); NULL otherwise. */
+static const char *utf16_byte_order(const char *data, size_t len)
+{
+    const unsigned char *b = (const unsigned char *)data;
+    if (len >= 2 && b[0] == 0xFF && b[1] == 0xFE)
+        return "little-endian";
+    if (len >= 2 && b[0] == 0xFE && b[1] == 0xFF)
+        return "big-endian";
+    size_t n = len < 256 ? len & ~(size_t)1 : 256, nul[2] = {0, 0};
+    for (size_t i = 0; i < n; i++)
+        nul[i & 1] += b[i] == 0;
+    if (n < 4 || (nul[0] && nul[1]))
+        return NULL;
+    if (nul[1] == n / 2)
+        return "little-endian";
+    return nul[0] == n / 2 ? "big-endian" : NULL;
+}
+
+/* The file's bytes, refused when they are UTF-16 (libyaml would call it a
+ * bad UTF-8 byte or a NUL character, which does not tell what to do). */
+static pe_status read_submission_file(const char *path, char **data, size_t *len, pe_error *e)
+{
+    pe_status st = pe_read_file(path, data, len, e);
+    const char *order = st == PE_OK ? utf16_byte_order(*data, *len) : NULL;
+    if (order) {
+        free(*data);
+        *data = NULL;
+        st = pe_fail(e, PE_BAD_INPUT, path, 0, 0, "the file is UTF-16 (%s); save it as UTF-8",
+                     order);
+    }
+    return st;
+}
+
 /* The file at path as YAML, a mapping, and its student id when that reads
  * (student is "" otherwise): whatever else is wrong, rows can then name
  * the student. Values are not checked for YAML 1.1 look-alikes here: each
@@ -155,7 +190,7 @@ static pe_status open_submission(const char *path, pe_ydoc *d, char *student, si
 {
     char *data = NULL;
     size_t len = 0;
-    pe_status st = pe_read_file(path, &data, &len, e);
+    pe_status st = read_submission_file(path, &data, &len, e);
     if (st == PE_OK)
         st = ydoc_parse_unchecked_values(d, path, data, len, e);
     free(data);
