@@ -574,14 +574,17 @@ static pe_status grade_submission(out_file *o, const grader *g, grade_class *cla
         ydoc_free(&d);
         return PE_OK;
     }
+    char why[TEXT_MAX] = "";
     if (st != PE_OK) {
         t->rejected++;
         grade_write_rejected(o, g, safe_student, file, &e);
+        grade_error_text(&e, why, sizeof why);
     } else {
         total = write_graded(o, g, &d, answers, safe_student, file);
     }
     ydoc_free(&d);
-    return grade_class_record(class, safe_student, total, file, err);
+    return grade_class_record(class, i, safe_student, total, file, st != PE_OK ? why : NULL,
+                              err);
 }
 
 /* ================================================================ the command */

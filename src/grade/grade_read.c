@@ -166,19 +166,75 @@ static const char *utf16_byte_order(const char *data, size_t len)
     return nul[0] == n / 2 ? "big-endian" : NULL;
 }
 
-/* The file's bytes, refused when they are UTF-16 (libyaml would call it a
- * bad UTF-8 byte or a NUL character, which does not tell what to do). */
+/* The file's bytes (*data, to be freed, even on failure), refused when
+ * they are UTF-16 (libyaml would call it a bad UTF-8 byte or a NUL
+ * character, which does not tell what to do). */
 static pe_status read_submission_file(const char *path, char **data, size_t *len, pe_error *e)
 {
     pe_status st = pe_read_file(path, data, len, e);
     const char *order = st == PE_OK ? utf16_byte_order(*data, *len) : NULL;
-    if (order) {
-        free(*data);
-        *data = NULL;
+    if (order)
         st = pe_fail(e, PE_BAD_INPUT, path, 0, 0, "the file is UTF-16 (%s); save it as UTF-8",
                      order);
-    }
     return st;
+}
+
+/* The first line of data (after a UTF-8 byte-order mark) as text, into
+ * line; a UTF-16 file's first line too, when it is ASCII. */
+static void first_line(const char *data, size_t len, char *line, size_t size)
+{
+    const unsigned char *b = (const unsigned char *)data;
+    const char *order = utf16_byte_order(data, len);
+    size_t o = 0, i = 0, step = 1, lo = 0;
+    if (order) {
+        step = 2;
+        lo = order[0] == 'l' ? 0 : 1; /* the byte of an ASCII code unit */
+        i = len >= 2 && (b[0] == 0xFF || b[0] == 0xFE) && (b[1] == 0xFF || b[1] == 0xFE) ? 2 : 0;
+    } else if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+        i = 3;
+    }
+    for (; i + step <= len && o + 1 < size; i += step) {
+        unsigned char c = b[i + lo];
+        if (c == '\n' || c == '\r' || (step == 2 && b[i + 1 - lo] != 0))
+            break;
+        line[o++] = (char)c;
+    }
+    line[o] = '\0';
+}
+
+/* `student: ID` as the file's first line, read without a YAML parser (for
+ * a file the parser refuses): a plain id up to a comment or the end of the
+ * line, or one in quotes without escapes; "" when the line is not that. */
+static void scan_student_line(const char *data, size_t len, char *student, size_t size)
+{
+    char line[PE_NAME_MAX + 64];
+    first_line(data, len, line, sizeof line);
+    student[0] = '\0';
+    if (strncmp(line, "student:", 8) != 0 || (line[8] != ' ' && line[8] != '\t'))
+        return;
+    char *v = line + 8 + strspn(line + 8, " \t"), *end;
+    if (*v == '"' || *v == '\'') {
+        end = strchr(v + 1, *v);
+        const char *after = end ? end + 1 + strspn(end + 1, " \t") : NULL;
+        if (!end || memchr(v, '\\', (size_t)(end - v)) || (*after && *after != '#'))
+            return;
+        v++;
+    } else {
+        if (*v == '\0' || strchr("[]{}&*!|>%@`#,?:-", *v))
+            return; /* a YAML indicator: not a plain id */
+        char *hash = strstr(v, " #");
+        end = hash ? hash : v + strlen(v);
+        while (end > v && (end[-1] == ' ' || end[-1] == '\t'))
+            end--;
+        if (memchr(v, ':', (size_t)(end - v)) || memchr(v, '\t', (size_t)(end - v)))
+            return;
+    }
+    size_t n = (size_t)(end - v);
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
+            return;
+    if (n > 0 && n < size)
+        snprintf(student, size, "%.*s", (int)n, v);
 }
 
 /* The file at path as YAML, a mapping, and its student id when that reads
@@ -193,6 +249,8 @@ static pe_status open_submission(const char *path, pe_ydoc *d, char *student, si
     pe_status st = read_submission_file(path, &data, &len, e);
     if (st == PE_OK)
         st = ydoc_parse_unchecked_values(d, path, data, len, e);
+    if (st != PE_OK && data)
+        scan_student_line(data, len, student, size); /* rows can still name the student */
     free(data);
     if (st != PE_OK)
         return st;
