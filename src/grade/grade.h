@@ -11,8 +11,10 @@
  *
  * one row per student per question, then a row per unknown answer id, then
  * a `total` row per student. A submission that cannot be read (bad YAML, an
- * alias bomb, a wrong drill, a missing student id, ...) gets one row with
- * the error and 0 points, and the rest of the class is still graded. Text
+ * alias bomb, a wrong drill, a missing student id, a symbolic link, ...)
+ * gets one row with the error and 0 points, and the rest of the class is
+ * still graded; an error about a file not yet known to be a submission
+ * never quotes the file's text (it may be any file the grader can read). Text
  * from a submission is never run by a spreadsheet as a formula
  * (grade_safe_cell). The same inputs always give the same bytes.
  *

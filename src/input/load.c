@@ -1738,13 +1738,16 @@ static pe_status load_plan_sections(loader *L, const yaml_node_t *root)
 static pe_status load_root(loader *L)
 {
     const yaml_node_t *root = ydoc_root(L->d);
-    if (root->type != YAML_MAPPING_NODE) {
-        char desc[128];
-        y_describe(root, desc, sizeof desc);
+    /* A file that is not a scenario (a wrong path, a link to any file the
+     * user can read) is refused without echoing its text: a single value is
+     * not quoted, and without schema: nothing else is checked, since every
+     * key would be quoted as an unknown key. */
+    if (root->type != YAML_MAPPING_NODE)
         return bad(L, L->d, root,
                    "a scenario file is a mapping of keys (schema, model, cluster, ...), got %s",
-                   desc);
-    }
+                   root->type == YAML_SEQUENCE_NODE ? "a list" : "a single value");
+    if (!y_map_get(L->d, root, "schema"))
+        return missing(L, &pe_fields_scenario, root, "", "schema", " (write schema: planeval/v1)");
     set_defaults(L->s);
     pe_layer layer = {L->d, root};
     pe_status st = apply(L, &pe_fields_scenario, &layer, 1, "", L->s, &L->top);
