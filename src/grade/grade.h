@@ -120,11 +120,11 @@ bool grade_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan 
 
 /* Text of len bytes made safe for a CSV cell opened by a spreadsheet:
  * control characters become spaces and long text is cut at max_len bytes
- * (a UTF-8 boundary) with "..."; then a cell that starts with = + - @ or
- * their full-width forms ＝ ＋ － ＠, after any run of Unicode spaces, format
- * characters and controls (categories Zs, Zl, Zp, Cf, Cc: U+00A0, U+3000,
- * U+200B, U+FEFF, ...), gets a leading single quote — checked after the
- * normalisation, on the text as written. out must hold max_len + 8 bytes. */
+ * (a UTF-8 boundary) with "..."; then a cell that starts a formula
+ * (core/spreadsheet.h: = + - @ or ＝ ＋ － ＠ after any Unicode spaces,
+ * format characters and controls) gets a leading single quote — checked
+ * after the normalisation, on the text as written. out must hold max_len + 8
+ * bytes. */
 void grade_safe_cell(const char *in, size_t len, size_t max_len, char *out, size_t size);
 
 #endif

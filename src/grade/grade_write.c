@@ -5,59 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/spreadsheet.h"
 #include "grade/grade_internal.h"
 
 /* ================================================================ cells */
-
-/* = + - @ or their full-width forms ＝ ＋ － ＠ (U+FF1D, U+FF0B, U+FF0D,
- * U+FF20): what a spreadsheet runs as a formula at the start of a cell. */
-static bool starts_formula(const unsigned char *s, size_t len)
-{
-    if (len == 0)
-        return false;
-    if (strchr("=+-@", s[0]) && s[0] != '\0')
-        return true;
-    return len >= 3 && s[0] == 0xEF && s[1] == 0xBC &&
-           (s[2] == 0x9D || s[2] == 0x8B || s[2] == 0x8D || s[2] == 0xA0);
-}
-
-/* Code points a spreadsheet may skip before a formula: the Unicode
- * categories Zs, Zl, Zp (spaces: U+00A0, U+3000, ...), Cf (format
- * characters: U+200B, U+FEFF, U+00AD, ...) and Cc (controls), Unicode 15. */
-static bool is_blank_code_point(unsigned long cp)
-{
-    static const unsigned long ranges[][2] = {
-        {0x00, 0x20},       {0x7F, 0xA0},       {0xAD, 0xAD},       {0x600, 0x605},
-        {0x61C, 0x61C},     {0x6DD, 0x6DD},     {0x70F, 0x70F},     {0x890, 0x891},
-        {0x8E2, 0x8E2},     {0x1680, 0x1680},   {0x180E, 0x180E},   {0x2000, 0x200F},
-        {0x2028, 0x202F},   {0x205F, 0x2064},   {0x2066, 0x206F},   {0x3000, 0x3000},
-        {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},   {0x110BD, 0x110BD}, {0x110CD, 0x110CD},
-        {0x13430, 0x1343F}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0001, 0xE0001},
-        {0xE0020, 0xE007F},
-    };
-    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
-        if (cp >= ranges[i][0] && cp <= ranges[i][1])
-            return true;
-    return false;
-}
-
-/* The bytes of the blank code points (is_blank_code_point) that open s. */
-static size_t leading_blanks(const unsigned char *s, size_t len)
-{
-    size_t i = 0;
-    while (i < len) {
-        size_t n = s[i] < 0x80 ? 1 : s[i] >= 0xF0 ? 4 : s[i] >= 0xE0 ? 3 : s[i] >= 0xC0 ? 2 : 0;
-        if (n == 0 || i + n > len)
-            return i; /* not UTF-8 here: not a blank */
-        unsigned long cp = n == 1 ? s[i] : s[i] & (0x7F >> n);
-        for (size_t k = 1; k < n; k++)
-            cp = (cp << 6) | (s[i + k] & 0x3F);
-        if (!is_blank_code_point(cp))
-            return i;
-        i += n;
-    }
-    return i;
-}
 
 /* The text as it is written: cut at max_len bytes on a UTF-8 boundary
  * (then "..."), control characters as spaces. Its length. */
@@ -93,9 +44,8 @@ void grade_safe_cell(const char *in, size_t len, size_t max_len, char *out, size
      * that is written: checked before, "\v=HYPERLINK(...)" passed as
      * " =HYPERLINK(...)". out[0] is kept for the quote. */
     size_t n = normalise_cell((const unsigned char *)in, len, max_len, out + 1, size - 1);
-    const unsigned char *t = (const unsigned char *)out + 1;
-    size_t skip = leading_blanks(t, n);
-    if (starts_formula(t + skip, n - skip))
+    size_t at, width;
+    if (spreadsheet_formula_start(out + 1, n, &at, &width))
         out[0] = '\'';
     else
         memmove(out, out + 1, n + 1);

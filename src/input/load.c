@@ -18,6 +18,7 @@
 
 #include "core/canonical.h"
 #include "core/columns.h"
+#include "core/spreadsheet.h"
 #include "input/load.h"
 #include "input/yamlutil.h"
 
@@ -759,12 +760,12 @@ static pe_status load_plan(loader *L, const yaml_node_t *item, size_t index, pe_
         y_path(fp, path, "name");
         st = keep(L, y_get_name(L->d, a.value[ni], fp, p->name, sizeof p->name, L->err));
         /* the name is a report cell: a spreadsheet runs one that starts
-         * with = + - @ (after spaces) as a formula */
-        const char *first = p->name + strspn(p->name, " ");
-        if (!st && *first && strchr("=+-@", *first))
+         * with = + - @ (after spaces) as a formula (core/spreadsheet.h) */
+        size_t at, width;
+        if (!st && spreadsheet_formula_start(p->name, strlen(p->name), &at, &width))
             st = keep(L, y_fail(L->err, L->d, a.value[ni],
-                                "%s must not start with '%c': a spreadsheet opening the report "
-                                "would run the cell as a formula", fp, *first));
+                                "%s must not start with '%.*s': a spreadsheet opening the report "
+                                "would run the cell as a formula", fp, (int)width, p->name + at));
     }
     if (a.set[oi]) {
         y_path(fp, path, "overlap");
