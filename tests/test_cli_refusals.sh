@@ -106,13 +106,13 @@ says "run -o FILE" "$work/plain: error: is not a directory: cannot write 01-fit-
 check "run -o FILE left the file alone" '[ "$(cat "$work/plain")" = "not a directory" ]'
 
 # A class where no submission names a student (every one unreadable) still
-# gets its gradebook: a header only (an empty list of students, which a
-# sort must not be handed as a NULL array).
+# gets its gradebook: the header and a row for the file, named by it.
 printf 'not: [a mapping\n' >"$work/unreadable.yaml"
 "$planeval" grade "$key" "$work/unreadable.yaml" -o "$work/ug.csv" --gradebook "$work/ub.csv" \
     >/dev/null 2>"$work/err"; rc=$?
 check "grade of unreadable work with --gradebook: exit 0 (got $rc: $(head -c 300 "$work/err"))" '[ $rc -eq 0 ]'
-check "its gradebook is the header only" '[ "$(cat "$work/ub.csv")" = "student,points,possible,percent,file" ]'
+check "its gradebook is the header and the file's row" \
+    '[ "$(head -1 "$work/ub.csv")" = "student,points,possible,percent,file,note" ] && [ "$(wc -l <"$work/ub.csv")" -eq 2 ] && grep -q "^unreadable.yaml,0,13,0,$work/unreadable.yaml,\"rejected: " "$work/ub.csv"'
 
 # The same submission twice (as a file and through its directory) would
 # supersede itself.

@@ -79,14 +79,39 @@ check "ann: no answer rows from the superseded file" '[ "$(grep -c "30-ann-first
 "$planeval" grade --help >"$work/help.out" 2>&1
 check "grade --help states the policy" 'grep -qi "last .*by name" "$work/help.out" && grep -qi "superseded" "$work/help.out"'
 
-# 4. --gradebook: one row per student, points, possible, percent
+# 4. --gradebook: one row per student, points, possible, percent, file, note
 book=$work/book.csv
-check "gradebook header" '[ "$(head -1 "$book")" = "student,points,possible,percent,file" ]'
+check "gradebook header" '[ "$(head -1 "$book")" = "student,points,possible,percent,file,note" ]'
 check "gradebook: one row per student (5)" '[ "$(tail -n +2 "$book" | wc -l)" -eq 5 ]'
-check "gradebook: sam 3 of 13" 'grep -q "^sam,3,13,23.08,.*10-sam.yaml$" "$book"'
-check "gradebook: ann once, from the last file" '[ "$(grep -c "^ann," "$book")" -eq 1 ] && grep -q "^ann,3,13,23.08,.*31-ann-second.yaml$" "$book"'
-check "gradebook: a rejected student has 0" 'grep -q "^wes,0,13,0,.*20-wes.yaml$" "$book"'
+check "gradebook: sam 3 of 13" 'grep -q "^sam,3,13,23.08,.*10-sam.yaml,$" "$book"'
+check "gradebook: ann once, from the last file, naming the superseded one" \
+    '[ "$(grep -c "^ann," "$book")" -eq 1 ] && grep -q "^ann,3,13,23.08,.*31-ann-second.yaml,supersedes .*30-ann-first.yaml (the last file by name counts)$" "$book"'
+check "gradebook: a rejected student has 0 and the reason" \
+    'grep -q "^wes,0,13,0,.*20-wes.yaml,\"rejected: 3:1: unknown key: a submission has the keys student, drill and answers (did you mean .answers.?)\"$" "$book"'
 check "gradebook: sorted by student" '[ "$(tail -n +2 "$book" | cut -d, -f1 | tr "\n" " ")" = "ann max sam wes xia " ]'
+# Every file is a row of the gradebook: a file the YAML parser refuses is
+# named by the id of its first line, one without an id by its file name.
+rej=$work/rejected
+mkdir -p "$rej"
+printf 'student: yul\ndrill: 01-fit-the-model\nanswers: { state: 2607.7\n' >"$rej/a-bad-yaml-with-id.yaml"
+printf 'student: "zed q"   # quoted\ndrill: [\n' >"$rej/b-quoted-id.yaml"
+printf '# my answers\nstudent: nia\ndrill: [\n' >"$rej/c-id-not-on-line-1.yaml"
+printf 'drill: 01-fit-the-model\nanswers: {state: 2607.7}\n' >"$rej/d-no-student.yaml"
+printf '' >"$rej/e-empty.yaml"
+printf 'student: [x\n' >"$rej/f-id-not-plain.yaml"
+"$planeval" grade --quiet "$key" "$rej" -o "$work/rej.csv" --gradebook "$work/rej-book.csv" 2>"$work/err"; rc=$?
+rb=$work/rej-book.csv
+check "rejected class graded (rc $rc: $(head -c 200 "$work/err"))" '[ $rc -eq 0 ]'
+check "gradebook: a row for every file (6, got $(tail -n +2 "$rb" | wc -l))" '[ "$(tail -n +2 "$rb" | wc -l)" -eq 6 ]'
+check "gradebook: the id on line 1 survives a YAML error" \
+    'grep -q "^yul,0,13,0,.*a-bad-yaml-with-id.yaml,\"rejected: 4:1: YAML syntax error" "$rb"'
+check "grades: the id on line 1 survives a YAML error" 'grep -q "^yul,total,.*a-bad-yaml-with-id.yaml$" "$work/rej.csv"'
+check "gradebook: a quoted id on line 1" 'grep -q "^zed q,0,13,0,.*b-quoted-id.yaml,\"\\?rejected: .*YAML syntax error" "$rb"'
+check "gradebook: no id on line 1: the file name" 'grep -q "^c-id-not-on-line-1.yaml,0,13,0,.*c-id-not-on-line-1.yaml,\"\\?rejected: .*YAML syntax error" "$rb"'
+check "gradebook: no student key: the file name" \
+    'grep -q "^d-no-student.yaml,0,13,0,.*d-no-student.yaml,rejected: 1:1: missing required key .student.$" "$rb"'
+check "gradebook: an empty file: the file name" 'grep -q "^e-empty.yaml,0,13,0,.*e-empty.yaml,rejected: 1:1: the file is empty" "$rb"'
+check "gradebook: a non-plain id is not guessed" 'grep -q "^f-id-not-plain.yaml,0,13,0," "$rb"'
 printf 'student: "=HYPERLINK(\\"http://x\\")"\ndrill: 01-fit-the-model\nanswers: {state: 2607.7}\n' >"$subs/50-evil.yaml"
 "$planeval" grade --quiet "$key" "$subs" -o "$work/g2.csv" --gradebook "$work/book2.csv" 2>/dev/null
 check "gradebook: a formula student id is neutralised" 'grep -q "^\"'"'"'=HYPERLINK" "$work/book2.csv"'
@@ -98,7 +123,17 @@ check "max: the feedback has an explain hint ($hint)" '[ -n "$hint" ]'
 (cd /tmp && PATH=$(dirname "$planeval"):$PATH eval "$hint") >"$work/hint.out" 2>&1; rc=$?
 check "the hint runs as printed (got $rc: $(head -c 200 "$work/hint.out"))" '[ $rc -eq 0 ] && grep -q "^M1 " "$work/hint.out"'
 
-# 6. a missing submission file: exit 2, no CSV
+# 6. a number of the wrong sign: the feedback says so, not "off by -200%"
+mkdir -p "$work/sign"
+printf 'student: neg\ndrill: 01-fit-the-model\nanswers: {state: -2607.7, activations: -100}\n' >"$work/sign/neg.yaml"
+"$planeval" grade --quiet "$key" "$work/sign" -o "$work/sign.csv" 2>/dev/null
+check "wrong sign, right size (got: $(grep "^neg,state," "$work/sign.csv"))" \
+    'grep -q "^neg,state,2607.7,.-2607.7,,0,2,\"wrong sign: expected +2607.7, got -2607.7 (needs within 1%); the size is right, only the sign is wrong\"," "$work/sign.csv"'
+check "wrong sign, wrong size (got: $(grep "^neg,activations," "$work/sign.csv"))" \
+    'grep -q "^neg,activations,256.5,.-100,,0,1,\"wrong sign: expected +256.5, got -100 (needs within 1%); the size is off by -61%* too\"," "$work/sign.csv"'
+check "no \"off by -200%\"" '! grep -q "off by -200%" "$work/sign.csv"'
+
+# 7. a missing submission file: exit 2, no CSV
 rm -f "$work/miss.csv" "$work/miss-book.csv"
 "$planeval" grade "$key" "$subs/10-sam.yaml" "$work/nope.yaml" -o "$work/miss.csv" --gradebook "$work/miss-book.csv" 2>"$work/err"; rc=$?
 check "missing submission: exit 2 (got $rc)" '[ $rc -eq 2 ]'

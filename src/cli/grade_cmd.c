@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/command_help.h"
@@ -79,6 +80,16 @@ static int grade_options(int argc, char **argv, pe_grade_options *opt, bool *qui
     return -1;
 }
 
+/* Whether a and b name the same directory entry's file, links not
+ * followed: a link to another submission is not that submission given
+ * twice (grade refuses the link as a row of its own). */
+static bool same_entry(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return lstat(a, &sa) == 0 && lstat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
 /* A submission given twice, or an output that is the key, a submission or
  * the other output (it would overwrite it): refused before anything is
  * read (status 2), else -1. */
@@ -92,7 +103,7 @@ static int outputs_clash(const pe_grade_options *opt, const char *key, const pe_
                                "another file", outputs[1]);
     for (size_t i = 0; i < files->count; i++)
         for (size_t j = i + 1; j < files->count; j++)
-            if (cli_same_file(files->paths[i], files->paths[j])) {
+            if (same_entry(files->paths[i], files->paths[j])) {
                 fprintf(stderr, "planeval: grade: %s is given twice (also as %s): a student's "
                         "file would supersede itself; give each submission once\n",
                         files->paths[j], files->paths[i]);

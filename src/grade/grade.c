@@ -104,6 +104,27 @@ static void explain_command(const grader *g, const key_answer *k, char *buf, siz
     snprintf(buf, size, "planeval explain %s --plan %s", key, plan);
 }
 
+/* A number of the opposite sign to the expected one: the sign is what is
+ * wrong ("off by -200%" would not say so), and whether the size is right. */
+static bool wrong_sign(double x, double ref, const pe_question *q, const char *tol, verdict *v)
+{
+    if (!(x < 0 && ref > 0) && !(x > 0 && ref < 0))
+        return false;
+    char want[32], got[32];
+    grade_fmt_num(ref, want, sizeof want);
+    grade_fmt_num(x, got, sizeof got);
+    snprintf(v->feedback, sizeof v->feedback, "wrong sign: expected %s%s, got %s (needs %s)",
+             ref > 0 ? "+" : "", want, got, tol);
+    if (grade_within(-x, ref, q->tol_kind, q->tol)) {
+        add(v->feedback, sizeof v->feedback, "; the size is right, only the sign is wrong");
+    } else {
+        char off[64];
+        pct_text(-x, ref, off, sizeof off);
+        add(v->feedback, sizeof v->feedback, "; the size is off by %s too", off);
+    }
+    return true;
+}
+
 static void grade_number(const grader *g, const pe_question *q, const key_answer *k,
                          const pe_ydoc *d, const yaml_node_t *n, const char *path, verdict *v)
 {
@@ -123,6 +144,8 @@ static void grade_number(const grader *g, const pe_question *q, const key_answer
         snprintf(v->feedback, sizeof v->feedback, "correct (%s)", tol);
         return;
     }
+    if (wrong_sign(x, k->value, q, tol, v))
+        return;
     pct_text(x, k->value, off, sizeof off);
     snprintf(v->feedback, sizeof v->feedback, "wrong: off by %s (needs %s)", off, tol);
     pe_mistake_match mm;
@@ -551,14 +574,17 @@ static pe_status grade_submission(out_file *o, const grader *g, grade_class *cla
         ydoc_free(&d);
         return PE_OK;
     }
+    char why[TEXT_MAX] = "";
     if (st != PE_OK) {
         t->rejected++;
         grade_write_rejected(o, g, safe_student, file, &e);
+        grade_error_text(&e, why, sizeof why);
     } else {
         total = write_graded(o, g, &d, answers, safe_student, file);
     }
     ydoc_free(&d);
-    return grade_class_record(class, safe_student, total, file, err);
+    return grade_class_record(class, i, safe_student, total, file, st != PE_OK ? why : NULL,
+                              err);
 }
 
 /* ================================================================ the command */

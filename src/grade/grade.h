@@ -11,8 +11,10 @@
  *
  * one row per student per question, then a row per unknown answer id, then
  * a `total` row per student. A submission that cannot be read (bad YAML, an
- * alias bomb, a wrong drill, a missing student id, ...) gets one row with
- * the error and 0 points, and the rest of the class is still graded. Text
+ * alias bomb, a wrong drill, a missing student id, a symbolic link, ...)
+ * gets one row with the error and 0 points, and the rest of the class is
+ * still graded; an error about a file not yet known to be a submission
+ * never quotes the file's text (it may be any file the grader can read). Text
  * from a submission is never run by a spreadsheet as a formula
  * (grade_safe_cell). The same inputs always give the same bytes.
  *
@@ -118,10 +120,11 @@ bool grade_parse_canonical(const char *text, const pe_overlap *overlap, pe_plan 
 
 /* Text of len bytes made safe for a CSV cell opened by a spreadsheet:
  * control characters become spaces and long text is cut at max_len bytes
- * (a UTF-8 boundary) with "..."; then a cell that starts with = + - @ (or
- * their full-width forms, or spaces then one of them) gets a leading single
- * quote — checked after the normalisation, on the text as written. out
- * must hold max_len + 8 bytes. */
+ * (a UTF-8 boundary) with "..."; then a cell that starts a formula
+ * (core/spreadsheet.h: = + - @ or ＝ ＋ － ＠ after any Unicode spaces,
+ * format characters and controls) gets a leading single quote — checked
+ * after the normalisation, on the text as written. out must hold max_len + 8
+ * bytes. */
 void grade_safe_cell(const char *in, size_t len, size_t max_len, char *out, size_t size);
 
 #endif

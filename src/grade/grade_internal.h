@@ -132,16 +132,19 @@ void grade_write_rejected(out_file *o, const grader *g, const char *student, con
  * paths; the same path twice: its last place); the others are listed as
  * superseded by it. */
 typedef struct {
-    char *student;       /* safe for a cell */
+    char *student;       /* safe for a cell: the id, or the file's name without one */
     double points;
     char *file;          /* the file that counted, safe for a cell */
+    char *note;          /* "" or "rejected: L:C: message", safe for a cell */
+    size_t index;        /* of the file */
 } book_entry;
 
 typedef struct {
     size_t count;        /* files */
+    char *const *paths;  /* the files, as given */
     size_t *counted;     /* per file: the file that counts for its student (itself, or
                             SIZE_MAX when no student id could be read) */
-    book_entry *book;    /* one per student graded */
+    book_entry *book;    /* one per file graded or rejected (not the superseded) */
     size_t book_count;
 } grade_class;
 
@@ -150,11 +153,14 @@ pe_status grade_class_init(grade_class *c, const pe_grade_files *subs, pe_error 
 void grade_class_free(grade_class *c);
 /* The index of the file that supersedes file i, or SIZE_MAX if none does. */
 size_t grade_class_superseded_by(const grade_class *c, size_t i);
-/* A student's total, for the gradebook (student and file as in the cells). */
-pe_status grade_class_record(grade_class *c, const char *student, double points,
-                             const char *file, pe_error *err);
-/* The gradebook at path: student,points,possible,percent,file, one row per
- * student in byte order of the ids; opened for writing and filled, then
+/* The gradebook row of file i: its student (safe; "" when no id could be
+ * read: the row names the file instead), total, file cell, and why it
+ * earned nothing (NULL when it was graded; raw text, made safe here). */
+pe_status grade_class_record(grade_class *c, size_t i, const char *student, double points,
+                             const char *file, const char *rejected, pe_error *err);
+/* The gradebook at path: student,points,possible,percent,file,note, one row
+ * per student in byte order of the ids (a file without a readable id: a
+ * row of its own, named by the file); opened for writing and filled, then
  * committed by the caller (report.h) once the grades file is in place. */
 pe_status grade_class_write_book(grade_class *c, const char *path, double possible,
                                  pe_report **out, pe_error *err);

@@ -5,23 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/spreadsheet.h"
 #include "grade/grade_internal.h"
 
 /* ================================================================ cells */
-
-static bool starts_formula(const unsigned char *s, size_t len)
-{
-    if (len == 0)
-        return false;
-    if (strchr("=+-@\t\r", s[0]) && s[0] != '\0')
-        return true;
-    /* full-width ＝ ＋ － ＠ (U+FF1D, U+FF0B, U+FF0D, U+FF20) */
-    if (len >= 3 && s[0] == 0xEF &&
-        ((s[1] == 0xBC && (s[2] == 0x9D || s[2] == 0x8B || s[2] == 0x8D)) ||
-         (s[1] == 0xBC && s[2] == 0xA0)))
-        return true;
-    return false;
-}
 
 /* The text as it is written: cut at max_len bytes on a UTF-8 boundary
  * (then "..."), control characters as spaces. Its length. */
@@ -57,11 +44,8 @@ void grade_safe_cell(const char *in, size_t len, size_t max_len, char *out, size
      * that is written: checked before, "\v=HYPERLINK(...)" passed as
      * " =HYPERLINK(...)". out[0] is kept for the quote. */
     size_t n = normalise_cell((const unsigned char *)in, len, max_len, out + 1, size - 1);
-    const unsigned char *t = (const unsigned char *)out + 1;
-    size_t skip = 0;
-    while (skip < n && t[skip] == ' ')
-        skip++;
-    if (starts_formula(t, n) || starts_formula(t + skip, n - skip))
+    size_t at, width;
+    if (spreadsheet_formula_start(out + 1, n, &at, &width))
         out[0] = '\'';
     else
         memmove(out, out + 1, n + 1);

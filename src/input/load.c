@@ -18,6 +18,7 @@
 
 #include "core/canonical.h"
 #include "core/columns.h"
+#include "core/spreadsheet.h"
 #include "input/load.h"
 #include "input/yamlutil.h"
 
@@ -759,12 +760,12 @@ static pe_status load_plan(loader *L, const yaml_node_t *item, size_t index, pe_
         y_path(fp, path, "name");
         st = keep(L, y_get_name(L->d, a.value[ni], fp, p->name, sizeof p->name, L->err));
         /* the name is a report cell: a spreadsheet runs one that starts
-         * with = + - @ (after spaces) as a formula */
-        const char *first = p->name + strspn(p->name, " ");
-        if (!st && *first && strchr("=+-@", *first))
+         * with = + - @ (after spaces) as a formula (core/spreadsheet.h) */
+        size_t at, width;
+        if (!st && spreadsheet_formula_start(p->name, strlen(p->name), &at, &width))
             st = keep(L, y_fail(L->err, L->d, a.value[ni],
-                                "%s must not start with '%c': a spreadsheet opening the report "
-                                "would run the cell as a formula", fp, *first));
+                                "%s must not start with '%.*s': a spreadsheet opening the report "
+                                "would run the cell as a formula", fp, (int)width, p->name + at));
     }
     if (a.set[oi]) {
         y_path(fp, path, "overlap");
@@ -1738,13 +1739,16 @@ static pe_status load_plan_sections(loader *L, const yaml_node_t *root)
 static pe_status load_root(loader *L)
 {
     const yaml_node_t *root = ydoc_root(L->d);
-    if (root->type != YAML_MAPPING_NODE) {
-        char desc[128];
-        y_describe(root, desc, sizeof desc);
+    /* A file that is not a scenario (a wrong path, a link to any file the
+     * user can read) is refused without echoing its text: a single value is
+     * not quoted, and without schema: nothing else is checked, since every
+     * key would be quoted as an unknown key. */
+    if (root->type != YAML_MAPPING_NODE)
         return bad(L, L->d, root,
                    "a scenario file is a mapping of keys (schema, model, cluster, ...), got %s",
-                   desc);
-    }
+                   root->type == YAML_SEQUENCE_NODE ? "a list" : "a single value");
+    if (!y_map_get(L->d, root, "schema"))
+        return missing(L, &pe_fields_scenario, root, "", "schema", " (write schema: planeval/v1)");
     set_defaults(L->s);
     pe_layer layer = {L->d, root};
     pe_status st = apply(L, &pe_fields_scenario, &layer, 1, "", L->s, &L->top);

@@ -214,6 +214,26 @@ static void test_safe_cell(void **state)
     safe("\r=1", "' =1");
     safe("  =1", "'  =1");
     safe("\xef\xbc\x9d" "1+1", "'\xef\xbc\x9d" "1+1"); /* full-width = */
+    safe("\xef\xbc\x8b" "1", "'\xef\xbc\x8b" "1");       /* full-width + */
+    safe("\xef\xbc\x8d" "1", "'\xef\xbc\x8d" "1");       /* full-width - */
+    safe("\xef\xbc\xa0" "x", "'\xef\xbc\xa0" "x");       /* full-width @ */
+    safe("\xef\xbc\x9e" "1", "\xef\xbc\x9e" "1");        /* full-width > is text */
+    /* a formula start after Unicode spaces and format characters */
+    safe("\xc2\xa0=1", "'\xc2\xa0=1");                    /* U+00A0 no-break space */
+    safe("\xe3\x80\x80=1", "'\xe3\x80\x80=1");           /* U+3000 ideographic space */
+    safe("\xe2\x80\x8b=1", "'\xe2\x80\x8b=1");           /* U+200B zero-width space */
+    safe("\xef\xbb\xbf=1", "'\xef\xbb\xbf=1");           /* U+FEFF byte-order mark */
+    safe("\xc2\xad+1", "'\xc2\xad+1");                    /* U+00AD soft hyphen (Cf) */
+    safe("\xe2\x80\x83-1", "'\xe2\x80\x83-1");           /* U+2003 em space */
+    safe("\xe2\x80\xa8@x", "'\xe2\x80\xa8@x");           /* U+2028 line separator */
+    safe("\xe2\x81\xa0=1", "'\xe2\x81\xa0=1");           /* U+2060 word joiner */
+    safe("\xf3\xa0\x80\x81=1", "'\xf3\xa0\x80\x81=1");  /* U+E0001 language tag */
+    safe("\xc2\x85=1", "'\xc2\x85=1");                    /* U+0085 next line (Cc) */
+    /* mixed: tab, U+00A0, space, U+200B, then a full-width = */
+    safe("\t\xc2\xa0 \xe2\x80\x8b\xef\xbc\x9d" "1", "' \xc2\xa0 \xe2\x80\x8b\xef\xbc\x9d" "1");
+    safe("\xc2\xa0" "alice", "\xc2\xa0" "alice");          /* a space before text: kept */
+    safe("\xc3\xa9=1", "\xc3\xa9=1");                     /* é is not a space */
+    safe("\xe2\x80=1", "\xe2\x80=1");                     /* a cut sequence is not a space */
     safe("a\nb\x7f" "c", "a b c");
     safe("0123456789012345678901234567890123456789X",
          "0123456789012345678901234567890123456789...");
