@@ -5,7 +5,7 @@
 # with neither is an error naming it; plans and students named off/yes are
 # strings. Several mistakes in one pass are pinned by tests/bad/*.expect;
 # here: the exit status and the "... and N more" line of a file with more
-# mistakes than are listed.
+# mistakes than are listed; a scenario named by dots only (a hidden report).
 . "$(dirname "$0")/testlib.sh"
 
 drill=$src/scenarios/drills/01-fit-the-model.yaml
@@ -136,5 +136,15 @@ check "a MoE key the file writes with experts: 0 is still refused (got $rc: $(ca
 variant 'attention: flash, kv_lora_rank: 512'; rc=$?
 check "an MLA key the file writes without mla is still refused (got $rc)" \
     '[ $rc -eq 2 ] && grep -q "model.kv_lora_rank applies to attention: mla only" "$work/err"'
+
+# ---------------------------------------------------------------- a name of dots only
+# "." or ".." would name a hidden report "...csv": refused, as name: and as
+# the stem of a file "..yaml" without name: (tests/bad/name-only-dots for name: ..).
+mkdir -p "$work/dots"
+grep -v '^name:' "$drill" >"$work/dots/..yaml"
+"$planeval" run --quiet -o "$work/dots/out" "$work/dots/..yaml" 2>"$work/err"; rc=$?
+check "a file ..yaml without name: is refused (got $rc: $(cat "$work/err"))" \
+    '[ $rc -eq 2 ] && [ "$(cat "$work/err")" = "$work/dots/..yaml:9:1: error: no name: given, and the file stem \".\" is not a valid name ([a-z0-9._-]+, not only dots, at most 128 bytes): add name: or rename the file" ]'
+check "and writes no hidden report" '[ -z "$(ls -A "$work/dots/out" 2>/dev/null)" ]'
 
 finish

@@ -460,7 +460,7 @@ static const pe_field scenario_fields[] = {
     {"schema", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, PE_F_REQUIRED, NULL, NULL,
      "the version tag, exactly planeval/v1"},
     {"name", PE_FT_TEXT, PE_RANGE_NONE, S(name), NO, NULL, 0, NULL, "the file's stem",
-     "[a-z0-9._-]+; names the report file; not given: the file's stem (computed by the "
+     "[a-z0-9._-]+, not only dots; names the report file; not given: the file's stem (computed by the "
      "loader)"},
     {"description", PE_FT_TEXT, PE_RANGE_NONE, S(description), NO, NULL, 0, NULL, NULL,
      "free text"},

@@ -1538,6 +1538,13 @@ static void file_stem(const char *path, char *buf, size_t size)
     buf[len] = '\0';
 }
 
+/* A name of dots only ("." or "..") would name a hidden report file
+ * ("...csv") or a directory's own entries: refused, as the name's help says. */
+static bool only_dots(const char *name)
+{
+    return name[strspn(name, ".")] == '\0';
+}
+
 #define TOP(key) (L->top.value[IDX(pe_fields_scenario, key)])
 
 static pe_status load_schema_tag(loader *L, const yaml_node_t *root)
@@ -1566,6 +1573,11 @@ static pe_status load_name(loader *L, const yaml_node_t *root)
             char q[96];
             y_quote(s->name, strlen(s->name), q, sizeof q);
             st = bad(L, d, n, "name must match [a-z0-9._-]+, got %s", q);
+        } else if (!st && only_dots(s->name)) {
+            char q[96];
+            y_quote(s->name, strlen(s->name), q, sizeof q);
+            st = bad(L, d, n,
+                     "name must not be only dots (it names the report file NAME.csv), got %s", q);
         } else if (!st && strlen(s->name) > PE_SCENARIO_NAME_FILE_MAX) {
             st = bad(L, d, n,
                      "name is %zu bytes, at most %d: it names the report files, and the "
@@ -1575,12 +1587,13 @@ static pe_status load_name(loader *L, const yaml_node_t *root)
     } else {
         char stem[PE_PATH_MAX];
         file_stem(d->path, stem, sizeof stem);
-        if (!y_valid_name(stem) || strlen(stem) > PE_SCENARIO_NAME_FILE_MAX) {
+        if (!y_valid_name(stem) || only_dots(stem) || strlen(stem) > PE_SCENARIO_NAME_FILE_MAX) {
             char q[96];
             y_quote(stem, strlen(stem), q, sizeof q);
             st = bad(L, d, root,
                      "no name: given, and the file stem %s is not a valid name "
-                     "([a-z0-9._-]+, at most %d bytes): add name: or rename the file",
+                     "([a-z0-9._-]+, not only dots, at most %d bytes): add name: or rename the "
+                     "file",
                      q, PE_SCENARIO_NAME_FILE_MAX);
         } else {
             memcpy(s->name, stem, strlen(stem) + 1); /* < PE_NAME_MAX: checked above */
