@@ -78,7 +78,7 @@ printf 'gpus:\n  a: {hbm_gb: 80, hbm_tb_s: 0}\n  b: {hbm_gib: yes}\nmodels:\n  B
 "$planeval" validate --catalog "$work/badcat" "$drill" 2>"$work/err"; rc=$?
 printf '%s\n' \
     "$work/badcat/x.yml:2:7: error: unknown key 'hbm_gb' in gpus.a (did you mean 'hbm_gib'?)" \
-    "$work/badcat/x.yml:2:29: error: gpus.a.hbm_tb_s must be a number > 0, got 0" \
+    "$work/badcat/x.yml:2:29: error: gpus.a.hbm_tb_s must be a number from 0.001 to 1e7, got 0" \
     "$work/badcat/x.yml:3:16: error: gpus.b.hbm_gib: expected a number, got \"yes\"" \
     "$work/badcat/x.yml:5:3: error: models: preset name \"Bad\" must match [a-z0-9._-]+" >"$work/want"
 check "a catalog file's mistakes are all reported (got $rc: $(cat "$work/err"))" \

@@ -566,6 +566,18 @@ static pe_status load_inter(loader *L, const yaml_node_t *node, const pe_layer *
     return st;
 }
 
+/* The reserve R is part of the GPU's memory: R <= hbm_gib (the memory
+ * budget min(hbm_gib, memory_gib) - R is then never below -R). */
+static pe_status check_reserve(loader *L, const pe_applied *a, const yaml_node_t *node)
+{
+    const pe_cluster *c = &L->s->cluster;
+    if (c->reserve_gib <= c->gpu.hbm_gib)
+        return PE_OK;
+    const yaml_node_t *at = file_node(a, IDX(pe_fields_cluster, "reserve_gib"), 1, node);
+    return bad(L, L->d, at, "cluster.reserve_gib must be at most cluster.gpu.hbm_gib (%g), got %g",
+               c->gpu.hbm_gib, c->reserve_gib);
+}
+
 static pe_status load_cluster(loader *L, const yaml_node_t *node)
 {
     pe_cluster *c = &L->s->cluster;
@@ -587,6 +599,8 @@ static pe_status load_cluster(loader *L, const yaml_node_t *node)
     if (top == PE_INTERNAL)
         return top;
     st = load_gpu(L, node, layers, &a);
+    if (!st && !top)
+        st = check_reserve(L, &a, node);
     st = worse(st, load_intra(L, node, layers, &a, top == PE_OK));
     return worse(st, worse(top, load_inter(L, node, layers, &a, top == PE_OK)));
 }
