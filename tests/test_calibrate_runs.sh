@@ -55,20 +55,22 @@ nfit=$(grep -c ',fit$' "$cal/b200.csv")
 check "b200: at most half of the runs are fitted ($nfit of 10)" '[ $((2 * nfit)) -le 10 ]'
 
 # The paste block holds: with a GPU that carries no refinement number
-# (a catalog override of b200 with its datasheet keys only), the held
+# (b200's datasheet keys only, as a new gpu the b200-node cluster names: an
+# override of b200 itself would merge over its refinement numbers), the held
 # gemm_efficiency is printed too, and those lines under that GPU give the
 # step time calibrate printed for a fit row. Keys the GPU carries but the fit
 # held neutral are named for removal.
 mkdir -p "$work/cat"
-printf 'gpus:\n  b200: { hbm_gib: 180, peak_tflops: 2250, hbm_tb_s: 8, peak_fp8_tflops: 4500 }\n' \
+printf 'gpus:\n  b200-bare: { hbm_gib: 180, peak_tflops: 2250, hbm_tb_s: 8, peak_fp8_tflops: 4500 }\n' \
     >"$work/cat/gpus.yaml"
+printf 'clusters:\n  b200-node: { gpu: { preset: b200-bare } }\n' >"$work/cat/clusters.yaml"
 "$planeval" calibrate "$cal/b200.csv" --catalog "$work/cat" \
     --fit fp8_gemm_efficiency,attention_efficiency >"$work/bare.out" 2>"$work/bare.err"; rc=$?
 check "bare b200: exits 0 (got $rc: $(head -c 200 "$work/bare.err"))" '[ $rc -eq 0 ]'
 check "bare b200: the held gemm_efficiency is printed" \
     'grep -q "^    gemm_efficiency: 0.5 # not fitted: the runs. flops_efficiency, held while fitting; it turns F7-F11 on$" "$work/bare.out"'
 {
-    printf 'gpus:\n  b200:\n    hbm_gib: 180\n    peak_tflops: 2250\n    hbm_tb_s: 8\n    peak_fp8_tflops: 4500\n'
+    printf 'gpus:\n  b200-bare:\n    hbm_gib: 180\n    peak_tflops: 2250\n    hbm_tb_s: 8\n    peak_fp8_tflops: 4500\n'
     sed -n '/^# paste under/,$p' "$work/bare.out" | grep '^    [a-z]'
 } >"$work/cat/gpus.yaml"
 row=$(grep -m1 ',fit$' "$cal/b200.csv")

@@ -168,7 +168,7 @@ bad_q "unknown column" "  - { id: a, ask: column, plan: baseline, column: mem_to
 bad_q "plan on a plan question" "  - { id: a, ask: best_plan, plan: baseline }" "takes no plan"
 bad_q "tolerance on yes/no" "  - { id: a, ask: fits, plan: baseline, rel_tol: 0.1 }" "takes no tolerance"
 bad_q "both tolerances" "  - { id: a, ask: column, plan: baseline, column: mfu, rel_tol: 0.1, abs_tol: 1 }" "give rel_tol or abs_tol, not both"
-bad_q "points range" "  - { id: a, ask: fits, plan: baseline, points: 0 }" "points must be a number > 0"
+bad_q "points range" "  - { id: a, ask: fits, plan: baseline, points: 0 }" "points must be a number from 0.001 to 1e6"
 bad_q "empty list" "  []" "questions: empty list"
 
 # Drill 3: comm_bound, the bubble formula on 100 Gb/s, bidirectional NICs,

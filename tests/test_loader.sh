@@ -5,7 +5,8 @@
 # with neither is an error naming it; plans and students named off/yes are
 # strings. Several mistakes in one pass are pinned by tests/bad/*.expect;
 # here: the exit status and the "... and N more" line of a file with more
-# mistakes than are listed.
+# mistakes than are listed; a scenario named by dots only (a hidden report);
+# a partial --catalog entry merges over the built-in one.
 . "$(dirname "$0")/testlib.sh"
 
 drill=$src/scenarios/drills/01-fit-the-model.yaml
@@ -78,7 +79,7 @@ printf 'gpus:\n  a: {hbm_gb: 80, hbm_tb_s: 0}\n  b: {hbm_gib: yes}\nmodels:\n  B
 "$planeval" validate --catalog "$work/badcat" "$drill" 2>"$work/err"; rc=$?
 printf '%s\n' \
     "$work/badcat/x.yml:2:7: error: unknown key 'hbm_gb' in gpus.a (did you mean 'hbm_gib'?)" \
-    "$work/badcat/x.yml:2:29: error: gpus.a.hbm_tb_s must be a number > 0, got 0" \
+    "$work/badcat/x.yml:2:29: error: gpus.a.hbm_tb_s must be a number from 0.001 to 1e7, got 0" \
     "$work/badcat/x.yml:3:16: error: gpus.b.hbm_gib: expected a number, got \"yes\"" \
     "$work/badcat/x.yml:5:3: error: models: preset name \"Bad\" must match [a-z0-9._-]+" >"$work/want"
 check "a catalog file's mistakes are all reported (got $rc: $(cat "$work/err"))" \
@@ -136,5 +137,40 @@ check "a MoE key the file writes with experts: 0 is still refused (got $rc: $(ca
 variant 'attention: flash, kv_lora_rank: 512'; rc=$?
 check "an MLA key the file writes without mla is still refused (got $rc)" \
     '[ $rc -eq 2 ] && grep -q "model.kv_lora_rank applies to attention: mla only" "$work/err"'
+
+# ---------------------------------------------------------------- a name of dots only
+# "." or ".." would name a hidden report "...csv": refused, as name: and as
+# the stem of a file "..yaml" without name: (tests/bad/name-only-dots for name: ..).
+mkdir -p "$work/dots"
+grep -v '^name:' "$drill" >"$work/dots/..yaml"
+"$planeval" run --quiet -o "$work/dots/out" "$work/dots/..yaml" 2>"$work/err"; rc=$?
+check "a file ..yaml without name: is refused (got $rc: $(cat "$work/err"))" \
+    '[ $rc -eq 2 ] && [ "$(cat "$work/err")" = "$work/dots/..yaml:9:1: error: no name: given, and the file stem \".\" is not a valid name ([a-z0-9._-]+, not only dots, at most 128 bytes): add name: or rename the file" ]'
+check "and writes no hidden report" '[ -z "$(ls -A "$work/dots/out" 2>/dev/null)" ]'
+
+# ---------------------------------------------------------------- a partial --catalog override
+# An entry named like a built-in merges over it key by key (nested mappings
+# too): the report is the one the same keys give written in the scenario.
+mkdir -p "$work/over/cat" "$work/over/cat2" "$work/over/bad"
+grep -v '^    hbm_gib: 192$' "$drill" | grep -v '^  gpu:$' >"$work/over/plain.yaml"
+printf 'gpus:\n  mi300x: {hbm_gib: 100}\n' >"$work/over/cat/gpus.yaml"
+"$planeval" run --quiet --catalog "$work/over/cat" -o "$work/over/a" "$work/over/plain.yaml" \
+    2>"$work/err"; rc=$?
+check "a --catalog gpu entry of hbm_gib alone merges over the built-in mi300x (got $rc: $(head -c 300 "$work/err"))" \
+    '[ $rc -eq 0 ] && cut -d, -f26 "$work/over/a/01-fit-the-model.csv" | sed -n 2p | grep -qx 100'
+sed 's/^  nodes: 8$/  nodes: 8\n  gpu: {hbm_gib: 100}/' "$work/over/plain.yaml" >"$work/over/inline.yaml"
+"$planeval" run --quiet -o "$work/over/b" "$work/over/inline.yaml"
+check "with the preset's other figures: the report of gpu: {hbm_gib: 100} in the scenario" \
+    'cmp -s "$work/over/a/01-fit-the-model.csv" "$work/over/b/01-fit-the-model.csv"'
+printf 'clusters:\n  mi300x-node:\n    intra_node: {latency_us: 3}\n' >"$work/over/cat2/c.yaml"
+"$planeval" run --quiet --catalog "$work/over/cat2" -o "$work/over/c" "$drill" 2>"$work/err"; rc=$?
+sed 's/^  nodes: 8$/  nodes: 8\n  intra_node: {latency_us: 3}/' "$drill" >"$work/over/lat.yaml"
+"$planeval" run --quiet -o "$work/over/d" "$work/over/lat.yaml"
+check "a cluster entry's intra_node merges key by key over the preset's (got $rc: $(head -c 300 "$work/err"))" \
+    '[ $rc -eq 0 ] && cmp -s "$work/over/c/01-fit-the-model.csv" "$work/over/d/01-fit-the-model.csv"'
+printf 'gpus:\n  mi300x: {hbm_gib: 0}\n' >"$work/over/bad/gpus.yaml"
+"$planeval" validate --catalog "$work/over/bad" "$work/over/plain.yaml" 2>"$work/err"; rc=$?
+check "a bad override is blamed on the catalog file, not the scenario (got $rc: $(cat "$work/err"))" \
+    '[ $rc -eq 2 ] && [ "$(cat "$work/err")" = "$work/over/bad/gpus.yaml:2:21: error: gpus.mi300x.hbm_gib must be a number from 0.001 to 1e6, got 0" ]'
 
 finish

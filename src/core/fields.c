@@ -1,6 +1,8 @@
 /* fields.c — the key tables of fields.h. Keys, ranges and defaults come from
  * docs/scenarios.md "A scenario file", "Ranges", "Plans", "Sweep", "expect",
  * "Presets" and docs/model.md §0; offsets point into the structs of scenario.h. */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,7 +65,7 @@ static const pe_field model_fields[] = {
      "standard", "standard stores the score matrix; flash does not"},
     {"causal_flops", PE_FT_BOOL, PE_RANGE_NONE, M(causal_flops), NO, NULL, 0, NULL, "false",
      "count only the causal half of attention FLOPs"},
-    {"params", PE_FT_NUMBER, PE_RANGE_POSITIVE, M(params), M(has_params), NULL, 0, NULL, NULL,
+    {"params", PE_FT_NUMBER, PE_RANGE_PARAMS, M(params), M(has_params), NULL, 0, NULL, NULL,
      "the model's unique parameter count (docs/model.md P6); optional"},
     /* mixture of experts (docs/design/moe.md §0) */
     {"experts", PE_FT_INT, PE_RANGE_NONNEG, M(experts), NO, NULL, 0, NULL, "0",
@@ -80,10 +82,10 @@ static const pe_field model_fields[] = {
      "L_d, leading dense layers"},
     {"moe_every", PE_FT_INT, PE_RANGE_WHOLE, M(moe_every), NO, NULL, 0, NULL, "1",
      "every n-th layer (from dense_layers on) is an MoE layer"},
-    {"capacity_factor", PE_FT_NUMBER, PE_RANGE_POSITIVE, M(capacity_factor),
+    {"capacity_factor", PE_FT_NUMBER, PE_RANGE_FACTOR, M(capacity_factor),
      M(has_capacity_factor), NULL, 0, NULL, "dropless",
      "expert capacity factor; buffers padded to capacity"},
-    {"moe_imbalance", PE_FT_NUMBER, PE_RANGE_POSITIVE, M(moe_imbalance), NO, NULL, 0, NULL, "1",
+    {"moe_imbalance", PE_FT_NUMBER, PE_RANGE_IMBALANCE, M(moe_imbalance), NO, NULL, 0, NULL, "1",
      "load imbalance: tokens on the busiest expert rank / the mean (dropless)"},
     {"head_dim", PE_FT_INT, PE_RANGE_WHOLE, M(head_dim), M(has_head_dim), NULL, 0, NULL,
      "hidden/heads",
@@ -107,18 +109,18 @@ const pe_fieldset pe_fields_model = {"model", "the transformer", model_fields,
 /* ------------------------------------------------------------ precision */
 #define P(f) offsetof(pe_precision, f)
 static const pe_field precision_fields[] = {
-    {"param_bytes", PE_FT_NUMBER, PE_RANGE_POSITIVE, P(param_bytes), NO, NULL, 0, NULL, "2",
+    {"param_bytes", PE_FT_NUMBER, PE_RANGE_ELEMENT_BYTES, P(param_bytes), NO, NULL, 0, NULL, "2",
      "bytes per weight"},
-    {"grad_bytes", PE_FT_NUMBER, PE_RANGE_POSITIVE, P(grad_bytes), NO, NULL, 0, NULL, "2",
+    {"grad_bytes", PE_FT_NUMBER, PE_RANGE_ELEMENT_BYTES, P(grad_bytes), NO, NULL, 0, NULL, "2",
      "bytes per gradient"},
-    {"optimizer_bytes", PE_FT_NUMBER, PE_RANGE_NONNEG, P(optimizer_bytes), NO, NULL, 0, NULL,
+    {"optimizer_bytes", PE_FT_NUMBER, PE_RANGE_BYTES, P(optimizer_bytes), NO, NULL, 0, NULL,
      "12", "optimizer state bytes per parameter (fp32 master + Adam m and v)"},
     /* FP8 GEMMs and the EP dispatch (docs/design/moe.md §6) */
     {"compute", PE_FT_ENUM, PE_RANGE_NONE, P(compute), NO, compute_values, 0, NULL, "bf16",
      "GEMM precision: bf16, or fp8 (Transformer Engine: linear layers at the FP8 peak)"},
-    {"fp8_weight_bytes", PE_FT_NUMBER, PE_RANGE_NONNEG, P(fp8_weight_bytes), NO, NULL, 0, NULL,
+    {"fp8_weight_bytes", PE_FT_NUMBER, PE_RANGE_BYTES, P(fp8_weight_bytes), NO, NULL, 0, NULL,
      "2", "fp8: bytes per FP8-GEMM parameter of the cached FP8 weight copies"},
-    {"dispatch_bytes", PE_FT_NUMBER, PE_RANGE_POSITIVE, P(dispatch_bytes), NO, NULL, 0, NULL,
+    {"dispatch_bytes", PE_FT_NUMBER, PE_RANGE_ELEMENT_BYTES, P(dispatch_bytes), NO, NULL, 0, NULL,
      "2", "bytes per element of the expert-parallel dispatch all-to-all (1 = FP8)"},
 };
 #undef P
@@ -130,35 +132,35 @@ const pe_fieldset pe_fields_precision = {"precision", "bytes per parameter", pre
 static const pe_field gpu_fields[] = {
     {"preset", PE_FT_PRESET, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, NULL,
      "start from this catalog GPU; the keys below override it"},
-    {"hbm_gib", PE_FT_NUMBER, PE_RANGE_POSITIVE, G(hbm_gib), NO, NULL, PE_F_REQUIRED, NULL,
+    {"hbm_gib", PE_FT_NUMBER, PE_RANGE_GIB, G(hbm_gib), NO, NULL, PE_F_REQUIRED, NULL,
      NULL, "GPU memory, GiB"},
-    {"peak_tflops", PE_FT_NUMBER, PE_RANGE_POSITIVE, G(peak_tflops), NO, NULL, PE_F_REQUIRED,
+    {"peak_tflops", PE_FT_NUMBER, PE_RANGE_RATE, G(peak_tflops), NO, NULL, PE_F_REQUIRED,
      NULL, NULL, "dense bf16 TFLOP/s"},
-    {"hbm_tb_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, G(hbm_tb_s), NO, NULL, PE_F_REQUIRED, NULL,
+    {"hbm_tb_s", PE_FT_NUMBER, PE_RANGE_RATE, G(hbm_tb_s), NO, NULL, PE_F_REQUIRED, NULL,
      NULL, "HBM bandwidth, TB/s"},
-    {"flops_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, G(flops_efficiency), NO, NULL, 0,
+    {"flops_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY, G(flops_efficiency), NO, NULL, 0,
      NULL, "0.5", "e, achieved fraction of peak"},
-    {"gemm_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, G(gemm_efficiency),
+    {"gemm_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY, G(gemm_efficiency),
      G(has_gemm_efficiency), NULL, 0, NULL, "none",
      "F8 e_max: matrix multiplies timed one by one from their shapes (docs/model.md §12)"},
-    {"gemm_half_gflop", PE_FT_NUMBER, PE_RANGE_NONNEG, G(gemm_half_gflop), NO, NULL, 0, NULL,
+    {"gemm_half_gflop", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(gemm_half_gflop), NO, NULL, 0, NULL,
      "0", "F8 F_half: GFLOP of a matrix multiply that reaches half of e_max"},
-    {"attention_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, G(attention_efficiency),
+    {"attention_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY, G(attention_efficiency),
      G(has_attention_efficiency), NULL, 0, NULL, "gemm_efficiency",
      "F9 e_att: achieved fraction of peak of the attention core; not given: gemm_efficiency "
      "(taken by the model)"},
-    {"elementwise_efficiency", PE_FT_NUMBER, PE_RANGE_UNIT, G(elementwise_efficiency), NO, NULL,
+    {"elementwise_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY_OR_ZERO, G(elementwise_efficiency), NO, NULL,
      0, NULL, "0", "F10 η_W: fraction of HBM bandwidth element-wise kernels reach (0: untimed)"},
-    {"microbatch_overhead_us", PE_FT_NUMBER, PE_RANGE_NONNEG, G(microbatch_overhead_us), NO,
+    {"microbatch_overhead_us", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(microbatch_overhead_us), NO,
      NULL, 0, NULL, "0", "F11 t_mb: fixed time per micro-batch and stage, microseconds"},
     /* FP8 GEMMs and optimizer offload */
-    {"peak_fp8_tflops", PE_FT_NUMBER, PE_RANGE_POSITIVE, G(peak_fp8_tflops),
+    {"peak_fp8_tflops", PE_FT_NUMBER, PE_RANGE_RATE, G(peak_fp8_tflops),
      G(has_peak_fp8_tflops), NULL, 0, NULL, NULL, "dense fp8 TFLOP/s (needed by compute: fp8)"},
-    {"fp8_gemm_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, G(fp8_gemm_efficiency),
+    {"fp8_gemm_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY, G(fp8_gemm_efficiency),
      G(has_fp8_gemm_efficiency), NULL, 0, NULL, "gemm_efficiency",
      "F18 e_max of the fp8 matrix multiplies, a fraction of peak_fp8_tflops (refined model); "
      "not given: gemm_efficiency (taken by the model)"},
-    {"host_link_gb_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, G(host_link_gb_s),
+    {"host_link_gb_s", PE_FT_NUMBER, PE_RANGE_RATE, G(host_link_gb_s),
      G(has_host_link_gb_s), NULL, 0, NULL, NULL,
      "GPU-host GB/s per direction (needed by offload_optimizer)"},
 };
@@ -171,15 +173,15 @@ static const pe_field intra_fields[] = {
      NULL, NULL, "switch or full_mesh"},
     {"links", PE_FT_INT, PE_RANGE_WHOLE, I(links), NO, NULL, PE_F_FULL_MESH, NULL, NULL,
      "full_mesh: links per GPU"},
-    {"link_gb_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, I(link_gb_s), NO, NULL, PE_F_FULL_MESH,
+    {"link_gb_s", PE_FT_NUMBER, PE_RANGE_RATE, I(link_gb_s), NO, NULL, PE_F_FULL_MESH,
      NULL, NULL, "full_mesh: GB/s per link per direction"},
-    {"bandwidth_gb_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, I(bandwidth_gb_s), NO, NULL,
+    {"bandwidth_gb_s", PE_FT_NUMBER, PE_RANGE_RATE, I(bandwidth_gb_s), NO, NULL,
      PE_F_SWITCH, NULL, NULL, "switch: GB/s per GPU per direction"},
-    {"latency_us", PE_FT_NUMBER, PE_RANGE_NONNEG, I(latency_us), NO, NULL, PE_F_REQUIRED, NULL,
+    {"latency_us", PE_FT_NUMBER, PE_RANGE_AMOUNT, I(latency_us), NO, NULL, PE_F_REQUIRED, NULL,
      NULL, "latency of one message, microseconds"},
-    {"bus_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, I(bus_efficiency), NO, NULL, 0, NULL,
+    {"bus_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY, I(bus_efficiency), NO, NULL, 0, NULL,
      "1", "C8 η_max: fraction of the nominal bandwidth large collectives reach"},
-    {"half_message_mb", PE_FT_NUMBER, PE_RANGE_NONNEG, I(half_message_mb), NO, NULL, 0, NULL,
+    {"half_message_mb", PE_FT_NUMBER, PE_RANGE_AMOUNT, I(half_message_mb), NO, NULL, 0, NULL,
      "0", "C8 S_half: message size (MB) reaching half of η_max"},
 };
 #undef I
@@ -189,13 +191,13 @@ const pe_fieldset pe_fields_intra_node = {
 
 #define E(f) offsetof(pe_inter_node, f)
 static const pe_field inter_fields[] = {
-    {"nic_gb_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, E(nic_gb_s), NO, NULL, PE_F_REQUIRED, NULL,
+    {"nic_gb_s", PE_FT_NUMBER, PE_RANGE_RATE, E(nic_gb_s), NO, NULL, PE_F_REQUIRED, NULL,
      NULL, "GB/s per GPU per direction"},
-    {"latency_us", PE_FT_NUMBER, PE_RANGE_NONNEG, E(latency_us), NO, NULL, PE_F_REQUIRED, NULL,
+    {"latency_us", PE_FT_NUMBER, PE_RANGE_AMOUNT, E(latency_us), NO, NULL, PE_F_REQUIRED, NULL,
      NULL, "latency of one message, microseconds"},
-    {"bus_efficiency", PE_FT_NUMBER, PE_RANGE_FRACTION, E(bus_efficiency), NO, NULL, 0, NULL,
+    {"bus_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY, E(bus_efficiency), NO, NULL, 0, NULL,
      "1", "C8 η_max: fraction of the nominal bandwidth large collectives reach"},
-    {"half_message_mb", PE_FT_NUMBER, PE_RANGE_NONNEG, E(half_message_mb), NO, NULL, 0, NULL,
+    {"half_message_mb", PE_FT_NUMBER, PE_RANGE_AMOUNT, E(half_message_mb), NO, NULL, 0, NULL,
      "0", "C8 S_half: message size (MB) reaching half of η_max"},
 };
 #undef E
@@ -213,8 +215,8 @@ static const pe_field cluster_fields[] = {
      NULL, "false", "allow tp groups larger than a node (V7)"},
     {"gpus_per_node", PE_FT_INT, PE_RANGE_WHOLE, C(gpus_per_node), NO, NULL, PE_F_REQUIRED,
      NULL, NULL, "G, GPUs per node"},
-    {"reserve_gib", PE_FT_NUMBER, PE_RANGE_NONNEG, C(reserve_gib), NO, NULL, 0, NULL, "10",
-     "R, framework reserve per GPU, GiB"},
+    {"reserve_gib", PE_FT_NUMBER, PE_RANGE_AMOUNT, C(reserve_gib), NO, NULL, 0, NULL, "10",
+     "R, framework reserve per GPU, GiB (at most hbm_gib)"},
     {"gpu", PE_FT_MAP, PE_RANGE_NONE, C(gpu), NO, NULL, PE_F_REQUIRED, &pe_fields_gpu, NULL,
      "the GPU"},
     {"intra_node", PE_FT_MAP, PE_RANGE_NONE, C(intra_node), NO, NULL, 0, &pe_fields_intra_node,
@@ -222,10 +224,10 @@ static const pe_field cluster_fields[] = {
     {"inter_node", PE_FT_MAP, PE_RANGE_NONE, C(inter_node), NO, NULL, 0, &pe_fields_inter_node,
      NULL, "network between nodes"},
     /* optimizer offload */
-    {"host_memory_gib", PE_FT_NUMBER, PE_RANGE_POSITIVE, C(host_memory_gib),
+    {"host_memory_gib", PE_FT_NUMBER, PE_RANGE_GIB, C(host_memory_gib),
      C(has_host_memory_gib), NULL, 0, NULL, NULL,
      "host memory per node, GiB (checked by offload_optimizer when given)"},
-    {"cpu_adam_gparams_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, C(cpu_adam_gparams_s), NO, NULL, 0,
+    {"cpu_adam_gparams_s", PE_FT_NUMBER, PE_RANGE_RATE, C(cpu_adam_gparams_s), NO, NULL, 0,
      NULL, "4", "CPU Adam rate per node, 10^9 parameters/s (offload_optimizer)"},
 };
 #undef C
@@ -237,7 +239,7 @@ const pe_fieldset pe_fields_cluster = {"cluster", "the machines", cluster_fields
 static const pe_field training_fields[] = {
     {"global_batch", PE_FT_INT, PE_RANGE_WHOLE, T(global_batch), NO, NULL, PE_F_REQUIRED, NULL,
      NULL, "B, sequences per optimizer step"},
-    {"tokens", PE_FT_NUMBER, PE_RANGE_POSITIVE, T(tokens), T(has_tokens), NULL, 0, NULL, NULL,
+    {"tokens", PE_FT_NUMBER, PE_RANGE_TOKENS, T(tokens), T(has_tokens), NULL, 0, NULL, NULL,
      "tokens to train on; enables train_days and gpu_hours"},
 };
 #undef T
@@ -246,13 +248,13 @@ const pe_fieldset pe_fields_training = {"training", "the run", training_fields,
 
 #define B(f) offsetof(pe_budgets, f)
 static const pe_field budget_fields[] = {
-    {"memory_gib", PE_FT_NUMBER, PE_RANGE_POSITIVE, B(memory_gib), B(has_memory_gib), NULL, 0,
+    {"memory_gib", PE_FT_NUMBER, PE_RANGE_GIB, B(memory_gib), B(has_memory_gib), NULL, 0,
      NULL, NULL, "memory per GPU, GiB (the budget is min(hbm_gib, this))"},
-    {"step_time_s", PE_FT_NUMBER, PE_RANGE_POSITIVE, B(step_time_s), B(has_step_time_s), NULL,
+    {"step_time_s", PE_FT_NUMBER, PE_RANGE_BUDGET, B(step_time_s), B(has_step_time_s), NULL,
      0, NULL, NULL, "seconds per optimizer step"},
-    {"train_days", PE_FT_NUMBER, PE_RANGE_POSITIVE, B(train_days), B(has_train_days), NULL, 0,
+    {"train_days", PE_FT_NUMBER, PE_RANGE_BUDGET, B(train_days), B(has_train_days), NULL, 0,
      NULL, NULL, "days for training.tokens (needs training.tokens)"},
-    {"min_mfu", PE_FT_NUMBER, PE_RANGE_FRACTION, B(min_mfu), B(has_min_mfu), NULL, 0, NULL,
+    {"min_mfu", PE_FT_NUMBER, PE_RANGE_EFFICIENCY, B(min_mfu), B(has_min_mfu), NULL, 0, NULL,
      NULL, "lowest acceptable MFU"},
 };
 #undef B
@@ -289,16 +291,16 @@ static const pe_field framework_fields[] = {
      NULL, "hierarchical", "C9: ZeRO/DP collectives across nodes, hierarchical or flat ring"},
     {"allreduce", PE_FT_ENUM, PE_RANGE_NONE, FW(allreduce), NO, allreduce_values, 0, NULL, "ring",
      "C10: all-reduce across nodes as a ring, or auto: the faster of ring and tree (NCCL)"},
-    {"dp_bucket_mb", PE_FT_NUMBER, PE_RANGE_NONNEG, FW(dp_bucket_mb), NO, NULL, 0, NULL, "0",
+    {"dp_bucket_mb", PE_FT_NUMBER, PE_RANGE_AMOUNT, FW(dp_bucket_mb), NO, NULL, 0, NULL, "0",
      "X7: size of the last gradient bucket, MB, whose reduction is never hidden"},
     {"comm_slowdown", PE_FT_NUMBER, PE_RANGE_UNIT, FW(comm_slowdown), NO, NULL, 0, NULL, "0",
      "X8: fraction of hidden communication time added to compute (shared SMs, HBM)"},
     {"tp_async_backward", PE_FT_BOOL, PE_RANGE_NONE, FW(tp_async_backward), NO, NULL, 0, NULL,
      "false",
      "X13: backward input-gradient TP collectives overlap the weight-gradient GEMMs (Megatron)"},
-    {"grad_accum_bytes", PE_FT_NUMBER, PE_RANGE_NONNEG, FW(grad_accum_bytes), NO, NULL, 0, NULL,
+    {"grad_accum_bytes", PE_FT_NUMBER, PE_RANGE_BYTES, FW(grad_accum_bytes), NO, NULL, 0, NULL,
      "0", "F21: bytes per parameter moved to accumulate gradients, every micro-batch"},
-    {"optimizer_pass_bytes", PE_FT_NUMBER, PE_RANGE_NONNEG, FW(optimizer_pass_bytes), NO, NULL,
+    {"optimizer_pass_bytes", PE_FT_NUMBER, PE_RANGE_PASS_BYTES, FW(optimizer_pass_bytes), NO, NULL,
      0, NULL, "0",
      "X14: bytes per parameter the optimizer step moves, at W·η_W (0: X5's textbook count)"},
     {"bubble_by_stage", PE_FT_BOOL, PE_RANGE_NONE, FW(bubble_by_stage), NO, NULL, 0, NULL,
@@ -426,7 +428,7 @@ static const pe_field question_fields[] = {
      "column, fits, comm_bound: the plan asked about (a name or canonical text)"},
     {"column", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, NULL,
      "column: the numeric report column asked for (e.g. mem_total_gib)"},
-    {"points", PE_FT_NUMBER, PE_RANGE_POSITIVE, Q(points), NO, NULL, 0, NULL, "1",
+    {"points", PE_FT_NUMBER, PE_RANGE_POINTS, Q(points), NO, NULL, 0, NULL, "1",
      "points for a right answer"},
     {"rel_tol", PE_FT_NUMBER, PE_RANGE_NONNEG, NO, NO, NULL, 0, NULL,
      TEXT_OF(PE_REL_TOL_COLUMN) " (column), " TEXT_OF(PE_REL_TOL_CHOSEN_PLAN)
@@ -460,7 +462,7 @@ static const pe_field scenario_fields[] = {
     {"schema", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, PE_F_REQUIRED, NULL, NULL,
      "the version tag, exactly planeval/v1"},
     {"name", PE_FT_TEXT, PE_RANGE_NONE, S(name), NO, NULL, 0, NULL, "the file's stem",
-     "[a-z0-9._-]+; names the report file; not given: the file's stem (computed by the "
+     "[a-z0-9._-]+, not only dots; names the report file; not given: the file's stem (computed by the "
      "loader)"},
     {"description", PE_FT_TEXT, PE_RANGE_NONE, S(description), NO, NULL, 0, NULL, NULL,
      "free text"},
@@ -530,20 +532,45 @@ const pe_field *fields_find(const pe_fieldset *set, const char *key, size_t len)
     return NULL;
 }
 
-const char *fields_range_text(pe_range r)
+/* The ranges (fields.h): each bound chosen wide of every real machine and
+ * model, and narrow enough that no key at a bound makes a figure infinite.
+ * The text is the bounds as docs/scenarios.md prints them. */
+static const pe_range_bounds range_bounds[PE_RANGE_COUNT_] = {
+    [PE_RANGE_NONE] = {-DBL_MAX, DBL_MAX, false, ""},
+    [PE_RANGE_WHOLE] = {1, 9007199254740992.0, false, "a whole number >= 1"},
+    [PE_RANGE_NONNEG] = {0, INFINITY, false, "a number >= 0"},
+    [PE_RANGE_UNIT] = {0, 1, false, "a number in [0, 1]"},
+    [PE_RANGE_ZERO] = {0, 3, false, "a whole number from 0 to 3"},
+    [PE_RANGE_RATE] = {1e-3, 1e7, false, "a number from 0.001 to 1e7"},
+    [PE_RANGE_EFFICIENCY] = {1e-3, 1, false, "a number from 0.001 to 1"},
+    [PE_RANGE_EFFICIENCY_OR_ZERO] = {1e-3, 1, true, "0 or a number from 0.001 to 1"},
+    [PE_RANGE_ELEMENT_BYTES] = {1e-3, 64, false, "a number from 0.001 to 64"},
+    [PE_RANGE_BYTES] = {0, 64, false, "a number from 0 to 64"},
+    [PE_RANGE_PASS_BYTES] = {0, 1024, false, "a number from 0 to 1024"},
+    [PE_RANGE_GIB] = {1e-3, 1e6, false, "a number from 0.001 to 1e6"},
+    [PE_RANGE_AMOUNT] = {0, 1e6, false, "a number from 0 to 1e6"},
+    [PE_RANGE_PARAMS] = {1, 1e15, false, "a number from 1 to 1e15"},
+    [PE_RANGE_TOKENS] = {1, 1e18, false, "a number from 1 to 1e18"},
+    [PE_RANGE_FACTOR] = {1e-3, 1e3, false, "a number from 0.001 to 1000"},
+    [PE_RANGE_IMBALANCE] = {1, 1e3, false, "a number from 1 to 1000"},
+    [PE_RANGE_BUDGET] = {1e-6, 1e9, false, "a number from 1e-6 to 1e9"},
+    [PE_RANGE_POINTS] = {1e-3, 1e6, false, "a number from 0.001 to 1e6"},
+};
+
+const pe_range_bounds *fields_range_bounds(pe_range r)
 {
-    switch (r) {
-    case PE_RANGE_WHOLE: return "a whole number >= 1";
-    case PE_RANGE_POSITIVE: return "a number > 0";
-    case PE_RANGE_NONNEG: return "a number >= 0";
-    case PE_RANGE_FRACTION: return "a number in (0, 1]";
-    case PE_RANGE_UNIT: return "a number in [0, 1]";
-    case PE_RANGE_ZERO: return "a whole number from 0 to 3";
-    case PE_RANGE_NONE: break;
-    }
-    return "";
+    return &range_bounds[r < PE_RANGE_COUNT_ ? r : PE_RANGE_NONE];
 }
 
+const char *fields_range_text(pe_range r) { return fields_range_bounds(r)->text; }
+
+bool fields_in_range(pe_range r, double v)
+{
+    const pe_range_bounds *b = fields_range_bounds(r);
+    if ((r == PE_RANGE_WHOLE || r == PE_RANGE_ZERO) && v != floor(v))
+        return false;
+    return (b->zero_too && v == 0) || (v >= b->lo && v <= b->hi);
+}
 
 /* Is text all of an integer / a number literal? (A literal default is a
  * plain non-negative decimal: "0", "12", "0.5".) */

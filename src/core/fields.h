@@ -26,16 +26,39 @@ typedef enum {
     PE_FT_PRESET  /* a catalog entry name (model.preset, cluster.preset, cluster.gpu.preset) */
 } pe_field_type;
 
-/* Value ranges of docs/scenarios.md "Ranges". */
+/* Value ranges of docs/scenarios.md "Ranges". Every number key has a
+ * bounded range of physically meaningful values (fields_range_bounds): a
+ * value outside it would only make a time, rate or size infinite or NaN, so
+ * every figure of a report stays finite. */
 typedef enum {
     PE_RANGE_NONE,
-    PE_RANGE_WHOLE,    /* whole number >= 1: sizes, degrees, counts, global_batch, links */
-    PE_RANGE_POSITIVE, /* > 0: params, tokens, bandwidths, peak_tflops, hbm_*, budgets, β_w, β_g */
-    PE_RANGE_NONNEG,   /* >= 0: optimizer_bytes, reserve_gib, latency_us, tolerances */
-    PE_RANGE_FRACTION, /* (0, 1]: flops_efficiency, min_mfu */
-    PE_RANGE_UNIT,     /* [0, 1]: overlap values */
-    PE_RANGE_ZERO      /* whole number 0..3: plan.zero (docs/model.md §0) */
+    PE_RANGE_WHOLE,      /* whole number >= 1 (<= 2^53): sizes, degrees, counts, global_batch */
+    PE_RANGE_NONNEG,     /* >= 0: MoE/MLA counts (whole), tolerances */
+    PE_RANGE_UNIT,       /* [0, 1]: overlap values, comm_slowdown */
+    PE_RANGE_ZERO,       /* whole number 0..3: plan.zero (docs/model.md §0) */
+    PE_RANGE_RATE,       /* [1e-3, 1e7]: GB/s, TB/s, TFLOP/s, 10^9 parameters/s */
+    PE_RANGE_EFFICIENCY, /* [1e-3, 1]: efficiencies, min_mfu */
+    PE_RANGE_EFFICIENCY_OR_ZERO, /* 0 or [1e-3, 1]: elementwise_efficiency (0: untimed) */
+    PE_RANGE_ELEMENT_BYTES,      /* [1e-3, 64]: bytes of a weight, gradient, dispatch element */
+    PE_RANGE_BYTES,              /* [0, 64]: optimizer, FP8-copy and accumulation bytes */
+    PE_RANGE_PASS_BYTES,         /* [0, 1024]: bytes an optimizer pass moves per parameter */
+    PE_RANGE_GIB,                /* [1e-3, 1e6]: memories in GiB */
+    PE_RANGE_AMOUNT,     /* [0, 1e6]: reserve GiB, latencies µs (1 s), MB, GFLOP */
+    PE_RANGE_PARAMS,     /* [1, 1e15]: parameter count */
+    PE_RANGE_TOKENS,     /* [1, 1e18]: training tokens */
+    PE_RANGE_FACTOR,     /* [1e-3, 1e3]: capacity_factor */
+    PE_RANGE_IMBALANCE,  /* [1, 1e3]: moe_imbalance (busiest / mean) */
+    PE_RANGE_BUDGET,     /* [1e-6, 1e9]: step-time seconds, training days */
+    PE_RANGE_POINTS,     /* [1e-3, 1e6]: a question's points */
+    PE_RANGE_COUNT_      /* the number of ranges */
 } pe_range;
+
+/* A range's bounds and its text for messages, help and docs. */
+typedef struct {
+    double lo, hi;  /* lo <= v <= hi; hi is INFINITY when unbounded above */
+    bool zero_too;  /* 0 is allowed below lo */
+    const char *text; /* "a number from 0.001 to 1e7" */
+} pe_range_bounds;
 
 enum {
     PE_F_REQUIRED = 1u << 0,  /* must be given (in the file or by a preset) */
@@ -110,8 +133,14 @@ extern const pe_fieldset *const pe_fieldsets[];
 /* The field called key (len bytes, not NUL-terminated), or NULL. */
 const pe_field *fields_find(const pe_fieldset *set, const char *key, size_t len);
 
-/* "a whole number >= 1", "a number > 0", … for messages and help. */
+/* "a whole number >= 1", "a number from 0.001 to 1e7", … for messages and help. */
 const char *fields_range_text(pe_range r);
+
+/* The bounds of r (PE_RANGE_NONE: every finite number). */
+const pe_range_bounds *fields_range_bounds(pe_range r);
+
+/* Is v (finite) inside r? Whole-number ranges also need v whole. */
+bool fields_in_range(pe_range r, double v);
 
 /* The field's default as a value: true with *ival (INT, BOOL, ENUM,
  * ENUM_LIST: the enum's index) or *dval (NUMBER) when default_text is a

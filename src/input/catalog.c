@@ -49,6 +49,32 @@ const pe_preset *catalog_find(const pe_catalog *c, const char *kind, const char 
     return NULL;
 }
 
+size_t catalog_chain(const pe_catalog *c, const pe_preset *p, const pe_preset **out, size_t max)
+{
+    size_t n = 0;
+    for (const pe_preset *e = c->entries; e <= p && e < c->entries + c->count; e++)
+        if (strcmp(e->kind, p->kind) == 0 && strcmp(e->name, p->name) == 0) {
+            if (n < max)
+                out[n] = e;
+            n++;
+        }
+    return n;
+}
+
+/* Each entry is overridden at most PE_PRESET_CHAIN_MAX - 1 times. */
+static pe_status check_chains(const pe_catalog *c, pe_error *err)
+{
+    for (size_t i = 0; i < c->count; i++) {
+        const pe_preset *e = &c->entries[i];
+        if (catalog_chain(c, e, NULL, 0) > PE_PRESET_CHAIN_MAX)
+            return y_fail(err, e->doc, e->node,
+                          "%s.%s: overridden more than %d times (an override merges over the "
+                          "entry before it; write the keys into fewer files)",
+                          e->kind, e->name, PE_PRESET_CHAIN_MAX - 1);
+    }
+    return PE_OK;
+}
+
 const char *catalog_entry_file(const pe_preset *p) { return p->doc->path; }
 int catalog_entry_line(const pe_preset *p) { return y_line(p->node); }
 
@@ -392,6 +418,8 @@ pe_status catalog_open(const char *extra_dir, pe_catalog **out, pe_error *err)
         s = add_dir(c, extra_dir, err);
     if (!s)
         s = check_gpu_references(c, err);
+    if (!s)
+        s = check_chains(c, err);
     if (s) {
         catalog_free(c);
         return s;

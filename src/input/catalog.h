@@ -4,7 +4,7 @@
  * into the binary at build time, so the tool works from any directory.
  * catalog_open() parses them, then (optionally) every *.yaml and *.yml file
  * of extra_dir (in byte order of their names; a directory with none is an
- * error), whose entries add to or override the built-in ones.
+ * error), whose entries add to or override (key by key) the built-in ones.
  *
  * A catalog file holds any of the mappings `models:`, `gpus:`, `clusters:`,
  * from a preset name ([a-z0-9._-]+) to the keys of `model`, `cluster.gpu`
@@ -37,6 +37,17 @@ typedef struct pe_preset pe_preset;
 /* The entry called name of one kind ("models", "gpus", "clusters"), the
  * latest one when --catalog overrides a built-in; NULL if none (or c NULL). */
 const pe_preset *catalog_find(const pe_catalog *c, const char *kind, const char *name);
+
+/* An entry of --catalog DIR named like an earlier one (built in, or of an
+ * earlier file) overrides it key by key: the earlier entry's keys stay
+ * unless the later one gives them (nested mappings too: cluster gpu,
+ * intra_node, inter_node; framework overlap). An entry may be overridden
+ * at most PE_PRESET_CHAIN_MAX - 1 times. */
+#define PE_PRESET_CHAIN_MAX 3
+
+/* The entries p stands for, oldest first, p last: what it overrides, then
+ * p. Returns how many (1..PE_PRESET_CHAIN_MAX), filling up to max. */
+size_t catalog_chain(const pe_catalog *c, const pe_preset *p, const pe_preset **out, size_t max);
 
 /* Where an entry was defined: its file (the built-ins read
  * "scenarios/catalog/NAME.yaml") and 1-based line. */

@@ -230,22 +230,56 @@ static pe_status find_preset(loader *L, const yaml_node_t *pn, const char *path,
     return bad(L, L->d, pn, "%s: unknown %s preset %s%s", path, what, q, hint);
 }
 
-/* The layers of a mapping that may name a preset: [the preset, the file]. */
+/* The catalog entries p stands for as layers, oldest first; how many. */
+static size_t chain_layers(const loader *L, const pe_preset *p, pe_layer *layers)
+{
+    const pe_preset *chain[PE_PRESET_CHAIN_MAX];
+    size_t n = catalog_chain(L->cat, p, chain, PE_PRESET_CHAIN_MAX);
+    for (size_t l = 0; l < n; l++)
+        layers[l] = (pe_layer){chain[l]->doc, chain[l]->node};
+    return n;
+}
+
+/* The layers of a mapping that may name a preset: the preset's chain (the
+ * entries it overrides, then it: catalog_chain), then the file; *n of them.
+ * Without a preset: [absent, the file]. The file is always layers[*n - 1]. */
 static pe_status preset_layers(loader *L, const yaml_node_t *node, const char *path,
-                               const char *kind, const char *what, pe_layer layers[2])
+                               const char *kind, const char *what, pe_layer *layers, size_t *n,
+                               const pe_preset **preset)
 {
     layers[0] = (pe_layer){NULL, NULL};
     layers[1] = (pe_layer){L->d, node};
+    *n = 2;
+    *preset = NULL;
     const yaml_node_t *pn = y_map_get(L->d, node, "preset");
     if (!pn)
         return PE_OK;
     char pp[PE_YPATH_MAX];
     y_path(pp, path, "preset");
-    const pe_preset *p = NULL;
-    pe_status st = find_preset(L, pn, pp, kind, what, &p);
-    if (!st)
-        layers[0] = (pe_layer){p->doc, p->node};
-    return st;
+    pe_status st = find_preset(L, pn, pp, kind, what, preset);
+    if (st)
+        return st;
+    *n = chain_layers(L, *preset, layers) + 1;
+    layers[*n - 1] = (pe_layer){L->d, node};
+    return PE_OK;
+}
+
+/* The file's layer as 1, every preset layer as 0 (what the model's rules
+ * between keys ask: did the file give it?). */
+static void file_layer_as_one(pe_applied *a, size_t file_layer)
+{
+    for (size_t i = 0; i < PE_MAX_FIELDS; i++)
+        if (a->set[i])
+            a->layer[i] = (size_t)a->layer[i] == file_layer ? 1 : 0;
+}
+
+/* The layers of sub-mapping field i over the layers of its parent: one per
+ * parent layer (absent where that layer does not give it). */
+static void sub_layers(const pe_applied *a, size_t i, const pe_layer *parent, size_t n,
+                       pe_layer *out)
+{
+    for (size_t l = 0; l < n; l++)
+        out[l] = (pe_layer){parent[l].doc, a->per_layer[i][l]};
 }
 
 /* A node to point at for a rule between keys: the file's node of field i if
@@ -428,13 +462,16 @@ static pe_status load_model(loader *L, const yaml_node_t *node)
 {
     pe_model *m = &L->s->model;
     pe_status st = keep(L, y_want_map(L->d, node, "model", L->err));
-    pe_layer layers[2];
+    pe_layer layers[PE_MAX_LAYERS];
+    size_t n = 0;
+    const pe_preset *preset;
     if (!st)
-        st = preset_layers(L, node, "model", "models", "model", layers);
+        st = preset_layers(L, node, "model", "models", "model", layers, &n, &preset);
     if (st)
         return st;
     pe_applied a;
-    st = apply(L, &pe_fields_model, layers, 2, "model", m, &a);
+    st = apply(L, &pe_fields_model, layers, n, "model", m, &a);
+    file_layer_as_one(&a, n - 1);
     st = worse(st, check_required(L, &pe_fields_model, &a, node, "model"));
     if (st)
         return st; /* the rules below read every key */
@@ -449,16 +486,31 @@ static pe_status load_model(loader *L, const yaml_node_t *node)
 
 /* ------------------------------------------------------------ cluster */
 
-/* cluster.gpu: [the named gpu preset, the cluster preset's gpu keys, the
- * file's gpu keys]; the gpu preset named last wins (the file's over the
- * cluster preset's). */
-static pe_status load_gpu(loader *L, const yaml_node_t *node, const pe_layer *layers,
+/* The gpu preset a cluster preset's chain names last (the later entries'
+ * gpu: {preset:} over the earlier ones'), or NULL. */
+static const pe_preset *chain_gpu_preset(const loader *L, const pe_layer *gpu_layers, size_t n)
+{
+    for (size_t l = n; l-- > 0;) {
+        const yaml_node_t *pgp =
+            gpu_layers[l].node ? y_map_get(gpu_layers[l].doc, gpu_layers[l].node, "preset") : NULL;
+        if (pgp)
+            return catalog_find(L->cat, "gpus", y_text(pgp)); /* checked by catalog_open */
+    }
+    return NULL;
+}
+
+/* cluster.gpu: [the named gpu preset's chain, the cluster preset chain's gpu
+ * keys, the file's gpu keys] (n cluster layers, the file's last); the gpu
+ * preset named last wins (the file's over the cluster preset's). */
+static pe_status load_gpu(loader *L, const yaml_node_t *node, const pe_layer *layers, size_t n,
                           const pe_applied *a)
 {
     const pe_ydoc *d = L->d;
     size_t gi = IDX(pe_fields_cluster, "gpu");
-    const yaml_node_t *gpu_pre = a->per_layer[gi][0], *gpu_file = a->per_layer[gi][1];
-    if (!gpu_pre && !gpu_file)
+    pe_layer cl[PE_MAX_LAYERS];
+    sub_layers(a, gi, layers, n, cl);
+    const yaml_node_t *gpu_file = cl[n - 1].node;
+    if (!a->set[gi])
         return missing(L, &pe_fields_cluster, node, "cluster", "gpu", "");
     if (gpu_file && y_is_string(gpu_file)) {
         char q[96];
@@ -471,22 +523,18 @@ static pe_status load_gpu(loader *L, const yaml_node_t *node, const pe_layer *la
     pe_status st;
     if (gpu_file && (st = keep(L, y_want_map(d, gpu_file, "cluster.gpu", L->err))))
         return st;
-    pe_layer gl[3] = {{NULL, NULL}, {layers[0].doc, gpu_pre}, {d, gpu_file}};
     const yaml_node_t *gp = gpu_file ? y_map_get(d, gpu_file, "preset") : NULL;
     const pe_preset *gpreset = NULL;
-    if (gp) {
-        st = find_preset(L, gp, "cluster.gpu.preset", "gpus", "gpu", &gpreset);
-        if (st)
-            return st;
-    } else if (gpu_pre) {
-        const yaml_node_t *pgp = y_map_get(layers[0].doc, gpu_pre, "preset");
-        if (pgp)
-            gpreset = catalog_find(L->cat, "gpus", y_text(pgp)); /* checked by catalog_open */
-    }
-    if (gpreset)
-        gl[0] = (pe_layer){gpreset->doc, gpreset->node};
+    if (gp && (st = find_preset(L, gp, "cluster.gpu.preset", "gpus", "gpu", &gpreset)))
+        return st;
+    if (!gp)
+        gpreset = chain_gpu_preset(L, cl, n - 1);
+    pe_layer gl[PE_MAX_LAYERS];
+    size_t k = gpreset ? chain_layers(L, gpreset, gl) : 0;
+    for (size_t l = 0; l < n; l++)
+        gl[k + l] = cl[l];
     pe_applied ga;
-    st = apply(L, &pe_fields_gpu, gl, 3, "cluster.gpu", &L->s->cluster.gpu, &ga);
+    st = apply(L, &pe_fields_gpu, gl, k + n, "cluster.gpu", &L->s->cluster.gpu, &ga);
     return worse(st, check_required(L, &pe_fields_gpu, &ga, gpu_file ? gpu_file : node,
                                     "cluster.gpu"));
 }
@@ -513,24 +561,25 @@ static pe_status check_topology_keys(loader *L, const pe_applied *ia, const yaml
 /* intra_node: required when G > 1 (docs/model.md §0); complete when given.
  * g_known: gpus_per_node loaded. */
 static pe_status load_intra(loader *L, const yaml_node_t *node, const pe_layer *layers,
-                            const pe_applied *a, bool g_known)
+                            size_t n, const pe_applied *a, bool g_known)
 {
     const pe_ydoc *d = L->d;
     pe_cluster *c = &L->s->cluster;
     size_t ii = IDX(pe_fields_cluster, "intra_node");
-    const yaml_node_t *in_pre = a->per_layer[ii][0], *in_file = a->per_layer[ii][1];
+    pe_layer il[PE_MAX_LAYERS];
+    sub_layers(a, ii, layers, n, il);
+    const yaml_node_t *in_file = il[n - 1].node;
     pe_status st;
     if (in_file && (st = keep(L, y_want_map(d, in_file, "cluster.intra_node", L->err))))
         return st;
-    if (!in_pre && !in_file) {
+    if (!a->set[ii]) {
         if (g_known && c->gpus_per_node > 1)
             return missing(L, &pe_fields_cluster, node, "cluster", "intra_node",
                            " (needed when gpus_per_node > 1)");
         return PE_OK;
     }
-    pe_layer il[2] = {{layers[0].doc, in_pre}, {d, in_file}};
     pe_applied ia;
-    st = apply(L, &pe_fields_intra_node, il, 2, "cluster.intra_node", &c->intra_node, &ia);
+    st = apply(L, &pe_fields_intra_node, il, n, "cluster.intra_node", &c->intra_node, &ia);
     if (!st)
         st = keep(L, y_check_topology(il, "cluster.intra_node", &c->intra_node, &ia, L->err));
     const yaml_node_t *at = in_file ? in_file : node;
@@ -543,28 +592,42 @@ static pe_status load_intra(loader *L, const yaml_node_t *node, const pe_layer *
 
 /* inter_node: required when nodes > 1 (docs/model.md §0). */
 static pe_status load_inter(loader *L, const yaml_node_t *node, const pe_layer *layers,
-                            const pe_applied *a, bool nodes_known)
+                            size_t n, const pe_applied *a, bool nodes_known)
 {
     const pe_ydoc *d = L->d;
     pe_cluster *c = &L->s->cluster;
     size_t ei = IDX(pe_fields_cluster, "inter_node");
-    const yaml_node_t *ex_pre = a->per_layer[ei][0], *ex_file = a->per_layer[ei][1];
+    pe_layer el[PE_MAX_LAYERS];
+    sub_layers(a, ei, layers, n, el);
+    const yaml_node_t *ex_file = el[n - 1].node;
     pe_status st;
     if (ex_file && (st = keep(L, y_want_map(d, ex_file, "cluster.inter_node", L->err))))
         return st;
-    if (!ex_pre && !ex_file) {
+    if (!a->set[ei]) {
         if (nodes_known && c->nodes > 1)
             return missing(L, &pe_fields_cluster, node, "cluster", "inter_node",
                            " (needed when nodes > 1)");
         return PE_OK;
     }
-    pe_layer el[2] = {{layers[0].doc, ex_pre}, {d, ex_file}};
     pe_applied ea;
-    st = apply(L, &pe_fields_inter_node, el, 2, "cluster.inter_node", &c->inter_node, &ea);
+    st = apply(L, &pe_fields_inter_node, el, n, "cluster.inter_node", &c->inter_node, &ea);
     st = worse(st, check_required(L, &pe_fields_inter_node, &ea, ex_file ? ex_file : node,
                                   "cluster.inter_node"));
     c->inter_node.present = true;
     return st;
+}
+
+/* The reserve R is part of the GPU's memory: R <= hbm_gib (the memory
+ * budget min(hbm_gib, memory_gib) - R is then never below -R). */
+static pe_status check_reserve(loader *L, const pe_applied *a, int file_layer,
+                               const yaml_node_t *node)
+{
+    const pe_cluster *c = &L->s->cluster;
+    if (c->reserve_gib <= c->gpu.hbm_gib)
+        return PE_OK;
+    const yaml_node_t *at = file_node(a, IDX(pe_fields_cluster, "reserve_gib"), file_layer, node);
+    return bad(L, L->d, at, "cluster.reserve_gib must be at most cluster.gpu.hbm_gib (%g), got %g",
+               c->gpu.hbm_gib, c->reserve_gib);
 }
 
 static pe_status load_cluster(loader *L, const yaml_node_t *node)
@@ -572,13 +635,15 @@ static pe_status load_cluster(loader *L, const yaml_node_t *node)
     pe_cluster *c = &L->s->cluster;
     const pe_ydoc *d = L->d;
     pe_status st = keep(L, y_want_map(d, node, "cluster", L->err));
-    pe_layer layers[2];
+    pe_layer layers[PE_MAX_LAYERS];
+    size_t n = 0;
+    const pe_preset *preset;
     if (!st)
-        st = preset_layers(L, node, "cluster", "clusters", "cluster", layers);
+        st = preset_layers(L, node, "cluster", "clusters", "cluster", layers, &n, &preset);
     if (st)
         return st;
     pe_applied a;
-    pe_status top = apply(L, &pe_fields_cluster, layers, 2, "cluster", c, &a);
+    pe_status top = apply(L, &pe_fields_cluster, layers, n, "cluster", c, &a);
     top = worse(top, check_required(L, &pe_fields_cluster, &a, node, "cluster"));
     /* N = nodes·G must itself be a whole number the model can hold. */
     if (!top && c->nodes > PE_INT_MAX / c->gpus_per_node)
@@ -587,9 +652,11 @@ static pe_status load_cluster(loader *L, const yaml_node_t *node)
                   (long long)c->nodes, (long long)c->gpus_per_node);
     if (top == PE_INTERNAL)
         return top;
-    st = load_gpu(L, node, layers, &a);
-    st = worse(st, load_intra(L, node, layers, &a, top == PE_OK));
-    return worse(st, worse(top, load_inter(L, node, layers, &a, top == PE_OK)));
+    st = load_gpu(L, node, layers, n, &a);
+    if (!st && !top)
+        st = check_reserve(L, &a, (int)n - 1, node);
+    st = worse(st, load_intra(L, node, layers, n, &a, top == PE_OK));
+    return worse(st, worse(top, load_inter(L, node, layers, n, &a, top == PE_OK)));
 }
 
 /* ------------------------------------------------------------ framework */
@@ -603,7 +670,8 @@ static pe_status load_framework(loader *L, const yaml_node_t *node)
     pe_scenario *s = L->s;
     const pe_ydoc *d = L->d;
     const bool shorthand = y_is_string(node);
-    pe_layer layers[2] = {{NULL, NULL}, {d, shorthand ? NULL : node}};
+    pe_layer layers[PE_MAX_LAYERS] = {{NULL, NULL}, {d, shorthand ? NULL : node}};
+    size_t n = 2;
     pe_status st;
     if (!shorthand && (st = keep(L, y_want_map(d, node, "framework", L->err))))
         return st;
@@ -617,20 +685,21 @@ static pe_status load_framework(loader *L, const yaml_node_t *node)
                          "framework", &p);
         if (st)
             return st;
-        layers[0] = (pe_layer){p->doc, p->node};
+        n = chain_layers(L, p, layers) + 1;
+        layers[n - 1] = (pe_layer){d, shorthand ? NULL : node};
         snprintf(fw.name, sizeof fw.name, "%s", p->name);
     }
     pe_applied a;
-    st = apply(L, &pe_fields_framework, layers, 2, "framework", &fw, &a);
+    st = apply(L, &pe_fields_framework, layers, n, "framework", &fw, &a);
     if (st == PE_INTERNAL)
         return st;
     size_t oi = IDX(pe_fields_framework, "overlap");
-    const yaml_node_t *o_pre = a.per_layer[oi][0], *o_file = a.per_layer[oi][1];
     pe_overlap ov = s->overlap;
-    if (o_pre || o_file) {
-        pe_layer ol[2] = {{layers[0].doc, o_pre}, {d, o_file}};
+    if (a.set[oi]) {
+        pe_layer ol[PE_MAX_LAYERS];
+        sub_layers(&a, oi, layers, n, ol);
         pe_applied oa;
-        st = worse(st, apply(L, &pe_fields_overlap, ol, 2, "framework.overlap", &ov, &oa));
+        st = worse(st, apply(L, &pe_fields_overlap, ol, n, "framework.overlap", &ov, &oa));
     }
     if (st || s->fidelity == PE_FIDELITY_TEXTBOOK)
         return st;
@@ -1539,6 +1608,13 @@ static void file_stem(const char *path, char *buf, size_t size)
     buf[len] = '\0';
 }
 
+/* A name of dots only ("." or "..") would name a hidden report file
+ * ("...csv") or a directory's own entries: refused, as the name's help says. */
+static bool only_dots(const char *name)
+{
+    return name[strspn(name, ".")] == '\0';
+}
+
 #define TOP(key) (L->top.value[IDX(pe_fields_scenario, key)])
 
 static pe_status load_schema_tag(loader *L, const yaml_node_t *root)
@@ -1567,6 +1643,11 @@ static pe_status load_name(loader *L, const yaml_node_t *root)
             char q[96];
             y_quote(s->name, strlen(s->name), q, sizeof q);
             st = bad(L, d, n, "name must match [a-z0-9._-]+, got %s", q);
+        } else if (!st && only_dots(s->name)) {
+            char q[96];
+            y_quote(s->name, strlen(s->name), q, sizeof q);
+            st = bad(L, d, n,
+                     "name must not be only dots (it names the report file NAME.csv), got %s", q);
         } else if (!st && strlen(s->name) > PE_SCENARIO_NAME_FILE_MAX) {
             st = bad(L, d, n,
                      "name is %zu bytes, at most %d: it names the report files, and the "
@@ -1576,12 +1657,13 @@ static pe_status load_name(loader *L, const yaml_node_t *root)
     } else {
         char stem[PE_PATH_MAX];
         file_stem(d->path, stem, sizeof stem);
-        if (!y_valid_name(stem) || strlen(stem) > PE_SCENARIO_NAME_FILE_MAX) {
+        if (!y_valid_name(stem) || only_dots(stem) || strlen(stem) > PE_SCENARIO_NAME_FILE_MAX) {
             char q[96];
             y_quote(stem, strlen(stem), q, sizeof q);
             st = bad(L, d, root,
                      "no name: given, and the file stem %s is not a valid name "
-                     "([a-z0-9._-]+, at most %d bytes): add name: or rename the file",
+                     "([a-z0-9._-]+, not only dots, at most %d bytes): add name: or rename the "
+                     "file",
                      q, PE_SCENARIO_NAME_FILE_MAX);
         } else {
             memcpy(s->name, stem, strlen(stem) + 1); /* < PE_NAME_MAX: checked above */

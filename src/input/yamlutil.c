@@ -1063,16 +1063,8 @@ pe_status y_get_int(const pe_ydoc *d, const yaml_node_t *n, const char *path, pe
     errno = 0;
     long long v = strtoll(y_text(n), NULL, 10);
     bool too_big = errno == ERANGE || v > PE_INT_MAX || v < -PE_INT_MAX;
-    bool ok = true;
-    if (r == PE_RANGE_WHOLE)
-        ok = v >= 1;
-    else if (r == PE_RANGE_ZERO)
-        ok = v >= 0 && v <= 3;
-    else if (r == PE_RANGE_NONNEG)
-        ok = v >= 0;
-    else if (r == PE_RANGE_POSITIVE)
-        ok = v > 0;
-    if (!ok)
+    /* above 2^53 is its own message below (the range's text says ">= 1") */
+    if (!fields_in_range(r, (double)v) && !(too_big && v > 0 && r != PE_RANGE_ZERO))
         return out_of_range(d, n, path, r, err);
     if (too_big)
         return y_fail(err, d, n, "%s must be at most 2^53 (9007199254740992), got %s", path,
@@ -1090,21 +1082,9 @@ pe_status y_get_number(const pe_ydoc *d, const yaml_node_t *n, const char *path,
     double v = strtod(y_text(n), NULL);
     if (!isfinite(v))
         return y_fail(err, d, n, "%s: %s is too large for a number", path, y_text(n));
-    /* the mirror of "too large": a subnormal (> 0 but below the smallest
-     * normal double) makes every time or rate it divides infinite */
-    if (v != 0 && fabs(v) < DBL_MIN)
-        return y_fail(err, d, n, "%s: %s is too small for a number (below 2.2e-308)", path,
-                      y_text(n));
-    bool ok = true;
-    switch (r) {
-    case PE_RANGE_WHOLE: ok = v >= 1 && v == floor(v); break;
-    case PE_RANGE_POSITIVE: ok = v > 0; break;
-    case PE_RANGE_NONNEG: ok = v >= 0; break;
-    case PE_RANGE_FRACTION: ok = v > 0 && v <= 1; break;
-    case PE_RANGE_UNIT: ok = v >= 0 && v <= 1; break;
-    case PE_RANGE_ZERO: ok = v >= 0 && v <= 3 && v == floor(v); break;
-    case PE_RANGE_NONE: break;
-    }
+    /* every number key's range is bounded (core/fields.c), so no value the
+     * loader takes can make a time, rate or size infinite */
+    bool ok = fields_in_range(r, v);
     if (!ok)
         return out_of_range(d, n, path, r, err);
     *out = v;

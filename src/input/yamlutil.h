@@ -140,7 +140,7 @@ pe_status y_get_field(const pe_ydoc *d, const yaml_node_t *n, const char *path,
                       const pe_field *f, int64_t *ival, double *dval, pe_error *err);
 
 /* ------------------------------------------------------------ applying mappings */
-#define PE_MAX_LAYERS 4
+#define PE_MAX_LAYERS 8 /* a gpu: its preset chain, the cluster preset chain's, the file */
 #define PE_MAX_FIELDS 40
 
 /* One source mapping: a catalog preset or the scenario file. */

@@ -281,7 +281,7 @@ pe_status report_open_cells(const char *path, const char *const *header, size_t 
     pe_report *w = calloc(1, sizeof *w);
     if (!w)
         return pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
-    w->line = (pe_line){w->storage, sizeof w->storage, 0, false, 0};
+    w->line = (pe_line){w->storage, sizeof w->storage, 0, false, 0, false, 0};
     pe_status st = atomic_file_open(&w->file, path, err);
     if (st != PE_OK) {
         free(w);
@@ -401,6 +401,14 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
     return report_format_double(num, buf, size);
 }
 
+/* Is a number cell printf's inf, -inf, nan or -nan? (A finite number's text
+ * starts with a digit, '-' then a digit, or '.'.) */
+static bool nonfinite_text(const char *cell)
+{
+    const char c = cell[0] == '-' || cell[0] == '+' ? cell[1] : cell[0];
+    return c == 'i' || c == 'n' || c == 'I' || c == 'N';
+}
+
 bool report_format_row(const pe_eval_ctx *ctx, const char *scenario, long long rank,
                        const pe_plan *p, const pe_row *row, pe_line *line)
 {
@@ -410,6 +418,11 @@ bool report_format_row(const pe_eval_ctx *ctx, const char *scenario, long long r
         if (line->digits > 0 && pe_columns[c].kind == PE_COL_NUMBER && n > 0 &&
             (size_t)n < sizeof cell) /* --digits: for people, not for read-back */
             n = snprintf(cell, sizeof cell, "%.*g", line->digits, strtod(cell, NULL));
+        if (pe_columns[c].kind == PE_COL_NUMBER && n > 0 && !line->nonfinite &&
+            nonfinite_text(cell)) {
+            line->nonfinite = true;
+            line->nonfinite_column = c;
+        }
         if (pe_columns[c].kind == PE_COL_TEXT || n < 0 || (size_t)n >= sizeof cell) {
             put_cell(line, c == 0, cell); /* text may need quoting */
         } else { /* numbers and booleans never do */
@@ -478,7 +491,7 @@ pe_status report_commit_pair(pe_report *a, pe_report *b, pe_error *err)
 bool report_cells_fit(const char *const *cells, size_t n)
 {
     char buf[PE_REPORT_LINE_MAX];
-    pe_line l = {buf, sizeof buf, 0, false, 0};
+    pe_line l = {buf, sizeof buf, 0, false, 0, false, 0};
     for (size_t c = 0; c < n; c++)
         put_cell(&l, c == 0, cells[c] ? cells[c] : "");
     put_raw(&l, "\n", 1);

@@ -24,9 +24,14 @@ typedef struct {
     size_t cap, len;
     bool overflow; /* set when a row did not fit: nothing valid past len */
     int digits;    /* > 0: numbers to this many significant digits (--digits); 0: exact */
+    bool nonfinite;        /* set when a figure of the row was inf or NaN */
+    int nonfinite_column;  /* the first such column */
 } pe_line;
 
-/* Append one report row (with its newline) to line; false if it did not fit. */
+/* Append one report row (with its newline) to line; false if it did not fit.
+ * A figure that is not finite is written as it is but marks the line
+ * (nonfinite): the writer then refuses the row, as no report shows inf or
+ * NaN. */
 bool report_format_row(const pe_eval_ctx *ctx, const char *scenario, long long rank,
                        const pe_plan *p, const pe_row *row, pe_line *line);
 

@@ -23,6 +23,9 @@ typedef struct {
     char *text; /* owned, grows */
     size_t len, cap;
     bool failed, stopped;
+    bool nonfinite;          /* a row had a figure that is not finite: */
+    size_t nonfinite_row;    /* the first one's rank - 1 */
+    int nonfinite_column;
 } format_job;
 
 static void *format_rows(void *arg)
@@ -46,13 +49,30 @@ static void *format_rows(void *arg)
         }
         pe_plan plan;
         plans_at(j->space, j->rr->rows[i].index, &plan);
-        pe_line line = {j->text + j->len, j->cap - j->len, 0, false, j->digits};
+        pe_line line = {j->text + j->len, j->cap - j->len, 0, false, j->digits, false, 0};
         if (!report_format_row(j->ctx, j->space->scenario->name, (long long)i + 1, &plan,
                                &j->rr->rows[i], &line))
             j->failed = true;
+        if (line.nonfinite && !j->nonfinite) {
+            j->nonfinite = true;
+            j->nonfinite_row = i;
+            j->nonfinite_column = line.nonfinite_column;
+        }
         j->len += line.len;
     }
     return NULL;
+}
+
+/* No report shows inf or NaN: a plan with such a figure (an input the key
+ * ranges of core/fields.c let through, or a model fault) fails the write. */
+static pe_status nonfinite_error(const format_job *j, pe_error *err)
+{
+    const pe_row *row = &j->rr->rows[j->nonfinite_row];
+    return pe_fail(err, PE_INTERNAL, NULL, 0, 0,
+                   "plan %s (rank %zu): %s is not a finite number; no report is written "
+                   "(an input the key ranges let through, or a fault of the model)",
+                   row->name ? row->name : row->canon, j->nonfinite_row + 1,
+                   pe_columns[j->nonfinite_column].name);
 }
 
 /* One round: up to `threads` blocks from *start, formatted in parallel. */
@@ -103,10 +123,11 @@ pe_status report_write_ranked_rows_digits(pe_report *w, const pe_plan_space *spa
     for (size_t start = 0; st == PE_OK && start < rr->row_count;) {
         size_t used = format_round(jobs, threads, &start, rr);
         for (size_t t = 0; t < used && st == PE_OK; t++)
-            st = jobs[t].stopped  ? PE_INTERRUPTED
-                 : jobs[t].failed ? pe_fail(err, PE_INTERNAL, NULL, 0, 0,
-                                            "out of memory formatting report rows")
-                                  : report_write_lines(w, jobs[t].text, jobs[t].len, err);
+            st = jobs[t].stopped     ? PE_INTERRUPTED
+                 : jobs[t].failed    ? pe_fail(err, PE_INTERNAL, NULL, 0, 0,
+                                               "out of memory formatting report rows")
+                 : jobs[t].nonfinite ? nonfinite_error(&jobs[t], err)
+                                     : report_write_lines(w, jobs[t].text, jobs[t].len, err);
     }
     for (size_t t = 0; t < threads; t++)
         free(jobs[t].text);

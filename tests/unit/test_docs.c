@@ -2,8 +2,9 @@
  * every key of every descriptor table of src/core/fields.c is a row of its
  * section's key table ("| `key` |" between that section's heading and the
  * next), and every report column of src/core/columns.c is a row of the
- * "Report columns" table. A key or column added without its documentation
- * fails here. Runs from the source directory (CTest's WORKING_DIRECTORY). */
+ * "Report columns" table; every number and integer key's row gives its
+ * range as the descriptor's text (fields_range_text). A key or column added
+ * without its documentation, or a range changed in one place only, fails here. Runs from the source directory (CTest's WORKING_DIRECTORY). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -73,6 +74,43 @@ static bool has_row(const char *text, size_t len, const char *name)
     return false;
 }
 
+/* The value cell of key's row ("| `key` | VALUE | ..."), or NULL. */
+static const char *value_cell(const char *text, size_t len, const char *name, size_t *n)
+{
+    char row[128];
+    snprintf(row, sizeof row, "\n| `%s` | ", name);
+    size_t rl = strlen(row);
+    for (size_t i = 0; i + rl <= len; i++)
+        if (memcmp(text + i, row, rl) == 0) {
+            const char *v = text + i + rl, *end = strstr(v, " |");
+            *n = end ? (size_t)(end - v) : 0;
+            return v;
+        }
+    return NULL;
+}
+
+/* A number or integer key's row gives its range as the loader's messages
+ * word it (an integer's ">= 0" as "a whole number >= 0"). */
+static void check_range_cell(const char *heading, const char *text, size_t len,
+                             const pe_field *f)
+{
+    if ((f->type != PE_FT_INT && f->type != PE_FT_NUMBER) || f->range == PE_RANGE_NONE)
+        return;
+    char want[128];
+    const char *r = fields_range_text(f->range);
+    if (f->type == PE_FT_INT && strncmp(r, "a whole ", 8) != 0)
+        snprintf(want, sizeof want, "a whole %s", r + 2);
+    else
+        snprintf(want, sizeof want, "%s", r);
+    size_t n = 0;
+    const char *v = value_cell(text, len, f->key, &n);
+    if (!v || n < strlen(want) || memcmp(v, want, strlen(want)) != 0 ||
+        (n > strlen(want) && strncmp(v + strlen(want), ", or `auto`", 11) != 0))
+        fail_msg("%s: section \"%s\": the row of `%s` gives its range as \"%.*s\", its "
+                 "descriptor as \"%s\"",
+                 DOC, heading, f->key, v ? (int)n : 0, v ? v : "", want);
+}
+
 static void test_every_key(void **state)
 {
     (void)state;
@@ -116,10 +154,12 @@ static void test_every_key(void **state)
         const char *text;
         size_t len;
         section(sections[j].heading, &text, &len);
-        for (size_t k = 0; k < sections[j].set->count; k++)
+        for (size_t k = 0; k < sections[j].set->count; k++) {
             if (!has_row(text, len, sections[j].set->fields[k].key))
                 fail_msg("%s: section \"%s\" lacks a row for the key `%s`", DOC,
                          sections[j].heading, sections[j].set->fields[k].key);
+            check_range_cell(sections[j].heading, text, len, &sections[j].set->fields[k]);
+        }
     }
 }
 

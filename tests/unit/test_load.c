@@ -539,9 +539,9 @@ static void test_typing(void **state)
                    "dir/t.yaml:17:20: error: plans[0].zero must be a whole number from 0 to 3, "
                    "got -1");
     assert_refused(BASE "budgets: {min_mfu: 0}\n" PLANS,
-                   "dir/t.yaml:16:20: error: budgets.min_mfu must be a number in (0, 1], got 0");
+                   "dir/t.yaml:16:20: error: budgets.min_mfu must be a number from 0.001 to 1, got 0");
     assert_refused(HEAD MODEL CLUSTER "training:\n  global_batch: 1536\n  tokens: 0\n" PLANS,
-                   "dir/t.yaml:16:11: error: training.tokens must be a number > 0, got 0");
+                   "dir/t.yaml:16:11: error: training.tokens must be a number from 1 to 1e18, got 0");
 }
 
 static void test_structure(void **state)
@@ -713,7 +713,7 @@ static void test_fields_table(void **state)
     assert_string_equal(f->default_text, "heads");
     assert_null(fields_find(&pe_fields_model, "kv_head", 7));
     f = fields_find(&pe_fields_gpu, "flops_efficiency", 16);
-    assert_string_equal(fields_range_text(f->range), "a number in (0, 1]");
+    assert_string_equal(fields_range_text(f->range), "a number from 0.001 to 1");
     size_t n = 0;
     for (const pe_fieldset *const *set = pe_fieldsets; *set; set++, n++)
         for (size_t i = 0; i < (*set)->count; i++) {
