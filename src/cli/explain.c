@@ -250,6 +250,25 @@ static void explain_act_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     }
 }
 
+/* A8 as the model carried it on each stage shown (the same a8[] M5 adds):
+ * the final norm and logits sit on the last stage ([1], or [0] when p = 1);
+ * stage 0 and a middle stage carry none. */
+static void explain_a8(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d)
+{
+    const double t = (double)p->tp, b = (double)p->micro_batch;
+    const int sp = p->sequence_parallel, last = p->pp == 1 ? 0 : 1;
+    char sb[32];
+    for (int i = 0; i < shown_stages(p, d); i++) {
+        eq_formula(out, "A8", stage_name(i, p, d, sb));
+        if (i == last)
+            eq_subst(out, "(4·%g·%g·%g/%g + 4·%g·%g·%g/%g)·%g", d->s_local, b, ctx->h,
+                     sp ? t : 1.0, d->s_local, b, ctx->V, t, d->k_last);
+        else
+            eq_subst(out, "0 (the output layer is on stage %lld)", (long long)p->pp - 1);
+        eq_result(out, d->a8[i], "A8");
+    }
+}
+
 /* §3 k, A6–A8: activations per stage. */
 static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                               const pe_detail *d)
@@ -276,10 +295,7 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     eq_formula(out, "A7", NULL);
     eq_subst(out, "%g·%g·%g·%g/%g·%g", ctx->delta, d->s_local, b, ctx->h, sp ? t : 1.0, d->k_first);
     eq_result(out, d->a7[0], "A7");
-    eq_formula(out, "A8", NULL);
-    eq_subst(out, "(4·%g·%g·%g/%g + 4·%g·%g·%g/%g)·%g", d->s_local, b, ctx->h, sp ? t : 1.0,
-             d->s_local, b, ctx->V, t, d->k_last);
-    eq_result(out, d->a8[stages - 1], "A8");
+    explain_a8(out, ctx, p, d);
 }
 
 /* §3 M5, M6 and the whole-model diagnostics. */
