@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # test_step_figures.sh PLANEVAL SOURCE_DIR WORKDIR — figures that must not
 # mislead: explain's A8 is the one M5 adds on each stage it shows (uneven
-# stages too); bubble_fraction is docs/model.md §7's; bound names what sets
-# the step (docs/model.md §8 S3).
+# stages too); bound names what sets the step (docs/model.md §8 S3).
 . "$(dirname "$0")/testlib.sh"
 
 # a8_and_m5 SCENARIO PLAN STAGE — "A8 M5-term" of that stage: explain's A8
@@ -22,5 +21,30 @@ for c in "dense-frameworks uneven-1f1b 3" "moe-fp8-offload moe-uneven 15"; do
 done
 read -r a8 m5 < <(a8_and_m5 "$src/tests/freeze/scenarios/dense-frameworks.yaml" uneven-1f1b 0)
 check "uneven-1f1b: stage 0 carries no A8 ($a8, M5 $m5)" '[ "$a8" = 0 ] && [ "$m5" = 0 ]'
+
+# S3: a step set by X4's overlapped collective is communication-bound, one
+# set by the optimizer step optimizer-, by offload's host step host-bound
+"$planeval" run --quiet -o "$work/step" "$src"/tests/step/*.yaml >"$work/step.out" 2>&1; rc=$?
+check "the bound scenarios run (got $rc)" '[ $rc -eq 0 ]'
+col() { awk -F, -v c="$2" -v p="$3" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+                                      $3 == p { print $k[c] }' "$work/step/$1.csv"; }
+z3=step-zero3-dp1024
+steps=$(for p in none selective full; do col $z3 step_time_s $p; done | sort -u | wc -l)
+check "ZeRO-3 dp 1024: one step time whatever the recompute ($steps distinct)" '[ "$steps" -eq 1 ]'
+for p in none selective full; do
+    b=$(col $z3 bound $p) c=$(col $z3 compute_s $p) d=$(col $z3 dp_comm_s $p)
+    check "ZeRO-3 dp 1024 $p: bound communication (got $b; compute_s $c > dp_comm_s $d)" \
+        '[ "$b" = communication ] && awk -v c="$c" -v d="$d" "BEGIN { exit !(c > d) }"'
+done
+check "offloaded optimizer step: bound host (got $(col step-offload-host bound offload))" \
+    '[ "$(col step-offload-host bound offload)" = host ]'
+check "the same plan on the GPU: bound compute" '[ "$(col step-offload-host bound on-gpu)" = compute ]'
+check "slow HBM: bound optimizer (got $(col step-optimizer-slow-hbm bound zero1))" \
+    '[ "$(col step-optimizer-slow-hbm bound zero1)" = optimizer ]'
+"$planeval" check --quiet "$src"/tests/step/*.yaml >"$work/check.out" 2>&1; rc=$?
+check "expect: accepts and checks bound optimizer and host (got $rc)" '[ $rc -eq 0 ]'
+"$planeval" explain "$src/tests/step/zero3-dp1024.yaml" --plan full >"$work/z3.txt"
+check "explain's S3 shows the competing figures" \
+    'grep -q "^       communication .* = exposed .* + " "$work/z3.txt" && grep -q "^       = communication$" "$work/z3.txt"'
 
 finish

@@ -7,7 +7,10 @@
 # any refinement, from the same scenario files without framework: keys;
 # the four sweep drills 02a-02d re-taken after main's pp = 1 schedule rule,
 # which drops duplicate schedules from sweeps, from main's own textbook
-# evaluator). The MoE columns (ep_comm_s, mem_experts_gib) come after the
+# evaluator; 01 and 02a-02d re-taken when S3 bound came to name what sets
+# the step: an X4 collective outlasting its overlap window counts as
+# communication (docs/model.md §8), which changes bound, and only bound, on
+# their ZeRO rows). The MoE columns (ep_comm_s, mem_experts_gib) come after the
 # v1 report's last one: they are dropped before hashing, so the
 # hashes stay v1's and prove every v1 column unchanged, and checked to be 0
 # (empty for an invalid plan) in these dense reports.

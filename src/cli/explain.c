@@ -269,6 +269,23 @@ static void explain_a8(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, cons
     }
 }
 
+/* S3 with the competing figures: X4's windows that run under a longer
+ * collective move from compute to communication (docs/model.md §8). */
+static void explain_bound(FILE *out, const pe_plan *p, const pe_result *r)
+{
+    const double comm = r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s + r->ep_comm_s;
+    const double crit = r->bound_shift_s;
+    fprintf(out, "S3   bound = the largest part of the step on its critical path (a tie to the "
+                 "earlier)\n");
+    fprintf(out, "       compute %.6g = compute_s %.6g − %.6g under X4 collectives longer than "
+                 "their window\n",
+            r->compute_s - crit, r->compute_s, crit);
+    fprintf(out, "       communication %.6g = exposed %.6g + %.6g\n", comm + crit, comm, crit);
+    fprintf(out, "       bubble %.6g, %s %.6g\n", r->bubble_s,
+            p->offload_optimizer ? "host (offloaded optimizer step)" : "optimizer", r->optimizer_s);
+    fprintf(out, "       = %s\n", pe_bound_name(r->bound));
+}
+
 /* §3 k, A6–A8: activations per stage. */
 static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                               const pe_detail *d)
@@ -751,10 +768,7 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     eq_result(out, r->step_time_s, "S1");
     eq_formula(out, "S2", NULL);
     eq_result(out, r->comm_fraction, "S2");
-    fprintf(out, "S3   bound = largest of compute %.6g, communication %.6g, bubble %.6g -> %s\n",
-            r->compute_s,
-            r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s + r->ep_comm_s, r->bubble_s,
-            pe_bound_name(r->bound));
+    explain_bound(out, p, r);
     eq_formula(out, "S4:tokens", NULL);
     eq_subst(out, "%g·%g / %.6g", ctx->B, ctx->s, r->step_time_s);
     eq_result(out, r->tokens_per_s, "S4:tokens");

@@ -19,6 +19,7 @@
 
 #include <string.h>
 
+#include "core/columns.h"
 #include "model/comm_step.h"
 #include "model/compute_step.h"
 #include "model/detail.h"
@@ -40,8 +41,7 @@ const char *pe_plan_status_name(pe_plan_status v)
 
 const char *pe_bound_name(pe_bound v)
 {
-    static const char *const t[] = {"compute", "communication", "bubble"};
-    return NAME_OF(t, v);
+    return v >= 0 && v < PE_BOUND_VALUE_COUNT ? pe_bound_values[v] : "?";
 }
 
 const char *pe_tier_name(pe_tier v)
