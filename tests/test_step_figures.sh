@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_step_figures.sh PLANEVAL SOURCE_DIR WORKDIR — figures that must not
 # mislead: explain's A8 is the one M5 adds on each stage it shows (uneven
-# stages too); bound names what sets the step (docs/model.md §8 S3).
+# stages too); bubble_fraction is docs/model.md §7's; bound names what sets
+# the step (docs/model.md §8 S3).
 . "$(dirname "$0")/testlib.sh"
 
 # a8_and_m5 SCENARIO PLAN STAGE — "A8 M5-term" of that stage: explain's A8
@@ -46,5 +47,27 @@ check "expect: accepts and checks bound optimizer and host (got $rc)" '[ $rc -eq
 "$planeval" explain "$src/tests/step/zero3-dp1024.yaml" --plan full >"$work/z3.txt"
 check "explain's S3 shows the competing figures" \
     'grep -q "^       communication .* = exposed .* + " "$work/z3.txt" && grep -q "^       = communication$" "$work/z3.txt"'
+
+# bubble_fraction (docs/model.md §7): bubble_s over m·(t_f + t_b), which is
+# compute_s + tp_comm_s + cp_comm_s + ep_comm_s; in [0, 1] when m ≥ p − 1
+# (the textbook's (p − 1)/m), on every bundled report
+"$planeval" run --quiet -o "$work/bundled" "$src"/scenarios/drills "$src"/scenarios/drills/*/ \
+    "$src"/scenarios/published "$src"/tests/freeze/scenarios >/dev/null 2>&1; rc=$?
+check "the bundled scenarios run (got $rc)" '[ $rc -eq 0 ]'
+bad=$(for f in "$work"/bundled/*.csv; do
+    case $f in *.summary.csv) continue ;; esac
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+        $k["bubble_fraction"] != "" {
+            f = $k["bubble_fraction"]; d = $k["compute_s"] + $k["tp_comm_s"] + $k["cp_comm_s"] + $k["ep_comm_s"]
+            e = $k["bubble_s"] / d; r = f - e; if (r < 0) r = -r
+            if (f < 0 || r > 1e-9 * (e > 1 ? e : 1) || ($k["microbatches"] >= $k["pp"] - 1 && f > 1))
+                print FILENAME ": " $3 " " f
+        }' "$f"
+done | head -5)
+check "every bubble_fraction is §7's, and in [0, 1] when m ≥ p − 1 ${bad:+($bad)}" '[ -z "$bad" ]'
+
+check "bubble_fraction is defined once: docs/scenarios.md links to docs/model.md §7" \
+    'grep -q "id=\"bubble-fraction\"" "$src/docs/model.md" &&
+     grep "^| \`bubble_fraction\` |" "$src/docs/scenarios.md" | grep -q "model.md#bubble-fraction"'
 
 finish
