@@ -250,6 +250,55 @@ static void explain_act_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     }
 }
 
+/* A8 as the model carried it on each stage shown (the same a8[] M5 adds):
+ * the final norm and logits sit on the last stage ([1], or [0] when p = 1);
+ * stage 0 and a middle stage carry none. */
+static void explain_a8(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d)
+{
+    const double t = (double)p->tp, b = (double)p->micro_batch;
+    const int sp = p->sequence_parallel, last = p->pp == 1 ? 0 : 1;
+    char sb[32];
+    for (int i = 0; i < shown_stages(p, d); i++) {
+        eq_formula(out, "A8", stage_name(i, p, d, sb));
+        if (i == last)
+            eq_subst(out, "(4·%g·%g·%g/%g + 4·%g·%g·%g/%g)·%g", d->s_local, b, ctx->h,
+                     sp ? t : 1.0, d->s_local, b, ctx->V, t, d->k_last);
+        else
+            eq_subst(out, "0 (the output layer is on stage %lld)", (long long)p->pp - 1);
+        eq_result(out, d->a8[i], "A8");
+    }
+}
+
+/* S3 with the competing figures: X4's windows that run under a longer
+ * collective move from compute to communication (docs/model.md §8). */
+static void explain_bound(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                          const pe_result *r)
+{
+    const double comm = r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s + r->ep_comm_s;
+    const double crit = r->bound_shift_s;
+    if (!ctx->bound_by_critical_path) {
+        fprintf(out, "S3   bound = the largest of compute_s %.6g, communication %.6g (the exposed "
+                     "columns) and bubble_s %.6g (a tie to the earlier)\n",
+                r->compute_s, comm, r->bubble_s);
+        fprintf(out, "       = %s\n", pe_bound_name(r->bound));
+        if (crit > 0.0)
+            fprintf(out, "       note: %.6g s of compute_s runs inside X4 windows whose collective "
+                         "is longer, so the collective sets that stretch of the step; "
+                         "fidelity: refined names the critical path (S3′, docs/model.md §12)\n",
+                    crit);
+        return;
+    }
+    fprintf(out, "S3   bound = the largest part of the step on its critical path (a tie to the "
+                 "earlier)\n");
+    fprintf(out, "       compute %.6g = compute_s %.6g − %.6g under X4 collectives longer than "
+                 "their window\n",
+            r->compute_s - crit, r->compute_s, crit);
+    fprintf(out, "       communication %.6g = exposed %.6g + %.6g\n", comm + crit, comm, crit);
+    fprintf(out, "       bubble %.6g, %s %.6g\n", r->bubble_s,
+            p->offload_optimizer ? "host (offloaded optimizer step)" : "optimizer", r->optimizer_s);
+    fprintf(out, "       = %s\n", pe_bound_name(r->bound));
+}
+
 /* §3 k, A6–A8: activations per stage. */
 static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                               const pe_detail *d)
@@ -276,10 +325,7 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     eq_formula(out, "A7", NULL);
     eq_subst(out, "%g·%g·%g·%g/%g·%g", ctx->delta, d->s_local, b, ctx->h, sp ? t : 1.0, d->k_first);
     eq_result(out, d->a7[0], "A7");
-    eq_formula(out, "A8", NULL);
-    eq_subst(out, "(4·%g·%g·%g/%g + 4·%g·%g·%g/%g)·%g", d->s_local, b, ctx->h, sp ? t : 1.0,
-             d->s_local, b, ctx->V, t, d->k_last);
-    eq_result(out, d->a8[stages - 1], "A8");
+    explain_a8(out, ctx, p, d);
 }
 
 /* §3 M5, M6 and the whole-model diagnostics. */
@@ -735,10 +781,7 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     eq_result(out, r->step_time_s, "S1");
     eq_formula(out, "S2", NULL);
     eq_result(out, r->comm_fraction, "S2");
-    fprintf(out, "S3   bound = largest of compute %.6g, communication %.6g, bubble %.6g -> %s\n",
-            r->compute_s,
-            r->tp_comm_s + r->cp_comm_s + r->pp_comm_s + r->dp_comm_s + r->ep_comm_s, r->bubble_s,
-            pe_bound_name(r->bound));
+    explain_bound(out, ctx, p, r);
     eq_formula(out, "S4:tokens", NULL);
     eq_subst(out, "%g·%g / %.6g", ctx->B, ctx->s, r->step_time_s);
     eq_result(out, r->tokens_per_s, "S4:tokens");

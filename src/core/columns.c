@@ -65,3 +65,6 @@ int columns_find(const char *name)
             return i;
     return -1;
 }
+
+const char *const pe_bound_values[PE_BOUND_VALUE_COUNT + 1] = {
+    "compute", "communication", "bubble", "optimizer", "host", NULL};

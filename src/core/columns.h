@@ -36,6 +36,12 @@ typedef struct {
 
 extern const pe_column_info pe_columns[COL_COUNT];
 
+/* The values of the bound column (docs/model.md §8 S3), in tie order (a
+ * tie goes to the earlier), NULL-terminated: the model names its pe_bound
+ * with them and the loader checks an `expect:` on bound against them. */
+#define PE_BOUND_VALUE_COUNT 5
+extern const char *const pe_bound_values[PE_BOUND_VALUE_COUNT + 1];
+
 /* Index of the column called name, or -1. */
 int columns_find(const char *name);
 

@@ -1114,11 +1114,10 @@ static pe_status check_text_domain(loader *L, const yaml_node_t *n, const char *
     /* Text columns with a closed set of values: a typo would only ever fail
      * the check, so it is a load error with "did you mean". */
     static const char *const status[] = {"ok", "over_time", "over_memory", "invalid", NULL};
-    static const char *const bound[] = {"compute", "communication", "bubble", NULL};
     static const char *const rec[] = {"none", "selective", "full", NULL};
     static const char *const sch[] = {"1f1b", "interleaved", "gpipe", "zb-h1", "zb-h2", NULL};
     const char *const *values = column == COL_STATUS      ? status
-                                : column == COL_BOUND     ? bound
+                                : column == COL_BOUND     ? pe_bound_values
                                 : column == COL_RECOMPUTE ? rec
                                 : column == COL_SCHEDULE  ? sch
                                                           : NULL;

@@ -42,6 +42,8 @@ extern inline double comm_pp(double p, double m, double v, double t_p2p, double 
                              double tau_f, double tau_b);
 extern inline double comm_dp(int64_t zero, double m, double rs_g, double rs_w, double overlap,
                              double tau_f, double tau_b);
+extern inline double comm_dp_critical_window(int64_t zero, double m, double rs_g, double rs_w,
+                                             double overlap, double tau_f, double tau_b);
 extern inline double comm_optimizer(double n_gpu, int64_t zero, double D, double beta_w,
                                     double beta_g, double beta_o, double hbm_bps);
 

@@ -319,6 +319,27 @@ inline double comm_dp(int64_t zero, double m, double rs_g, double rs_w, double o
     }
 }
 
+/* S3 the critical path of X4: the compute of each of X4's overlap windows
+ * that runs under a collective longer than the window (its max() is the
+ * collective's side: the collective, not the compute, sets that stretch of
+ * the step): Σ overlap·window over X4's terms with T > overlap·window,
+ * times m where X4 has m; the same arguments as comm_dp. */
+inline double comm_dp_critical_window(int64_t zero, double m, double rs_g, double rs_w,
+                                      double overlap, double tau_f, double tau_b)
+{
+    const double wf = overlap * tau_f, wb = overlap * tau_b;
+    switch (zero) {
+    case 0:
+        return 2.0 * rs_g > wb ? wb : 0.0;
+    case 1:
+        return (rs_g > wb ? wb : 0.0) + (rs_w > wf ? wf : 0.0);
+    case 2:
+        return m * (rs_g > wb ? wb : 0.0) + (rs_w > wf ? wf : 0.0);
+    default:
+        return 2.0 * rs_w + rs_g > wf + wb ? m * (wf + wb) : 0.0;
+    }
+}
+
 /* X7 the last gradient bucket (a fraction `frac` = min(1, bucket/S_g) of
  * the gradient reduction) starts only when backward ends, so at least that
  * much is exposed, once per step (z ≤ 1): the extra over X4's gradient term,

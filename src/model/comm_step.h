@@ -219,6 +219,7 @@ ALWAYS_INLINE void comm_dp_step(const pe_eval_ctx *ctx, const pe_plan *pl, const
     w->t_rs_g = rs_g, w->t_rs_w = rs_w;
     const double tf = w->tau_f[ts], tb = w->tau_b[ts];
     const double x4 = comm_dp(z, q->m_d, g, rs_w, ov, tf, tb); /* X4 */
+    w->dp_critical = comm_dp_critical_window(z, q->m_d, g, rs_w, ov, tf, tb); /* S3 */
     const double frac = ctx->dp_bucket_bytes < s_g ? ctx->dp_bucket_bytes / s_g : 1.0;
     w->dp_last_bucket = comm_dp_last_bucket(z, g, ov, tb, frac); /* X7 */
     const double all = z == 0 ? 2.0 * g : z == 1 ? g + rs_w : z == 2 ? q->m_d * g + rs_w

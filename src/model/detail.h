@@ -59,6 +59,7 @@ struct pe_detail {
     double s_pp, t_p2p_pp, chi_pp;             /* X3 */
     double pp_hop_bytes;                       /* X6: bytes crossing the pipeline link */
     double s_g, s_w, t_rs_g, t_rs_w, chi_dp;   /* X4 (time stage) */
+    double dp_critical;                        /* S3: X4's windows under a longer collective */
     double dp_last_bucket;                     /* X7 extra exposure */
     double t_ar_dp_tree;                       /* C10 (0 when not considered) */
     double optimizer;                          /* X5 (X14, X5′, X12) */

@@ -19,6 +19,7 @@
 
 #include <string.h>
 
+#include "core/columns.h"
 #include "model/comm_step.h"
 #include "model/compute_step.h"
 #include "model/detail.h"
@@ -40,8 +41,7 @@ const char *pe_plan_status_name(pe_plan_status v)
 
 const char *pe_bound_name(pe_bound v)
 {
-    static const char *const t[] = {"compute", "communication", "bubble"};
-    return NAME_OF(t, v);
+    return v >= 0 && v < PE_BOUND_VALUE_COUNT ? pe_bound_values[v] : "?";
 }
 
 const char *pe_tier_name(pe_tier v)
@@ -59,6 +59,9 @@ void evaluate_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     compute_prepare(sc, ctx);  /* §4, §12 F7–F11, F21, §14 F13–F19 */
     comm_prepare(sc, ctx);     /* §5, §6, §12 X6–X8, X13, X14, §14 X12 */
     pipeline_prepare(sc, ctx); /* §7 B5 */
+    /* S3′ names the step's critical path under the refined model; textbook
+     * reports keep the spec's S3 over the exposed columns */
+    ctx->bound_by_critical_path = sc->fidelity == PE_FIDELITY_REFINED;
 }
 
 /* The one code path of evaluate_plan() and evaluate_plan_detail(): the

@@ -19,7 +19,10 @@
 
 /* Ordered as ranked (docs/model.md §9): ok first, invalid last. */
 typedef enum { PE_STATUS_OK, PE_STATUS_OVER_TIME, PE_STATUS_OVER_MEMORY, PE_STATUS_INVALID } pe_plan_status;
-typedef enum { PE_BOUND_COMPUTE, PE_BOUND_COMMUNICATION, PE_BOUND_BUBBLE } pe_bound;
+/* S3, in core/columns.h's pe_bound_values order */
+typedef enum {
+    PE_BOUND_COMPUTE, PE_BOUND_COMMUNICATION, PE_BOUND_BUBBLE, PE_BOUND_OPTIMIZER, PE_BOUND_HOST
+} pe_bound;
 /* Interconnect tier an axis' collectives ran on. */
 typedef enum { PE_TIER_NONE, PE_TIER_INTRA, PE_TIER_INTER } pe_tier;
 
@@ -67,6 +70,8 @@ typedef struct {
     double compute_s, tp_comm_s, cp_comm_s, bubble_s, pp_comm_s, dp_comm_s, optimizer_s;
     double step_time_s, comm_fraction, bubble_fraction;
     pe_bound bound;
+    double bound_shift_s; /* S3's H: X4's compute under a longer collective, counted as
+                           * communication (docs/model.md §8) */
     double tokens_per_s, mfu, hfu, tflops_per_gpu;
     bool has_train_days;
     double train_days, gpu_hours;
@@ -136,6 +141,7 @@ typedef struct {
     pe_net net;                        /* C2, C3 inputs (C8 folded in) */
 
     /* §12 refinements, per scenario; all neutral under fidelity: textbook */
+    bool bound_by_critical_path;       /* S3′: fidelity refined; textbook keeps S3 */
     bool refined_compute;              /* F7–F11: the GPU gives gemm_efficiency */
     pe_gemm_shape gemms[PE_LAYER_GEMMS]; /* F7 */
     pe_gemm_coef gemm_coef[PE_LAYER_GEMMS], out_coef; /* F8 per layer GEMM, output layer */

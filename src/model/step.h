@@ -19,12 +19,23 @@ inline double step_comm(double tp_comm_s, double cp_comm_s, double pp_comm_s, do
     return tp_comm_s + cp_comm_s + pp_comm_s + dp_comm_s;
 }
 
-/* S3 the largest of compute, communication, bubble; a tie goes to the earlier name */
-inline pe_bound step_bound(double compute_s, double comm_s, double bubble_s)
+/* S3 bound (textbook, the spec's): the largest of compute_s, the exposed
+ * communication columns and bubble_s, a tie to the earlier.
+ * S3′ (critical_path, the refined model): the largest of the step's parts on
+ * its critical path, a tie to the earlier: compute (compute_s less
+ * `critical`, X4's windows that run under a longer collective),
+ * communication (the exposed columns plus `critical`), bubble, and the
+ * optimizer step, named host when it is offload's (X12) */
+inline pe_bound step_bound(double compute_s, double comm_s, double bubble_s, double optimizer_s,
+                           double critical, bool host, bool critical_path)
 {
-    if (compute_s >= comm_s && compute_s >= bubble_s)
-        return PE_BOUND_COMPUTE;
-    return comm_s >= bubble_s ? PE_BOUND_COMMUNICATION : PE_BOUND_BUBBLE;
+    const double shift = critical_path ? critical : 0.0;
+    const double part[4] = {compute_s - shift, comm_s + shift, bubble_s, optimizer_s};
+    const int parts = critical_path ? 4 : 3;
+    int k = 0;
+    for (int i = 1; i < parts; i++)
+        k = part[i] > part[k] ? i : k;
+    return k == 3 && host ? PE_BOUND_HOST : (pe_bound)k;
 }
 
 /* S4 tokens_per_s = B·s / step_time */

@@ -101,7 +101,9 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         .optimizer_s = w->optimizer, .step_time_s = step,
         .comm_fraction = comm / step,                                              /* S2 */
         .bubble_fraction = pipe_bubble_fraction(w->bubble, md, w->t_f[ts], w->t_b[ts]), /* §7 */
-        .bound = step_bound(compute_s, comm, w->bubble),                           /* S3 */
+        .bound = step_bound(compute_s, comm, w->bubble, w->optimizer, w->dp_critical, q->off,
+                            ctx->bound_by_critical_path), /* S3, S3′ */
+        .bound_shift_s = w->dp_critical,
         .tokens_per_s = tokens_per_s, .mfu = mfu,
         .hfu = step_utilisation(ctx->F_hw[pl->recompute], step, ctx->N, ctx->peak),
         .tflops_per_gpu = step_tflops_per_gpu(ctx->F_model, step, ctx->N),

@@ -45,7 +45,9 @@ static bool shows_canon(const pe_html_point *q)
 }
 
 static const char *const STATUS_CLASS[] = {"ok", "ot", "om", "iv"};
-static const char *const BOUND_MARK[] = {"mc", "mm", "mb"}; /* circle, square, triangle */
+/* by pe_bound: circle, square, triangle, and a diamond for the optimizer
+ * step whether on the GPU or the host */
+static const char *const BOUND_MARK[] = {"mc", "mm", "mb", "md", "md"};
 /* docs/model.md S1′: step_time_s is these columns' sum, so each is a segment of
  * a time bar and the bar's length is the step time. */
 static const char *const TIME_NAMES[PE_HTML_TIME_PARTS] = {
@@ -321,7 +323,8 @@ static void write_tips(FILE *fp, const pe_html_point *p, const bool *pareto, con
 
 static const char SCATTER_DEFS[] =
     "<defs><circle id=\"mc\" r=\"3.6\"/><rect id=\"mm\" x=\"-3.2\" y=\"-3.2\" width=\"6.4\" "
-    "height=\"6.4\"/><path id=\"mb\" d=\"M0,-4.4L3.9,2.6H-3.9Z\"/></defs>\n";
+    "height=\"6.4\"/><path id=\"mb\" d=\"M0,-4.4L3.9,2.6H-3.9Z\"/>"
+    "<path id=\"md\" d=\"M0,-4.4L4.4,0L0,4.4L-4.4,0Z\"/></defs>\n";
 
 /* ------------------------------------------------------------ choosing points */
 
@@ -404,12 +407,12 @@ static void write_legend(FILE *fp)
 {
     static const char *const status_text[] = {"ok", "over_time", "over_memory"};
     static const char *const bound_text[] = {"compute-bound", "communication-bound",
-                                             "bubble-bound"};
+                                             "bubble-bound", "optimizer- or host-bound"};
     fprintf(fp, "<g class=\"legend\" transform=\"translate(%d,16)\">", ML + 8);
     for (int k = 0; k < 3; k++)
         fprintf(fp, "<use href=\"#mc\" class=\"%s\" x=\"%d\" y=\"0\"/><text x=\"%d\" y=\"4\">%s</text>",
                 STATUS_CLASS[k], k * 120, k * 120 + 8, status_text[k]);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         fprintf(fp, "<use href=\"#%s\" class=\"lg\" x=\"%d\" y=\"18\"/><text x=\"%d\" y=\"22\">%s</text>",
                 BOUND_MARK[k], k * 160, k * 160 + 8, bound_text[k]);
     fputs("<path class=\"front\" d=\"M500,0H540\"/><text x=\"546\" y=\"4\">Pareto front</text>"

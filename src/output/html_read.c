@@ -87,7 +87,7 @@ static const char *read_point(char **c, const int *at, pe_html_point *p, int *ba
     p->status = (pe_plan_status)st;
     if (p->status == PE_STATUS_INVALID)
         return NULL; /* its figures are empty */
-    int b = enum_index(c[at[R_BOUND]], bound_name, 3);
+    int b = enum_index(c[at[R_BOUND]], bound_name, PE_BOUND_VALUE_COUNT);
     *bad = R_BOUND;
     if (b < 0)
         return "unknown value";
