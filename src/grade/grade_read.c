@@ -112,7 +112,7 @@ static pe_status read_plan_mapping(const pe_scenario *s, const pe_ydoc *d, const
         p.sequence_parallel = p.tp > 1; /* docs/model.md §0 */
     if (p.tp == 1)
         p.sequence_parallel = false;
-    scenario_plan_defaults(&p); /* issue 11: ep 1, etp = tp */
+    scenario_plan_defaults(&p); /* the MoE axes: ep 1, etp = tp */
     *out = p;
     return PE_OK;
 }
