@@ -14,22 +14,23 @@
 
 #include <cmocka.h>
 
+#include "eval_fixtures.h"
 #include "grade/grade.h"
 #include "input/catalog.h"
 #include "input/load.h"
 #include "model/detail.h"
 
-#define GIB 1073741824.0
-
-static pe_scenario load_text(const pe_catalog *catalog, const char *text)
+/* The scenario of `text` over the built-in catalog (*catalog: to free). */
+static pe_scenario load_text(pe_catalog **catalog, const char *text)
 {
     pe_scenario s;
     pe_error err = {0};
-    assert_int_equal(load_scenario_buffer("m.yaml", text, strlen(text), catalog, &s, &err), PE_OK);
+    assert_int_equal(catalog_open(NULL, catalog, &err), PE_OK);
+    assert_int_equal(load_scenario_buffer("m.yaml", text, strlen(text), *catalog, &s, &err), PE_OK);
     return s;
 }
 
-static bool near(double a, double b) { return fabs(a - b) <= 1e-9 * fabs(b); }
+static bool near(double a, double b) { return fx_rel(a, b, 1e-9); }
 
 /* Mixtral 8x7B, every layer MoE, on 2 stages: stage 0's figures under the
  * mistake are its detail record's with one micro-batch in flight. */
@@ -42,15 +43,11 @@ static void test_moe_stage_zero(void **state)
         "cluster: { preset: h100-node, nodes: 4 }\ntraining: { global_batch: 64 }\n"
         "plans:\n  - { name: a, dp: 16, pp: 2, ep: 8, etp: 1, zero: 1 }\n";
     pe_catalog *catalog = NULL;
-    pe_error err = {0};
-    assert_int_equal(catalog_open(NULL, &catalog, &err), PE_OK);
-    pe_scenario s = load_text(catalog, text);
+    pe_scenario s = load_text(&catalog, text);
     const pe_plan *p = &s.plans[0];
-    pe_eval_ctx ctx;
     pe_result r, w;
     pe_detail d;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, p, &r, &d);
+    fx_eval_detail(&s, p, &r, &d);
     assert_true(d.valid && d.k[0] > 1 && d.moe.n_moe[0] > 0 && d.moe.a12 > 0);
     /* the dense A6 per micro-batch is not the MoE stage's, so the test can tell */
     assert_false(near(d.a_layer * d.lps, d.a6[0] / d.k[0]));
@@ -78,15 +75,11 @@ static void test_middle_stage(void **state)
         "plans:\n  - { name: a, dp: 8, pp: 4, ep: 8, etp: 1, zero: 1, "
         "first_stage_layers: 2, last_stage_layers: 2 }\n";
     pe_catalog *catalog = NULL;
-    pe_error err = {0};
-    assert_int_equal(catalog_open(NULL, &catalog, &err), PE_OK);
-    pe_scenario s = load_text(catalog, text);
+    pe_scenario s = load_text(&catalog, text);
     const pe_plan *p = &s.plans[0];
-    pe_eval_ctx ctx;
     pe_result r, w;
     pe_detail d;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, p, &r, &d);
+    fx_eval_detail(&s, p, &r, &d);
     assert_int_equal(d.stages, 3);
     assert_int_equal(r.worst_stage, 2);
     assert_true(grade_mistake_result(&s, p, PE_MISTAKE_INFLIGHT, 1, &w));
