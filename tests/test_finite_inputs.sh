@@ -78,6 +78,9 @@ cluster:
     gemm_efficiency: 0.7      #@ cluster.gpu.gemm_efficiency
     gemm_half_gflop: 1        #@ cluster.gpu.gemm_half_gflop
     attention_efficiency: 0.6 #@ cluster.gpu.attention_efficiency
+    attention_half_seq: 300   #@ cluster.gpu.attention_half_seq
+    attention_half_head_dim: 50 #@ cluster.gpu.attention_half_head_dim
+    attention_causal_tile: 128 #@ cluster.gpu.attention_causal_tile
     elementwise_efficiency: 0.8 #@ cluster.gpu.elementwise_efficiency
     microbatch_overhead_us: 20  #@ cluster.gpu.microbatch_overhead_us
     peak_fp8_tflops: 1979     #@ cluster.gpu.peak_fp8_tflops

@@ -375,7 +375,11 @@ static void neutral_fixed(const pe_gpu *g, double fixed[NPAR])
     fixed[P_GEMM] = g->has_gemm_efficiency ? g->gemm_efficiency : g->flops_efficiency;
     fixed[P_ELEMENTWISE] = 0.0; /* untimed */
     fixed[P_HALF] = 0.0;
-    fixed[P_ATTENTION] = -1.0; /* e_att = e_max */
+    /* e_att = e_max, unless the GPU's attention core is measured by shape
+     * (F22: attention_half_seq given), whose e_att is a kernel measurement */
+    fixed[P_ATTENTION] = g->attention_half_seq > 0.0 && g->has_attention_efficiency
+                             ? g->attention_efficiency
+                             : -1.0;
     fixed[P_FP8] = -1.0;       /* e_max8 = e_max */
     fixed[P_MB] = 0.0;
 }
@@ -464,7 +468,8 @@ static pe_status fill_result(const run_set *rs, const double *loo, pe_fit *out, 
     out->gemm_held = !fitted[P_GEMM] && !g->has_gemm_efficiency;
     out->gemm_held_value = rs->fixed[P_GEMM];
     const bool carried[NPAR] = {false, g->elementwise_efficiency > 0.0, g->gemm_half_gflop > 0.0,
-                                g->has_attention_efficiency, g->has_fp8_gemm_efficiency,
+                                g->has_attention_efficiency && !(g->attention_half_seq > 0.0),
+                                g->has_fp8_gemm_efficiency, /* F22's e_att: held, measured */
                                 g->microbatch_overhead_us > 0.0};
     for (int i = 0; i < NPAR; i++)
         out->remove[i] = carried[i] && !fitted[i];

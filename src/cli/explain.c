@@ -412,6 +412,33 @@ static void explain_p2p(FILE *out, const char *what, const pe_group *g, const pe
     eq_result(out, value, "C7");
 }
 
+/* §12 F22: the attention core's efficiency by shape, with the numbers it
+ * took (only when a preset or the scenario gives s_half, d_half or B_c). */
+static void explain_attention_shape(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d)
+{
+    const pe_gpu *g = &ctx->scenario->cluster.gpu;
+    if (!ctx->att_by_shape && !(ctx->att_head < 1.0))
+        return;
+    const double dh = compute_attention_head_dim(&ctx->scenario->model);
+    eq_formula(out, "F22:head", NULL);
+    if (g->attention_half_head_dim > 0.0)
+        eq_subst(out, "min(1, %g/(%g + %g)·(128 + %g)/128)", dh, dh, g->attention_half_head_dim,
+                 g->attention_half_head_dim);
+    else
+        eq_subst(out, "1   (attention_half_head_dim 0)");
+    eq_result(out, ctx->att_head, "F22:head");
+    eq_formula(out, "F22", NULL);
+    const double s = d->s_local, tile = ctx->att_tile, s_k = tile > 0.0 ? 0.5 * s : s;
+    if (tile > 0.0)
+        eq_subst(out, "%g·%.6g·%g/(%g + %g)·%g/(%g + %g)   (causal: s_k = s'/2, s' = %g)",
+                 ctx->att_rate / ctx->peak, ctx->att_head, s_k, s_k, ctx->att_half_seq, s, s,
+                 tile, s);
+    else
+        eq_subst(out, "%g·%.6g·%g/(%g + %g)   (s_k = s' = %g)", ctx->att_rate / ctx->peak,
+                 ctx->att_head, s_k, s_k, ctx->att_half_seq, s);
+    eq_result(out, ctx->att_rate / ctx->peak * ctx->att_head * d->att_shape, "F22");
+}
+
 /* §12 F7–F11: the compute times by GEMM shape, attention core, element-wise
  * bytes and per-micro-batch overhead (when the GPU gives gemm_efficiency). */
 static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
@@ -451,8 +478,13 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
         fprintf(out, "       = %.6g s (efficiency F/(peak·τ) = %.4g)%*s[Hockney n½; Williams]\n",
                 d->gemm_t[i], F / (ctx->peak * d->gemm_t[i]), 8, "");
     }
+    explain_attention_shape(out, ctx, d);
     eq_formula(out, "F9", NULL);
-    eq_subst(out, "%g·%.6g/%g / %.6g", M, ctx->F_att, t, ctx->att_rate);
+    if (ctx->att_by_shape || ctx->att_head < 1.0) /* F22's e_att */
+        eq_subst(out, "%g·%.6g/%g / (%.6g·%.6g·%.6g)", M, ctx->F_att, t, ctx->att_rate,
+                 ctx->att_head, d->att_shape);
+    else
+        eq_subst(out, "%g·%.6g/%g / %.6g", M, ctx->F_att, t, ctx->att_rate);
     eq_result(out, d->tau_core, "F9");
     eq_formula(out, "F10", NULL);
     eq_subst(out, "%g·(%g/%g + %g/%g + %g/%g) / %.6g", M, ctx->ew_rep,

@@ -149,6 +149,15 @@ static const pe_field gpu_fields[] = {
      G(has_attention_efficiency), NULL, 0, NULL, "gemm_efficiency",
      "F9 e_att: achieved fraction of peak of the attention core; not given: gemm_efficiency "
      "(taken by the model)"},
+    {"attention_half_seq", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(attention_half_seq), NO, NULL, 0,
+     NULL, "0", "F22 s_half: keys per query (per context-parallel shard) at which the attention "
+     "core reaches half of e_att (0: e_att at every length)"},
+    {"attention_half_head_dim", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(attention_half_head_dim), NO,
+     NULL, 0, NULL, "0", "F22 d_half: head dimension at which the attention core's rate is half "
+     "of its head-dimension asymptote; e_att is the figure at head dim 128 (0: no head-dim term)"},
+    {"attention_causal_tile", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(attention_causal_tile), NO, NULL,
+     0, NULL, "0", "F22 B_c: tile (tokens) of a causal attention kernel that skips the blocks "
+     "above the diagonal (0: no causal term)"},
     {"elementwise_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY_OR_ZERO, G(elementwise_efficiency), NO, NULL,
      0, NULL, "0", "F10 η_W: fraction of HBM bandwidth element-wise kernels reach (0: untimed)"},
     {"microbatch_overhead_us", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(microbatch_overhead_us), NO,

@@ -92,7 +92,9 @@ void scenario_force_textbook(pe_scenario *s)
     /* a refinement's default (fields.c) is its neutral value */
     static const char *const gpu_keys[] = {"gemm_efficiency",        "gemm_half_gflop",
                                            "attention_efficiency",   "elementwise_efficiency",
-                                           "microbatch_overhead_us", "fp8_gemm_efficiency"};
+                                           "microbatch_overhead_us", "fp8_gemm_efficiency",
+                                           "attention_half_seq",     "attention_half_head_dim",
+                                           "attention_causal_tile"};
     static const char *const link_keys[] = {"bus_efficiency", "half_message_mb"};
     for (size_t i = 0; i < sizeof gpu_keys / sizeof gpu_keys[0]; i++)
         fields_reset(&pe_fields_gpu, gpu_keys[i], &s->cluster.gpu);

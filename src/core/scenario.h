@@ -122,6 +122,9 @@ typedef struct {
     double gemm_half_gflop;        /* F8 F_half, GFLOP (10^9); 0 */
     bool has_attention_efficiency;
     double attention_efficiency;   /* F9 e_att; default e_max */
+    double attention_half_seq;     /* F22 s_half, keys per query reaching half of e_att; 0 */
+    double attention_half_head_dim; /* F22 d_half of the head-dimension factor; 0 */
+    double attention_causal_tile;  /* F22 B_c, causal kernels' tile (block skipping); 0 */
     double elementwise_efficiency; /* F10 η_W; 0 leaves element-wise work untimed */
     double microbatch_overhead_us; /* F11 t_mb, µs per micro-batch; 0 */
     bool has_peak_fp8_tflops, has_host_link_gb_s;

@@ -1729,6 +1729,8 @@ static pe_fidelity default_fidelity(const loader *L)
     static const char *const GPU_KEYS[] = {"gemm_efficiency", "gemm_half_gflop",
                                            "attention_efficiency", "elementwise_efficiency",
                                            "microbatch_overhead_us", "fp8_gemm_efficiency",
+                                           "attention_half_seq", "attention_half_head_dim",
+                                           "attention_causal_tile",
                                            NULL};
     static const char *const LINK_KEYS[] = {"bus_efficiency", "half_message_mb", NULL};
     const pe_ydoc *d = L->d;

@@ -24,6 +24,7 @@ extern inline pe_gemm_coef compute_gemm_coef(const pe_gemm_shape *g, double gemm
                                              double hbm_bps);
 extern inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, double inv_t,
                                             double t_half);
+extern inline double compute_attention_shape(double s_local, double s_half, double tile);
 extern inline double compute_elementwise_time(double bytes, double ew_bps);
 extern inline pe_gemm_coef compute_gemm_coef_fp8(const pe_gemm_shape *g, double gemm_rate,
                                                  double hbm_bps);
@@ -156,7 +157,8 @@ static void prepare_coefficients(pe_eval_ctx *ctx)
                                                          ctx->hbm_bps);
     const pe_gemm_shape out = {ctx->h, ctx->V, 0}; /* the output layer, column-parallel */
     ctx->out_coef = compute_gemm_coef(&out, ctx->gemm_rate, ctx->hbm_bps);
-    ctx->core_s = ctx->F_att / ctx->att_rate;
+    ctx->core_s = ctx->att_head < 1.0 ? ctx->F_att / (ctx->att_rate * ctx->att_head) /* F22 */
+                                      : ctx->F_att / ctx->att_rate;
     const double inv_bw = ctx->ew_bps > 0.0 ? 1.0 / ctx->ew_bps : 0.0; /* η_W = 0: untimed */
     ctx->ew_rep_s = ctx->ew_rep * inv_bw, ctx->ew_par_s = ctx->ew_par * inv_bw;
     ctx->ew_att_s = ctx->ew_att * inv_bw, ctx->ew_out_s = ctx->ew_out * inv_bw;
@@ -174,6 +176,11 @@ static void prepare_refined(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->t_half = g->gemm_half_gflop * 1e9 / ctx->gemm_rate;
     ctx->att_rate = ctx->peak * (g->has_attention_efficiency ? g->attention_efficiency
                                                              : g->gemm_efficiency); /* F9 */
+    /* F22: by shape when a preset or the scenario gives s_half, d_half or B_c */
+    ctx->att_by_shape = g->attention_half_seq > 0.0 || g->attention_causal_tile > 0.0;
+    ctx->att_half_seq = g->attention_half_seq, ctx->att_tile = g->attention_causal_tile;
+    ctx->att_head = compute_attention_head_factor(compute_attention_head_dim(&sc->model),
+                                                  g->attention_half_head_dim);
     ctx->ew_bps = ctx->hbm_bps * g->elementwise_efficiency;               /* F10 */
     compute_elementwise_bytes(&sc->model, &ctx->ew_rep, &ctx->ew_par, &ctx->ew_att,
                               &ctx->ew_out);
@@ -207,6 +214,24 @@ static void prepare_refined_experts(const pe_scenario *sc, pe_eval_ctx *ctx)
     const double ew_par_m = ctx->ew_par + act * ((e->rho * e->k + (double)m->shared_experts) * fe -
                                                  (double)m->ffn_hidden);
     ctx->ew_par_m_s = ctx->ew_bps > 0.0 ? ew_par_m / ctx->ew_bps : 0.0;
+}
+
+double compute_attention_head_factor(double d, double d_half)
+{
+    if (d_half <= 0.0)
+        return 1.0;
+    const double f = d / (d + d_half) * (128.0 + d_half) / 128.0; /* F22 */
+    return f < 1.0 ? f : 1.0;
+}
+
+double compute_attention_head_dim(const pe_model *m)
+{
+    if (m->attention == PE_ATTENTION_MLA)
+        return 0.5 * ((double)m->qk_nope_head_dim + (double)m->qk_rope_head_dim +
+                      (double)m->v_head_dim);
+    if (m->has_head_dim)
+        return (double)m->head_dim;
+    return (double)m->hidden / (double)m->heads;
 }
 
 double compute_pass_bps(const pe_gpu *g, double hbm_bps)

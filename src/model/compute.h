@@ -174,6 +174,36 @@ inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, double inv
     return t_compute > t_memory ? t_compute : t_memory;
 }
 
+/* F22 the attention core's efficiency by shape, a factor on e_att (F9):
+ * the keys one query sees per kernel call, s_k = s' (s/c per context-parallel
+ * shard) or s'/2 causal (block skipping leaves the average query half the
+ * keys), in Hockney's form s_k/(s_k + s_half); a causal kernel also computes
+ * the diagonal tiles whole, half of them masked: useful/computed =
+ * (s'/2)/(s'/2 + B_c/2) = s'/(s' + B_c). FlashAttention-3 Fig. 5
+ * (arXiv:2407.08608), FlashAttention-2 §3.1.1 (arXiv:2307.08691).
+ * s_half = 0 and B_c = 0 give 1 (neutral; the hot path then skips it). */
+#define PE_TEXT_F22 \
+    {"F22", "attention core efficiency by shape (refined)", \
+     "e_att·D(d)·s_k/(s_k + s_half)·(causal ? s'/(s' + B_c) : 1), s_k = causal ? s'/2 : s'", \
+     "", "FlashAttention-3 Fig. 5 (arXiv:2407.08608); FlashAttention-2 §3.1.1"}
+inline double compute_attention_shape(double s_local, double s_half, double tile)
+{
+    const double s_k = tile > 0.0 ? 0.5 * s_local : s_local;
+    const double seq = s_k / (s_k + s_half);
+    return tile > 0.0 ? seq * s_local / (s_local + tile) : seq;
+}
+/* F22 D(d) = min(1, [d/(d + d_half)]·[(128 + d_half)/128]): the head
+ * dimension's factor against e_att, the figure at d = 128 (no kernel of
+ * FlashAttention-3 Fig. 5 is faster at d 256 than at 128); 1 when d_half = 0. */
+#define PE_TEXT_F22_HEAD \
+    {"F22:head", "attention core head-dimension factor (refined)", \
+     "D(d) = min(1, d/(d + d_half)·(128 + d_half)/128)", "", \
+     "FlashAttention-3 Fig. 5 (arXiv:2407.08608)"}
+double compute_attention_head_factor(double d, double d_half);
+/* F22 the head dimension the attention kernel runs at: head_dim, h/a, or
+ * with MLA the mean of d_qk and d_v (QKᵀ and AV run at each). */
+double compute_attention_head_dim(const pe_model *m);
+
 /* F21, X14: the rate of a memory-bound pass, W·η_W (W when η_W is not given) */
 double compute_pass_bps(const pe_gpu *g, double hbm_bps);
 

@@ -129,7 +129,11 @@ ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *
                                               ctx->t_half_layer); /* F8, F18 */
         gemm += w->gemm_t[i];
     }
-    const double core = M * inv_t * ctx->core_s;                                       /* F9 */
+    w->att_shape = ctx->att_by_shape
+                       ? compute_attention_shape(q->sl, ctx->att_half_seq, ctx->att_tile) /* F22 */
+                       : 1.0;
+    const double core = ctx->att_by_shape ? M * inv_t * ctx->core_s / w->att_shape
+                                          : M * inv_t * ctx->core_s; /* F9 */
     const double ew_att = M * inv_t * ctx->ew_att_s;                                   /* F10 */
     const double ew = M * (ctx->ew_rep_s * (q->sp ? inv_t : 1.0) + ctx->ew_par_s * inv_t) + ew_att;
     const double out = compute_gemm_time_coef(&ctx->out_coef, M, inv_t, ctx->t_half) +

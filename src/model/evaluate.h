@@ -148,6 +148,9 @@ typedef struct {
     double gemm_rate, t_half;          /* F8 peak·e_max, F_half/(peak·e_max) */
     double att_rate;                   /* F9 peak·e_att */
     double core_s;                     /* F9 F_att/(peak·e_att), s per token at t = 1 */
+    bool att_by_shape;                 /* F22 s_half or B_c given */
+    double att_half_seq, att_tile;     /* F22 s_half, B_c (tokens) */
+    double att_head;                   /* F22 D(d), folded into core_s */
     double ew_bps;                     /* F10 W·η_W (0: untimed) */
     double ew_rep, ew_par, ew_att, ew_out; /* F10 bytes per token */
     double ew_rep_s, ew_par_s, ew_att_s, ew_out_s; /* F10 the same over W·η_W, s */

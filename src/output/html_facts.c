@@ -204,7 +204,8 @@ static void compute_facts(const pe_scenario *s, pe_html_fact *out, size_t max, s
 {
     static const char *const keys[] = {"gemm_efficiency", "gemm_half_gflop",
                                        "attention_efficiency", "elementwise_efficiency",
-                                       "microbatch_overhead_us"};
+                                       "microbatch_overhead_us", "attention_half_seq",
+                                       "attention_half_head_dim", "attention_causal_tile"};
     const pe_gpu *g = &s->cluster.gpu;
     const bool fp8 = s->precision.compute == PE_COMPUTE_FP8;
     text t = {.n = 0};
