@@ -118,6 +118,7 @@ framework:
   comm_slowdown: 0.1          #@ framework.comm_slowdown
   grad_accum_bytes: 6         #@ framework.grad_accum_bytes
   optimizer_pass_bytes: 50    #@ framework.optimizer_pass_bytes
+  moe_permute_bytes: 14       #@ framework.moe_permute_bytes
 plans:
   - name: a
     dp: 4                     #@ plans[].dp

@@ -886,6 +886,14 @@ static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
         eq_subst(out, "M_e = b·s'·k·ρ·ep·etp/(t·E) = %g rows per local expert; experts %.6g s, "
                       "shared %.6g s, router %.6g s",
                  d->moe.M_e, d->moe.t_exp, d->moe.t_sh, d->moe.t_router);
+        if (ctx->moe_permute_s > 0.0) {
+            eq_formula(out, "F23", NULL);
+            eq_subst(out, "%g/%g·%g·%g·%g·%g / %.6g   (moe_permute_bytes·h over the pass rate)",
+                     (double)p->micro_batch * d->s_local, (double)p->tp, e->k, e->rho,
+                     ctx->scenario->framework.moe_permute_bytes, ctx->h,
+                     compute_pass_bps(&ctx->scenario->cluster.gpu, ctx->hbm_bps));
+            eq_result(out, d->moe.t_perm, "F23");
+        }
         eq_result(out, d->moe.tau_mlf, "F19");
     }
     explain_group(out, "ep", &d->moe.g_ep, (long long)p->etp, ctx);

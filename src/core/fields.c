@@ -314,6 +314,9 @@ static const pe_field framework_fields[] = {
      "X14: bytes per parameter the optimizer step moves, at W·η_W (0: X5's textbook count)"},
     {"bubble_by_stage", PE_FT_BOOL, PE_RANGE_NONE, FW(bubble_by_stage), NO, NULL, 0, NULL,
      "false", "B5: the bubble is the other stages' own times, not p−1 times the slowest's"},
+    {"moe_permute_bytes", PE_FT_NUMBER, PE_RANGE_BYTES, FW(moe_permute_bytes), NO, NULL, 0, NULL,
+     "0", "F23: bytes per hidden element of each routed token copy that the MoE token "
+     "permutation and unpermutation move, forward, at W·η_W (0: untimed)"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

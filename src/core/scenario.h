@@ -197,6 +197,7 @@ typedef struct {
     double grad_accum_bytes;      /* F21 bytes per parameter per micro-batch; 0 */
     double optimizer_pass_bytes;  /* X14 bytes per parameter of the optimizer step; 0: X5 */
     bool bubble_by_stage;         /* B5 fill and drain at each stage's own pace; false */
+    double moe_permute_bytes;     /* F23 bytes per hidden element per routed token copy; 0 */
 } pe_framework;
 
 typedef struct {

@@ -214,6 +214,11 @@ static void prepare_refined_experts(const pe_scenario *sc, pe_eval_ctx *ctx)
     const double ew_par_m = ctx->ew_par + act * ((e->rho * e->k + (double)m->shared_experts) * fe -
                                                  (double)m->ffn_hidden);
     ctx->ew_par_m_s = ctx->ew_bps > 0.0 ? ew_par_m / ctx->ew_bps : 0.0;
+    const pe_framework *fw = &sc->framework; /* F23, a memory-bound pass like F21 */
+    ctx->moe_permute_s = fw->present && fw->moe_permute_bytes > 0.0
+                             ? fw->moe_permute_bytes * h /
+                                   compute_pass_bps(&sc->cluster.gpu, ctx->hbm_bps)
+                             : 0.0;
 }
 
 double compute_attention_head_factor(double d, double d_half)

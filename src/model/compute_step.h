@@ -154,6 +154,16 @@ ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *
  * h × k_μ'·f_e/etp and f_e/etp × h (the rows routed to one expert after the
  * EP all-to-all and the etp all-gather); core and element-wise work as F9,
  * F10 with the routed and shared activations. */
+/* F23 the MoE token permutation (Megatron-Core moe_utils.permute: the rank's
+ * b·s'/t tokens copied into k·ρ expert-sorted rows) and unpermutation
+ * (moe_utils.unpermute: each weighted copy scatter-added back into its
+ * token's row): moe_permute_bytes per hidden element of each copy, at
+ * W·η_W; its backward moves the same bytes once (the gradient of a gather
+ * is a scatter-add and of the scatter-add a gather), not twice as the GEMMs. */
+#define PE_TEXT_F23 \
+    {"F23", "MoE token permutation and unpermutation (refined)", \
+     "b·s'/t · k·ρ · moe_permute_bytes·h / (W·η_W); backward the same, full recompute twice", \
+     "s", "Megatron-Core moe_utils permute/unpermute"}
 #define PE_TEXT_F19 \
     {"F19", "one MoE layer from its GEMMs (refined)", \
      "attention GEMMs + shared + router + (E/ep)·expert(M_e) + core + element-wise", \
@@ -179,6 +189,12 @@ ALWAYS_INLINE void compute_refined_moe_layer(const pe_eval_ctx *ctx, const pe_pl
     const double rec = q->full ? lf
                        : pl->recompute == PE_RECOMPUTE_SELECTIVE ? w->tau_core + w->tau_ew_att
                                                                  : 0.0;
+    if (ctx->moe_permute_s > 0.0) { /* F23: once forward, once backward (+ full recompute) */
+        const double perm = w->moe.t_perm = M * inv_t * e->k * e->rho * ctx->moe_permute_s;
+        w->moe.tau_mlf = lf + perm;
+        w->moe.tau_mlb = 2.0 * lf + rec + (q->full ? 2.0 : 1.0) * perm;
+        return;
+    }
     w->moe.tau_mlf = lf;
     w->moe.tau_mlb = 2.0 * lf + rec;
 }

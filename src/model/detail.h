@@ -78,6 +78,7 @@ struct pe_detail {
         double tau_mlf, tau_mlb;               /* one MoE layer's forward/backward time */
         double M_e, t_exp, t_sh, t_router;     /* F19 rows per local expert; GEMM times */
         double t_sh_in;                        /* the shared experts' fc1 (X13's window) */
+        double t_perm;                         /* F23 permutation and unpermutation, forward */
         pe_group g_ep, g_etp, g_edp;           /* C11 */
         double ep_comm;                        /* ep_comm_s */
     } moe;
