@@ -86,6 +86,9 @@ cluster:
     peak_fp8_tflops: 1979     #@ cluster.gpu.peak_fp8_tflops
     fp8_gemm_efficiency: 0.4  #@ cluster.gpu.fp8_gemm_efficiency
     host_link_gb_s: 50        #@ cluster.gpu.host_link_gb_s
+    step_time_below: 0.1      #@ cluster.gpu.step_time_below
+    step_time_above: 0.1      #@ cluster.gpu.step_time_above
+    step_time_interval_runs: 5 #@ cluster.gpu.step_time_interval_runs
   intra_node:
     topology: switch
     bandwidth_gb_s: 450       #@ cluster.intra_node.bandwidth_gb_s

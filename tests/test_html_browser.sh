@@ -6,7 +6,8 @@
 # screenshot that is not blank (much larger than the screenshot of an empty
 # page); as laid out by the browser, every text of every figure lies inside
 # its SVG (no label cut off), and the stacked bars are as long as their
-# plans' step_time_s and mem_total_gib (an MoE plan's ep_comm_s included).
+# plans' step_time_s and mem_total_gib (an MoE plan's ep_comm_s included);
+# a refined page's time bars carry S6's error bars, as long as the interval.
 # Skips (77) where Chromium is not installed.
 . "$(dirname "$0")/testlib.sh"
 
@@ -135,6 +136,36 @@ check "bars-moe: the memory bars' rendered lengths are in proportion to mem_tota
 check "bars-moe: the browser draws the MoE plans' ep_comm_s segments" \
     'chrome --dump-dom "file://$work/bars/bars-moe.html" 2>/dev/null | grep -q "<title>ep_comm_s = "'
 chrome --screenshot="$work/bars-moe.png" --window-size=1060,2900 "file://$work/bars/bars-moe.html" 2>/dev/null
+# S6's error bars (docs/model.md §12): on a refined page, one per time bar,
+# from step_time_lo_s to step_time_hi_s: as laid out, each bar's ends over its
+# bar's length are 1 − δ− and 1 + δ+ (the h100-sxm preset's 0.07791 and
+# 0.06351); a textbook page draws none.
+cat >"$work/ci.js" <<'JS'
+(function () {
+  var s = document.getElementById('bars-time'), box = s.getBoundingClientRect(), rows = {}, out = [];
+  s.querySelectorAll('rect.seg').forEach(function (q) {
+    var r = q.getBoundingClientRect(), y = Math.round(r.top);
+    rows[y] = (rows[y] || 0) + r.width;
+  });
+  var ys = Object.keys(rows).map(Number).sort(function (a, b) { return a - b; });
+  s.querySelectorAll('path.ci').forEach(function (c, i) {
+    var r = c.getBoundingClientRect(), len = rows[ys[i]];
+    out.push(((r.left - box.left) / len).toFixed(4) + ':' + ((r.right - box.left) / len).toFixed(4));
+  });
+  document.body.setAttribute('data-ci', out.join(' '));
+})();
+JS
+sed 's|</body></html>|<script src="ci.js"></script></body></html>|' "$work/bars/bars-moe.html" >"$work/ci.html"
+chrome --window-size=1060,2900 --dump-dom "file://$work/ci.html" >"$work/ci.measured" 2>/dev/null
+ci=$(attr data-ci "$work/ci.measured")
+n_ci=$(echo "$ci" | wc -w)
+n_bars=$(attr data-bars-time "$work/bars-moe.measured" | wc -w)
+check "bars-moe: one error bar per time bar ($n_ci of $n_bars)" '[ "$n_ci" -gt 0 ] && [ "$n_ci" -eq "$n_bars" ]'
+ends_ok=$(echo "$ci" | tr ' ' '\n' | awk -F: 'NF == 2 { n++; if ($1 < 0.9171 || $1 > 0.9271 || $2 < 1.0585 || $2 > 1.0685) bad++ }
+    END { print (n > 0 && bad == 0) ? "yes" : "no" }')
+check "bars-moe: the error bars run from step·(1 − δ−) to step·(1 + δ+) as drawn ($(echo "$ci" | cut -c1-60))" \
+    '[ "$ends_ok" = yes ]'
+check "a textbook page draws no error bar" '! grep -q "<path class=\"ci\"" "$work/out/02b-70b-8-nodes.html"'
 # the script at work: hovering a Pareto point shows its plan; the tokens/s
 # switch moves the points (a harness script appended to a copy of a page)
 sed 's|</body></html>|<script>var u=document.querySelector("#pts use.pf");u.dispatchEvent(new MouseEvent("mouseover",{bubbles:true}));var x=u.getAttribute("x");document.getElementById("tok").click();document.body.setAttribute("data-moved",String(u.getAttribute("x")!==x));</script></body></html>|' \

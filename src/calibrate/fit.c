@@ -455,6 +455,7 @@ static pe_status fill_result(const run_set *rs, const double *loo, pe_fit *out, 
         o->measured = r->measured;
         o->predicted = step_with(r, x);
         o->loo_error_pct = loo[i];
+        memcpy(o->framework, r->s.framework.name, sizeof o->framework);
     }
     out->free = rs->free;
     memcpy(out->order, rs->order, sizeof out->order);

@@ -22,6 +22,7 @@ typedef struct {
     bool fit;                     /* a fit row; else predicted only */
     double measured, predicted;   /* step time, s */
     double loo_error_pct;         /* fit rows: the error when refitted without it */
+    char framework[PE_NAME_MAX];  /* the scenario's framework preset, "" when none */
 } pe_fit_run;
 
 typedef struct {

@@ -122,6 +122,16 @@ static void check_best_plan(const pe_scenario *s, const pe_expect *x, const pe_r
     report_outcome(sink, t, &o);
 }
 
+/* The plan's S6 cells, to sink->interval. */
+static void report_interval(const pe_eval_ctx *ctx, const char *name, long long rank,
+                            const pe_plan *plan, const pe_row *row, const pe_expect_sink *sink)
+{
+    char lo[64], hi[64];
+    report_format_cell(ctx, name, rank, plan, row, COL_STEP_TIME_LO_S, lo, sizeof lo);
+    report_format_cell(ctx, name, rank, plan, row, COL_STEP_TIME_HI_S, hi, sizeof hi);
+    sink->interval(sink->user, lo, hi);
+}
+
 void expect_check(const pe_scenario *s, const pe_plan_space *space, const pe_eval_ctx *ctx,
                   const pe_run_result *rr, const pe_expect_sink *sink, pe_check_tally *t)
 {
@@ -151,6 +161,8 @@ void expect_check(const pe_scenario *s, const pe_plan_space *space, const pe_eva
             report_format_cell(ctx, s->name, (long long)rank, &plan, row,
                                (pe_column)columns_find(c->column), cell, sizeof cell);
             o.ok = expect_cell_matches(c, cell, why, sizeof why);
+            if (sink->interval)
+                report_interval(ctx, s->name, (long long)rank, &plan, row, sink);
             if (sink->seen)
                 sink->seen(sink->user, s->name, x->plan, c, cell);
             line[0] = '\0';

@@ -38,6 +38,10 @@ typedef struct {
                  const char *cell);
     /* Every assertion's outcome; NULL: none. */
     void (*outcome)(void *user, const pe_expect_outcome *o);
+    /* Before `seen`, for an assertion whose plan was evaluated: the plan's
+     * step_time_lo_s and step_time_hi_s cells (S6; "" in textbook mode);
+     * NULL: none. */
+    void (*interval)(void *user, const char *lo_cell, const char *hi_cell);
     void *user;
 } pe_expect_sink;
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "calibrate/fit.h"
+#include "calibrate/interval.h"
 #include "calibrate/one_run.h"
 #include "cli/commands.h"
 #include "model/evaluate.h"
@@ -96,6 +97,31 @@ static void print_paste_block(const pe_fit *f)
                    fit_number_name(i));
 }
 
+/* S6's lines (calibrate/interval.h): the 80% interval from the fit rows'
+ * leave-one-out residuals, and the frameworks those runs used, which the
+ * framework presets mark `calibrated` (docs/model.md §12). */
+static void print_interval_block(const pe_fit *f)
+{
+    pe_interval_fit iv;
+    if (!interval_fit(f, &iv)) {
+        printf("# S6: fewer than %d leave-one-out residuals: no interval (the stated default "
+               "applies)\n", PE_INTERVAL_MIN_RUNS);
+        return;
+    }
+    printf("# S6 80%% prediction interval from %zu leave-one-out residuals: quantiles "
+           "%+.4f, %+.4f of ln(measured/predicted), widened x%.4f (t), floor %.0f%%; runs on:",
+           iv.runs, iv.q_lo, iv.q_hi, iv.widen, 100.0 * PE_INTERVAL_FLOOR);
+    for (size_t i = 0; i < f->count; i++) {
+        bool seen = !f->runs[i].fit;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = f->runs[j].fit && strcmp(f->runs[j].framework, f->runs[i].framework) == 0;
+        if (!seen)
+            printf(" %s", f->runs[i].framework[0] ? f->runs[i].framework : "(no framework)");
+    }
+    printf("\n    step_time_below: %.4g\n    step_time_above: %.4g\n"
+           "    step_time_interval_runs: %zu\n", iv.below, iv.above, iv.runs);
+}
+
 /* calibrate RUNS.csv: fit the refined model's numbers of one GPU type to
  * many runs (calibrate/fit.h) and print the fit. */
 static int calibrate_runs(const pe_catalog *catalog, const char *path,
@@ -113,6 +139,7 @@ static int calibrate_runs(const pe_catalog *catalog, const char *path,
         }
         print_fit_table(&f);
         print_paste_block(&f);
+        print_interval_block(&f);
     }
     fit_free(&f);
     if (st != PE_OK)

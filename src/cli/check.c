@@ -36,6 +36,8 @@ typedef struct {
     double got;
     bool ok;
     char group[16];    /* the file's "# group: fit|predict" line, "" without one */
+    bool has_interval; /* S6: the plan's step_time_lo_s and _hi_s were numbers */
+    double lo, hi;
 } table_row;
 
 typedef struct {
@@ -45,6 +47,8 @@ typedef struct {
     size_t nrows, caprows;
     bool table;
     char group[16]; /* of the scenario being checked (table_add copies it) */
+    bool has_interval; /* the S6 cells of the assertion being seen (table_add copies them) */
+    double lo, hi;
     pe_check_format format;
     pe_check_results results; /* every outcome, for --format junit|json */
     bool unrecorded;          /* an outcome could not be recorded (out of memory) */
@@ -89,6 +93,7 @@ static void table_add(tally *t, const char *scenario, const char *plan,
     }
     r->expected = c->value;
     memcpy(r->group, t->group, sizeof r->group);
+    r->has_interval = t->has_interval, r->lo = t->lo, r->hi = t->hi;
     char *end;
     r->got = strtod(cell, &end);
     r->has_got = cell[0] && !*end;
@@ -101,6 +106,16 @@ static void table_add(tally *t, const char *scenario, const char *plan,
     else
         snprintf(r->tol, sizeof r->tol, "exact");
     t->nrows++;
+}
+
+/* expect_check's observer of the plan's S6 cells, before table_seen. */
+static void interval_seen(void *user, const char *lo_cell, const char *hi_cell)
+{
+    tally *t = user;
+    char *end_lo, *end_hi;
+    t->lo = strtod(lo_cell, &end_lo);
+    t->hi = strtod(hi_cell, &end_hi);
+    t->has_interval = lo_cell[0] && !*end_lo && hi_cell[0] && !*end_hi;
 }
 
 /* expect_check's observer: every assertion, for the table. */
@@ -226,6 +241,52 @@ static void groups_print(const tally *t)
     }
 }
 
+/* S6's coverage of one source and group: of its step_time_s rows with an
+ * interval, how many published values lie inside it. */
+static void coverage_line(const tally *t, const char *source, const char *group, size_t *in_all,
+                          size_t *n_all)
+{
+    size_t n = 0, in = 0, len = strlen(source);
+    for (size_t i = 0; i < t->nrows; i++) {
+        const table_row *r = &t->rows[i];
+        if (strncmp(r->scenario, source, len) || r->scenario[len] != '-' ||
+            strcmp(r->group, group) || strcmp(r->column, "step_time_s") || !r->has_interval)
+            continue;
+        n++;
+        in += r->expected >= r->lo && r->expected <= r->hi;
+    }
+    if (n)
+        printf("| %s | %s | %zu | %zu | %.1f |\n", source, group[0] ? group : "(none)", n, in,
+               100.0 * (double)in / (double)n);
+    *in_all += in, *n_all += n;
+}
+
+/* S6 (docs/model.md §12): per source and group, how many published step
+ * times fall inside their 80% prediction interval, then all of them. */
+static void coverage_print(const tally *t)
+{
+    printf("\n| source | group | step times with an interval | inside | coverage %% |\n"
+           "|---|---|---:|---:|---:|\n");
+    static const char *const groups[] = {"fit", "predict", ""};
+    size_t in = 0, n = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        const char *name = t->rows[i].scenario, *dash = strchr(name, '-');
+        char source[PE_NAME_MAX];
+        snprintf(source, sizeof source, "%.*s", dash ? (int)(dash - name) : (int)strlen(name), name);
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strncmp(t->rows[j].scenario, source, strlen(source)) &&
+                   t->rows[j].scenario[strlen(source)] == (dash ? '-' : '\0');
+        for (size_t g = 0; !seen && g < 3; g++)
+            coverage_line(t, source, groups[g], &in, &n);
+    }
+    if (n)
+        printf("\nprediction intervals (S6, 80%%): %zu of %zu published step times inside "
+               "(%.1f%%)\n", in, n, 100.0 * (double)in / (double)n);
+    else
+        printf("\nprediction intervals (S6, 80%%): no step time with an interval\n");
+}
+
 /* The Markdown table, then the mean absolute and the worst percent error. */
 static void table_print(const tally *t)
 {
@@ -268,6 +329,7 @@ static void table_print(const tally *t)
         printf("worst case: none\n");
     }
     groups_print(t);
+    coverage_print(t);
 }
 
 static void table_free(tally *t)
@@ -379,7 +441,8 @@ static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, 
     }
     file_group(s->file, t->group);
     pe_expect_sink sink = {.out = t->format == PE_CHECK_TEXT ? t->out : NULL,
-                           .seen = table_seen, .outcome = outcome_seen, .user = t};
+                           .seen = table_seen, .outcome = outcome_seen,
+                           .interval = interval_seen, .user = t};
     expect_check(s, &space, &ctx, &rr, &sink, &t->count);
     if (opt->golden_dir)
         st = check_golden(s, &space, &ctx, &rr, opt, t, err);

@@ -830,6 +830,32 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     }
 }
 
+/* §8 S6: the prediction interval, with the δ± it took and where they came
+ * from (the GPU preset's leave-one-out residuals, or the stated default). */
+static void explain_interval(FILE *out, const pe_eval_ctx *ctx, const pe_result *r)
+{
+    const pe_gpu *g = &ctx->scenario->cluster.gpu;
+    if (ctx->interval_source == PE_INTERVAL_NONE) {
+        fprintf(out, "S6   no prediction interval in textbook mode (step_time_lo_s, "
+                     "step_time_hi_s empty)\n");
+        return;
+    }
+    eq_formula(out, "S6", NULL);
+    if (ctx->interval_source == PE_INTERVAL_GPU)
+        fprintf(out, "     δ− = %.6g, δ+ = %.6g: the GPU preset's, from %lld leave-one-out "
+                     "residuals of its calibration runs (80%%)\n",
+                ctx->interval_below, ctx->interval_above, (long long)g->step_time_interval_runs);
+    else
+        fprintf(out, "     δ− = %.6g, δ+ = %.6g: the stated default, not a measurement: %s\n",
+                ctx->interval_below, ctx->interval_above,
+                g->has_step_time_interval
+                    ? "the GPU's runs were on other frameworks than this one"
+                    : "no calibration runs for this GPU");
+    eq_subst(out, "%.6g·(1 − %.6g) = %.6g s, %.6g·(1 + %.6g) = %.6g s", r->step_time_s,
+             ctx->interval_below, r->step_time_lo_s, r->step_time_s, ctx->interval_above,
+             r->step_time_hi_s);
+}
+
 /* §14: the expert parts of memory and time (docs/design/moe.md). */
 static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                                const pe_detail *d, const pe_result *r)
@@ -954,6 +980,7 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     explain_stage_times(out, ctx, p, d, r);
     explain_dp_comm(out, ctx, p, d);
     explain_bubble_step(out, ctx, p, d, r);
+    explain_interval(out, ctx, r);
     if (ctx->moe.on)
         explain_moe_time(out, ctx, p, d, r);
     if (p->offload_optimizer)

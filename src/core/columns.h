@@ -26,6 +26,8 @@ typedef enum {
      * reader keeps its indices when columns are added */
     COL_EP_COMM_S,       /* EP all-to-all time per step, part of step_time_s (0 dense) */
     COL_MEM_EXPERTS_GIB, /* of which expert state on the memory stage (0 dense) */
+    COL_STEP_TIME_LO_S,  /* S6 prediction interval, refined model (empty in textbook) */
+    COL_STEP_TIME_HI_S,
     COL_COUNT
 } pe_column;
 

@@ -172,6 +172,15 @@ static const pe_field gpu_fields[] = {
     {"host_link_gb_s", PE_FT_NUMBER, PE_RANGE_RATE, G(host_link_gb_s),
      G(has_host_link_gb_s), NULL, 0, NULL, NULL,
      "GPU-host GB/s per direction (needed by offload_optimizer)"},
+    /* S6 prediction interval (docs/model.md §12), written by calibrate */
+    {"step_time_below", PE_FT_NUMBER, PE_RANGE_UNIT, G(step_time_below),
+     G(has_step_time_interval), NULL, 0, NULL, "none",
+     "S6 δ−: step_time_lo_s = step × (1 − δ−), from calibrate's leave-one-out residuals; "
+     "not given: the stated default (refined model)"},
+    {"step_time_above", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(step_time_above), NO, NULL, 0, NULL,
+     "0", "S6 δ+: step_time_hi_s = step × (1 + δ+) (with step_time_below)"},
+    {"step_time_interval_runs", PE_FT_INT, PE_RANGE_NONNEG, G(step_time_interval_runs), NO, NULL,
+     0, NULL, "0", "S6: how many leave-one-out residuals gave step_time_below and _above"},
 };
 #undef G
 const pe_fieldset pe_fields_gpu = {"cluster.gpu", "one GPU", gpu_fields, N_OF(gpu_fields)};
@@ -317,6 +326,9 @@ static const pe_field framework_fields[] = {
     {"moe_permute_bytes", PE_FT_NUMBER, PE_RANGE_BYTES, FW(moe_permute_bytes), NO, NULL, 0, NULL,
      "0", "F23: bytes per hidden element of each routed token copy that the MoE token "
      "permutation and unpermutation move, forward, at W·η_W (0: untimed)"},
+    {"calibrated", PE_FT_BOOL, PE_RANGE_NONE, FW(calibrated), NO, NULL, 0, NULL, "false",
+     "S6: the GPU presets' intervals were measured on runs of this framework (else the "
+     "stated default interval)"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

@@ -132,6 +132,11 @@ typedef struct {
     bool has_fp8_gemm_efficiency;
     double fp8_gemm_efficiency; /* F18 e_max of FP8 GEMMs; default gemm_efficiency */
     double host_link_gb_s;  /* GPU↔host GB/s per direction (offload_optimizer) */
+    /* S6 prediction interval from calibrate's leave-one-out residuals
+     * (docs/model.md §12 "Prediction intervals"); absent: the stated default */
+    bool has_step_time_interval;
+    double step_time_below, step_time_above; /* S6 δ−, δ+ */
+    int64_t step_time_interval_runs;         /* the residuals behind them; 0 */
 } pe_gpu;
 
 typedef struct {
@@ -198,6 +203,7 @@ typedef struct {
     double optimizer_pass_bytes;  /* X14 bytes per parameter of the optimizer step; 0: X5 */
     bool bubble_by_stage;         /* B5 fill and drain at each stage's own pace; false */
     double moe_permute_bytes;     /* F23 bytes per hidden element per routed token copy; 0 */
+    bool calibrated;              /* S6: the GPUs' intervals were measured on it; false */
 } pe_framework;
 
 typedef struct {

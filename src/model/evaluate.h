@@ -87,7 +87,18 @@ typedef struct {
     double host_mem_gib;    /* offload: host memory per node (M8), 0 without offload */
     double mem_experts_gib; /* of which expert state (+ FP8 copy) on the memory stage */
     pe_tier tier_ep;
+
+    /* S6 prediction interval, appended after them: refined model only */
+    bool has_interval;
+    double step_time_lo_s, step_time_hi_s;
 } pe_result;
+
+/* Where S6's δ−, δ+ came from (docs/model.md §12 "Prediction intervals"). */
+typedef enum {
+    PE_INTERVAL_NONE,    /* textbook: no interval */
+    PE_INTERVAL_GPU,     /* the GPU preset's, from calibrate's leave-one-out residuals */
+    PE_INTERVAL_DEFAULT, /* no residuals for this GPU and framework: the stated default */
+} pe_interval_source;
 
 /* Scenario-level constants of an MoE model (docs/model.md §14,
  * docs/design/moe.md); on = 0 for a dense model, and then nothing below is
@@ -182,6 +193,9 @@ typedef struct {
     double host_bps;        /* B_host, bytes/s per direction (0: not given) */
     double cpu_adam_rate;   /* R_cpu, parameters/s per node */
     double host_mem_bytes;  /* H_host (0: not checked) */
+    /* S6 prediction interval (step.c's step_prepare) */
+    pe_interval_source interval_source;
+    double interval_below, interval_above; /* δ−, δ+ */
 } pe_eval_ctx;
 
 void evaluate_prepare(const pe_scenario *s, pe_eval_ctx *ctx);

@@ -14,3 +14,26 @@ extern inline double step_utilisation(double flops, double step_s, double gpus, 
 extern inline double step_tflops_per_gpu(double f_model, double step_s, double gpus);
 extern inline double step_train_days(double tokens, double tokens_per_s);
 extern inline double step_gpu_hours(double gpus, double train_days);
+extern inline double step_interval_lo(double step_s, double below);
+extern inline double step_interval_hi(double step_s, double above);
+
+/* S6: the interval's δ−, δ+ once per scenario. The GPU's own when it has them
+ * and the framework is one its runs used (no framework: the refined model's
+ * defaults, which the calibration runs without a framework ran under); the
+ * stated default otherwise; none in textbook mode. */
+void step_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    const pe_gpu *g = &sc->cluster.gpu;
+    const bool framework_ok = !sc->framework.present || sc->framework.calibrated;
+    if (sc->fidelity != PE_FIDELITY_REFINED) {
+        ctx->interval_source = PE_INTERVAL_NONE;
+    } else if (g->has_step_time_interval && framework_ok) {
+        ctx->interval_source = PE_INTERVAL_GPU;
+        ctx->interval_below = g->step_time_below;
+        ctx->interval_above = g->step_time_above;
+    } else {
+        ctx->interval_source = PE_INTERVAL_DEFAULT;
+        ctx->interval_below = PE_INTERVAL_DEFAULT_BELOW;
+        ctx->interval_above = PE_INTERVAL_DEFAULT_ABOVE;
+    }
+}

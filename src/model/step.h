@@ -68,4 +68,21 @@ inline double step_train_days(double tokens, double tokens_per_s)
 /* S5 gpu_hours = N·train_days·24 */
 inline double step_gpu_hours(double gpus, double train_days) { return gpus * train_days * 24.0; }
 
+/* S6 the 80% prediction interval of step_time_s (refined model): lo =
+ * step·(1 − δ−), hi = step·(1 + δ+), δ± ≥ 0, so lo ≤ step ≤ hi. δ± are the GPU
+ * preset's (calibrate: leave-one-out residuals of its runs) when the scenario's
+ * framework is one they were measured on, else the stated default below. */
+#define PE_TEXT_S6                                                                                 \
+    {"S6", "step_time_lo_s, step_time_hi_s", "step·(1 − δ−), step·(1 + δ+)", "s",                 \
+     "calibrate's leave-one-out residuals (docs/model.md §12)"}
+inline double step_interval_lo(double step_s, double below) { return step_s * (1.0 - below); }
+inline double step_interval_hi(double step_s, double above) { return step_s * (1.0 + above); }
+
+/* S6's default where no run measured the GPU and framework: a ratio of 1.5
+ * either way (δ− = 1/3, δ+ = 1/2). Not a measurement: a stated width, wider
+ * than the 17% mean error of the refined model on published runs it was
+ * never fitted to (docs/validation.md). */
+#define PE_INTERVAL_DEFAULT_BELOW (1.0 / 3.0)
+#define PE_INTERVAL_DEFAULT_ABOVE 0.5
+
 #endif

@@ -117,6 +117,9 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         .host_mem_gib = pl->offload_optimizer ? w->off.host / PE_GIB : 0.0,
         .mem_experts_gib = moe ? w->moe.mem_experts[ms] / PE_GIB : 0.0,
         .tier_ep = moe ? comm_tier(&w->moe.g_ep) : PE_TIER_NONE,
+        .has_interval = ctx->interval_source != PE_INTERVAL_NONE,
+        .step_time_lo_s = step_interval_lo(step, ctx->interval_below), /* S6 */
+        .step_time_hi_s = step_interval_hi(step, ctx->interval_above),
     };
 }
 

@@ -79,6 +79,9 @@ void html_point_of_row(const pe_row *row, uint64_t rank, pe_html_point *out)
     out->step_time = r->step_time_s;
     out->tokens_per_s = r->tokens_per_s;
     out->mfu = r->mfu;
+    out->has_interval = r->has_interval; /* S6 */
+    out->step_time_lo = r->step_time_lo_s;
+    out->step_time_hi = r->step_time_hi_s;
 }
 
 /* ------------------------------------------------------------ scales */
@@ -521,6 +524,28 @@ static void write_bar_label(FILE *fp, const pe_html_point *q, int y)
     fputs("</text>", fp);
 }
 
+/* The high end of a plan's S6 interval, 0 without one. */
+static double bar_interval_end(const pe_html_point *q)
+{
+    return q->has_interval && isfinite(q->step_time_hi) ? q->step_time_hi : 0.0;
+}
+
+/* S6's 80% prediction interval as an error bar across a time bar at height
+ * y: a line from lo to hi with end ticks, its figures in its title. Returns
+ * the x of its right end (0 without an interval). */
+static double write_error_bar(FILE *fp, const pe_html_point *q, double max, int y)
+{
+    if (!q->has_interval || !(max > 0) || !isfinite(q->step_time_lo) ||
+        !isfinite(q->step_time_hi))
+        return 0.0;
+    const double lo = q->step_time_lo / max * BAR_MAX, hi = q->step_time_hi / max * BAR_MAX;
+    char a[32], b[32];
+    fprintf(fp, "<path class=\"ci\" d=\"M%.1f %dH%.1fM%.1f %dv10M%.1f %dv10\"><title>80%% "
+                "prediction interval (S6): %s to %s s</title></path>",
+            lo, y, hi, lo, y - 5, hi, y - 5, fig(q->step_time_lo, a), fig(q->step_time_hi, b));
+    return hi;
+}
+
 /* Horizontal stacked bars, one per plan of bars[0..nb), of the step-time
  * (time = true: S1′'s addends, so a bar is as long as its step_time_s) or
  * memory columns (M's, as long as mem_total_gib). */
@@ -529,8 +554,9 @@ static void write_bars(FILE *fp, const pe_html_point *p, const size_t *bars, siz
     const int segs = time ? PE_HTML_TIME_PARTS : 6, gap = BARS_W / segs; /* legend spacing */
     const char *const *names = time ? TIME_NAMES : MEM_NAMES;
     double max = 0;
-    for (size_t k = 0; k < nb; k++)
-        max = fmax(max, time ? p[bars[k]].step_time : p[bars[k]].mem_total);
+    for (size_t k = 0; k < nb; k++) /* an error bar's end fits too (S6) */
+        max = fmax(max, time ? fmax(p[bars[k]].step_time, bar_interval_end(&p[bars[k]]))
+                             : p[bars[k]].mem_total);
     int height = BAR_TOP + (int)nb * BAR_ROW;
     char b[32];
     fprintf(fp, "<svg class=\"bars\" id=\"%s\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\">\n",
@@ -553,6 +579,8 @@ static void write_bars(FILE *fp, const pe_html_point *p, const size_t *bars, siz
                         x, y + 15, w, SEGMENT_COLOURS[s], names[s], fig(v, b));
             x += w > 0 ? w : 0;
         }
+        if (time)
+            x = fmax(x, write_error_bar(fp, q, max, y + 23));
         fprintf(fp, "<text x=\"%.1f\" y=\"%d\">%s %s</text>\n", x + 4, y + 27,
                 fig(time ? q->step_time : q->mem_total, b), time ? "s" : "GiB");
     }
@@ -626,7 +654,7 @@ static const char CSS[] =
     ".ax2{display:none}#sc.alt .ax2{display:inline}#sc.alt .ax1{display:none}"
     "#sc.h-ok #pts use.ok,#sc.h-ot #pts use.ot,#sc.h-om #pts use.om{display:none}"
     "#sc.h-np #pts use:not(.pf){display:none}"
-    ".bl{font:11px ui-monospace,monospace}.ctl label{margin-right:14px}"
+    ".bl{font:11px ui-monospace,monospace}.ci{stroke:#222;stroke-width:1.5;fill:none}.ctl label{margin-right:14px}"
     "#tip{position:fixed;background:#fff;border:1px solid #888;padding:4px 6px;"
     "font:12px system-ui,sans-serif;white-space:pre;pointer-events:none}";
 

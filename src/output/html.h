@@ -45,6 +45,10 @@ typedef struct {
      * dp_comm, optimizer, ep_comm (s); they sum to step_time */
     double time[PE_HTML_TIME_PARTS];
     double step_time, tokens_per_s, mfu;
+    /* S6's 80% prediction interval (refined reports), drawn as the time
+     * bar's error bar; has_interval false: none */
+    bool has_interval;
+    double step_time_lo, step_time_hi;
 } pe_html_point;
 
 #define PE_HTML_COUNTS_MAX 32

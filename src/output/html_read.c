@@ -15,8 +15,11 @@
 enum {
     R_RANK, R_SCENARIO, R_PLAN, R_STATUS, R_REASON, R_DP, R_TP, R_PP, R_CP, R_ZERO,
     R_RECOMPUTE, R_SCHEDULE, R_V, R_SP, R_MB, R_MEM0, R_MEM_TOTAL = R_MEM0 + 6, R_MEM_BUDGET,
-    R_TIME0, R_STEP = R_TIME0 + 7, R_BOUND, R_TOKENS, R_MFU, R_EP_COMM, R_COUNT
+    R_TIME0, R_STEP = R_TIME0 + 7, R_BOUND, R_TOKENS, R_MFU, R_EP_COMM, R_COUNT,
+    /* optional: S6's interval, absent from reports written before it */
+    R_LO = R_COUNT, R_HI, R_ALL
 };
+static const char *const OPTIONAL[R_ALL - R_COUNT] = {"step_time_lo_s", "step_time_hi_s"};
 static const char *const NEEDED[R_COUNT] = {
     "rank", "scenario", "plan", "status", "reason", "dp", "tp", "pp", "cp", "zero",
     "recompute", "schedule", "virtual_stages", "sequence_parallel", "micro_batch",
@@ -101,6 +104,11 @@ static const char *read_point(char **c, const int *at, pe_html_point *p, int *ba
     p->step_time = strtod(c[at[R_STEP]], NULL);
     p->tokens_per_s = strtod(c[at[R_TOKENS]], NULL);
     p->mfu = strtod(c[at[R_MFU]], NULL);
+    p->has_interval = at[R_LO] >= 0 && at[R_HI] >= 0 && c[at[R_LO]][0] && c[at[R_HI]][0];
+    if (p->has_interval) {
+        p->step_time_lo = strtod(c[at[R_LO]], NULL);
+        p->step_time_hi = strtod(c[at[R_HI]], NULL);
+    }
     return NULL;
 }
 
@@ -180,13 +188,14 @@ static bool read_summary(const char *report, pe_html_page *page)
 /* Where each needed column is; NULL or the missing column's name. */
 static const char *find_columns(const pe_csv_table *t, int *at)
 {
-    for (int k = 0; k < R_COUNT; k++) {
+    for (int k = 0; k < R_ALL; k++) {
+        const char *name = k < R_COUNT ? NEEDED[k] : OPTIONAL[k - R_COUNT];
         at[k] = -1;
         for (size_t c = 0; t->rows && c < t->cols[0]; c++)
-            if (strcmp(t->cells[0][c], NEEDED[k]) == 0)
+            if (strcmp(t->cells[0][c], name) == 0)
                 at[k] = (int)c;
-        if (at[k] < 0)
-            return NEEDED[k];
+        if (at[k] < 0 && k < R_COUNT)
+            return name;
     }
     return NULL;
 }
@@ -215,7 +224,7 @@ pe_status html_read_report(const char *path, pe_html_page *page, pe_html_source 
     if (st != PE_OK)
         return st;
     const pe_csv_table *t = &src->table;
-    int at[R_COUNT];
+    int at[R_ALL];
     const char *missing = find_columns(t, at);
     if (missing) {
         html_source_free(src);

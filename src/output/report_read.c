@@ -59,6 +59,12 @@ bool report_column_value(const pe_result *r, const pe_plan *p, pe_column col, do
     case COL_ACT_TOTAL_GIB: v = r->act_total_gib; break;
     case COL_EP_COMM_S: v = r->ep_comm_s; break; /* 0 for a dense plan */
     case COL_MEM_EXPERTS_GIB: v = r->mem_experts_gib; break;
+    case COL_STEP_TIME_LO_S:
+    case COL_STEP_TIME_HI_S: /* S6: empty in textbook mode */
+        if (!r->has_interval)
+            return false;
+        v = col == COL_STEP_TIME_LO_S ? r->step_time_lo_s : r->step_time_hi_s;
+        break;
     default: return false; /* rank, text and boolean columns */
     }
     *out = v;

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# test_intervals.sh PLANEVAL SOURCE_DIR WORKDIR — S6's prediction interval
+# (docs/model.md §8, §12 "Prediction intervals"), properties over every
+# bundled report: step_time_lo_s ≤ step_time_s ≤ step_time_hi_s on every row
+# with a step time, the interval holding the point; the cells empty in
+# textbook mode and on invalid rows; columns found by name. check --table
+# prints the coverage of the published runs.
+. "$(dirname "$0")/testlib.sh"
+
+dirs="scenarios/drills scenarios/drills/02-choose-parallelism scenarios/drills/03-comm-budget scenarios/published tests/freeze/scenarios"
+# shellcheck disable=SC2086
+(cd "$src" && "$planeval" run --quiet --threads 2 -o "$work/reports" $dirs) >"$work/run.out" 2>&1
+rc=$?
+check "every bundled scenario runs (rc $rc)" '[ $rc -eq 0 ]'
+n_reports=$(find "$work/reports" -name '*.csv' ! -name '*.summary.csv' | wc -l)
+check "reports written ($n_reports)" '[ "$n_reports" -gt 50 ]'
+
+# Every row of every report: lo ≤ step ≤ hi where the cells are numbers;
+# lo and hi empty together; counts of rows with an interval and without.
+python3 - "$work/reports" >"$work/prop.out" 2>&1 <<'PY'
+import csv, glob, os, sys
+bad, with_iv, without, refined_files = [], 0, 0, 0
+for path in sorted(glob.glob(os.path.join(sys.argv[1], '*.csv'))):
+    if path.endswith('.summary.csv'):
+        continue
+    with open(path, newline='') as f:
+        rows = list(csv.DictReader(f))
+    if not rows or 'step_time_lo_s' not in rows[0]:
+        bad.append(f'{path}: no step_time_lo_s column'); continue
+    for r in rows:
+        lo, hi, st = r['step_time_lo_s'], r['step_time_hi_s'], r['step_time_s']
+        if (lo == '') != (hi == ''):
+            bad.append(f'{path}: one of lo, hi empty')
+        elif lo == '':
+            without += 1
+        elif st == '':
+            bad.append(f'{path}: an interval without a step time')
+        elif not (float(lo) <= float(st) <= float(hi)):
+            bad.append(f'{path}: {lo} <= {st} <= {hi} fails')
+        else:
+            with_iv += 1
+print(f'with {with_iv} without {without} bad {len(bad)}')
+for b in bad[:5]:
+    print(b)
+PY
+check "lo <= step <= hi on every row: $(head -3 "$work/prop.out" | tr '\n' ' ')" \
+    'grep -q "bad 0$" "$work/prop.out"'
+check "rows with an interval exist" '! grep -q "^with 0 " "$work/prop.out"'
+check "rows without one exist (textbook, invalid)" '! grep -q " without 0 " "$work/prop.out"'
+
+# textbook mode: the two cells empty on every row
+cp "$src/scenarios/published/korthikanti-r1-22b-t5-selective.yaml" "$work/tb.yaml"
+sed -i 's/^fidelity: refined.*/fidelity: textbook/' "$work/tb.yaml"
+"$planeval" run --quiet -o "$work/tb" "$work/tb.yaml" >/dev/null 2>&1
+tb=$(find "$work/tb" -name '*.csv' ! -name '*.summary.csv' | head -1)
+cells=$(python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(','.join(x['step_time_lo_s']+'|'+x['step_time_hi_s'] for x in r))" "$tb")
+check "textbook: lo and hi empty ($cells)" '[ "$cells" = "|" ]'
+
+# the refined file: the A100's interval from its preset, explained
+"$planeval" explain "$src/scenarios/published/korthikanti-r1-22b-t5-selective.yaml" \
+    --plan korthikanti-r1-22b-t5-selective >"$work/explain.out" 2>&1
+check "explain prints S6 with the preset's numbers" \
+    'grep -q "δ− = 0.08727, δ+ = 0.07932: the GPU preset.s, from 9 leave-one-out" "$work/explain.out"'
+# an uncalibrated framework: the stated default, named as such
+"$planeval" explain "$src/scenarios/published/torchtitan-2412-t1-llama3-8b-8gpu-fsdp.yaml" \
+    --plan torchtitan-2412-t1-llama3-8b-8gpu-fsdp >"$work/explain2.out" 2>&1
+check "explain names the default as not a measurement" \
+    'grep -q "δ− = 0.333333, δ+ = 0.5: the stated default, not a measurement" "$work/explain2.out"'
+
+# check --table: the coverage table and line
+(cd "$src" && "$planeval" check --table scenarios/published) >"$work/table.out" 2>&1
+check "coverage table header" \
+    'grep -qx "| source | group | step times with an interval | inside | coverage % |" "$work/table.out"'
+check "coverage line" \
+    'grep -qE "^prediction intervals \(S6, 80%\): [0-9]+ of [0-9]+ published step times inside \([0-9.]+%\)$" "$work/table.out"'
+
+# calibrate prints the preset's S6 lines
+(cd "$src" && "$planeval" calibrate scenarios/calibration/a100.csv) >"$work/cal.out" 2>&1
+check "calibrate prints step_time_below" 'grep -qx "    step_time_below: 0.08727" "$work/cal.out"'
+check "calibrate names the runs' frameworks" 'grep -q "runs on: megatron-core megatron-lm-2021" "$work/cal.out"'
+finish
