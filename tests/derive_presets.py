@@ -191,4 +191,53 @@ for name, g in gpus.items():
             report(named, name + "." + key + " (basis named)", g[key], 1.0 if named else 0.0,
                    "the entry's comment says fitted / not measured")
 
+# ---------------------------------------------------------------- calibration priors
+# scenarios/calibration/priors/<gpu>.csv (calibrate --priors; docs/model.md
+# §12 "With priors"): each prior's value and width recomputed from the
+# measurements. Rules: value = the median of the GPU's rows (gemm: bf16
+# tflops/peak; fp8: every recipe's tflops/fp8 peak, scaling included where
+# measured; attention: min(1, 2·causal forward rate/peak), F9's κ = 1; hbm:
+# copy bandwidth/datasheet); width = half the rows' range, at least 0.05
+# (one row, or rows closer than that, still leave a kernel-to-run spread).
+def spread(vals):
+    return round(statistics.median(vals), 3), round(max(0.05, (max(vals) - min(vals)) / 2), 3)
+
+
+def prior_rows(chip, fp8_gpu, hbm_gpu):
+    out = {}
+    v = [float(r["tflops"]) / float(r["peak_tflops"]) for r in gemm if r["gpu"] == chip]
+    if v:
+        out["gemm_efficiency"] = spread(v)
+    v = [float(r["tflops"]) / float(r["peak_fp8_tflops"]) for r in fp8 if r["gpu"] == fp8_gpu]
+    if v:
+        out["fp8_gemm_efficiency"] = spread(v)
+    v = [min(1.0, 2 * float(r["tflops"]) / float(r["peak_tflops"])) for r in att
+         if r["gpu"] == chip and r["causal"] == "yes" and r["direction"] == "fwd"]
+    if v:
+        out["attention_efficiency"] = spread(v)
+    v = [float(r["bytes_moved_gb_s"]) / (1000 * float(r["peak_tb_s"])) for r in rows("hbm.csv")
+         if r["gpu"] == hbm_gpu]
+    if v:
+        out["elementwise_efficiency"] = spread(v)
+    return out
+
+
+PRIOR_FILES = {"a100": ("a100-80gb", None, "a100-40gb"), "h100": ("h100-sxm", "h100-sxm", None)}
+if "--write-priors" in sys.argv:
+    for name, (chip, fp8_gpu, hbm_gpu) in PRIOR_FILES.items():
+        print("# %s" % name)
+        for k, (v, w) in prior_rows(chip, fp8_gpu, hbm_gpu).items():
+            print("%s,%g,%g" % (k, v, w))
+    sys.exit(0)
+for name, (chip, fp8_gpu, hbm_gpu) in PRIOR_FILES.items():
+    want = prior_rows(chip, fp8_gpu, hbm_gpu)
+    path = os.path.join(SRC, "scenarios", "calibration", "priors", name + ".csv")
+    with open(path, newline="") as f:
+        have = {r["number"]: (float(r["value"]), float(r["width"])) for r in csv.DictReader(f)}
+    for k in sorted(set(want) | set(have)):
+        ok = k in want and k in have and abs(want[k][0] - have[k][0]) <= 0.0005 \
+            and abs(want[k][1] - have[k][1]) <= 0.0005
+        report(ok, "priors/%s.%s" % (name, k), "%g±%g" % have.get(k, (0, 0)),
+               want.get(k, (float("nan"),))[0], "median ± half range (≥ 0.05) of the rows")
+
 sys.exit(1 if fails else 0)
