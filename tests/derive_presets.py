@@ -232,6 +232,9 @@ if "--write-priors" in sys.argv:
 for name, (chip, fp8_gpu, hbm_gpu) in PRIOR_FILES.items():
     want = prior_rows(chip, fp8_gpu, hbm_gpu)
     path = os.path.join(SRC, "scenarios", "calibration", "priors", name + ".csv")
+    if not os.path.exists(path):
+        report(False, "priors/%s.csv" % name, "missing", float("nan"), "the priors file exists")
+        continue
     with open(path, newline="") as f:
         have = {r["number"]: (float(r["value"]), float(r["width"])) for r in csv.DictReader(f)}
     for k in sorted(set(want) | set(have)):
