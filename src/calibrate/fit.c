@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "calibrate/fit.h"
+#include "calibrate/priors.h"
 #include "input/load.h"
 #include "model/evaluate.h"
 #include "output/csvread.h"
@@ -56,6 +57,7 @@ typedef struct {
     int free;   /* numbers fitted: order[0..free) (fewer when leaving one out) */
     int order[NPAR]; /* which numbers, in the order they are freed */
     double fixed[NPAR]; /* the values of the numbers not fitted */
+    const pe_priors *priors; /* NULL: the plain least squares */
 } run_set;
 
 /* The model's step time of r with the numbers x (indexed as PAR_NAME). */
@@ -78,6 +80,31 @@ static double step_with(const run *r, const double x[NPAR])
     return res.step_time_s;
 }
 
+/* The runs' part of the regularised loss (priors.h), every number at x:
+ * Σ over the fit rows (but the one left out) of (ln(predicted/measured)/σ_run)². */
+static double runs_chi2(const run_set *rs, const double x[NPAR])
+{
+    double sum = 0.0;
+    for (size_t i = 0; i < rs->count; i++) {
+        if (!rs->runs[i].fit || (long)i == rs->skip)
+            continue;
+        const double e = log(step_with(&rs->runs[i], x) / rs->runs[i].measured);
+        sum += prior_loss(&e, 1, NULL, NULL, NULL, NULL, 0);
+    }
+    return sum;
+}
+
+/* The regularised loss (priors.h): the runs' χ² plus each free number's
+ * prior term. */
+static double loss_with_priors(const run_set *rs, const double x[NPAR])
+{
+    bool has[NPAR] = {false};
+    for (int k = 0; k < rs->free; k++)
+        has[rs->order[k]] = rs->priors->has[rs->order[k]];
+    return runs_chi2(rs, x) +
+           prior_loss(NULL, 0, x, rs->priors->value, rs->priors->width, has, NPAR);
+}
+
 static double loss(const run_set *rs, const double xf[NPAR])
 {
     double x[NPAR];
@@ -88,6 +115,8 @@ static double loss(const run_set *rs, const double xf[NPAR])
         if (!(x[i] >= PAR_LO[i] && x[i] <= PAR_HI[i]))
             return HUGE_VAL;
     }
+    if (rs->priors)
+        return loss_with_priors(rs, x);
     double sum = 0.0;
     for (size_t i = 0; i < rs->count; i++) {
         if (!rs->runs[i].fit || (long)i == rs->skip)
@@ -114,56 +143,22 @@ static void minimise(const run_set *rs, double best[NPAR])
         best[rs->order[k]] = xf[k];
 }
 
+static double loss_cb(const double *xf, const void *arg) { return loss(arg, xf); }
+
+/* From PAR_START by PAR_STEP; a number with a prior from its measured
+ * value by its width (toward the inside of its box). */
 static void simplex(const run_set *rs, double best[NPAR])
 {
-    const int n = rs->free;
-    double p[NPAR + 1][NPAR], f[NPAR + 1];
-    for (int k = 0; k <= n; k++) {
-        for (int j = 0; j < NPAR; j++)
-            p[k][j] = j < n ? PAR_START[rs->order[j]] + (k == j + 1 ? PAR_STEP[rs->order[j]] : 0.0)
-                            : 0.0;
-        f[k] = loss(rs, p[k]);
+    double start[NPAR], step[NPAR];
+    for (int k = 0; k < rs->free; k++) {
+        const int i = rs->order[k];
+        const bool prior = rs->priors && rs->priors->has[i];
+        start[k] = prior ? rs->priors->value[i] : PAR_START[i];
+        step[k] = prior ? rs->priors->width[i] : PAR_STEP[i];
+        if (prior && start[k] + step[k] > PAR_HI[i])
+            step[k] = -step[k];
     }
-    for (int it = 0; it < 400; it++) {
-        for (int a = 0; a <= n; a++) /* insertion sort by f */
-            for (int b = a; b > 0 && f[b] < f[b - 1]; b--) {
-                double tmp[NPAR], tf = f[b];
-                memcpy(tmp, p[b], sizeof tmp);
-                memcpy(p[b], p[b - 1], sizeof tmp);
-                memcpy(p[b - 1], tmp, sizeof tmp);
-                f[b] = f[b - 1], f[b - 1] = tf;
-            }
-        double c[NPAR] = {0}, xr[NPAR], xe[NPAR], xc[NPAR];
-        for (int k = 0; k < n; k++)
-            for (int j = 0; j < NPAR; j++)
-                c[j] += p[k][j] / n;
-        for (int j = 0; j < NPAR; j++)
-            xr[j] = 2 * c[j] - p[n][j], xe[j] = 3 * c[j] - 2 * p[n][j],
-            xc[j] = 0.5 * (c[j] + p[n][j]);
-        const double fr = loss(rs, xr);
-        if (fr < f[0]) {
-            const double fe = loss(rs, xe);
-            memcpy(p[n], fe < fr ? xe : xr, sizeof xr), f[n] = fe < fr ? fe : fr;
-        } else if (fr < f[n - 1]) {
-            memcpy(p[n], xr, sizeof xr), f[n] = fr;
-        } else {
-            const double fc = loss(rs, xc);
-            if (fc < f[n]) {
-                memcpy(p[n], xc, sizeof xc), f[n] = fc;
-            } else {
-                for (int k = 1; k <= n; k++) {
-                    for (int j = 0; j < NPAR; j++)
-                        p[k][j] = 0.5 * (p[0][j] + p[k][j]);
-                    f[k] = loss(rs, p[k]);
-                }
-            }
-        }
-    }
-    int b = 0;
-    for (int k = 1; k <= n; k++)
-        b = f[k] < f[b] ? k : b;
-    for (int j = 0; j < n; j++)
-        best[j] = p[b][j];
+    prior_simplex(rs->free, loss_cb, rs, start, step, best);
 }
 
 /* Measured step time of a row: the column's value, through the model's own
@@ -491,30 +486,116 @@ static size_t count_fit_rows(const run_set *rs, bool *fp8_fit)
     return n_fit;
 }
 
-pe_status fit_runs_file(const pe_catalog *catalog, const char *path, const char *numbers,
-                        pe_fit *out, pe_error *err)
+/* With priors and no --fit: the priors' numbers, in PAR_NAME's order. */
+static pe_status choose_prior_numbers(const pe_priors *p, bool fp8_fit, run_set *rs, pe_error *err)
 {
-    memset(out, 0, sizeof *out);
-    run_set rs = {.runs = NULL, .count = 0, .skip = -1, .free = 0, .order = {0}, .fixed = {0}};
-    pe_status st = load_runs(catalog, path, &rs, err);
+    rs->free = 0;
+    for (int i = 0; i < NPAR; i++) {
+        if (!p->has[i])
+            continue;
+        if (i == P_FP8 && !fp8_fit)
+            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                           "the priors file names fp8_gemm_efficiency but no fit row runs "
+                           "compute: fp8 (nothing would determine it)");
+        if (rs->free == MAX_FREE)
+            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                           "the priors file names more than %d numbers: at most %d are fitted "
+                           "per GPU type", MAX_FREE, MAX_FREE);
+        rs->order[rs->free++] = i;
+    }
+    return PE_OK;
+}
+
+/* The runs' χ² rise when a free number with a prior moves by its width
+ * from the fit (priors.h; a bound in the way: the reachable side twice);
+ * each under PE_PRIOR_CONSTRAINED is held at its measured value and
+ * dropped from the numbers fitted. */
+static void hold_unconstrained(run_set *rs, pe_fit *out)
+{
+    double x[NPAR];
+    minimise(rs, x);
+    const double d0 = runs_chi2(rs, x);
+    int kept = 0;
+    for (int k = 0; k < rs->free; k++) {
+        const int i = rs->order[k];
+        if (!rs->priors->has[i]) {
+            rs->order[kept++] = i;
+            continue;
+        }
+        double lo[NPAR], hi[NPAR];
+        memcpy(lo, x, sizeof lo), memcpy(hi, x, sizeof hi);
+        lo[i] -= rs->priors->width[i], hi[i] += rs->priors->width[i];
+        const bool lo_in = lo[i] >= PAR_LO[i], hi_in = hi[i] <= PAR_HI[i];
+        const double dm = lo_in ? runs_chi2(rs, lo) : 0.0, dp = hi_in ? runs_chi2(rs, hi) : 0.0;
+        const double c = lo_in || hi_in ? prior_curvature(lo_in ? dm : dp, d0, hi_in ? dp : dm)
+                                        : 0.0;
+        out->curvature[i] = c;
+        if (prior_constrained(c)) {
+            rs->order[kept++] = i;
+        } else {
+            out->held[i] = true;
+            rs->fixed[i] = rs->priors->value[i];
+        }
+    }
+    rs->free = kept;
+}
+
+/* Load, choose the numbers, fit (with priors: hold what the runs do not
+ * constrain, then leave-one-out), fill the result. */
+static pe_status fit_runs(const pe_catalog *catalog, const char *path, const char *numbers,
+                          run_set *rs, pe_fit *out, pe_error *err)
+{
+    pe_status st = load_runs(catalog, path, rs, err);
     bool fp8_fit = false;
-    const size_t n_fit = st ? 0 : count_fit_rows(&rs, &fp8_fit);
+    const size_t n_fit = st ? 0 : count_fit_rows(rs, &fp8_fit);
     if (!st && n_fit == 0)
         st = pe_fail(err, PE_BAD_INPUT, path, 0, 0, "no fit runs: every row is predict");
     if (!st)
-        st = choose_numbers(numbers, n_fit, fp8_fit, &rs, err);
-    double *loo = st ? NULL : calloc(rs.count, sizeof *loo);
+        st = rs->priors && !numbers ? choose_prior_numbers(rs->priors, fp8_fit, rs, err)
+                                    : choose_numbers(numbers, n_fit, fp8_fit, rs, err);
+    double *loo = st ? NULL : calloc(rs->count, sizeof *loo);
     if (!st && !loo)
         st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    if (!st && rs->priors) {
+        neutral_fixed(&rs->runs[0].s.cluster.gpu, rs->fixed);
+        hold_unconstrained(rs, out);
+        leave_one_out(rs, n_fit, loo);
+    } else if (!st) {
+        st = fit_all(rs, n_fit, numbers != NULL, loo, out, err);
+    }
     if (!st)
-        st = fit_all(&rs, n_fit, numbers != NULL, loo, out, err);
-    if (!st)
-        st = fill_result(&rs, loo, out, err);
+        st = fill_result(rs, loo, out, err);
     free(loo);
+    return st;
+}
+
+pe_status fit_runs_file_priors(const pe_catalog *catalog, const char *path, const char *numbers,
+                               const char *priors_path, pe_fit *out, pe_error *err)
+{
+    memset(out, 0, sizeof *out);
+    run_set rs = {.runs = NULL, .count = 0, .skip = -1, .free = 0, .order = {0}, .fixed = {0},
+                  .priors = NULL};
+    pe_status st = PE_OK;
+    if (priors_path) {
+        st = priors_read(priors_path, PAR_NAME, PAR_LO, PAR_HI, &out->priors, err);
+        out->with_priors = true;
+        rs.priors = &out->priors;
+    }
+    if (!st)
+        st = fit_runs(catalog, path, numbers, &rs, out, err);
+    for (int i = 0; i < NPAR && !st; i++)
+        if (out->held[i]) /* in the preset at its measured value */
+            out->remove[i] = false, out->gemm_held &= i != P_GEMM;
     for (size_t i = 0; i < rs.count; i++)
         scenario_free(&rs.runs[i].s);
     free(rs.runs);
     return st;
+}
+
+pe_status fit_runs_file(const pe_catalog *catalog, const char *path, const char *numbers,
+                        pe_fit *out, pe_error *err)
+{
+    return fit_runs_file_priors(catalog, path, numbers, NULL, out, err);
 }
 
 void fit_free(pe_fit *f)

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "calibrate/priors.h"
 #include "core/error.h"
 #include "core/scenario.h"
 #include "input/catalog.h"
@@ -36,6 +37,11 @@ typedef struct {
     bool gemm_held;                      /* gemm_efficiency not fitted nor in the preset */
     double gemm_held_value;              /* the value the fit held it at */
     bool remove[PE_FIT_NUMBERS];         /* in the preset, held neutral: to be removed */
+    /* with priors (fit_runs_file_priors; docs/model.md §12 "With priors") */
+    bool with_priors;
+    pe_priors priors;                    /* as read */
+    double curvature[PE_FIT_NUMBERS];    /* the runs' χ² rise for a move of one prior width */
+    bool held[PE_FIT_NUMBERS];           /* a prior's number the runs do not constrain: at μ */
 } pe_fit;
 
 /* "gemm_efficiency", "elementwise_efficiency", ...; "" out of range. */
@@ -45,6 +51,12 @@ const char *fit_number_name(int i);
  * comma-separated names to fit (calibrate --fit), NULL for the default. */
 pe_status fit_runs_file(const pe_catalog *catalog, const char *path, const char *numbers,
                         pe_fit *out, pe_error *err);
+/* The same, regularised toward the priors of the file at priors_path
+ * (priors.h): without --fit the numbers fitted are the priors' ones; each
+ * the runs do not constrain is held at its measured value and the rest
+ * refitted. priors_path NULL: fit_runs_file. */
+pe_status fit_runs_file_priors(const pe_catalog *catalog, const char *path, const char *numbers,
+                               const char *priors_path, pe_fit *out, pe_error *err);
 void fit_free(pe_fit *f);
 
 #endif

@@ -81,6 +81,35 @@ static void print_fit_table(const pe_fit *f)
                pr_sum / (double)n_pred, pr_max);
 }
 
+/* With priors: each number's prior, its fit and whether the runs
+ * constrain it (docs/model.md §12, "With priors"). */
+static void print_priors(const pe_fit *f)
+{
+    if (!f->with_priors)
+        return;
+    printf("\npriors (docs/model.md §12, \"With priors\"): each run's log error weighed at "
+           "%g, a number constrained when the runs' χ² rises by >= %g for a move of one "
+           "prior width\n", PE_PRIOR_RUN_SIGMA, PE_PRIOR_CONSTRAINED);
+    for (int i = 0; i < PE_FIT_NUMBERS; i++) {
+        if (!f->priors.has[i])
+            continue;
+        bool free_now = false;
+        for (int k = 0; k < f->free; k++)
+            free_now |= f->order[k] == i;
+        printf("  %s: prior %.4g ± %.4g (%s) -> %.4g", fit_number_name(i), f->priors.value[i],
+               f->priors.width[i], f->priors.basis[i], f->value[i]);
+        if (f->held[i])
+            printf("; runs' χ² rise %.3g: not constrained by the runs, left at its measured "
+                   "value\n", f->curvature[i]);
+        else if (free_now)
+            printf("; runs' χ² rise %.4g: constrained, %+.2f prior widths from the "
+                   "measurement\n", f->curvature[i],
+                   (f->value[i] - f->priors.value[i]) / f->priors.width[i]);
+        else
+            printf(" (not fitted: --fit leaves it out)\n");
+    }
+}
+
 /* The lines to paste under the GPU preset. */
 static void print_paste_block(const pe_fit *f)
 {
@@ -91,6 +120,10 @@ static void print_paste_block(const pe_fit *f)
     if (f->gemm_held)
         printf("    gemm_efficiency: %.4g # not fitted: the runs' flops_efficiency, held while "
                "fitting; it turns F7-F11 on\n", f->gemm_held_value);
+    for (int i = 0; i < PE_FIT_NUMBERS; i++)
+        if (f->held[i])
+            printf("    %s: %.4g # not constrained by the runs: the measured value (prior)\n",
+                   fit_number_name(i), f->value[i]);
     for (int i = 0; i < PE_FIT_NUMBERS; i++)
         if (f->remove[i])
             printf("# and remove %s from the preset: not fitted, the fit held it neutral\n",
@@ -129,7 +162,8 @@ static int calibrate_runs(const pe_catalog *catalog, const char *path,
 {
     pe_error err = {0};
     pe_fit f;
-    pe_status st = fit_runs_file(catalog, path, opt->fit_numbers, &f, &err);
+    pe_status st =
+        fit_runs_file_priors(catalog, path, opt->fit_numbers, opt->priors_path, &f, &err);
     if (st == PE_OK) {
         if (f.counts_tried) {
             printf("leave-one-out mean |error| by the number of numbers fitted:");
@@ -138,6 +172,7 @@ static int calibrate_runs(const pe_catalog *catalog, const char *path,
             printf(" -> %d\n\n", f.free);
         }
         print_fit_table(&f);
+        print_priors(&f);
         print_paste_block(&f);
         print_interval_block(&f);
     }
@@ -160,6 +195,10 @@ int command_calibrate(const pe_catalog *catalog, const pe_file_list *files,
     else if (opt->fit_numbers)
         st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0,
                      "--fit applies to a runs file (RUNS.csv); one scenario fits flops_efficiency");
+    else if (opt->priors_path)
+        st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0,
+                     "--priors applies to a runs file (RUNS.csv); one scenario fits "
+                     "flops_efficiency");
     else if (!opt->plan)
         st = pe_fail(&err, PE_BAD_INPUT, NULL, 0, 0, "calibrate needs --plan NAME|CANONICAL");
     else if (!(opt->measured_step_s > 0) && !(opt->measured_peak_gib > 0))

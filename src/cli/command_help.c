@@ -140,18 +140,18 @@ static const command_help HELP[] = {
      "                      dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1}\n"
      "                      (e.g. dp8-tp8-pp1-cp1-z1-none-mb1-1f1b-v1-sp1), whether or not\n"
      "                      the scenario enumerates it\n" COMMON FOOTER},
-    {"calibrate", "plan step-time peak-memory fit quiet catalog help ",
+    {"calibrate", "plan step-time peak-memory fit priors quiet catalog help ",
      "  calibrate SCENARIO --plan P --step-time SECONDS [--peak-memory GIB]\n"
      "                         solve flops_efficiency (and reserve_gib) from one\n"
      "                         measured run; prints the YAML lines to paste\n"
-     "  calibrate RUNS.csv [--fit NUMBERS]\n"
+     "  calibrate RUNS.csv [--fit NUMBERS] [--priors FILE]\n"
      "                         fit up to four of gemm_efficiency, elementwise_efficiency,\n"
      "                         fp8_gemm_efficiency, gemm_half_gflop, attention_efficiency,\n"
      "                         microbatch_overhead_us (or the NUMBERS named) of one GPU\n"
      "                         type to many measured runs (header\n"
      "                         scenario,plan,column,value[,group]; docs/model.md)\n",
      "usage: planeval calibrate SCENARIO --plan P --step-time SECONDS [OPTIONS]\n"
-     "       planeval calibrate RUNS.csv [--fit NUMBERS] [OPTIONS]\n"
+     "       planeval calibrate RUNS.csv [--fit NUMBERS] [--priors FILE] [OPTIONS]\n"
      "\n"
      "With one scenario: solve flops_efficiency (and reserve_gib, given the measured\n"
      "peak memory) so the model reproduces one measured run of plan P; prints the\n"
@@ -176,7 +176,11 @@ static const command_help HELP[] = {
      "                      fp8_gemm_efficiency, gemm_half_gflop, attention_efficiency,\n"
      "                      microbatch_overhead_us (default: the first k of them, k up to\n"
      "                      fit rows/2 with the smallest leave-one-out error); the\n"
-     "                      others stay neutral\n" COMMON FOOTER},
+     "                      others stay neutral\n"
+     "  --priors FILE       runs file: regularise the fit toward measured values (CSV\n"
+     "                      number,value,width,basis; scenarios/calibration/priors/*.csv);\n"
+     "                      without --fit the priors' numbers are fitted; a number the\n"
+     "                      runs do not constrain stays at its measured value\n" COMMON FOOTER},
     {"grade", NULL,
      "  grade KEY SUBMISSION... [-o FILE] [--gradebook FILE] [--quiet]\n"
      "                         grade students' answers against the questions: of a\n"

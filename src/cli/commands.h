@@ -55,6 +55,7 @@ typedef struct {
     double measured_step_s; /* calibrate: measured step time, 0 = not given */
     double measured_peak_gib; /* calibrate: measured peak memory, 0 = not given */
     const char *fit_numbers; /* calibrate RUNS.csv: --fit a,b (names), NULL = the default */
+    const char *priors_path; /* calibrate RUNS.csv: --priors FILE, NULL = none */
     uint64_t shard_index, shard_count; /* run: --shard I/N; count 0 = no shard */
     bool resume;            /* run: continue from the checkpoint */
     bool html;              /* run: also DIR/<name>.html (output/html.h) */

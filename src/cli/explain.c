@@ -987,6 +987,45 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         explain_offload(out, d, r);
 }
 
+/* The basis of a refinement number, as docs/catalog.md "Basis of each
+ * preset number" states it for the catalog's presets: the collective
+ * plateaus are measured (tests/derive_presets.py derives them from
+ * scenarios/measurements/collectives.csv); the compute numbers are fitted
+ * to published runs by calibrate (each at or under its measured kernel
+ * ceiling), except a gemm_efficiency held at the textbook 0.5; a number at
+ * its neutral value is "neutral". */
+static const char *basis_fitted(double v, double neutral)
+{
+    return v == neutral ? "neutral" : "fitted";
+}
+
+static void explain_basis(FILE *out, const pe_eval_ctx *ctx)
+{
+    const pe_scenario *s = ctx->scenario;
+    const pe_gpu *g = &s->cluster.gpu;
+    const double eta_in = s->cluster.intra_node.bus_efficiency;
+    const double eta_out = s->cluster.inter_node.present ? s->cluster.inter_node.bus_efficiency : 1;
+    fprintf(out, "     basis: peak %g TFLOP/s, HBM %g TB/s, link bandwidths: datasheet (not measured); "
+                 "latency_us: not measured; C8 η_max %g/%g: %s",
+            g->peak_tflops, g->hbm_tb_s, eta_in, eta_out,
+            eta_in == 1 && eta_out == 1 ? "neutral" : "measured");
+    if (ctx->refined_compute)
+        fprintf(out, "; e_max %g: %s; F_half %g: %s; e_att %g: %s; η_W %g: %s; t_mb %g: %s",
+                g->gemm_efficiency, g->gemm_efficiency == 0.5 ? "not measured (textbook 0.5)" : "fitted",
+                g->gemm_half_gflop, basis_fitted(g->gemm_half_gflop, 0),
+                ctx->att_rate / ctx->peak,
+                /* F22's GPUs carry the kernel's measured asymptote, the rest a fit */
+                g->attention_half_seq > 0 ? "measured (F22)"
+                : g->has_attention_efficiency ? "fitted" : "= e_max",
+                g->elementwise_efficiency, basis_fitted(g->elementwise_efficiency, 0),
+                g->microbatch_overhead_us, basis_fitted(g->microbatch_overhead_us, 0));
+    if (ctx->refined_compute && ctx->fp8)
+        fprintf(out, "; e_max8 %g: %s", ctx->gemm_rate8 / (g->peak_fp8_tflops * 1e12),
+                g->has_fp8_gemm_efficiency ? "fitted" : "= e_max");
+    fprintf(out, " (measured: derived from scenarios/measurements; fitted: calibrate on published "
+                 "runs, under the measured ceiling; docs/catalog.md)\n");
+}
+
 /* Which refinements of docs/model.md §12 are on; nothing in textbook mode
  * or when every one is neutral. */
 static void explain_fidelity(FILE *out, const pe_eval_ctx *ctx)
@@ -1001,6 +1040,7 @@ static void explain_fidelity(FILE *out, const pe_eval_ctx *ctx)
             ctx->refined_compute ? " compute by GEMM shape (F7-F11)" : "",
             net ? " measured collectives (C8)" : "", s->framework.present ? " framework " : "",
             s->framework.present ? (s->framework.name[0] ? s->framework.name : "(keys)") : "");
+    explain_basis(out, ctx);
 }
 
 void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned sections)

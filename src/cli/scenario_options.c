@@ -20,7 +20,8 @@ enum {
     OPT_TOP = 256, OPT_THREADS, OPT_QUIET, OPT_CATALOG, OPT_PLAN, OPT_HELP, OPT_GOLDEN,
     OPT_UPDATE_GOLDEN, OPT_REL_TOL, OPT_STEP_TIME, OPT_PEAK_MEMORY, OPT_TABLE, OPT_SHARD, OPT_RESUME,
     OPT_HTML, OPT_STATUS, OPT_PARETO, OPT_DIGITS,
-    OPT_ALLOW_PARTIAL, OPT_ABS_TOL, OPT_FIT, OPT_RANK_TOL, OPT_MAX_LINES, OPT_FORMAT, OPT_PROGRESS
+    OPT_ALLOW_PARTIAL, OPT_ABS_TOL, OPT_FIT, OPT_RANK_TOL, OPT_MAX_LINES, OPT_FORMAT, OPT_PROGRESS,
+    OPT_PRIORS
 };
 
 static const struct option OPTIONS[] = {
@@ -50,6 +51,7 @@ static const struct option OPTIONS[] = {
     {"max-lines", required_argument, NULL, OPT_MAX_LINES},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"progress", required_argument, NULL, OPT_PROGRESS},
+    {"priors", required_argument, NULL, OPT_PRIORS},
     {NULL, 0, NULL, 0},
 };
 
@@ -267,6 +269,9 @@ static int take_option(int c, char **argv, pe_command_options *opt, const char *
     case OPT_DIGITS: return take_digits(optarg, opt);
     case OPT_FIT: opt->fit_numbers = optarg; return TAKEN; /* names checked by calibrate */
     case OPT_PROGRESS: return take_progress(optarg, opt);
+    case OPT_PRIORS:
+        opt->priors_path = optarg;
+        return cli_path_given("--priors", optarg) ? TAKEN : PE_BAD_INPUT;
     case OPT_REL_TOL:
     case OPT_ABS_TOL: return take_tol(c, optarg, opt);
     case OPT_RANK_TOL:

@@ -9,7 +9,8 @@
 #   explain/   `explain` of every named plan of those scenarios and of the
 #              best and the last-ranked plan of each report
 #   calibrate/ `calibrate` of each scenarios/calibration file (and the b200
-#              fit the preset documents)
+#              fit the preset documents, and each runs file with its priors in
+#              scenarios/calibration/priors/)
 #   check/     `check --table scenarios/published`
 # Paths are given relative to SOURCE_DIR so that no output names the
 # checkout's location. Regenerate the pinned sums with
@@ -55,6 +56,12 @@ done
 "$planeval" calibrate scenarios/calibration/b200.csv --fit fp8_gemm_efficiency,attention_efficiency \
     >"$out/calibrate/b200-fp8-attention.txt" 2>&1
 echo "exit $?" >>"$out/calibrate/b200-fp8-attention.txt"
+for c in scenarios/calibration/priors/*.csv; do # calibrate with priors (docs/model.md §12)
+    g=$(basename "$c" .csv)
+    "$planeval" calibrate "scenarios/calibration/$g.csv" --priors "$c" \
+        >"$out/calibrate/$g-priors.txt" 2>&1
+    echo "exit $?" >>"$out/calibrate/$g-priors.txt"
+done
 "$planeval" check --table scenarios/published >"$out/check/published-table.md" 2>&1
 echo "exit $?" >>"$out/check/published-table.md"
 exit 0

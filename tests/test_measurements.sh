@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# test_measurements.sh PLANEVAL SOURCE_DIR WORKDIR — the public kernel and
+# link measurements of scenarios/measurements/ (docs/validation.md
+# "Presets from measurements") are well-formed, every row cited; every GPU
+# and cluster preset number a measurement stands on is recomputed from them
+# by tests/derive_presets.py's stated rule and tolerance; every preset
+# number no measurement derives is named fitted / not measured in its
+# catalog entry and in explain's "basis:" line.
+. "$(dirname "$0")/testlib.sh"
+
+meas=$src/scenarios/measurements
+command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
+
+# one file per kind, each with its citation columns, no row without them
+for kind in gemm attention hbm collectives fp8_gemm; do
+    f=$meas/$kind.csv
+    check "$kind.csv exists" '[ -s "$f" ]'
+    check "$kind.csv: every row has as many cells as the header and a source, read and date" \
+        'python3 - "$f" <<'"'"'PY'"'"'
+import csv, sys
+r = list(csv.DictReader(open(sys.argv[1], newline="")))
+need = ("source", "read", "date")
+bad = [i for i, x in enumerate(r, 2) if None in x or any(not x.get(k) for k in need)]
+sys.exit(1 if bad or not r else 0)
+PY'
+done
+check "the measurement rows quote no number twice by accident (no duplicate rows)" \
+    '[ -z "$(cat "$meas"/*.csv | sort | uniq -d)" ]'
+
+# every derivation holds, and there are some of each kind
+python3 "$src/tests/derive_presets.py" "$src" >"$work/derive.out" 2>&1; rc=$?
+check "derive_presets.py: every preset number agrees with its measurement (rc $rc)" \
+    '[ $rc -eq 0 ] && ! grep -q "^FAIL" "$work/derive.out"'
+for what in "intra_node.bus_efficiency" "inter_node.bus_efficiency" ".gemm_efficiency " \
+    ".fp8_gemm_efficiency " ".attention_efficiency " ".elementwise_efficiency "; do
+    check "derive_presets.py derives$what for some preset" 'grep -q "^ok .*$what" "$work/derive.out"'
+done
+check "the calibration priors (scenarios/calibration/priors) are derived from the measurements" \
+    '[ "$(grep -c "^ok   priors/\(a100\|h100\)\." "$work/derive.out")" -eq 6 ]'
+n_bus=$(grep -o "bus_efficiency: [0-9.]*" "$src/scenarios/catalog/clusters.yaml" | wc -l)
+check "every bus_efficiency of clusters.yaml is derived ($n_bus numbers)" \
+    '[ "$(grep -c "_node.bus_efficiency " "$work/derive.out")" -eq "$n_bus" ] && [ "$n_bus" -ge 14 ]'
+
+# a preset number moved away from its measurement is caught
+mkdir -p "$work/src/scenarios/catalog"
+cp -r "$meas" "$src/scenarios/calibration" "$work/src/scenarios/"
+sed 's/bandwidth_gb_s: 450, latency_us: 2, bus_efficiency: 0.81/bandwidth_gb_s: 450, latency_us: 2, bus_efficiency: 0.9/' \
+    "$src/scenarios/catalog/clusters.yaml" >"$work/src/scenarios/catalog/clusters.yaml"
+cp "$src/scenarios/catalog/gpus.yaml" "$work/src/scenarios/catalog/"
+check "a bus_efficiency moved off its measurement fails the derivation" \
+    '! python3 "$src/tests/derive_presets.py" "$work/src" >"$work/moved.out" &&
+     grep -q "^FAIL h100-node.intra_node.bus_efficiency" "$work/moved.out" &&
+     ! grep -q Traceback "$work/moved.out"'
+sed 's/gemm_efficiency: 0.7064/gemm_efficiency: 0.95/' "$src/scenarios/catalog/gpus.yaml" \
+    >"$work/src/scenarios/catalog/gpus.yaml"
+cp "$src/scenarios/catalog/clusters.yaml" "$work/src/scenarios/catalog/"
+check "a fitted gemm_efficiency over the measured GEMM ceiling fails" \
+    '! python3 "$src/tests/derive_presets.py" "$work/src" >"$work/over.out" 2>&1 &&
+     grep -q "^FAIL a100-80gb.gemm_efficiency " "$work/over.out" && ! grep -q Traceback "$work/over.out"'
+
+# explain names the basis of each preset number (refined scenarios only)
+"$planeval" explain "$src/scenarios/published/korthikanti-r2-175b-t5-selective.yaml" \
+    --plan korthikanti-r2-175b-t5-selective >"$work/a100.txt" 2>&1
+check "explain (A100, refined): the basis line tags C8 measured" \
+    'grep -q "^     basis: .*C8 η_max 0.78/0.96: measured" "$work/a100.txt"'
+check "explain (A100, refined): e_max, F_half, e_att, η_W fitted; latency and datasheet numbers not measured" \
+    'grep "^     basis: " "$work/a100.txt" | grep -q "e_max 0.7064: fitted; F_half 0.05961: fitted; e_att 0.9974: fitted; η_W 0.7018: fitted" &&
+     grep "^     basis: " "$work/a100.txt" | grep -q "latency_us: not measured" &&
+     grep "^     basis: " "$work/a100.txt" | grep -q "datasheet (not measured)"'
+"$planeval" explain "$src/scenarios/published/nemo-2407-gpt3-175b-128gpu.yaml" \
+    --plan "$(grep -m1 -o "name: [a-z0-9.-]*" "$src/scenarios/published/nemo-2407-gpt3-175b-128gpu.yaml" | sed -n 1p | cut -d" " -f2)" \
+    >"$work/h100.txt" 2>&1 || true
+check "explain (H100 fp8): e_max8 fitted, e_att measured (F22's kernel asymptote)" \
+    'grep "^     basis: " "$work/h100.txt" | grep -q "e_att 0.53: measured (F22)" &&
+     grep "^     basis: " "$work/h100.txt" | grep -q "e_max8 0.4774: fitted"'
+"$planeval" explain "$src/scenarios/drills/01-fit-the-model.yaml" --plan "$(awk '/- name:/ {print $3; exit}' "$src/scenarios/drills/01-fit-the-model.yaml")" >"$work/textbook.txt" 2>&1 || true
+check "explain (textbook): no basis line" '! grep -q "^     basis: " "$work/textbook.txt"'
+finish
