@@ -56,6 +56,9 @@ const pe_column_info pe_columns[COL_COUNT] = {
     {"rank_by", PE_COL_TEXT},
     {"ep_comm_s", PE_COL_NUMBER},
     {"mem_experts_gib", PE_COL_NUMBER},
+    {"mem_peak_gib", PE_COL_NUMBER},
+    {"mem_reserved_gib", PE_COL_NUMBER},
+    {"mem_peak_phase", PE_COL_TEXT},
 };
 
 int columns_find(const char *name)

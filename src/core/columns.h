@@ -26,6 +26,9 @@ typedef enum {
      * reader keeps its indices when columns are added */
     COL_EP_COMM_S,       /* EP all-to-all time per step, part of step_time_s (0 dense) */
     COL_MEM_EXPERTS_GIB, /* of which expert state on the memory stage (0 dense) */
+    COL_MEM_PEAK_GIB,     /* M9 peak allocated (textbook: M5 − R) */
+    COL_MEM_RESERVED_GIB, /* M13 caching-allocator reserved (textbook: M5) */
+    COL_MEM_PEAK_PHASE,   /* M9 the peak's phase (textbook: sum) */
     COL_COUNT
 } pe_column;
 

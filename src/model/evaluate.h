@@ -87,7 +87,21 @@ typedef struct {
     double host_mem_gib;    /* offload: host memory per node (M8), 0 without offload */
     double mem_experts_gib; /* of which expert state (+ FP8 copy) on the memory stage */
     pe_tier tier_ep;
+
+    /* peak memory by phase (docs/model.md §12 M9–M13), appended; in the
+     * textbook model peak = M5 − R, reserved = M5 and the phase "sum" */
+    double mem_peak_gib;     /* the largest phase's allocated bytes, memory stage */
+    double mem_reserved_gib; /* what the caching allocator holds at that peak */
+    int mem_peak_phase;      /* pe_mem_phase */
 } pe_result;
+
+/* M9's phases, in pe_mem_phase_name's order; PE_PHASE_SUM is the textbook's
+ * sum of maxima (M5). */
+typedef enum {
+    PE_PHASE_SUM, PE_PHASE_FORWARD, PE_PHASE_BACKWARD, PE_PHASE_LOSS, PE_PHASE_OPTIMIZER
+} pe_mem_phase;
+#define PE_PHASE_COUNT 5
+const char *pe_mem_phase_name(int v);
 
 /* Scenario-level constants of an MoE model (docs/model.md §14,
  * docs/design/moe.md); on = 0 for a dense model, and then nothing below is
@@ -178,6 +192,18 @@ typedef struct {
     double host_bps;        /* B_host, bytes/s per direction (0: not given) */
     double cpu_adam_rate;   /* R_cpu, parameters/s per node */
     double host_mem_bytes;  /* H_host (0: not checked) */
+    /* peak memory by phase (docs/model.md §12 M9–M13); mem_phases false:
+     * the textbook M5 */
+    bool mem_phases;             /* M9 framework memory_by_phase */
+    double loss_bytes;           /* A14 β_loss */
+    bool master_only;            /* M10 */
+    bool pp_unsharded;           /* M12 */
+    double opt_temp_bytes;       /* M11 β_ot */
+    double workspace_bytes;      /* M13 W_lib */
+    double fragmentation;        /* M13 f */
+    double context_bytes;        /* M13 C_ctx */
+    bool op_sac;                 /* A15 selective = torchtitan's op policy */
+    double act_op_rep, act_op_seq, act_op_par; /* A15 bytes per token: replicated, sp-split, TP */
 } pe_eval_ctx;
 
 void evaluate_prepare(const pe_scenario *s, pe_eval_ctx *ctx);
