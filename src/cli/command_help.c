@@ -120,6 +120,8 @@ static const command_help HELP[] = {
      "                      report'; *.csv in DIR no scenario checked writes are\n"
      "                      listed as stale, which is no failure)\n"
      "  --table             numeric assertions as a Markdown table: expected, got, error %\n"
+     "                      then per source and group the time assertions and the\n"
+     "                      memory ones (mem_* columns; OOM/fits status outcomes)\n"
      "  --format F          text (default), junit or json: stdout is then one JUnit XML\n"
      "                      or JSON document of every scenario, assertion and golden\n"
      "                      report (not with --table)\n"
