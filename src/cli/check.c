@@ -8,7 +8,9 @@
  * With --table, every numeric assertion of every file also becomes one row
  * of a Markdown table (scenario, plan, column, expected, predicted, error
  * in percent, tolerance), printed once all files are checked, followed by
- * the mean absolute percent error and the worst case; the lines of failed
+ * the mean absolute percent error and the worst case, the step-time
+ * assertions per source and group, and the memory assertions per source
+ * and group (check/memory_table.h); the lines of failed
  * assertions and the closing "N passed, N failed" come after it. This is
  * how README's comparison with published runs is generated. */
 #include <math.h>
@@ -20,6 +22,7 @@
 #include "core/columns.h"
 #include "check/expect.h"
 #include "check/golden.h"
+#include "check/memory_table.h"
 #include "check/results.h"
 #include "cli/commands.h"
 #include "input/load.h"
@@ -45,6 +48,8 @@ typedef struct {
     size_t nrows, caprows;
     bool table;
     char group[16]; /* of the scenario being checked (table_add copies it) */
+    pe_memory_file file;   /* the comment lines of the scenario being checked */
+    pe_memory_table memory; /* --table: the memory assertions */
     pe_check_format format;
     pe_check_results results; /* every outcome, for --format junit|json */
     bool unrecorded;          /* an outcome could not be recorded (out of memory) */
@@ -107,7 +112,10 @@ static void table_add(tally *t, const char *scenario, const char *plan,
 static void table_seen(void *user, const char *scenario, const char *plan,
                        const pe_expect_check *c, const char *cell)
 {
-    table_add(user, scenario, plan, c, cell);
+    tally *t = user;
+    table_add(t, scenario, plan, c, cell);
+    if (t->table && !memory_table_add(&t->memory, &t->file, c, cell))
+        return; /* the memory table loses a row; the check itself is unaffected */
 }
 
 /* The signed error of a row in percent of the expected value; false when
@@ -268,6 +276,7 @@ static void table_print(const tally *t)
         printf("worst case: none\n");
     }
     groups_print(t);
+    memory_table_print(&t->memory, stdout);
 }
 
 static void table_free(tally *t)
@@ -278,6 +287,7 @@ static void table_free(tally *t)
         free(t->rows[i].column);
     }
     free(t->rows);
+    memory_table_free(&t->memory);
     t->rows = NULL;
     t->nrows = t->caprows = 0;
 }
@@ -378,6 +388,7 @@ static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, 
         return st;
     }
     file_group(s->file, t->group);
+    memory_file_read(s->file, s->name, &t->file);
     pe_expect_sink sink = {.out = t->format == PE_CHECK_TEXT ? t->out : NULL,
                            .seen = table_seen, .outcome = outcome_seen, .user = t};
     expect_check(s, &space, &ctx, &rr, &sink, &t->count);

@@ -120,6 +120,8 @@ static const command_help HELP[] = {
      "                      report'; *.csv in DIR no scenario checked writes are\n"
      "                      listed as stale, which is no failure)\n"
      "  --table             numeric assertions as a Markdown table: expected, got, error %\n"
+     "                      then per source and group the time assertions and the\n"
+     "                      memory ones (mem_* columns; OOM/fits status outcomes)\n"
      "  --format F          text (default), junit or json: stdout is then one JUnit XML\n"
      "                      or JSON document of every scenario, assertion and golden\n"
      "                      report (not with --table)\n"
@@ -212,12 +214,18 @@ static const command_help HELP[] = {
     "model:   --model PRESET and/or --layers --hidden --heads --kv-heads --ffn-hidden\n"
     "         --vocab --seq-len --params --mlp --attention --norm --position\n"
     "cluster: --cluster PRESET (default mi300x-node) --gpu PRESET --hbm-gib\n"
-    "         --reserve-gib --gpus-per-node (nodes = gpus / gpus_per_node)\n"
-    "plan:    --dp (default 1) --tp --pp --cp --zero --recompute --micro-batch\n"
-    "         --schedule --virtual-stages --sequence-parallel true|false\n"
+    "         --reserve-gib --gpus-per-node; --nodes N (default: gpus / gpus_per_node,\n"
+    "         and a plan on part of a node uses only its GPUs)\n"
+    "plan:    every key of a scenario's plan as --KEY VALUE, '_' spelled '-'\n"
+    "         (docs/scenarios.md \"plans[]\"; 'overlap' aside): --dp (default 1;\n"
+    "         with --nodes, GPUs / (tp*pp*cp)) --tp --pp --cp --zero --recompute\n"
+    "         --micro-batch --schedule --virtual-stages --sequence-parallel true|false\n"
+    "         --ep --etp --first-stage-layers --last-stage-layers\n"
+    "         --offload-optimizer true|false, ...\n"
     "         --global-batch (default dp * micro_batch * 4 * pp, i.e. m = 4 pp)\n"
     "  --explain   print each equation with the numbers substituted\n"
-    "Presets: see scenarios/catalog/ (--catalog DIR adds more).\n"},
+    "  --catalog DIR  add or override presets from DIR/*.yaml, merged key by key\n"
+    "Presets: see scenarios/catalog/.\n"},
     {"collective", NULL,
      "  collective [OPTIONS]   time and bus bandwidth of one collective (--help)\n",
     "usage: planeval collective --op OP --bytes S --group N [--stride K] [TOPOLOGY] [--explain]\n"
