@@ -140,4 +140,71 @@ for b in 0x10 1e400 inf; do # strtod reads these; a byte count is decimal
     calc_refused "error: --bytes needs a decimal number, got '$b'" collective --op all-reduce --bytes "$b" --group 8
 done
 
+# memory takes every key of a scenario's plan (docs/scenarios.md "plans[]",
+# overlap aside) as --KEY, '_' spelled '-': the option exists, and a bad
+# value is the loader's message for that key, named by the option (the
+# degrees and micro_batch, which size the cluster, are read first).
+keys=$(sed -n '/^### `plans\[\]`/,/^An explicit/p' "$src/docs/scenarios.md" |
+       sed -n 's/^| `\([a-z_]*\)` |.*/\1/p' | grep -vx 'name\|overlap')
+check "docs list the plan keys ($(echo $keys | wc -w))" '[ "$(echo $keys | wc -w)" -ge 15 ]'
+for k in $keys; do
+    o=$(echo "$k" | tr _ -)
+    "$planeval" memory --model llama3-8b --"$o" zzz >"$work/calc.out" 2>"$work/err"; rc=$?
+    check "memory --$o: a plan option (exit 2, '$(head -c 120 "$work/err")')" \
+        '[ $rc -eq 2 ] && grep -Eq "^error: (memory: --$o zzz: plans\[0\]\.$k: |--$o needs a whole number)" "$work/err"'
+done
+# offload_optimizer: Llama 3 8B (8,030,261,248 parameters), dp 8, ZeRO-1:
+# M3 = 12 B · P / 8 = 11.218 GiB on the GPU; offloaded, none.
+h100="--model llama3-8b --cluster h100-node --dp 8 --zero 1"
+out=$("$planeval" memory $h100)
+check "memory: optimizer 11.218 GiB on the GPU" '[ "$(echo "$out" | field optimizer)" = 11.218 ]'
+out=$("$planeval" memory $h100 --offload-optimizer true)
+check "memory --offload-optimizer true: optimizer 0 on the GPU" \
+    '[ "$(echo "$out" | field optimizer)" = 0.000 ] && echo "$out" | grep -q "^plan .*-off$"'
+# ep: Mixtral 8x7B, 46,702,792,704 parameters of which 32 x 8 x 3 x 4096 x
+# 14336 = 45,097,156,608 in experts; ep 8 keeps 1/8 of them:
+# (1,605,636,096 + 45,097,156,608 / 8) x 2 B = 13.491 GiB (ep 1: 86.991).
+mix="--model mixtral-8x7b --cluster h100-node --dp 8 --zero 1"
+check "memory: Mixtral weights 86.991 GiB at ep 1" \
+    '[ "$("$planeval" memory $mix | field weights)" = 86.991 ]'
+out=$("$planeval" memory $mix --ep 8 --etp 1)
+check "memory --ep 8 --etp 1: weights 13.491 GiB" \
+    '[ "$(echo "$out" | field weights)" = 13.491 ] && echo "$out" | grep -q "^plan .*-ep8$"'
+# stage layout: Llama 2 7B on pp 2 with 20 + 12 layers; stage 0 holds 20
+# layers of 4·4096² + 3·4096·11008 + 2·4096 = 202,383,360 and the
+# embedding 32000·4096: 4,178,739,200 x 2 B = 7.784 GiB.
+out=$("$planeval" memory --model llama2-7b --cluster h100-node --dp 4 --pp 2 --first-stage-layers 20 --last-stage-layers 12)
+check "memory --first/--last-stage-layers: stage 0 weights 7.784 GiB" \
+    '[ "$(echo "$out" | field weights)" = 7.784 ] && echo "$out" | grep -q "^plan .*-fs20-ls12$"'
+# --nodes: the cluster's size; dp = 2 x 8 / (tp·pp·cp) when not given
+out=$("$planeval" memory --model llama3-8b --cluster h100-node --zero 3 --nodes 2)
+check "memory --nodes 2: dp 16 on 16 GPUs" 'echo "$out" | grep -q "^plan  *dp16-tp1-pp1-cp1-z3-"'
+out=$("$planeval" memory --model llama3-8b --cluster h100-node --zero 3 --nodes 2 --tp 2)
+check "memory --nodes 2 --tp 2: dp 8" 'echo "$out" | grep -q "^plan  *dp8-tp2-"'
+calc_refused "error: memory: --nodes 2: the cluster has 16 GPUs, but dp*tp*pp*cp = 8 (V1; leave out --dp to take dp = GPUs/(tp*pp*cp))" \
+    memory $h100 --nodes 2
+calc_refused "error: memory: --nodes 2: plans[0].dp: auto needs N/(tp*pp*cp) to be whole, but N = 16 GPUs and tp*pp*cp = 3*1*1" \
+    memory --model llama3-8b --cluster h100-node --nodes 2 --tp 3
+calc_refused "error: --nodes needs a whole number >= 1, got '0'" memory --model llama3-8b --nodes 0
+calc_refused "error: memory: dp*tp*pp*cp = 12 GPUs is not a whole number of 8-GPU nodes (set --gpus-per-node, or give --nodes)" \
+    memory --model llama3-8b --cluster h100-node --dp 12
+# --catalog anywhere among the options, merged key by key as run merges
+# it: a cluster override giving only gpus_per_node keeps its GPU (named on
+# the first line) and the GPU's numbers; a GPU override keeps the rest.
+mkdir -p "$work/cat"
+printf 'clusters:\n  h100-node: { gpus_per_node: 4 }\ngpus:\n  h100-sxm: { hbm_gib: 96 }\n' >"$work/cat/o.yaml"
+out=$("$planeval" memory --model llama3-8b --cluster h100-node --dp 4 --catalog "$work/cat" 2>&1)
+check "memory: --catalog after the options ($(echo "$out" | head -1))" \
+    'echo "$out" | head -1 | grep -qx "cluster  *h100-node, gpu h100-sxm (96 GiB HBM, 989.4 TFLOP/s peak), 4 GPUs a node"'
+out=$("$planeval" memory --catalog="$work/cat" --model llama3-8b --cluster h100-node --dp 8 2>&1)
+check "memory: --catalog=DIR first, 8 GPUs are 2 nodes of 4" \
+    'echo "$out" | head -1 | grep -q "4 GPUs a node$" && echo "$out" | grep -q "^plan  *dp8-"'
+out=$("$planeval" collective --op all-reduce --bytes 1GiB --group 4 --cluster h100-node --catalog "$work/cat" 2>&1)
+check "collective: --catalog after the options" 'echo "$out" | head -1 | grep -q "^cluster  *h100-node, gpu h100-sxm (96 GiB"'
+calc_refused "error: memory: --catalog needs a directory" memory --model llama3-8b --catalog
+calc_refused "error: memory: --catalog given twice ('$work/cat' and '$work/x'): give one directory" \
+    memory --model llama3-8b --catalog "$work/cat" --catalog="$work/x"
+calc_refused "$work/none: error: cannot read the directory: No such file or directory" \
+    memory --model llama3-8b --catalog "$work/none"
+
 finish

@@ -108,4 +108,56 @@ check "plain check exits 1 (got $rc)" '[ $rc -eq 1 ]'
 check "plain check prints no table" '! grep -q "^| " "$work/plain.out"'
 check "plain check: one miss line and the count" '[ "$(wc -l <"$work/plain.out")" -eq 2 ]'
 
+# The memory table (docs/validation.md): memory assertions (columns mem_*,
+# and status assertions on outcomes) per source and group, after the time
+# tables, on hand-made files whose figures are known without the model:
+# mem_reserve_gib is the cluster's reserve_gib, 10, whatever the plan.
+# Errors: published 8 -> +25%, 10 -> 0%, 12.5 -> -20%; fit: mean
+# (25 + 0)/2 = 12.50, max 25.00; predict: 20.00, 20.00. On 12 GiB of HBM
+# (the reserve 10 + the bf16 weights of 6.7e9 parameters, 12.5 GiB, alone)
+# the plan is over_memory, so an OOM outcome is right and a fits one wrong.
+mem_file() { # NAME SOURCE-LINES GROUP METRIC HBM EXPECT-LINES
+    printf '%b' "$2" >"$work/mem/$1.yaml"
+    { [ -n "$3" ] && echo "# group: $3"
+      [ -n "$4" ] && echo "# metric: $4"
+      echo "schema: planeval/v1"; echo "name: $1"
+      echo "model: { preset: llama2-7b, seq_len: 2048 }"
+      echo "cluster: { preset: h100-node, nodes: 1, reserve_gib: 10, gpu: { hbm_gib: $5 } }"
+      echo "training: { global_batch: 8 }"
+      echo "plans: [ { name: p, dp: 8, zero: 1 } ]"
+      echo "expect:"; echo "  - plan: p"; printf '%b' "$6"; } >>"$work/mem/$1.yaml"
+}
+mkdir -p "$work/mem"
+mem_file hm-a '# source: handmade\n' fit "" 80 '    mem_reserve_gib: { value: 8, rel_tol: 0.3 }\n'
+mem_file hm-b '# source: handmade\n#   source: indented-is-provenance\n' predict "" 80 \
+    '    mem_reserve_gib: { value: 12.5, rel_tol: 0.3 }\n'
+mem_file hm-c '# source: handmade\n' fit "" 80 '    mem_reserve_gib: { value: 10, rel_tol: 0.01 }\n'
+mem_file hm-d '# source: handmade\n' predict outcome 12 '    status: over_memory\n'
+mem_file nosrc-e '' "" "" 80 '    mem_reserve_gib: { value: 10, rel_tol: 0.01 }\n    status: ok\n'
+mem_file hm-f '# source: handmade\n' predict outcome 12 '    status: ok\n'
+m=$work/mem
+"$planeval" check --table "$m/hm-a.yaml" "$m/hm-b.yaml" "$m/hm-c.yaml" "$m/hm-d.yaml" "$m/nosrc-e.yaml" \
+    >"$work/mem.out" 2>&1; rc=$?
+check "memory fixtures pass (got $rc)" '[ $rc -eq 0 ]'
+sed -n '/^| source | group | memory assertions /,/^$/p' "$work/mem.out" | grep '^|' >"$work/mem.table"
+cat >"$work/mem.want" <<'TABLE'
+| source | group | memory assertions | mean error % | max error % | outcomes right (OOM or fits) |
+|---|---|---:|---:|---:|---:|
+| handmade | fit | 2 | 12.50 | 25.00 | — |
+| handmade | predict | 1 | 20.00 | 20.00 | 1 of 1 |
+| nosrc | (none) | 1 | 0.00 | 0.00 | — |
+TABLE
+check "memory table: per source and group, by hand" 'cmp -s "$work/mem.want" "$work/mem.table"'
+cmp -s "$work/mem.want" "$work/mem.table" || diff "$work/mem.want" "$work/mem.table"
+check "memory table after the time tables" \
+    '[ "$(grep -n "^| source | group | memory" "$work/mem.out" | cut -d: -f1)" -gt "$(grep -n "^| source | group | time" "$work/mem.out" | cut -d: -f1)" ]'
+check "the time group table holds no memory row" \
+    '! sed -n "/^| source | group | time/,/^$/p" "$work/mem.out" | grep -q "^| handmade"'
+"$planeval" check --table "$m/hm-d.yaml" "$m/hm-f.yaml" >"$work/mem-wrong.out" 2>&1; rc=$?
+check "a wrong outcome fails the check (got $rc)" '[ $rc -eq 1 ]'
+check "a wrong outcome is counted, not right" \
+    'grep -qx "| handmade | predict | 0 | — | — | 1 of 2 |" "$work/mem-wrong.out"'
+"$planeval" check --table "$src/tests/freeze/scenarios"/*.yaml >"$work/nomem.out" 2>&1
+check "no memory assertion, no memory table" '! grep -q "^| source | group | memory" "$work/nomem.out"'
+
 finish

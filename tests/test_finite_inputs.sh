@@ -122,6 +122,12 @@ framework:
   grad_accum_bytes: 6         #@ framework.grad_accum_bytes
   optimizer_pass_bytes: 50    #@ framework.optimizer_pass_bytes
   moe_permute_bytes: 14       #@ framework.moe_permute_bytes
+  memory_by_phase: true
+  loss_bytes: 12              #@ framework.loss_bytes
+  optimizer_temp_bytes: 4     #@ framework.optimizer_temp_bytes
+  workspace_mib: 32           #@ framework.workspace_mib
+  allocator_fragmentation: 0.2 #@ framework.allocator_fragmentation
+  cuda_context_gib: 0.5       #@ framework.cuda_context_gib
 plans:
   - name: a
     dp: 4                     #@ plans[].dp

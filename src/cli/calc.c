@@ -14,6 +14,7 @@
 #include "model/evaluate.h"
 #include "cli/explain.h"
 #include "cli/long_options.h"
+#include "core/fields.h"
 #include "input/load.h"
 #include "input/yamlutil.h"
 #include "model/comm.h"
@@ -190,19 +191,28 @@ static pe_status spelled_out(const char *command, int argc, char **argv,
     return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "%s: %s (see --help)", command, msg);
 }
 
-/* The GPU preset a cluster preset names (`gpu: {preset: NAME}`), or NULL. */
+/* The GPU preset a cluster preset names (`gpu: {preset: NAME}`), or NULL:
+ * the latest entry of its --catalog chain that names one, as the loader
+ * merges them key by key (an override that gives only gpus_per_node keeps
+ * the built-in's GPU). */
 static const char *cluster_gpu_preset(const pe_catalog *catalog, const char *cluster,
                                       char *buf, size_t size)
 {
-    const pe_preset *p = catalog_find(catalog, "clusters", cluster);
-    const yaml_node_t *gpu = p ? y_map_get(p->doc, p->node, "gpu") : NULL;
-    const yaml_node_t *name = gpu && gpu->type == YAML_MAPPING_NODE
-                                  ? y_map_get(p->doc, gpu, "preset")
-                                  : NULL;
-    if (!name || name->type != YAML_SCALAR_NODE)
-        return NULL;
-    snprintf(buf, size, "%.*s", (int)y_len(name), y_text(name));
-    return buf;
+    const pe_preset *latest = catalog_find(catalog, "clusters", cluster);
+    const pe_preset *chain[PE_PRESET_CHAIN_MAX];
+    size_t n = latest ? catalog_chain(catalog, latest, chain, PE_PRESET_CHAIN_MAX) : 0;
+    while (n-- > 0) {
+        const pe_preset *p = chain[n];
+        const yaml_node_t *gpu = y_map_get(p->doc, p->node, "gpu");
+        const yaml_node_t *name = gpu && gpu->type == YAML_MAPPING_NODE
+                                      ? y_map_get(p->doc, gpu, "preset")
+                                      : NULL;
+        if (name && name->type == YAML_SCALAR_NODE) {
+            snprintf(buf, size, "%.*s", (int)y_len(name), y_text(name));
+            return buf;
+        }
+    }
+    return NULL;
 }
 
 /* The first line of memory and collective: which cluster and GPU the
@@ -331,7 +341,9 @@ typedef struct {
     const char *opt, *section, *key;
 } mapped_option;
 
-/* Options that are copied into the scenario text under section.key. */
+/* The model and cluster options, copied into the scenario text under
+ * section.key; the plan's options follow from the plan's keys
+ * (memory_args_init). */
 static const mapped_option MEMORY_KEYS[] = {
     {"model", "model", "preset"},        {"layers", "model", "layers"},
     {"hidden", "model", "hidden"},       {"heads", "model", "heads"},
@@ -340,38 +352,82 @@ static const mapped_option MEMORY_KEYS[] = {
     {"params", "model", "params"},       {"mlp", "model", "mlp"},
     {"attention", "model", "attention"}, {"norm", "model", "norm"},
     {"position", "model", "position"},   {"cluster", "cluster", "preset"},
+    {"nodes", "cluster", "nodes"},
     {"reserve-gib", "cluster", "reserve_gib"}, {"gpus-per-node", "cluster", "gpus_per_node"},
     {"gpu", "gpu", "preset"},            {"hbm-gib", "gpu", "hbm_gib"},
-    {"dp", "plan", "dp"},                {"tp", "plan", "tp"},
-    {"pp", "plan", "pp"},                {"cp", "plan", "cp"},
-    {"zero", "plan", "zero"},            {"recompute", "plan", "recompute"},
-    {"micro-batch", "plan", "micro_batch"}, {"schedule", "plan", "schedule"},
-    {"virtual-stages", "plan", "virtual_stages"},
-    {"sequence-parallel", "plan", "sequence_parallel"},
     {"global-batch", "training", "global_batch"},
 };
-#define MEMORY_KEY_COUNT (sizeof MEMORY_KEYS / sizeof MEMORY_KEYS[0])
+#define MEMORY_FIXED_COUNT (sizeof MEMORY_KEYS / sizeof MEMORY_KEYS[0])
+#define MEMORY_KEY_MAX 64
 
-static void add_section(text *t, const char *section, const char *indent, const char *values[])
+/* memory's options and their values: MEMORY_KEYS, then one --KEY per key
+ * of a scenario's plan (core/fields.c pe_fields_plan, '_' spelled '-'),
+ * so a plan key added there is an option here. */
+typedef struct {
+    char opt[MEMORY_KEY_MAX][48];
+    const char *section[MEMORY_KEY_MAX], *key[MEMORY_KEY_MAX];
+    const char *value[MEMORY_KEY_MAX]; /* NULL: not given */
+    size_t count;
+} memory_args;
+
+static void memory_args_init(memory_args *a)
 {
-    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
-        if (values[i] && strcmp(MEMORY_KEYS[i].section, section) == 0)
-            add_opt(t, MEMORY_KEYS[i].opt, values[i], "%s%s: %s\n", indent, MEMORY_KEYS[i].key,
-                    values[i]);
+    memset(a, 0, sizeof *a);
+    for (size_t i = 0; i < MEMORY_FIXED_COUNT; i++, a->count++) {
+        snprintf(a->opt[i], sizeof a->opt[i], "%s", MEMORY_KEYS[i].opt);
+        a->section[i] = MEMORY_KEYS[i].section;
+        a->key[i] = MEMORY_KEYS[i].key;
+    }
+    for (size_t i = 0; i < pe_fields_plan.count && a->count < MEMORY_KEY_MAX; i++) {
+        const pe_field *f = &pe_fields_plan.fields[i];
+        /* a plan's name is the calculator's; overlap times, it sizes nothing */
+        if (strcmp(f->key, "name") == 0 || f->type == PE_FT_MAP)
+            continue;
+        char *o = a->opt[a->count];
+        snprintf(o, sizeof a->opt[0], "%s", f->key);
+        for (; *o; o++)
+            *o = *o == '_' ? '-' : *o;
+        a->section[a->count] = "plan";
+        a->key[a->count++] = f->key;
+    }
 }
 
-
-/* memory's options: each mapped option's value (a plain scalar) in
- * values, --explain; *help when --help was printed. */
-static pe_status memory_options(int argc, char **argv, const char *values[], bool *explain,
-                                bool *help, pe_error *err)
+/* The value of memory's option opt, or NULL when it was not given. */
+static const char *memory_value(const memory_args *a, const char *opt)
 {
-    struct option options[MEMORY_KEY_COUNT + 3];
-    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
-        options[i] = (struct option){MEMORY_KEYS[i].opt, required_argument, NULL, (int)i + 1000};
-    options[MEMORY_KEY_COUNT] = (struct option){"explain", no_argument, NULL, 'e'};
-    options[MEMORY_KEY_COUNT + 1] = (struct option){"help", no_argument, NULL, 'h'};
-    options[MEMORY_KEY_COUNT + 2] = (struct option){NULL, 0, NULL, 0};
+    for (size_t i = 0; i < a->count; i++)
+        if (strcmp(a->opt[i], opt) == 0)
+            return a->value[i];
+    return NULL;
+}
+
+static bool memory_has_section(const memory_args *a, const char *section)
+{
+    for (size_t i = 0; i < a->count; i++)
+        if (a->value[i] && strcmp(a->section[i], section) == 0)
+            return true;
+    return false;
+}
+
+static void add_section(text *t, const char *section, const char *indent, const memory_args *a)
+{
+    for (size_t i = 0; i < a->count; i++)
+        if (a->value[i] && strcmp(a->section[i], section) == 0 &&
+            !(strcmp(section, "cluster") == 0 && strcmp(a->key[i], "preset") == 0))
+            add_opt(t, a->opt[i], a->value[i], "%s%s: %s\n", indent, a->key[i], a->value[i]);
+}
+
+/* memory's options: each value (a plain scalar) in a, --explain; *help
+ * when --help was printed. */
+static pe_status memory_options(int argc, char **argv, memory_args *a, bool *explain, bool *help,
+                                pe_error *err)
+{
+    struct option options[MEMORY_KEY_MAX + 3];
+    for (size_t i = 0; i < a->count; i++)
+        options[i] = (struct option){a->opt[i], required_argument, NULL, (int)i + 1000};
+    options[a->count] = (struct option){"explain", no_argument, NULL, 'e'};
+    options[a->count + 1] = (struct option){"help", no_argument, NULL, 'h'};
+    options[a->count + 2] = (struct option){NULL, 0, NULL, 0};
     pe_status st = spelled_out("memory", argc, argv, options, err);
     if (st != PE_OK)
         return st;
@@ -385,11 +441,11 @@ static pe_status memory_options(int argc, char **argv, const char *values[], boo
             fputs(command_help_text("memory"), stdout);
             *help = true;
             return PE_OK;
-        } else if (c >= 1000 && c < 1000 + (int)MEMORY_KEY_COUNT) {
-            st = scalar_ok(MEMORY_KEYS[c - 1000].opt, optarg, err);
+        } else if (c >= 1000 && c < 1000 + (int)a->count) {
+            st = scalar_ok(a->opt[c - 1000], optarg, err);
             if (st != PE_OK)
                 return st;
-            values[c - 1000] = optarg;
+            a->value[c - 1000] = optarg;
         } else
             return bad_option("memory", argv, err);
     }
@@ -398,30 +454,34 @@ static pe_status memory_options(int argc, char **argv, const char *values[], boo
     return PE_OK;
 }
 
-/* The plan's size from the options: its GPU count N = dp·tp·pp·cp (it
- * decides the cluster's size) and, unless --global-batch is given
- * (*has_gb), the default global batch. */
-static pe_status memory_plan_size(const char *values[], long long *gpus, long long *batch,
-                                  bool *has_gb, pe_error *err)
+/* The whole number of option opt into *out (left alone when not given). */
+static pe_status memory_whole(const memory_args *a, const char *opt, long long *out,
+                              pe_error *err)
 {
-    long long deg[4] = {1, 1, 1, 1}, mb = 1;
+    const char *v = memory_value(a, opt);
+    return v ? parse_whole(opt, v, out, err) : PE_OK;
+}
+
+/* The plan's size from the options: its GPU count N = dp·tp·pp·cp (it
+ * decides the cluster's size; 0 when --nodes is given without --dp: dp is
+ * then the cluster's GPUs over tp·pp·cp) and the default global batch
+ * dp·micro_batch·4·pp (0 when dp is not known yet). */
+static pe_status memory_plan_size(const memory_args *a, long long *gpus, long long *batch,
+                                  pe_error *err)
+{
+    long long deg[4] = {1, 1, 1, 1}, mb = 1, checked; /* checked: the value goes into the text */
     const char *deg_opts[4] = {"dp", "tp", "pp", "cp"};
     pe_status st = PE_OK;
-    for (size_t i = 0; i < MEMORY_KEY_COUNT && st == PE_OK; i++) {
-        if (!values[i])
-            continue;
-        for (int d = 0; d < 4 && st == PE_OK; d++)
-            if (strcmp(MEMORY_KEYS[i].opt, deg_opts[d]) == 0)
-                st = parse_whole(deg_opts[d], values[i], &deg[d], err);
-        if (st == PE_OK && strcmp(MEMORY_KEYS[i].opt, "micro-batch") == 0)
-            st = parse_whole("micro-batch", values[i], &mb, err);
-        long long checked; /* the value itself goes into the scenario text */
-        if (st == PE_OK && strcmp(MEMORY_KEYS[i].opt, "gpus-per-node") == 0)
-            st = parse_whole("gpus-per-node", values[i], &checked, err);
-        *has_gb |= strcmp(MEMORY_KEYS[i].opt, "global-batch") == 0;
-    }
+    for (int d = 0; d < 4 && st == PE_OK; d++)
+        st = memory_whole(a, deg_opts[d], &deg[d], err);
+    const char *whole[] = {"gpus-per-node", "nodes"};
+    for (size_t i = 0; i < 2 && st == PE_OK; i++)
+        st = memory_whole(a, whole[i], &checked, err);
+    if (st == PE_OK)
+        st = memory_whole(a, "micro-batch", &mb, err);
     if (st != PE_OK)
         return st;
+    const bool dp_later = memory_value(a, "nodes") && !memory_value(a, "dp");
     *gpus = 1;
     *batch = 1;
     for (int d = 0; d < 4; d++)
@@ -430,75 +490,76 @@ static pe_status memory_plan_size(const char *values[], long long *gpus, long lo
                            "memory: dp*tp*pp*cp is more GPUs than planeval counts (2^53)");
     /* default global batch: m = 4p micro-batches of b sequences per replica */
     const long long batch_factors[] = {deg[0], mb, 4, deg[2]};
-    for (int i = 0; i < 4 && !*has_gb; i++)
+    for (int i = 0; i < 4 && !memory_value(a, "global-batch"); i++)
         if (__builtin_mul_overflow(*batch, batch_factors[i], batch) || *batch > (1LL << 53))
             return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
                            "memory: the default global batch dp*micro_batch*4*pp exceeds 2^53; "
                            "give --global-batch");
+    if (dp_later)
+        *gpus = 0, *batch = 0;
     return PE_OK;
 }
 
-/* The value of memory's option opt, or NULL when it was not given. */
-static const char *memory_value(const char *values[], const char *opt)
-{
-    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
-        if (strcmp(MEMORY_KEYS[i].opt, opt) == 0)
-            return values[i];
-    return NULL;
-}
-
 /* The cluster: section of memory's scenario text. */
-static void memory_cluster_text(text *t, const char *values[])
+static void memory_cluster_text(text *t, const memory_args *a)
 {
-    const char *cluster_preset = memory_value(values, "cluster");
-    /* one node first; its size is the preset's (or --gpus-per-node), and
-     * the node count follows from the plan once that is known */
+    const char *cluster_preset = memory_value(a, "cluster");
     add(t, "cluster:\n");
     if (cluster_preset)
         add_opt(t, "cluster", cluster_preset, "  preset: %s\n", cluster_preset);
     else
         add(t, "  preset: mi300x-node\n");
-    add(t, "  nodes: 1\n");
-    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
-        if (values[i] && strcmp(MEMORY_KEYS[i].section, "cluster") == 0 &&
-            strcmp(MEMORY_KEYS[i].key, "preset") != 0)
-            add_opt(t, MEMORY_KEYS[i].opt, values[i], "  %s: %s\n", MEMORY_KEYS[i].key,
-                    values[i]);
-    bool has_gpu = false;
-    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
-        has_gpu |= values[i] && strcmp(MEMORY_KEYS[i].section, "gpu") == 0;
-    if (has_gpu) {
+    /* without --nodes, one node first; its size is the preset's (or
+     * --gpus-per-node), and the node count follows from the plan once
+     * that is known (memory_fit_cluster) */
+    if (!memory_value(a, "nodes"))
+        add(t, "  nodes: 1\n");
+    add_section(t, "cluster", "  ", a);
+    if (memory_has_section(a, "gpu")) {
         add(t, "  gpu:\n");
-        add_section(t, "gpu", "    ", values);
+        add_section(t, "gpu", "    ", a);
     }
 }
 
-/* memory's options as a scenario text (model, cluster, training, one plan). */
-static void memory_scenario_text(text *t, const char *values[], bool has_gb, long long batch)
+/* memory's options as a scenario text (model, cluster, training, one
+ * plan). A global batch not known yet (dp from --nodes) is written as 1
+ * and set once dp is (memory_default_batch). */
+static void memory_scenario_text(text *t, const memory_args *a, long long batch)
 {
     add(t, "schema: planeval/v1\nname: memory\nmodel:\n");
-    add_section(t, "model", "  ", values);
-    memory_cluster_text(t, values);
+    add_section(t, "model", "  ", a);
+    memory_cluster_text(t, a);
     add(t, "training:\n");
-    add_section(t, "training", "  ", values);
-    if (!has_gb)
-        add(t, "  global_batch: %lld\n", batch);
+    add_section(t, "training", "  ", a);
+    if (!memory_value(a, "global-batch"))
+        add(t, "  global_batch: %lld\n", batch ? batch : 1);
     add(t, "plans:\n  - name: plan\n");
-    bool has_dp = false;
-    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
-        if (values[i] && strcmp(MEMORY_KEYS[i].section, "plan") == 0) {
-            add_opt(t, MEMORY_KEYS[i].opt, values[i], "    %s: %s\n", MEMORY_KEYS[i].key,
-                    values[i]);
-            has_dp |= strcmp(MEMORY_KEYS[i].key, "dp") == 0;
-        }
-    if (!has_dp)
+    add_section(t, "plan", "    ", a);
+    const char *nodes = memory_value(a, "nodes");
+    if (!memory_value(a, "dp") && nodes) /* a load error of dp: auto names --nodes */
+        add_opt(t, "nodes", nodes, "    dp: auto\n");
+    else if (!memory_value(a, "dp"))
         add(t, "    dp: 1\n");
 }
 
-/* The cluster sized to the plan's gpus: part of one node, or whole nodes. */
-static pe_status memory_fit_cluster(pe_scenario *s, long long gpus, pe_error *err)
+/* The cluster sized to the plan's gpus: part of one node, or whole nodes;
+ * with --nodes, the plan must use them all (V1). */
+static pe_status memory_fit_cluster(pe_scenario *s, const memory_args *a, long long gpus,
+                                    pe_error *err)
 {
     long long G = s->cluster.gpus_per_node;
+    const char *nodes = memory_value(a, "nodes");
+    if (nodes) {
+        const pe_plan *p = &s->plans[0];
+        const long long have = (long long)s->cluster.nodes * G,
+                        used = (long long)p->dp * p->tp * p->pp * p->cp;
+        if (used != have)
+            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                           "memory: --nodes %s: the cluster has %lld GPUs, but dp*tp*pp*cp = "
+                           "%lld (V1; leave out --dp to take dp = GPUs/(tp*pp*cp))",
+                           nodes, have, used);
+        return PE_OK;
+    }
     if (gpus < G) {
         s->cluster.gpus_per_node = gpus; /* a plan on part of one node: the GPUs it uses */
         return PE_OK;
@@ -506,7 +567,7 @@ static pe_status memory_fit_cluster(pe_scenario *s, long long gpus, pe_error *er
     if (gpus % G != 0)
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
                        "memory: dp*tp*pp*cp = %lld GPUs is not a whole number of %lld-GPU nodes "
-                       "(set --gpus-per-node)", gpus, G);
+                       "(set --gpus-per-node, or give --nodes)", gpus, G);
     s->cluster.nodes = gpus / G;
     if (s->cluster.nodes > 1 && !s->cluster.inter_node.present)
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
@@ -515,43 +576,61 @@ static pe_status memory_fit_cluster(pe_scenario *s, long long gpus, pe_error *er
     return PE_OK;
 }
 
-int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
+/* The default global batch once dp is known (it came from --nodes). */
+static void memory_default_batch(pe_scenario *s, const memory_args *a)
 {
-    const char *values[MEMORY_KEY_COUNT] = {0};
-    bool explain = false, help = false, has_gb = false;
-    pe_status st = memory_options(argc, argv, values, &explain, &help, err);
-    if (st != PE_OK || help)
-        return st;
+    if (memory_value(a, "global-batch"))
+        return;
+    const pe_plan *p = &s->plans[0];
+    s->training.global_batch = (long long)p->dp * p->micro_batch * 4 * p->pp;
+}
+
+/* The options as a loaded scenario of one plan on a cluster sized to it. */
+static pe_status memory_scenario(const memory_args *a, const pe_catalog *catalog,
+                                 pe_scenario *s, pe_error *err)
+{
     long long gpus, batch;
-    if ((st = memory_plan_size(values, &gpus, &batch, &has_gb, err)) != PE_OK)
+    pe_status st = memory_plan_size(a, &gpus, &batch, err);
+    if (st != PE_OK)
         return st;
-    bool has_model = false;
-    for (size_t i = 0; i < MEMORY_KEY_COUNT; i++)
-        has_model |= values[i] && strcmp(MEMORY_KEYS[i].section, "model") == 0;
-    if (!has_model)
+    if (!memory_has_section(a, "model"))
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
                        "memory: no model given: --model PRESET, or --layers, --hidden, --heads, "
                        "--vocab and --seq-len (see --help)");
     text t = {0}; /* 8 KB on the stack: no state kept between calls */
-    memory_scenario_text(&t, values, has_gb, batch);
+    memory_scenario_text(&t, a, batch);
     if (t.overflow)
         return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "memory: options too long");
-
-    pe_scenario s;
-    st = load_scenario_buffer("<memory options>", t.data, t.len, catalog, &s, err);
+    st = load_scenario_buffer("<memory options>", t.data, t.len, catalog, s, err);
     if (st != PE_OK) {
         name_options(&t, "memory", err);
         return st;
     }
-    if ((st = memory_fit_cluster(&s, gpus, err)) != PE_OK) {
-        scenario_free(&s);
+    if ((st = memory_fit_cluster(s, a, gpus, err)) != PE_OK) {
+        scenario_free(s);
         return st;
     }
+    if (!batch)
+        memory_default_batch(s, a);
+    return PE_OK;
+}
+
+int calc_memory(int argc, char **argv, const pe_catalog *catalog, pe_error *err)
+{
+    memory_args a;
+    memory_args_init(&a);
+    bool explain = false, help = false;
+    pe_status st = memory_options(argc, argv, &a, &explain, &help, err);
+    if (st != PE_OK || help)
+        return st;
+    pe_scenario s;
+    if ((st = memory_scenario(&a, catalog, &s, err)) != PE_OK)
+        return st;
     pe_eval_ctx ctx;
     evaluate_prepare(&s, &ctx);
     pe_result r;
     evaluate_plan(&ctx, &s.plans[0], &r);
-    const char *cluster = memory_value(values, "cluster"), *gpu = memory_value(values, "gpu");
+    const char *cluster = memory_value(&a, "cluster"), *gpu = memory_value(&a, "gpu");
     print_cluster_line(catalog, cluster ? cluster : "mi300x-node", cluster != NULL, gpu,
                        &s.cluster);
     explain_memory_summary(stdout, &ctx, &s.plans[0], &r);
@@ -761,22 +840,49 @@ int calc_collective(int argc, char **argv, const pe_catalog *catalog, pe_error *
     return PE_OK;
 }
 
-/* A calculator: its own options; --catalog DIR may come first. */
+/* --catalog DIR (or --catalog=DIR) anywhere among a calculator's options,
+ * as run takes it: taken out of argv (*argc shrinks), its DIR in *dir. */
+static pe_status take_catalog(const char *command, int *argc, char **argv, const char **dir,
+                              pe_error *err)
+{
+    int kept = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *arg = argv[i], *value = NULL;
+        if (strcmp(arg, "--catalog") == 0) {
+            if (i + 1 >= *argc)
+                return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0, "%s: --catalog needs a directory",
+                               command);
+            value = argv[++i];
+        } else if (strncmp(arg, "--catalog=", 10) == 0) {
+            value = arg + 10;
+        } else {
+            argv[kept++] = argv[i];
+            continue;
+        }
+        if (*dir)
+            return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                           "%s: --catalog given twice ('%s' and '%s'): give one directory", command,
+                           *dir, value);
+        *dir = value;
+    }
+    *argc = kept;
+    argv[kept] = NULL;
+    return PE_OK;
+}
+
+/* A calculator: its own options, and --catalog DIR anywhere among them
+ * (bubble takes it and uses no preset). */
 int cli_calculator(int argc, char **argv, const cli_context *ctx)
 {
     (void)ctx;
     const char *command = argv[0];
     const char *catalog_dir = NULL;
-    if (argc >= 3 && strcmp(argv[1], "--catalog") == 0) {
-        catalog_dir = argv[2];
-        argv[2] = argv[0];
-        argv += 2;
-        argc -= 2;
-    }
     pe_error err = {0};
     pe_catalog *catalog = NULL;
     int status = PE_OK;
-    if (strcmp(command, "bubble") == 0) {
+    if ((status = take_catalog(command, &argc, argv, &catalog_dir, &err)) != PE_OK) {
+        /* refused below */
+    } else if (strcmp(command, "bubble") == 0) {
         status = calc_bubble(argc, argv, &err);
     } else if ((status = catalog_open(catalog_dir, &catalog, &err)) == PE_OK) {
         status = strcmp(command, "memory") == 0 ? calc_memory(argc, argv, catalog, &err)

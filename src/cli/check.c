@@ -8,7 +8,9 @@
  * With --table, every numeric assertion of every file also becomes one row
  * of a Markdown table (scenario, plan, column, expected, predicted, error
  * in percent, tolerance), printed once all files are checked, followed by
- * the mean absolute percent error and the worst case; the lines of failed
+ * the mean absolute percent error and the worst case, the step-time
+ * assertions per source and group, and the memory assertions per source
+ * and group (check/memory_table.h); the lines of failed
  * assertions and the closing "N passed, N failed" come after it. This is
  * how README's comparison with published runs is generated. */
 #include <math.h>
@@ -20,6 +22,7 @@
 #include "core/columns.h"
 #include "check/expect.h"
 #include "check/golden.h"
+#include "check/memory_table.h"
 #include "check/results.h"
 #include "cli/commands.h"
 #include "input/load.h"
@@ -49,6 +52,8 @@ typedef struct {
     char group[16]; /* of the scenario being checked (table_add copies it) */
     bool has_interval; /* the S6 cells of the assertion being seen (table_add copies them) */
     double lo, hi;
+    pe_memory_file file;   /* the comment lines of the scenario being checked */
+    pe_memory_table memory; /* --table: the memory assertions */
     pe_check_format format;
     pe_check_results results; /* every outcome, for --format junit|json */
     bool unrecorded;          /* an outcome could not be recorded (out of memory) */
@@ -122,7 +127,10 @@ static void interval_seen(void *user, const char *lo_cell, const char *hi_cell)
 static void table_seen(void *user, const char *scenario, const char *plan,
                        const pe_expect_check *c, const char *cell)
 {
-    table_add(user, scenario, plan, c, cell);
+    tally *t = user;
+    table_add(t, scenario, plan, c, cell);
+    if (t->table && !memory_table_add(&t->memory, &t->file, c, cell))
+        return; /* the memory table loses a row; the check itself is unaffected */
 }
 
 /* The signed error of a row in percent of the expected value; false when
@@ -330,6 +338,7 @@ static void table_print(const tally *t)
     }
     groups_print(t);
     coverage_print(t);
+    memory_table_print(&t->memory, stdout);
 }
 
 static void table_free(tally *t)
@@ -340,6 +349,7 @@ static void table_free(tally *t)
         free(t->rows[i].column);
     }
     free(t->rows);
+    memory_table_free(&t->memory);
     t->rows = NULL;
     t->nrows = t->caprows = 0;
 }
@@ -440,6 +450,7 @@ static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, 
         return st;
     }
     file_group(s->file, t->group);
+    memory_file_read(s->file, s->name, &t->file);
     pe_expect_sink sink = {.out = t->format == PE_CHECK_TEXT ? t->out : NULL,
                            .seen = table_seen, .outcome = outcome_seen,
                            .interval = interval_seen, .user = t};

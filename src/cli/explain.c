@@ -350,13 +350,78 @@ static void explain_mem_totals(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
 }
 
 
+/* §12 M9–M13, A14, A15: the framework's numbers, then each stage's phases. */
+static void explain_phase_terms(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                                const pe_detail *d)
+{
+    const pe_framework *fw = &ctx->scenario->framework;
+    fprintf(out, "     memory by phase (framework %s): loss_bytes %g, master_weights_only %s, "
+                 "pp_unsharded_params %s, optimizer_temp_bytes %g, workspace_mib %g, "
+                 "allocator_fragmentation %g (fitted: docs/model.md §12), cuda_context_gib %g, "
+                 "selective_recompute %s\n",
+            fw->name[0] ? fw->name : "the scenario's keys", ctx->loss_bytes,
+            ctx->master_only ? "true" : "false", ctx->pp_unsharded ? "true" : "false",
+            ctx->opt_temp_bytes, ctx->workspace_bytes / 1048576.0, ctx->fragmentation,
+            ctx->context_bytes / GIB, ctx->op_sac ? "op" : "attention");
+    if (ctx->op_sac && p->recompute == PE_RECOMPUTE_SELECTIVE) {
+        eq_formula(out, "A15", NULL);
+        eq_subst(out, "%g·%lld·[%s%g + %g + %g/%lld]", d->s_local, (long long)p->micro_batch,
+                 p->sequence_parallel ? "1/t·" : "", ctx->act_op_seq, ctx->act_op_rep,
+                 ctx->act_op_par, (long long)p->tp);
+        eq_result(out, d->a_layer, "A15");
+        fprintf(out, "     backward recomputes one layer (A4, no recompute): %.6g bytes = %.6g GiB\n",
+                d->a_recompute, d->a_recompute / GIB);
+    }
+    eq_formula(out, "A14", NULL);
+    eq_subst(out, "%g·%g·%lld·%g/%lld", ctx->loss_bytes, d->s_local, (long long)p->micro_batch,
+             ctx->V, (long long)p->tp);
+    eq_result(out, d->a14, "A14");
+    fprintf(out, "     A8's output-layer inputs, kept per micro-batch in flight: %.6g bytes\n",
+            d->a8_in);
+    fprintf(out, "M4   working set by phase: forward W_f = %.6g bytes, backward W_b = %.6g bytes\n",
+            d->w_fwd, d->w_bwd);
+}
+
+static void explain_phases(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                           const pe_detail *d, const pe_result *r)
+{
+    char sb[32];
+    heading(out, "Peak memory by phase (docs/model.md §12 M9–M13)");
+    explain_phase_terms(out, ctx, p, d);
+    for (int i = 0; i < shown_stages(p, d); i++) {
+        const char *st = stage_name(i, p, d, sb);
+        eq_formula(out, "M12", st);
+        eq_subst(out, "U_w = %.6g bytes, U_g = %.6g bytes", d->unsharded[i],
+                 d->unsharded_grads[i]);
+        eq_formula(out, "M9", st);
+        fprintf(out, "       forward %.6g, backward %.6g, loss %.6g, optimizer %.6g bytes "
+                     "(S = M1 (M10) + M2 + M3 = %.6g, A6 = %.6g, A7 = %.6g, W_lib = %.6g)\n",
+                d->phase[i][1], d->phase[i][2], d->phase[i][3], d->phase[i][4],
+                d->m1[i] + d->m2[i] + d->m3[i], d->a6[i], d->a7[i], ctx->workspace_bytes);
+        eq_subst(out, "peak %s = %.6g bytes = %.6g GiB", pe_mem_phase_name(d->peak_phase[i]),
+                 d->peak[i], d->peak[i] / GIB);
+        eq_formula(out, "M13", st);
+        eq_subst(out, "%.6g·(1 + %g) = %.6g; + %.6g", d->peak[i], ctx->fragmentation,
+                 d->reserved[i], ctx->context_bytes);
+        eq_result(out, d->total[i], "M13");
+    }
+    fprintf(out, "     memory stage %d: mem_peak_gib %.6g (%s), mem_reserved_gib %.6g, "
+                 "mem_total_gib %.6g ≤ budget %.6g GiB: %s\n",
+            r->worst_stage, r->mem_peak_gib, pe_mem_phase_name(r->mem_peak_phase),
+            r->mem_reserved_gib, r->mem_total_gib, r->mem_budget_gib,
+            r->mem_total_gib <= r->mem_budget_gib ? "yes" : "NO");
+}
+
 static void explain_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                            const pe_detail *d, const pe_result *r)
 {
     explain_state(out, ctx, p, d);
     explain_act_layer(out, ctx, p, d);
     explain_act_stage(out, ctx, p, d);
-    explain_mem_totals(out, ctx, p, d, r);
+    if (ctx->mem_phases)
+        explain_phases(out, ctx, p, d, r);
+    else
+        explain_mem_totals(out, ctx, p, d, r);
 }
 
 static void explain_group(FILE *out, const char *axis, const pe_group *g, long long k,

@@ -58,6 +58,9 @@ const pe_column_info pe_columns[COL_COUNT] = {
     {"mem_experts_gib", PE_COL_NUMBER},
     {"step_time_lo_s", PE_COL_NUMBER},
     {"step_time_hi_s", PE_COL_NUMBER},
+    {"mem_peak_gib", PE_COL_NUMBER},
+    {"mem_reserved_gib", PE_COL_NUMBER},
+    {"mem_peak_phase", PE_COL_TEXT},
 };
 
 int columns_find(const char *name)

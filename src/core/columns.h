@@ -28,6 +28,9 @@ typedef enum {
     COL_MEM_EXPERTS_GIB, /* of which expert state on the memory stage (0 dense) */
     COL_STEP_TIME_LO_S,  /* S6 prediction interval, refined model (empty in textbook) */
     COL_STEP_TIME_HI_S,
+    COL_MEM_PEAK_GIB,     /* M9 peak allocated (textbook: M5 − R) */
+    COL_MEM_RESERVED_GIB, /* M13 caching-allocator reserved (textbook: M5) */
+    COL_MEM_PEAK_PHASE,   /* M9 the peak's phase (textbook: sum) */
     COL_COUNT
 } pe_column;
 

@@ -27,6 +27,7 @@ static const char *const schedule_values[] = {"1f1b", "interleaved", "gpipe", "z
 static const char *const fidelity_values[] = {"refined", "textbook", NULL};
 static const char *const dp_algorithm_values[] = {"hierarchical", "flat", NULL};
 static const char *const allreduce_values[] = {"ring", "auto", NULL};
+static const char *const selective_values[] = {"attention", "op", NULL};
 static const char *const rank_by_values[] = {"step_time", "mfu", "memory", "train_days",
                                              "interventions", NULL};
 
@@ -329,6 +330,33 @@ static const pe_field framework_fields[] = {
     {"calibrated", PE_FT_BOOL, PE_RANGE_NONE, FW(calibrated), NO, NULL, 0, NULL, "false",
      "S6: the GPU presets' intervals were measured on runs of this framework (else the "
      "stated default interval)"},
+    {"memory_by_phase", PE_FT_BOOL, PE_RANGE_NONE, FW(memory_by_phase), NO, NULL, 0, NULL,
+     "false", "M9: peak memory is the largest phase of the step (forward, backward, loss, "
+              "optimizer), with modelled overheads (M13) instead of reserve_gib"},
+    {"loss_bytes", PE_FT_NUMBER, PE_RANGE_BYTES, FW(loss_bytes), NO, NULL, 0, NULL, "4",
+     "A14: bytes per token and vocabulary entry live at the loss (logits, fp32 upcast, "
+     "log-softmax, gradient), with memory_by_phase"},
+    {"master_weights_only", PE_FT_BOOL, PE_RANGE_NONE, FW(master_weights_only), NO, NULL, 0,
+     NULL, "false",
+     "M10: under zero 3 the fp32 master is the only weight shard (FSDP2 mixed precision), "
+     "with memory_by_phase"},
+    {"pp_unsharded_params", PE_FT_BOOL, PE_RANGE_NONE, FW(pp_unsharded_params), NO, NULL, 0,
+     NULL, "false",
+     "M12: under zero 3 with pp > 1 each stage keeps its weights gathered from forward to "
+     "backward (torchtitan), with memory_by_phase"},
+    {"optimizer_temp_bytes", PE_FT_NUMBER, PE_RANGE_BYTES, FW(optimizer_temp_bytes), NO, NULL, 0,
+     NULL, "0", "M11: temporaries of the optimizer step, bytes per parameter of the shard"},
+    {"workspace_mib", PE_FT_NUMBER, PE_RANGE_AMOUNT, FW(workspace_mib), NO, NULL, 0, NULL, "0",
+     "M13: library workspaces held in the caching allocator (cuBLAS), MiB"},
+    {"allocator_fragmentation", PE_FT_NUMBER, PE_RANGE_UNIT, FW(allocator_fragmentation), NO,
+     NULL, 0, NULL, "0", "M13: reserved over allocated memory of the caching allocator, less 1"},
+    {"cuda_context_gib", PE_FT_NUMBER, PE_RANGE_AMOUNT, FW(cuda_context_gib), NO, NULL, 0, NULL,
+     "0", "M13: CUDA context and buffers outside the caching allocator (NCCL), GiB"},
+    {"selective_recompute", PE_FT_ENUM, PE_RANGE_NONE, FW(selective_recompute), NO,
+     selective_values, 0, NULL, "attention",
+     "A15: what recompute: selective keeps, with memory_by_phase: attention (Megatron: all but "
+     "the core attention) or op (torchtitan selective_ac_option op: every other matmul output "
+     "and the attention output)"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

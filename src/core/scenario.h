@@ -53,6 +53,9 @@ typedef enum { PE_DP_HIERARCHICAL, PE_DP_FLAT } pe_dp_algorithm;
 /* C10: an all-reduce across nodes as a ring (the textbook model's C5) or, as NCCL's tuner
  * does, the faster of ring and tree. */
 typedef enum { PE_ALLREDUCE_RING, PE_ALLREDUCE_AUTO } pe_allreduce;
+/* A15: what `recompute: selective` recomputes: Megatron's core attention, or
+ * torchtitan's op-level policy (selective_ac_option = "op") */
+typedef enum { PE_SELECTIVE_ATTENTION, PE_SELECTIVE_OP } pe_selective;
 #define PE_RANK_BY_MAX 5 /* rank_by keys in one list: each at most once */
 
 /* Text of each enum value as written in YAML and in reports. */
@@ -204,6 +207,17 @@ typedef struct {
     bool bubble_by_stage;         /* B5 fill and drain at each stage's own pace; false */
     double moe_permute_bytes;     /* F23 bytes per hidden element per routed token copy; 0 */
     bool calibrated;              /* S6: the GPUs' intervals were measured on it; false */
+    /* memory as the framework allocates it (docs/model.md §12 "Peak memory by
+     * phase"); every key neutral: the textbook M5 with the flat reserve R */
+    bool memory_by_phase;         /* M9 the peak over the step's phases, overheads M13; false */
+    double loss_bytes;            /* A14 bytes per token and vocabulary entry at the loss; 4 */
+    bool master_weights_only;     /* M10 z = 3: the fp32 master is the only weight shard; false */
+    bool pp_unsharded_params;     /* M12 z = 3, p > 1: stage weights kept gathered; false */
+    double optimizer_temp_bytes;  /* M11 optimizer-step temporaries per shard parameter; 0 */
+    double workspace_mib;         /* M13 library workspaces in the allocator, MiB; 0 */
+    double allocator_fragmentation; /* M13 reserved/allocated − 1 of the caching allocator; 0 */
+    double cuda_context_gib;      /* M13 CUDA context and memory outside the allocator; 0 */
+    pe_selective selective_recompute; /* A15 what selective keeps: attention (Megatron) */
 } pe_framework;
 
 typedef struct {

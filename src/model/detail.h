@@ -31,7 +31,13 @@ struct pe_detail {
     double att, a_layer, a_in;                 /* A3 (as used), A4, A5 */
     double k[3], k_first, k_last;              /* in-flight micro-batches */
     double a6[3], a7[3], a8[3];                /* A6; A7, A8 as carried by each stage */
-    double total[3];                           /* M5 */
+    double total[3];                           /* M5 (M13's total with memory_by_phase) */
+    double phase[3][PE_PHASE_COUNT];           /* M9 each phase's live bytes ([0]: unused) */
+    double peak[3], reserved[3];               /* M9 the largest phase, M13 reserved */
+    int peak_phase[3];                         /* M9 pe_mem_phase of peak[i] */
+    double a8_in, a14;                         /* A8's output-layer inputs, A14 the loss */
+    double w_fwd, w_bwd, unsharded[3], unsharded_grads[3]; /* M4 by phase, M12 */
+    double a_recompute;                        /* A15 the layer backward recomputes */
     int mem_stage;                             /* 0, 1 or 2 (index into the arrays) */
     /* compute (§4, §12) */
     double x;                                  /* F4 per token per layer */

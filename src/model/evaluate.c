@@ -44,6 +44,12 @@ const char *pe_bound_name(pe_bound v)
     return v >= 0 && v < PE_BOUND_VALUE_COUNT ? pe_bound_values[v] : "?";
 }
 
+const char *pe_mem_phase_name(int v)
+{
+    static const char *const t[] = {"sum", "forward", "backward", "loss", "optimizer"};
+    return NAME_OF(t, v);
+}
+
 const char *pe_tier_name(pe_tier v)
 {
     static const char *const t[] = {"none", "intra", "inter"};

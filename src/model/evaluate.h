@@ -91,6 +91,12 @@ typedef struct {
     /* S6 prediction interval, appended after them: refined model only */
     bool has_interval;
     double step_time_lo_s, step_time_hi_s;
+
+    /* peak memory by phase (docs/model.md §12 M9–M13), appended; in the
+     * textbook model peak = M5 − R, reserved = M5 and the phase "sum" */
+    double mem_peak_gib;     /* the largest phase's allocated bytes, memory stage */
+    double mem_reserved_gib; /* what the caching allocator holds at that peak */
+    int mem_peak_phase;      /* pe_mem_phase */
 } pe_result;
 
 /* Where S6's δ−, δ+ came from (docs/model.md §12 "Prediction intervals"). */
@@ -99,6 +105,14 @@ typedef enum {
     PE_INTERVAL_GPU,     /* the GPU preset's, from calibrate's leave-one-out residuals */
     PE_INTERVAL_DEFAULT, /* no residuals for this GPU and framework: the stated default */
 } pe_interval_source;
+
+/* M9's phases, in pe_mem_phase_name's order; PE_PHASE_SUM is the textbook's
+ * sum of maxima (M5). */
+typedef enum {
+    PE_PHASE_SUM, PE_PHASE_FORWARD, PE_PHASE_BACKWARD, PE_PHASE_LOSS, PE_PHASE_OPTIMIZER
+} pe_mem_phase;
+#define PE_PHASE_COUNT 5
+const char *pe_mem_phase_name(int v);
 
 /* Scenario-level constants of an MoE model (docs/model.md §14,
  * docs/design/moe.md); on = 0 for a dense model, and then nothing below is
@@ -196,6 +210,18 @@ typedef struct {
     /* S6 prediction interval (step.c's step_prepare) */
     pe_interval_source interval_source;
     double interval_below, interval_above; /* δ−, δ+ */
+    /* peak memory by phase (docs/model.md §12 M9–M13); mem_phases false:
+     * the textbook M5 */
+    bool mem_phases;             /* M9 framework memory_by_phase */
+    double loss_bytes;           /* A14 β_loss */
+    bool master_only;            /* M10 */
+    bool pp_unsharded;           /* M12 */
+    double opt_temp_bytes;       /* M11 β_ot */
+    double workspace_bytes;      /* M13 W_lib */
+    double fragmentation;        /* M13 f */
+    double context_bytes;        /* M13 C_ctx */
+    bool op_sac;                 /* A15 selective = torchtitan's op policy */
+    double act_op_rep, act_op_seq, act_op_par; /* A15 bytes per token: replicated, sp-split, TP */
 } pe_eval_ctx;
 
 void evaluate_prepare(const pe_scenario *s, pe_eval_ctx *ctx);

@@ -34,6 +34,15 @@ extern inline double act_moe_layer(double s_local, double b, double t, int sp, d
 extern inline double mem_total(double m1, double m2, double m3, double m4, double a6, double a7,
                                double a8, double reserve);
 extern inline int mem_fits(double total, double budget);
+extern inline double act_layer_op(double s_local, double b, double t, int sp, double seq,
+                                  double rep, double par);
+extern inline double mem_loss(double beta_loss, double s_local, double b, double V, double t);
+extern inline double mem_weights_refined(double m1, int master_only, int64_t zero);
+extern inline double mem_optimizer_temp(double beta_ot, double n_gpu, int64_t zero, double D);
+extern inline double mem_pp_unsharded(int on, int64_t zero, double p, double beta, double n_gpu,
+                                      int sharded_copy, double D);
+extern inline int mem_peak_phase(const double *phase, int last);
+extern inline double mem_reserved(double peak, double fragmentation);
 
 double act_rep(const pe_model *m)
 {
@@ -136,4 +145,23 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     if (ctx->moe.on)
         prepare_experts(sc, ctx);
     ctx->host_mem_bytes = cl->has_host_memory_gib ? cl->host_memory_gib * PE_GIB : 0.0; /* M8 */
+    const pe_framework *fw = &sc->framework;
+    if (fw->present && fw->memory_by_phase) { /* §12 M9–M13 */
+        ctx->mem_phases = true;
+        ctx->loss_bytes = fw->loss_bytes;                   /* A14 */
+        ctx->master_only = fw->master_weights_only;         /* M10 */
+        ctx->opt_temp_bytes = fw->optimizer_temp_bytes;     /* M11 */
+        ctx->pp_unsharded = fw->pp_unsharded_params;        /* M12 */
+        ctx->workspace_bytes = fw->workspace_mib * 1048576.0; /* M13 */
+        ctx->fragmentation = fw->allocator_fragmentation;
+        ctx->context_bytes = fw->cuda_context_gib * PE_GIB;
+        if (fw->selective_recompute == PE_SELECTIVE_OP) { /* A15 */
+            const double a = (double)m->heads, g = (double)m->kv_heads;
+            const double d = m->has_head_dim ? (double)m->head_dim : params_head_dim(m);
+            ctx->op_sac = true;
+            ctx->act_op_seq = 2.0 * ctx->h;
+            ctx->act_op_rep = 2.0 * ctx->h;
+            ctx->act_op_par = 4.0 * a * d + 2.0 * g * d + 4.0 * a + 2.0 * (double)m->ffn_hidden;
+        }
+    }
 }

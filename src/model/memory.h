@@ -249,4 +249,103 @@ inline double mem_total(double m1, double m2, double m3, double m4, double a6, d
      "bytes", "spec"}
 inline int mem_fits(double total, double budget) { return total <= budget; }
 
+/* Peak memory by phase (docs/model.md §12 "Peak memory by phase", framework
+ * memory_by_phase; neutral: M5). Per candidate stage, bytes. */
+
+/* A14 the loss of one micro-batch on the last stage: β_loss·s'·b·V/t, the
+ * logits and what the loss keeps of them at its peak (torchtitan: bf16
+ * logits, their fp32 upcast, log-softmax and its gradient). Only one
+ * micro-batch is ever at the loss: its backward follows at once. */
+#define PE_TEXT_A14 {"A14", "loss live set (last stage)", "β_loss·s'·b·V/t", "bytes", "§12"}
+inline double mem_loss(double beta_loss, double s_local, double b, double V, double t)
+{
+    return beta_loss * s_local * b * V / t;
+}
+
+/* A15 torchtitan's op-level selective checkpointing (selective_ac_option
+ * "op", parallelize_llama.py @9dec370): a block keeps its input and the
+ * outputs of the ops of its save list — every other matmul (wq, wv, w1, w2
+ * of wq wk wv wo w1 w3 w2) and the flash/efficient attention (output and
+ * logsumexp); everything else is recomputed in backward. Bytes per token:
+ * seq = 2h (the block input, split by sp), rep = 2h (w2's output, a
+ * row-parallel partial sum before its reduce-scatter), par = 2·a·d (wq) +
+ * 2·g·d (wv) + 2·a·d + 4a (attention output, logsumexp) + 2f (w1). */
+#define PE_TEXT_A15 \
+    {"A15", "A_layer under op-level selective checkpointing", \
+     "s'·b·[(sp ? 2h/t : 2h) + 2h + (4·a·d + 2·g·d + 4a + 2f)/t]", "bytes", "§12"}
+inline double act_layer_op(double s_local, double b, double t, int sp, double seq, double rep,
+                           double par)
+{
+    return s_local * b * ((sp ? seq / t : seq) + rep + par / t);
+}
+
+/* M10 with master_weights_only and z = 3 the weight shard is the optimizer's
+ * fp32 master (in M3), so M1 holds no bf16 shard: β_g + β_o = 16 bytes a
+ * parameter for FSDP2 mixed precision, not β_w + β_g + β_o = 18. */
+#define PE_TEXT_M10 \
+    {"M10", "weights under FSDP mixed precision", \
+     "[master_weights_only ∧ z = 3] ? 0 : M1", "bytes", "§12"}
+inline double mem_weights_refined(double m1, int master_only, int64_t zero)
+{
+    return master_only && zero == 3 ? 0.0 : m1;
+}
+
+/* M11 optimizer-step temporaries β_ot·N_gpu/(z ≥ 1 ? D : 1) (foreach Adam's
+ * sqrt of the second moment; Megatron's fp32 copy of the gradient shard) */
+#define PE_TEXT_M11 \
+    {"M11", "optimizer-step temporaries", "β_ot·N_gpu/(z ≥ 1 ? D : 1)", "bytes", "§12"}
+inline double mem_optimizer_temp(double beta_ot, double n_gpu, int64_t zero, double D)
+{
+    return beta_ot * n_gpu / (zero >= 1 ? D : 1.0);
+}
+
+/* M12 with pp_unsharded_params, z = 3 and p > 1 the stage keeps its weights
+ * gathered from its first forward to its last backward (torchtitan
+ * parallelize_llama.py @9dec370: reshard_after_forward = False under
+ * pipeline parallelism), and its gradients unsharded until the last
+ * micro-batch's backward (torch.distributed.pipelining stage.py:
+ * set_requires_gradient_sync(False), set_reshard_after_backward(False) for
+ * every backward but the last), in the gradients' dtype:
+ * U_w = β_w·N_gpu·(1 − [¬master_only]/D) in every phase but the optimizer's,
+ * U_g = β_g·N_gpu·(1 − 1/D) in backward and at the loss (the shards M1 and M2
+ * already count taken out). */
+#define PE_TEXT_M12 \
+    {"M12", "stage weights and gradients kept unsharded (PP with FSDP)", \
+     "[pp_unsharded ∧ z = 3 ∧ p > 1]·N_gpu·(β_w·(1 − [¬master_only]/D), β_g·(1 − 1/D))", \
+     "bytes", "§12"}
+inline double mem_pp_unsharded(int on, int64_t zero, double p, double beta, double n_gpu,
+                               int sharded_copy, double D)
+{
+    return on && zero == 3 && p > 1.0 ? beta * n_gpu * (1.0 - (sharded_copy ? 1.0 / D : 0.0))
+                                      : 0.0;
+}
+
+/* M9 the live set of each phase on a stage, S = M1 + M2 + M3 (M10, M7):
+ *   forward   S + A6 + A7 + A8_in + U + W_f + W_lib       W_f = 2β_w·X (two layers gathered)
+ *   backward  S + A6 + A7 + A8_in + U + W_b + W_lib       W_b = M4, or β_g·X with U > 0
+ *   loss      S + A6 + A7 + A8_in + U + A14 + W_lib       (the last stage only)
+ *   optimizer S + M11 + W_lib
+ * and the peak is the largest (a tie goes to the earlier phase). */
+#define PE_TEXT_M9 \
+    {"M9", "peak over the step's phases", \
+     "max(forward, backward, loss, optimizer) live sets", "bytes", "§12"}
+inline int mem_peak_phase(const double *phase, int last)
+{
+    int best = 1; /* PE_PHASE_FORWARD */
+    for (int k = 2; k <= 4; k++)
+        if ((k != 3 || last) && phase[k] > phase[best])
+            best = k;
+    return best;
+}
+
+/* M13 reserved = peak·(1 + f) (the caching allocator's blocks over the bytes
+ * in use); the device total adds what lives outside the allocator, C_ctx. */
+#define PE_TEXT_M13 \
+    {"M13", "reserved and device total", \
+     "reserved = peak·(1 + f); total = reserved + C_ctx", "bytes", "§12"}
+inline double mem_reserved(double peak, double fragmentation)
+{
+    return peak * (1.0 + fragmentation);
+}
+
 #endif

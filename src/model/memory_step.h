@@ -75,6 +75,14 @@ ALWAYS_INLINE void mem_layer_activations(const pe_eval_ctx *ctx, const pe_plan *
     w->att = pl->recompute == PE_RECOMPUTE_SELECTIVE ? 0.0 : ctx->act_att;             /* A3 */
     w->a_layer = act_layer(q->sl, q->b, q->t, q->sp, ctx->act_rep, ctx->act_par, w->att); /* A4 */
     w->a_in = act_input(q->sl, q->b, ctx->h, q->t, q->sp);                             /* A5 */
+    w->a_recompute = 0.0;
+    if (ctx->op_sac && pl->recompute == PE_RECOMPUTE_SELECTIVE) { /* A15; backward recomputes
+                                                                    * one layer (A4, no recompute) */
+        w->a_recompute = act_layer(q->sl, q->b, q->t, q->sp, ctx->act_rep, ctx->act_par,
+                                   ctx->act_att);
+        w->a_layer = act_layer_op(q->sl, q->b, q->t, q->sp, ctx->act_op_seq, ctx->act_op_rep,
+                                  ctx->act_op_par);
+    }
     w->k_first = act_inflight_first_chunk(sched, q->p, q->m_d, q->v);
     w->k_last = act_inflight_last_chunk(sched, q->p, q->m_d, q->v);
     const double a7 = act_embed_mask(ctx->delta, q->sl, q->b, ctx->h, q->t, q->sp, w->k_first);
@@ -82,6 +90,10 @@ ALWAYS_INLINE void mem_layer_activations(const pe_eval_ctx *ctx, const pe_plan *
     w->a7[0] = a7, w->a7[1] = q->one ? a7 : 0.0; /* A7 on stage 0 */
     w->a8[0] = q->one ? a8 : 0.0, w->a8[1] = a8; /* A8 on the last stage */
     w->a7[2] = w->a8[2] = 0.0;                   /* a middle stage carries neither */
+    if (ctx->mem_phases) { /* A8's inputs stay per micro-batch in flight; A14 once */
+        w->a8_in = 4.0 * q->sl * q->b * ctx->h / (q->sp ? q->t : 1.0) * w->k_last;
+        w->a14 = mem_loss(ctx->loss_bytes, q->sl, q->b, ctx->V, q->t);
+    }
     if (q->moe) {
         const pe_moe_ctx *e = &ctx->moe;
         const double etp = (double)pl->etp;
@@ -121,6 +133,43 @@ ALWAYS_INLINE double mem_working_set(const pe_eval_ctx *ctx, const pe_plan *pl,
                   : 0.0; /* M4′ */
 }
 
+/* §12 M9–M13 of candidate stage i (framework memory_by_phase): each phase's
+ * live set, the peak, what the allocator reserves and the device total,
+ * which replaces M5 (w->total) so the memory-worst stage is the one whose
+ * device total is largest. state is S = M1 (M10, M7) + M2 + M3 (0 offloaded). */
+ALWAYS_INLINE void mem_stage_phases(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
+                                    pe_detail *w, double state, int i)
+{
+    const int last = i == 1 || q->one;
+    const double zw = 2.0 * ctx->beta_w + ctx->beta_g; /* M4 = zw·X */
+    const double u = mem_pp_unsharded(ctx->pp_unsharded, pl->zero, q->p, ctx->beta_w,
+                                      w->n_gpu[i], !ctx->master_only, q->D); /* M12 U_w */
+    const double ug = mem_pp_unsharded(ctx->pp_unsharded, pl->zero, q->p, ctx->beta_g,
+                                       w->n_gpu[i], 1, q->D); /* M12 U_g */
+    const double w_f = u > 0.0 ? 0.0 : w->m4 * 2.0 * ctx->beta_w / zw;
+    const double w_b = u > 0.0 ? w->m4 * ctx->beta_g / zw : w->m4;
+    const double a12 = q->moe && q->n_moe[i] > 0 ? w->moe.a12 : 0.0;
+    const double kept = state + w->a6[i] + w->a7[i] + (last ? w->a8_in : 0.0) + u + a12 +
+                        ctx->workspace_bytes;
+    double *ph = w->phase[i];
+    ph[0] = 0.0;
+    ph[1] = kept + w_f;                                       /* forward */
+    ph[2] = kept + w_b + w->a_recompute + ug;                 /* backward */
+    ph[3] = last ? kept - a12 + w->a14 + ug : 0.0;            /* loss (A14) */
+    ph[4] = state + ctx->workspace_bytes +
+            mem_optimizer_temp(ctx->opt_temp_bytes, w->n_gpu[i], pl->zero, q->D) +
+            (q->moe ? mem_optimizer_temp(ctx->opt_temp_bytes, w->moe.n_exp[i], pl->zero, q->D_e)
+                    : 0.0); /* optimizer (M11; the expert shard over edp) */
+    const int k = mem_peak_phase(ph, last);                   /* M9 */
+    w->unsharded[i] = u, w->unsharded_grads[i] = ug;
+    w->peak_phase[i] = k;
+    w->peak[i] = ph[k];
+    w->reserved[i] = mem_reserved(ph[k], ctx->fragmentation); /* M13 */
+    w->total[i] = w->reserved[i] + ctx->context_bytes;
+    if (i == 0)
+        w->w_fwd = w_f, w->w_bwd = w_b;
+}
+
 /* §2–§3 of every candidate stage; the memory-worst stage. */
 ALWAYS_INLINE void memory_step(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
                                pe_detail *w)
@@ -149,6 +198,12 @@ ALWAYS_INLINE void memory_step(const pe_eval_ctx *ctx, const pe_plan *pl, const 
             total -= s.m3; /* M3″: the optimizer state lives on the host */
         w->total[i] = total;
         w->m1[i] = q->fp8 ? s.m1 + (s.m7 + s.m7e) : s.m1;
+        if (ctx->mem_phases) { /* §12 M9–M13 replace M5 */
+            w->m1[i] = mem_weights_refined(s.m1, ctx->master_only, pl->zero) +
+                       (q->fp8 ? s.m7 + s.m7e : 0.0); /* M10 */
+            w->moe.n_exp[i] = s.n_exp;
+            mem_stage_phases(ctx, pl, q, w, w->m1[i] + s.m2 + (q->off ? 0.0 : s.m3), i);
+        }
         w->m2[i] = s.m2;
         w->m3[i] = q->off ? 0.0 : s.m3;
         if (q->moe) {

@@ -84,6 +84,14 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
     const uint32_t failed = step_budgets(ctx, pl, w, mem_tot, step, mfu, days);
     const double budget_gib = ctx->budget_bytes / PE_GIB;
     const double mem_gib = mem_tot / PE_GIB;
+    /* §12 M9–M13: the other column is what the peak phase holds beyond the
+     * state and the stored activations, the reserve the device total beyond
+     * the peak, so the v1 columns still add up to mem_total_gib */
+    const bool phases = ctx->mem_phases;
+    const double peak = phases ? w->peak[ms] : mem_tot - ctx->reserve_bytes;
+    const double other = phases ? peak - (w->m1[ms] + w->m2[ms] + w->m3[ms] + w->a6[ms])
+                                : w->m4 + w->a7[ms] + w->a8[ms] + a12;
+    const double reserve = phases ? mem_tot - peak : ctx->reserve_bytes;
     *r = (pe_result){
         .status = (failed & (PE_FAIL_MEMORY | PE_FAIL_HOST_MEMORY)) ? PE_STATUS_OVER_MEMORY
                   : failed                  ? PE_STATUS_OVER_TIME
@@ -92,8 +100,8 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         .worst_stage = (int)stage_at[ms],
         .mem_weights_gib = w->m1[ms] / PE_GIB, .mem_grads_gib = w->m2[ms] / PE_GIB,
         .mem_optimizer_gib = w->m3[ms] / PE_GIB, .mem_activations_gib = w->a6[ms] / PE_GIB,
-        .mem_other_gib = (w->m4 + w->a7[ms] + w->a8[ms] + a12) / PE_GIB,
-        .mem_reserve_gib = ctx->reserve_bytes / PE_GIB, .mem_total_gib = mem_gib,
+        .mem_other_gib = other / PE_GIB,
+        .mem_reserve_gib = reserve / PE_GIB, .mem_total_gib = mem_gib,
         .mem_budget_gib = budget_gib, .mem_headroom_gib = budget_gib - mem_gib,
         .time_stage = (int)stage_at[ts],
         .compute_s = compute_s, .tp_comm_s = tp_comm_s, .cp_comm_s = cp_comm_s,
@@ -120,6 +128,9 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         .has_interval = ctx->interval_source != PE_INTERVAL_NONE,
         .step_time_lo_s = step_interval_lo(step, ctx->interval_below), /* S6 */
         .step_time_hi_s = step_interval_hi(step, ctx->interval_above),
+        .mem_peak_gib = peak / PE_GIB,                                  /* M9 */
+        .mem_reserved_gib = phases ? w->reserved[ms] / PE_GIB : mem_gib, /* M13 */
+        .mem_peak_phase = phases ? w->peak_phase[ms] : PE_PHASE_SUM,
     };
 }
 

@@ -391,6 +391,7 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
     case COL_MICROBATCHES: return fmt_int(buf, size, r->microbatches);
     case COL_WORST_STAGE: return fmt_int(buf, size, r->worst_stage);
     case COL_BOUND: return copy_text(buf, size, pe_bound_name(r->bound));
+    case COL_MEM_PEAK_PHASE: return copy_text(buf, size, pe_mem_phase_name(r->mem_peak_phase));
     case COL_INTERVENTIONS: return fmt_int(buf, size, r->interventions);
     case COL_LINKS: format_links(r, buf, size); return (int)strlen(buf);
     default: /* a figure (report_read.h), empty where it does not apply */

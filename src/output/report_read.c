@@ -65,6 +65,8 @@ bool report_column_value(const pe_result *r, const pe_plan *p, pe_column col, do
             return false;
         v = col == COL_STEP_TIME_LO_S ? r->step_time_lo_s : r->step_time_hi_s;
         break;
+    case COL_MEM_PEAK_GIB: v = r->mem_peak_gib; break;
+    case COL_MEM_RESERVED_GIB: v = r->mem_reserved_gib; break;
     default: return false; /* rank, text and boolean columns */
     }
     *out = v;

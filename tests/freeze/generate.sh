@@ -11,7 +11,7 @@
 #   calibrate/ `calibrate` of each scenarios/calibration file (and the b200
 #              fit the preset documents, and each runs file with its priors in
 #              scenarios/calibration/priors/)
-#   check/     `check --table scenarios/published`
+#   check/     `check --table scenarios/published` and `check --table scenarios/memory`
 # Paths are given relative to SOURCE_DIR so that no output names the
 # checkout's location. Regenerate the pinned sums with
 #   tests/freeze/generate.sh build/planeval . /tmp/freeze &&
@@ -21,7 +21,7 @@ planeval=$(realpath "$1") src=$2 out=$3
 rm -rf "$out" && mkdir -p "$out/reports" "$out/explain" "$out/calibrate" "$out/check"
 out=$(realpath "$out")
 cd "$src" || exit 2
-dirs="scenarios/drills scenarios/drills/02-choose-parallelism scenarios/drills/03-comm-budget scenarios/published tests/freeze/scenarios"
+dirs="scenarios/drills scenarios/drills/02-choose-parallelism scenarios/drills/03-comm-budget scenarios/published scenarios/memory tests/freeze/scenarios"
 # shellcheck disable=SC2086
 "$planeval" run --quiet --html --threads 2 -o "$out/reports" $dirs >"$out/run.stdout" 2>"$out/run.stderr" \
     || { echo "run failed: $(head -3 "$out/run.stderr")"; exit 1; }
@@ -64,4 +64,6 @@ for c in scenarios/calibration/priors/*.csv; do # calibrate with priors (docs/mo
 done
 "$planeval" check --table scenarios/published >"$out/check/published-table.md" 2>&1
 echo "exit $?" >>"$out/check/published-table.md"
+"$planeval" check --table scenarios/memory >"$out/check/memory-table.md" 2>&1
+echo "exit $?" >>"$out/check/memory-table.md"
 exit 0

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "eval_fixtures.h"
+#include "model/detail.h"
 #include "model/memory.h"
 
 /* GPT-3 per-token components: h = 12288, a = 96, s = 2048, δ = 1, f = 4h, g·d = h */
@@ -284,6 +285,137 @@ static void test_zero3_more_dp_never_more_memory(void **state)
     assert_true(checked > 100);
 }
 
+/* §12 M9–M13: a framework that allocates by phase (the torchtitan preset's
+ * keys, with a context term and a round fragmentation). */
+static pe_scenario fx_phases(void)
+{
+    pe_scenario s = fx_gpt3(8);
+    s.framework.present = true;
+    s.framework.memory_by_phase = true;
+    s.framework.loss_bytes = 12;
+    s.framework.master_weights_only = true;
+    s.framework.optimizer_temp_bytes = 4;
+    s.framework.allocator_fragmentation = 0.1;
+    s.framework.cuda_context_gib = 0.5;
+    return s;
+}
+
+/* GPT-3 175B, zero 3 over dp 64, p = 1, b = 1 (test_totals_gpt3_zero3's plan):
+ *   M1 = 0 (M10: master_weights_only), M2 = 5,468,750,000, M3 = 32,812,500,000
+ *   S = 38,281,250,000; A6 = 275,414,777,856; A7 = 2048·12288 = 25,165,824
+ *   A8_in = 4·2048·12288 = 100,663,296; A14 = 12·2048·51200 = 1,258,291,200
+ *   M4 = 10,857,282,400 = (2·2 + 2)·X, W_f = M4·4/6 = 7,238,188,266.67
+ *   kept = S + A6 + A7 + A8_in = 313,821,856,976
+ *   forward 321,060,045,242.67; backward kept + M4 = 324,679,139,376;
+ *   loss kept + A14 = 315,080,148,176; optimizer S + 4·175e9/64 = 49,218,750,000
+ *   peak = backward; reserved = 1.1·peak = 357,147,053,313.6;
+ *   total = reserved + 0.5 GiB = 357,683,924,225.6
+ *   other = peak − (M2 + M3 + A6) = 10,983,111,520 = M4 + A7 + A8_in */
+static void test_phases_hand(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_phases();
+    pe_plan p = fx_plan(64, 1, 1, 1);
+    p.zero = 3;
+    pe_result r;
+    pe_detail d;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.phase[0][PE_PHASE_FORWARD], 321060045242.66667, 1e-13);
+    assert_rel(d.phase[0][PE_PHASE_BACKWARD], 324679139376.0, 1e-13);
+    assert_rel(d.phase[0][PE_PHASE_LOSS], 315080148176.0, 1e-13);
+    assert_rel(d.phase[0][PE_PHASE_OPTIMIZER], 49218750000.0, 1e-13);
+    assert_int_equal(r.mem_peak_phase, PE_PHASE_BACKWARD);
+    assert_string_equal(pe_mem_phase_name(r.mem_peak_phase), "backward");
+    assert_true(r.mem_weights_gib == 0.0);
+    assert_rel(r.mem_peak_gib, 324679139376.0 / GIB, 1e-13);
+    assert_rel(r.mem_reserved_gib, 357147053313.6 / GIB, 1e-13);
+    assert_rel(r.mem_total_gib, 357683924225.6 / GIB, 1e-13);
+    assert_rel(r.mem_other_gib, 10983111520.0 / GIB, 1e-11);
+    assert_rel(r.mem_reserve_gib, (357683924225.6 - 324679139376.0) / GIB, 1e-12);
+    assert_rel(r.mem_headroom_gib, 192.0 - 357683924225.6 / GIB, 1e-13);
+    assert_int_equal(r.status, PE_STATUS_OVER_MEMORY);
+    /* without the ZeRO-3 working set (zero 1: M4 = 0) backward = kept and the
+     * loss, kept + A14, is the peak */
+    p.zero = 1;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_int_equal(r.mem_peak_phase, PE_PHASE_LOSS);
+    /* A15 op-level selective, flash, t = 1, d = 128, g = a = 96, f = 49152:
+     * per token 2h + 2h + 4·96·128 + 2·96·128 + 4·96 + 2·49152
+     *         = 24576 + 24576 + 49152 + 24576 + 384 + 98304 = 221,568;
+     * A_layer = 2048·221,568 = 453,771,264; backward also holds one layer
+     * recomputed, A4 with flash: 2048·(10h + 4h + 4h + 16h) = 2048·34·12288
+     * = 855,638,016 */
+    s.model.attention = PE_ATTENTION_FLASH;
+    s.framework.selective_recompute = PE_SELECTIVE_OP;
+    p.recompute = PE_RECOMPUTE_SELECTIVE;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.a_layer, 453771264.0, 1e-14);
+    assert_rel(d.a_recompute, 855638016.0, 1e-14);
+    assert_rel(d.a6[0], 453771264.0 * 96, 1e-14);
+}
+
+/* Textbook (no memory_by_phase): peak = M5 − R, reserved = M5, phase sum. */
+static void test_phases_neutral(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(8);
+    pe_plan p = fx_plan(64, 1, 1, 1);
+    p.zero = 3;
+    const pe_result r = fx_eval(&s, &p);
+    assert_rel(r.mem_peak_gib, 341304738016.0 / GIB - 10.0, 1e-13);
+    assert_true(r.mem_reserved_gib == r.mem_total_gib);
+    assert_int_equal(r.mem_peak_phase, PE_PHASE_SUM);
+    assert_string_equal(pe_mem_phase_name(r.mem_peak_phase), "sum");
+}
+
+/* Properties under the phase model (§12): the peak is at least every
+ * phase's live set; more GPUs under ZeRO-3 never raise memory; more
+ * recompute never raises the stored activations; a larger micro-batch never
+ * lowers the peak. Over a grid of plans, op-level selective too. */
+static void test_phases_properties(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_phases();
+    s.model.attention = PE_ATTENTION_FLASH;
+    s.framework.pp_unsharded_params = true;
+    int checked = 0;
+    for (int op = 0; op < 2; op++) {
+        s.framework.selective_recompute = op ? PE_SELECTIVE_OP : PE_SELECTIVE_ATTENTION;
+        for (int64_t pp = 1; pp <= 4; pp *= 2)
+            for (int64_t b = 1; b <= 4; b *= 2) {
+                double prev_dp = INFINITY;
+                for (int64_t dp = 8; dp <= 32; dp *= 2) {
+                    s.cluster.nodes = dp * pp / 8, s.cluster.inter_node.present = true;
+                    double prev_rc = INFINITY;
+                    for (int rc = 0; rc < 3; rc++) {
+                        pe_plan p = fx_plan(dp, 1, pp, 1);
+                        p.zero = 3, p.micro_batch = b, p.recompute = (pe_recompute)rc;
+                        s.training.global_batch = 256;
+                        pe_result r;
+                        pe_detail d;
+                        fx_eval_detail(&s, &p, &r, &d);
+                        assert_int_not_equal(r.status, PE_STATUS_INVALID);
+                        for (int i = 0; i < d.stages; i++)
+                            for (int k = 1; k < PE_PHASE_COUNT; k++)
+                                assert_true(d.peak[i] >= d.phase[i][k]);
+                        assert_true(r.mem_activations_gib <= prev_rc);
+                        prev_rc = r.mem_activations_gib;
+                        if (rc == 0) {
+                            assert_true(r.mem_total_gib <= prev_dp * (1 + 1e-12));
+                            prev_dp = r.mem_total_gib;
+                        }
+                        pe_plan p2 = p;
+                        p2.micro_batch = 2 * b;
+                        const pe_result r2 = fx_eval(&s, &p2);
+                        assert_true(r2.mem_peak_gib >= r.mem_peak_gib);
+                        checked++;
+                    }
+                }
+            }
+    }
+    assert_true(checked == 2 * 3 * 3 * 3 * 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,6 +431,9 @@ int main(void)
         cmocka_unit_test(test_korthikanti_fig1),
         cmocka_unit_test(test_worst_stage),
         cmocka_unit_test(test_zero3_more_dp_never_more_memory),
+        cmocka_unit_test(test_phases_hand),
+        cmocka_unit_test(test_phases_neutral),
+        cmocka_unit_test(test_phases_properties),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

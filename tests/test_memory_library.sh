@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# test_memory_library.sh PLANEVAL SOURCE_DIR WORKDIR — the public memory
+# library, scenarios/memory/ (docs/validation.md "Peak memory"): every file
+# says what its number measures, where it comes from and its group (at
+# most half of each source fit); the files and WAITING.md's rows account
+# for the 50 published peaks; `check` passes every assertion (and fails on
+# a missed one); docs/validation.md's memory table is the one
+# `check --table scenarios/memory` prints today.
+. "$(dirname "$0")/testlib.sh"
+
+lib=$src/scenarios/memory
+nfiles=$(find "$lib" -maxdepth 1 -name '*.yaml' | wc -l)
+check "scenarios/memory has scenarios ($nfiles)" '[ "$nfiles" -ge 30 ]'
+nwait=$(grep -cE '^\| [a-z0-9-]+ \| [0-9]+ \|' "$lib/WAITING.md")
+check "files ($nfiles) and WAITING.md rows ($nwait) are the 50 published peaks" \
+    '[ $((nfiles + nwait)) -eq 50 ]'
+for f in "$lib"/*.yaml; do
+    n=$(basename "$f" .yaml)
+    check "$n: one metric line" \
+        '[ "$(grep -cE "^# metric: (max_reserved|max_allocated|nvidia_smi|outcome)$" "$f")" -eq 1 ]'
+    check "$n: one source line" '[ "$(grep -cE "^# source: [a-z0-9._-]+$" "$f")" -eq 1 ]'
+    check "$n: one group line" '[ "$(grep -cE "^# group: (fit|predict)$" "$f")" -eq 1 ]'
+    check "$n: refined" 'grep -qx "fidelity: refined .*" "$f"'
+    if grep -qx "# metric: outcome" "$f"; then
+        check "$n: an outcome, or the reason it has none" \
+            'grep -qE "^    status: (ok|over_memory)$" "$f" || grep -q "^# No status assertion yet" "$f"'
+    else
+        check "$n: the published peak as an assertion" 'grep -qE "^    mem_(total|reserved|peak)_gib: \{ value: [0-9.]+, rel_tol: [0-9.]+ \}$" "$f"'
+    fi
+done
+for s in $(sed -n 's/^# source: //p' "$lib"/*.yaml | sort -u); do
+    fit=$(grep -l "^# source: $s$" "$lib"/*.yaml | xargs grep -l "^# group: fit$" | wc -l)
+    all=$(grep -l "^# source: $s$" "$lib"/*.yaml | wc -l)
+    check "source $s: at most half fit ($fit of $all)" '[ $((2 * fit)) -le "$all" ]'
+done
+
+"$planeval" check --table "$lib" >"$work/table.out" 2>"$work/table.err"; rc=$?
+check "check --table scenarios/memory exits 0 (got $rc)" '[ $rc -eq 0 ]'
+[ $rc -eq 0 ] || head -20 "$work/table.out" "$work/table.err"
+check "no assertion fails" 'tail -1 "$work/table.out" | grep -Eqx "[0-9]+ passed, 0 failed"'
+check "nothing on stderr" '[ ! -s "$work/table.err" ]'
+# docs/validation.md: the memory table after "check --table scenarios/memory today"
+sed -n '/^`check --table scenarios\/memory` today/,$p' "$src/docs/validation.md" | grep '^|' >"$work/doc.table"
+sed -n '/^| source | group | memory assertions /,/^$/p' "$work/table.out" | grep '^|' >"$work/now.table"
+check "docs/validation.md's memory library table is current" \
+    '[ -s "$work/doc.table" ] && cmp -s "$work/doc.table" "$work/now.table"'
+cmp -s "$work/doc.table" "$work/now.table" || diff "$work/doc.table" "$work/now.table" | head -8
+
+# the check can fail: one file's peak moved past its tolerance
+f=$(grep -lE '^    mem_(total|reserved|peak)_gib:' "$lib"/*.yaml | head -1)
+sed -E 's/(mem_(total|reserved|peak)_gib): \{ value: [0-9.]*,/\1: { value: 1000,/' "$f" >"$work/miss.yaml"
+"$planeval" check "$work/miss.yaml" >"$work/miss.out" 2>&1; rc=$?
+check "a missed peak fails the check (got $rc)" '[ $rc -eq 1 ] && tail -1 "$work/miss.out" | grep -qx "0 passed, 1 failed"'
+finish
