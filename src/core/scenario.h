@@ -196,6 +196,18 @@ typedef struct {
     bool bubble_by_stage;         /* B5 fill and drain at each stage's own pace; false */
 } pe_framework;
 
+/* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):
+ * the transformer layers of each virtual stage, in Megatron-Core's order —
+ * virtual stage k = r·p + j is model chunk r of pipeline rank j, and layers
+ * run in k order (pipeline_parallel_layer_layout.py). The embedding is on
+ * virtual stage 0 and the loss on the last, as Megatron requires; only
+ * they may hold no transformer layer. */
+#define PE_LAYOUT_MAX 256 /* virtual stages p·v a layout may list */
+typedef struct {
+    int32_t count;                 /* virtual stages listed; 0: no layout given */
+    int32_t layers[PE_LAYOUT_MAX]; /* transformer layers of virtual stage k */
+} pe_pipeline_layout;
+
 typedef struct {
     char name[PE_NAME_MAX]; /* "" when the plan has no name */
     int64_t dp, tp, pp, cp;
@@ -213,6 +225,7 @@ typedef struct {
     int64_t first_stage_layers; /* L_0; 0 = the even share */
     int64_t last_stage_layers;  /* L_last; 0 = the even share */
     bool offload_optimizer;    /* optimizer states + master weights in host memory */
+    pe_pipeline_layout layout; /* pipeline_layout (V3″); count 0: V3/V3′'s split */
 } pe_plan;
 
 /* One sweep axis: absent (the plan default), `auto`, or a list of values.
