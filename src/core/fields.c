@@ -305,6 +305,9 @@ static const pe_field framework_fields[] = {
      "X14: bytes per parameter the optimizer step moves, at W·η_W (0: X5's textbook count)"},
     {"bubble_by_stage", PE_FT_BOOL, PE_RANGE_NONE, FW(bubble_by_stage), NO, NULL, 0, NULL,
      "false", "B5: the bubble is the other stages' own times, not p−1 times the slowest's"},
+    /* text only, read by input/load.c: printed by run and in the facts */
+    {"flags", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, "none",
+     "what the preset stands for: the framework's flags or settings as its users run it"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

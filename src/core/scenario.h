@@ -179,6 +179,8 @@ typedef struct {
     double ep;             /* EP all-to-all hidden behind MoE-layer compute, default 0 */
 } pe_overlap;
 
+#define PE_FLAGS_MAX 384 /* framework flags text, bytes incl. NUL */
+
 /* What a training framework does beyond the textbook (docs/model.md §12; a
  * `framework:` preset or mapping). Its overlap keys are merged into the
  * scenario's overlap defaults by the loader and not kept here. */
@@ -194,6 +196,7 @@ typedef struct {
     double grad_accum_bytes;      /* F21 bytes per parameter per micro-batch; 0 */
     double optimizer_pass_bytes;  /* X14 bytes per parameter of the optimizer step; 0: X5 */
     bool bubble_by_stage;         /* B5 fill and drain at each stage's own pace; false */
+    char flags[PE_FLAGS_MAX];     /* what the preset stands for (its flags); "" when none */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

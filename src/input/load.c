@@ -695,7 +695,11 @@ static pe_status load_framework(loader *L, const yaml_node_t *node)
     st = apply(L, &pe_fields_framework, layers, n, "framework", &fw, &a);
     if (st == PE_INTERNAL)
         return st;
-    size_t oi = IDX(pe_fields_framework, "overlap");
+    size_t fi = IDX(pe_fields_framework, "flags"), oi = IDX(pe_fields_framework, "overlap");
+    if (a.set[fi])
+        st = worse(st, keep(L, y_get_label(layers[a.layer[fi]].doc, a.value[fi],
+                                           "framework.flags", fw.flags, sizeof fw.flags,
+                                           L->err)));
     pe_overlap ov = s->overlap;
     if (a.set[oi]) {
         pe_layer ol[PE_MAX_LAYERS];
