@@ -223,6 +223,49 @@ static void test_canonical_and_v3(void **state)
     catalog_free(catalog);
 }
 
+/* MoE layers follow the layout chunk by chunk (P9 with V3″): Mixtral 8x7B
+ * (32 layers) with 12 leading dense layers.
+ * (a) pp 4, v 1, [2, 14, 14, 2] is first/last_stage_layers 2: the same row,
+ *     the middle candidate stage 2 with 14 MoE layers (layers 16–29).
+ * (b) pp 2, v 2, [4, 12, 12, 4]: virtual stage 0 holds layers [0, 4) and
+ *     2 holds [16, 28), so stage 0 has 0 + 12 = 12 MoE layers; virtual
+ *     stages 1 [4, 16) and 3 [28, 32) give stage 1 4 + 4 = 8 (layers
+ *     12–15 and 28–31); each stage holds 16 layers. */
+static void test_moe_layers_by_chunk(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "schema: planeval/v1\nfidelity: refined\n"
+        "model: { preset: mixtral-8x7b, seq_len: 4096, dense_layers: 12 }\n"
+        "cluster: { preset: h100-node, nodes: 4 }\ntraining: { global_batch: 64 }\n"
+        "plans:\n  - { name: fs, dp: 8, pp: 4, ep: 8, etp: 1, zero: 1, "
+        "first_stage_layers: 2, last_stage_layers: 2 }\n"
+        "  - { name: lay, dp: 8, pp: 4, ep: 8, etp: 1, zero: 1, pipeline_layout: [2, 14, 14, 2] }\n"
+        "  - { name: v2, dp: 16, pp: 2, ep: 8, etp: 1, zero: 1, schedule: interleaved, "
+        "pipeline_layout: [4, 12, 12, 4] }\n";
+    pe_catalog *catalog = NULL;
+    pe_error err = {0};
+    assert_int_equal(catalog_open(NULL, &catalog, &err), PE_OK);
+    pe_scenario s = load_text(catalog, text);
+    pe_eval_ctx ctx;
+    pe_result a, b;
+    pe_detail d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan(&ctx, &s.plans[0], &a);
+    evaluate_plan_detail(&ctx, &s.plans[1], &b, &d);
+    same_row(&a, &b);
+    assert_int_equal(d.mid_stage, 2);
+    near(d.moe.n_moe[2], 14.0);
+    evaluate_plan_detail(&ctx, &s.plans[2], &b, &d);
+    assert_int_not_equal(b.status, PE_STATUS_INVALID);
+    near(d.stage_layers[0], 16.0);
+    near(d.stage_layers[1], 16.0);
+    near(d.moe.n_moe[0], 12.0);
+    near(d.moe.n_moe[1], 8.0);
+    scenario_free(&s);
+    catalog_free(catalog);
+}
+
 /* Megatron-Core's string: groups and repeats unrolled, commas cosmetic. */
 static void test_megatron_string(void **state)
 {
@@ -257,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_middle_candidate),
         cmocka_unit_test(test_canonical_and_v3),
         cmocka_unit_test(test_megatron_string),
+        cmocka_unit_test(test_moe_layers_by_chunk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
