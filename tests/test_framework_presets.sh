@@ -5,7 +5,7 @@
 # stands for and its numbers' provenance; megatron-core (defaults) and
 # megatron-core-perf (the performance example's overlap flags) are separate
 # presets and give the same plan different steps; torchtitan sits beside
-# fsdp; run's summary lines, the summary's facts and the HTML page print
+# fsdp; run's summary lines, the summary's facts, the HTML page and explain print
 # the framework, its flags and the overlap in force.
 #
 #   bash tests/test_framework_presets.sh PLANEVAL_BINARY SOURCE_DIR WORKDIR
@@ -45,6 +45,11 @@ check "torchtitan's flags name FSDP2, compile, float8 and async TP" \
 check "the summary carries the flags as a fact" \
     'grep -q "^fact: framework_flags,.*--overlap-param-gather" "$work/out/fw-megatron-core-perf.summary.csv"'
 check "the HTML page shows them" 'grep -q -- "--overlap-grad-reduce --overlap-param-gather" "$work/out/fw-megatron-core-perf.html"'
+
+"$planeval" explain "$work/fw-torchtitan.yaml" --plan nemo-2407-llama3-70b-64gpu >"$work/explain.out" 2>&1
+check "explain prints the flags (the untimed async TP named) and the overlap in force" \
+    'grep -q "^     framework flags: .*async TP untimed: overlap tp 0" "$work/explain.out" &&
+     grep -q "^     overlap in force: tp 0, cp 1, dp 1, pp 0, ep 0 " "$work/explain.out"'
 
 # the same plan, two presets: the performance recipe hides the data-parallel collectives
 dp_of() { csv_column "$work/out/fw-$1.csv" dp_comm_s; }

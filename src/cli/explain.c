@@ -978,6 +978,21 @@ static void explain_fidelity(FILE *out, const pe_eval_ctx *ctx)
             s->framework.present ? (s->framework.name[0] ? s->framework.name : "(keys)") : "");
 }
 
+/* The framework's flags (what its preset stands for: a number no source
+ * measures is named there, e.g. torchtitan's untimed async TP) and the
+ * overlap this plan runs with. */
+static void explain_framework(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p)
+{
+    const pe_framework *fw = &ctx->scenario->framework;
+    if (!fw->present)
+        return;
+    if (fw->flags[0])
+        fprintf(out, "     framework flags: %s\n", fw->flags);
+    fprintf(out, "     overlap in force: tp %g, cp %g, dp %g, pp %g, ep %g (the framework's, then "
+                 "the scenario's and the plan's overlap:)\n",
+            p->overlap.tp, p->overlap.cp, p->overlap.dp, p->overlap.pp, p->overlap.ep);
+}
+
 void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned sections)
 {
     pe_result r;
@@ -993,6 +1008,7 @@ void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned 
             (long long)ctx->gpus, (long long)ctx->global_batch, (long long)ctx->seq_len,
             (long long)p->micro_batch);
     explain_fidelity(out, ctx);
+    explain_framework(out, ctx, p);
     if (sections & EXPLAIN_VALIDITY)
         explain_validity(out, ctx, p, &r);
     if (r.status == PE_STATUS_INVALID) {
