@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "core/pipeline_layout.h"
 #include "model/detail.h"
 #include "model/formula.h"
 #include "cli/explain.h"
@@ -848,6 +849,43 @@ static void explain_b5(FILE *out, const pe_plan *p, const pe_detail *d)
     eq_value(out, d->bubble, "s", "DAPPLE");
 }
 
+/* The pipeline_layout in force (V3″): the layout as the canonical text
+ * writes it, and each candidate stage's chunks. */
+static void explain_layout(FILE *out, const pe_plan *p, const pe_detail *d)
+{
+    char text[PE_CANON_MAX];
+    pipeline_layout_write(&p->layout, text, sizeof text);
+    fprintf(out, "     pipeline layout (V3″): %d virtual stages = pp %lld x v %lld, layers per "
+                 "virtual stage k (chunk k/p of stage k mod p, the embedding on 0, the loss on "
+                 "%d): %s\n",
+            (int)p->layout.count, (long long)p->pp, (long long)p->virtual_stages,
+            (int)p->layout.count - 1, text);
+    const int64_t at[3] = {0, p->pp - 1, d->mid_stage};
+    for (int i = 0; i < d->stages; i++) {
+        fprintf(out, "       stage %lld: %g layers in chunks", (long long)at[i],
+                d->stage_layers[i]);
+        const char *sep = " ";
+        for (int64_t k = at[i]; k < p->layout.count; k += p->pp, sep = " + ")
+            fprintf(out, "%s%d", sep, (int)p->layout.layers[k]);
+        fprintf(out, "%s\n", i == 2 ? " (the middle candidate)" : "");
+    }
+}
+
+/* B2′: interleaving over a given pipeline_layout, v_w = L_w/c_w of the
+ * time stage w. */
+static void explain_b2_layout(FILE *out, const pe_plan *p, const pe_detail *d)
+{
+    const int ts = d->time_stage;
+    const int64_t w = ts == 0 ? 0 : ts == 1 ? p->pp - 1 : d->mid_stage;
+    const int64_t Lw = pipeline_layout_stage(&p->layout, p->pp, w);
+    const int64_t cw = pipeline_layout_chunk_max(&p->layout, p->pp, w);
+    eq_formula(out, "B2′", NULL);
+    eq_subst(out, "p = %lld, stage w = %lld: L_w = %lld, c_w = %lld, v_w = %.6g, t_f = %.6g, "
+                  "t_b = %.6g", (long long)p->pp, (long long)w, (long long)Lw, (long long)cw,
+             cw > 0 ? (double)Lw / (double)cw : (double)p->virtual_stages, d->t_f[ts], d->t_b[ts]);
+    eq_result(out, d->bubble_uniform, "B2′");
+}
+
 /* §7 B1–B4 and §8 S1–S5. */
 static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                                 const pe_detail *d, const pe_result *r)
@@ -856,10 +894,14 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     const int ts = d->time_stage;
     heading(out, "Pipeline bubble (docs/model.md §7)");
     static const char *const B[] = {"B:1f1b", "B:interleaved", "B:gpipe", "B:zb-h1", "B:zb-h2"};
-    eq_formula(out, p->pp == 1 ? "B:p1" : B[p->schedule], NULL);
-    eq_subst(out, "p = %lld, v = %lld, t_f = %.6g, t_b = %.6g", (long long)p->pp,
-             (long long)p->virtual_stages, d->t_f[ts], d->t_b[ts]);
-    eq_result(out, d->bubble_uniform, B[p->schedule]); /* the schedule's source, also at p = 1 */
+    if (p->layout.count && p->pp > 1 && p->schedule == PE_SCHEDULE_INTERLEAVED) {
+        explain_b2_layout(out, p, d);
+    } else {
+        eq_formula(out, p->pp == 1 ? "B:p1" : B[p->schedule], NULL);
+        eq_subst(out, "p = %lld, v = %lld, t_f = %.6g, t_b = %.6g", (long long)p->pp,
+                 (long long)p->virtual_stages, d->t_f[ts], d->t_b[ts]);
+        eq_result(out, d->bubble_uniform, B[p->schedule]); /* the schedule's source, p = 1 too */
+    }
     if (ctx->bubble_by_stage && p->pp > 1)
         explain_b5(out, p, d);
     eq_formula(out, "§7:fraction", NULL);
@@ -1108,6 +1150,21 @@ static void explain_fidelity(FILE *out, const pe_eval_ctx *ctx)
     explain_basis(out, ctx);
 }
 
+/* The framework's flags (what its preset stands for: a number no source
+ * measures is named there, e.g. torchtitan's untimed async TP) and the
+ * overlap this plan runs with. */
+static void explain_framework(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p)
+{
+    const pe_framework *fw = &ctx->scenario->framework;
+    if (!fw->present)
+        return;
+    if (fw->flags[0])
+        fprintf(out, "     framework flags: %s\n", fw->flags);
+    fprintf(out, "     overlap in force: tp %g, cp %g, dp %g, pp %g, ep %g (the framework's, then "
+                 "the scenario's and the plan's overlap:)\n",
+            p->overlap.tp, p->overlap.cp, p->overlap.dp, p->overlap.pp, p->overlap.ep);
+}
+
 void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned sections)
 {
     pe_result r;
@@ -1123,6 +1180,7 @@ void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned 
             (long long)ctx->gpus, (long long)ctx->global_batch, (long long)ctx->seq_len,
             (long long)p->micro_batch);
     explain_fidelity(out, ctx);
+    explain_framework(out, ctx, p);
     if (sections & EXPLAIN_VALIDITY)
         explain_validity(out, ctx, p, &r);
     if (r.status == PE_STATUS_INVALID) {
@@ -1134,7 +1192,9 @@ void explain_plan(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, unsigned 
     fprintf(out, "     m = B/(b·dp) = %lld/(%lld·%lld) = %g micro-batches; s' = s/c = %g; L/p = %g layers per stage\n",
             (long long)ctx->global_batch, (long long)p->micro_batch, (long long)p->dp, d.m,
             d.s_local, d.lps);
-    if (p->first_stage_layers || p->last_stage_layers)
+    if (p->layout.count)
+        explain_layout(out, p, &d);
+    if (p->first_stage_layers || p->last_stage_layers || p->layout.count)
         fprintf(out, "     uneven stages: below, L/p is each stage's own layers L_j: stage 0 %g, "
                      "stage %lld %g, middle %g\n",
                 d.stage_layers[0], (long long)p->pp - 1, d.stage_layers[1], d.stage_layers[2]);

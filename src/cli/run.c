@@ -20,6 +20,7 @@
 #include "sweep/runner.h"
 #include "cli/run_views.h"
 #include "output/html.h"
+#include "output/html_facts.h"
 
 static int worst(int a, int b) { return a > b ? a : b; }
 
@@ -58,6 +59,14 @@ static void print_summary(const pe_scenario *s, const pe_run_result *r, size_t p
     fprintf(stderr, "%s: %zu Pareto-optimal plans (memory against %s)%s\n", s->name, pareto,
             s->rank_by == PE_RANK_MEMORY ? "step time" : pe_rank_by_name(s->rank_by),
             r->row_count < r->counts.evaluated ? " among the rows kept" : "");
+    /* the framework, what it stands for and the overlap in force: the same
+     * plan's step moves with them (the report's facts say the same) */
+    pe_html_fact facts[PE_HTML_FACTS_MAX];
+    const size_t nf = html_scenario_facts(s, facts, PE_HTML_FACTS_MAX);
+    for (size_t i = 0; i < nf; i++)
+        if (!strcmp(facts[i].key, "framework") || !strcmp(facts[i].key, "framework_flags") ||
+            !strcmp(facts[i].key, "overlap"))
+            fprintf(stderr, "%s: %s: %s\n", s->name, facts[i].key, facts[i].value);
     if (s->refinements_unused)
         fprintf(stderr, "%s: note: the textbook model (the scenario names no refinement); its "
                         "presets carry fitted and measured numbers that `fidelity: refined` "

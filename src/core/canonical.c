@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/canonical.h"
+#include "core/pipeline_layout.h"
 
 /* ================================================================ writing */
 
@@ -59,6 +60,11 @@ int canonical_write(const pe_plan *p, char *buf, size_t size)
         o = put_tagged(o, end, "-fs", p->first_stage_layers);
     if (p->last_stage_layers > 0)
         o = put_tagged(o, end, "-ls", p->last_stage_layers);
+    if (p->layout.count > 0) { /* pipeline_layout, V3″ */
+        char body[PE_CANON_MAX];
+        pipeline_layout_write(&p->layout, body, sizeof body);
+        o = put_text(put_text(o, end, "-pl"), end, body);
+    }
     if (p->offload_optimizer)
         o = put_text(o, end, "-off");
     *o = '\0';
@@ -216,13 +222,22 @@ static pe_status read_tail(reader *r, pe_plan *p)
         st = read_tagged(r, "-fs", "-fs{first_stage_layers}", 1, any, &p->first_stage_layers);
     if (!st && starts(r->at, "-ls"))
         st = read_tagged(r, "-ls", "-ls{last_stage_layers}", 1, any, &p->last_stage_layers);
+    if (!st && starts(r->at, "-pl")) {
+        const char *at = r->at, *stop;
+        char why[160];
+        if (!pipeline_layout_read(at + 3, &stop, &p->layout, why, sizeof why))
+            return pe_fail(r->err, PE_BAD_INPUT, NULL, 0, 0, "-pl{layout} at byte %zu: %s",
+                           byte_of(r, at), why);
+        r->at = stop;
+    }
     if (!st && strcmp(r->at, "-off") == 0)
         p->offload_optimizer = true, r->at += 4;
     char found[SHOWN_MAX + 1];
     if (!st && *r->at != '\0')
         return pe_fail(r->err, PE_BAD_INPUT, NULL, 0, 0,
                        "unexpected '%s' at byte %zu: after -sp{0|1} only -ep{ep}, "
-                       "-etp{etp}, -fs{n}, -ls{n} and -off may follow, in that order",
+                       "-etp{etp}, -fs{n}, -ls{n}, -pl{layout} and -off may follow, in that "
+                       "order",
                        shown(r->at, found), byte_of(r, r->at));
     return st;
 }

@@ -6,7 +6,9 @@
  *
  * then only what differs from the default, in this order, so a dense plan's
  * text has no tail: -ep{ep} (ep > 1), -etp{etp} (etp ≠ tp), -fs{L_0} and
- * -ls{L_last} (when given), -off (offload_optimizer). */
+ * -ls{L_last} (when given), -pl{layout} (a pipeline_layout: its counts per
+ * virtual stage joined by '.', a run written x*n, e.g. -pl0.1*126.0),
+ * -off (offload_optimizer). */
 #ifndef PLANEVAL_CANONICAL_H
 #define PLANEVAL_CANONICAL_H
 

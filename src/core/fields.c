@@ -357,6 +357,9 @@ static const pe_field framework_fields[] = {
      "A15: what recompute: selective keeps, with memory_by_phase: attention (Megatron: all but "
      "the core attention) or op (torchtitan selective_ac_option op: every other matmul output "
      "and the attention output)"},
+    /* text only, read by input/load.c: printed by run and in the facts */
+    {"flags", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, "none",
+     "what the preset stands for: the framework's flags or settings as its users run it"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",
@@ -401,6 +404,10 @@ static const pe_field plan_fields[] = {
      "an even split", "layers on the last pipeline stage"},
     {"offload_optimizer", PE_FT_BOOL, PE_RANGE_NONE, PL(offload_optimizer), NO, NULL, 0, NULL,
      "false", "optimizer states and master weights in host memory, CPU Adam (ZeRO-Offload)"},
+    /* any pipeline layout (V3″): read by input/load.c, a list or Megatron's string */
+    {"pipeline_layout", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, "an even split",
+     "transformer layers of each virtual stage (p*v of them, chunk r of stage j at r*p + j): a "
+     "list of whole numbers, or Megatron-Core's layout string (\"E|t*7|...|t*7L\")"},
 };
 #undef PL
 const pe_fieldset pe_fields_plan = {"plans[]", "one explicit plan", plan_fields,

@@ -190,6 +190,8 @@ typedef struct {
     double ep;             /* EP all-to-all hidden behind MoE-layer compute, default 0 */
 } pe_overlap;
 
+#define PE_FLAGS_MAX 384 /* framework flags text, bytes incl. NUL */
+
 /* What a training framework does beyond the textbook (docs/model.md §12; a
  * `framework:` preset or mapping). Its overlap keys are merged into the
  * scenario's overlap defaults by the loader and not kept here. */
@@ -218,7 +220,20 @@ typedef struct {
     double allocator_fragmentation; /* M13 reserved/allocated − 1 of the caching allocator; 0 */
     double cuda_context_gib;      /* M13 CUDA context and memory outside the allocator; 0 */
     pe_selective selective_recompute; /* A15 what selective keeps: attention (Megatron) */
+    char flags[PE_FLAGS_MAX];     /* what the preset stands for (its flags); "" when none */
 } pe_framework;
+
+/* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):
+ * the transformer layers of each virtual stage, in Megatron-Core's order —
+ * virtual stage k = r·p + j is model chunk r of pipeline rank j, and layers
+ * run in k order (pipeline_parallel_layer_layout.py). The embedding is on
+ * virtual stage 0 and the loss on the last, as Megatron requires; only
+ * they may hold no transformer layer. */
+#define PE_LAYOUT_MAX 256 /* virtual stages p·v a layout may list */
+typedef struct {
+    int32_t count;                 /* virtual stages listed; 0: no layout given */
+    int32_t layers[PE_LAYOUT_MAX]; /* transformer layers of virtual stage k */
+} pe_pipeline_layout;
 
 typedef struct {
     char name[PE_NAME_MAX]; /* "" when the plan has no name */
@@ -237,6 +252,7 @@ typedef struct {
     int64_t first_stage_layers; /* L_0; 0 = the even share */
     int64_t last_stage_layers;  /* L_last; 0 = the even share */
     bool offload_optimizer;    /* optimizer states + master weights in host memory */
+    pe_pipeline_layout layout; /* pipeline_layout (V3″); count 0: V3/V3′'s split */
 } pe_plan;
 
 /* One sweep axis: absent (the plan default), `auto`, or a list of values.

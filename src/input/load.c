@@ -18,6 +18,7 @@
 
 #include "core/canonical.h"
 #include "core/columns.h"
+#include "core/pipeline_layout.h"
 #include "core/spreadsheet.h"
 #include "input/load.h"
 #include "input/yamlutil.h"
@@ -33,6 +34,7 @@ typedef struct {
     pe_applied top;
     char (*canon)[PE_NAME_MAX]; /* canonical text of each explicit plan */
     bool cluster_ok, training_ok, budgets_ok, plans_ok;
+    bool model_ok; /* model: loaded, so its layers can check a pipeline_layout */
 } loader;
 
 #define IDX(set, key) y_field_index(&(set), key)
@@ -693,7 +695,11 @@ static pe_status load_framework(loader *L, const yaml_node_t *node)
     st = apply(L, &pe_fields_framework, layers, n, "framework", &fw, &a);
     if (st == PE_INTERNAL)
         return st;
-    size_t oi = IDX(pe_fields_framework, "overlap");
+    size_t fi = IDX(pe_fields_framework, "flags"), oi = IDX(pe_fields_framework, "overlap");
+    if (a.set[fi])
+        st = worse(st, keep(L, y_get_label(layers[a.layer[fi]].doc, a.value[fi],
+                                           "framework.flags", fw.flags, sizeof fw.flags,
+                                           L->err)));
     pe_overlap ov = s->overlap;
     if (a.set[oi]) {
         pe_layer ol[PE_MAX_LAYERS];
@@ -812,6 +818,77 @@ static pe_status plan_dp(loader *L, const yaml_node_t *item, const char *path,
     return keep(L, y_get_int(L->d, dpn, fp, PE_RANGE_WHOLE, &p->dp, L->err));
 }
 
+/* pipeline_layout: a list of whole numbers >= 0 (layers per virtual stage)
+ * or Megatron-Core's string, into p->layout. */
+static pe_status plan_layout_read(loader *L, const yaml_node_t *n, const char *fp, pe_plan *p)
+{
+    char why[200];
+    if (y_is_string(n)) {
+        char text[4096];
+        if (y_len(n) >= sizeof text)
+            return bad(L, L->d, n, "%s: longer than %zu characters", fp, sizeof text - 1);
+        memcpy(text, y_text(n), y_len(n));
+        text[y_len(n)] = '\0';
+        if (!pipeline_layout_from_text(text, &p->layout, why, sizeof why))
+            return bad(L, L->d, n, "%s: %s", fp, why);
+        return PE_OK;
+    }
+    if (y_kind(n) != PE_Y_SEQ) {
+        y_describe(n, why, sizeof why);
+        return bad(L, L->d, n, "%s: expected a list of layers per virtual stage or a layout "
+                               "string (\"E|t*4|t*4L\"), got %s", fp, why);
+    }
+    const yaml_node_item_t *it = n->data.sequence.items.start, *end = n->data.sequence.items.top;
+    if (end - it > PE_LAYOUT_MAX)
+        return bad(L, L->d, n, "%s: more than %d virtual stages", fp, PE_LAYOUT_MAX);
+    if (it == end)
+        return bad(L, L->d, n, "%s: an empty list (give the layers of each virtual stage)", fp);
+    for (int32_t k = 0; it < end; it++, k++) {
+        char ip[PE_YPATH_MAX];
+        int64_t v = 0;
+        y_path_index(ip, fp, (size_t)k);
+        pe_status st = keep(L, y_get_int(L->d, ydoc_node(L->d, *it), ip, PE_RANGE_NONNEG, &v,
+                                         L->err));
+        if (st)
+            return st;
+        p->layout.layers[k] = (int32_t)(v > INT32_MAX ? INT32_MAX : v);
+        p->layout.count = k + 1;
+    }
+    return PE_OK;
+}
+
+/* pipeline_layout against the plan and the model (V3″, core/pipeline_layout.h):
+ * virtual_stages not given is the layout's count/pp; first/last_stage_layers
+ * say the same thing another way and are refused beside it; the canonical
+ * text that names the plan must fit. */
+static pe_status plan_layout(loader *L, const char *path, const pe_applied *a, pe_plan *p)
+{
+    const size_t li = IDX(pe_fields_plan, "pipeline_layout");
+    if (!a->set[li])
+        return PE_OK;
+    char fp[PE_YPATH_MAX], why[200];
+    y_path(fp, path, "pipeline_layout");
+    const yaml_node_t *n = a->value[li];
+    pe_status st = plan_layout_read(L, n, fp, p);
+    if (st)
+        return st;
+    if (a->set[IDX(pe_fields_plan, "first_stage_layers")] ||
+        a->set[IDX(pe_fields_plan, "last_stage_layers")])
+        return bad(L, L->d, n, "%s: give either pipeline_layout or first_stage_layers/"
+                               "last_stage_layers, not both", fp);
+    if (!a->set[IDX(pe_fields_plan, "virtual_stages")] && p->pp > 0 &&
+        p->layout.count % p->pp == 0)
+        p->virtual_stages = p->layout.count / p->pp;
+    if (L->model_ok && pipeline_layout_fault(&p->layout, L->s->model.layers, p->pp,
+                                             p->virtual_stages, why, sizeof why))
+        return bad(L, L->d, n, "%s: %s", fp, why);
+    char canon[1024];
+    if (canonical_write(p, canon, sizeof canon) >= PE_NAME_MAX)
+        return bad(L, L->d, n, "%s: too irregular for the plan's canonical text (%zu bytes, at "
+                               "most %d)", fp, strlen(canon), PE_NAME_MAX - 1);
+    return PE_OK;
+}
+
 static pe_status load_plan(loader *L, const yaml_node_t *item, size_t index, pe_plan *p)
 {
     char path[PE_YPATH_MAX], fp[PE_YPATH_MAX];
@@ -846,6 +923,8 @@ static pe_status load_plan(loader *L, const yaml_node_t *item, size_t index, pe_
         st = worse(st, os);
     }
     st = worse(st, worse(keys, plan_dp(L, item, path, &a, keys == PE_OK, p)));
+    if (keys == PE_OK)
+        st = worse(st, plan_layout(L, path, &a, p));
     p->sequence_parallel = scenario_sequence_parallel(p->tp, a.set[si], p->sequence_parallel);
     scenario_plan_defaults(p); /* etp = tp when not given */
     return st;
@@ -1751,6 +1830,7 @@ static pe_status load_sections(loader *L, const yaml_node_t *root)
     if (!TOP("fidelity"))
         s->fidelity = default_fidelity(L);
     pe_status st = required_section(L, root, "model", load_model);
+    L->model_ok = st == PE_OK;
     if ((n = TOP("precision")))
         st = worse(st, load_simple(L, &pe_fields_precision, n, &s->precision));
     pe_status cs = required_section(L, root, "cluster", load_cluster);

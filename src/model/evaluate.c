@@ -112,7 +112,8 @@ ALWAYS_INLINE void eval_core(const pe_eval_ctx *ctx, const pe_plan *pl, pe_resul
 static inline int plan_ext(const pe_eval_ctx *ctx, const pe_plan *pl)
 {
     return ctx->ext | (pl->ep != 1) | (pl->etp != pl->tp) | pl->offload_optimizer |
-           (pl->first_stage_layers != 0) | (pl->last_stage_layers != 0);
+           (pl->first_stage_layers != 0) | (pl->last_stage_layers != 0) |
+           (pl->layout.count != 0);
 }
 
 void evaluate_plan(const pe_eval_ctx *ctx, const pe_plan *pl, pe_result *r)

@@ -33,6 +33,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_F16_ACCUM, PE_TEXT_F21, PE_TEXT_X13, PE_TEXT_X13_SP, PE_TEXT_B_1F1B,
     PE_TEXT_B_INTERLEAVED, PE_TEXT_B_GPIPE, PE_TEXT_B_ZB_H1, PE_TEXT_B_ZB_H2, PE_TEXT_B_P1,
     PE_TEXT_F22, PE_TEXT_F22_HEAD, PE_TEXT_F23,
+    PE_TEXT_B_INTERLEAVED_LAYOUT,
 };
 
 const pe_formula *pe_formula_find(const char *key)

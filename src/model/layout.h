@@ -42,7 +42,17 @@ int layout_stage_layers(int64_t L, const pe_plan *pl, int64_t *L0, int64_t *Ll, 
 double layout_moe_layers(const pe_model *m, int64_t v, int64_t L0, int64_t Lmid, int64_t j,
                          int64_t Lj);
 
-typedef struct {
+/* V3″: the plan's pipeline_layout fits L layers, p and v (1), else 0. */
+int layout_given_holds(int64_t L, const pe_plan *pl);
+
+typedef struct pe_layout pe_layout;
+/* The candidate stages of a given pipeline_layout (V3″): stage 0, p−1 and,
+ * for p ≥ 3, the middle stage with the most MoE layers, then the most
+ * layers (the lowest such); each one's layers, MoE layers (P9 chunk by
+ * chunk) and bubble v (B2′). */
+void layout_given_stages(const pe_eval_ctx *ctx, const pe_plan *pl, pe_layout *q);
+
+struct pe_layout {
     int64_t m;                     /* micro-batches */
     double t, p, c, dp, v, m_d, b; /* degrees as doubles */
     double lps, sl, D;             /* L/p, s' = s/c, D = dp·c */
@@ -55,7 +65,9 @@ typedef struct {
     int64_t mid_stage;             /* the middle candidate's stage: 1, or for MoE the lowest
                                       middle stage with the most MoE layers */
     double D_e;                    /* edp = t·c·dp/(ep·etp) (MoE only) */
-} pe_layout;
+    int given;                     /* a pipeline_layout (V3″) sets ls, n_moe and vb */
+    double vb[3];                  /* B2′ each candidate's v for the bubble: L_j/c_j */
+};
 
 /* P9 MoE layers on candidate stage i: stage 0, p−1, or the middle stage
  * with the most MoE layers (the lowest such: it holds the most micro-batches
@@ -98,13 +110,16 @@ ALWAYS_INLINE pe_layout layout_of(const pe_eval_ctx *ctx, const pe_plan *pl, int
     q.moe = ext && ctx->moe.on;
     q.fp8 = ext && ctx->fp8;
     q.off = ext && pl->offload_optimizer;
-    q.uneven = ext && (pl->first_stage_layers || pl->last_stage_layers);
+    q.given = ext && pl->layout.count > 0;
+    q.uneven = ext && (pl->first_stage_layers || pl->last_stage_layers || q.given);
     q.nst = 2;
     q.ls[0] = q.ls[1] = q.ls[2] = q.lps;
     q.n_moe[0] = q.n_moe[1] = q.n_moe[2] = 0.0;
     q.mid_stage = 1;
     q.D_e = 0.0;
-    if (q.uneven) { /* V3′: the stages that can be worst */
+    if (q.given) { /* V3″: the layout's stages that can be worst */
+        layout_given_stages(ctx, pl, &q);
+    } else if (q.uneven) { /* V3′: the stages that can be worst */
         int64_t L0, Ll, Lmid;
         layout_stage_layers(ctx->layers, pl, &L0, &Ll, &Lmid);
         q.ls[0] = (double)L0, q.ls[1] = (double)Ll, q.ls[2] = (double)Lmid;
@@ -115,7 +130,7 @@ ALWAYS_INLINE pe_layout layout_of(const pe_eval_ctx *ctx, const pe_plan *pl, int
         q.nst = 3;
     }
     if (q.moe) {
-        for (int i = 0; i < q.nst; i++)
+        for (int i = 0; i < q.nst && !q.given; i++)
             q.n_moe[i] = layout_candidate_moe(ctx, pl, &q, i, &q.mid_stage); /* P9 */
         q.D_e = q.t * q.c * q.dp / ((double)pl->ep * (double)pl->etp); /* edp */
     }

@@ -23,6 +23,14 @@ inline double pipe_stage_time(double tau, double chi_tp, double chi_cp)
 #define PE_TEXT_B_INTERLEAVED \
     {"B:interleaved", "bubble", "(p−1)·(t_f + t_b)/v   B2", "s", "GPipe; Narayanan §2.2"}
 #define PE_TEXT_B_GPIPE {"B:gpipe", "bubble", "(p−1)·(t_f + t_b)   B1", "s", "GPipe; Narayanan §2.2"}
+/* B2′ interleaved with a given pipeline_layout (V3″): the fill and drain
+ * pass p−1 chunks of the time stage w at the pace of its largest chunk c_w,
+ * so B2's v becomes v_w = L_w/c_w; chunks of equal size give B2 (v_w = v).
+ * Llama 3 405B (Llama Team 2024 §3.3.2: the first chunk of stage 0 holds
+ * only the embedding, the last of stage p−1 only the loss) then keeps B2. */
+#define PE_TEXT_B_INTERLEAVED_LAYOUT \
+    {"B2′", "bubble", "(p−1)·(t_f + t_b)/v_w, v_w = L_w/c_w   B2′", "s", \
+     "Narayanan §2.2.2; Megatron-Core pipeline layout"}
 #define PE_TEXT_B_ZB_H1 {"B:zb-h1", "bubble", "(p−1)·t_f   B3", "s", "Qi 2023"}
 #define PE_TEXT_B_ZB_H2 {"B:zb-h2", "bubble", "0   B4", "s", "Qi 2023"}
 #define PE_TEXT_B_P1 {"B:p1", "bubble", "0 (p = 1)", "s", "spec"}

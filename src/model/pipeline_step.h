@@ -16,7 +16,9 @@ ALWAYS_INLINE void pipeline_bubble_step(const pe_eval_ctx *ctx, const pe_plan *p
                                         const pe_layout *q, pe_detail *w)
 {
     const int ts = w->time_stage;
-    const double uniform = pipe_bubble(pl->schedule, q->p, q->v, w->t_f[ts], w->t_b[ts]);
+    /* B2′: with a given layout, interleaving's v is the time stage's L_j/c_j */
+    const double v = q->given ? q->vb[ts] : q->v;
+    const double uniform = pipe_bubble(pl->schedule, q->p, v, w->t_f[ts], w->t_b[ts]);
     w->bubble_uniform = uniform;
     w->bubble = uniform;
     if (ctx->bubble_by_stage && q->p > 1.0) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pipeline_layout.h"
 #include "model/memory.h"
 
 /* ------------------------------------------------------------- text */
@@ -148,8 +149,12 @@ static void reason_uneven(pe_text *o, const pe_eval_ctx *ctx, const pe_plan *p)
 static void reason_v3(pe_text *o, const pe_eval_ctx *ctx, const pe_plan *p, const pe_result *r)
 {
     const long long pp = p->pp, v = p->virtual_stages;
-    char prod[128];
-    if (p->first_stage_layers || p->last_stage_layers)
+    char prod[128], why[200];
+    if (p->layout.count) { /* V3″ */
+        pipeline_layout_fault(&p->layout, ctx->layers, p->pp, p->virtual_stages, why,
+                              sizeof why);
+        put(o, "V3: pipeline_layout: %s", why);
+    } else if (p->first_stage_layers || p->last_stage_layers)
         reason_uneven(o, ctx, p); /* V3′ */
     else if (v == 1)
         put(o, "V3: pp=%lld does not divide layers=%lld", pp, (long long)ctx->layers);
@@ -260,6 +265,14 @@ static int explain_v2(char *b, size_t n, const pe_eval_ctx *ctx, const pe_plan *
 static int explain_v3(char *b, size_t n, const pe_eval_ctx *ctx, const pe_plan *p)
 {
     char prod[128];
+    if (p->layout.count) { /* V3″ */
+        long long held = 0;
+        for (int32_t k = 0; k < p->layout.count; k++)
+            held += p->layout.layers[k];
+        return snprintf(b, n, "pipeline_layout: %d virtual stages = p·v = %lld·%lld, holding "
+                              "%lld = L = %lld layers", (int)p->layout.count, (long long)p->pp,
+                        (long long)p->virtual_stages, held, (long long)ctx->layers);
+    }
     pe_product_text(prod, sizeof prod, (const int64_t[]){p->pp, p->virtual_stages}, 2);
     return snprintf(b, n, "p·v | L: %lld·%lld = %s | %lld", (long long)p->pp,
                     (long long)p->virtual_stages, prod, (long long)ctx->layers);

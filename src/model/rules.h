@@ -63,9 +63,13 @@ ALWAYS_INLINE bool rule_v2(const pe_eval_ctx *ctx, const pe_plan *pl)
 }
 
 /* V3 p·v divides L; V3′ with first/last_stage_layers: they add up
- * (layout_stage_layers, Megatron transformer_config.py) */
+ * (layout_stage_layers, Megatron transformer_config.py); V3″ with a
+ * pipeline_layout: p·v virtual stages holding L layers, none empty but
+ * the first and last (Megatron pipeline_parallel_layer_layout.py) */
 ALWAYS_INLINE bool rule_v3(const pe_eval_ctx *ctx, const pe_plan *pl)
 {
+    if (pl->layout.count) /* V3″: a given pipeline_layout fits L, p and v */
+        return layout_given_holds(ctx->layers, pl);
     if (pl->first_stage_layers || pl->last_stage_layers) {
         int64_t L0, Ll, Lmid;
         return layout_stage_layers(ctx->layers, pl, &L0, &Ll, &Lmid);

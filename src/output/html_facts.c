@@ -251,6 +251,8 @@ static void framework_facts(const pe_scenario *s, pe_html_fact *out, size_t max,
         add_table(&t, &pe_fields_framework, fw);
         fact(out, max, n, "framework", "%s: %s", fw->name[0] ? fw->name : "the scenario's keys",
              t.buf);
+        if (fw->flags[0]) /* what the preset stands for, as its users run it */
+            fact(out, max, n, "framework_flags", "%s", fw->flags);
     } else {
         fact(out, max, n, "framework", "none: X6-X8, X13, X14, F21 and B5 at their neutral "
              "values (docs/model.md §12)");

@@ -280,6 +280,7 @@ static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_p
     const int64_t *const *v = (const int64_t *const *)sp->values;
     out->name[0] = '\0';
     out->line = out->col = 0;
+    out->layout.count = 0; /* a pipeline_layout is an explicit plan's only */
     out->overlap = s->overlap;
     out->tp = v[PE_AXIS_TP][slot[PE_AXIS_TP]];
     out->pp = v[PE_AXIS_PP][slot[PE_AXIS_PP]];

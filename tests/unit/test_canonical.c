@@ -96,8 +96,8 @@ static void test_refused(void **state)
     refused("dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1",
             "expected -sp{0|1} at byte 37, found the end of the text");
     refused("dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0 ",
-            "unexpected ' ' at byte 41: after -sp{0|1} only -ep{ep}, -etp{etp}, -fs{n}, -ls{n} "
-            "and -off may follow, in that order");
+            "unexpected ' ' at byte 41: after -sp{0|1} only -ep{ep}, -etp{etp}, -fs{n}, -ls{n}, "
+            "-pl{layout} and -off may follow, in that order");
     refused("dp9007199254740993-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0",
             "dp{dp} at byte 1: 9007199254740993 is above 2^53");
     refused("dp12345678901234567-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0",
@@ -107,7 +107,7 @@ static void test_refused(void **state)
     refused("\rdp8", "expected dp{dp} at byte 1, found '?dp8'");
     refused("dp8-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp0\n\xc3\xa9", /* \? escapes: no trigraph */
             "unexpected '\?\?\?' at byte 40: after -sp{0|1} only -ep{ep}, -etp{etp}, -fs{n}, "
-            "-ls{n} and -off may follow, in that order");
+            "-ls{n}, -pl{layout} and -off may follow, in that order");
     /* sequence parallelism is forced off at tp = 1: no plan has sp1 with tp1 */
     refused("dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp1",
             "sp1 with tp1: sequence parallelism needs tp > 1 (a plan with tp = 1 has it off: "
@@ -122,12 +122,12 @@ static void test_refused(void **state)
             "-etp2 at byte 40 equals tp: etp = tp is the default and is written as no -etp");
     refused("dp8-tp2-pp1-cp1-z0-none-mb1-1f1b-v1-sp1-etp1-ep8",
             "unexpected '-ep8' at byte 45: after -sp{0|1} only -ep{ep}, -etp{etp}, -fs{n}, "
-            "-ls{n} and -off may follow, in that order");
+            "-ls{n}, -pl{layout} and -off may follow, in that order");
     refused("dp8-tp2-pp1-cp1-z0-none-mb1-1f1b-v1-sp1-fs0",
             "-fs{first_stage_layers} at byte 40: 0 is below 1");
     refused("dp8-tp2-pp1-cp1-z0-none-mb1-1f1b-v1-sp1-off-off",
             "unexpected '-off-off' at byte 40: after -sp{0|1} only -ep{ep}, -etp{etp}, -fs{n}, "
-            "-ls{n} and -off may follow, in that order");
+            "-ls{n}, -pl{layout} and -off may follow, in that order");
     refused("dp8-tp2-pp1-cp1-z0-none-mb1-1f1b-v1-sp1-ep",
             "expected -ep{ep} at byte 40, found '-ep'");
 }
