@@ -70,6 +70,7 @@ cluster:
   reserve_gib: 10             #@ cluster.reserve_gib
   host_memory_gib: 2048       #@ cluster.host_memory_gib
   cpu_adam_gparams_s: 4       #@ cluster.cpu_adam_gparams_s
+  cost_per_gpu_hour: 2        #@ cluster.cost_per_gpu_hour
   gpu:
     hbm_gib: 80               #@ cluster.gpu.hbm_gib
     peak_tflops: 989          #@ cluster.gpu.peak_tflops

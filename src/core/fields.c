@@ -229,6 +229,10 @@ static const pe_field cluster_fields[] = {
      "host memory per node, GiB (checked by offload_optimizer when given)"},
     {"cpu_adam_gparams_s", PE_FT_NUMBER, PE_RANGE_RATE, C(cpu_adam_gparams_s), NO, NULL, 0,
      NULL, "4", "CPU Adam rate per node, 10^9 parameters/s (offload_optimizer)"},
+    /* the run's price (S6) */
+    {"cost_per_gpu_hour", PE_FT_NUMBER, PE_RANGE_AMOUNT, C(cost_per_gpu_hour),
+     C(has_cost_per_gpu_hour), NULL, 0, NULL, NULL,
+     "price of one GPU for one hour, in one currency; enables the cost column (S6)"},
 };
 #undef C
 const pe_fieldset pe_fields_cluster = {"cluster", "the machines", cluster_fields,

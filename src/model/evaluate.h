@@ -87,6 +87,10 @@ typedef struct {
     double host_mem_gib;    /* offload: host memory per node (M8), 0 without offload */
     double mem_experts_gib; /* of which expert state (+ FP8 copy) on the memory stage */
     pe_tier tier_ep;
+
+    /* S6: gpu_hours at cluster.cost_per_gpu_hour; has_cost needs tokens and a price */
+    bool has_cost;
+    double cost;
 } pe_result;
 
 /* Scenario-level constants of an MoE model (docs/model.md §14,

@@ -117,6 +117,10 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         .host_mem_gib = pl->offload_optimizer ? w->off.host / PE_GIB : 0.0,
         .mem_experts_gib = moe ? w->moe.mem_experts[ms] / PE_GIB : 0.0,
         .tier_ep = moe ? comm_tier(&w->moe.g_ep) : PE_TIER_NONE,
+        .has_cost = has_days && ctx->scenario->cluster.has_cost_per_gpu_hour,
+        .cost = has_days ? step_cost(step_gpu_hours(ctx->N, days),
+                                     ctx->scenario->cluster.cost_per_gpu_hour) /* S6 */
+                         : 0.0,
     };
 }
 
