@@ -27,6 +27,10 @@ typedef enum {
     COL_EP_COMM_S,       /* EP all-to-all time per step, part of step_time_s (0 dense) */
     COL_MEM_EXPERTS_GIB, /* of which expert state on the memory stage (0 dense) */
     COL_COST,            /* S6: gpu_hours at cluster.cost_per_gpu_hour (empty without) */
+    /* the design a row was evaluated on (sweep design axes, else the scenario's) */
+    COL_NODES, COL_GLOBAL_BATCH, COL_SEQ_LEN,
+    /* the plan keys the v1 columns leave out */
+    COL_EP, COL_ETP, COL_FIRST_STAGE_LAYERS, COL_LAST_STAGE_LAYERS, COL_OFFLOAD_OPTIMIZER,
     COL_COUNT
 } pe_column;
 

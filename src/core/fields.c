@@ -389,6 +389,13 @@ static const pe_field sweep_fields[] = {
      "an even split", "list or value"},
     {"offload_optimizer", PE_FT_BOOL, PE_RANGE_NONE, SW(offload_optimizer), NO, NULL, 0, NULL,
      "false", "list or value"},
+    /* the design: scenario-level keys swept (each in one place: here or its own key) */
+    {"nodes", PE_FT_INT, PE_RANGE_WHOLE, SW(nodes), NO, NULL, 0, NULL, "cluster.nodes",
+     "list or value of cluster.nodes (then not given there)"},
+    {"global_batch", PE_FT_INT, PE_RANGE_WHOLE, SW(global_batch), NO, NULL, 0, NULL,
+     "training.global_batch", "list or value of training.global_batch (then not given there)"},
+    {"seq_len", PE_FT_INT, PE_RANGE_WHOLE, SW(seq_len), NO, NULL, 0, NULL, "model.seq_len",
+     "list or value of model.seq_len (then not given in model:; a preset's is replaced)"},
 };
 #undef SW
 const pe_fieldset pe_fields_sweep = {"sweep", "the cross product of these values",

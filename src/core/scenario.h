@@ -232,6 +232,10 @@ typedef struct {
     pe_axis tp, pp, cp, dp, zero, recompute, micro_batch, schedule, virtual_stages,
         sequence_parallel;
     pe_axis ep, etp, first_stage_layers, last_stage_layers, offload_optimizer;
+    /* design axes (docs/sweeps.md "Sweeping the design"): scenario-level values, each
+     * replacing cluster.nodes, training.global_batch or model.seq_len; the loader
+     * stores the first value in the scenario itself (the design of index 0) */
+    pe_axis nodes, global_batch, seq_len;
     int line, col;
 } pe_sweep;
 

@@ -117,13 +117,31 @@ static pe_status missing(loader *L, const pe_fieldset *set, const yaml_node_t *a
 }
 
 /* Every required key of set that *st did not see (each one an error). */
+/* docs/sweeps.md "Sweeping the design": the scenario keys a sweep key may
+ * give instead (the sweep key of the same name). */
+static const struct {
+    const pe_fieldset *set;
+    const char *key;
+} DESIGN_KEYS[] = {
+    {&pe_fields_cluster, "nodes"}, {&pe_fields_training, "global_batch"}, {&pe_fields_model, "seq_len"}};
+
+/* The sweep's value node of design key `key` of `set`, or NULL. */
+static const yaml_node_t *design_axis_node(const loader *L, const pe_fieldset *set, const char *key)
+{
+    const yaml_node_t *sweep = L->top.value[IDX(pe_fields_scenario, "sweep")];
+    for (size_t i = 0; i < sizeof DESIGN_KEYS / sizeof DESIGN_KEYS[0]; i++)
+        if (DESIGN_KEYS[i].set == set && strcmp(DESIGN_KEYS[i].key, key) == 0)
+            return sweep && sweep->type == YAML_MAPPING_NODE ? y_map_get(L->d, sweep, key) : NULL;
+    return NULL;
+}
+
 static pe_status check_required(loader *L, const pe_fieldset *set, const pe_applied *st,
                                 const yaml_node_t *at, const char *path)
 {
     pe_status status = PE_OK;
     for (size_t i = 0; i < set->count; i++)
         if ((set->fields[i].flags & PE_F_REQUIRED) && set->fields[i].type != PE_FT_MAP &&
-            !st->set[i])
+            !st->set[i] && !design_axis_node(L, set, set->fields[i].key))
             status = worse(status, missing(L, set, at, path, set->fields[i].key, ""));
     return status;
 }
@@ -1040,6 +1058,26 @@ static pe_status load_axis_values(loader *L, const pe_field *f, const yaml_node_
     return st ? st : check_sweep_repeats(L, v, path, ax);
 }
 
+/* A design key (sweep.nodes, …) that the file also gives in its own place
+ * (cluster.nodes, …): one value would silently win, so neither does. */
+static pe_status design_set_twice(loader *L, const yaml_node_t *k, const char *key)
+{
+    static const char *const owners[] = {"cluster", "training", "model"};
+    for (size_t i = 0; i < sizeof DESIGN_KEYS / sizeof DESIGN_KEYS[0]; i++) {
+        if (strcmp(DESIGN_KEYS[i].key, key) != 0)
+            continue;
+        const yaml_node_t *own = L->top.value[IDX(pe_fields_scenario, owners[i])];
+        const yaml_node_t *at = own && own->type == YAML_MAPPING_NODE ? y_map_get(L->d, own, key)
+                                                                      : NULL;
+        if (at)
+            return bad(L, L->d, k,
+                       "sweep.%s and %s.%s (line %d) both set %s; give it in one place: a list "
+                       "in sweep.%s, or one value in %s.%s",
+                       key, owners[i], key, y_line(at), key, key, owners[i], key);
+    }
+    return PE_OK;
+}
+
 /* One key of sweep: a list, a single value or auto. */
 static pe_status load_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
@@ -1052,6 +1090,9 @@ static pe_status load_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v
     ax->present = true;
     ax->line = y_line(v);
     ax->col = y_col(v);
+    pe_status twice = design_set_twice(L, k, f->key);
+    if (twice)
+        return twice;
     if (v->type == YAML_MAPPING_NODE)
         return bad(L, L->d, v, "%s: expected a list or a single value, got a mapping", path);
     if (y_is_plain_word(v, "auto")) {
@@ -1089,6 +1130,41 @@ static pe_status check_interleaved(loader *L, const yaml_node_t *node)
     return PE_OK;
 }
 
+/* The design axes' first values are the scenario's own (the design of
+ * index 0: validate's facts, explain, html); every nodes value is checked
+ * as cluster.nodes is (N within 2^53, a network between nodes). */
+static pe_status check_design_nodes(loader *L, const yaml_node_t *node)
+{
+    pe_scenario *s = L->s;
+    const pe_sweep *sw = &s->sweep;
+    if (sw->global_batch.present)
+        s->training.global_batch = sw->global_batch.values[0];
+    if (sw->seq_len.present)
+        s->model.seq_len = sw->seq_len.values[0];
+    if (!sw->nodes.present)
+        return PE_OK;
+    s->cluster.nodes = sw->nodes.values[0];
+    const yaml_node_t *list = y_map_get(L->d, node, "nodes");
+    pe_status st = PE_OK;
+    for (size_t i = 0; i < sw->nodes.count && L->cluster_ok; i++) {
+        const int64_t n = sw->nodes.values[i], G = s->cluster.gpus_per_node;
+        const yaml_node_t *at =
+            list->type == YAML_SEQUENCE_NODE ? ydoc_node(L->d, list->data.sequence.items.start[i])
+                                             : list;
+        if (n > PE_INT_MAX / G)
+            st = worse(st, bad(L, L->d, at,
+                               "sweep.nodes * cluster.gpus_per_node must be at most 2^53, got "
+                               "%lld * %lld",
+                               (long long)n, (long long)G));
+        else if (n > 1 && !s->cluster.inter_node.present)
+            st = worse(st, bad(L, L->d, at,
+                               "sweep.nodes: %lld nodes need cluster.inter_node (the network "
+                               "between nodes)",
+                               (long long)n));
+    }
+    return st;
+}
+
 static pe_status load_sweep(loader *L, const yaml_node_t *node)
 {
     pe_sweep *sw = &L->s->sweep;
@@ -1103,6 +1179,7 @@ static pe_status load_sweep(loader *L, const yaml_node_t *node)
         st = worse(st, load_axis(L, ydoc_node(L->d, pr->key), ydoc_node(L->d, pr->value)));
     if (!sw->dp.present)
         st = worse(st, missing(L, &pe_fields_sweep, node, "sweep", "dp", ""));
+    st = st ? st : check_design_nodes(L, node);
     return st ? st : check_interleaved(L, node);
 }
 
