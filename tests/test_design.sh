@@ -67,6 +67,12 @@ EOF
 done
 check "each of the 6 designs' rows == its own scenario's rows ($same of 6)" '[ $same -eq 6 ]'
 
+# sweep.gpus is sweep.nodes times gpus_per_node: the same report
+sed -e 's/^  nodes: \[16, 32, 64\]/  gpus: [128, 256, 512]/' "$work/design.yaml" >"$work/gpus.yaml"
+"$planeval" run --quiet -o "$work/gpus" "$work/gpus.yaml"; rc=$?
+check "sweep.gpus [128, 256, 512] == sweep.nodes [16, 32, 64], byte for byte (exit $rc)" \
+    '[ $rc -eq 0 ] && cmp -s "$work/gpus/design.csv" "$report"'
+
 # cost (S6): gpu_hours at h100-node's list price, 2.00 a GPU-hour
 bad_cost=$(python3 - "$report" <<'EOF'
 import csv, sys

@@ -188,6 +188,8 @@ sweep:
   seq_len: [1024, 2048]       #@ sweep.seq_len
   dp: auto
 EOF
+sed -e 's/^name: .*/name: finite-gpus/' -e 's/^  nodes: .*/  gpus: [8, 16]                #@ sweep.gpus/' \
+    "$work/base/design.yaml" >"$work/base/gpus.yaml"
 cat >"$work/base/moe.yaml" <<'EOF'
 schema: planeval/v1
 name: finite-moe
@@ -246,7 +248,7 @@ answers:
   q2: 20
 EOF
 
-for f in dense moe design; do
+for f in dense moe design gpus; do
     "$planeval" run --quiet -o "$work/base/out" "$work/base/$f.yaml" 2>"$work/err"; rc=$?
     check "the $f scenario runs as written (got $rc: $(head -c 300 "$work/err"))" '[ $rc -eq 0 ]'
 done
@@ -288,7 +290,7 @@ mkdir -p "$work/schema"
 while read -r sec key kind lo hi zero text; do
     mark="#@ $sec.$key"
     base=
-    for f in dense moe design; do
+    for f in dense moe design gpus; do
         if grep -qF -- "$mark" "$work/base/$f.yaml"; then base=$f; fi
     done
     if [ -z "$base" ]; then

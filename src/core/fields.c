@@ -392,6 +392,8 @@ static const pe_field sweep_fields[] = {
     /* the design: scenario-level keys swept (each in one place: here or its own key) */
     {"nodes", PE_FT_INT, PE_RANGE_WHOLE, SW(nodes), NO, NULL, 0, NULL, "cluster.nodes",
      "list or value of cluster.nodes (then not given there)"},
+    {"gpus", PE_FT_INT, PE_RANGE_WHOLE, SW(gpus), NO, NULL, 0, NULL, "cluster.nodes",
+     "list or value of the GPUs in all (each a multiple of gpus_per_node), instead of nodes"},
     {"global_batch", PE_FT_INT, PE_RANGE_WHOLE, SW(global_batch), NO, NULL, 0, NULL,
      "training.global_batch", "list or value of training.global_batch (then not given there)"},
     {"seq_len", PE_FT_INT, PE_RANGE_WHOLE, SW(seq_len), NO, NULL, 0, NULL, "model.seq_len",

@@ -236,6 +236,7 @@ typedef struct {
      * replacing cluster.nodes, training.global_batch or model.seq_len; the loader
      * stores the first value in the scenario itself (the design of index 0) */
     pe_axis nodes, global_batch, seq_len;
+    pe_axis gpus; /* total GPUs, instead of nodes: the loader turns it into nodes (N/G) */
     int line, col;
 } pe_sweep;
 

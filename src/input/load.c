@@ -129,9 +129,13 @@ static const struct {
 static const yaml_node_t *design_axis_node(const loader *L, const pe_fieldset *set, const char *key)
 {
     const yaml_node_t *sweep = L->top.value[IDX(pe_fields_scenario, "sweep")];
+    if (!sweep || sweep->type != YAML_MAPPING_NODE)
+        return NULL;
     for (size_t i = 0; i < sizeof DESIGN_KEYS / sizeof DESIGN_KEYS[0]; i++)
-        if (DESIGN_KEYS[i].set == set && strcmp(DESIGN_KEYS[i].key, key) == 0)
-            return sweep && sweep->type == YAML_MAPPING_NODE ? y_map_get(L->d, sweep, key) : NULL;
+        if (DESIGN_KEYS[i].set == set && strcmp(DESIGN_KEYS[i].key, key) == 0) {
+            const yaml_node_t *n = y_map_get(L->d, sweep, key);
+            return n || i > 0 ? n : y_map_get(L->d, sweep, "gpus"); /* nodes, or gpus */
+        }
     return NULL;
 }
 
@@ -1063,6 +1067,11 @@ static pe_status load_axis_values(loader *L, const pe_field *f, const yaml_node_
 static pe_status design_set_twice(loader *L, const yaml_node_t *k, const char *key)
 {
     static const char *const owners[] = {"cluster", "training", "model"};
+    if (strcmp(key, "gpus") == 0 && y_map_get(L->d, L->top.value[IDX(pe_fields_scenario, "sweep")],
+                                              "nodes"))
+        return bad(L, L->d, k, "sweep.gpus and sweep.nodes both size the cluster; give one");
+    if (strcmp(key, "gpus") == 0)
+        key = "nodes"; /* gpus stands for cluster.nodes */
     for (size_t i = 0; i < sizeof DESIGN_KEYS / sizeof DESIGN_KEYS[0]; i++) {
         if (strcmp(DESIGN_KEYS[i].key, key) != 0)
             continue;
@@ -1073,7 +1082,7 @@ static pe_status design_set_twice(loader *L, const yaml_node_t *k, const char *k
             return bad(L, L->d, k,
                        "sweep.%s and %s.%s (line %d) both set %s; give it in one place: a list "
                        "in sweep.%s, or one value in %s.%s",
-                       key, owners[i], key, y_line(at), key, key, owners[i], key);
+                       y_text(k), owners[i], key, y_line(at), key, y_text(k), owners[i], key);
     }
     return PE_OK;
 }
@@ -1130,6 +1139,34 @@ static pe_status check_interleaved(loader *L, const yaml_node_t *node)
     return PE_OK;
 }
 
+/* sweep.gpus: the cluster sized by its GPUs in all, each a whole number of
+ * nodes (N = nodes·G), so it becomes sweep.nodes. */
+static pe_status design_gpus_as_nodes(loader *L, const yaml_node_t *node)
+{
+    pe_sweep *sw = &L->s->sweep;
+    if (!sw->gpus.present)
+        return PE_OK;
+    const int64_t G = L->s->cluster.gpus_per_node;
+    const yaml_node_t *list = y_map_get(L->d, node, "gpus");
+    pe_status st = PE_OK;
+    for (size_t i = 0; i < sw->gpus.count; i++)
+        if (sw->gpus.values[i] % G != 0)
+            st = worse(st, bad(L, L->d,
+                               list->type == YAML_SEQUENCE_NODE
+                                   ? ydoc_node(L->d, list->data.sequence.items.start[i])
+                                   : list,
+                               "sweep.gpus: %lld GPUs are not whole nodes of %lld "
+                               "(cluster.gpus_per_node)",
+                               (long long)sw->gpus.values[i], (long long)G));
+    if (st != PE_OK)
+        return st;
+    sw->nodes = sw->gpus; /* the values move: gpus keeps none */
+    sw->gpus = (pe_axis){.present = true, .line = sw->nodes.line, .col = sw->nodes.col};
+    for (size_t i = 0; i < sw->nodes.count; i++)
+        sw->nodes.values[i] /= G;
+    return PE_OK;
+}
+
 /* The design axes' first values are the scenario's own (the design of
  * index 0: validate's facts, explain, html); every nodes value is checked
  * as cluster.nodes is (N within 2^53, a network between nodes). */
@@ -1141,11 +1178,11 @@ static pe_status check_design_nodes(loader *L, const yaml_node_t *node)
         s->training.global_batch = sw->global_batch.values[0];
     if (sw->seq_len.present)
         s->model.seq_len = sw->seq_len.values[0];
-    if (!sw->nodes.present)
-        return PE_OK;
+    pe_status st = L->cluster_ok ? design_gpus_as_nodes(L, node) : PE_OK;
+    if (!sw->nodes.present || st != PE_OK)
+        return st;
     s->cluster.nodes = sw->nodes.values[0];
-    const yaml_node_t *list = y_map_get(L->d, node, "nodes");
-    pe_status st = PE_OK;
+    const yaml_node_t *list = y_map_get(L->d, node, sw->gpus.present ? "gpus" : "nodes");
     for (size_t i = 0; i < sw->nodes.count && L->cluster_ok; i++) {
         const int64_t n = sw->nodes.values[i], G = s->cluster.gpus_per_node;
         const yaml_node_t *at =
