@@ -70,6 +70,7 @@ cluster:
   reserve_gib: 10             #@ cluster.reserve_gib
   host_memory_gib: 2048       #@ cluster.host_memory_gib
   cpu_adam_gparams_s: 4       #@ cluster.cpu_adam_gparams_s
+  cost_per_gpu_hour: 2        #@ cluster.cost_per_gpu_hour
   gpu:
     hbm_gib: 80               #@ cluster.gpu.hbm_gib
     peak_tflops: 989          #@ cluster.gpu.peak_tflops
@@ -182,6 +183,26 @@ questions:
     column: mem_total_gib
     abs_tol: 1                #@ questions[].abs_tol
 EOF
+# the design axes (docs/sweeps.md "Sweeping the design"): their keys are not
+# given in cluster, training or model
+cat >"$work/base/design.yaml" <<'EOF'
+schema: planeval/v1
+name: finite-design
+model: { layers: 8, hidden: 1024, heads: 16, vocab: 32000 }
+cluster:
+  gpus_per_node: 8
+  gpu: { hbm_gib: 80, peak_tflops: 989, hbm_tb_s: 3.35, flops_efficiency: 0.5 }
+  intra_node: { topology: switch, bandwidth_gb_s: 450, latency_us: 2 }
+  inter_node: { nic_gb_s: 50, latency_us: 5 }
+training: { tokens: 1e12 }
+sweep:
+  nodes: [1, 2]               #@ sweep.nodes
+  global_batch: [32]          #@ sweep.global_batch
+  seq_len: [1024, 2048]       #@ sweep.seq_len
+  dp: auto
+EOF
+sed -e 's/^name: .*/name: finite-gpus/' -e 's/^  nodes: .*/  gpus: [8, 16]                #@ sweep.gpus/' \
+    "$work/base/design.yaml" >"$work/base/gpus.yaml"
 cat >"$work/base/moe.yaml" <<'EOF'
 schema: planeval/v1
 name: finite-moe
@@ -240,7 +261,7 @@ answers:
   q2: 20
 EOF
 
-for f in dense moe; do
+for f in dense moe design gpus; do
     "$planeval" run --quiet -o "$work/base/out" "$work/base/$f.yaml" 2>"$work/err"; rc=$?
     check "the $f scenario runs as written (got $rc: $(head -c 300 "$work/err"))" '[ $rc -eq 0 ]'
 done
@@ -282,7 +303,7 @@ mkdir -p "$work/schema"
 while read -r sec key kind lo hi zero text; do
     mark="#@ $sec.$key"
     base=
-    for f in dense moe; do
+    for f in dense moe design gpus; do
         if grep -qF -- "$mark" "$work/base/$f.yaml"; then base=$f; fi
     done
     if [ -z "$base" ]; then

@@ -158,7 +158,8 @@ void expect_check(const pe_scenario *s, const pe_plan_space *space, const pe_eva
             }
             pe_plan plan;
             plans_at(space, row->index, &plan);
-            report_format_cell(ctx, s->name, (long long)rank, &plan, row,
+            report_format_cell(plans_ctx(space, row->index, ctx), s->name, (long long)rank, &plan,
+                               row,
                                (pe_column)columns_find(c->column), cell, sizeof cell);
             o.ok = expect_cell_matches(c, cell, why, sizeof why);
             if (sink->interval)

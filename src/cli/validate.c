@@ -3,16 +3,48 @@
  * exists to print: it goes to stdout (a script reads the counts there);
  * errors go to stderr. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/commands.h"
 #include "input/load.h"
 #include "sweep/plans.h"
+#include "sweep/runner.h"
 
 static int worst(int a, int b) { return a > b ? a : b; }
 
 /* What a run of the file would evaluate: explicit plans, and a sweep's
  * combinations and how many of them are plans (plans.h; no evaluation),
  * so a user can size a run before starting it. */
+/* docs/sweeps.md "Sweeping the design": the plans of each value of each
+ * design axis, a design (one block of indices) at a time. */
+static void print_design_axes(const pe_plan_space *space)
+{
+    static const char *const names[PE_DESIGN_AXES] = {"nodes", "global_batch", "seq_len"};
+    const uint64_t block = space->stride[PE_DESIGN_AXES - 1];
+    uint64_t *plans = calloc(space->design_count, sizeof *plans);
+    if (!plans)
+        return;
+    for (uint64_t d = 0; d < space->design_count; d++) {
+        const uint64_t first = space->explicit_count + d * block;
+        plans[d] = runner_count_plans(space, first, first + block);
+    }
+    for (int a = 0; a < PE_DESIGN_AXES; a++) {
+        if (space->slots[a] < 2)
+            continue;
+        printf("  sweep.%s:", names[a]);
+        for (uint64_t v = 0; v < space->slots[a]; v++) {
+            uint64_t n = 0;
+            for (uint64_t d = 0; d < space->design_count; d++)
+                if (d / space->design_stride[a] % space->slots[a] == v)
+                    n += plans[d];
+            printf("%s %lld: %llu plans", v ? "," : "", (long long)space->values[a][v],
+                   (unsigned long long)n);
+        }
+        printf("\n");
+    }
+    free(plans);
+}
+
 static pe_status print_size(const char *path, const pe_scenario *s, pe_error *err)
 {
     if (!s->sweep.present) {
@@ -35,6 +67,8 @@ static pe_status print_size(const char *path, const pe_scenario *s, pe_error *er
            "skipped)\n",
            path, s->name, s->plan_count, (unsigned long long)space.sweep_count,
            (unsigned long long)plans, (unsigned long long)(space.sweep_count - plans));
+    if (space.designs)
+        print_design_axes(&space);
     plans_free(&space);
     return PE_OK;
 }

@@ -61,6 +61,15 @@ const pe_column_info pe_columns[COL_COUNT] = {
     {"mem_peak_gib", PE_COL_NUMBER},
     {"mem_reserved_gib", PE_COL_NUMBER},
     {"mem_peak_phase", PE_COL_TEXT},
+    {"cost", PE_COL_NUMBER},
+    {"nodes", PE_COL_INT},
+    {"global_batch", PE_COL_INT},
+    {"seq_len", PE_COL_INT},
+    {"ep", PE_COL_INT},
+    {"etp", PE_COL_INT},
+    {"first_stage_layers", PE_COL_INT},
+    {"last_stage_layers", PE_COL_INT},
+    {"offload_optimizer", PE_COL_BOOL},
 };
 
 int columns_find(const char *name)

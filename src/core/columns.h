@@ -31,6 +31,11 @@ typedef enum {
     COL_MEM_PEAK_GIB,     /* M9 peak allocated (textbook: M5 − R) */
     COL_MEM_RESERVED_GIB, /* M13 caching-allocator reserved (textbook: M5) */
     COL_MEM_PEAK_PHASE,   /* M9 the peak's phase (textbook: sum) */
+    COL_COST,            /* S7: gpu_hours at cluster.cost_per_gpu_hour (empty without) */
+    /* the design a row was evaluated on (sweep design axes, else the scenario's) */
+    COL_NODES, COL_GLOBAL_BATCH, COL_SEQ_LEN,
+    /* the plan keys the v1 columns leave out */
+    COL_EP, COL_ETP, COL_FIRST_STAGE_LAYERS, COL_LAST_STAGE_LAYERS, COL_OFFLOAD_OPTIMIZER,
     COL_COUNT
 } pe_column;
 

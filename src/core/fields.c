@@ -248,6 +248,10 @@ static const pe_field cluster_fields[] = {
      "host memory per node, GiB (checked by offload_optimizer when given)"},
     {"cpu_adam_gparams_s", PE_FT_NUMBER, PE_RANGE_RATE, C(cpu_adam_gparams_s), NO, NULL, 0,
      NULL, "4", "CPU Adam rate per node, 10^9 parameters/s (offload_optimizer)"},
+    /* the run's price (S7) */
+    {"cost_per_gpu_hour", PE_FT_NUMBER, PE_RANGE_AMOUNT, C(cost_per_gpu_hour),
+     C(has_cost_per_gpu_hour), NULL, 0, NULL, NULL,
+     "price of one GPU for one hour, in one currency; enables the cost column (S7)"},
 };
 #undef C
 const pe_fieldset pe_fields_cluster = {"cluster", "the machines", cluster_fields,
@@ -444,6 +448,15 @@ static const pe_field sweep_fields[] = {
      "an even split", "list or value"},
     {"offload_optimizer", PE_FT_BOOL, PE_RANGE_NONE, SW(offload_optimizer), NO, NULL, 0, NULL,
      "false", "list or value"},
+    /* the design: scenario-level keys swept (each in one place: here or its own key) */
+    {"nodes", PE_FT_INT, PE_RANGE_WHOLE, SW(nodes), NO, NULL, 0, NULL, "cluster.nodes",
+     "list or value of cluster.nodes (then not given there)"},
+    {"gpus", PE_FT_INT, PE_RANGE_WHOLE, SW(gpus), NO, NULL, 0, NULL, "cluster.nodes",
+     "list or value of the GPUs in all (each a multiple of gpus_per_node), instead of nodes"},
+    {"global_batch", PE_FT_INT, PE_RANGE_WHOLE, SW(global_batch), NO, NULL, 0, NULL,
+     "training.global_batch", "list or value of training.global_batch (then not given there)"},
+    {"seq_len", PE_FT_INT, PE_RANGE_WHOLE, SW(seq_len), NO, NULL, 0, NULL, "model.seq_len",
+     "list or value of model.seq_len (then not given in model:; a preset's is replaced)"},
 };
 #undef SW
 const pe_fieldset pe_fields_sweep = {"sweep", "the cross product of these values",

@@ -120,7 +120,8 @@ void scenario_free(pe_scenario *s)
                        &s->sweep.micro_batch, &s->sweep.schedule, &s->sweep.virtual_stages,
                        &s->sweep.sequence_parallel, &s->sweep.ep, &s->sweep.etp,
                        &s->sweep.first_stage_layers, &s->sweep.last_stage_layers,
-                       &s->sweep.offload_optimizer};
+                       &s->sweep.offload_optimizer, &s->sweep.nodes, &s->sweep.gpus,
+                       &s->sweep.global_batch, &s->sweep.seq_len};
     for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
         axis_free(axes[i]);
     for (size_t i = 0; i < s->expect_count; i++) {

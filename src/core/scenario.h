@@ -172,6 +172,8 @@ typedef struct {
     bool has_host_memory_gib;
     double host_memory_gib;    /* H_host per node (offload_optimizer) */
     double cpu_adam_gparams_s; /* R_cpu: CPU Adam 10^9 parameters/s per node */
+    bool has_cost_per_gpu_hour;
+    double cost_per_gpu_hour;  /* S7: price of one GPU for an hour, one currency */
 } pe_cluster;
 
 typedef struct {
@@ -270,6 +272,11 @@ typedef struct {
     pe_axis tp, pp, cp, dp, zero, recompute, micro_batch, schedule, virtual_stages,
         sequence_parallel;
     pe_axis ep, etp, first_stage_layers, last_stage_layers, offload_optimizer;
+    /* design axes (docs/sweeps.md "Sweeping the design"): scenario-level values, each
+     * replacing cluster.nodes, training.global_batch or model.seq_len; the loader
+     * stores the first value in the scenario itself (the design of index 0) */
+    pe_axis nodes, global_batch, seq_len;
+    pe_axis gpus; /* total GPUs, instead of nodes: the loader turns it into nodes (N/G) */
     int line, col;
 } pe_sweep;
 

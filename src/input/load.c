@@ -119,13 +119,35 @@ static pe_status missing(loader *L, const pe_fieldset *set, const yaml_node_t *a
 }
 
 /* Every required key of set that *st did not see (each one an error). */
+/* docs/sweeps.md "Sweeping the design": the scenario keys a sweep key may
+ * give instead (the sweep key of the same name). */
+static const struct {
+    const pe_fieldset *set;
+    const char *key;
+} DESIGN_KEYS[] = {
+    {&pe_fields_cluster, "nodes"}, {&pe_fields_training, "global_batch"}, {&pe_fields_model, "seq_len"}};
+
+/* The sweep's value node of design key `key` of `set`, or NULL. */
+static const yaml_node_t *design_axis_node(const loader *L, const pe_fieldset *set, const char *key)
+{
+    const yaml_node_t *sweep = L->top.value[IDX(pe_fields_scenario, "sweep")];
+    if (!sweep || sweep->type != YAML_MAPPING_NODE)
+        return NULL;
+    for (size_t i = 0; i < sizeof DESIGN_KEYS / sizeof DESIGN_KEYS[0]; i++)
+        if (DESIGN_KEYS[i].set == set && strcmp(DESIGN_KEYS[i].key, key) == 0) {
+            const yaml_node_t *n = y_map_get(L->d, sweep, key);
+            return n || i > 0 ? n : y_map_get(L->d, sweep, "gpus"); /* nodes, or gpus */
+        }
+    return NULL;
+}
+
 static pe_status check_required(loader *L, const pe_fieldset *set, const pe_applied *st,
                                 const yaml_node_t *at, const char *path)
 {
     pe_status status = PE_OK;
     for (size_t i = 0; i < set->count; i++)
         if ((set->fields[i].flags & PE_F_REQUIRED) && set->fields[i].type != PE_FT_MAP &&
-            !st->set[i])
+            !st->set[i] && !design_axis_node(L, set, set->fields[i].key))
             status = worse(status, missing(L, set, at, path, set->fields[i].key, ""));
     return status;
 }
@@ -1119,6 +1141,31 @@ static pe_status load_axis_values(loader *L, const pe_field *f, const yaml_node_
     return st ? st : check_sweep_repeats(L, v, path, ax);
 }
 
+/* A design key (sweep.nodes, …) that the file also gives in its own place
+ * (cluster.nodes, …): one value would silently win, so neither does. */
+static pe_status design_set_twice(loader *L, const yaml_node_t *k, const char *key)
+{
+    static const char *const owners[] = {"cluster", "training", "model"};
+    if (strcmp(key, "gpus") == 0 && y_map_get(L->d, L->top.value[IDX(pe_fields_scenario, "sweep")],
+                                              "nodes"))
+        return bad(L, L->d, k, "sweep.gpus and sweep.nodes both size the cluster; give one");
+    if (strcmp(key, "gpus") == 0)
+        key = "nodes"; /* gpus stands for cluster.nodes */
+    for (size_t i = 0; i < sizeof DESIGN_KEYS / sizeof DESIGN_KEYS[0]; i++) {
+        if (strcmp(DESIGN_KEYS[i].key, key) != 0)
+            continue;
+        const yaml_node_t *own = L->top.value[IDX(pe_fields_scenario, owners[i])];
+        const yaml_node_t *at = own && own->type == YAML_MAPPING_NODE ? y_map_get(L->d, own, key)
+                                                                      : NULL;
+        if (at)
+            return bad(L, L->d, k,
+                       "sweep.%s and %s.%s (line %d) both set %s; give it in one place: a list "
+                       "in sweep.%s, or one value in %s.%s",
+                       y_text(k), owners[i], key, y_line(at), key, y_text(k), owners[i], key);
+    }
+    return PE_OK;
+}
+
 /* One key of sweep: a list, a single value or auto. */
 static pe_status load_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
@@ -1131,6 +1178,9 @@ static pe_status load_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v
     ax->present = true;
     ax->line = y_line(v);
     ax->col = y_col(v);
+    pe_status twice = design_set_twice(L, k, f->key);
+    if (twice)
+        return twice;
     if (v->type == YAML_MAPPING_NODE)
         return bad(L, L->d, v, "%s: expected a list or a single value, got a mapping", path);
     if (y_is_plain_word(v, "auto")) {
@@ -1168,6 +1218,69 @@ static pe_status check_interleaved(loader *L, const yaml_node_t *node)
     return PE_OK;
 }
 
+/* sweep.gpus: the cluster sized by its GPUs in all, each a whole number of
+ * nodes (N = nodes·G), so it becomes sweep.nodes. */
+static pe_status design_gpus_as_nodes(loader *L, const yaml_node_t *node)
+{
+    pe_sweep *sw = &L->s->sweep;
+    if (!sw->gpus.present)
+        return PE_OK;
+    const int64_t G = L->s->cluster.gpus_per_node;
+    const yaml_node_t *list = y_map_get(L->d, node, "gpus");
+    pe_status st = PE_OK;
+    for (size_t i = 0; i < sw->gpus.count; i++)
+        if (sw->gpus.values[i] % G != 0)
+            st = worse(st, bad(L, L->d,
+                               list->type == YAML_SEQUENCE_NODE
+                                   ? ydoc_node(L->d, list->data.sequence.items.start[i])
+                                   : list,
+                               "sweep.gpus: %lld GPUs are not whole nodes of %lld "
+                               "(cluster.gpus_per_node)",
+                               (long long)sw->gpus.values[i], (long long)G));
+    if (st != PE_OK)
+        return st;
+    sw->nodes = sw->gpus; /* the values move: gpus keeps none */
+    sw->gpus = (pe_axis){.present = true, .line = sw->nodes.line, .col = sw->nodes.col};
+    for (size_t i = 0; i < sw->nodes.count; i++)
+        sw->nodes.values[i] /= G;
+    return PE_OK;
+}
+
+/* The design axes' first values are the scenario's own (the design of
+ * index 0: validate's facts, explain, html); every nodes value is checked
+ * as cluster.nodes is (N within 2^53, a network between nodes). */
+static pe_status check_design_nodes(loader *L, const yaml_node_t *node)
+{
+    pe_scenario *s = L->s;
+    const pe_sweep *sw = &s->sweep;
+    if (sw->global_batch.present)
+        s->training.global_batch = sw->global_batch.values[0];
+    if (sw->seq_len.present)
+        s->model.seq_len = sw->seq_len.values[0];
+    pe_status st = L->cluster_ok ? design_gpus_as_nodes(L, node) : PE_OK;
+    if (!sw->nodes.present || st != PE_OK)
+        return st;
+    s->cluster.nodes = sw->nodes.values[0];
+    const yaml_node_t *list = y_map_get(L->d, node, sw->gpus.present ? "gpus" : "nodes");
+    for (size_t i = 0; i < sw->nodes.count && L->cluster_ok; i++) {
+        const int64_t n = sw->nodes.values[i], G = s->cluster.gpus_per_node;
+        const yaml_node_t *at =
+            list->type == YAML_SEQUENCE_NODE ? ydoc_node(L->d, list->data.sequence.items.start[i])
+                                             : list;
+        if (n > PE_INT_MAX / G)
+            st = worse(st, bad(L, L->d, at,
+                               "sweep.nodes * cluster.gpus_per_node must be at most 2^53, got "
+                               "%lld * %lld",
+                               (long long)n, (long long)G));
+        else if (n > 1 && !s->cluster.inter_node.present)
+            st = worse(st, bad(L, L->d, at,
+                               "sweep.nodes: %lld nodes need cluster.inter_node (the network "
+                               "between nodes)",
+                               (long long)n));
+    }
+    return st;
+}
+
 static pe_status load_sweep(loader *L, const yaml_node_t *node)
 {
     pe_sweep *sw = &L->s->sweep;
@@ -1182,6 +1295,7 @@ static pe_status load_sweep(loader *L, const yaml_node_t *node)
         st = worse(st, load_axis(L, ydoc_node(L->d, pr->key), ydoc_node(L->d, pr->value)));
     if (!sw->dp.present)
         st = worse(st, missing(L, &pe_fields_sweep, node, "sweep", "dp", ""));
+    st = st ? st : check_design_nodes(L, node);
     return st ? st : check_interleaved(L, node);
 }
 

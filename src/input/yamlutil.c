@@ -1188,10 +1188,29 @@ pe_status y_get_text(const pe_ydoc *d, const yaml_node_t *n, const char *path, c
     return PE_OK;
 }
 
+/* A list given for a scenario key a sweep can vary (docs/sweeps.md
+ * "Sweeping the design"): say where a list of values goes. */
+static pe_status list_for_design_key(const pe_ydoc *d, const yaml_node_t *n, const char *path,
+                                     pe_error *err)
+{
+    static const char *const keys[][2] = {
+        {"cluster.nodes", "nodes"}, {"training.global_batch", "global_batch"},
+        {"model.seq_len", "seq_len"}};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(path, keys[i][0]) == 0)
+            return y_fail(err, d, n,
+                          "%s: expected an integer, got a list (to compare several values, "
+                          "list them as sweep.%s and leave %s out)",
+                          path, keys[i][1], path);
+    return PE_OK;
+}
+
 pe_status y_get_field(const pe_ydoc *d, const yaml_node_t *n, const char *path,
                       const pe_field *f, int64_t *ival, double *dval, pe_error *err)
 {
     pe_status st = PE_OK;
+    if (n->type == YAML_SEQUENCE_NODE && (st = list_for_design_key(d, n, path, err)) != PE_OK)
+        return st;
     switch (f->type) {
     case PE_FT_INT: return y_get_int(d, n, path, f->range, ival, err);
     case PE_FT_NUMBER: return y_get_number(d, n, path, f->range, dval, err);

@@ -97,6 +97,9 @@ typedef struct {
     double mem_peak_gib;     /* the largest phase's allocated bytes, memory stage */
     double mem_reserved_gib; /* what the caching allocator holds at that peak */
     int mem_peak_phase;      /* pe_mem_phase */
+    /* S7: gpu_hours at cluster.cost_per_gpu_hour; has_cost needs tokens and a price */
+    bool has_cost;
+    double cost;
 } pe_result;
 
 /* Where S6's δ−, δ+ came from (docs/model.md §12 "Prediction intervals"). */

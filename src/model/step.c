@@ -37,3 +37,4 @@ void step_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         ctx->interval_above = PE_INTERVAL_DEFAULT_ABOVE;
     }
 }
+extern inline double step_cost(double gpu_hours, double cost_per_gpu_hour);

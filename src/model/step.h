@@ -84,5 +84,13 @@ inline double step_interval_hi(double step_s, double above) { return step_s * (1
  * never fitted to (docs/validation.md). */
 #define PE_INTERVAL_DEFAULT_BELOW (1.0 / 3.0)
 #define PE_INTERVAL_DEFAULT_ABOVE 0.5
+/* S7 cost = gpu_hours · cost_per_gpu_hour: the run's rental price (a GPU-hour's list
+ * price, cluster.cost_per_gpu_hour), only with training.tokens and a price */
+#define PE_TEXT_S7 \
+    {"S7", "cost", "gpu_hours · cost_per_gpu_hour", "currency", "gpu_hours (S5) at a list price"}
+inline double step_cost(double gpu_hours, double cost_per_gpu_hour)
+{
+    return gpu_hours * cost_per_gpu_hour;
+}
 
 #endif

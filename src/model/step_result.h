@@ -131,6 +131,10 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         .mem_peak_gib = peak / PE_GIB,                                  /* M9 */
         .mem_reserved_gib = phases ? w->reserved[ms] / PE_GIB : mem_gib, /* M13 */
         .mem_peak_phase = phases ? w->peak_phase[ms] : PE_PHASE_SUM,
+        .has_cost = has_days && ctx->scenario->cluster.has_cost_per_gpu_hour,
+        .cost = has_days ? step_cost(step_gpu_hours(ctx->N, days),
+                                     ctx->scenario->cluster.cost_per_gpu_hour) /* S7 */
+                         : 0.0,
     };
 }
 

@@ -394,6 +394,14 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
     case COL_MEM_PEAK_PHASE: return copy_text(buf, size, pe_mem_phase_name(r->mem_peak_phase));
     case COL_INTERVENTIONS: return fmt_int(buf, size, r->interventions);
     case COL_LINKS: format_links(r, buf, size); return (int)strlen(buf);
+    case COL_NODES: return fmt_int(buf, size, ctx->scenario->cluster.nodes); /* the design's */
+    case COL_GLOBAL_BATCH: return fmt_int(buf, size, ctx->scenario->training.global_batch);
+    case COL_SEQ_LEN: return fmt_int(buf, size, ctx->scenario->model.seq_len);
+    case COL_EP: return fmt_int(buf, size, p->ep);
+    case COL_ETP: return fmt_int(buf, size, p->etp);
+    case COL_FIRST_STAGE_LAYERS: return fmt_int(buf, size, p->first_stage_layers); /* 0: even */
+    case COL_LAST_STAGE_LAYERS: return fmt_int(buf, size, p->last_stage_layers);
+    case COL_OFFLOAD_OPTIMIZER: return copy_text(buf, size, p->offload_optimizer ? "true" : "false");
     default: /* a figure (report_read.h), empty where it does not apply */
         if (!report_column_value(r, p, col, &num))
             return 0;

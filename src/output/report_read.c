@@ -67,6 +67,11 @@ bool report_column_value(const pe_result *r, const pe_plan *p, pe_column col, do
         break;
     case COL_MEM_PEAK_GIB: v = r->mem_peak_gib; break;
     case COL_MEM_RESERVED_GIB: v = r->mem_reserved_gib; break;
+    case COL_COST: /* S7: empty without training.tokens or a price */
+        if (!r->has_cost)
+            return false;
+        v = r->cost;
+        break;
     default: return false; /* rank, text and boolean columns */
     }
     *out = v;

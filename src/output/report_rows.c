@@ -50,7 +50,8 @@ static void *format_rows(void *arg)
         pe_plan plan;
         plans_at(j->space, j->rr->rows[i].index, &plan);
         pe_line line = {j->text + j->len, j->cap - j->len, 0, false, j->digits, false, 0};
-        if (!report_format_row(j->ctx, j->space->scenario->name, (long long)i + 1, &plan,
+        if (!report_format_row(plans_ctx(j->space, j->rr->rows[i].index, j->ctx),
+                               j->space->scenario->name, (long long)i + 1, &plan,
                                &j->rr->rows[i], &line))
             j->failed = true;
         if (line.nonfinite && !j->nonfinite) {

@@ -30,6 +30,7 @@ const char *plans_skip_name(pe_skip k)
         "schedule applies to pp > 1 only",
         "ep and etp apply to MoE models only",
         "ep auto: ep*etp does not divide tp*cp*dp or fit the node (V10, V14)",
+        "auto: fewer candidates on this design (nodes, seq_len)",
     };
     return (unsigned)k < PE_SKIP_COUNT ? names[k] : "?";
 }
@@ -148,6 +149,7 @@ static uint64_t pp1_schedule_slot(const pe_plan_space *sp)
 static int64_t axis_default(int axis)
 {
     static const char *const keys[PE_AXIS_COUNT] = {
+        "nodes",     "global_batch", "seq_len",
         "tp",        "pp",       "cp",        "dp",
         "zero",      "recompute", "micro_batch", "schedule",
         "virtual_stages", "sequence_parallel", "ep", "etp",
@@ -156,6 +158,85 @@ static int64_t axis_default(int axis)
     int64_t iv = 0;
     double dv = 0;
     return f && fields_default_value(f, &iv, &dv) ? iv : 0;
+}
+
+/* Design d: the scenario with design d's values, prepared; its auto axes'
+ * own candidates (tp, pp and dp depend on N, cp on seq_len). */
+static pe_status prepare_design(pe_plan_space *sp, uint64_t d, pe_error *err)
+{
+    pe_design *dz = &sp->designs[d];
+    dz->scenario = *sp->scenario;
+    uint64_t rest = d, slot[PE_DESIGN_AXES];
+    for (int a = PE_DESIGN_AXES - 1; a >= 0; a--) {
+        slot[a] = rest % sp->slots[a];
+        rest /= sp->slots[a];
+    }
+    dz->scenario.cluster.nodes = sp->values[PE_AXIS_NODES][slot[PE_AXIS_NODES]];
+    dz->scenario.training.global_batch = sp->values[PE_AXIS_GLOBAL_BATCH][slot[PE_AXIS_GLOBAL_BATCH]];
+    dz->scenario.model.seq_len = sp->values[PE_AXIS_SEQ_LEN][slot[PE_AXIS_SEQ_LEN]];
+    evaluate_prepare(&dz->scenario, &dz->ctx); /* model/prepare.h: once per design */
+    for (int a = 0; a < PE_AXIS_COUNT; a++) {
+        dz->values[a] = sp->values[a];
+        dz->slots[a] = sp->slots[a];
+        if (sp->mode[a] != MODE_AUTO)
+            continue;
+        int64_t cand[128];
+        uint64_t n = auto_candidates(&dz->scenario, a, 0, cand, sizeof cand / sizeof cand[0]);
+        int64_t *own = malloc((n ? n : 1) * sizeof *own);
+        if (!own)
+            return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+        memcpy(own, cand, n * sizeof *own);
+        dz->values[a] = own;
+        dz->slots[a] = n;
+    }
+    return PE_OK;
+}
+
+/* Every design of the design axes, each prepared once; an auto axis gets
+ * as many slots as its most candidates, the rest of a design's skipped. */
+static pe_status prepare_designs(pe_plan_space *sp, pe_error *err)
+{
+    const pe_scenario *s = sp->scenario;
+    uint64_t n = 1;
+    for (int a = 0; a < PE_DESIGN_AXES; a++)
+        n *= sp->slots[a]; /* each list is at most a few thousand values */
+    if (n > PE_DESIGN_MAX)
+        return pe_fail(err, PE_BAD_INPUT, s->file, s->sweep.line, s->sweep.col,
+                       "sweep: %llu designs (nodes x global_batch x seq_len) exceed %d; "
+                       "split the sweep into several scenarios",
+                       (unsigned long long)n, PE_DESIGN_MAX);
+    sp->designs = calloc(n, sizeof *sp->designs);
+    if (!sp->designs)
+        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    sp->design_count = n;
+    pe_status st = PE_OK;
+    for (uint64_t d = 0; d < n && st == PE_OK; d++)
+        st = prepare_design(sp, d, err);
+    for (int a = PE_DESIGN_AXES; a < PE_AXIS_COUNT && st == PE_OK; a++)
+        for (uint64_t d = 0; d < n && sp->mode[a] == MODE_AUTO; d++)
+            if (sp->designs[d].slots[a] > sp->slots[a])
+                sp->slots[a] = sp->designs[d].slots[a];
+    sp->sweep_count = 1;
+    for (int a = 0; a < PE_AXIS_COUNT && st == PE_OK; a++)
+        if (__builtin_mul_overflow(sp->sweep_count, sp->slots[a], &sp->sweep_count))
+            st = pe_fail(err, PE_BAD_INPUT, s->file, s->sweep.line, s->sweep.col,
+                         "sweep: the cross product of its values exceeds 2^64 combinations");
+    for (int a = 0; a < PE_AXIS_COUNT; a++)
+        if (sp->slots[a] > 1)
+            sp->inner = a;
+    uint64_t ds = 1;
+    for (int a = PE_DESIGN_AXES - 1; a >= 0; a--) {
+        sp->design_stride[a] = ds;
+        ds *= sp->slots[a];
+    }
+    return st;
+}
+
+const pe_eval_ctx *plans_ctx(const pe_plan_space *sp, uint64_t index, const pe_eval_ctx *base)
+{
+    if (!sp->designs || index < sp->explicit_count || index >= plans_total(sp))
+        return base;
+    return &sp->designs[(index - sp->explicit_count) / sp->stride[PE_DESIGN_AXES - 1]].ctx;
 }
 
 pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
@@ -168,6 +249,7 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
 
     const pe_sweep *w = &s->sweep;
     const pe_axis *axes[PE_AXIS_COUNT] = {
+        &w->nodes,       &w->global_batch, &w->seq_len,
         &w->tp,          &w->pp,       &w->cp,
         &w->dp,          &w->zero,     &w->recompute,
         &w->micro_batch, &w->schedule, &w->virtual_stages,
@@ -176,6 +258,9 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
     int64_t defaults[PE_AXIS_COUNT];
     for (int a = 0; a < PE_AXIS_COUNT; a++)
         defaults[a] = axis_default(a);
+    defaults[PE_AXIS_NODES] = s->cluster.nodes; /* a design axis not swept: the scenario's */
+    defaults[PE_AXIS_GLOBAL_BATCH] = s->training.global_batch;
+    defaults[PE_AXIS_SEQ_LEN] = s->model.seq_len;
     pe_status st = PE_OK;
     sp->sweep_count = 1;
     for (int a = 0; a < PE_AXIS_COUNT && st == PE_OK; a++) {
@@ -209,6 +294,14 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
     for (int a = PE_AXIS_EP; a < PE_AXIS_COUNT; a++)
         sp->base_axes_only = sp->base_axes_only && sp->mode[a] == MODE_DEFAULT;
     sp->pp1_schedule_slot = pp1_schedule_slot(sp);
+    sp->design_count = 1;
+    st = w->nodes.present || w->global_batch.present || w->seq_len.present
+             ? prepare_designs(sp, err)
+             : PE_OK;
+    if (st != PE_OK) {
+        plans_free(sp);
+        return st;
+    }
     /* stride[a]: indices per step of axis a (the product of the inner axes) */
     uint64_t stride = 1;
     for (int a = PE_AXIS_COUNT - 1; a >= 0; a--) {
@@ -220,6 +313,11 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
 
 void plans_free(pe_plan_space *sp)
 {
+    for (uint64_t d = 0; sp->designs && d < sp->design_count; d++)
+        for (int a = 0; a < PE_AXIS_COUNT; a++)
+            if (sp->designs[d].values[a] != sp->values[a])
+                free((void *)sp->designs[d].values[a]);
+    free(sp->designs);
     for (int a = 0; a < PE_AXIS_COUNT; a++)
         free(sp->values[a]);
     memset(sp, 0, sizeof *sp);
@@ -273,11 +371,37 @@ static pe_skip moe_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_pl
 /* The plan of sweep slots `slot`; on a skip, *axis is the innermost axis
  * the skip depends on (every index that agrees on axes 0..*axis skips the
  * same way). */
+/* The design of sweep slots `slot` (its scenario and candidate values), or
+ * the skip of an auto slot past this design's candidates. */
+static pe_skip design_of_slots(const pe_plan_space *sp, const uint64_t *slot,
+                               const pe_scenario **s, const int64_t *const **v, int *axis)
+{
+    *s = sp->scenario;
+    *v = (const int64_t *const *)sp->values;
+    if (!sp->designs)
+        return PE_SKIP_NONE;
+    uint64_t d = 0;
+    for (int a = 0; a < PE_DESIGN_AXES; a++)
+        d += slot[a] * sp->design_stride[a];
+    const pe_design *dz = &sp->designs[d];
+    *s = &dz->scenario;
+    *v = dz->values;
+    for (int a = PE_DESIGN_AXES; a < PE_AXIS_COUNT; a++)
+        if (slot[a] >= dz->slots[a]) { /* only an auto axis has fewer */
+            *axis = a;
+            return PE_SKIP_DESIGN_AUTO;
+        }
+    return PE_SKIP_NONE;
+}
+
 static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_plan *out,
                              int *axis)
 {
-    const pe_scenario *s = sp->scenario;
-    const int64_t *const *v = (const int64_t *const *)sp->values;
+    const pe_scenario *s;
+    const int64_t *const *v;
+    const pe_skip design_skip = design_of_slots(sp, slot, &s, &v, axis);
+    if (design_skip != PE_SKIP_NONE)
+        return design_skip;
     out->name[0] = '\0';
     out->line = out->col = 0;
     out->layout.count = 0; /* a pipeline_layout is an explicit plan's only */

@@ -17,6 +17,7 @@
 #include "core/canonical.h"
 #include "core/error.h"
 #include "core/scenario.h"
+#include "model/evaluate.h"
 
 typedef enum {
     PE_SKIP_NONE = 0,           /* a plan */
@@ -29,12 +30,17 @@ typedef enum {
     PE_SKIP_SCHEDULE_PP1,       /* p = 1 takes the first listed non-interleaved schedule once */
     PE_SKIP_EP_DENSE,           /* ep/etp values of a dense model other than ep 1, etp = tp */
     PE_SKIP_EP_AUTO,            /* ep: auto candidate failing V10 or V14's ep·etp alignment */
+    PE_SKIP_DESIGN_AUTO,        /* an auto slot past the candidates of this design (nodes, seq_len) */
     PE_SKIP_COUNT
 } pe_skip;
 
 const char *plans_skip_name(pe_skip k);
 
 enum {
+    /* the design axes (docs/sweeps.md "Sweeping the design") come first: the
+     * outermost, so one design's plans are one contiguous block of indices,
+     * and a sweep without them numbers its plans as before */
+    PE_AXIS_NODES, PE_AXIS_GLOBAL_BATCH, PE_AXIS_SEQ_LEN,
     PE_AXIS_TP, PE_AXIS_PP, PE_AXIS_CP, PE_AXIS_DP, PE_AXIS_ZERO, PE_AXIS_RECOMPUTE,
     PE_AXIS_MICRO_BATCH, PE_AXIS_SCHEDULE, PE_AXIS_VIRTUAL_STAGES, PE_AXIS_SP,
     /* the expert, stage and offload axes come last, so that a sweep that
@@ -42,6 +48,17 @@ enum {
     PE_AXIS_EP, PE_AXIS_ETP, PE_AXIS_FIRST_STAGE, PE_AXIS_LAST_STAGE, PE_AXIS_OFFLOAD,
     PE_AXIS_COUNT
 };
+#define PE_DESIGN_AXES 3    /* axes 0 .. PE_DESIGN_AXES-1 are the design's */
+#define PE_DESIGN_MAX 16384 /* designs prepared at once (each ~4.3 KB) */
+
+/* One design: the scenario with its design axes' values, prepared once
+ * (model/prepare.h), and its own auto candidates. */
+typedef struct {
+    pe_scenario scenario; /* a shallow copy: shares what the scenario owns */
+    pe_eval_ctx ctx;
+    const int64_t *values[PE_AXIS_COUNT]; /* an auto axis' own list, else the space's */
+    uint64_t slots[PE_AXIS_COUNT];
+} pe_design;
 
 typedef struct {
     const pe_scenario *scenario;
@@ -55,6 +72,9 @@ typedef struct {
     uint64_t pp1_schedule_slot; /* private: the schedule slot p = 1 keeps; UINT64_MAX: none */
     int inner;               /* private: the innermost axis with more than one slot (or 0) */
     bool base_axes_only;     /* private: a dense model, and no ep, etp, stage or offload axis */
+    uint64_t design_count;   /* 1 without design axes */
+    pe_design *designs;      /* owned; NULL without design axes */
+    uint64_t design_stride[PE_DESIGN_AXES]; /* private: designs per step of each design axis */
 } pe_plan_space;
 
 /* Build the plan space; fails (PE_BAD_INPUT) only when the sweep's size
@@ -66,6 +86,10 @@ static inline uint64_t plans_total(const pe_plan_space *space)
 {
     return space->explicit_count + space->sweep_count;
 }
+
+/* The prepared scenario an index is evaluated with: its design's, or
+ * `base` (explicit plans, a sweep without design axes). */
+const pe_eval_ctx *plans_ctx(const pe_plan_space *space, uint64_t index, const pe_eval_ctx *base);
 
 /* Plan at index (< plans_total); PE_SKIP_NONE with *out filled, or the
  * reason the slot is not a plan. */
@@ -88,6 +112,17 @@ pe_skip plans_cursor_plan(const pe_plan_space *space, const pe_plan_cursor *c, p
  * without a division. Only for sweep indices. */
 void plans_next_at_axis(const pe_plan_space *space, pe_plan_cursor *c, int axis);
 void plans_advance(const pe_plan_space *space, pe_plan_cursor *c, uint64_t n);
+/* plans_ctx at the cursor, without a division. */
+static inline const pe_eval_ctx *plans_cursor_ctx(const pe_plan_space *space,
+                                                  const pe_plan_cursor *c, const pe_eval_ctx *base)
+{
+    if (!space->designs || c->index < space->explicit_count)
+        return base;
+    uint64_t d = 0;
+    for (int a = 0; a < PE_DESIGN_AXES; a++)
+        d += c->slot[a] * space->design_stride[a];
+    return &space->designs[d].ctx;
+}
 
 /* How many indices are plans; skipped[k] (may be NULL) the skips by
  * reason. Walks the indices without evaluating, a skipped sub-tree at a

@@ -134,11 +134,12 @@ static bool keep_row(worker *w, const pe_row *row)
 
 /* Evaluate `plan` (at index) into a row and keep it if it ranks; count it
  * unless it was counted before a restart. */
-static bool visit_plan(worker *w, uint64_t index, const pe_plan *plan, bool count)
+static bool visit_plan(worker *w, const pe_eval_ctx *ctx, uint64_t index, const pe_plan *plan,
+                       bool count)
 {
     shared *sh = w->sh;
     pe_result result;
-    evaluate_plan(sh->ctx, plan, &result);
+    evaluate_plan(ctx, plan, &result); /* the ctx of the plan's design (plans_ctx) */
     if (count) {
         w->counts.evaluated++;
         w->counts.by_status[result.status]++;
@@ -171,7 +172,7 @@ static bool visit(worker *w, uint64_t index, bool count)
         w->counts.skipped[skip] += count;
         return true;
     }
-    return visit_plan(w, index, &plan, count);
+    return visit_plan(w, plans_ctx(w->sh->space, index, w->sh->ctx), index, &plan, count);
 }
 
 /* The rows kept before the restart, evaluated again (pure), not counted.
@@ -230,7 +231,8 @@ static void *work(void *arg)
                     plans_advance(sh->space, &cur, span);
                 continue;
             }
-            if (!visit_plan(w, cur.index, &plan, cur.index >= sh->count_from)) {
+            if (!visit_plan(w, plans_cursor_ctx(sh->space, &cur, sh->ctx), cur.index, &plan,
+                            cur.index >= sh->count_from)) {
                 w->oom = true;
                 break;
             }

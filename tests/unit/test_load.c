@@ -740,7 +740,7 @@ static void test_several_mistakes(void **state)
     char buf[2048];
     pe_error_format(&err, buf, sizeof buf);
     assert_string_equal(buf, "dir/t.yaml:8:3: error: unknown key 'nodes' in model ('nodes' belongs "
-                             "under cluster)");
+                             "under cluster or sweep)");
     assert_string_equal(err.more,
                         "dir/t.yaml:18:29: error: plans[0].tp must be a whole number >= 1, got 0\n"
                         "dir/t.yaml:19:44: error: plans[1].sequence_parallel: \"no\" is not a "
