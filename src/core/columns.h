@@ -26,6 +26,10 @@ typedef enum {
      * reader keeps its indices when columns are added */
     COL_EP_COMM_S,       /* EP all-to-all time per step, part of step_time_s (0 dense) */
     COL_MEM_EXPERTS_GIB, /* of which expert state on the memory stage (0 dense) */
+    /* the whole run (docs/model.md §15) */
+    COL_ENERGY_MWH,           /* R3, empty without tdp_w or training.tokens */
+    COL_GOODPUT,              /* R8, 1 without failures: */
+    COL_EFFECTIVE_TRAIN_DAYS, /* R9, empty without training.tokens */
     COL_COUNT
 } pe_column;
 

@@ -87,6 +87,13 @@ typedef struct {
     double host_mem_gib;    /* offload: host memory per node (M8), 0 without offload */
     double mem_experts_gib; /* of which expert state (+ FP8 copy) on the memory stage */
     pe_tier tier_ep;
+
+    /* whole run (docs/model.md §15), appended after the MoE columns */
+    bool has_energy;             /* tdp_w and training.tokens given */
+    double energy_mwh;           /* R3 */
+    double goodput;              /* R8, 1 without failures: */
+    bool has_effective_train_days; /* train_days, and a goodput above 0 */
+    double effective_train_days;   /* R9 */
 } pe_result;
 
 /* Scenario-level constants of an MoE model (docs/model.md §14,
@@ -109,6 +116,23 @@ typedef struct {
     double N8_layer_m_expert;     /* FP8-GEMM weights of its E routed experts */
     double act_total_per_seq;     /* act_total_gib's bytes for one sequence */
 } pe_moe_ctx;
+
+/* Scenario-level numbers of the whole run (docs/model.md §15, run.c). */
+typedef struct {
+    bool energy_on;            /* the GPU gives tdp_w */
+    double idle_w, tdp_w;      /* R1 */
+    double G, other_w;         /* R2 */
+    double nodes, pue;         /* R3: N/G */
+    bool goodput_on;           /* failures: and checkpointing: given */
+    bool async;                /* R5 */
+    double ckpt_bytes;         /* R4 C */
+    double write_s;            /* R5 C/W_s: δ (sync) or δ_w (async) */
+    double mtbi_s;             /* R6 M */
+    double restart_s;          /* R8 R */
+    double restart_eff_s;      /* R8 R' = R (+ δ_w async) */
+    double interval_s;         /* R7 τ given, 0: Daly's optimum */
+    double tau_sync, goodput_sync; /* R7, R8 of a sync save */
+} pe_run_ctx;
 
 /* Scenario-level constants, computed once; opaque to callers but plain data
  * so it can live on the stack and be shared read-only between threads. Each
@@ -178,6 +202,7 @@ typedef struct {
     double host_bps;        /* B_host, bytes/s per direction (0: not given) */
     double cpu_adam_rate;   /* R_cpu, parameters/s per node */
     double host_mem_bytes;  /* H_host (0: not checked) */
+    pe_run_ctx run;         /* §15 the whole run */
 } pe_eval_ctx;
 
 void evaluate_prepare(const pe_scenario *s, pe_eval_ctx *ctx);

@@ -4,11 +4,14 @@
 #ifndef PLANEVAL_MODEL_STEP_RESULT_H
 #define PLANEVAL_MODEL_STEP_RESULT_H
 
+#include <float.h>
+
 #include "model/comm.h"
 #include "model/detail.h"
 #include "model/layout.h"
 #include "model/memory.h"
 #include "model/pipeline.h"
+#include "model/run.h"
 #include "model/step.h"
 
 /* §9 interventions: z > 0, recompute, t > 1, p > 1, c > 1 count 1 each */
@@ -81,6 +84,18 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
     const double days =
         has_days ? step_train_days(ctx->scenario->training.tokens, tokens_per_s) : 0.0; /* S5 */
     const double mem_tot = w->total[ms];
+    const double goodput = run_plan_goodput(ctx, w->m1[ms] + w->m3[ms]); /* R4–R8 */
+    const double eff_days = run_effective_days(days, goodput);            /* R9 */
+    /* a run whose goodput underflows to 0 never ends: no days, no energy */
+    const bool has_eff = has_days && eff_days <= DBL_MAX;
+    const double energy_mwh = /* R1–R3 */
+        ctx->run.energy_on && has_eff ? run_energy_mwh(ctx->run.nodes,
+                                    run_node_power(ctx->run.G,
+                                                   run_gpu_power(ctx->run.idle_w, ctx->run.tdp_w,
+                                                                 compute_s, step),
+                                                   ctx->run.other_w),
+                                    ctx->run.pue, eff_days)
+                   : 0.0;
     const uint32_t failed = step_budgets(ctx, pl, w, mem_tot, step, mfu, days);
     const double budget_gib = ctx->budget_bytes / PE_GIB;
     const double mem_gib = mem_tot / PE_GIB;
@@ -117,6 +132,9 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         .host_mem_gib = pl->offload_optimizer ? w->off.host / PE_GIB : 0.0,
         .mem_experts_gib = moe ? w->moe.mem_experts[ms] / PE_GIB : 0.0,
         .tier_ep = moe ? comm_tier(&w->moe.g_ep) : PE_TIER_NONE,
+        .has_energy = ctx->run.energy_on && has_eff && energy_mwh <= DBL_MAX,
+        .energy_mwh = energy_mwh, .goodput = goodput,
+        .has_effective_train_days = has_eff, .effective_train_days = has_eff ? eff_days : 0.0,
     };
 }
 
