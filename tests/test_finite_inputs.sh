@@ -70,6 +70,7 @@ cluster:
   reserve_gib: 10             #@ cluster.reserve_gib
   host_memory_gib: 2048       #@ cluster.host_memory_gib
   cpu_adam_gparams_s: 4       #@ cluster.cpu_adam_gparams_s
+  cost_per_gpu_hour: 2        #@ cluster.cost_per_gpu_hour
   node_overhead_w: 4600       #@ cluster.node_overhead_w
   pue: 1.2                    #@ cluster.pue
   gpu:

@@ -69,7 +69,7 @@ printf 'rank_by: [step_time, memory]\n' >>"$work/two.yaml"
 "$planeval" run --quiet -o "$work/two" "$work/two.yaml"; rc=$?
 two=$work/two/$name.csv
 check "rank_by list exits 0 (got $rc); column says step_time,memory" \
-    '[ $rc -eq 0 ] && [ "$(csv_column "$two" rank_by | head -1)" = step_time,memory ]'
+    '[ $rc -eq 0 ] && [ "$(csv_column "$two" rank_by | head -1)" = "step_time,memory" ]'
 unordered=$(awk -F, 'NR > 1 && $4 == "ok" { if ($35 == t && $25 + 0 < m + 0) bad++; t = $35; m = $25 } END { print bad + 0 }' "$two")
 check "rank_by list: equal step times by increasing memory ($unordered out of order)" '[ "$unordered" -eq 0 ]'
 check "rank_by list: the same rows as one key" 'diff <(cut -d, -f3 "$full" | sort) <(cut -d, -f3 "$two" | sort) >/dev/null'

@@ -802,6 +802,11 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
         eq_result(out, r->train_days, "S5");
         fprintf(out, "S5   gpu_hours = N·train_days·24 = %.6g\n", r->gpu_hours);
     }
+    if (r->has_cost) {
+        eq_formula(out, "S6", NULL);
+        eq_subst(out, "%.6g · %.6g", r->gpu_hours, ctx->scenario->cluster.cost_per_gpu_hour);
+        eq_result(out, r->cost, "S6");
+    }
 }
 
 /* §15 R1–R3: the run's energy, with the numbers it took. */

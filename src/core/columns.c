@@ -56,6 +56,7 @@ const pe_column_info pe_columns[COL_COUNT] = {
     {"rank_by", PE_COL_TEXT},
     {"ep_comm_s", PE_COL_NUMBER},
     {"mem_experts_gib", PE_COL_NUMBER},
+    {"cost", PE_COL_NUMBER},
     {"energy_mwh", PE_COL_NUMBER},
     {"goodput", PE_COL_NUMBER},
     {"effective_train_days", PE_COL_NUMBER},

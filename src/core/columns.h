@@ -26,6 +26,7 @@ typedef enum {
      * reader keeps its indices when columns are added */
     COL_EP_COMM_S,       /* EP all-to-all time per step, part of step_time_s (0 dense) */
     COL_MEM_EXPERTS_GIB, /* of which expert state on the memory stage (0 dense) */
+    COL_COST,            /* S6: gpu_hours at cluster.cost_per_gpu_hour (empty without) */
     /* the whole run (docs/model.md §15) */
     COL_ENERGY_MWH,           /* R3, empty without tdp_w or training.tokens */
     COL_GOODPUT,              /* R8, 1 without failures: */

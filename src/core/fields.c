@@ -236,6 +236,10 @@ static const pe_field cluster_fields[] = {
      "host memory per node, GiB (checked by offload_optimizer when given)"},
     {"cpu_adam_gparams_s", PE_FT_NUMBER, PE_RANGE_RATE, C(cpu_adam_gparams_s), NO, NULL, 0,
      NULL, "4", "CPU Adam rate per node, 10^9 parameters/s (offload_optimizer)"},
+    /* the run's price (S6) */
+    {"cost_per_gpu_hour", PE_FT_NUMBER, PE_RANGE_AMOUNT, C(cost_per_gpu_hour),
+     C(has_cost_per_gpu_hour), NULL, 0, NULL, NULL,
+     "price of one GPU for one hour, in one currency; enables the cost column (S6)"},
     /* whole run (docs/model.md §15) */
     {"node_overhead_w", PE_FT_NUMBER, PE_RANGE_AMOUNT, C(node_overhead_w), NO, NULL, 0, NULL,
      "0", "R2 P_other: a node's power besides its GPUs (CPUs, memory, NICs, fans), W"},

@@ -165,6 +165,8 @@ typedef struct {
     bool has_host_memory_gib;
     double host_memory_gib;    /* H_host per node (offload_optimizer) */
     double cpu_adam_gparams_s; /* R_cpu: CPU Adam 10^9 parameters/s per node */
+    bool has_cost_per_gpu_hour;
+    double cost_per_gpu_hour;  /* S6: price of one GPU for an hour, one currency */
     /* whole run (docs/model.md §15) */
     double node_overhead_w; /* R2 P_other: a node's draw besides its GPUs, W; 0 */
     double pue;             /* R3 facility energy / IT energy; 1 */

@@ -88,6 +88,9 @@ typedef struct {
     double mem_experts_gib; /* of which expert state (+ FP8 copy) on the memory stage */
     pe_tier tier_ep;
 
+    /* S6: gpu_hours at cluster.cost_per_gpu_hour; has_cost needs tokens and a price */
+    bool has_cost;
+    double cost;
     /* whole run (docs/model.md §15), appended after the MoE columns */
     bool has_energy;             /* tdp_w and training.tokens given */
     double energy_mwh;           /* R3 */

@@ -68,4 +68,13 @@ inline double step_train_days(double tokens, double tokens_per_s)
 /* S5 gpu_hours = N·train_days·24 */
 inline double step_gpu_hours(double gpus, double train_days) { return gpus * train_days * 24.0; }
 
+/* S6 cost = gpu_hours · cost_per_gpu_hour: the run's rental price (a GPU-hour's list
+ * price, cluster.cost_per_gpu_hour), only with training.tokens and a price */
+#define PE_TEXT_S6 \
+    {"S6", "cost", "gpu_hours · cost_per_gpu_hour", "currency", "gpu_hours (S5) at a list price"}
+inline double step_cost(double gpu_hours, double cost_per_gpu_hour)
+{
+    return gpu_hours * cost_per_gpu_hour;
+}
+
 #endif

@@ -132,6 +132,10 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         .host_mem_gib = pl->offload_optimizer ? w->off.host / PE_GIB : 0.0,
         .mem_experts_gib = moe ? w->moe.mem_experts[ms] / PE_GIB : 0.0,
         .tier_ep = moe ? comm_tier(&w->moe.g_ep) : PE_TIER_NONE,
+        .has_cost = has_days && ctx->scenario->cluster.has_cost_per_gpu_hour,
+        .cost = has_days ? step_cost(step_gpu_hours(ctx->N, days),
+                                     ctx->scenario->cluster.cost_per_gpu_hour) /* S6 */
+                         : 0.0,
         .has_energy = ctx->run.energy_on && has_eff && energy_mwh <= DBL_MAX,
         .energy_mwh = energy_mwh, .goodput = goodput,
         .has_effective_train_days = has_eff, .effective_train_days = has_eff ? eff_days : 0.0,

@@ -59,6 +59,11 @@ bool report_column_value(const pe_result *r, const pe_plan *p, pe_column col, do
     case COL_ACT_TOTAL_GIB: v = r->act_total_gib; break;
     case COL_EP_COMM_S: v = r->ep_comm_s; break; /* 0 for a dense plan */
     case COL_MEM_EXPERTS_GIB: v = r->mem_experts_gib; break;
+    case COL_COST: /* S6: empty without training.tokens or a price */
+        if (!r->has_cost)
+            return false;
+        v = r->cost;
+        break;
     case COL_ENERGY_MWH: /* §15: empty without tdp_w or training.tokens */
         if (!r->has_energy)
             return false;

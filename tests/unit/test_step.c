@@ -1,5 +1,5 @@
 /* test_step.c — docs/model.md §8, step time and derived figures S1–S5, the
- * sanity identity, and the column-sum property. */
+ * sanity identity, the column-sum property, and S6's cost. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,6 +51,7 @@ static void test_step_equations(void **state)
     assert_true(step_tflops_per_gpu(4e12, 2, 1) == 2.0);    /* 4e12/(2·1)/1e12 */
     assert_true(step_train_days(86400.0 * 10, 5) == 2.0);   /* 864000/5/86400 */
     assert_true(step_gpu_hours(8, 2) == 384.0);             /* 8·2·24 */
+    assert_true(step_cost(384, 2.5) == 960.0);              /* S6: 384·2.5 */
 }
 
 /* End to end by hand: GPT-3 175B, one node, dp 8, p = t = c = 1, z 0, B 64 → m 8.
@@ -90,11 +91,23 @@ static void test_end_to_end(void **state)
     assert_true(r.has_train_days);
     assert_rel(r.train_days, 739.2019679648915, 1e-13);
     assert_rel(r.gpu_hours, 8 * 739.2019679648915 * 24, 1e-13);
+    /* S6 without a price: no cost; at $2 a GPU-hour:
+     * 8·739.2019679648915·24 = 141,926.7778 GPU-hours · 2 = 283,853.5557 */
+    assert_false(r.has_cost);
+    s.cluster.has_cost_per_gpu_hour = true;
+    s.cluster.cost_per_gpu_hour = 2.0;
+    const pe_result rc = fx_eval(&s, &p);
+    assert_true(rc.has_cost);
+    assert_rel(rc.cost, 283853.5556985184, 1e-12);
+    s.cluster.has_cost_per_gpu_hour = false;
     /* without training.tokens: no train_days */
     s.training.has_tokens = false;
     const pe_result r2 = fx_eval(&s, &p);
     assert_false(r2.has_train_days);
     assert_true(r2.train_days == 0.0 && r2.gpu_hours == 0.0);
+    s.cluster.has_cost_per_gpu_hour = true; /* a price without tokens: still no cost */
+    assert_false(fx_eval(&s, &p).has_cost);
+    s.cluster.has_cost_per_gpu_hour = false;
     /* with dp overlap 0 the all-reduce is exposed: 1.3672155 s */
     p.overlap.dp = 0.0;
     const pe_result r3 = fx_eval(&s, &p);
