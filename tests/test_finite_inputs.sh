@@ -71,6 +71,8 @@ cluster:
   host_memory_gib: 2048       #@ cluster.host_memory_gib
   cpu_adam_gparams_s: 4       #@ cluster.cpu_adam_gparams_s
   cost_per_gpu_hour: 2        #@ cluster.cost_per_gpu_hour
+  node_overhead_w: 4600       #@ cluster.node_overhead_w
+  pue: 1.2                    #@ cluster.pue
   gpu:
     hbm_gib: 80               #@ cluster.gpu.hbm_gib
     peak_tflops: 989          #@ cluster.gpu.peak_tflops
@@ -90,6 +92,8 @@ cluster:
     step_time_below: 0.1      #@ cluster.gpu.step_time_below
     step_time_above: 0.1      #@ cluster.gpu.step_time_above
     step_time_interval_runs: 5 #@ cluster.gpu.step_time_interval_runs
+    tdp_w: 700                #@ cluster.gpu.tdp_w
+    idle_w: 100               #@ cluster.gpu.idle_w
   intra_node:
     topology: switch
     bandwidth_gb_s: 450       #@ cluster.intra_node.bandwidth_gb_s
@@ -109,6 +113,13 @@ budgets:
   step_time_s: 100            #@ budgets.step_time_s
   train_days: 30              #@ budgets.train_days
   min_mfu: 0.01               #@ budgets.min_mfu
+failures:
+  interruptions_per_gpu_day: 0.0005 #@ failures.interruptions_per_gpu_day
+  restart_minutes: 10         #@ failures.restart_minutes
+checkpointing:
+  write_gb_s: 100             #@ checkpointing.write_gb_s
+  save: async
+  interval_minutes: 30        #@ checkpointing.interval_minutes
 overlap:
   tp: 0.5                     #@ overlap.tp
   cp: 1                       #@ overlap.cp
@@ -237,6 +248,9 @@ cluster:
     latency_us: 2
 training:
   global_batch: 32
+  tokens: 1e12
+failures: {restart_minutes: 10}
+checkpointing: {write_gb_s: 100}
 plans:
   - name: a
     dp: 8

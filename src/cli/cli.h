@@ -64,5 +64,7 @@ int cli_grade(int argc, char **argv, const cli_context *ctx);
 int cli_calculator(int argc, char **argv, const cli_context *ctx);
 /* html REPORT.csv... (html_cmd.c). */
 int cli_html(int argc, char **argv, const cli_context *ctx);
+/* compare REPORT.csv... (compare_cmd.c). */
+int cli_compare(int argc, char **argv, const cli_context *ctx);
 
 #endif

@@ -61,6 +61,22 @@ static const command_help HELP[] = {
     "DIR/<stem>.html (default DIR: out), with the facts and counts of\n"
     "<stem>.summary.csv when it lies beside the report. Open it in a browser:\n"
     "one file, nothing fetched.\n"},
+    {"compare", NULL,
+     "  compare REPORT... [-o FILE.html]\n"
+     "                         across reports (clusters): each one's best plan and the\n"
+     "                         Pareto front of cost, days and memory headroom\n",
+    "usage: planeval compare REPORT.csv... [-o FILE.html]\n"
+    "Across reports written by run (one cluster type each, training.tokens given),\n"
+    "the best plan of each: gpus, days (effective_train_days: train_days over the\n"
+    "goodput, docs/model.md §15), cost (or gpu_hours where a report has no cost),\n"
+    "goodput, energy_mwh, memory headroom, step time; and which are Pareto-optimal:\n"
+    "no other is no worse on price, days and headroom and better on one. The\n"
+    "table goes to stdout; -o also writes it as an HTML page with a scatter of\n"
+    "price against days and the front.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output FILE   also write this HTML page\n"
+    "  --help              this text\n" FOOTER},
     {"merge", "output top allow-partial pareto quiet catalog help ",
      "  merge REPORT.csv... -o FILE [--top K] [--allow-partial] [--pareto]\n"
      "                         join shard reports into the report one run gives; the\n"

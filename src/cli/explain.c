@@ -17,6 +17,7 @@
 #include "model/memory.h"
 #include "model/pipeline.h"
 #include "model/rules.h"
+#include "model/run.h"
 #include "sweep/plans.h"
 
 #define GIB 1073741824.0
@@ -35,6 +36,11 @@ static const char *const SOURCES[][2] = {
     {"Hockney", "Hockney, The communication challenge for MPP: Intel Paragon and Meiko CS-2, Parallel Computing 20(3) (1994); Hockney & Jesshope, Parallel Computers 2 (1988): performance r∞ and half-performance size n½"},
     {"Williams", "Williams, Waterman, Patterson, Roofline: an insightful visual performance model for multicore architectures, CACM 52(4) (2009)"},
     {"spec", "planeval docs/model.md (a definition of this tool, no outside source)"},
+    {"Luccioni", "Luccioni, Viguier, Ligozat, Estimating the Carbon Footprint of BLOOM, a 176B Parameter Language Model, arXiv:2211.02001 (2022): energy as board power (TDP) x GPU-hours x PUE"},
+    {"DGX", "NVIDIA DGX A100, DGX H100/H200 and DGX B200 datasheets: maximum system power (node_overhead_w of the catalog's DGX nodes)"},
+    {"Llama3", "Llama Team, AI @ Meta, The Llama 3 Herd of Models, arXiv:2407.21783 (2024) §3.3.4: 419 unexpected interruptions in 54 days on 16,384 H100s"},
+    {"Young", "Young, A first order approximation to the optimum checkpoint interval, Communications of the ACM 17(9):530-531 (1974)"},
+    {"Daly", "Daly, A higher order estimate of the optimum checkpoint interval for restart dumps, Future Generation Computer Systems 22(3):303-312 (2006)"},
 };
 
 void explain_sources(FILE *out)
@@ -968,6 +974,81 @@ static void explain_interval(FILE *out, const pe_eval_ctx *ctx, const pe_result 
              r->step_time_hi_s);
 }
 
+/* §15 R1–R3: the run's energy, with the numbers it took. */
+static void explain_energy(FILE *out, const pe_eval_ctx *ctx, const pe_result *r)
+{
+    const pe_run_ctx *k = &ctx->run;
+    const double gpu_w = run_gpu_power(k->idle_w, k->tdp_w, r->compute_s, r->step_time_s);
+    eq_formula(out, "R1", NULL);
+    eq_subst(out, "%g + (%g − %g)·%.6g/%.6g%s", k->idle_w, k->tdp_w, k->idle_w, r->compute_s,
+             r->step_time_s,
+             ctx->scenario->cluster.gpu.has_idle_w ? "" : "  (idle_w not given: tdp_w)");
+    eq_result(out, gpu_w, "R1");
+    const double node_w = run_node_power(k->G, gpu_w, k->other_w);
+    eq_formula(out, "R2", NULL);
+    eq_subst(out, "%g·%.6g + %g", k->G, gpu_w, k->other_w);
+    eq_result(out, node_w, "R2");
+    eq_formula(out, "R3", NULL);
+    eq_subst(out, "%.6g·%.6g·%g·%.6g·24 / 10^6", k->nodes, node_w, k->pue, r->effective_train_days);
+    eq_result(out, r->energy_mwh, "R3");
+}
+
+/* §15 R4–R9: checkpoints, interruptions and goodput, with their numbers. */
+static void explain_goodput(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d,
+                            const pe_result *r)
+{
+    const pe_run_ctx *k = &ctx->run;
+    const pe_scenario *s = ctx->scenario;
+    const int ms = d->mem_stage;
+    const double shard = d->m1[ms] + d->m3[ms];
+    eq_formula(out, "R4", NULL);
+    eq_subst(out, "N_total·(%g + %g); c_gpu = M1 + M3 = %.6g GiB", ctx->beta_w, ctx->beta_o,
+             shard / GIB);
+    eq_result(out, k->ckpt_bytes, "R4");
+    const double delta = k->async ? shard / ctx->host_bps : k->write_s;
+    eq_formula(out, "R5", NULL);
+    if (k->async)
+        eq_subst(out, "async: %.6g / %.6g B/s; δ_w = C/W_s = %.6g s behind training", shard,
+                 ctx->host_bps, k->write_s);
+    else
+        eq_subst(out, "sync: %.6g / (%g·10^9 B/s)", k->ckpt_bytes, s->checkpointing.write_gb_s);
+    eq_result(out, delta, "R5");
+    eq_formula(out, "R6", NULL);
+    eq_subst(out, "86400 / (%g·%g)", s->failures.interruptions_per_gpu_day, ctx->N);
+    eq_result(out, k->mtbi_s, "R6");
+    const double tau = k->interval_s > 0.0 ? k->interval_s : run_daly_interval(delta, k->mtbi_s);
+    eq_formula(out, "R7:young", NULL);
+    eq_result(out, sqrt(2.0 * delta * k->mtbi_s), "R7:young");
+    eq_formula(out, "R7", k->interval_s > 0.0 ? "(given: interval_minutes)" : NULL);
+    eq_subst(out, "δ = %.6g s, M = %.6g s", delta, k->mtbi_s);
+    eq_result(out, tau, "R7");
+    eq_formula(out, "R8", NULL);
+    eq_subst(out, "%.6g / (%.6g·e^(%.6g/%.6g)·(e^((%.6g + %.6g)/%.6g) − 1))  (R' = R%s)", tau,
+             k->mtbi_s, k->restart_eff_s, k->mtbi_s, tau, delta, k->mtbi_s,
+             k->async ? " + δ_w" : "");
+    eq_result(out, r->goodput, "R8");
+    eq_formula(out, "R8:lost", NULL);
+    eq_result(out, (tau + delta) / 2.0 + (k->async ? k->write_s : 0.0), "R8:lost");
+}
+
+/* §15: the whole run, when the scenario gives what it needs. */
+static void explain_whole_run(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d,
+                              const pe_result *r)
+{
+    if (!ctx->run.goodput_on && !r->has_energy)
+        return;
+    heading(out, "The whole run (docs/model.md §15)");
+    if (ctx->run.goodput_on)
+        explain_goodput(out, ctx, d, r);
+    if (r->has_effective_train_days) {
+        eq_formula(out, "R9", NULL);
+        eq_subst(out, "%.6g / %.6g", r->train_days, r->goodput);
+        eq_result(out, r->effective_train_days, "R9");
+    }
+    if (r->has_energy)
+        explain_energy(out, ctx, r);
+}
+
 /* §14: the expert parts of memory and time (docs/design/moe.md). */
 static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                                const pe_detail *d, const pe_result *r)
@@ -1097,6 +1178,7 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         explain_moe_time(out, ctx, p, d, r);
     if (p->offload_optimizer)
         explain_offload(out, d, r);
+    explain_whole_run(out, ctx, d, r);
 }
 
 /* The basis of a refinement number, as docs/catalog.md "Basis of each

@@ -45,6 +45,7 @@ static const command COMMANDS[] = {
     {"explain", command_explain, NULL},
     {"grade", NULL, cli_grade},
     {"html", NULL, cli_html},
+    {"compare", NULL, cli_compare},
     /* The calculators take their own options (calc.h). */
     {"memory", NULL, cli_calculator},
     {"collective", NULL, cli_calculator},

@@ -70,6 +70,9 @@ const pe_column_info pe_columns[COL_COUNT] = {
     {"first_stage_layers", PE_COL_INT},
     {"last_stage_layers", PE_COL_INT},
     {"offload_optimizer", PE_COL_BOOL},
+    {"energy_mwh", PE_COL_NUMBER},
+    {"goodput", PE_COL_NUMBER},
+    {"effective_train_days", PE_COL_NUMBER},
 };
 
 int columns_find(const char *name)

@@ -36,6 +36,10 @@ typedef enum {
     COL_NODES, COL_GLOBAL_BATCH, COL_SEQ_LEN,
     /* the plan keys the v1 columns leave out */
     COL_EP, COL_ETP, COL_FIRST_STAGE_LAYERS, COL_LAST_STAGE_LAYERS, COL_OFFLOAD_OPTIMIZER,
+    /* the whole run (docs/model.md §15) */
+    COL_ENERGY_MWH,           /* R3, empty without tdp_w or training.tokens */
+    COL_GOODPUT,              /* R8, 1 without failures: */
+    COL_EFFECTIVE_TRAIN_DAYS, /* R9, empty without training.tokens */
     COL_COUNT
 } pe_column;
 

@@ -28,6 +28,7 @@ static const char *const fidelity_values[] = {"refined", "textbook", NULL};
 static const char *const dp_algorithm_values[] = {"hierarchical", "flat", NULL};
 static const char *const allreduce_values[] = {"ring", "auto", NULL};
 static const char *const selective_values[] = {"attention", "op", NULL};
+static const char *const save_values[] = {"sync", "async", NULL};
 static const char *const rank_by_values[] = {"step_time", "mfu", "memory", "train_days",
                                              "interventions", NULL};
 
@@ -182,6 +183,12 @@ static const pe_field gpu_fields[] = {
      "0", "S6 δ+: step_time_hi_s = step × (1 + δ+) (with step_time_below)"},
     {"step_time_interval_runs", PE_FT_INT, PE_RANGE_NONNEG, G(step_time_interval_runs), NO, NULL,
      0, NULL, "0", "S6: how many leave-one-out residuals gave step_time_below and _above"},
+    /* whole run (docs/model.md §15) */
+    {"tdp_w", PE_FT_NUMBER, PE_RANGE_WATTS, G(tdp_w), G(has_tdp_w), NULL, 0, NULL, NULL,
+     "R1 P_TDP: the board's rated power (datasheet TDP), W; enables energy_mwh"},
+    {"idle_w", PE_FT_NUMBER, PE_RANGE_WATTS, G(idle_w), G(has_idle_w), NULL, 0, NULL, "tdp_w",
+     "R1 P_idle: board power while the GPU waits (communication, bubble), W; not given: tdp_w "
+     "(taken by the model)"},
 };
 #undef G
 const pe_fieldset pe_fields_gpu = {"cluster.gpu", "one GPU", gpu_fields, N_OF(gpu_fields)};
@@ -252,6 +259,11 @@ static const pe_field cluster_fields[] = {
     {"cost_per_gpu_hour", PE_FT_NUMBER, PE_RANGE_AMOUNT, C(cost_per_gpu_hour),
      C(has_cost_per_gpu_hour), NULL, 0, NULL, NULL,
      "price of one GPU for one hour, in one currency; enables the cost column (S7)"},
+    /* whole run (docs/model.md §15) */
+    {"node_overhead_w", PE_FT_NUMBER, PE_RANGE_AMOUNT, C(node_overhead_w), NO, NULL, 0, NULL,
+     "0", "R2 P_other: a node's power besides its GPUs (CPUs, memory, NICs, fans), W"},
+    {"pue", PE_FT_NUMBER, PE_RANGE_PUE, C(pue), NO, NULL, 0, NULL, "1",
+     "R3 power usage effectiveness: facility energy over IT energy (1: IT energy only)"},
 };
 #undef C
 const pe_fieldset pe_fields_cluster = {"cluster", "the machines", cluster_fields,
@@ -369,6 +381,39 @@ static const pe_field framework_fields[] = {
 const pe_fieldset pe_fields_framework = {"framework",
                                          "what the training framework does (docs/model.md §12)",
                                          framework_fields, N_OF(framework_fields)};
+
+/* ------------------------------------------------------------ whole run (docs/model.md §15) */
+#define FA(f) offsetof(pe_failures, f)
+static const pe_field failures_fields[] = {
+    {"interruptions_per_gpu_day", PE_FT_NUMBER, PE_RANGE_FAILURE_RATE,
+     FA(interruptions_per_gpu_day), NO, NULL, 0, NULL, "0.000473588",
+     "R6 λ: unexpected job interruptions per GPU per day (default: Llama 3 405B's 419 in 54 "
+     "days on 16,384 H100s, arXiv:2407.21783 §3.3.4)"},
+    {"restart_minutes", PE_FT_NUMBER, PE_RANGE_BUDGET, FA(restart_minutes), NO, NULL,
+     PE_F_REQUIRED, NULL, NULL,
+     "R8 R: minutes from an interruption to training again (detect, reschedule, load)"},
+};
+#undef FA
+const pe_fieldset pe_fields_failures = {
+    "failures", "job interruptions (docs/model.md §15; needs checkpointing)", failures_fields,
+    N_OF(failures_fields)};
+
+#define CK(f) offsetof(pe_checkpointing, f)
+static const pe_field checkpointing_fields[] = {
+    {"write_gb_s", PE_FT_NUMBER, PE_RANGE_RATE, CK(write_gb_s), NO, NULL, PE_F_REQUIRED, NULL,
+     NULL, "R5 W_s: the storage's aggregate write bandwidth, GB/s"},
+    {"save", PE_FT_ENUM, PE_RANGE_NONE, CK(save), NO, save_values, 0, NULL, "sync",
+     "R5 sync: training waits for the write; async: only for the copy to host memory (needs "
+     "cluster.gpu.host_link_gb_s)"},
+    {"interval_minutes", PE_FT_NUMBER, PE_RANGE_BUDGET, CK(interval_minutes),
+     CK(has_interval_minutes), NULL, 0, NULL, "Daly's optimum",
+     "R7 τ: minutes of training between checkpoints; not given: Daly's optimum (computed by "
+     "the model)"},
+};
+#undef CK
+const pe_fieldset pe_fields_checkpointing = {
+    "checkpointing", "how the run saves its state (docs/model.md §15; needs failures)",
+    checkpointing_fields, N_OF(checkpointing_fields)};
 
 /* ------------------------------------------------------------ plans, sweep */
 #define PL(f) offsetof(pe_plan, f)
@@ -568,6 +613,10 @@ static const pe_field scenario_fields[] = {
      "assertions for planeval check"},
     {"questions", PE_FT_LIST, PE_RANGE_NONE, S(questions), NO, NULL, 0, &pe_fields_question,
      NULL, "the grading key of a drill, for planeval grade"},
+    {"failures", PE_FT_MAP, PE_RANGE_NONE, S(failures), NO, NULL, 0, &pe_fields_failures, NULL,
+     "job interruptions: goodput and effective_train_days (docs/model.md §15)"},
+    {"checkpointing", PE_FT_MAP, PE_RANGE_NONE, S(checkpointing), NO, NULL, 0,
+     &pe_fields_checkpointing, NULL, "how the run saves its state (docs/model.md §15)"},
 };
 #undef S
 const pe_fieldset pe_fields_scenario = {"", "a scenario file (schema planeval/v1)",
@@ -592,7 +641,7 @@ const pe_fieldset *const pe_fieldsets[] = {
     &pe_fields_gpu,      &pe_fields_intra_node, &pe_fields_inter_node, &pe_fields_training,
     &pe_fields_budgets,  &pe_fields_overlap,  &pe_fields_framework, &pe_fields_plan,      &pe_fields_sweep,
     &pe_fields_expect,   &pe_fields_tolerance, &pe_fields_catalog,  &pe_fields_question,
-    &pe_fields_submission, NULL};
+    &pe_fields_submission, &pe_fields_failures, &pe_fields_checkpointing, NULL};
 
 const pe_field *fields_find(const pe_fieldset *set, const char *key, size_t len)
 {
@@ -627,6 +676,9 @@ static const pe_range_bounds range_bounds[PE_RANGE_COUNT_] = {
     [PE_RANGE_IMBALANCE] = {1, 1e3, false, "a number from 1 to 1000"},
     [PE_RANGE_BUDGET] = {1e-6, 1e9, false, "a number from 1e-6 to 1e9"},
     [PE_RANGE_POINTS] = {1e-3, 1e6, false, "a number from 0.001 to 1e6"},
+    [PE_RANGE_WATTS] = {1, 1e5, false, "a number from 1 to 1e5"},
+    [PE_RANGE_PUE] = {1, 10, false, "a number from 1 to 10"},
+    [PE_RANGE_FAILURE_RATE] = {1e-9, 1, false, "a number from 1e-9 to 1"},
 };
 
 const pe_range_bounds *fields_range_bounds(pe_range r)

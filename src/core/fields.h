@@ -50,6 +50,9 @@ typedef enum {
     PE_RANGE_IMBALANCE,  /* [1, 1e3]: moe_imbalance (busiest / mean) */
     PE_RANGE_BUDGET,     /* [1e-6, 1e9]: step-time seconds, training days */
     PE_RANGE_POINTS,     /* [1e-3, 1e6]: a question's points */
+    PE_RANGE_WATTS,      /* [1, 1e5]: a GPU's board power, W */
+    PE_RANGE_PUE,        /* [1, 10]: power usage effectiveness */
+    PE_RANGE_FAILURE_RATE, /* [1e-9, 1]: interruptions per GPU-day */
     PE_RANGE_COUNT_      /* the number of ranges */
 } pe_range;
 
@@ -116,6 +119,8 @@ extern const pe_fieldset pe_fields_training;
 extern const pe_fieldset pe_fields_budgets;
 extern const pe_fieldset pe_fields_overlap;
 extern const pe_fieldset pe_fields_framework;
+extern const pe_fieldset pe_fields_failures;      /* docs/model.md §15 */
+extern const pe_fieldset pe_fields_checkpointing; /* docs/model.md §15 */
 extern const pe_fieldset pe_fields_plan;  /* one item of plans: */
 extern const pe_fieldset pe_fields_sweep; /* offsets are of pe_axis members of pe_sweep */
 extern const pe_fieldset pe_fields_expect;    /* the fixed keys of one expect item */

@@ -80,6 +80,12 @@ const char *pe_allreduce_name(pe_allreduce v)
     return NAME_OF(t, v);
 }
 
+const char *pe_checkpoint_save_name(pe_checkpoint_save v)
+{
+    static const char *const t[] = {"sync", "async"};
+    return NAME_OF(t, v);
+}
+
 const char *pe_ask_name(pe_ask v)
 {
     static const char *const t[] = {"column",    "fits",      "comm_bound",

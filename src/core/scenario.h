@@ -140,6 +140,10 @@ typedef struct {
     bool has_step_time_interval;
     double step_time_below, step_time_above; /* S6 δ−, δ+ */
     int64_t step_time_interval_runs;         /* the residuals behind them; 0 */
+    /* whole run (docs/model.md §15): board power; absent: no energy_mwh */
+    bool has_tdp_w, has_idle_w;
+    double tdp_w;  /* R1 P_TDP, the board's rated power, W */
+    double idle_w; /* R1 P_idle, board power while it waits; default tdp_w */
 } pe_gpu;
 
 typedef struct {
@@ -174,6 +178,9 @@ typedef struct {
     double cpu_adam_gparams_s; /* R_cpu: CPU Adam 10^9 parameters/s per node */
     bool has_cost_per_gpu_hour;
     double cost_per_gpu_hour;  /* S7: price of one GPU for an hour, one currency */
+    /* whole run (docs/model.md §15) */
+    double node_overhead_w; /* R2 P_other: a node's draw besides its GPUs, W; 0 */
+    double pue;             /* R3 facility energy / IT energy; 1 */
 } pe_cluster;
 
 typedef struct {
@@ -193,6 +200,24 @@ typedef struct {
 } pe_overlap;
 
 #define PE_FLAGS_MAX 384 /* framework flags text, bytes incl. NUL */
+/* Whole run (docs/model.md §15, R4–R9): interruptions and checkpoints.
+ * Both maps or neither; without them goodput is 1. */
+typedef enum { PE_SAVE_SYNC, PE_SAVE_ASYNC } pe_checkpoint_save;
+const char *pe_checkpoint_save_name(pe_checkpoint_save v);
+
+typedef struct {
+    bool present;
+    double interruptions_per_gpu_day; /* R6 λ; default Llama 3's 419/(54·16384) */
+    double restart_minutes;           /* R8 R: failure to training again, minutes */
+} pe_failures;
+
+typedef struct {
+    bool present;
+    double write_gb_s;          /* R5 W_s: aggregate storage write bandwidth, GB/s */
+    pe_checkpoint_save save;    /* R5 sync: training waits for the write; async: for a copy */
+    bool has_interval_minutes;
+    double interval_minutes;    /* R7 τ given; absent: Daly's optimum */
+} pe_checkpointing;
 
 /* What a training framework does beyond the textbook (docs/model.md §12; a
  * `framework:` preset or mapping). Its overlap keys are merged into the
@@ -355,6 +380,8 @@ typedef struct {
     pe_expect *expects; /* owned */
     size_t question_count;
     pe_question *questions; /* owned: the grading key, in file order */
+    pe_failures failures;           /* docs/model.md §15 */
+    pe_checkpointing checkpointing; /* docs/model.md §15 */
 } pe_scenario;
 
 /* docs/model.md §0: a plan's sequence parallelism, tp > 1 when not given and

@@ -1936,6 +1936,41 @@ static pe_fidelity default_fidelity(const loader *L)
     return named ? PE_FIDELITY_REFINED : PE_FIDELITY_TEXTBOOK;
 }
 
+/* failures: and checkpointing: (docs/model.md §15): both or neither, each
+ * with its required numbers; an async save copies through the host link. */
+static pe_status load_whole_run(loader *L)
+{
+    pe_scenario *s = L->s;
+    const yaml_node_t *fn = TOP("failures"), *cn = TOP("checkpointing");
+    pe_status st = PE_OK;
+    if (fn) {
+        fields_store_defaults(&pe_fields_failures, &s->failures);
+        pe_status fs = load_simple(L, &pe_fields_failures, fn, &s->failures);
+        s->failures.present = fs == PE_OK;
+        st = worse(st, fs);
+    }
+    if (cn) {
+        fields_store_defaults(&pe_fields_checkpointing, &s->checkpointing);
+        pe_status cs = load_simple(L, &pe_fields_checkpointing, cn, &s->checkpointing);
+        s->checkpointing.present = cs == PE_OK;
+        st = worse(st, cs);
+    }
+    if (fn && !cn)
+        st = worse(st, bad(L, L->d, fn,
+                           "failures needs checkpointing (write_gb_s: how fast the run saves "
+                           "its state; docs/model.md §15)"));
+    if (cn && !fn)
+        st = worse(st, bad(L, L->d, cn,
+                           "checkpointing needs failures (restart_minutes: what an "
+                           "interruption costs; docs/model.md §15)"));
+    if (s->checkpointing.present && s->checkpointing.save == PE_SAVE_ASYNC && L->cluster_ok &&
+        !s->cluster.gpu.has_host_link_gb_s)
+        st = worse(st, bad(L, L->d, y_map_get(L->d, cn, "save"),
+                           "checkpointing.save: async needs cluster.gpu.host_link_gb_s (the "
+                           "GPU-host bandwidth its copy runs at)"));
+    return st;
+}
+
 /* model, precision, cluster, training, budgets, framework, overlap, rank_by. */
 static pe_status load_sections(loader *L, const yaml_node_t *root)
 {
@@ -1968,7 +2003,7 @@ static pe_status load_sections(loader *L, const yaml_node_t *root)
     st = worse(st, load_framework_overlap(L, TOP("framework"), TOP("overlap")));
     if ((n = TOP("rank_by")))
         st = worse(st, load_rank_by(L, n));
-    return st;
+    return worse(st, load_whole_run(L));
 }
 
 /* What the GPU must describe for the keys used: fp8 GEMMs need its

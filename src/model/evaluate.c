@@ -66,6 +66,7 @@ void evaluate_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     comm_prepare(sc, ctx);     /* §5, §6, §12 X6–X8, X13, X14, §14 X12 */
     pipeline_prepare(sc, ctx); /* §7 B5 */
     step_prepare(sc, ctx);     /* §8 S6 */
+    run_prepare(sc, ctx);      /* §15 R1–R8 */
     /* S3′ names the step's critical path under the refined model; textbook
      * reports keep the spec's S3 over the exposed columns */
     ctx->bound_by_critical_path = sc->fidelity == PE_FIDELITY_REFINED;

@@ -100,6 +100,12 @@ typedef struct {
     /* S7: gpu_hours at cluster.cost_per_gpu_hour; has_cost needs tokens and a price */
     bool has_cost;
     double cost;
+    /* whole run (docs/model.md §15), appended after the MoE columns */
+    bool has_energy;             /* tdp_w and training.tokens given */
+    double energy_mwh;           /* R3 */
+    double goodput;              /* R8, 1 without failures: */
+    bool has_effective_train_days; /* train_days, and a goodput above 0 */
+    double effective_train_days;   /* R9 */
 } pe_result;
 
 /* Where S6's δ−, δ+ came from (docs/model.md §12 "Prediction intervals"). */
@@ -137,6 +143,23 @@ typedef struct {
     double N8_layer_m_expert;     /* FP8-GEMM weights of its E routed experts */
     double act_total_per_seq;     /* act_total_gib's bytes for one sequence */
 } pe_moe_ctx;
+
+/* Scenario-level numbers of the whole run (docs/model.md §15, run.c). */
+typedef struct {
+    bool energy_on;            /* the GPU gives tdp_w */
+    double idle_w, tdp_w;      /* R1 */
+    double G, other_w;         /* R2 */
+    double nodes, pue;         /* R3: N/G */
+    bool goodput_on;           /* failures: and checkpointing: given */
+    bool async;                /* R5 */
+    double ckpt_bytes;         /* R4 C */
+    double write_s;            /* R5 C/W_s: δ (sync) or δ_w (async) */
+    double mtbi_s;             /* R6 M */
+    double restart_s;          /* R8 R */
+    double restart_eff_s;      /* R8 R' = R (+ δ_w async) */
+    double interval_s;         /* R7 τ given, 0: Daly's optimum */
+    double tau_sync, goodput_sync; /* R7, R8 of a sync save */
+} pe_run_ctx;
 
 /* Scenario-level constants, computed once; opaque to callers but plain data
  * so it can live on the stack and be shared read-only between threads. Each
@@ -225,6 +248,7 @@ typedef struct {
     double context_bytes;        /* M13 C_ctx */
     bool op_sac;                 /* A15 selective = torchtitan's op policy */
     double act_op_rep, act_op_seq, act_op_par; /* A15 bytes per token: replicated, sp-split, TP */
+    pe_run_ctx run;         /* §15 the whole run */
 } pe_eval_ctx;
 
 void evaluate_prepare(const pe_scenario *s, pe_eval_ctx *ctx);

@@ -13,6 +13,7 @@
 #include "model/memory_step.h"
 #include "model/params.h"
 #include "model/pipeline.h"
+#include "model/run.h"
 #include "model/step.h"
 
 static const pe_formula FORMULAS[] = {
@@ -34,6 +35,8 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_B_INTERLEAVED, PE_TEXT_B_GPIPE, PE_TEXT_B_ZB_H1, PE_TEXT_B_ZB_H2, PE_TEXT_B_P1,
     PE_TEXT_F22, PE_TEXT_F22_HEAD, PE_TEXT_F23,
     PE_TEXT_B_INTERLEAVED_LAYOUT,
+    PE_TEXT_R1, PE_TEXT_R2, PE_TEXT_R3, PE_TEXT_R4, PE_TEXT_R5, PE_TEXT_R6, PE_TEXT_R7,
+    PE_TEXT_R7_YOUNG, PE_TEXT_R8, PE_TEXT_R8_LOST, PE_TEXT_R9,
 };
 
 const pe_formula *pe_formula_find(const char *key)

@@ -7,7 +7,8 @@
  *   compute_prepare   F1–F4, F13–F16, §12 F7–F11, F17–F19, F21 (compute.c)
  *   comm_prepare      C2, C3 (C8), X2's head sizes, X6–X8, X12–X14 (comm.c)
  *   pipeline_prepare  B5 (pipeline.c)
- *   step_prepare      S6's δ−, δ+ (step.c) */
+ *   step_prepare      S6's δ−, δ+ (step.c)
+ *   run_prepare       §15 R1–R8's scenario-level numbers (run.c) */
 #ifndef PLANEVAL_MODEL_PREPARE_H
 #define PLANEVAL_MODEL_PREPARE_H
 
@@ -19,5 +20,6 @@ void compute_prepare(const pe_scenario *sc, pe_eval_ctx *ctx);
 void comm_prepare(const pe_scenario *sc, pe_eval_ctx *ctx);
 void pipeline_prepare(const pe_scenario *sc, pe_eval_ctx *ctx);
 void step_prepare(const pe_scenario *sc, pe_eval_ctx *ctx);
+void run_prepare(const pe_scenario *sc, pe_eval_ctx *ctx);
 
 #endif

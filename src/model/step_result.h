@@ -4,11 +4,14 @@
 #ifndef PLANEVAL_MODEL_STEP_RESULT_H
 #define PLANEVAL_MODEL_STEP_RESULT_H
 
+#include <float.h>
+
 #include "model/comm.h"
 #include "model/detail.h"
 #include "model/layout.h"
 #include "model/memory.h"
 #include "model/pipeline.h"
+#include "model/run.h"
 #include "model/step.h"
 
 /* §9 interventions: z > 0, recompute, t > 1, p > 1, c > 1 count 1 each */
@@ -54,6 +57,37 @@ ALWAYS_INLINE uint32_t step_budgets(const pe_eval_ctx *ctx, const pe_plan *pl, c
            (uint32_t)(bu->has_step_time_s && step > bu->step_time_s) * PE_FAIL_STEP_TIME |
            (uint32_t)(bu->has_train_days && has_days && days > bu->train_days) * PE_FAIL_TRAIN_DAYS |
            (uint32_t)(bu->has_min_mfu && mfu < bu->min_mfu) * PE_FAIL_MIN_MFU;
+}
+
+/* S7 and §15 R1–R9: the whole run's price, goodput, wall time and energy,
+ * from the row's step, compute time and days (filled in first) and the
+ * memory stage's checkpointed state (weights + optimizer bytes). */
+ALWAYS_INLINE void step_result_whole_run(const pe_eval_ctx *ctx, double state_bytes,
+                                         double compute_s, pe_result *r)
+{
+    const bool has_days = r->has_train_days;
+    const double days = r->train_days, step = r->step_time_s;
+    const double goodput = run_plan_goodput(ctx, state_bytes); /* R4–R8 */
+    const double eff_days = run_effective_days(days, goodput);  /* R9 */
+    /* a run whose goodput underflows to 0 never ends: no days, no energy */
+    const bool has_eff = has_days && eff_days <= DBL_MAX;
+    const double energy_mwh = /* R1–R3 */
+        ctx->run.energy_on && has_eff ? run_energy_mwh(ctx->run.nodes,
+                                    run_node_power(ctx->run.G,
+                                                   run_gpu_power(ctx->run.idle_w, ctx->run.tdp_w,
+                                                                 compute_s, step),
+                                                   ctx->run.other_w),
+                                    ctx->run.pue, eff_days)
+                   : 0.0;
+    r->has_cost = has_days && ctx->scenario->cluster.has_cost_per_gpu_hour;
+    r->cost = has_days ? step_cost(step_gpu_hours(ctx->N, days),
+                                   ctx->scenario->cluster.cost_per_gpu_hour) /* S7 */
+                       : 0.0;
+    r->has_energy = ctx->run.energy_on && has_eff && energy_mwh <= DBL_MAX;
+    r->energy_mwh = energy_mwh;
+    r->goodput = goodput;
+    r->has_effective_train_days = has_eff;
+    r->effective_train_days = has_eff ? eff_days : 0.0;
 }
 
 /* §8 S1–S5 and §9 budgets and status: the report row of a valid plan. The
@@ -131,11 +165,8 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         .mem_peak_gib = peak / PE_GIB,                                  /* M9 */
         .mem_reserved_gib = phases ? w->reserved[ms] / PE_GIB : mem_gib, /* M13 */
         .mem_peak_phase = phases ? w->peak_phase[ms] : PE_PHASE_SUM,
-        .has_cost = has_days && ctx->scenario->cluster.has_cost_per_gpu_hour,
-        .cost = has_days ? step_cost(step_gpu_hours(ctx->N, days),
-                                     ctx->scenario->cluster.cost_per_gpu_hour) /* S7 */
-                         : 0.0,
     };
+    step_result_whole_run(ctx, w->m1[ms] + w->m3[ms], compute_s, r);
 }
 
 #endif

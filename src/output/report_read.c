@@ -72,6 +72,17 @@ bool report_column_value(const pe_result *r, const pe_plan *p, pe_column col, do
             return false;
         v = r->cost;
         break;
+    case COL_ENERGY_MWH: /* §15: empty without tdp_w or training.tokens */
+        if (!r->has_energy)
+            return false;
+        v = r->energy_mwh;
+        break;
+    case COL_GOODPUT: v = r->goodput; break;
+    case COL_EFFECTIVE_TRAIN_DAYS:
+        if (!r->has_effective_train_days)
+            return false;
+        v = r->effective_train_days;
+        break;
     default: return false; /* rank, text and boolean columns */
     }
     *out = v;

@@ -677,7 +677,7 @@ static void test_defaults_from_descriptors(void **state)
                          maps[m].set->path, f->key, (long long)got_i, got_d, f->default_text);
             checked++;
         }
-    assert_int_equal(checked, 52); /* every literal default of these maps, not none */
+    assert_int_equal(checked, 54); /* every literal default of these maps, not none */
     scenario_free(&s);
 
     /* a default in words is computed from other keys, not read as a value */
@@ -721,7 +721,7 @@ static void test_fields_table(void **state)
             if ((*set)->fields[i].type == PE_FT_ENUM)
                 assert_non_null((*set)->fields[i].enum_values);
         }
-    assert_int_equal(n, 18); /* 16 of scenarios and catalogs (framework: docs/model.md §12), question, submission */
+    assert_int_equal(n, 20); /* 16 of scenarios and catalogs (framework: docs/model.md §12), question, submission, failures and checkpointing (§15) */
 }
 
 /* Every mistake of a file in one pass, in file order (the first in the
