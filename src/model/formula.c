@@ -31,6 +31,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_X4_Z3, PE_TEXT_F7_8, PE_TEXT_F11_F20, PE_TEXT_F11_F20_ACCUM, PE_TEXT_F16,
     PE_TEXT_F16_ACCUM, PE_TEXT_F21, PE_TEXT_X13, PE_TEXT_X13_SP, PE_TEXT_B_1F1B,
     PE_TEXT_B_INTERLEAVED, PE_TEXT_B_GPIPE, PE_TEXT_B_ZB_H1, PE_TEXT_B_ZB_H2, PE_TEXT_B_P1,
+    PE_TEXT_F24,
 };
 
 const pe_formula *pe_formula_find(const char *key)
