@@ -221,6 +221,41 @@ for name, g in gpus.items():
            name + ".attention_efficiency", g["attention_efficiency"], derived,
            "equal ±0.05: min(1, 2·median causal fwd rate / peak), attention.csv")
 
+# ---------------------------------------------------------------- F24 FP8 recipes
+# Rule (equal, ±0.0005): a recipe's GEMM rate ratio r in src/model/compute.c
+# (FP8_RECIPES) is the mean of its H100 "gemm only" rows of fp8_gemm.csv
+# (includes_scaling = no; pytorch/FBGEMM#2546) over the best H100 tensorwise
+# row. A recipe without such rows must keep r = 1 and say why in its basis
+# text: "not measured", or tensorwise's own GEMM (tensorwise, delayed).
+def fp8_recipes():
+    path = os.path.join(SRC, "src", "model", "compute.c")
+    if not os.path.exists(path):
+        return None
+    text = open(path).read()
+    table = re.search(r"FP8_RECIPES\[\] = \{(.*?)\n\};", text, re.S)
+    return re.findall(r'\{"([a-z0-9]+)", ([0-9.]+), ([0-9.]+),\s*"([^"]*)"', table.group(1)) \
+        if table else []
+
+
+recipes = fp8_recipes()
+if not recipes:
+    report(False, "F24 FP8_RECIPES", "missing", float("nan"), "src/model/compute.c has the table")
+tensorwise = max([float(r["tflops"]) for r in fp8
+                  if r["gpu"] == "h100-sxm" and r["recipe"] == "tensorwise"] or [float("nan")])
+for name, ratio, _, basis in recipes or []:
+    if name == "none":
+        continue
+    vals = [float(r["tflops"]) for r in fp8 if r["gpu"] == "h100-sxm" and r["recipe"] == name
+            and r["includes_scaling"] == "no"]
+    if vals and name != "tensorwise":
+        derived = statistics.mean(vals) / tensorwise
+        report(abs(float(ratio) - derived) <= 0.0005, "F24 fp8_recipe %s rate ratio" % name,
+               ratio, derived, "equal ±0.0005: mean gemm-only H100 rows / tensorwise, fp8_gemm.csv")
+    else:
+        named = re.search(r"not measured|tensorwise", basis) is not None
+        report(float(ratio) == 1.0 and named, "F24 fp8_recipe %s rate ratio" % name, ratio, 1.0,
+               "no rows of its own: r = 1, its basis says not measured / tensorwise's GEMM")
+
 # ---------------------------------------------------------------- unmeasured numbers
 # Every refinement number of a GPU preset that no rule above derives must be
 # named in its entry's comments as fitted or not measured.

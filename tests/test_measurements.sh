@@ -44,6 +44,7 @@ check "every bus_efficiency of clusters.yaml is derived ($n_bus numbers)" \
 # a preset number moved away from its measurement is caught
 mkdir -p "$work/src/scenarios/catalog"
 cp -r "$meas" "$src/scenarios/calibration" "$work/src/scenarios/"
+mkdir -p "$work/src/src/model" && cp "$src/src/model/compute.c" "$work/src/src/model/"
 sed 's/bandwidth_gb_s: 450, latency_us: 2, bus_efficiency: 0.81/bandwidth_gb_s: 450, latency_us: 2, bus_efficiency: 0.9/' \
     "$src/scenarios/catalog/clusters.yaml" >"$work/src/scenarios/catalog/clusters.yaml"
 cp "$src/scenarios/catalog/gpus.yaml" "$work/src/scenarios/catalog/"
@@ -57,6 +58,19 @@ cp "$src/scenarios/catalog/clusters.yaml" "$work/src/scenarios/catalog/"
 check "a fitted gemm_efficiency over the measured GEMM ceiling fails" \
     '! python3 "$src/tests/derive_presets.py" "$work/src" >"$work/over.out" 2>&1 &&
      grep -q "^FAIL a100-80gb.gemm_efficiency " "$work/over.out" && ! grep -q Traceback "$work/over.out"'
+
+cp "$src/scenarios/catalog/gpus.yaml" "$work/src/scenarios/catalog/"
+sed 's/{"rowwise", 0.7961,/{"rowwise", 0.9,/' "$src/src/model/compute.c" >"$work/src/src/model/compute.c"
+check "an F24 recipe rate ratio moved off fp8_gemm.csv fails the derivation" \
+    '! python3 "$src/tests/derive_presets.py" "$work/src" >"$work/recipe.out" 2>&1 &&
+     grep -q "^FAIL F24 fp8_recipe rowwise rate ratio" "$work/recipe.out" &&
+     ! grep -q Traceback "$work/recipe.out"'
+sed 's/{"mxfp8", 1.0,/{"mxfp8", 1.2,/' "$src/src/model/compute.c" >"$work/src/src/model/compute.c"
+check "an unmeasured recipe (mxfp8) given a rate ratio other than 1 fails" \
+    '! python3 "$src/tests/derive_presets.py" "$work/src" >"$work/mx.out" 2>&1 &&
+     grep -q "^FAIL F24 fp8_recipe mxfp8 rate ratio" "$work/mx.out"'
+check "derive_presets.py derives both measured F24 recipe ratios (rowwise, blockwise)" \
+    '[ "$(grep -c "^ok   F24 fp8_recipe \(rowwise\|blockwise\) rate ratio" "$work/derive.out")" -eq 2 ]'
 
 # explain names the basis of each preset number (refined scenarios only)
 "$planeval" explain "$src/scenarios/published/korthikanti-r2-175b-t5-selective.yaml" \

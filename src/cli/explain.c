@@ -511,6 +511,24 @@ static void explain_attention_shape(FILE *out, const pe_eval_ctx *ctx, const pe_
     eq_result(out, ctx->att_rate / ctx->peak * ctx->att_head * d->att_shape, "F22");
 }
 
+/* §12 F24: the FP8 scaling recipe's GEMM rate ratio on F18 and its casts,
+ * bytes per token that F10 below includes, and their time per layer. */
+static void explain_fp8_recipe(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, double M)
+{
+    const pe_fp8_recipe_cost *c = &ctx->fp8_cost;
+    const double t = (double)p->tp, rep_t = p->sequence_parallel ? t : 1.0;
+    eq_formula(out, "F24", NULL);
+    eq_subst(out, "fp8_recipe %s: r = %g (%s); casts c = %g bytes/element: %g bytes/token "
+                  "replicated, %g sharded (in F10)",
+             c->name, c->rate_ratio, c->basis, c->cast_bytes, ctx->cast_rep, ctx->cast_par);
+    const double s = ctx->ew_bps > 0.0
+                         ? M * (ctx->cast_rep / rep_t + ctx->cast_par / t) / ctx->ew_bps
+                         : 0.0; /* η_W = 0: F10 untimed */
+    eq_subst(out, "%g·(%g/%g + %g/%g)/%.6g per layer forward (backward twice)", M,
+             ctx->cast_rep, rep_t, ctx->cast_par, t, ctx->ew_bps);
+    eq_result(out, s, "F24");
+}
+
 /* §12 F7–F11: the compute times by GEMM shape, attention core, element-wise
  * bytes and per-micro-batch overhead (when the GPU gives gemm_efficiency). */
 static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
@@ -532,7 +550,10 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
     if (ctx->fp8)
         fprintf(out, "F18  the layer GEMMs in fp8: peak_fp8·e_max8 = %.6g FLOP/s (e_max8 = %g), "
                      "roofline (MK + KN + 2MN)/W (efficiencies below are against the bf16 peak)\n",
-                ctx->gemm_rate8, ctx->gemm_rate8 / (g->peak_fp8_tflops * 1e12));
+                ctx->gemm_rate8 / ctx->fp8_cost.rate_ratio,
+                ctx->gemm_rate8 / ctx->fp8_cost.rate_ratio / (g->peak_fp8_tflops * 1e12));
+    if (ctx->fp8 && ctx->scenario->precision.fp8_recipe != PE_FP8_RECIPE_NONE)
+        explain_fp8_recipe(out, ctx, p, M); /* F24 */
     for (int i = 0; i < PE_LAYER_GEMMS; i++) {
         const pe_gemm_shape *s = &ctx->gemms[i];
         const double K = s->k_sharded ? s->K / t : s->K, N = s->k_sharded ? s->N : s->N / t;

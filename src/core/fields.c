@@ -20,6 +20,8 @@ static const char *const norm_values[] = {"layernorm", "rmsnorm", NULL};
 static const char *const position_values[] = {"learned", "rotary", NULL};
 static const char *const attention_values[] = {"standard", "flash", "mla", NULL};
 static const char *const compute_values[] = {"bf16", "fp8", NULL};
+static const char *const fp8_recipe_values[] = {"none",      "tensorwise", "rowwise", "delayed",
+                                                "blockwise", "mxfp8",      NULL};
 static const char *const topology_values[] = {"switch", "full_mesh", NULL};
 static const char *const recompute_values[] = {"none", "selective", "full", NULL};
 static const char *const schedule_values[] = {"1f1b", "interleaved", "gpipe", "zb-h1", "zb-h2",
@@ -124,6 +126,10 @@ static const pe_field precision_fields[] = {
      "2", "fp8: bytes per FP8-GEMM parameter of the cached FP8 weight copies"},
     {"dispatch_bytes", PE_FT_NUMBER, PE_RANGE_ELEMENT_BYTES, P(dispatch_bytes), NO, NULL, 0, NULL,
      "2", "bytes per element of the expert-parallel dispatch all-to-all (1 = FP8)"},
+    {"fp8_recipe", PE_FT_ENUM, PE_RANGE_NONE, P(fp8_recipe), NO, fp8_recipe_values, 0, NULL,
+     "none",
+     "fp8: the scaling recipe (F24, refined compute): none (F18's one FP8 rate), tensorwise, "
+     "rowwise, delayed, blockwise or mxfp8 (its GEMM rate and its cast bytes)"},
 };
 #undef P
 const pe_fieldset pe_fields_precision = {"precision", "bytes per parameter", precision_fields,

@@ -27,6 +27,15 @@ typedef enum { PE_POSITION_LEARNED, PE_POSITION_ROTARY } pe_position;
  * like flash (docs/design/moe.md §12.1). */
 typedef enum { PE_ATTENTION_STANDARD, PE_ATTENTION_FLASH, PE_ATTENTION_MLA } pe_attention;
 typedef enum { PE_COMPUTE_BF16, PE_COMPUTE_FP8 } pe_compute;
+/* F24 the FP8 scaling recipe; none: F18's one FP8 rate, no cast work */
+typedef enum {
+    PE_FP8_RECIPE_NONE,
+    PE_FP8_RECIPE_TENSORWISE,
+    PE_FP8_RECIPE_ROWWISE,
+    PE_FP8_RECIPE_DELAYED,
+    PE_FP8_RECIPE_BLOCKWISE,
+    PE_FP8_RECIPE_MXFP8
+} pe_fp8_recipe;
 typedef enum { PE_TOPOLOGY_SWITCH, PE_TOPOLOGY_FULL_MESH } pe_topology;
 typedef enum { PE_RECOMPUTE_NONE, PE_RECOMPUTE_SELECTIVE, PE_RECOMPUTE_FULL } pe_recompute;
 typedef enum {
@@ -112,6 +121,7 @@ typedef struct {
     pe_compute compute;      /* GEMM precision (docs/design/moe.md §6) */
     double fp8_weight_bytes; /* β_8, TE's cached FP8 weight copies per FP8-GEMM parameter */
     double dispatch_bytes;   /* β_d, bytes per element of the EP dispatch all-to-all */
+    pe_fp8_recipe fp8_recipe; /* F24 the scaling recipe of the FP8 GEMMs */
 } pe_precision;
 
 typedef struct {

@@ -2016,6 +2016,11 @@ static pe_status check_gpu_needs(loader *L, const yaml_node_t *root)
         st = bad(L, L->d, y_map_get(L->d, y_map_get(L->d, root, "precision"), "compute"),
                  "precision.compute: fp8 needs cluster.gpu.peak_fp8_tflops (this GPU has "
                  "none: FP8 tensor cores came with Hopper, Ada and MI300)");
+    if (s->precision.fp8_recipe != PE_FP8_RECIPE_NONE && s->precision.compute != PE_COMPUTE_FP8)
+        st = worse(st, bad(L, L->d,
+                           y_map_get(L->d, y_map_get(L->d, root, "precision"), "fp8_recipe"),
+                           "precision.fp8_recipe needs compute: fp8 (a scaling recipe of FP8 "
+                           "GEMMs; these GEMMs run in bf16)"));
     bool offload = false;
     for (size_t i = 0; i < s->plan_count; i++)
         offload = offload || s->plans[i].offload_optimizer;

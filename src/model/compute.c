@@ -146,6 +146,58 @@ static void prepare_expert_flops(const pe_scenario *s, pe_eval_ctx *ctx)
     ctx->F_hw[PE_RECOMPUTE_FULL] = f_hw + Bs * (nd * e->F_layer_d + n * e->F_layer_m);
 }
 
+/* F24 the recipes. Rates: the mean of pytorch/FBGEMM#2546's three H100
+ * "gemm only" rows of a recipe (8192³, 65536×8192×7168, 65536×3584×8192)
+ * over the H100 tensorwise row (1402.6 TFLOP/s, the MAMF table) of
+ * fp8_gemm.csv: rowwise 1116.55/1402.6 = 0.7961, blockwise 842.35/1402.6 =
+ * 0.6006 (tests/derive_presets.py recomputes both; an H100 ratio applied to
+ * every GPU). delayed runs tensorwise's per-tensor-scaled GEMM (Transformer
+ * Engine's DelayedScaling: one scale per tensor, from the amax history), so
+ * 1 by construction; mxfp8 has no measurement in the CSV and keeps the
+ * tensorwise rate. Cast bytes per element: current scaling (torchao's
+ * tensorwise and rowwise dynamic scaling) reads the bf16 tensor once for
+ * its amax and again to cast it, writing one FP8 byte: 2 + 2 + 1 = 5;
+ * delayed scaling takes the scale from past amaxes and records this amax
+ * in the cast: 2 + 1 = 3; blockwise (1×128 tiles, one fp32 scale each,
+ * DeepSeek-V3 §3.3; TE Float8BlockScaling) and mxfp8 (32-element blocks,
+ * one E8M0 byte each; TE MXFP8BlockScaling) find a block's amax in the
+ * one pass: 2 + 1 + 4/128 and 2 + 1 + 1/32 = 3.03125. */
+static const pe_fp8_recipe_cost FP8_RECIPES[] = {
+    {"none", 1.0, 0.0, "F18's one FP8 rate, no cast work"},
+    {"tensorwise", 1.0, 5.0, "the tensorwise rate; casts: amax pass + cast, 2 + 2 + 1 bytes"},
+    {"rowwise", 0.7961, 5.0,
+     "measured: pytorch/FBGEMM#2546 row gemm / tensorwise MAMF (H100); casts 2 + 2 + 1 bytes"},
+    {"delayed", 1.0, 3.0, "tensorwise's GEMM (per-tensor scale); casts: 2 + 1 bytes, amax fused"},
+    {"blockwise", 0.6006, 3.03125,
+     "measured: pytorch/FBGEMM#2546 block gemm / tensorwise MAMF (H100); "
+     "casts 2 + 1 + 4/128 bytes"},
+    {"mxfp8", 1.0, 3.03125,
+     "not measured: GEMM rate kept at tensorwise; casts 2 + 1 + 1/32 bytes"},
+};
+
+pe_fp8_recipe_cost compute_fp8_recipe(pe_fp8_recipe recipe)
+{
+    return FP8_RECIPES[recipe];
+}
+
+/* F24 the recipe's GEMM rate on F18's, and its casts as F10 element-wise
+ * bytes per token: each FP8 GEMM's input of K elements, replicated for the
+ * column-parallel GEMMs (QKV, fc1), TP-sharded for the row-parallel ones
+ * (projection, fc2); the backward's casts (output gradients, the
+ * transposed copies) come with §12's backward = 2 × forward. Weights are
+ * cast once a step into M7's cached copies and not counted. */
+static void prepare_fp8_recipe(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    ctx->fp8_cost = compute_fp8_recipe(ctx->fp8 ? sc->precision.fp8_recipe : PE_FP8_RECIPE_NONE);
+    ctx->gemm_rate8 *= ctx->fp8_cost.rate_ratio;
+    ctx->cast_rep = ctx->cast_par = 0.0;
+    for (int i = 0; i < PE_LAYER_GEMMS; i++) {
+        const pe_gemm_shape *g = &ctx->gemms[i];
+        *(g->k_sharded ? &ctx->cast_par : &ctx->cast_rep) += ctx->fp8_cost.cast_bytes * g->K;
+    }
+    ctx->ew_rep += ctx->cast_rep, ctx->ew_par += ctx->cast_par;
+}
+
 /* F8–F10 as coefficients of M and 1/t (the hot path only multiplies); F18
  * the layer GEMMs' FP8 coefficients with compute: fp8. */
 static void prepare_coefficients(pe_eval_ctx *ctx)
@@ -188,6 +240,7 @@ static void prepare_refined(const pe_scenario *sc, pe_eval_ctx *ctx)
     if (ctx->ext) {
         const double e8 = g->has_fp8_gemm_efficiency ? g->fp8_gemm_efficiency : g->gemm_efficiency;
         ctx->gemm_rate8 = g->peak_fp8_tflops * 1e12 * e8; /* F18 */
+        prepare_fp8_recipe(sc, ctx);                       /* F24 */
     }
     ctx->t_half_layer = ctx->fp8 ? g->gemm_half_gflop * 1e9 / ctx->gemm_rate8 : ctx->t_half;
     prepare_coefficients(ctx);

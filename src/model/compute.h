@@ -162,6 +162,23 @@ inline pe_gemm_coef compute_gemm_coef_fp8(const pe_gemm_shape *g, double gemm_ra
     return c;
 }
 
+/* F24 the FP8 scaling recipe (docs/model.md §12): the rate of its GEMMs
+ * relative to the tensorwise FP8 rate F18 times (ratio, from
+ * scenarios/measurements/fp8_gemm.csv, tests/derive_presets.py), and the
+ * bytes each cast moves per element of a GEMM input (amax, scale, cast:
+ * memory-bound work at W·η_W, F10). none: ratio 1, no bytes (F18 alone). */
+typedef struct {
+    const char *name;
+    double rate_ratio;  /* recipe GEMM rate / tensorwise FP8 GEMM rate */
+    double cast_bytes;  /* bytes moved per element cast (read, write, amax, scales) */
+    const char *basis;  /* where the two numbers come from, for explain */
+} pe_fp8_recipe_cost;
+#define PE_TEXT_F24 \
+    {"F24", "FP8 scaling recipe (refined)", \
+     "F18 rate · r_recipe; + b·s'·c_recipe·(ΣK_col/(sp ? t : 1) + ΣK_row/t)/(W·η_W) per layer", \
+     "s", "fp8_gemm.csv (pytorch/FBGEMM#2546); TE and torchao docs"}
+pe_fp8_recipe_cost compute_fp8_recipe(pe_fp8_recipe recipe);
+
 /* F8 the time of one GEMM for M tokens, inv_t = 1/t: compute_gemm_time of
  * its per-GPU shape, from the coefficients. */
 #define PE_TEXT_F7_8 \

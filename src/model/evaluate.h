@@ -216,7 +216,9 @@ typedef struct {
     double opt_s_per_param;            /* X14 optimizer_pass_bytes/(W·η_W), 0: X5 */
     /* §12 refinements of §14's models (F17–F20) */
     double t_half_layer;               /* F18 t_half of the layer GEMMs (FP8 rate with fp8) */
-    double gemm_rate8;                 /* F18 peak_fp8·e_max8 (fp8_gemm_efficiency) */
+    double gemm_rate8;                 /* F18 peak_fp8·e_max8 (fp8_gemm_efficiency), F24 · r */
+    pe_fp8_recipe_cost fp8_cost;       /* F24 the scaling recipe's rate ratio and cast bytes */
+    double cast_rep, cast_par;         /* F24 cast bytes per token: replicated, TP-sharded */
     pe_gemm_coef moe_coef[5];          /* F19 shared experts in/out, router, expert in/out */
     double ew_par_m_s;                 /* F19 element-wise TP-sharded s per token, MoE layer */
     double moe_permute_s;              /* F23 moe_permute_bytes·h/(W·η_W), s per routed copy */

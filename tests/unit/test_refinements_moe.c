@@ -108,6 +108,53 @@ static void test_f18_fp8_gemm(void **state)
     assert_rel(d.gemm_t[0], 4.0 * 1.855425871872e-3, 1e-13);
 }
 
+/* F24 the FP8 scaling recipe on test_f18_fp8_gemm's GPT-3 plan (t = 1,
+ * M = 2048), with η_W = 0.5: W·η_W = 2e12·0.5 = 1e12 bytes/s.
+ * rowwise: the GEMM rate 1e15·0.7961 = 7.961e14, QKV 1.855425871872e-3 /
+ * 0.7961 = 2.330644230...e-3 s (still compute bound); casts 5 bytes an
+ * element of each GEMM input: QKV and fc1 inputs h = 12288 each (replicated),
+ * projection h and fc2 4h = 49152 (sharded): 5·(12288 + 12288 + 12288 +
+ * 49152) = 5·86016 = 430080 bytes/token, 2048·430080/1e12 = 8.8080384e-4 s
+ * more element-wise time per layer forward, twice that backward.
+ * delayed: the tensorwise GEMM rate, 3 bytes: 2048·3·86016/1e12 =
+ * 5.28482304e-4 s. none, and any recipe with compute: bf16: unchanged. */
+static void test_f24_fp8_recipe(void **state)
+{
+    (void)state;
+    const pe_fp8_recipe_cost none = compute_fp8_recipe(PE_FP8_RECIPE_NONE);
+    assert_true(none.rate_ratio == 1.0 && none.cast_bytes == 0.0);
+    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
+    s.model.has_params = false;
+    s.cluster.gpu.elementwise_efficiency = 0.5;
+    s.precision.compute = PE_COMPUTE_FP8;
+    pe_plan p = fx_plan(8, 1, 1, 1);
+    pe_eval_ctx ctx;
+    pe_result r0, r;
+    pe_detail d0, d;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r0, &d0);
+    assert_rel(d0.gemm_t[0], 1.855425871872e-3, 1e-13);
+    s.precision.fp8_recipe = PE_FP8_RECIPE_ROWWISE;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(d.gemm_t[0], 1.855425871872e-3 / 0.7961, 1e-13);
+    assert_rel(d.tau_ew - d0.tau_ew, 8.8080384e-4, 1e-9);
+    assert_rel(d.tau_lb - d0.tau_lb, 2.0 * (d.tau_lf - d0.tau_lf), 1e-9);
+    assert_true(r.step_time_s > r0.step_time_s);
+    s.precision.fp8_recipe = PE_FP8_RECIPE_DELAYED;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(d.gemm_t[0], 1.855425871872e-3, 1e-13);
+    assert_rel(d.tau_ew - d0.tau_ew, 5.28482304e-4, 1e-9);
+    s.precision.compute = PE_COMPUTE_BF16; /* a recipe without fp8 GEMMs: no effect */
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    s.precision.fp8_recipe = PE_FP8_RECIPE_NONE;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r0, &d0);
+    assert_true(r.step_time_s == r0.step_time_s && d.tau_ew == d0.tau_ew);
+}
+
 /* F19 Mixtral 8x7B, 8 GPUs, dp 8, tp 1, ep 8, etp 1, b 1, s 4096: M = 4096;
  * rows per local expert M_e = M·k·ρ·ep·etp/(t·E) = 4096·2·8/8 = 8192, one
  * local expert (E/ep = 1): in 8192 × 4096 × 28672 = 1.924145348608e12 FLOP
@@ -173,6 +220,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_f17_shapes),
         cmocka_unit_test(test_f18_fp8_gemm),
+        cmocka_unit_test(test_f24_fp8_recipe),
         cmocka_unit_test(test_f19_moe_layer),
         cmocka_unit_test(test_f20_uneven),
     };
