@@ -15,3 +15,4 @@ extern inline double step_tflops_per_gpu(double f_model, double step_s, double g
 extern inline double step_train_days(double tokens, double tokens_per_s);
 extern inline double step_gpu_hours(double gpus, double train_days);
 extern inline double step_cost(double gpu_hours, double cost_per_gpu_hour);
+extern inline bool step_over_target(double figure, double target);
