@@ -90,4 +90,17 @@ check "days 30 is met by no design: exit 2, the best reached named, no report (e
 "$planeval" run --quiet --shard 0/2 -o "$work/shard" "$work/unmet.yaml"; rc=$?
 check "a shard is not judged against the targets (exit $rc)" '[ $rc -eq 0 ]'
 
+# the whole-run drill (scenarios/drills/06-llama3-70b-h100-vs-b200/, one file a
+# cluster): its expect: values are the hand arithmetic of its comments, and
+# run names 1024 H100 nodes against 512 B200 nodes
+drill=$src/scenarios/drills/06-llama3-70b-h100-vs-b200
+"$planeval" check "$drill" >"$work/drill-check.out" 2>&1; rc=$?
+check "the drill's expect: values hold (exit $rc: $(tail -1 "$work/drill-check.out"))" \
+    '[ $rc -eq 0 ] && grep -q "^20 passed, 0 failed$" "$work/drill-check.out"'
+"$planeval" run -o "$work/drill" "$drill" >"$work/drill.out" 2>/dev/null; rc=$?
+check "H100: 1024 nodes, 22.48 days, 4.42 M GPU-hours, \$8.84 M (exit $rc)" \
+    '[ $rc -eq 0 ] && grep -q "^06-llama3-70b-h100: targets met: smallest cluster 1024 nodes (8192 GPUs); .*: 22\.484[0-9]* days, 4\.4205[0-9]*e+06 GPU-hours, cost 8\.8410[0-9]*e+06$" "$work/drill.out"'
+check "B200: 512 nodes, 19.39 days, 1.91 M GPU-hours, \$7.62 M" \
+    'grep -q "^06-llama3-70b-b200: targets met: smallest cluster 512 nodes (4096 GPUs); .*: 19\.388[0-9]* days, 1\.9059[0-9]*e+06 GPU-hours, cost 7\.6239[0-9]*e+06$" "$work/drill.out"'
+
 finish
