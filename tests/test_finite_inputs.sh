@@ -214,6 +214,27 @@ sweep:
 EOF
 sed -e 's/^name: .*/name: finite-gpus/' -e 's/^  nodes: .*/  gpus: [8, 16]                #@ sweep.gpus/' \
     "$work/base/design.yaml" >"$work/base/gpus.yaml"
+# targets (docs/sweeps.md "Targets"): a nodes sweep judged against them
+cat >"$work/base/targets.yaml" <<'EOF'
+schema: planeval/v1
+name: finite-targets
+model: { layers: 8, hidden: 1024, heads: 16, vocab: 32000, seq_len: 1024 }
+cluster:
+  gpus_per_node: 8
+  gpu: { hbm_gib: 80, peak_tflops: 989, hbm_tb_s: 3.35, flops_efficiency: 0.5 }
+  intra_node: { topology: switch, bandwidth_gb_s: 450, latency_us: 2 }
+  inter_node: { nic_gb_s: 50, latency_us: 5 }
+  cost_per_gpu_hour: 2
+training: { global_batch: 32 }
+targets:
+  tokens: 1e12                #@ targets.tokens
+  days: 1e9                   #@ targets.days
+  gpu_hours: 1e15             #@ targets.gpu_hours
+  cost: 1e15                  #@ targets.cost
+sweep:
+  nodes: [1, 2]
+  dp: auto
+EOF
 cat >"$work/base/moe.yaml" <<'EOF'
 schema: planeval/v1
 name: finite-moe
@@ -275,7 +296,7 @@ answers:
   q2: 20
 EOF
 
-for f in dense moe design gpus; do
+for f in dense moe design gpus targets; do
     "$planeval" run --quiet -o "$work/base/out" "$work/base/$f.yaml" 2>"$work/err"; rc=$?
     check "the $f scenario runs as written (got $rc: $(head -c 300 "$work/err"))" '[ $rc -eq 0 ]'
 done
@@ -317,7 +338,7 @@ mkdir -p "$work/schema"
 while read -r sec key kind lo hi zero text; do
     mark="#@ $sec.$key"
     base=
-    for f in dense moe design gpus; do
+    for f in dense moe design gpus targets; do
         if grep -qF -- "$mark" "$work/base/$f.yaml"; then base=$f; fi
     done
     if [ -z "$base" ]; then

@@ -35,6 +35,8 @@ static const command_help HELP[] = {
      "Evaluate every plan of each scenario and write DIR/<name>.csv, ranked, and\n"
      "DIR/<name>.summary.csv (counts, best plan, wall time). A SCENARIO that is a\n"
      "directory means its scenario files, in byte order of their names.\n"
+     "With targets: (docs/sweeps.md), a line on stdout names the smallest cluster\n"
+     "that meets them and the best plan on it; when none does: exit 2, no report.\n"
      "\n"
      "options:\n"
      "  -o, --output DIR    report directory (default: out)\n"

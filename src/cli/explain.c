@@ -18,6 +18,7 @@
 #include "model/pipeline.h"
 #include "model/rules.h"
 #include "model/run.h"
+#include "model/step.h"
 #include "sweep/plans.h"
 
 #define GIB 1073741824.0
@@ -966,6 +967,16 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
         eq_formula(out, "S7", NULL);
         eq_subst(out, "%.6g · %.6g", r->gpu_hours, ctx->scenario->cluster.cost_per_gpu_hour);
         eq_result(out, r->cost, "S7");
+    }
+    const pe_budgets *bu = &ctx->scenario->budgets;
+    if (bu->has_gpu_hours || bu->has_cost) { /* T2: targets.gpu_hours, targets.cost */
+        eq_formula(out, "T2", NULL);
+        if (bu->has_gpu_hours)
+            fprintf(out, "     gpu_hours %.6g > targets.gpu_hours %.6g: %s\n", r->gpu_hours,
+                    bu->gpu_hours, step_over_target(r->gpu_hours, bu->gpu_hours) ? "over" : "met");
+        if (bu->has_cost)
+            fprintf(out, "     cost %.6g > targets.cost %.6g: %s\n", r->cost, bu->cost,
+                    step_over_target(r->cost, bu->cost) ? "over" : "met");
     }
 }
 

@@ -18,6 +18,7 @@
 #include "sweep/plans.h"
 #include "sweep/rank.h"
 #include "sweep/runner.h"
+#include "sweep/targets.h"
 #include "cli/run_views.h"
 #include "output/html.h"
 #include "output/html_facts.h"
@@ -72,6 +73,21 @@ static void print_summary(const pe_scenario *s, const pe_run_result *r, size_t p
                         "presets carry fitted and measured numbers that `fidelity: refined` "
                         "uses to predict real runs (docs/model.md §12)\n",
                 s->name);
+}
+
+/* T1: the answer to targets: on stdout, the one line a script reads
+ * (docs/sweeps.md "Targets"). */
+static void print_targets(const pe_scenario *s, const pe_run_result *rr, const pe_row *best)
+{
+    const pe_result *r = &best->result;
+    char cost[64] = "";
+    if (r->has_cost)
+        snprintf(cost, sizeof cost, ", cost %.6g", r->cost);
+    printf("%s: targets met: smallest cluster %lld nodes (%lld GPUs); best plan on it: %s "
+           "(rank %zu): %.6g days, %.6g GPU-hours%s%s\n",
+           s->name, (long long)(r->gpus / s->cluster.gpus_per_node), (long long)r->gpus,
+           best->name ? best->name : best->canon, (size_t)(best - rr->rows) + 1, r->train_days,
+           r->gpu_hours, cost, rr->row_count < rr->counts.evaluated ? " (among the rows kept)" : "");
 }
 
 /* The files of one run (or one shard of it): DIR/<name>[.shard-I-of-N]
@@ -297,8 +313,13 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
     pe_run_result rr = {0};
     if (st == PE_OK)
         st = runner_run(&space, &ctx, &ro, &rr, err);
+    const pe_row *answer = NULL; /* T1; a shard sees only some designs: not judged there */
+    if (st == PE_OK && !rr.interrupted && !opt->shard_count)
+        st = targets_answer(s, rr.rows, rr.row_count, &answer, err);
     if (st == PE_OK && !rr.interrupted)
         st = write_results(s, opt, &space, &ctx, &rr, &paths, resumed, err);
+    if (st == PE_OK && !rr.interrupted && answer && !opt->quiet)
+        print_targets(s, &rr, answer);
     if ((st == PE_OK && rr.interrupted) || st == PE_INTERRUPTED)
         st = write_checkpoint(s, opt, ckpt.fingerprint, &rr, paths.checkpoint, err);
     runner_free(&rr);

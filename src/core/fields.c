@@ -299,6 +299,24 @@ static const pe_field budget_fields[] = {
      NULL, "lowest acceptable MFU"},
 };
 #undef B
+#define TG(f) offsetof(pe_targets, f)
+static const pe_field target_fields[] = {
+    {"tokens", PE_FT_NUMBER, PE_RANGE_TOKENS, TG(tokens), TG(has_tokens), NULL, 0, NULL, NULL,
+     "tokens to train on (training.tokens; both given: equal)"},
+    {"days", PE_FT_NUMBER, PE_RANGE_BUDGET, TG(days), TG(has_days), NULL, 0, NULL, NULL,
+     "days to train them in: train_days <= days (budgets.train_days; both given: equal)"},
+    {"gpu_hours", PE_FT_NUMBER, PE_RANGE_PARAMS, TG(gpu_hours), TG(has_gpu_hours), NULL, 0, NULL,
+     NULL, "GPU-hours budget of the whole run: gpu_hours <= this (T2)"},
+    {"cost", PE_FT_NUMBER, PE_RANGE_PARAMS, TG(cost), TG(has_cost), NULL, 0, NULL, NULL,
+     "cost budget of the whole run, in cluster.cost_per_gpu_hour's currency: cost <= this "
+     "(T2; needs the price)"},
+};
+#undef TG
+const pe_fieldset pe_fields_targets = {"targets",
+                                       "what the run must reach; the smallest cluster that meets "
+                                       "it is reported (docs/sweeps.md)",
+                                       target_fields, N_OF(target_fields)};
+
 const pe_fieldset pe_fields_budgets = {"budgets", "limits a plan must meet (all optional)",
                                        budget_fields, N_OF(budget_fields)};
 
@@ -623,6 +641,8 @@ static const pe_field scenario_fields[] = {
      "job interruptions: goodput and effective_train_days (docs/model.md §15)"},
     {"checkpointing", PE_FT_MAP, PE_RANGE_NONE, S(checkpointing), NO, NULL, 0,
      &pe_fields_checkpointing, NULL, "how the run saves its state (docs/model.md §15)"},
+    {"targets", PE_FT_MAP, PE_RANGE_NONE, S(targets), NO, NULL, 0, &pe_fields_targets, NULL,
+     "tokens and days, gpu_hours or cost: the smallest cluster that meets them"},
 };
 #undef S
 const pe_fieldset pe_fields_scenario = {"", "a scenario file (schema planeval/v1)",
@@ -647,7 +667,7 @@ const pe_fieldset *const pe_fieldsets[] = {
     &pe_fields_gpu,      &pe_fields_intra_node, &pe_fields_inter_node, &pe_fields_training,
     &pe_fields_budgets,  &pe_fields_overlap,  &pe_fields_framework, &pe_fields_plan,      &pe_fields_sweep,
     &pe_fields_expect,   &pe_fields_tolerance, &pe_fields_catalog,  &pe_fields_question,
-    &pe_fields_submission, &pe_fields_failures, &pe_fields_checkpointing, NULL};
+    &pe_fields_submission, &pe_fields_failures, &pe_fields_checkpointing, &pe_fields_targets, NULL};
 
 const pe_field *fields_find(const pe_fieldset *set, const char *key, size_t len)
 {

@@ -117,6 +117,7 @@ extern const pe_fieldset pe_fields_intra_node;
 extern const pe_fieldset pe_fields_inter_node;
 extern const pe_fieldset pe_fields_training;
 extern const pe_fieldset pe_fields_budgets;
+extern const pe_fieldset pe_fields_targets;
 extern const pe_fieldset pe_fields_overlap;
 extern const pe_fieldset pe_fields_framework;
 extern const pe_fieldset pe_fields_failures;      /* docs/model.md §15 */

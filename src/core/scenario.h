@@ -202,7 +202,24 @@ typedef struct {
 typedef struct {
     bool has_memory_gib, has_step_time_s, has_train_days, has_min_mfu;
     double memory_gib, step_time_s, train_days, min_mfu;
+    /* T2: the whole run's GPU-hours and cost limits, set only by targets: (no
+     * budgets: key of their own) */
+    bool has_gpu_hours, has_cost;
+    double gpu_hours, cost;
 } pe_budgets;
+
+/* targets: what the run must reach (docs/sweeps.md "Targets"): tokens
+ * trained within days, gpu_hours or cost. tokens is training.tokens, days
+ * is budgets.train_days; gpu_hours and cost are budgets.gpu_hours/cost.
+ * Where each key stands, for the message when no design meets it. */
+typedef enum { PE_TARGET_DAYS, PE_TARGET_GPU_HOURS, PE_TARGET_COST, PE_TARGET_COUNT } pe_target;
+typedef struct {
+    bool present;
+    bool has_tokens, has_days, has_gpu_hours, has_cost;
+    double tokens, days, gpu_hours, cost;
+    int line, col;                                    /* the targets: key */
+    int key_line[PE_TARGET_COUNT], key_col[PE_TARGET_COUNT]; /* each limit's key */
+} pe_targets;
 
 typedef struct {
     double tp, cp, dp, pp; /* each in [0, 1]; defaults 0, 1, 1, 0 */
@@ -371,6 +388,7 @@ typedef struct {
     pe_cluster cluster;
     pe_training training;
     pe_budgets budgets;
+    pe_targets targets;
     pe_overlap overlap;
     pe_fidelity fidelity;
     /* textbook only because the file names no refinement, while its presets

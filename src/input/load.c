@@ -1971,6 +1971,50 @@ static pe_status load_whole_run(loader *L)
     return st;
 }
 
+/* targets: (docs/sweeps.md "Targets"): tokens is training.tokens and days is
+ * budgets.train_days — one number each, so both given must be equal — while
+ * gpu_hours and cost become the T2 budgets; cost needs a price. */
+static pe_status load_targets(loader *L, const yaml_node_t *n)
+{
+    pe_scenario *s = L->s;
+    pe_targets *t = &s->targets;
+    pe_status st = load_simple(L, &pe_fields_targets, n, t);
+    if (st != PE_OK || !L->training_ok || !L->cluster_ok)
+        return st;
+    static const char *const keys[PE_TARGET_COUNT] = {"days", "gpu_hours", "cost"};
+    t->present = true;
+    t->line = y_line(n), t->col = y_col(n);
+    for (int k = 0; k < PE_TARGET_COUNT; k++) {
+        const yaml_node_t *at = y_map_get(L->d, n, keys[k]);
+        t->key_line[k] = at ? y_line(at) : t->line, t->key_col[k] = at ? y_col(at) : t->col;
+    }
+    if (!t->has_days && !t->has_gpu_hours && !t->has_cost)
+        return bad(L, L->d, n, "targets: give days, gpu_hours or cost (what the run must reach)");
+    const yaml_node_t *tr = TOP("training"), *bu = TOP("budgets");
+    if (t->has_tokens && s->training.has_tokens && t->tokens != s->training.tokens)
+        return bad(L, L->d, y_map_get(L->d, n, "tokens"),
+                   "targets.tokens = %.17g and training.tokens = %.17g (line %d) differ; give "
+                   "the tokens in one place",
+                   t->tokens, s->training.tokens, y_line(y_map_get(L->d, tr, "tokens")));
+    if (t->has_tokens)
+        s->training.has_tokens = true, s->training.tokens = t->tokens;
+    if (t->has_days && s->budgets.has_train_days && t->days != s->budgets.train_days)
+        return bad(L, L->d, y_map_get(L->d, n, "days"),
+                   "targets.days = %.17g and budgets.train_days = %.17g (line %d) differ; give "
+                   "the days in one place",
+                   t->days, s->budgets.train_days, y_line(y_map_get(L->d, bu, "train_days")));
+    if (!t->has_tokens && !s->training.has_tokens)
+        return bad(L, L->d, n, "targets: give tokens (or training.tokens): the run's length");
+    if (t->has_cost && !s->cluster.has_cost_per_gpu_hour)
+        return bad(L, L->d, y_map_get(L->d, n, "cost"),
+                   "targets.cost needs a price: cluster.cost_per_gpu_hour (T2)");
+    if (t->has_days)
+        s->budgets.has_train_days = true, s->budgets.train_days = t->days;
+    s->budgets.has_gpu_hours = t->has_gpu_hours, s->budgets.gpu_hours = t->gpu_hours;
+    s->budgets.has_cost = t->has_cost, s->budgets.cost = t->cost;
+    return PE_OK;
+}
+
 /* model, precision, cluster, training, budgets, framework, overlap, rank_by. */
 static pe_status load_sections(loader *L, const yaml_node_t *root)
 {
@@ -1992,6 +2036,8 @@ static pe_status load_sections(loader *L, const yaml_node_t *root)
         L->budgets_ok = bs == PE_OK;
         st = worse(st, bs);
     }
+    if ((n = TOP("targets")) && (!TOP("budgets") || L->budgets_ok))
+        st = worse(st, load_targets(L, n));
     if (L->budgets_ok && L->training_ok && s->budgets.has_train_days && !s->training.has_tokens)
         st = worse(st, bad(L, L->d, y_map_get(L->d, TOP("budgets"), "train_days"),
                            "budgets.train_days needs training.tokens (docs/model.md §9)"));

@@ -47,6 +47,8 @@ enum {
     PE_FAIL_V14 = 1u << 17, /* etp and ep·etp aligned with the node */
     PE_FAIL_V15 = 1u << 18, /* offload_optimizer needs zero >= 1 and a host link */
     PE_FAIL_HOST_MEMORY = 1u << 19, /* offload: host memory per node over host_memory_gib (M8) */
+    PE_FAIL_GPU_HOURS = 1u << 20,   /* T2: gpu_hours over targets.gpu_hours */
+    PE_FAIL_COST = 1u << 21,        /* T2: cost over targets.cost */
 };
 #define PE_FAIL_RULES (0xffu | (0x7fu << 12))
 /* Rules V1..V15 (their table, and bit ↔ rule: rules.h). */

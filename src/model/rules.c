@@ -518,6 +518,18 @@ static void reason_budgets(pe_text *o, const pe_eval_ctx *ctx, const pe_result *
         fmt_shortest(lim, sizeof lim, bu->min_mfu);
         put(o, "mfu: %s < min_mfu %s", a, lim);
     }
+    if (f & PE_FAIL_GPU_HOURS) { /* T2 */
+        entry(o);
+        fmt_vs(a, sizeof a, r->gpu_hours, 1, 0, bu->gpu_hours, 1);
+        fmt_shortest(lim, sizeof lim, bu->gpu_hours);
+        put(o, "gpu_hours: %s > targets.gpu_hours %s", a, lim);
+    }
+    if (f & PE_FAIL_COST) { /* T2 */
+        entry(o);
+        fmt_vs(a, sizeof a, r->cost, 1, 0, bu->cost, 1);
+        fmt_shortest(lim, sizeof lim, bu->cost);
+        put(o, "cost: %s > targets.cost %s", a, lim);
+    }
 }
 
 int evaluate_format_reason(const pe_eval_ctx *ctx, const pe_plan *p, const pe_result *r,

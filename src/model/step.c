@@ -38,3 +38,4 @@ void step_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     }
 }
 extern inline double step_cost(double gpu_hours, double cost_per_gpu_hour);
+extern inline bool step_over_target(double figure, double target);

@@ -93,4 +93,11 @@ inline double step_cost(double gpu_hours, double cost_per_gpu_hour)
     return gpu_hours * cost_per_gpu_hour;
 }
 
+/* T2 over = figure > target: a run-level target (targets.gpu_hours, targets.cost,
+ * and targets.days as budgets.train_days) is met at equality, as every §9 budget */
+#define PE_TEXT_T2                                                                                \
+    {"T2", "over_target", "figure > target (gpu_hours, cost)", "bool",                            \
+     "§9 budgets applied to S5 gpu_hours and S7 cost"}
+inline bool step_over_target(double figure, double target) { return figure > target; }
+
 #endif

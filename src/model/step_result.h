@@ -44,6 +44,21 @@ ALWAYS_INLINE void step_invalid(const pe_eval_ctx *ctx, const pe_plan *pl, uint3
                      .act_total_gib = step_act_total_gib(ctx, (double)pl->micro_batch)};
 }
 
+/* T2 the whole run's targets.gpu_hours and targets.cost a valid plan breaks
+ * (set only with targets, which need the tokens; cost also the price). */
+ALWAYS_INLINE uint32_t step_run_budgets(const pe_eval_ctx *ctx, const pe_budgets *bu, double days)
+{
+    if (!bu->has_gpu_hours && !bu->has_cost)
+        return 0;
+    const double gpu_hours = step_gpu_hours(ctx->N, days); /* S5 */
+    return (uint32_t)(bu->has_gpu_hours && step_over_target(gpu_hours, bu->gpu_hours)) *
+               PE_FAIL_GPU_HOURS |
+           (uint32_t)(bu->has_cost &&
+                      step_over_target(step_cost(gpu_hours, ctx->scenario->cluster.cost_per_gpu_hour),
+                                       bu->cost)) *
+               PE_FAIL_COST;
+}
+
 /* §9 the budgets a valid plan breaks (PE_FAIL_* bits). */
 ALWAYS_INLINE uint32_t step_budgets(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_detail *w,
                                     double mem_tot, double step, double mfu, double days)
@@ -56,7 +71,8 @@ ALWAYS_INLINE uint32_t step_budgets(const pe_eval_ctx *ctx, const pe_plan *pl, c
            (uint32_t)!mem_fits(mem_tot, ctx->budget_bytes) * PE_FAIL_MEMORY | /* M6 */
            (uint32_t)(bu->has_step_time_s && step > bu->step_time_s) * PE_FAIL_STEP_TIME |
            (uint32_t)(bu->has_train_days && has_days && days > bu->train_days) * PE_FAIL_TRAIN_DAYS |
-           (uint32_t)(bu->has_min_mfu && mfu < bu->min_mfu) * PE_FAIL_MIN_MFU;
+           (uint32_t)(bu->has_min_mfu && mfu < bu->min_mfu) * PE_FAIL_MIN_MFU |
+           step_run_budgets(ctx, bu, days);
 }
 
 /* S7 and §15 R1–R9: the whole run's price, goodput, wall time and energy,

@@ -21,7 +21,7 @@ planeval=$(realpath "$1") src=$2 out=$3
 rm -rf "$out" && mkdir -p "$out/reports" "$out/explain" "$out/calibrate" "$out/check"
 out=$(realpath "$out")
 cd "$src" || exit 2
-dirs="scenarios/drills scenarios/drills/02-choose-parallelism scenarios/drills/03-comm-budget scenarios/published scenarios/memory tests/freeze/scenarios"
+dirs="scenarios/drills scenarios/drills/02-choose-parallelism scenarios/drills/03-comm-budget scenarios/drills/06-llama3-70b-h100-vs-b200 scenarios/published scenarios/memory tests/freeze/scenarios"
 # shellcheck disable=SC2086
 "$planeval" run --quiet --html --threads 2 -o "$out/reports" $dirs >"$out/run.stdout" 2>"$out/run.stderr" \
     || { echo "run failed: $(head -3 "$out/run.stderr")"; exit 1; }

@@ -138,6 +138,7 @@ static void test_every_key(void **state)
         {&pe_fields_submission, "### Submission file"},
         {&pe_fields_failures, "### `failures`"},
         {&pe_fields_checkpointing, "### `checkpointing`"},
+        {&pe_fields_targets, "### `targets`"},
     };
     size_t n_sets = 0;
     for (size_t i = 0; pe_fieldsets[i]; i++)

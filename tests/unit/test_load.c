@@ -721,7 +721,7 @@ static void test_fields_table(void **state)
             if ((*set)->fields[i].type == PE_FT_ENUM)
                 assert_non_null((*set)->fields[i].enum_values);
         }
-    assert_int_equal(n, 20); /* 16 of scenarios and catalogs (framework: docs/model.md §12), question, submission, failures and checkpointing (§15) */
+    assert_int_equal(n, 21); /* 16 of scenarios and catalogs (framework: docs/model.md §12), question, submission, failures and checkpointing (§15), targets */
 }
 
 /* Every mistake of a file in one pass, in file order (the first in the

@@ -52,6 +52,8 @@ static void test_step_equations(void **state)
     assert_true(step_train_days(86400.0 * 10, 5) == 2.0);   /* 864000/5/86400 */
     assert_true(step_gpu_hours(8, 2) == 384.0);             /* 8·2·24 */
     assert_true(step_cost(384, 2.5) == 960.0);              /* S7: 384·2.5 */
+    assert_false(step_over_target(960.0, 960.0));          /* T2: met at equality */
+    assert_true(step_over_target(960.5, 960.0));           /* T2: 960.5 > 960 */
 }
 
 /* End to end by hand: GPT-3 175B, one node, dp 8, p = t = c = 1, z 0, B 64 → m 8.
@@ -99,6 +101,22 @@ static void test_end_to_end(void **state)
     const pe_result rc = fx_eval(&s, &p);
     assert_true(rc.has_cost);
     assert_rel(rc.cost, 283853.5556985184, 1e-12);
+    /* T2 targets: 141,926.78 GPU-hours over 141,926 fails, under 141,927 meets;
+     * cost 283,853.56 over 283,853 fails, under 283,854 meets (status over_time) */
+    s.budgets.has_gpu_hours = true;
+    s.budgets.gpu_hours = 141926.0;
+    const pe_result rh = fx_eval(&s, &p);
+    assert_true(rh.failed == PE_FAIL_GPU_HOURS && rh.status == PE_STATUS_OVER_TIME);
+    s.budgets.gpu_hours = 141927.0;
+    assert_true(fx_eval(&s, &p).status == PE_STATUS_OK);
+    s.budgets.has_gpu_hours = false;
+    s.budgets.has_cost = true;
+    s.budgets.cost = 283853.0;
+    const pe_result rk = fx_eval(&s, &p);
+    assert_true(rk.failed == PE_FAIL_COST && rk.status == PE_STATUS_OVER_TIME);
+    s.budgets.cost = 283854.0;
+    assert_true(fx_eval(&s, &p).status == PE_STATUS_OK);
+    s.budgets.has_cost = false;
     s.cluster.has_cost_per_gpu_hour = false;
     /* without training.tokens: no train_days */
     s.training.has_tokens = false;
