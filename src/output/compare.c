@@ -50,10 +50,8 @@ pe_status compare_read(const char *path, pe_compare_row *row, pe_error *err)
     snprintf(row->report, sizeof row->report, "%s", path);
     pe_csv_table t;
     pe_status st = report_read(path, &t, err);
-    if (st != PE_OK) {
-        csv_table_free(&t); /* report_read keeps what it read when it refuses it */
+    if (st != PE_OK)
         return st;
-    }
     st = t.rows < 2 ? pe_fail(err, PE_BAD_INPUT, path, 1, 0, "a report with no plans")
                     : read_best(&t, path, row, err);
     csv_table_free(&t);

@@ -181,12 +181,9 @@ const char *report_cell_plan(const char *const *c, pe_plan *p, int *col)
     return NULL;
 }
 
-/* A report of this version: its header, COL_COUNT cells in every row. */
-pe_status report_read(const char *path, pe_csv_table *t, pe_error *err)
+/* The refusal of a table that is no report of this version, or PE_OK. */
+static pe_status report_shape(const char *path, const pe_csv_table *t, pe_error *err)
 {
-    pe_status st = csv_table_read(path, t, err);
-    if (st != PE_OK)
-        return st;
     if (t->rows == 0 || t->cols[0] != COL_COUNT)
         return pe_fail(err, PE_BAD_INPUT, path, 1, 1,
                        "not a planeval report: expected %d columns in the header", COL_COUNT);
@@ -201,5 +198,17 @@ pe_status report_read(const char *path, pe_csv_table *t, pe_error *err)
             return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], 1,
                            "row has %zu cells, expected %d", t->cols[r], COL_COUNT);
     return PE_OK;
+}
+
+/* A report of this version: its header, COL_COUNT cells in every row. On a
+ * refusal nothing is kept (as csv_table_read keeps nothing on its own). */
+pe_status report_read(const char *path, pe_csv_table *t, pe_error *err)
+{
+    pe_status st = csv_table_read(path, t, err);
+    if (st == PE_OK)
+        st = report_shape(path, t, err);
+    if (st != PE_OK)
+        csv_table_free(t);
+    return st;
 }
 

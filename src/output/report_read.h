@@ -20,7 +20,8 @@
 bool report_column_value(const pe_result *r, const pe_plan *p, pe_column col, double *out);
 
 /* The report at path: a header of this version's columns (core/columns.h)
- * and COL_COUNT cells in every row; else a bad-input error at the cell. */
+ * and COL_COUNT cells in every row; else a bad-input error at the cell, and
+ * nothing kept in t (no csv_table_free owed). */
 pe_status report_read(const char *path, pe_csv_table *t, pe_error *err);
 
 /* A status cell's pe_plan_status, or -1. */
