@@ -167,7 +167,7 @@ ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *
 #define PE_TEXT_F19 \
     {"F19", "one MoE layer from its GEMMs (refined)", \
      "attention GEMMs + shared + router + (E/ep)·expert(M_e) + core + element-wise", \
-     "s", "docs/model.md §14"}
+     "s", "docs/model.md §12"}
 ALWAYS_INLINE void compute_refined_moe_layer(const pe_eval_ctx *ctx, const pe_plan *pl,
                                              const pe_layout *q, pe_detail *w)
 {
