@@ -46,6 +46,18 @@ check "docs/validation.md's memory library table is current" \
     '[ -s "$work/doc.table" ] && cmp -s "$work/doc.table" "$work/now.table"'
 cmp -s "$work/doc.table" "$work/now.table" || diff "$work/doc.table" "$work/now.table" | head -8
 
+# the H200 runs of 2025-06 are torchtitan @e7c0cae, whose compiled loss
+# keeps bf16 logits (A14's 4 bytes an entry, not 9dec370's eager 12)
+for n in 32 64; do
+    f="$lib/torchtitan-h200-8b-${n}gpu.yaml"
+    check "torchtitan-h200-8b-${n}gpu names torchtitan-2506" 'grep -q "^framework: torchtitan-2506 " "$f"'
+    "$planeval" explain "$f" --plan "torchtitan-h200-8b-${n}gpu" >"$work/h200.out" 2>&1
+    check "torchtitan-h200-8b-${n}gpu: the compiled loss keeps 4 bytes an entry (A14)" \
+        'grep -A1 "^A14 " "$work/h200.out" | grep -q "= 4·8192·2·128256/1"'
+    check "torchtitan-h200-8b-${n}gpu: within 10% of the published peak" \
+        'grep "^| torchtitan-h200-8b-${n}gpu " "$work/table.out" | awk -F"|" "{e=\$7+0; exit !(e < 10 && e > -10)}"'
+done
+
 # the check can fail: one file's peak moved past its tolerance
 f=$(grep -lE '^    mem_(total|reserved|peak)_gib:' "$lib"/*.yaml | head -1)
 sed -E 's/(mem_(total|reserved|peak)_gib): \{ value: [0-9.]*,/\1: { value: 1000,/' "$f" >"$work/miss.yaml"
