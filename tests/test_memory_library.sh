@@ -58,6 +58,19 @@ for n in 32 64; do
         'grep "^| torchtitan-h200-8b-${n}gpu " "$work/table.out" | awk -F"|" "{e=\$7+0; exit !(e < 10 && e > -10)}"'
 done
 
+# the interleaved 405B run of Table 5: its virtual stages are what
+# torchtitan @9dec370's generate_split_points makes of 126 layers on
+# 8 ranks x 2 (base 126 // 16 on the first and last, one more on the
+# middle stages while the remainder lasts)
+f="$lib/torchtitan-2412-t5-405b-3d-interleaved.yaml"
+split=$(awk 'BEGIN { L = 126; S = 16; b = int(L / S); x = L % S; o = b; left = L - b
+    for (i = 1; i < S - 1; i++) { n = b + (x > 0); x -= (x > 0); o = o ", " n; left -= n }
+    print "[" o ", " left "]" }')
+check "t5-405b-3d-interleaved is a file, not a waiting row" \
+    '[ -f "$f" ] && ! grep -q "^| torchtitan-2412-t5-405b-3d-interleaved " "$lib/WAITING.md"'
+check "t5-405b-3d-interleaved: the layout generate_split_points makes ($split)" \
+    'grep -qF "virtual_stages: 2, pipeline_layout: $split" "$f"'
+
 # the check can fail: one file's peak moved past its tolerance
 f=$(grep -lE '^    mem_(total|reserved|peak)_gib:' "$lib"/*.yaml | head -1)
 sed -E 's/(mem_(total|reserved|peak)_gib): \{ value: [0-9.]*,/\1: { value: 1000,/' "$f" >"$work/miss.yaml"
