@@ -71,6 +71,15 @@ check "t5-405b-3d-interleaved is a file, not a waiting row" \
 check "t5-405b-3d-interleaved: the layout generate_split_points makes ($split)" \
     'grep -qF "virtual_stages: 2, pipeline_layout: $split" "$f"'
 
+# A16: the 70B TP 8 run (sp, FP8 inputs) keeps its gathered QKV and MLP
+# inputs whole: G = 2h = 16384 bytes a token, s' 8192, b 16, (1 - 1/8)
+f="$lib/torchtitan-2412-t4-70b-fsdp32-tp8.yaml"
+"$planeval" explain "$f" --plan torchtitan-2412-t4-70b-fsdp32-tp8 >"$work/a16.out" 2>&1
+check "t4-70b-fsdp32-tp8: explain gives A16 with its numbers" \
+    'grep -A2 "^A16 " "$work/a16.out" | grep -q "= \[sp on ∧ t 8 > 1\]·8192·16·16384·(1 − 1/8)"'
+check "t4-70b-fsdp32-tp8: A16 is 1.87905e+09 bytes" \
+    'grep -A2 "^A16 " "$work/a16.out" | grep -q "= 1.87905e+09 bytes = 1.75 GiB"'
+
 # the check can fail: one file's peak moved past its tolerance
 f=$(grep -lE '^    mem_(total|reserved|peak)_gib:' "$lib"/*.yaml | head -1)
 sed -E 's/(mem_(total|reserved|peak)_gib): \{ value: [0-9.]*,/\1: { value: 1000,/' "$f" >"$work/miss.yaml"

@@ -219,6 +219,7 @@ static void test_a16_hand(void **state)
     assert_true(eval_point(&s, &g, 8, &r0, &d0));
     assert_true(d.a_layer == d0.a_layer);
     assert_rel(d.a_recompute - d0.a_recompute, 117440512.0, 1e-12);
+    scenario_free(&s);
 }
 
 static void test_native_properties(void **state)
@@ -234,6 +235,7 @@ static void test_native_properties(void **state)
                 assert_true(s.framework.memory_by_phase);
                 assert_int_equal(s.framework.selective_recompute, PE_SELECTIVE_OP);
                 checked += check_scenario(&s);
+                scenario_free(&s);
             }
     /* the grid is not vacuous: most of its plans are valid */
     print_message("native memory properties: %d plans checked\n", checked);
