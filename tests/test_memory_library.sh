@@ -46,6 +46,40 @@ check "docs/validation.md's memory library table is current" \
     '[ -s "$work/doc.table" ] && cmp -s "$work/doc.table" "$work/now.table"'
 cmp -s "$work/doc.table" "$work/now.table" || diff "$work/doc.table" "$work/now.table" | head -8
 
+# the H200 runs of 2025-06 are torchtitan @e7c0cae, whose compiled loss
+# keeps bf16 logits (A14's 4 bytes an entry, not 9dec370's eager 12)
+for n in 32 64; do
+    f="$lib/torchtitan-h200-8b-${n}gpu.yaml"
+    check "torchtitan-h200-8b-${n}gpu names torchtitan-2506" 'grep -q "^framework: torchtitan-2506 " "$f"'
+    "$planeval" explain "$f" --plan "torchtitan-h200-8b-${n}gpu" >"$work/h200.out" 2>&1
+    check "torchtitan-h200-8b-${n}gpu: the compiled loss keeps 4 bytes an entry (A14)" \
+        'grep -A1 "^A14 " "$work/h200.out" | grep -q "= 4·8192·2·128256/1"'
+    check "torchtitan-h200-8b-${n}gpu: within 10% of the published peak" \
+        'grep "^| torchtitan-h200-8b-${n}gpu " "$work/table.out" | awk -F"|" "{e=\$7+0; exit !(e < 10 && e > -10)}"'
+done
+
+# the interleaved 405B run of Table 5: its virtual stages are what
+# torchtitan @9dec370's generate_split_points makes of 126 layers on
+# 8 ranks x 2 (base 126 // 16 on the first and last, one more on the
+# middle stages while the remainder lasts)
+f="$lib/torchtitan-2412-t5-405b-3d-interleaved.yaml"
+split=$(awk 'BEGIN { L = 126; S = 16; b = int(L / S); x = L % S; o = b; left = L - b
+    for (i = 1; i < S - 1; i++) { n = b + (x > 0); x -= (x > 0); o = o ", " n; left -= n }
+    print "[" o ", " left "]" }')
+check "t5-405b-3d-interleaved is a file, not a waiting row" \
+    '[ -f "$f" ] && ! grep -q "^| torchtitan-2412-t5-405b-3d-interleaved " "$lib/WAITING.md"'
+check "t5-405b-3d-interleaved: the layout generate_split_points makes ($split)" \
+    'grep -qF "virtual_stages: 2, pipeline_layout: $split" "$f"'
+
+# A16: the 70B TP 8 run (sp, FP8 inputs) keeps its gathered QKV and MLP
+# inputs whole: G = 2h = 16384 bytes a token, s' 8192, b 16, (1 - 1/8)
+f="$lib/torchtitan-2412-t4-70b-fsdp32-tp8.yaml"
+"$planeval" explain "$f" --plan torchtitan-2412-t4-70b-fsdp32-tp8 >"$work/a16.out" 2>&1
+check "t4-70b-fsdp32-tp8: explain gives A16 with its numbers" \
+    'grep -A2 "^A16 " "$work/a16.out" | grep -q "= \[sp on ∧ t 8 > 1\]·8192·16·16384·(1 − 1/8)"'
+check "t4-70b-fsdp32-tp8: A16 is 1.87905e+09 bytes" \
+    'grep -A2 "^A16 " "$work/a16.out" | grep -q "= 1.87905e+09 bytes = 1.75 GiB"'
+
 # the check can fail: one file's peak moved past its tolerance
 f=$(grep -lE '^    mem_(total|reserved|peak)_gib:' "$lib"/*.yaml | head -1)
 sed -E 's/(mem_(total|reserved|peak)_gib): \{ value: [0-9.]*,/\1: { value: 1000,/' "$f" >"$work/miss.yaml"

@@ -15,6 +15,7 @@
 #include "model/formula.h"
 #include "cli/explain.h"
 #include "model/memory.h"
+#include "model/memory_native.h"
 #include "model/pipeline.h"
 #include "model/rules.h"
 #include "model/run.h"
@@ -379,6 +380,15 @@ static void explain_phase_terms(FILE *out, const pe_eval_ctx *ctx, const pe_plan
         eq_result(out, d->a_layer, "A15");
         fprintf(out, "     backward recomputes one layer (A4, no recompute): %.6g bytes = %.6g GiB\n",
                 d->a_recompute, d->a_recompute / GIB);
+    }
+    if (ctx->act_gathered > 0.0) {
+        eq_formula(out, "A16", NULL);
+        eq_subst(out, "[sp %s ∧ t %lld > 1]·%g·%lld·%g·(1 − 1/%lld)",
+                 p->sequence_parallel ? "on" : "off", (long long)p->tp, d->s_local,
+                 (long long)p->micro_batch, ctx->act_gathered, (long long)p->tp);
+        eq_result(out, act_gathered_inputs(d->s_local, (double)p->micro_batch, (double)p->tp,
+                                           p->sequence_parallel, ctx->act_gathered),
+                  "A16");
     }
     eq_formula(out, "A14", NULL);
     eq_subst(out, "%g·%g·%lld·%g/%lld", ctx->loss_bytes, d->s_local, (long long)p->micro_batch,

@@ -397,6 +397,11 @@ static const pe_field framework_fields[] = {
      "A15: what recompute: selective keeps, with memory_by_phase: attention (Megatron: all but "
      "the core attention) or op (torchtitan selective_ac_option op: every other matmul output "
      "and the attention output)"},
+    {"tp_gathered_inputs", PE_FT_BOOL, PE_RANGE_NONE, FW(tp_gathered_inputs), NO, NULL, 0, NULL,
+     "false",
+     "A16: with sequence parallelism the all-gathered inputs of the QKV and MLP matmuls are "
+     "kept whole for backward (PyTorch DTensor TP, torchtitan), not split by tp, with "
+     "memory_by_phase"},
     /* text only, read by input/load.c: printed by run and in the facts */
     {"flags", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, "none",
      "what the preset stands for: the framework's flags or settings as its users run it"},

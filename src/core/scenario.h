@@ -274,6 +274,7 @@ typedef struct {
     double allocator_fragmentation; /* M13 reserved/allocated − 1 of the caching allocator; 0 */
     double cuda_context_gib;      /* M13 CUDA context and memory outside the allocator; 0 */
     pe_selective selective_recompute; /* A15 what selective keeps: attention (Megatron) */
+    bool tp_gathered_inputs;      /* A16 TP+SP keeps the gathered matmul inputs whole; false */
     char flags[PE_FLAGS_MAX];     /* what the preset stands for (its flags); "" when none */
 } pe_framework;
 

@@ -252,6 +252,7 @@ typedef struct {
     double context_bytes;        /* M13 C_ctx */
     bool op_sac;                 /* A15 selective = torchtitan's op policy */
     double act_op_rep, act_op_seq, act_op_par; /* A15 bytes per token: replicated, sp-split, TP */
+    double act_gathered;         /* A16 bytes per token of A1 kept whole under TP+SP; 0 */
     pe_run_ctx run;         /* §15 the whole run */
 } pe_eval_ctx;
 

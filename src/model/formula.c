@@ -10,6 +10,7 @@
 #include "model/compute_step.h"
 #include "model/layout.h"
 #include "model/memory.h"
+#include "model/memory_native.h"
 #include "model/memory_step.h"
 #include "model/params.h"
 #include "model/pipeline.h"
@@ -21,7 +22,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_M1, PE_TEXT_M2, PE_TEXT_M3, PE_TEXT_M4, PE_TEXT_A1, PE_TEXT_A2, PE_TEXT_A3,
     PE_TEXT_A4, PE_TEXT_A5, PE_TEXT_A6, PE_TEXT_A6_FULL, PE_TEXT_A7, PE_TEXT_A8, PE_TEXT_M5,
     PE_TEXT_M6, PE_TEXT_A11, PE_TEXT_A4_MOE, PE_TEXT_A12, PE_TEXT_M9, PE_TEXT_M10, PE_TEXT_M11,
-    PE_TEXT_M12, PE_TEXT_M13, PE_TEXT_A14, PE_TEXT_A15, PE_TEXT_F1, PE_TEXT_F2, PE_TEXT_F3,
+    PE_TEXT_M12, PE_TEXT_M13, PE_TEXT_A14, PE_TEXT_A15, PE_TEXT_A16, PE_TEXT_F1, PE_TEXT_F2, PE_TEXT_F3,
     PE_TEXT_F4, PE_TEXT_F5, PE_TEXT_F5_BWD, PE_TEXT_F6_LAYER, PE_TEXT_F9, PE_TEXT_F10,
     PE_TEXT_F7_10_OUT, PE_TEXT_F8_10_LAYER, PE_TEXT_F19, PE_TEXT_EDP, PE_TEXT_M_EXPERTS,
     PE_TEXT_C4, PE_TEXT_C5, PE_TEXT_C5_TP, PE_TEXT_C6, PE_TEXT_C7, PE_TEXT_C9, PE_TEXT_X1_S,

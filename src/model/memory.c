@@ -163,5 +163,7 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
             ctx->act_op_rep = 2.0 * ctx->h;
             ctx->act_op_par = 4.0 * a * d + 2.0 * g * d + 4.0 * a + 2.0 * (double)m->ffn_hidden;
         }
+        if (fw->tp_gathered_inputs) /* A16: the QKV and MLP inputs, FP8 with A13 */
+            ctx->act_gathered = (ctx->fp8 ? 2.0 : 4.0) * ctx->h;
     }
 }

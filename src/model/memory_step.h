@@ -10,6 +10,7 @@
 #include "model/detail.h"
 #include "model/layout.h"
 #include "model/memory.h"
+#include "model/memory_native.h"
 #include "model/params.h"
 
 ALWAYS_INLINE double mem_max2(double a, double b) { return a > b ? a : b; }
@@ -74,12 +75,14 @@ ALWAYS_INLINE void mem_layer_activations(const pe_eval_ctx *ctx, const pe_plan *
     const pe_schedule sched = pl->schedule;
     w->att = pl->recompute == PE_RECOMPUTE_SELECTIVE ? 0.0 : ctx->act_att;             /* A3 */
     w->a_layer = act_layer(q->sl, q->b, q->t, q->sp, ctx->act_rep, ctx->act_par, w->att); /* A4 */
+    w->a_layer += act_gathered_inputs(q->sl, q->b, q->t, q->sp, ctx->act_gathered); /* A16 */
     w->a_in = act_input(q->sl, q->b, ctx->h, q->t, q->sp);                             /* A5 */
     w->a_recompute = 0.0;
     if (ctx->op_sac && pl->recompute == PE_RECOMPUTE_SELECTIVE) { /* A15; backward recomputes
                                                                     * one layer (A4, no recompute) */
         w->a_recompute = act_layer(q->sl, q->b, q->t, q->sp, ctx->act_rep, ctx->act_par,
-                                   ctx->act_att);
+                                   ctx->act_att) +
+                         act_gathered_inputs(q->sl, q->b, q->t, q->sp, ctx->act_gathered);
         w->a_layer = act_layer_op(q->sl, q->b, q->t, q->sp, ctx->act_op_seq, ctx->act_op_rep,
                                   ctx->act_op_par);
     }

@@ -1,0 +1,5 @@
+/* memory_native.c — the PyTorch-native memory terms (memory_native.h). */
+#include "model/memory_native.h"
+
+extern inline double act_gathered_inputs(double s_local, double b, double t, int sp,
+                                         double gathered);

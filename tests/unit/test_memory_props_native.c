@@ -1,0 +1,252 @@
+/* test_memory_props_native.c — the properties of docs/model.md §12's
+ * memory by phase on the PyTorch-native path as the catalog gives it: the
+ * `torchtitan` and `torchtitan-2506` framework presets (FSDP2 = zero 3,
+ * op-level selective checkpointing, the loss, M10–M13) on the llama3-8b and
+ * llama3-70b presets, bf16 and FP8, over tp, pp (1F1B and interleaved), cp,
+ * dp, micro-batch and recompute:
+ *
+ *   1. more GPUs under ZeRO-3/FSDP (dp doubled, the rest fixed) never raise
+ *      the device total nor the peak;
+ *   2. more recompute (none → selective → full) never raises any candidate
+ *      stage's stored activations (A6, A15 for selective);
+ *   3. a larger micro-batch (b doubled) never lowers the peak;
+ *   4. the peak of every candidate stage is at least each phase's live set,
+ *      the memory stage's peak is the report's, and reserved ≥ peak.
+ *
+ * and A16 (tp_gathered_inputs) against hand arithmetic: without it the
+ * torchtitan presets broke property 2 (op-level selective above no
+ * recompute under TP 8 with sp, since A4 split the gathered inputs by t).
+ *
+ * The scenarios come from YAML through the loader and the built-in catalog,
+ * so a preset or a loader change that breaks a property shows here, not only
+ * the C fixtures of test_memory.c. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "eval_fixtures.h"
+#include "input/catalog.h"
+#include "input/load.h"
+#include "model/memory_native.h"
+
+static pe_catalog *catalog; /* the built-in catalog */
+
+static int setup(void **state)
+{
+    (void)state;
+    pe_error err = {0};
+    return catalog_open(NULL, &catalog, &err) == PE_OK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    catalog_free(catalog);
+    return 0;
+}
+
+/* One scenario: model preset, framework preset, bf16 or fp8 linears
+ * (torchao: no cached FP8 weight), on H100 nodes with a large global batch
+ * so every dp below divides it. */
+static pe_scenario load_native(const char *model, const char *framework, int fp8)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "schema: planeval/v1\n"
+             "fidelity: refined\n"
+             "model: { preset: %s, seq_len: 8192 }\n"
+             "precision: { grad_bytes: 4%s }\n"
+             "cluster: { preset: h100-node, nodes: 1 }\n"
+             "framework: %s\n"
+             "training: { global_batch: 1024 }\n"
+             "plans:\n  - { name: one, dp: 8, zero: 3 }\n",
+             model, fp8 ? ", compute: fp8, fp8_weight_bytes: 0" : "", framework);
+    pe_scenario s;
+    pe_error err = {0};
+    if (load_scenario_buffer("native.yaml", text, strlen(text), catalog, &s, &err) != PE_OK)
+        fail_msg("load failed: %s", err.msg);
+    return s;
+}
+
+typedef struct {
+    int64_t tp, pp, cp, v, b;
+    pe_recompute rc;
+} grid_point;
+
+/* Evaluates one plan of the grid on dp data-parallel ranks (the cluster
+ * sized to fit it); false when the plan breaks a rule (those are skipped). */
+static bool eval_point(pe_scenario *s, const grid_point *g, int64_t dp, pe_result *r,
+                       pe_detail *d)
+{
+    const int64_t gpus = dp * g->tp * g->pp * g->cp;
+    if (gpus % 8 != 0)
+        return false;
+    s->cluster.nodes = gpus / 8;
+    pe_plan p = fx_plan(dp, g->tp, g->pp, g->cp);
+    p.zero = 3, p.micro_batch = g->b, p.recompute = g->rc, p.virtual_stages = g->v;
+    p.schedule = g->v > 1 ? PE_SCHEDULE_INTERLEAVED : PE_SCHEDULE_1F1B;
+    fx_eval_detail(s, &p, r, d);
+    return r->status != PE_STATUS_INVALID;
+}
+
+/* Property 4 on one evaluated plan. */
+static void check_phases(const pe_result *r, const pe_detail *d)
+{
+    for (int i = 0; i < d->stages; i++)
+        for (int k = 1; k < PE_PHASE_COUNT; k++)
+            if (!(d->peak[i] >= d->phase[i][k]))
+                fail_msg("stage %d: peak %.17g below phase %d's %.17g", i, d->peak[i], k,
+                         d->phase[i][k]);
+    assert_rel(r->mem_peak_gib, d->peak[d->mem_stage] / GIB, 1e-12);
+    assert_true(r->mem_reserved_gib >= r->mem_peak_gib);
+    assert_true(r->mem_total_gib >= r->mem_reserved_gib);
+}
+
+/* Properties 1 and 3 at one grid point: dp doubled, then b doubled. Returns
+ * the plans checked. */
+static int check_dp_and_b(pe_scenario *s, const grid_point *g)
+{
+    int checked = 0;
+    pe_result prev;
+    bool have_prev = false;
+    for (int64_t dp = 1; dp <= 64; dp *= 2) {
+        pe_result r, r2;
+        pe_detail d, d2;
+        if (!eval_point(s, g, dp, &r, &d))
+            continue;
+        check_phases(&r, &d);
+        if (have_prev) {
+            if (!(r.mem_total_gib <= prev.mem_total_gib * (1 + 1e-12)))
+                fail_msg("tp %lld pp %lld cp %lld v %lld b %lld rc %d: dp %lld total %.6f GiB > "
+                         "dp %lld's %.6f", (long long)g->tp, (long long)g->pp, (long long)g->cp,
+                         (long long)g->v, (long long)g->b, (int)g->rc, (long long)dp,
+                         r.mem_total_gib, (long long)(dp / 2), prev.mem_total_gib);
+            assert_true(r.mem_peak_gib <= prev.mem_peak_gib * (1 + 1e-12));
+        }
+        prev = r, have_prev = true;
+        grid_point g2 = *g;
+        g2.b = 2 * g->b;
+        if (eval_point(s, &g2, dp, &r2, &d2)) {
+            check_phases(&r2, &d2);
+            if (!(r2.mem_peak_gib >= r.mem_peak_gib * (1 - 1e-12)))
+                fail_msg("tp %lld pp %lld cp %lld dp %lld: b %lld peak %.6f GiB < b %lld's %.6f",
+                         (long long)g->tp, (long long)g->pp, (long long)g->cp, (long long)dp,
+                         (long long)g2.b, r2.mem_peak_gib, (long long)g->b, r.mem_peak_gib);
+        }
+        checked++;
+    }
+    return checked;
+}
+
+/* Property 2 at one grid point and dp: each candidate stage's A6 under
+ * none ≥ selective ≥ full. Returns 1 when the plan is valid. */
+static int check_recompute(pe_scenario *s, grid_point g, int64_t dp)
+{
+    pe_result r[3];
+    pe_detail d[3];
+    for (int rc = 0; rc < 3; rc++) {
+        g.rc = (pe_recompute)rc;
+        if (!eval_point(s, &g, dp, &r[rc], &d[rc]))
+            return 0;
+    }
+    for (int rc = 1; rc < 3; rc++)
+        for (int i = 0; i < d[rc].stages; i++)
+            if (!(d[rc].a6[i] <= d[rc - 1].a6[i] * (1 + 1e-12)))
+                fail_msg("tp %lld pp %lld cp %lld dp %lld b %lld stage %d: recompute %d keeps "
+                         "%.17g bytes > recompute %d's %.17g", (long long)g.tp, (long long)g.pp,
+                         (long long)g.cp, (long long)dp, (long long)g.b, i, rc, d[rc].a6[i],
+                         rc - 1, d[rc - 1].a6[i]);
+    return 1;
+}
+
+/* The grid over one scenario; returns the plans checked. */
+static int check_scenario(pe_scenario *s)
+{
+    static const int64_t tps[] = {1, 2, 4, 8}, pps[] = {1, 2, 4}, cps[] = {1, 2};
+    static const int64_t vs[] = {1, 2}, bs[] = {1, 2};
+    int checked = 0;
+    for (size_t a = 0; a < 4; a++)
+        for (size_t c = 0; c < 3; c++)
+            for (size_t e = 0; e < 2; e++)
+                for (size_t f = 0; f < 2; f++)
+                    for (size_t h = 0; h < 2; h++) {
+                        grid_point g = {tps[a], pps[c], cps[e], vs[f], bs[h], PE_RECOMPUTE_NONE};
+                        if (g.v > 1 && g.pp == 1)
+                            continue;
+                        for (int rc = 0; rc < 3; rc++) {
+                            g.rc = (pe_recompute)rc;
+                            checked += check_dp_and_b(s, &g);
+                        }
+                        for (int64_t dp = 1; dp <= 64; dp *= 2)
+                            checked += check_recompute(s, g, dp);
+                    }
+    return checked;
+}
+
+/* A16 by hand, llama3-8b (h 4096) at s 8192, b 1, tp 8 with sp, bf16:
+ *   G = 4h = 16,384 bytes a token (the QKV and MLP inputs, 2h each)
+ *   A16 = 8192·1·16384·(1 − 1/8) = 117,440,512 bytes over A4
+ * with FP8 inputs (A13) G = 2h: 58,720,256; without sp, or t = 1: 0.
+ * Through the loader: the torchtitan preset's none-recompute layer is A4 +
+ * A16, the same scenario with tp_gathered_inputs: false is A4 alone. */
+static void test_a16_hand(void **state)
+{
+    (void)state;
+    assert_rel(act_gathered_inputs(8192, 1, 8, 1, 16384), 117440512.0, 1e-15);
+    assert_rel(act_gathered_inputs(8192, 1, 8, 1, 8192), 58720256.0, 1e-15);
+    assert_true(act_gathered_inputs(8192, 1, 8, 0, 16384) == 0.0);
+    assert_true(act_gathered_inputs(8192, 1, 1, 1, 16384) == 0.0);
+    pe_scenario s = load_native("llama3-8b", "torchtitan", 0);
+    assert_true(s.framework.tp_gathered_inputs);
+    grid_point g = {8, 1, 1, 1, 1, PE_RECOMPUTE_NONE};
+    pe_result r, r0;
+    pe_detail d, d0;
+    assert_true(eval_point(&s, &g, 8, &r, &d));
+    s.framework.tp_gathered_inputs = false;
+    assert_true(eval_point(&s, &g, 8, &r0, &d0));
+    assert_rel(d.a_layer - d0.a_layer, 117440512.0, 1e-12);
+    /* op-level checkpointing saves no all-gather output: A15 unchanged,
+     * but the layer its backward recomputes is A4 + A16 */
+    s.framework.tp_gathered_inputs = true;
+    g.rc = PE_RECOMPUTE_SELECTIVE;
+    assert_true(eval_point(&s, &g, 8, &r, &d));
+    s.framework.tp_gathered_inputs = false;
+    assert_true(eval_point(&s, &g, 8, &r0, &d0));
+    assert_true(d.a_layer == d0.a_layer);
+    assert_rel(d.a_recompute - d0.a_recompute, 117440512.0, 1e-12);
+    scenario_free(&s);
+}
+
+static void test_native_properties(void **state)
+{
+    (void)state;
+    static const char *const models[] = {"llama3-8b", "llama3-70b"};
+    static const char *const frameworks[] = {"torchtitan", "torchtitan-2506"};
+    int checked = 0;
+    for (int m = 0; m < 2; m++)
+        for (int f = 0; f < 2; f++)
+            for (int fp8 = 0; fp8 < 2; fp8++) {
+                pe_scenario s = load_native(models[m], frameworks[f], fp8);
+                assert_true(s.framework.memory_by_phase);
+                assert_int_equal(s.framework.selective_recompute, PE_SELECTIVE_OP);
+                checked += check_scenario(&s);
+                scenario_free(&s);
+            }
+    /* the grid is not vacuous: most of its plans are valid */
+    print_message("native memory properties: %d plans checked\n", checked);
+    assert_true(checked > 2000);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a16_hand),
+        cmocka_unit_test(test_native_properties),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
