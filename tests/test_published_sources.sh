@@ -66,4 +66,17 @@ for f in "$pub"/nemo-2403-*.yaml; do
 done
 check "NeMo 24.03's nine long-sequence rows are files ($n2403)" '[ "$n2403" -eq 9 ]'
 
+# DeepSeek-V3's whole run (arXiv:2412.19437 Table 1 and §1): the pre-training
+# GPU hours are the report's 180K a trillion tokens times its 14.8T tokens,
+# and the cost those hours at the report's $2 an hour.
+ds=$pub/deepseek-v3-h800-pretrain-14.8t.yaml
+check "DeepSeek-V3's pre-training run as a whole-run file" '[ -f "$ds" ]'
+tokens=$(sed -n 's/^training: {.*tokens: \([0-9.e]*\) }.*/\1/p' "$ds" 2>/dev/null)
+price=$(sed -n 's/^cluster: {.*cost_per_gpu_hour: \([0-9.]*\) }.*/\1/p' "$ds" 2>/dev/null)
+hours=$(sed -n 's/^ *gpu_hours: { value: \([0-9.]*\),.*/\1/p' "$ds" 2>/dev/null)
+cost=$(sed -n 's/^ *cost: { value: \([0-9.]*\),.*/\1/p' "$ds" 2>/dev/null)
+check "gpu_hours = 180K x tokens / 1e12 ($hours, tokens $tokens), cost = gpu_hours x price ($cost, \$$price)" \
+    'awk -v t="$tokens" -v p="$price" -v h="$hours" -v c="$cost" "BEGIN {
+         exit !(t + 0 == 14.8e12 && h + 0 == 180000 * t / 1e12 && p + 0 == 2 && c + 0 == h * p) }"'
+
 finish
