@@ -64,6 +64,28 @@ check "group table header" \
 for src_group in "korthikanti | fit" "korthikanti | predict" "narayanan | fit" "narayanan | predict"; do
     check "group row $src_group" 'grep -q "^| $src_group | [0-9]* | [0-9.]* | [0-9.]* | " "$work/table.out"'
 done
+# The framework table: the same figures per framework preset the files
+# name (framework: NAME or { preset: NAME, ... }), in name order, "(none)"
+# last; its time assertions add up to the source table's.
+check "framework table header" \
+    'grep -qx "| framework | group | time assertions | mean error % | max error % | rank correlation (column, runs) |" "$work/table.out"'
+sed -n '/^| framework | group | time assertions /,/^$/p' "$work/table.out" | grep '^| ' | tail -n +2 >"$work/fw.table"
+sed -n '/^| source | group | time assertions /,/^$/p' "$work/table.out" | grep '^| ' | tail -n +2 >"$work/src.table"
+check "framework rows are present" '[ -s "$work/fw.table" ]'
+check "framework rows: torchtitan predicts 35 runs, nemo has fit and predict rows" \
+    'grep -q "^| torchtitan | predict | 35 | " "$work/fw.table" && grep -q "^| nemo | fit | " "$work/fw.table" && grep -q "^| nemo | predict | " "$work/fw.table"'
+check "framework rows in name order, (none) last" \
+    '[ "$(cut -d"|" -f2 "$work/fw.table" | grep -v "(none)" | uniq)" = "$(cut -d"|" -f2 "$work/fw.table" | grep -v "(none)" | uniq | LC_ALL=C sort -u)" ] &&
+     { ! grep -q "^| (none) " "$work/fw.table" || tail -1 "$work/fw.table" | grep -q "^| (none) "; }'
+fw_sum=$(awk -F'|' '{ s += $4 } END { print s + 0 }' "$work/fw.table")
+src_sum=$(awk -F'|' '{ s += $4 } END { print s + 0 }' "$work/src.table")
+check "the framework table counts every time assertion the source table does ($fw_sum, $src_sum)" \
+    '[ "$fw_sum" -gt 0 ] && [ "$fw_sum" -eq "$src_sum" ]'
+# a file naming a framework preset by mapping counts under that preset
+fw_nemo_files=$(grep -lE "^framework: (nemo|\{ *preset: nemo[ ,}])" "$pub"/*.yaml | wc -l)
+fw_nemo_rows=$(awk -F'|' '$2 == " nemo " { s += $4 } END { print s + 0 }' "$work/fw.table")
+check "nemo's rows count every file naming nemo ($fw_nemo_rows assertions, $fw_nemo_files files)" \
+    '[ "$fw_nemo_rows" -eq "$fw_nemo_files" ]'
 nfit=$(grep -l '^# group: fit' "$pub"/*.yaml | wc -l)
 npred=$(grep -l '^# group: predict' "$pub"/*.yaml | wc -l)
 check "at most half of the grouped files are fit ($nfit fit, $npred predict)" '[ $((2 * nfit)) -le $((nfit + npred)) ]'
