@@ -168,6 +168,17 @@ static bool time_column(const char *c)
            !strcmp(c, "hfu") || !strcmp(c, "tflops_per_gpu");
 }
 
+/* Row r's signed error as the error of the step time it implies: a
+ * throughput column (tokens_per_s, mfu, hfu, tflops_per_gpu: the step
+ * time's inverse) predicted 10% high is a step time 9.1% short, so
+ * published / predicted - 1. Negative: the model is too fast. */
+static double step_signed_pct(const table_row *r, double pct)
+{
+    if (!strcmp(r->column, "step_time_s") || r->got == 0)
+        return pct;
+    return 100.0 * (r->expected / r->got - 1.0);
+}
+
 /* Average ranks (ties share the mean rank) of v[0..n). */
 static void ranks(const double *v, size_t n, double *rank)
 {
@@ -217,7 +228,7 @@ static bool of_framework(const table_row *r, const char *key)
 static void group_line(const tally *t, const char *key, const char *group,
                        bool (*of)(const table_row *, const char *))
 {
-    double *pub = malloc(2 * t->nrows * sizeof *pub), sum = 0, max = 0;
+    double *pub = malloc(2 * t->nrows * sizeof *pub), sum = 0, max = 0, signed_sum = 0;
     if (!pub)
         return;
     double *pred = pub + t->nrows;
@@ -230,7 +241,7 @@ static void group_line(const tally *t, const char *key, const char *group,
             !row_error(r, &pct))
             continue;
         n++;
-        sum += fabs(pct), max = fabs(pct) > max ? fabs(pct) : max;
+        sum += fabs(pct), max = fabs(pct) > max ? fabs(pct) : max, signed_sum += step_signed_pct(r, pct);
         if (!rc_col || (strcmp(rc_col, "step_time_s") && !strcmp(r->column, "step_time_s")))
             rc_col = r->column, nr = 0;
         if (!strcmp(r->column, rc_col))
@@ -241,20 +252,21 @@ static void group_line(const tally *t, const char *key, const char *group,
         char rc[64] = "—";
         if (!isnan(rho))
             snprintf(rc, sizeof rc, "%.3f (%s, %zu)", rho, rc_col, nr);
-        printf("| %s | %s | %zu | %.2f | %.2f | %s |\n", key[0] ? key : "(none)",
-               group[0] ? group : "(none)", n,
-               sum / (double)n, max, rc);
+        printf("| %s | %s | %zu | %.2f | %.2f | %s | %+.2f |\n", key[0] ? key : "(none)",
+               group[0] ? group : "(none)", n, sum / (double)n, max, rc,
+               signed_sum / (double)n);
     }
     free(pub);
 }
 
 /* Per source (the scenario name before its first '-') and group: mean and
- * max |error| of the time assertions and the rank correlation of published
- * against predicted values. */
+ * max |error| of the time assertions, the rank correlation of published
+ * against predicted values, and the mean signed error of the step times
+ * (step_signed_pct: a source predicted too fast on average is negative). */
 static void groups_print(const tally *t)
 {
     printf("\n| source | group | time assertions | mean error %% | max error %% | rank "
-           "correlation (column, runs) |\n|---|---|---:|---:|---:|---:|\n");
+           "correlation (column, runs) | mean signed step-time error %% |\n|---|---|---:|---:|---:|---:|---:|\n");
     static const char *const groups[] = {"fit", "predict", ""};
     for (size_t i = 0; i < t->nrows; i++) {
         const char *name = t->rows[i].scenario, *dash = strchr(name, '-');
@@ -280,7 +292,7 @@ static int compare_names(const void *a, const void *b)
 static void frameworks_print(const tally *t)
 {
     printf("\n| framework | group | time assertions | mean error %% | max error %% | rank "
-           "correlation (column, runs) |\n|---|---|---:|---:|---:|---:|\n");
+           "correlation (column, runs) | mean signed step-time error %% |\n|---|---|---:|---:|---:|---:|---:|\n");
     const char **names = malloc((t->nrows ? t->nrows : 1) * sizeof *names);
     if (!names)
         return;
