@@ -38,12 +38,15 @@ check "every release with files is named in the section and every named one has 
     'cmp -s "$work/named" "$work/files"'
 cmp -s "$work/named" "$work/files" || diff "$work/named" "$work/files"
 # each release's file count as the section states it ("the nine nemo-2403-* files")
-for pair in "nine nemo-2403" "twelve nemo-2407" "eight nemo-2504"; do
-    word=${pair% *} rel=${pair#* }
-    want=$(case $word in nine) echo 9 ;; twelve) echo 12 ;; eight) echo 8 ;; esac)
-    got=$(ls "$pub"/"$rel"-*.yaml 2>/dev/null | wc -l)
-    check "the section's $word $rel files exist ($got)" \
-        'grep -q "$word \`$rel-\*\`" "$work/section" && [ "$got" -eq "$want" ]'
+for pair in "nine nemo-2403-" "twelve nemo-2407-" "eight nemo-2504-llama3-8b-b200-" "six nemo-2504-*-gb200-" \
+            "five dense nemo-2502-"; do
+    word=${pair% *} rel=${pair##* }
+    word=${word% dense}
+    want=$(case $word in five) echo 5 ;; six) echo 6 ;; nine) echo 9 ;; twelve) echo 12 ;; eight) echo 8 ;; esac)
+    got=$(ls "$pub"/$rel*.yaml 2>/dev/null | grep -v mixtral | wc -l)
+    [ "$rel" = "nemo-2504-*-gb200-" ] && got=$(ls "$pub"/$rel*.yaml 2>/dev/null | wc -l)
+    check "the section's ${pair% *} $rel* files exist ($got)" \
+        'grep -qF "${pair% *} \`$rel*\`" "$work/section" && [ "$got" -eq "$want" ]'
 done
 
 # NeMo 24.03's step times: F = GBS s L h^2 (12 + 12 g/a + 18 f/h + 12 s/h +
