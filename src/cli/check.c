@@ -241,7 +241,8 @@ static void group_line(const tally *t, const char *key, const char *group,
             !row_error(r, &pct))
             continue;
         n++;
-        sum += fabs(pct), max = fabs(pct) > max ? fabs(pct) : max, signed_sum += step_signed_pct(r, pct);
+        sum += fabs(pct), max = fabs(pct) > max ? fabs(pct) : max;
+        signed_sum += step_signed_pct(r, pct);
         if (!rc_col || (strcmp(rc_col, "step_time_s") && !strcmp(r->column, "step_time_s")))
             rc_col = r->column, nr = 0;
         if (!strcmp(r->column, rc_col))
@@ -266,7 +267,8 @@ static void group_line(const tally *t, const char *key, const char *group,
 static void groups_print(const tally *t)
 {
     printf("\n| source | group | time assertions | mean error %% | max error %% | rank "
-           "correlation (column, runs) | mean signed step-time error %% |\n|---|---|---:|---:|---:|---:|---:|\n");
+           "correlation (column, runs) | mean signed step-time error %% |\n"
+           "|---|---|---:|---:|---:|---:|---:|\n");
     static const char *const groups[] = {"fit", "predict", ""};
     for (size_t i = 0; i < t->nrows; i++) {
         const char *name = t->rows[i].scenario, *dash = strchr(name, '-');
@@ -292,7 +294,8 @@ static int compare_names(const void *a, const void *b)
 static void frameworks_print(const tally *t)
 {
     printf("\n| framework | group | time assertions | mean error %% | max error %% | rank "
-           "correlation (column, runs) | mean signed step-time error %% |\n|---|---|---:|---:|---:|---:|---:|\n");
+           "correlation (column, runs) | mean signed step-time error %% |\n"
+           "|---|---|---:|---:|---:|---:|---:|\n");
     const char **names = malloc((t->nrows ? t->nrows : 1) * sizeof *names);
     if (!names)
         return;
