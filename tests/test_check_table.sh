@@ -60,9 +60,53 @@ check "calibration run exact in textbook mode" \
 # The group table: per source and group of the files'
 # "# group:" lines, mean and max error of the time assertions, rank correlation.
 check "group table header" \
-    'grep -qx "| source | group | time assertions | mean error % | max error % | rank correlation (column, runs) |" "$work/table.out"'
+    'grep -qx "| source | group | time assertions | mean error % | max error % | rank correlation (column, runs) | mean signed step-time error % |" "$work/table.out"'
 for src_group in "korthikanti | fit" "korthikanti | predict" "narayanan | fit" "narayanan | predict"; do
     check "group row $src_group" 'grep -q "^| $src_group | [0-9]* | [0-9.]* | [0-9.]* | " "$work/table.out"'
+done
+# The framework table: the same figures per framework preset the files
+# name (framework: NAME or { preset: NAME, ... }), in name order, "(none)"
+# last; its time assertions add up to the source table's.
+check "framework table header" \
+    'grep -qx "| framework | group | time assertions | mean error % | max error % | rank correlation (column, runs) | mean signed step-time error % |" "$work/table.out"'
+sed -n '/^| framework | group | time assertions /,/^$/p' "$work/table.out" | grep '^| ' | tail -n +2 >"$work/fw.table"
+sed -n '/^| source | group | time assertions /,/^$/p' "$work/table.out" | grep '^| ' | tail -n +2 >"$work/src.table"
+check "framework rows are present" '[ -s "$work/fw.table" ]'
+check "framework rows: torchtitan predicts 35 runs, nemo has fit and predict rows" \
+    'grep -q "^| torchtitan | predict | 35 | " "$work/fw.table" && grep -q "^| nemo | fit | " "$work/fw.table" && grep -q "^| nemo | predict | " "$work/fw.table"'
+check "framework rows in name order, (none) last" \
+    '[ "$(cut -d"|" -f2 "$work/fw.table" | grep -v "(none)" | uniq)" = "$(cut -d"|" -f2 "$work/fw.table" | grep -v "(none)" | uniq | LC_ALL=C sort -u)" ] &&
+     { ! grep -q "^| (none) " "$work/fw.table" || tail -1 "$work/fw.table" | grep -q "^| (none) "; }'
+fw_sum=$(awk -F'|' '{ s += $4 } END { print s + 0 }' "$work/fw.table")
+src_sum=$(awk -F'|' '{ s += $4 } END { print s + 0 }' "$work/src.table")
+check "the framework table counts every time assertion the source table does ($fw_sum, $src_sum)" \
+    '[ "$fw_sum" -gt 0 ] && [ "$fw_sum" -eq "$src_sum" ]'
+# a file naming a framework preset by mapping counts under that preset
+fw_nemo_files=$(grep -lE "^framework: (nemo|\{ *preset: nemo[ ,}])" "$pub"/*.yaml | wc -l)
+fw_nemo_rows=$(awk -F'|' '$2 == " nemo " { s += $4 } END { print s + 0 }' "$work/fw.table")
+check "nemo's rows count every file naming nemo ($fw_nemo_rows assertions, $fw_nemo_files files)" \
+    '[ "$fw_nemo_rows" -eq "$fw_nemo_files" ]'
+# The signed column: the mean of each time row's error taken as the error of
+# the step time it implies (step_time_s: its error; a throughput column —
+# tokens_per_s, mfu, hfu, tflops_per_gpu — published / predicted - 1), per
+# source and group; recomputed here from the assertion rows for nemo's
+# predictions (step times) and llama3's (MFU and TFLOP/s only).
+for f in "$pub"/*.yaml; do
+    printf '%s %s\n' "$(basename "$f" .yaml)" "$(sed -n 's/^# group: \([a-z]*\).*/\1/p' "$f" | head -1)"
+done >"$work/file.groups"
+for sg in "nemo predict" "llama3 predict"; do
+    s_=${sg% *} g_=${sg#* }
+    want=$(awk -F'|' -v s="$s_" -v g="$g_" '
+        FNR == NR { grp[$1] = $2; next }
+        { n = $2; gsub(/ /, "", n); c = $4; gsub(/ /, "", c)
+          if (index(n, s "-") != 1 || grp[n] != g) next
+          if (c != "step_time_s" && c != "tokens_per_s" && c != "mfu" && c != "hfu" && c != "tflops_per_gpu") next
+          p = $5 + 0; q = $6 + 0; if (p == 0 || q == 0) next
+          e = (c == "step_time_s") ? 100 * (q - p) / p : 100 * (p / q - 1); t += e; k++ }
+        END { if (k) printf "%.2f", t / k }' FS=' ' "$work/file.groups" FS='|' "$work/rows.table")
+    got=$(grep "^| $s_ | $g_ | " "$work/table.out" | head -1 | awk -F'|' '{ gsub(/ /, "", $8); print $8 }')
+    check "$s_ $g_: mean signed step-time error is the rows' ($want, printed $got)" \
+        '[ -n "$want" ] && [ -n "$got" ] && awk -v a="$want" -v b="$got" "BEGIN { d = a - b; exit !(d <= 0.02 && d >= -0.02) }"'
 done
 nfit=$(grep -l '^# group: fit' "$pub"/*.yaml | wc -l)
 npred=$(grep -l '^# group: predict' "$pub"/*.yaml | wc -l)

@@ -9,7 +9,8 @@
  * of a Markdown table (scenario, plan, column, expected, predicted, error
  * in percent, tolerance), printed once all files are checked, followed by
  * the mean absolute percent error and the worst case, the step-time
- * assertions per source and group, and the memory assertions per source
+ * assertions per source and group, the same per framework preset and
+ * group, and the memory assertions per source
  * and group (check/memory_table.h); the lines of failed
  * assertions and the closing "N passed, N failed" come after it. This is
  * how README's comparison with published runs is generated. */
@@ -39,6 +40,7 @@ typedef struct {
     double got;
     bool ok;
     char group[16];    /* the file's "# group: fit|predict" line, "" without one */
+    char framework[PE_NAME_MAX]; /* the scenario's framework preset, "" without one */
     bool has_interval; /* S6: the plan's step_time_lo_s and _hi_s were numbers */
     double lo, hi;
 } table_row;
@@ -50,6 +52,7 @@ typedef struct {
     size_t nrows, caprows;
     bool table;
     char group[16]; /* of the scenario being checked (table_add copies it) */
+    char framework[PE_NAME_MAX]; /* of the scenario being checked (table_add copies it) */
     bool has_interval; /* the S6 cells of the assertion being seen (table_add copies them) */
     double lo, hi;
     pe_memory_file file;   /* the comment lines of the scenario being checked */
@@ -98,6 +101,7 @@ static void table_add(tally *t, const char *scenario, const char *plan,
     }
     r->expected = c->value;
     memcpy(r->group, t->group, sizeof r->group);
+    memcpy(r->framework, t->framework, sizeof r->framework);
     r->has_interval = t->has_interval, r->lo = t->lo, r->hi = t->hi;
     char *end;
     r->got = strtod(cell, &end);
@@ -164,6 +168,17 @@ static bool time_column(const char *c)
            !strcmp(c, "hfu") || !strcmp(c, "tflops_per_gpu");
 }
 
+/* Row r's signed error as the error of the step time it implies: a
+ * throughput column (tokens_per_s, mfu, hfu, tflops_per_gpu: the step
+ * time's inverse) predicted 10% high is a step time 9.1% short, so
+ * published / predicted - 1. Negative: the model is too fast. */
+static double step_signed_pct(const table_row *r, double pct)
+{
+    if (!strcmp(r->column, "step_time_s") || r->got == 0)
+        return pct;
+    return 100.0 * (r->expected / r->got - 1.0);
+}
+
 /* Average ranks (ties share the mean rank) of v[0..n). */
 static void ranks(const double *v, size_t n, double *rank)
 {
@@ -194,24 +209,40 @@ static double spearman(const double *a, const double *b, size_t n)
     return saa > 0 && sbb > 0 ? sab / sqrt(saa * sbb) : NAN;
 }
 
-/* One line of the group table: the time rows of `source` (scenario names
- * starting "source-") in `group`. */
-static void group_line(const tally *t, const char *source, const char *group)
+/* Whether row r is of source `key` (its scenario name starts "key-"). */
+static bool of_source(const table_row *r, const char *key)
 {
-    double *pub = malloc(2 * t->nrows * sizeof *pub), sum = 0, max = 0;
+    const size_t len = strlen(key);
+    return !strncmp(r->scenario, key, len) && r->scenario[len] == '-';
+}
+
+/* Whether row r's scenario names framework preset `key` ("" for none). */
+static bool of_framework(const table_row *r, const char *key)
+{
+    return !strcmp(r->framework, key);
+}
+
+/* One line of a group table: the time rows of `key` (of_source: a source,
+ * the scenario names starting "key-"; of_framework: a framework preset) in
+ * `group`. */
+static void group_line(const tally *t, const char *key, const char *group,
+                       bool (*of)(const table_row *, const char *))
+{
+    double *pub = malloc(2 * t->nrows * sizeof *pub), sum = 0, max = 0, signed_sum = 0;
     if (!pub)
         return;
     double *pred = pub + t->nrows;
-    size_t n = 0, nr = 0, len = strlen(source);
+    size_t n = 0, nr = 0;
     const char *rc_col = NULL; /* ranks compare like with like: step_time_s if any */
     for (size_t i = 0; i < t->nrows; i++) {
         const table_row *r = &t->rows[i];
         double pct;
-        if (strncmp(r->scenario, source, len) || r->scenario[len] != '-' ||
-            strcmp(r->group, group) || !time_column(r->column) || !row_error(r, &pct))
+        if (!of(r, key) || strcmp(r->group, group) || !time_column(r->column) ||
+            !row_error(r, &pct))
             continue;
         n++;
         sum += fabs(pct), max = fabs(pct) > max ? fabs(pct) : max;
+        signed_sum += step_signed_pct(r, pct);
         if (!rc_col || (strcmp(rc_col, "step_time_s") && !strcmp(r->column, "step_time_s")))
             rc_col = r->column, nr = 0;
         if (!strcmp(r->column, rc_col))
@@ -222,19 +253,22 @@ static void group_line(const tally *t, const char *source, const char *group)
         char rc[64] = "—";
         if (!isnan(rho))
             snprintf(rc, sizeof rc, "%.3f (%s, %zu)", rho, rc_col, nr);
-        printf("| %s | %s | %zu | %.2f | %.2f | %s |\n", source, group[0] ? group : "(none)", n,
-               sum / (double)n, max, rc);
+        printf("| %s | %s | %zu | %.2f | %.2f | %s | %+.2f |\n", key[0] ? key : "(none)",
+               group[0] ? group : "(none)", n, sum / (double)n, max, rc,
+               signed_sum / (double)n);
     }
     free(pub);
 }
 
 /* Per source (the scenario name before its first '-') and group: mean and
- * max |error| of the time assertions and the rank correlation of published
- * against predicted values. */
+ * max |error| of the time assertions, the rank correlation of published
+ * against predicted values, and the mean signed error of the step times
+ * (step_signed_pct: a source predicted too fast on average is negative). */
 static void groups_print(const tally *t)
 {
     printf("\n| source | group | time assertions | mean error %% | max error %% | rank "
-           "correlation (column, runs) |\n|---|---|---:|---:|---:|---:|\n");
+           "correlation (column, runs) | mean signed step-time error %% |\n"
+           "|---|---|---:|---:|---:|---:|---:|\n");
     static const char *const groups[] = {"fit", "predict", ""};
     for (size_t i = 0; i < t->nrows; i++) {
         const char *name = t->rows[i].scenario, *dash = strchr(name, '-');
@@ -245,8 +279,45 @@ static void groups_print(const tally *t)
             seen = !strncmp(t->rows[j].scenario, source, strlen(source)) &&
                    t->rows[j].scenario[strlen(source)] == (dash ? '-' : '\0');
         for (size_t g = 0; !seen && g < 3; g++)
-            group_line(t, source, groups[g]);
+            group_line(t, source, groups[g], of_source);
     }
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Per framework preset the files name (docs/validation.md; "(none)" for a
+ * file naming none, last), in name order, and group: the same figures as
+ * the source table. */
+static void frameworks_print(const tally *t)
+{
+    printf("\n| framework | group | time assertions | mean error %% | max error %% | rank "
+           "correlation (column, runs) | mean signed step-time error %% |\n"
+           "|---|---|---:|---:|---:|---:|---:|\n");
+    const char **names = malloc((t->nrows ? t->nrows : 1) * sizeof *names);
+    if (!names)
+        return;
+    size_t n = 0;
+    for (size_t i = 0; i < t->nrows; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = !strcmp(names[j], t->rows[i].framework);
+        if (!seen)
+            names[n++] = t->rows[i].framework;
+    }
+    qsort(names, n, sizeof *names, compare_names);
+    static const char *const groups[] = {"fit", "predict", ""};
+    bool none = false; /* a file naming no preset: its line comes last */
+    for (size_t i = 0; i < n; i++) {
+        none |= !names[i][0];
+        for (size_t g = 0; names[i][0] && g < 3; g++)
+            group_line(t, names[i], groups[g], of_framework);
+    }
+    for (size_t g = 0; none && g < 3; g++)
+        group_line(t, "", groups[g], of_framework);
+    free(names);
 }
 
 /* S6's coverage of one source and group: of its step_time_s rows with an
@@ -337,6 +408,7 @@ static void table_print(const tally *t)
         printf("worst case: none\n");
     }
     groups_print(t);
+    frameworks_print(t);
     coverage_print(t);
     memory_table_print(&t->memory, stdout);
 }
@@ -450,6 +522,7 @@ static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, 
         return st;
     }
     file_group(s->file, t->group);
+    snprintf(t->framework, sizeof t->framework, "%s", s->framework.name);
     memory_file_read(s->file, s->name, &t->file);
     pe_expect_sink sink = {.out = t->format == PE_CHECK_TEXT ? t->out : NULL,
                            .seen = table_seen, .outcome = outcome_seen,
