@@ -832,7 +832,7 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                  tf, tb);
         break;
     }
-    eq_result(out, d->chi_dp, X4[p->zero]);
+    eq_result(out, ctx->overlap_contention > 0 ? d->dp_exposed : d->chi_dp, X4[p->zero]);
     if (d->t_ar_dp_tree > 0)
         fprintf(out, "C10  tree all-reduce of S_g over dp·c = %.6g s against the ring's 2·T_rs = "
                      "%.6g s: X4 takes the faster   [NCCL]\n", d->t_ar_dp_tree, 2 * d->t_rs_g);
@@ -844,6 +844,14 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     if (ctx->comm_slowdown > 0)
         fprintf(out, "X8   every exposed time above includes φ·(its hidden part), φ = %g (compute "
                      "slowed by overlapped communication)\n", ctx->comm_slowdown);
+    if (ctx->overlap_contention > 0) { /* X15 on X4's collectives */
+        eq_formula(out, "X15", NULL);
+        eq_subst(out, "max(%.6g, %.6g·%.6g)   (X4 above; s = %g: every X1, X2, X9–X11 "
+                      "count above is at least its collectives times s/(1 + s) too)",
+                 d->dp_exposed, ctx->overlap_contention, d->dp_comm_all,
+                 ctx->overlap_contention / (1.0 - ctx->overlap_contention));
+        eq_result(out, d->chi_dp, "X15");
+    }
     if (ctx->opt_s_per_param > 0) {
         const bool shard = p->zero >= 1;
         eq_formula(out, "X14", NULL);

@@ -397,6 +397,9 @@ static const pe_field framework_fields[] = {
      "A15: what recompute: selective keeps, with memory_by_phase: attention (Megatron: all but "
      "the core attention) or op (torchtitan selective_ac_option op: every other matmul output "
      "and the attention output)"},
+    {"overlap_slowdown", PE_FT_NUMBER, PE_RANGE_UNIT, FW(overlap_slowdown), NO, NULL, 0, NULL,
+     "0", "X15: how much slower compute runs while an overlapped collective shares the GPU "
+     "(0.189: 18.9% slower); a collective longer than its window stays exposed"},
     /* text only, read by input/load.c: printed by run and in the facts */
     {"flags", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, "none",
      "what the preset stands for: the framework's flags or settings as its users run it"},

@@ -275,6 +275,7 @@ typedef struct {
     double cuda_context_gib;      /* M13 CUDA context and memory outside the allocator; 0 */
     pe_selective selective_recompute; /* A15 what selective keeps: attention (Megatron) */
     char flags[PE_FLAGS_MAX];     /* what the preset stands for (its flags); "" when none */
+    double overlap_slowdown;      /* X15 compute's slowdown while a collective overlaps it; 0 */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

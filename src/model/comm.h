@@ -366,6 +366,27 @@ inline double comm_slowed(double exposed, double comm, double phi)
     return exposed + phi * (comm - exposed);
 }
 
+/* X15 compute runs s times slower while an overlapped collective shares the
+ * GPU (SMs for the NCCL kernels, HBM for their copies): a collective of T
+ * seconds against a window of W seconds of compute. While the collective
+ * runs the window advances at 1/(1 + s): if the slowed window, (1 + s)·W,
+ * outlasts T, the window ends T·s/(1 + s) late; otherwise the collective
+ * sets that stretch, T − W late. Exposed: max(T − W, T·s/(1 + s)), which is
+ * max(0, T − W) at s = 0 (X1–X4's max()). Applied here as
+ * max(exposed, contention·T) with exposed X1's, X2's, X4's or X9–X11's
+ * max(0, T − overlap·window) and contention = s/(1 + s) (prepared once);
+ * where one count sums several windows (X13's blocks, X4's z = 1, 2 terms)
+ * it is their sum, a lower bound of the sum of the windows' own. */
+#define PE_TEXT_X15 \
+    {"X15", "exposed under contention", \
+     "max(max(0, T − overlap·window), T·s/(1 + s)), s = overlap_slowdown", "s", \
+     "arXiv:2507.03114"}
+inline double comm_contended(double exposed, double comm, double contention)
+{
+    const double slowed = contention * comm;
+    return exposed > slowed ? exposed : slowed;
+}
+
 /* X14 (framework optimizer_pass_bytes): the optimizer step as the
  * framework runs it, every pass over this GPU's shard of the parameters
  * (N_gpu/(z ≥ 1 ? D : 1)) at W·η_W: s_per_param = bytes/(W·η_W). */

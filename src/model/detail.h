@@ -68,6 +68,8 @@ struct pe_detail {
     double s_g, s_w, t_rs_g, t_rs_w, chi_dp;   /* X4 (time stage) */
     double dp_critical;                        /* S3: X4's windows under a longer collective */
     double dp_last_bucket;                     /* X7 extra exposure */
+    double dp_comm_all;                        /* X15: X4's collectives, s (its T) */
+    double dp_exposed;                         /* X4 + X7 before X15 and X8 */
     double t_ar_dp_tree;                       /* C10 (0 when not considered) */
     double optimizer;                          /* X5 (X14, X5′, X12) */
     /* mixture of experts (docs/design/moe.md), zeros for a dense model; by

@@ -442,6 +442,11 @@ static void by_stage(pe_scenario *s, pe_plan *p)
     (void)p;
     s->framework.present = true, s->framework.bubble_by_stage = true; /* B5 */
 }
+static void less_contention(pe_scenario *s, pe_plan *p)
+{
+    (void)p;
+    s->framework.overlap_slowdown /= 2; /* X15 */
+}
 static void async_backward(pe_scenario *s, pe_plan *p)
 {
     (void)p;
@@ -467,6 +472,44 @@ static void test_properties(void **state)
     pe_scenario no_b5 = refined_gpt3();
     no_b5.framework.bubble_by_stage = false;
     never_slower(&no_b5, by_stage);
+    pe_scenario contended = refined_gpt3(); /* X15: a smaller slowdown never slows a plan */
+    contended.framework.overlap_slowdown = 0.4;
+    never_slower(&contended, less_contention);
+    never_slower(&contended, more_overlap);
+    never_slower(&contended, more_bandwidth);
+}
+
+/* X15 on whole plans (fx_gpt3 on 16 nodes, ZeRO-3 with overlap.dp 1): the
+ * data-parallel time is max(X4's textbook exposure, s/(1 + s)·its
+ * collectives), so a plan whose collectives X4 hides entirely now pays
+ * s/(1 + s) of them, one whose collective outlasts its window pays the same
+ * as before when that is larger; and s = 0 is bit for bit the model without it. */
+static void test_x15_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.comm_slowdown = 0; /* X8 off: X15 alone */
+    pe_scenario slow = s;
+    slow.framework.overlap_slowdown = 0.189;
+    const double c = 0.189 / 1.189;
+    int hidden = 0, longer = 0;
+    static const int64_t shapes[][3] = {{128, 1, 1}, {64, 2, 1}, {16, 8, 1}, {8, 8, 2}};
+    for (size_t i = 0; i < 4; i++)
+        for (int64_t mb = 1; mb <= 4; mb *= 2) {
+            pe_plan p = fx_plan(shapes[i][0], shapes[i][1], shapes[i][2], 1);
+            p.zero = 3, p.micro_batch = mb, p.overlap = (pe_overlap){.dp = 1};
+            pe_result a, b;
+            pe_detail d0, d1;
+            fx_eval_detail(&s, &p, &a, &d0);
+            fx_eval_detail(&slow, &p, &b, &d1);
+            assert_rel(d1.dp_comm_all, d0.dp_comm_all, 1e-12);
+            const double want = d0.chi_dp > c * d0.dp_comm_all ? d0.chi_dp : c * d0.dp_comm_all;
+            assert_rel(d1.chi_dp, want, 1e-12);
+            assert_true(b.step_time_s >= a.step_time_s);
+            hidden += d0.chi_dp == 0.0 && d1.chi_dp > 0.0;
+            longer += d0.chi_dp > c * d0.dp_comm_all && d1.chi_dp == d0.chi_dp;
+        }
+    assert_true(hidden > 0 && longer > 0);
 }
 
 /* Neutral values reproduce v1 bit for bit; scenario_force_textbook sets
@@ -506,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_c10_tree),     cmocka_unit_test(test_x13_async_backward),
         cmocka_unit_test(test_f21_x14),      cmocka_unit_test(test_b5_bubble_by_stage),
         cmocka_unit_test(test_properties),   cmocka_unit_test(test_neutral_and_textbook),
+        cmocka_unit_test(test_x15_plans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
