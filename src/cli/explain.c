@@ -669,6 +669,23 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
 }
 
 /* §5 groups, §6 X1 and X2: the communication of every layer. */
+/* X16: the async-TP micro-pipeline's forward exposure per layer and X1's
+ * counts from it (the time stage's layers). */
+static void explain_tp_micro(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                             const pe_detail *d)
+{
+    const double hide = p->overlap.tp * ((double)p->tp - 1.0) / (double)p->tp;
+    const double lt = d->stage_layers[d->time_stage];
+    eq_formula(out, "X16", NULL);
+    eq_subst(out, "Σ max(max(0, %.6g − %.6g·g_i), %.6g·%.6g), g_i = %.6g, %.6g, %.6g, %.6g",
+             d->t_ar_tp / 2, hide, d->t_ar_tp / 2, ctx->overlap_contention, d->gemm_t[0],
+             d->gemm_t[1], d->gemm_t[2], d->gemm_t[3]);
+    eq_result(out, d->tp_mp_layer, "X16");
+    fprintf(out, "X1   with X16: χ_tp,f = (L/p)·E_f = %g·%.6g = %.6g s, χ_tp,b = (1 + [full])·(L/p)·E_f "
+                 "= %.6g s   [PyTorch async TP]\n",
+            lt, d->tp_mp_layer, d->chi_tp_f, d->chi_tp_b);
+}
+
 static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                                const pe_detail *d)
 {
@@ -701,26 +718,30 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
                      "[NCCL]\n", d->t_ar_tp_tree);
     eq_formula(out, "C5:tp", NULL);
     eq_result(out, d->t_ar_tp, "C5:tp");
-    eq_formula(out, "X1:f", NULL);
     const double lt = d->stage_layers[d->time_stage]; /* the time stage's layers */
-    eq_subst(out, "%g·max(0, 2·%.6g − %g·%.6g)", lt, d->t_ar_tp, ov->tp, d->tau_lf);
-    eq_result(out, d->chi_tp_f, "X1:f");
-    if (ctx->tp_async_bwd) { /* X13 */
-        const bool sp = p->sequence_parallel, full = p->recompute == PE_RECOMPUTE_FULL;
-        eq_formula(out, sp ? "X13:sp" : "X13", NULL);
-        eq_subst(out, "%g·%.6g + %g + max(0, %.6g − %.6g) + max(0, %.6g − %.6g)",
-                 full ? 2.0 : 0.0, d->t_ar_tp, sp ? d->t_ar_tp : 0.0,
-                 sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[0],
-                 sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[2]);
-        eq_result(out, d->tp_bwd_layer, "X13");
-        eq_formula(out, "X1:b-async", NULL);
-        eq_subst(out, "%g·max(0, %.6g − %g·%.6g)", lt, d->tp_bwd_layer, ov->tp, d->tau_lb);
+    if (d->tp_mp_layer >= 0) {
+        explain_tp_micro(out, ctx, p, d);
     } else {
-        eq_formula(out, "X1:b", NULL);
-        eq_subst(out, "%g·max(0, %g·%.6g − %g·%.6g)", lt,
-                 p->recompute == PE_RECOMPUTE_FULL ? 4.0 : 2.0, d->t_ar_tp, ov->tp, d->tau_lb);
+        eq_formula(out, "X1:f", NULL);
+        eq_subst(out, "%g·max(0, 2·%.6g − %g·%.6g)", lt, d->t_ar_tp, ov->tp, d->tau_lf);
+        eq_result(out, d->chi_tp_f, "X1:f");
+        if (ctx->tp_async_bwd) { /* X13 */
+            const bool sp = p->sequence_parallel, full = p->recompute == PE_RECOMPUTE_FULL;
+            eq_formula(out, sp ? "X13:sp" : "X13", NULL);
+            eq_subst(out, "%g·%.6g + %g + max(0, %.6g − %.6g) + max(0, %.6g − %.6g)",
+                     full ? 2.0 : 0.0, d->t_ar_tp, sp ? d->t_ar_tp : 0.0,
+                     sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[0],
+                     sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[2]);
+            eq_result(out, d->tp_bwd_layer, "X13");
+            eq_formula(out, "X1:b-async", NULL);
+            eq_subst(out, "%g·max(0, %.6g − %g·%.6g)", lt, d->tp_bwd_layer, ov->tp, d->tau_lb);
+        } else {
+            eq_formula(out, "X1:b", NULL);
+            eq_subst(out, "%g·max(0, %g·%.6g − %g·%.6g)", lt,
+                     p->recompute == PE_RECOMPUTE_FULL ? 4.0 : 2.0, d->t_ar_tp, ov->tp, d->tau_lb);
+        }
+        eq_result(out, d->chi_tp_b, "X1:b");
     }
-    eq_result(out, d->chi_tp_b, "X1:b");
     if (p->cp > 1) {
         eq_formula(out, "X2:S", NULL);
         eq_subst(out, "2·%g·%g·2·%g·%g/%g", b, d->s_local, ctx->g, ctx->d, t);

@@ -22,6 +22,16 @@ ALWAYS_INLINE double comm_charged(const pe_eval_ctx *ctx, double exposed, double
                        ctx->comm_slowdown);
 }
 
+/* X1's backward on a stage of l layers (X13 when on), with X15 and X8 on
+ * all of X1's count tp_b. */
+ALWAYS_INLINE double comm_layer_tp_bwd(const pe_eval_ctx *ctx, const pe_layout *q,
+                                       const pe_detail *w, double ov, double l, double tp_b)
+{
+    return ctx->tp_async_bwd
+               ? comm_charged(ctx, comm_tp_bwd_exposed(l, w->tp_bwd_layer, ov, w->tau_lb), tp_b)
+               : comm_charged(ctx, comm_tp_bwd(l, w->t_ar_tp, ov, w->tau_lb, q->full), tp_b);
+}
+
 /* X1, X2 exposed per micro-batch on a stage of l layers, each with X15's
  * contention and X8's share φ of its hidden part: chi = {tp fwd, tp bwd,
  * cp fwd, cp bwd}. */
@@ -32,11 +42,14 @@ ALWAYS_INLINE void comm_layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, con
     const int rc = pl->recompute != PE_RECOMPUTE_NONE;
     const double cp_hops = (q->c - 1.0) * w->t_p2p_cp * l;
     const double tp_b = l * (q->full ? 4.0 : 2.0) * w->t_ar_tp;
-    chi[0] = comm_charged(ctx, comm_tp_fwd(l, w->t_ar_tp, ov->tp, w->tau_lf), l * 2.0 * w->t_ar_tp);
-    chi[1] = ctx->tp_async_bwd /* X13; X15, X8 on all of X1's count */
-                 ? comm_charged(ctx, comm_tp_bwd_exposed(l, w->tp_bwd_layer, ov->tp, w->tau_lb),
-                                tp_b)
-                 : comm_charged(ctx, comm_tp_bwd(l, w->t_ar_tp, ov->tp, w->tau_lb, q->full), tp_b);
+    if (w->tp_mp_layer >= 0.0) { /* X16: X15 is inside; X8 on all of X1's count */
+        chi[0] = comm_slowed(l * w->tp_mp_layer, l * 2.0 * w->t_ar_tp, ctx->comm_slowdown);
+        chi[1] = comm_slowed((q->full ? 2.0 : 1.0) * l * w->tp_mp_layer, tp_b, ctx->comm_slowdown);
+    } else {
+        chi[0] = comm_charged(ctx, comm_tp_fwd(l, w->t_ar_tp, ov->tp, w->tau_lf),
+                              l * 2.0 * w->t_ar_tp);
+        chi[1] = comm_layer_tp_bwd(ctx, q, w, ov->tp, l, tp_b);
+    }
     chi[2] = comm_charged(ctx, comm_cp_fwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att), cp_hops);
     chi[3] = comm_charged(ctx, comm_cp_bwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc),
                           (rc ? 3.0 : 2.0) * cp_hops);
@@ -78,6 +91,10 @@ ALWAYS_INLINE void comm_dense_collectives(const pe_eval_ctx *ctx, const pe_plan 
     w->t_ar_tp = t_ar;
     if (ctx->tp_async_bwd) /* X13: QKV's and MLP in's weight-gradient GEMMs as windows */
         w->tp_bwd_layer = comm_tp_bwd_async(t_ar, q->sp, q->full, w->gemm_t[0], w->gemm_t[2]);
+    w->tp_mp_layer = ctx->tp_micro_pipeline && q->sp && t > 1 && !q->moe /* X16 */
+                         ? comm_tp_micro_pipeline(t_ar, q->t, w->gemm_t, pl->overlap.tp,
+                                                  ctx->overlap_contention)
+                         : -1.0;
     w->s_kv = comm_cp_bytes(q->b, q->sl, ctx->g, ctx->d, q->t); /* X2 */
     w->t_p2p_cp = comm_p2p(net, &w->g_cp, w->s_kv);
 }

@@ -68,7 +68,8 @@ ALWAYS_INLINE void compute_textbook(const pe_eval_ctx *ctx, const pe_plan *pl, c
         tau_f[i] = (w->f_fwd[i] - f8f) / r16 + f8f / r8; /* F16 */
         tau_b[i] = (w->f_bwd[i] - f8b) / r16 + f8b / r8;
     }
-    if (ctx->tp_async_bwd) /* X13's windows: each GEMM's FLOPs at F6's rate (F16: FP8's) */
+    if (ctx->tp_async_bwd || ctx->tp_micro_pipeline) /* X13's, X16's windows: each GEMM's
+                                                        FLOPs at F6's rate (F16: FP8's) */
         for (int i = 0; i < PE_LAYER_GEMMS; i++)
             w->gemm_t[i] = compute_gemm_flops(q->b * q->sl, &ctx->gemms[i], q->t) /
                            (q->fp8 ? ctx->rate8 : ctx->rate);

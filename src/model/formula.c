@@ -39,6 +39,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_R7_YOUNG, PE_TEXT_R8, PE_TEXT_R8_LOST, PE_TEXT_R9,
     PE_TEXT_F24,
     PE_TEXT_X15,
+    PE_TEXT_X16,
 };
 
 const pe_formula *pe_formula_find(const char *key)

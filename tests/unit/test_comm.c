@@ -248,6 +248,22 @@ static void test_x15_contention(void **state)
     }
 }
 
+/* X16 a layer's four TP collectives at t = 4, T_ar = 1 (each T_ar/2 =
+ * 0.5), GEMM times g = {0.4, 0.2, 0.8, 0.8}, overlap 1: each hides behind
+ * 3/4 of its GEMM: max(0, 0.5 − 0.3) + max(0, 0.5 − 0.15) + 0 + 0 = 0.55;
+ * with s = 0.25 (s/(1 + s) = 0.2, 0.1 a collective):
+ * 0.2 + 0.35 + 0.1 + 0.1 = 0.75; overlap 0: 4·0.5 = 2 = X1's 2·T_ar. */
+static void test_x16_micro_pipeline(void **state)
+{
+    (void)state;
+    const double g[4] = {0.4, 0.2, 0.8, 0.8};
+    assert_true(fabs(comm_tp_micro_pipeline(1.0, 4.0, g, 1.0, 0.0) - 0.55) < 1e-15);
+    assert_true(fabs(comm_tp_micro_pipeline(1.0, 4.0, g, 1.0, 0.2) - 0.75) < 1e-15);
+    assert_true(comm_tp_micro_pipeline(1.0, 4.0, g, 0.0, 0.2) == 2.0);
+    /* never below X1's window of the whole layer (τ_lf ≥ Σ g = 2.2) */
+    assert_true(comm_tp_micro_pipeline(1.0, 4.0, g, 1.0, 0.0) >= comm_tp_fwd(1.0, 1.0, 1.0, 2.2));
+}
+
 /* X5 optimizer: N_gpu·(2 + 2 + 2·12)/W, W = 5.3e12. */
 static void test_x5_optimizer(void **state)
 {
@@ -331,7 +347,7 @@ int main(void)
         cmocka_unit_test(test_x2_cp),         cmocka_unit_test(test_x3_pp),
         cmocka_unit_test(test_x4_dp),         cmocka_unit_test(test_x5_optimizer),
         cmocka_unit_test(test_zero3_dp_grows_with_m), cmocka_unit_test(test_eval_tiers),
-        cmocka_unit_test(test_x15_contention),
+        cmocka_unit_test(test_x15_contention), cmocka_unit_test(test_x16_micro_pipeline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -447,6 +447,11 @@ static void less_contention(pe_scenario *s, pe_plan *p)
     (void)p;
     s->framework.overlap_slowdown /= 2; /* X15 */
 }
+static void micro_pipeline(pe_scenario *s, pe_plan *p)
+{
+    (void)p;
+    s->framework.present = true, s->framework.tp_micro_pipeline = false; /* X16 off: X1's window */
+}
 static void async_backward(pe_scenario *s, pe_plan *p)
 {
     (void)p;
@@ -477,6 +482,43 @@ static void test_properties(void **state)
     never_slower(&contended, less_contention);
     never_slower(&contended, more_overlap);
     never_slower(&contended, more_bandwidth);
+    pe_scenario mp = contended; /* X16 */
+    mp.framework.tp_micro_pipeline = true;
+    never_slower(&mp, more_overlap);
+    never_slower(&mp, more_bandwidth);
+    never_slower(&mp, more_efficiency);
+    never_slower(&mp, less_contention);
+    never_slower(&mp, micro_pipeline); /* a GEMM's window is never more than its layer's */
+}
+
+/* X16 on whole plans (sp, tp 2 and 8, overlap.tp 1): the TP time per
+ * micro-batch is the stage's layers times comm_tp_micro_pipeline of the
+ * detail's T_ar and GEMM times (forward), (1 + [full]) times it
+ * (backward); without sp, or off, X1's. */
+static void test_x16_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
+    s.framework.tp_micro_pipeline = true;
+    static const int64_t tps[] = {2, 8};
+    for (size_t i = 0; i < 2; i++)
+        for (int full = 0; full <= 1; full++) {
+            pe_plan p = fx_plan(128 / tps[i] / 4, tps[i], 4, 1);
+            p.overlap.tp = 1, p.recompute = full ? PE_RECOMPUTE_FULL : PE_RECOMPUTE_NONE;
+            pe_result r;
+            pe_detail d;
+            fx_eval_detail(&s, &p, &r, &d);
+            const double e = comm_tp_micro_pipeline(d.t_ar_tp, (double)tps[i], d.gemm_t, 1.0,
+                                                    0.189 / 1.189);
+            const double l = d.stage_layers[d.time_stage];
+            assert_rel(d.tp_mp_layer, e, 1e-12);
+            assert_rel(d.chi_tp_f, l * e, 1e-12);
+            assert_rel(d.chi_tp_b, (full ? 2.0 : 1.0) * l * e, 1e-12);
+            p.sequence_parallel = false;
+            fx_eval_detail(&s, &p, &r, &d);
+            assert_true(d.tp_mp_layer < 0.0);
+        }
 }
 
 /* X15 on whole plans (fx_gpt3 on 16 nodes, ZeRO-3 with overlap.dp 1): the
@@ -549,7 +591,7 @@ int main(void)
         cmocka_unit_test(test_c10_tree),     cmocka_unit_test(test_x13_async_backward),
         cmocka_unit_test(test_f21_x14),      cmocka_unit_test(test_b5_bubble_by_stage),
         cmocka_unit_test(test_properties),   cmocka_unit_test(test_neutral_and_textbook),
-        cmocka_unit_test(test_x15_plans),
+        cmocka_unit_test(test_x15_plans),    cmocka_unit_test(test_x16_plans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
