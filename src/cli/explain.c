@@ -599,6 +599,23 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
 }
 
 /* §4 F1–F6. */
+/* F25: what torchtitan's op-level policy recomputes (A15), as FLOPs and,
+ * with the refined model, as the recomputed GEMMs' time per layer. */
+static void explain_op_sac(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d)
+{
+    const pe_model *m = &ctx->scenario->model;
+    const double d_h = m->has_head_dim ? (double)m->head_dim : (double)m->hidden / (double)m->heads;
+    eq_formula(out, "F25", NULL);
+    eq_subst(out, "2·%g·%g·%g + 2·%g·%g·%g + 2·%g·%g", ctx->h, (double)m->kv_heads, d_h,
+             (double)m->heads, d_h, ctx->h, ctx->h, (double)m->ffn_hidden);
+    eq_result(out, d->x, "F25");
+    if (ctx->refined_compute)
+        fprintf(out, "     timed (F8): %.4g·QKV %.6g + %g·out %.6g + %g·MLP in %.6g + %g·MLP out %.6g "
+                     "s per layer, in τ_lb   [torchtitan parallelize_llama.py]\n",
+                ctx->op_rec_share[0], d->gemm_t[0], ctx->op_rec_share[1], d->gemm_t[1],
+                ctx->op_rec_share[2], d->gemm_t[2], ctx->op_rec_share[3], d->gemm_t[3]);
+}
+
 static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                             const pe_detail *d)
 {
@@ -619,6 +636,8 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     eq_formula(out, "F4", NULL);
     eq_subst(out, "%s", pe_recompute_name(p->recompute));
     eq_result(out, d->x, "F4");
+    if (ctx->op_sac && !ctx->moe.on && p->recompute == PE_RECOMPUTE_SELECTIVE)
+        explain_op_sac(out, ctx, d);
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p, d, sb);
         bool last = i == 1 || p->pp == 1;

@@ -140,7 +140,10 @@ ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *
     const double out = compute_gemm_time_coef(&ctx->out_coef, M, inv_t, ctx->t_half) +
                        M * inv_t * ctx->ew_out_s;
     const double lf = gemm + core + ew; /* backward: twice the forward, plus recompute */
-    const double rec = q->full ? lf : pl->recompute == PE_RECOMPUTE_SELECTIVE ? core + ew_att : 0.0;
+    const double op = ctx->op_rec_share[0] * w->gemm_t[0] + ctx->op_rec_share[1] * w->gemm_t[1] +
+                      ctx->op_rec_share[2] * w->gemm_t[2] + ctx->op_rec_share[3] * w->gemm_t[3];
+    const double sel = ctx->op_sac && !q->moe ? op : core + ew_att; /* F25, or the core */
+    const double rec = q->full ? lf : pl->recompute == PE_RECOMPUTE_SELECTIVE ? sel : 0.0;
     w->tau_lf = lf;
     w->tau_lb = 2.0 * lf + rec;
     w->tau_att = core;

@@ -253,6 +253,7 @@ typedef struct {
     double fragmentation;        /* M13 f */
     double context_bytes;        /* M13 C_ctx */
     bool op_sac;                 /* A15 selective = torchtitan's op policy */
+    double op_rec_share[4];      /* F25 share of each layer GEMM recomputed (op policy, dense) */
     double act_op_rep, act_op_seq, act_op_par; /* A15 bytes per token: replicated, sp-split, TP */
     pe_run_ctx run;         /* §15 the whole run */
 } pe_eval_ctx;

@@ -40,6 +40,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_F24,
     PE_TEXT_X15,
     PE_TEXT_X16,
+    PE_TEXT_F25,
 };
 
 const pe_formula *pe_formula_find(const char *key)

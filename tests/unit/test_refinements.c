@@ -554,6 +554,31 @@ static void test_x15_plans(void **state)
     assert_true(hidden > 0 && longer > 0);
 }
 
+/* F25 on a whole plan (refined GPT-3, GELU, MHA, recompute selective):
+ * with torchtitan's op policy (memory_by_phase, selective_recompute op)
+ * x is F25's 1,811,939,328 FLOPs per token and backward recomputes
+ * wk's third of QKV (g·d/(a·d + 2·g·d) = 1/3), all of attention out and
+ * MLP out (GELU's w2), not the attention core; Megatron's policy keeps
+ * the core and its element-wise recompute. */
+static void test_f25_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    pe_scenario attn = s;
+    attn.framework.selective_recompute = PE_SELECTIVE_ATTENTION;
+    pe_plan p = fx_plan(16, 8, 1, 1);
+    p.recompute = PE_RECOMPUTE_SELECTIVE;
+    pe_result r, ra;
+    pe_detail d, da;
+    fx_eval_detail(&s, &p, &r, &d);
+    fx_eval_detail(&attn, &p, &ra, &da);
+    assert_true(d.x == 1811939328.0);
+    assert_rel(d.tau_lb, 2.0 * d.tau_lf + d.gemm_t[0] / 3.0 + d.gemm_t[1] + d.gemm_t[3], 1e-12);
+    assert_rel(da.tau_lb, 2.0 * da.tau_lf + da.tau_core + da.tau_ew_att, 1e-12);
+    assert_true(r.hfu > 0 && r.hfu != ra.hfu);
+}
+
 /* Neutral values reproduce v1 bit for bit; scenario_force_textbook sets
  * them all back, so a refined scenario in textbook mode equals v1. */
 static void test_neutral_and_textbook(void **state)
@@ -592,6 +617,7 @@ int main(void)
         cmocka_unit_test(test_f21_x14),      cmocka_unit_test(test_b5_bubble_by_stage),
         cmocka_unit_test(test_properties),   cmocka_unit_test(test_neutral_and_textbook),
         cmocka_unit_test(test_x15_plans),    cmocka_unit_test(test_x16_plans),
+        cmocka_unit_test(test_f25_plans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
