@@ -489,6 +489,12 @@ static void test_properties(void **state)
     never_slower(&mp, more_efficiency);
     never_slower(&mp, less_contention);
     never_slower(&mp, micro_pipeline); /* a GEMM's window is never more than its layer's */
+    pe_scenario titan = mp; /* torchtitan's terms together: X15, X16, F25 (op policy) */
+    titan.framework.memory_by_phase = true, titan.framework.selective_recompute = PE_SELECTIVE_OP;
+    never_slower(&titan, more_bandwidth);
+    never_slower(&titan, more_efficiency);
+    never_slower(&titan, more_overlap);
+    never_slower(&titan, less_contention);
 }
 
 /* X16 on whole plans (sp, tp 2 and 8, overlap.tp 1): the TP time per
