@@ -302,6 +302,21 @@ def prior_rows(chip, fp8_gpu, hbm_gpu):
     return out
 
 
+# ---------------------------------------------------------------- X15 overlap_slowdown
+# Rule (equal, ±0.0005): every framework preset that sets overlap_slowdown
+# carries the mean compute slowdown under overlapped collectives of
+# overlap.csv (the "mean" rows; one source today), docs/model.md §12 X15.
+have_fw = os.path.exists(os.path.join(SRC, "scenarios", "catalog", "frameworks.yaml"))
+frameworks = catalog_entries("frameworks.yaml", "frameworks")[0] if have_fw else {}
+slow = [float(r["compute_slowdown"]) for r in rows("overlap.csv") if r["statistic"] == "mean"]
+for fw in sorted(frameworks):
+    if "overlap_slowdown" in frameworks[fw] and slow:
+        have = float(frameworks[fw]["overlap_slowdown"])
+        want = statistics.mean(slow)
+        report(abs(have - want) <= 0.0005, "%s.overlap_slowdown" % fw, "%g" % have, want,
+               "equal ±0.0005: mean compute slowdown of the mean rows, overlap.csv")
+
+
 PRIOR_FILES = {"a100": ("a100-80gb", None, "a100-40gb"), "h100": ("h100-sxm", "h100-sxm", None)}
 if "--write-priors" in sys.argv:
     for name, (chip, fp8_gpu, hbm_gpu) in PRIOR_FILES.items():

@@ -61,7 +61,8 @@ check "calibration run exact in textbook mode" \
 # "# group:" lines, mean and max error of the time assertions, rank correlation.
 check "group table header" \
     'grep -qx "| source | group | time assertions | mean error % | max error % | rank correlation (column, runs) | mean signed step-time error % |" "$work/table.out"'
-for src_group in "korthikanti | fit" "korthikanti | predict" "narayanan | fit" "narayanan | predict"; do
+for src_group in "korthikanti | fit" "korthikanti | predict" "narayanan | fit" "narayanan | predict" \
+    "torchtitan | fit" "torchtitan | predict"; do
     check "group row $src_group" 'grep -q "^| $src_group | [0-9]* | [0-9.]* | [0-9.]* | " "$work/table.out"'
 done
 # The framework table: the same figures per framework preset the files
@@ -72,8 +73,8 @@ check "framework table header" \
 sed -n '/^| framework | group | time assertions /,/^$/p' "$work/table.out" | grep '^| ' | tail -n +2 >"$work/fw.table"
 sed -n '/^| source | group | time assertions /,/^$/p' "$work/table.out" | grep '^| ' | tail -n +2 >"$work/src.table"
 check "framework rows are present" '[ -s "$work/fw.table" ]'
-check "framework rows: torchtitan predicts 35 runs, nemo has fit and predict rows" \
-    'grep -q "^| torchtitan | predict | 35 | " "$work/fw.table" && grep -q "^| nemo | fit | " "$work/fw.table" && grep -q "^| nemo | predict | " "$work/fw.table"'
+check "framework rows: torchtitan and nemo have fit and predict rows" \
+    'grep -q "^| torchtitan | fit | " "$work/fw.table" && grep -q "^| torchtitan | predict | " "$work/fw.table" && grep -q "^| nemo | fit | " "$work/fw.table" && grep -q "^| nemo | predict | " "$work/fw.table"'
 check "framework rows in name order, (none) last" \
     '[ "$(cut -d"|" -f2 "$work/fw.table" | grep -v "(none)" | uniq)" = "$(cut -d"|" -f2 "$work/fw.table" | grep -v "(none)" | uniq | LC_ALL=C sort -u)" ] &&
      { ! grep -q "^| (none) " "$work/fw.table" || tail -1 "$work/fw.table" | grep -q "^| (none) "; }'
@@ -108,6 +109,15 @@ for sg in "nemo predict" "llama3 predict"; do
     check "$s_ $g_: mean signed step-time error is the rows' ($want, printed $got)" \
         '[ -n "$want" ] && [ -n "$got" ] && awk -v a="$want" -v b="$got" "BEGIN { d = a - b; exit !(d <= 0.02 && d >= -0.02) }"'
 done
+# torchtitan's fit half (docs/validation.md): in each table (the file
+# prefix torchtitan-2404, -2408, -2412-tN, -2506atp, -2506h200), the files in
+# byte order at even positions are fit, the others predict.
+want_tt=$(cd "$pub" && ls torchtitan-*.yaml | LC_ALL=C sort |
+    awk -F- '{ t = $2; if (t == "2412") t = t "-" $3; n[t]++; print $0, (n[t] % 2 ? "predict" : "fit") }')
+have_tt=$(cd "$pub" && for f in $(ls torchtitan-*.yaml | LC_ALL=C sort); do
+    echo "$f $(sed -n 's/^# group: //p' "$f")"; done)
+check "torchtitan's groups follow the rule ($(grep -c ' fit$' <<<"$want_tt") fit of $(wc -l <<<"$want_tt"))" \
+    '[ "$want_tt" = "$have_tt" ] && [ "$(grep -c " fit$" <<<"$have_tt")" -ge 1 ]'
 nfit=$(grep -l '^# group: fit' "$pub"/*.yaml | wc -l)
 npred=$(grep -l '^# group: predict' "$pub"/*.yaml | wc -l)
 check "at most half of the grouped files are fit ($nfit fit, $npred predict)" '[ $((2 * nfit)) -le $((nfit + npred)) ]'

@@ -47,8 +47,8 @@ check "the summary carries the flags as a fact" \
 check "the HTML page shows them" 'grep -q -- "--overlap-grad-reduce --overlap-param-gather" "$work/out/fw-megatron-core-perf.html"'
 
 "$planeval" explain "$work/fw-torchtitan.yaml" --plan nemo-2407-llama3-70b-64gpu >"$work/explain.out" 2>&1
-check "explain prints the flags (the untimed async TP named) and the overlap in force" \
-    'grep -q "^     framework flags: .*async TP untimed: overlap tp 0" "$work/explain.out" &&
+check "explain prints the flags (async TP as X16's micro-pipeline named) and the overlap in force" \
+    'grep -q "^     framework flags: .*async TP: overlap tp 1 in the runs that name it, X16" "$work/explain.out" &&
      grep -q "^     overlap in force: tp 0, cp 1, dp 1, pp 0, ep 0 " "$work/explain.out"'
 
 # the same plan, two presets: the performance recipe hides the data-parallel collectives

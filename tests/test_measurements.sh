@@ -12,7 +12,7 @@ meas=$src/scenarios/measurements
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
 
 # one file per kind, each with its citation columns, no row without them
-for kind in gemm attention hbm collectives fp8_gemm; do
+for kind in gemm attention hbm collectives fp8_gemm overlap; do
     f=$meas/$kind.csv
     check "$kind.csv exists" '[ -s "$f" ]'
     check "$kind.csv: every row has as many cells as the header and a source, read and date" \
@@ -32,7 +32,8 @@ python3 "$src/tests/derive_presets.py" "$src" >"$work/derive.out" 2>&1; rc=$?
 check "derive_presets.py: every preset number agrees with its measurement (rc $rc)" \
     '[ $rc -eq 0 ] && ! grep -q "^FAIL" "$work/derive.out"'
 for what in "intra_node.bus_efficiency" "inter_node.bus_efficiency" ".gemm_efficiency " \
-    ".fp8_gemm_efficiency " ".attention_efficiency " ".elementwise_efficiency "; do
+    ".fp8_gemm_efficiency " ".attention_efficiency " ".elementwise_efficiency " \
+    ".overlap_slowdown "; do
     check "derive_presets.py derives$what for some preset" 'grep -q "^ok .*$what" "$work/derive.out"'
 done
 check "the calibration priors (scenarios/calibration/priors) are derived from the measurements" \
@@ -69,6 +70,13 @@ sed 's/{"mxfp8", 1.0,/{"mxfp8", 1.2,/' "$src/src/model/compute.c" >"$work/src/sr
 check "an unmeasured recipe (mxfp8) given a rate ratio other than 1 fails" \
     '! python3 "$src/tests/derive_presets.py" "$work/src" >"$work/mx.out" 2>&1 &&
      grep -q "^FAIL F24 fp8_recipe mxfp8 rate ratio" "$work/mx.out"'
+cp "$src/src/model/compute.c" "$work/src/src/model/"
+sed 's/overlap_slowdown: 0.189/overlap_slowdown: 0.25/' "$src/scenarios/catalog/frameworks.yaml" \
+    >"$work/src/scenarios/catalog/frameworks.yaml"
+check "an X15 overlap_slowdown moved off overlap.csv fails the derivation" \
+    '! python3 "$src/tests/derive_presets.py" "$work/src" >"$work/slow.out" 2>&1 &&
+     grep -q "^FAIL torchtitan.overlap_slowdown" "$work/slow.out" && ! grep -q Traceback "$work/slow.out"'
+rm "$work/src/scenarios/catalog/frameworks.yaml"
 check "derive_presets.py derives both measured F24 recipe ratios (rowwise, blockwise)" \
     '[ "$(grep -c "^ok   F24 fp8_recipe \(rowwise\|blockwise\) rate ratio" "$work/derive.out")" -eq 2 ]'
 

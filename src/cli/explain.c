@@ -609,6 +609,23 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
 }
 
 /* §4 F1–F6. */
+/* F25: what torchtitan's op-level policy recomputes (A15), as FLOPs and,
+ * with the refined model, as the recomputed GEMMs' time per layer. */
+static void explain_op_sac(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d)
+{
+    const pe_model *m = &ctx->scenario->model;
+    const double d_h = m->has_head_dim ? (double)m->head_dim : (double)m->hidden / (double)m->heads;
+    eq_formula(out, "F25", NULL);
+    eq_subst(out, "2·%g·%g·%g + 2·%g·%g·%g + 2·%g·%g", ctx->h, (double)m->kv_heads, d_h,
+             (double)m->heads, d_h, ctx->h, ctx->h, (double)m->ffn_hidden);
+    eq_result(out, d->x, "F25");
+    if (ctx->refined_compute)
+        fprintf(out, "     timed (F8): %.4g·QKV %.6g + %g·out %.6g + %g·MLP in %.6g + %g·MLP out %.6g "
+                     "s per layer, in τ_lb   [torchtitan parallelize_llama.py]\n",
+                ctx->op_rec_share[0], d->gemm_t[0], ctx->op_rec_share[1], d->gemm_t[1],
+                ctx->op_rec_share[2], d->gemm_t[2], ctx->op_rec_share[3], d->gemm_t[3]);
+}
+
 static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                             const pe_detail *d)
 {
@@ -629,6 +646,8 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     eq_formula(out, "F4", NULL);
     eq_subst(out, "%s", pe_recompute_name(p->recompute));
     eq_result(out, d->x, "F4");
+    if (ctx->op_sac && !ctx->moe.on && p->recompute == PE_RECOMPUTE_SELECTIVE)
+        explain_op_sac(out, ctx, d);
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p, d, sb);
         bool last = i == 1 || p->pp == 1;
@@ -679,6 +698,23 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
 }
 
 /* §5 groups, §6 X1 and X2: the communication of every layer. */
+/* X16: the async-TP micro-pipeline's forward exposure per layer and X1's
+ * counts from it (the time stage's layers). */
+static void explain_tp_micro(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                             const pe_detail *d)
+{
+    const double hide = p->overlap.tp * ((double)p->tp - 1.0) / (double)p->tp;
+    const double lt = d->stage_layers[d->time_stage];
+    eq_formula(out, "X16", NULL);
+    eq_subst(out, "Σ max(max(0, %.6g − %.6g·g_i), %.6g·%.6g), g_i = %.6g, %.6g, %.6g, %.6g",
+             d->t_ar_tp / 2, hide, d->t_ar_tp / 2, ctx->overlap_contention, d->gemm_t[0],
+             d->gemm_t[1], d->gemm_t[2], d->gemm_t[3]);
+    eq_result(out, d->tp_mp_layer, "X16");
+    fprintf(out, "X1   with X16: χ_tp,f = (L/p)·E_f = %g·%.6g = %.6g s, χ_tp,b = (1 + [full])·(L/p)·E_f "
+                 "= %.6g s   [PyTorch async TP]\n",
+            lt, d->tp_mp_layer, d->chi_tp_f, d->chi_tp_b);
+}
+
 static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                                const pe_detail *d)
 {
@@ -711,26 +747,30 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
                      "[NCCL]\n", d->t_ar_tp_tree);
     eq_formula(out, "C5:tp", NULL);
     eq_result(out, d->t_ar_tp, "C5:tp");
-    eq_formula(out, "X1:f", NULL);
     const double lt = d->stage_layers[d->time_stage]; /* the time stage's layers */
-    eq_subst(out, "%g·max(0, 2·%.6g − %g·%.6g)", lt, d->t_ar_tp, ov->tp, d->tau_lf);
-    eq_result(out, d->chi_tp_f, "X1:f");
-    if (ctx->tp_async_bwd) { /* X13 */
-        const bool sp = p->sequence_parallel, full = p->recompute == PE_RECOMPUTE_FULL;
-        eq_formula(out, sp ? "X13:sp" : "X13", NULL);
-        eq_subst(out, "%g·%.6g + %g + max(0, %.6g − %.6g) + max(0, %.6g − %.6g)",
-                 full ? 2.0 : 0.0, d->t_ar_tp, sp ? d->t_ar_tp : 0.0,
-                 sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[0],
-                 sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[2]);
-        eq_result(out, d->tp_bwd_layer, "X13");
-        eq_formula(out, "X1:b-async", NULL);
-        eq_subst(out, "%g·max(0, %.6g − %g·%.6g)", lt, d->tp_bwd_layer, ov->tp, d->tau_lb);
+    if (d->tp_mp_layer >= 0) {
+        explain_tp_micro(out, ctx, p, d);
     } else {
-        eq_formula(out, "X1:b", NULL);
-        eq_subst(out, "%g·max(0, %g·%.6g − %g·%.6g)", lt,
-                 p->recompute == PE_RECOMPUTE_FULL ? 4.0 : 2.0, d->t_ar_tp, ov->tp, d->tau_lb);
+        eq_formula(out, "X1:f", NULL);
+        eq_subst(out, "%g·max(0, 2·%.6g − %g·%.6g)", lt, d->t_ar_tp, ov->tp, d->tau_lf);
+        eq_result(out, d->chi_tp_f, "X1:f");
+        if (ctx->tp_async_bwd) { /* X13 */
+            const bool sp = p->sequence_parallel, full = p->recompute == PE_RECOMPUTE_FULL;
+            eq_formula(out, sp ? "X13:sp" : "X13", NULL);
+            eq_subst(out, "%g·%.6g + %g + max(0, %.6g − %.6g) + max(0, %.6g − %.6g)",
+                     full ? 2.0 : 0.0, d->t_ar_tp, sp ? d->t_ar_tp : 0.0,
+                     sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[0],
+                     sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[2]);
+            eq_result(out, d->tp_bwd_layer, "X13");
+            eq_formula(out, "X1:b-async", NULL);
+            eq_subst(out, "%g·max(0, %.6g − %g·%.6g)", lt, d->tp_bwd_layer, ov->tp, d->tau_lb);
+        } else {
+            eq_formula(out, "X1:b", NULL);
+            eq_subst(out, "%g·max(0, %g·%.6g − %g·%.6g)", lt,
+                     p->recompute == PE_RECOMPUTE_FULL ? 4.0 : 2.0, d->t_ar_tp, ov->tp, d->tau_lb);
+        }
+        eq_result(out, d->chi_tp_b, "X1:b");
     }
-    eq_result(out, d->chi_tp_b, "X1:b");
     if (p->cp > 1) {
         eq_formula(out, "X2:S", NULL);
         eq_subst(out, "2·%g·%g·2·%g·%g/%g", b, d->s_local, ctx->g, ctx->d, t);
@@ -842,7 +882,7 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                  tf, tb);
         break;
     }
-    eq_result(out, d->chi_dp, X4[p->zero]);
+    eq_result(out, ctx->overlap_contention > 0 ? d->dp_exposed : d->chi_dp, X4[p->zero]);
     if (d->t_ar_dp_tree > 0)
         fprintf(out, "C10  tree all-reduce of S_g over dp·c = %.6g s against the ring's 2·T_rs = "
                      "%.6g s: X4 takes the faster   [NCCL]\n", d->t_ar_dp_tree, 2 * d->t_rs_g);
@@ -854,6 +894,14 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     if (ctx->comm_slowdown > 0)
         fprintf(out, "X8   every exposed time above includes φ·(its hidden part), φ = %g (compute "
                      "slowed by overlapped communication)\n", ctx->comm_slowdown);
+    if (ctx->overlap_contention > 0) { /* X15 on X4's collectives */
+        eq_formula(out, "X15", NULL);
+        eq_subst(out, "max(%.6g, %.6g·%.6g)   (X4 above; s = %g: every X1, X2, X9–X11 "
+                      "count above is at least its collectives times s/(1 + s) too)",
+                 d->dp_exposed, ctx->overlap_contention, d->dp_comm_all,
+                 ctx->overlap_contention / (1.0 - ctx->overlap_contention));
+        eq_result(out, d->chi_dp, "X15");
+    }
     if (ctx->opt_s_per_param > 0) {
         const bool shard = p->zero >= 1;
         eq_formula(out, "X14", NULL);

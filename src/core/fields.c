@@ -402,6 +402,13 @@ static const pe_field framework_fields[] = {
      "A16: with sequence parallelism the all-gathered inputs of the QKV and MLP matmuls are "
      "kept whole for backward (PyTorch DTensor TP, torchtitan), not split by tp, with "
      "memory_by_phase"},
+    {"overlap_slowdown", PE_FT_NUMBER, PE_RANGE_UNIT, FW(overlap_slowdown), NO, NULL, 0, NULL,
+     "0", "X15: how much slower compute runs while an overlapped collective shares the GPU "
+     "(0.189: 18.9% slower); a collective longer than its window stays exposed"},
+    {"tp_micro_pipeline", PE_FT_BOOL, PE_RANGE_NONE, FW(tp_micro_pipeline), NO, NULL, 0, NULL,
+     "false", "X16: with sequence parallelism, overlap.tp hides each TP all-gather or "
+     "reduce-scatter behind (t−1)/t of the GEMM it feeds or follows (PyTorch async TP), "
+     "not behind the whole layer"},
     /* text only, read by input/load.c: printed by run and in the facts */
     {"flags", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, "none",
      "what the preset stands for: the framework's flags or settings as its users run it"},

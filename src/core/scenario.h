@@ -276,6 +276,8 @@ typedef struct {
     pe_selective selective_recompute; /* A15 what selective keeps: attention (Megatron) */
     bool tp_gathered_inputs;      /* A16 TP+SP keeps the gathered matmul inputs whole; false */
     char flags[PE_FLAGS_MAX];     /* what the preset stands for (its flags); "" when none */
+    double overlap_slowdown;      /* X15 compute's slowdown while a collective overlaps it; 0 */
+    bool tp_micro_pipeline;       /* X16 async TP: each TP collective behind its own GEMM; false */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

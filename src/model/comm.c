@@ -15,6 +15,9 @@ extern inline double comm_reduce_scatter_flat(const pe_net *net, const pe_group 
 extern inline double comm_dp_last_bucket(int64_t zero, double rs_g, double overlap, double tau_b,
                                          double frac);
 extern inline double comm_slowed(double exposed, double comm, double phi);
+extern inline double comm_contended(double exposed, double comm, double contention);
+extern inline double comm_tp_micro_pipeline(double t_ar, double t, const double gemm_t[4],
+                                           double overlap, double contention);
 extern inline double comm_all_reduce_tree(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_all_reduce(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_all_to_all(const pe_net *net, const pe_group *g, double S);
@@ -93,7 +96,10 @@ void comm_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->allreduce_auto = fw->present && fw->allreduce == PE_ALLREDUCE_AUTO;  /* C10 */
     ctx->dp_bucket_bytes = fw->present ? fw->dp_bucket_mb * 1e6 : 0.0;        /* X7 */
     ctx->comm_slowdown = fw->present ? fw->comm_slowdown : 0.0;               /* X8 */
+    ctx->overlap_contention = fw->present ? fw->overlap_slowdown / (1.0 + fw->overlap_slowdown)
+                                          : 0.0; /* X15 */
     ctx->tp_async_bwd = fw->present && fw->tp_async_backward;                 /* X13 */
+    ctx->tp_micro_pipeline = fw->present && fw->tp_micro_pipeline;           /* X16 */
     ctx->opt_s_per_param = fw->present ? fw->optimizer_pass_bytes /
                                              compute_pass_bps(&cl->gpu, ctx->hbm_bps)
                                        : 0.0; /* X14 */

@@ -366,6 +366,54 @@ inline double comm_slowed(double exposed, double comm, double phi)
     return exposed + phi * (comm - exposed);
 }
 
+/* X15 compute runs s times slower while an overlapped collective shares the
+ * GPU (SMs for the NCCL kernels, HBM for their copies): a collective of T
+ * seconds against a window of W seconds of compute. While the collective
+ * runs the window advances at 1/(1 + s): if the slowed window, (1 + s)·W,
+ * outlasts T, the window ends T·s/(1 + s) late; otherwise the collective
+ * sets that stretch, T − W late. Exposed: max(T − W, T·s/(1 + s)), which is
+ * max(0, T − W) at s = 0 (X1–X4's max()). Applied here as
+ * max(exposed, contention·T) with exposed X1's, X2's, X4's or X9–X11's
+ * max(0, T − overlap·window) and contention = s/(1 + s) (prepared once);
+ * where one count sums several windows (X13's blocks, X4's z = 1, 2 terms)
+ * it is their sum, a lower bound of the sum of the windows' own. */
+#define PE_TEXT_X15 \
+    {"X15", "exposed under contention", \
+     "max(max(0, T − overlap·window), T·s/(1 + s)), s = overlap_slowdown", "s", \
+     "arXiv:2507.03114"}
+inline double comm_contended(double exposed, double comm, double contention)
+{
+    const double slowed = contention * comm;
+    return exposed > slowed ? exposed : slowed;
+}
+
+/* X16 (framework tp_micro_pipeline, with sequence parallelism): PyTorch's
+ * asynchronous TP (torch.distributed._symmetric_memory's
+ * fused_all_gather_matmul and fused_matmul_reduce_scatter, which
+ * torch.compile's micro_pipeline_tp pass puts in place of an all-gather
+ * before, or a reduce-scatter after, a matmul) splits each collective of a
+ * layer's four GEMMs (QKV, attention out, MLP in, MLP out: an all-gather
+ * or a reduce-scatter of T_ar/2 each) into t − 1 steps, each hidden
+ * behind one of the matmul's t chunks; the chunk that needs no remote
+ * shard (all-gather) or that the last step waits for (reduce-scatter)
+ * hides nothing. Per collective: max(0, T_ar/2 − overlap.tp·(t−1)/t·g_i)
+ * with X15's contention, g_i the GEMM's time (F8); per layer the sum over
+ * the four. Backward runs the same four patterns on the input-gradient
+ * GEMMs (the same shapes, so the same g_i), full recompute once more. */
+#define PE_TEXT_X16 \
+    {"X16", "E_f, forward TP exposed per layer (async TP micro-pipeline)", \
+     "Σ_i max(max(0, T_ar/2 − overlap.tp·(t−1)/t·g_i), T_ar/2·s/(1 + s)), i = QKV, out, MLP in, MLP out", \
+     "s", "PyTorch async TP"}
+inline double comm_tp_micro_pipeline(double t_ar, double t, const double gemm_t[4],
+                                     double overlap, double contention)
+{
+    const double part = 0.5 * t_ar, hide = overlap * (t - 1.0) / t;
+    double sum = 0.0;
+    for (int i = 0; i < 4; i++)
+        sum += comm_contended(comm_pos(part - hide * gemm_t[i]), part, contention);
+    return sum;
+}
+
 /* X14 (framework optimizer_pass_bytes): the optimizer step as the
  * framework runs it, every pass over this GPU's shard of the parameters
  * (N_gpu/(z ≥ 1 ? D : 1)) at W·η_W: s_per_param = bytes/(W·η_W). */

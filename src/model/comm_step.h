@@ -14,38 +14,59 @@
 #include "model/detail.h"
 #include "model/layout.h"
 
-/* X1, X2 exposed per micro-batch on a stage of l layers, each with X8's
- * share φ of its hidden part: chi = {tp fwd, tp bwd, cp fwd, cp bwd}. */
+/* An exposed time of `all` seconds of communication: X15's contention
+ * (ctx->overlap_contention, 0: off), then X8's share φ of what stays hidden. */
+ALWAYS_INLINE double comm_charged(const pe_eval_ctx *ctx, double exposed, double all)
+{
+    return comm_slowed(comm_contended(exposed, all, ctx->overlap_contention), all,
+                       ctx->comm_slowdown);
+}
+
+/* X1's backward on a stage of l layers (X13 when on), with X15 and X8 on
+ * all of X1's count tp_b. */
+ALWAYS_INLINE double comm_layer_tp_bwd(const pe_eval_ctx *ctx, const pe_layout *q,
+                                       const pe_detail *w, double ov, double l, double tp_b)
+{
+    return ctx->tp_async_bwd
+               ? comm_charged(ctx, comm_tp_bwd_exposed(l, w->tp_bwd_layer, ov, w->tau_lb), tp_b)
+               : comm_charged(ctx, comm_tp_bwd(l, w->t_ar_tp, ov, w->tau_lb, q->full), tp_b);
+}
+
+/* X1, X2 exposed per micro-batch on a stage of l layers, each with X15's
+ * contention and X8's share φ of its hidden part: chi = {tp fwd, tp bwd,
+ * cp fwd, cp bwd}. */
 ALWAYS_INLINE void comm_layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
                                   const pe_detail *w, double l, double chi[4])
 {
     const pe_overlap *ov = &pl->overlap;
     const int rc = pl->recompute != PE_RECOMPUTE_NONE;
-    const double phi = ctx->comm_slowdown; /* X8 */
     const double cp_hops = (q->c - 1.0) * w->t_p2p_cp * l;
-    chi[0] = comm_slowed(comm_tp_fwd(l, w->t_ar_tp, ov->tp, w->tau_lf), l * 2.0 * w->t_ar_tp, phi);
-    chi[1] = ctx->tp_async_bwd /* X13; X8 charges φ of all X1 counts that is hidden */
-                 ? comm_slowed(comm_tp_bwd_exposed(l, w->tp_bwd_layer, ov->tp, w->tau_lb),
-                               l * (q->full ? 4.0 : 2.0) * w->t_ar_tp, phi)
-                 : comm_slowed(comm_tp_bwd(l, w->t_ar_tp, ov->tp, w->tau_lb, q->full),
-                               l * (q->full ? 4.0 : 2.0) * w->t_ar_tp, phi);
-    chi[2] = comm_slowed(comm_cp_fwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att), cp_hops, phi);
-    chi[3] = comm_slowed(comm_cp_bwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc),
-                         (rc ? 3.0 : 2.0) * cp_hops, phi);
+    const double tp_b = l * (q->full ? 4.0 : 2.0) * w->t_ar_tp;
+    if (w->tp_mp_layer >= 0.0) { /* X16: X15 is inside; X8 on all of X1's count */
+        chi[0] = comm_slowed(l * w->tp_mp_layer, l * 2.0 * w->t_ar_tp, ctx->comm_slowdown);
+        chi[1] = comm_slowed((q->full ? 2.0 : 1.0) * l * w->tp_mp_layer, tp_b, ctx->comm_slowdown);
+    } else {
+        chi[0] = comm_charged(ctx, comm_tp_fwd(l, w->t_ar_tp, ov->tp, w->tau_lf),
+                              l * 2.0 * w->t_ar_tp);
+        chi[1] = comm_layer_tp_bwd(ctx, q, w, ov->tp, l, tp_b);
+    }
+    chi[2] = comm_charged(ctx, comm_cp_fwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att), cp_hops);
+    chi[3] = comm_charged(ctx, comm_cp_bwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc),
+                          (rc ? 3.0 : 2.0) * cp_hops);
 }
 
-/* max(0, before − overlap·window) plus X8's share φ of the hidden rest of
- * `all`: before = all, or X13's E_b (what is left before the window). */
-ALWAYS_INLINE double comm_exposed_of(double before, double all, double overlap, double window,
-                                     double phi)
+/* max(0, before − overlap·window) with X15 and X8 on `all`: before = all,
+ * or X13's E_b (what is left before the window). */
+ALWAYS_INLINE double comm_exposed_of(const pe_eval_ctx *ctx, double before, double all,
+                                     double overlap, double window)
 {
-    return comm_slowed(comm_pos(before - overlap * window), all, phi);
+    return comm_charged(ctx, comm_pos(before - overlap * window), all);
 }
 
-/* max(0, T − overlap·window) plus X8's share φ of the hidden rest. */
-ALWAYS_INLINE double comm_exposed(double T, double overlap, double window, double phi)
+/* max(0, T − overlap·window) with X15 and X8. */
+ALWAYS_INLINE double comm_exposed(const pe_eval_ctx *ctx, double T, double overlap, double window)
 {
-    return comm_exposed_of(T, T, overlap, window, phi);
+    return comm_exposed_of(ctx, T, T, overlap, window);
 }
 
 /* C1, C2 the tp, cp, dp, pp groups (ranks tp innermost, then cp, dp, pp);
@@ -70,6 +91,10 @@ ALWAYS_INLINE void comm_dense_collectives(const pe_eval_ctx *ctx, const pe_plan 
     w->t_ar_tp = t_ar;
     if (ctx->tp_async_bwd) /* X13: QKV's and MLP in's weight-gradient GEMMs as windows */
         w->tp_bwd_layer = comm_tp_bwd_async(t_ar, q->sp, q->full, w->gemm_t[0], w->gemm_t[2]);
+    w->tp_mp_layer = ctx->tp_micro_pipeline && q->sp && t > 1 && !q->moe /* X16 */
+                         ? comm_tp_micro_pipeline(t_ar, q->t, w->gemm_t, pl->overlap.tp,
+                                                  ctx->overlap_contention)
+                         : -1.0;
     w->s_kv = comm_cp_bytes(q->b, q->sl, ctx->g, ctx->d, q->t); /* X2 */
     w->t_p2p_cp = comm_p2p(net, &w->g_cp, w->s_kv);
 }
@@ -106,16 +131,16 @@ ALWAYS_INLINE void comm_moe_collectives(const pe_eval_ctx *ctx, const pe_plan *p
                   comm_all_to_all(net, &w->moe.g_ep, w->moe.s_comb); /* X9 */
     w->moe.s_etp = (double)etp * w->moe.s_comb;                     /* X11 gathered buffer */
     w->moe.t_rs_etp = comm_reduce_scatter(net, &w->moe.g_etp, w->moe.s_etp);
-    const double full = q->full ? 1.0 : 0.0, phi = ctx->comm_slowdown; /* X8 */
+    const double full = q->full ? 1.0 : 0.0;
     /* X1 on an MoE layer: one TP all-reduce pair for attention and one more
      * only with shared experts (the routed experts' TP traffic is X11's); the
      * dense count charged two per layer, so the difference is added here. */
     const double sh = e->act_par_sh > 0.0 ? 2.0 : 1.0;
-    ep_chi[0] = comm_exposed(w->moe.t_ep, ov->ep, w->moe.tau_mlf, phi);
-    ep_chi[1] = comm_exposed((1.0 + full) * w->moe.t_ep, ov->ep, w->moe.tau_mlb, phi);
-    ep_chi[2] = comm_exposed(2.0 * w->moe.t_rs_etp, ov->tp, w->moe.tau_mlf, phi) +
-                comm_exposed(sh * w->t_ar_tp, ov->tp, w->moe.tau_mlf, phi) -
-                comm_exposed(2.0 * w->t_ar_tp, ov->tp, w->tau_lf, phi);
+    ep_chi[0] = comm_exposed(ctx, w->moe.t_ep, ov->ep, w->moe.tau_mlf);
+    ep_chi[1] = comm_exposed(ctx, (1.0 + full) * w->moe.t_ep, ov->ep, w->moe.tau_mlb);
+    ep_chi[2] = comm_exposed(ctx, 2.0 * w->moe.t_rs_etp, ov->tp, w->moe.tau_mlf) +
+                comm_exposed(ctx, sh * w->t_ar_tp, ov->tp, w->moe.tau_mlf) -
+                comm_exposed(ctx, 2.0 * w->t_ar_tp, ov->tp, w->tau_lf);
     /* backward: X1's count of the MoE layer's own blocks and of the dense
      * layer, each before the window as X13 leaves it (its E_b) when on */
     const double all_moe = sh * (1.0 + full) * w->t_ar_tp, all_d = (2.0 + 2.0 * full) * w->t_ar_tp;
@@ -125,9 +150,9 @@ ALWAYS_INLINE void comm_moe_collectives(const pe_eval_ctx *ctx, const pe_plan *p
               (sh > 1.0 ? comm_tp_bwd_async_one(w->t_ar_tp, q->sp, q->full, w->moe.t_sh_in)
                         : 0.0);
     const double e_b_d = ctx->tp_async_bwd ? w->tp_bwd_layer : all_d; /* as comm_layer_chi */
-    ep_chi[3] = comm_exposed((2.0 + 2.0 * full) * w->moe.t_rs_etp, ov->tp, w->moe.tau_mlb, phi) +
-                comm_exposed_of(e_b_moe, all_moe, ov->tp, w->moe.tau_mlb, phi) -
-                comm_exposed_of(e_b_d, all_d, ov->tp, w->tau_lb, phi);
+    ep_chi[3] = comm_exposed(ctx, (2.0 + 2.0 * full) * w->moe.t_rs_etp, ov->tp, w->moe.tau_mlb) +
+                comm_exposed_of(ctx, e_b_moe, all_moe, ov->tp, w->moe.tau_mlb) -
+                comm_exposed_of(ctx, e_b_d, all_d, ov->tp, w->tau_lb);
 }
 
 /* §5 groups, §6 X1, X2 and X9–X11 exposed per micro-batch on every
@@ -224,7 +249,8 @@ ALWAYS_INLINE void comm_dp_step(const pe_eval_ctx *ctx, const pe_plan *pl, const
     w->dp_last_bucket = comm_dp_last_bucket(z, g, ov, tb, frac); /* X7 */
     const double all = z == 0 ? 2.0 * g : z == 1 ? g + rs_w : z == 2 ? q->m_d * g + rs_w
                                                                      : q->m_d * (2.0 * rs_w + g);
-    w->chi_dp = comm_slowed(x4 + w->dp_last_bucket, all, ctx->comm_slowdown); /* X8 */
+    w->dp_comm_all = all, w->dp_exposed = x4 + w->dp_last_bucket;
+    w->chi_dp = comm_charged(ctx, x4 + w->dp_last_bucket, all); /* X15, X8 */
 }
 
 /* X12 gradients to the host (hidden behind backward like the DP reduce),

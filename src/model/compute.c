@@ -292,6 +292,30 @@ double compute_attention_head_dim(const pe_model *m)
     return (double)m->hidden / (double)m->heads;
 }
 
+extern inline double compute_op_sac_recompute(double h, double a, double g, double d, double f);
+
+/* F25 with A15's op policy (ctx->op_sac, from memory_prepare) on a dense
+ * model: x and the hardware FLOPs of recompute: selective are the unsaved
+ * matmuls', and the refined model times them as those GEMMs' shares —
+ * wk's g·d of QKV's a·d + 2·g·d columns, all of wo, w3's half of SwiGLU's
+ * MLP-in (or all of MLP-out without SwiGLU). */
+static void prepare_op_sac(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    const pe_model *m = &sc->model;
+    const double a = (double)m->heads, g = (double)m->kv_heads, f = (double)m->ffn_hidden;
+    const double d = m->has_head_dim ? (double)m->head_dim : params_head_dim(m);
+    const double x_op = compute_op_sac_recompute(ctx->h, a, g, d, f);
+    const double Bs = (double)sc->training.global_batch * (double)m->seq_len;
+    ctx->x[PE_RECOMPUTE_SELECTIVE] = x_op;
+    ctx->F_hw[PE_RECOMPUTE_SELECTIVE] =
+        ctx->F_hw[PE_RECOMPUTE_NONE] + Bs * (double)m->layers * x_op;
+    const int swiglu = m->mlp == PE_MLP_SWIGLU;
+    ctx->op_rec_share[0] = g * d / (a * d + 2.0 * g * d);
+    ctx->op_rec_share[1] = 1.0;
+    ctx->op_rec_share[2] = swiglu ? 0.5 : 0.0;
+    ctx->op_rec_share[3] = swiglu ? 0.0 : 1.0;
+}
+
 double compute_pass_bps(const pe_gpu *g, double hbm_bps)
 {
     const double eta_w = g->elementwise_efficiency; /* also without F7–F11 */
@@ -319,6 +343,8 @@ void compute_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         for (int rc = PE_RECOMPUTE_NONE; rc <= PE_RECOMPUTE_FULL; rc++)
             ctx->F_hw[rc] = compute_hardware(m, B, (pe_recompute)rc); /* F4 */
     }
+    if (ctx->op_sac && !ctx->moe.on)
+        prepare_op_sac(sc, ctx); /* F25 */
     if (ctx->fp8) { /* F16: the linear layers at the FP8 peak */
         ctx->rate8 = g->peak_fp8_tflops * 1e12 * g->flops_efficiency;
         ctx->F8_layer = 2.0 * ctx->N8_layer;

@@ -21,6 +21,24 @@ double compute_out(const pe_model *m);
 /* F3 F_model = 3·B·s·(L·F_layer + F_out) per step */
 #define PE_TEXT_F3 {"F3", "F_model per step", "3·B·s·(L·F_layer + F_out)", "FLOP", "Narayanan §5.1"}
 double compute_model(const pe_model *m, double global_batch);
+/* F25 (A15's op policy, torchtitan selective_ac_option "op"): the FLOPs per
+ * token per layer that backward recomputes. parallelize_llama.py's
+ * _custom_policy saves every op of _save_list (mm, the SDPA kernels, the
+ * reduce-scatter) "except every second mm", counted per transformer block
+ * in the order the block runs them: wq, wk, wv, wo, w1, w3, w2 (SwiGLU) or
+ * wq, wk, wv, wo, w1, w2 (GELU). The second, fourth and sixth — wk, wo and
+ * w3 (SwiGLU) or w2 (GELU), each h·f either way — are recomputed, the
+ * attention core is not: 2·h·g·d + 2·a·d·h + 2·h·f (element-wise ops
+ * recomputed too: bytes, not FLOPs, not timed). */
+#define PE_TEXT_F25 \
+    {"F25", "x_op, recomputed FLOPs per token per layer (op-level selective)", \
+     "2·h·g·d (wk) + 2·a·d·h (wo) + 2·h·f (w3, or w2 without SwiGLU)", "FLOP", \
+     "torchtitan parallelize_llama.py"}
+inline double compute_op_sac_recompute(double h, double a, double g, double d, double f)
+{
+    return 2.0 * h * g * d + 2.0 * a * d * h + 2.0 * h * f;
+}
+
 /* F4 recompute FLOPs per token per layer: F_layer (full), 4·s·h·κ (selective), 0 */
 #define PE_TEXT_F4 \
     {"F4", "x, recompute FLOPs per token per layer", \

@@ -68,7 +68,8 @@ ALWAYS_INLINE void compute_textbook(const pe_eval_ctx *ctx, const pe_plan *pl, c
         tau_f[i] = (w->f_fwd[i] - f8f) / r16 + f8f / r8; /* F16 */
         tau_b[i] = (w->f_bwd[i] - f8b) / r16 + f8b / r8;
     }
-    if (ctx->tp_async_bwd) /* X13's windows: each GEMM's FLOPs at F6's rate (F16: FP8's) */
+    if (ctx->tp_async_bwd || ctx->tp_micro_pipeline) /* X13's, X16's windows: each GEMM's
+                                                        FLOPs at F6's rate (F16: FP8's) */
         for (int i = 0; i < PE_LAYER_GEMMS; i++)
             w->gemm_t[i] = compute_gemm_flops(q->b * q->sl, &ctx->gemms[i], q->t) /
                            (q->fp8 ? ctx->rate8 : ctx->rate);
@@ -139,7 +140,10 @@ ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *
     const double out = compute_gemm_time_coef(&ctx->out_coef, M, inv_t, ctx->t_half) +
                        M * inv_t * ctx->ew_out_s;
     const double lf = gemm + core + ew; /* backward: twice the forward, plus recompute */
-    const double rec = q->full ? lf : pl->recompute == PE_RECOMPUTE_SELECTIVE ? core + ew_att : 0.0;
+    const double op = ctx->op_rec_share[0] * w->gemm_t[0] + ctx->op_rec_share[1] * w->gemm_t[1] +
+                      ctx->op_rec_share[2] * w->gemm_t[2] + ctx->op_rec_share[3] * w->gemm_t[3];
+    const double sel = ctx->op_sac && !q->moe ? op : core + ew_att; /* F25, or the core */
+    const double rec = q->full ? lf : pl->recompute == PE_RECOMPUTE_SELECTIVE ? sel : 0.0;
     w->tau_lf = lf;
     w->tau_lb = 2.0 * lf + rec;
     w->tau_att = core;

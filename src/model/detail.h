@@ -52,6 +52,7 @@ struct pe_detail {
     double s_tp, t_ar_tp;                      /* X1 */
     double t_ar_tp_tree;                       /* C10 (0 when not considered) */
     double tp_bwd_layer;                       /* X13 backward TP time per layer before overlap.tp */
+    double tp_mp_layer;                        /* X16 forward TP exposed per layer; < 0: X1's */
     double s_kv, t_p2p_cp;                     /* X2 */
     double chi_st[3][4];                       /* χ_tp,f/b and χ_cp,f/b of each stage */
     bool chi_per_stage;                        /* chi_st holds each stage's own χ (uneven) */
@@ -68,6 +69,8 @@ struct pe_detail {
     double s_g, s_w, t_rs_g, t_rs_w, chi_dp;   /* X4 (time stage) */
     double dp_critical;                        /* S3: X4's windows under a longer collective */
     double dp_last_bucket;                     /* X7 extra exposure */
+    double dp_comm_all;                        /* X15: X4's collectives, s (its T) */
+    double dp_exposed;                         /* X4 + X7 before X15 and X8 */
     double t_ar_dp_tree;                       /* C10 (0 when not considered) */
     double optimizer;                          /* X5 (X14, X5′, X12) */
     /* mixture of experts (docs/design/moe.md), zeros for a dense model; by

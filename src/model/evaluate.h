@@ -212,6 +212,8 @@ typedef struct {
     bool allreduce_auto;               /* C10 */
     double dp_bucket_bytes;            /* X7 */
     double comm_slowdown;              /* X8 φ */
+    double overlap_contention;         /* X15 s/(1 + s), s = overlap_slowdown; 0: off */
+    bool tp_micro_pipeline;            /* X16 */
     bool tp_async_bwd;                 /* X13 */
     bool bubble_by_stage;              /* B5 */
     double accum_s_per_param;          /* F21 grad_accum_bytes/(W·η_W), 0: off */
@@ -251,6 +253,7 @@ typedef struct {
     double fragmentation;        /* M13 f */
     double context_bytes;        /* M13 C_ctx */
     bool op_sac;                 /* A15 selective = torchtitan's op policy */
+    double op_rec_share[4];      /* F25 share of each layer GEMM recomputed (op policy, dense) */
     double act_op_rep, act_op_seq, act_op_par; /* A15 bytes per token: replicated, sp-split, TP */
     double act_gathered;         /* A16 bytes per token of A1 kept whole under TP+SP; 0 */
     pe_run_ctx run;         /* §15 the whole run */

@@ -1,6 +1,7 @@
 /* test_comm.c — docs/model.md §5 (C1–C7) and §6 (X1–X5), against hand arithmetic.
  * Networks: the MI300X node (full mesh, 7 links × 64 GB/s, 2 µs; NIC 50 GB/s,
  * 5 µs; G = 8) and a switch node (450 GB/s per GPU, 2 µs). S = 1 GB. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -220,6 +221,49 @@ static void test_x4_dp(void **state)
     assert_true(comm_dp(3, 10, 0.5, 0.5, 1.0, 1.0, 1.0) == 0.0);
 }
 
+/* X15 a collective of T under a window W with compute s = 0.25 slower
+ * (contention s/(1 + s) = 0.2): T = 1, W = 2: the slowed window lasts
+ * 2.5 > 1, so the collective is hidden but the window ends 1·0.2 = 0.2 late;
+ * T = 1, W = 0.5: the window (0.625 slowed) ends before the collective, which
+ * is exposed 1 − 0.5 = 0.5 (> 0.2); T = 1, W = 0.9: max(0.1, 0.2) = 0.2 —
+ * between W and (1 + s)·W the slowed compute sets the stretch, not the
+ * collective. Without overlap (W = 0) all of T is exposed; s = 0 is X4's max(). */
+static void test_x15_contention(void **state)
+{
+    (void)state;
+    const double c = 0.25 / (1.0 + 0.25);
+    assert_true(fabs(comm_contended(comm_pos(1.0 - 2.0), 1.0, c) - 0.2) < 1e-15);
+    assert_true(comm_contended(comm_pos(1.0 - 0.5), 1.0, c) == 0.5);
+    assert_true(fabs(comm_contended(comm_pos(1.0 - 0.9), 1.0, c) - 0.2) < 1e-15);
+    assert_true(comm_contended(comm_pos(1.0 - 0.0), 1.0, c) == 1.0);
+    assert_true(comm_contended(comm_pos(1.0 - 2.0), 1.0, 0.0) == 0.0);
+    /* the exposed time grows with T and with s, never with the window */
+    double last = 0.0;
+    for (double T = 0.0; T <= 4.0; T += 0.25) {
+        const double e = comm_contended(comm_pos(T - 1.5), T, c);
+        assert_true(e >= last && e <= T);
+        assert_true(e >= comm_contended(comm_pos(T - 1.5), T, 0.1));
+        assert_true(e >= comm_contended(comm_pos(T - 2.5), T, c));
+        last = e;
+    }
+}
+
+/* X16 a layer's four TP collectives at t = 4, T_ar = 1 (each T_ar/2 =
+ * 0.5), GEMM times g = {0.4, 0.2, 0.8, 0.8}, overlap 1: each hides behind
+ * 3/4 of its GEMM: max(0, 0.5 − 0.3) + max(0, 0.5 − 0.15) + 0 + 0 = 0.55;
+ * with s = 0.25 (s/(1 + s) = 0.2, 0.1 a collective):
+ * 0.2 + 0.35 + 0.1 + 0.1 = 0.75; overlap 0: 4·0.5 = 2 = X1's 2·T_ar. */
+static void test_x16_micro_pipeline(void **state)
+{
+    (void)state;
+    const double g[4] = {0.4, 0.2, 0.8, 0.8};
+    assert_true(fabs(comm_tp_micro_pipeline(1.0, 4.0, g, 1.0, 0.0) - 0.55) < 1e-15);
+    assert_true(fabs(comm_tp_micro_pipeline(1.0, 4.0, g, 1.0, 0.2) - 0.75) < 1e-15);
+    assert_true(comm_tp_micro_pipeline(1.0, 4.0, g, 0.0, 0.2) == 2.0);
+    /* never below X1's window of the whole layer (τ_lf ≥ Σ g = 2.2) */
+    assert_true(comm_tp_micro_pipeline(1.0, 4.0, g, 1.0, 0.0) >= comm_tp_fwd(1.0, 1.0, 1.0, 2.2));
+}
+
 /* X5 optimizer: N_gpu·(2 + 2 + 2·12)/W, W = 5.3e12. */
 static void test_x5_optimizer(void **state)
 {
@@ -303,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_x2_cp),         cmocka_unit_test(test_x3_pp),
         cmocka_unit_test(test_x4_dp),         cmocka_unit_test(test_x5_optimizer),
         cmocka_unit_test(test_zero3_dp_grows_with_m), cmocka_unit_test(test_eval_tiers),
+        cmocka_unit_test(test_x15_contention), cmocka_unit_test(test_x16_micro_pipeline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -116,6 +116,19 @@ static void test_compute_column(void **state)
     assert_rel(r.hfu / r.mfu, 3416596043872075776.0 / 3386196746387324928.0, 1e-13);
 }
 
+/* F25 torchtitan's op-level policy recomputes wk, wo and w3 (SwiGLU) or w2:
+ * Llama 3 8B (h 4096, a 32, g 8, d 128, f 14336):
+ * 2·4096·8·128 + 2·32·128·4096 + 2·4096·14336
+ * = 8,388,608 + 33,554,432 + 117,440,512 = 159,383,552 FLOPs per token;
+ * GPT-3 175B (h 12288, a = g = 96, d 128, f 49152):
+ * 2·12288·96·128·2 + 2·12288·49152 = 603,979,776 + 1,207,959,552. */
+static void test_f25_op_recompute(void **state)
+{
+    (void)state;
+    assert_true(compute_op_sac_recompute(4096, 32, 8, 128, 14336) == 159383552.0);
+    assert_true(compute_op_sac_recompute(12288, 96, 96, 128, 49152) == 1811939328.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -123,6 +136,7 @@ int main(void)
         cmocka_unit_test(test_f3_identity),
         cmocka_unit_test(test_per_microbatch),
         cmocka_unit_test(test_compute_column),
+        cmocka_unit_test(test_f25_op_recompute),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

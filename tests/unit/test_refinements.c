@@ -442,6 +442,16 @@ static void by_stage(pe_scenario *s, pe_plan *p)
     (void)p;
     s->framework.present = true, s->framework.bubble_by_stage = true; /* B5 */
 }
+static void less_contention(pe_scenario *s, pe_plan *p)
+{
+    (void)p;
+    s->framework.overlap_slowdown /= 2; /* X15 */
+}
+static void micro_pipeline(pe_scenario *s, pe_plan *p)
+{
+    (void)p;
+    s->framework.present = true, s->framework.tp_micro_pipeline = false; /* X16 off: X1's window */
+}
 static void async_backward(pe_scenario *s, pe_plan *p)
 {
     (void)p;
@@ -467,6 +477,112 @@ static void test_properties(void **state)
     pe_scenario no_b5 = refined_gpt3();
     no_b5.framework.bubble_by_stage = false;
     never_slower(&no_b5, by_stage);
+    pe_scenario contended = refined_gpt3(); /* X15: a smaller slowdown never slows a plan */
+    contended.framework.overlap_slowdown = 0.4;
+    never_slower(&contended, less_contention);
+    never_slower(&contended, more_overlap);
+    never_slower(&contended, more_bandwidth);
+    pe_scenario mp = contended; /* X16 */
+    mp.framework.tp_micro_pipeline = true;
+    never_slower(&mp, more_overlap);
+    never_slower(&mp, more_bandwidth);
+    never_slower(&mp, more_efficiency);
+    never_slower(&mp, less_contention);
+    never_slower(&mp, micro_pipeline); /* a GEMM's window is never more than its layer's */
+    pe_scenario titan = mp; /* torchtitan's terms together: X15, X16, F25 (op policy) */
+    titan.framework.memory_by_phase = true, titan.framework.selective_recompute = PE_SELECTIVE_OP;
+    never_slower(&titan, more_bandwidth);
+    never_slower(&titan, more_efficiency);
+    never_slower(&titan, more_overlap);
+    never_slower(&titan, less_contention);
+}
+
+/* X16 on whole plans (sp, tp 2 and 8, overlap.tp 1): the TP time per
+ * micro-batch is the stage's layers times comm_tp_micro_pipeline of the
+ * detail's T_ar and GEMM times (forward), (1 + [full]) times it
+ * (backward); without sp, or off, X1's. */
+static void test_x16_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
+    s.framework.tp_micro_pipeline = true;
+    static const int64_t tps[] = {2, 8};
+    for (size_t i = 0; i < 2; i++)
+        for (int full = 0; full <= 1; full++) {
+            pe_plan p = fx_plan(128 / tps[i] / 4, tps[i], 4, 1);
+            p.overlap.tp = 1, p.recompute = full ? PE_RECOMPUTE_FULL : PE_RECOMPUTE_NONE;
+            pe_result r;
+            pe_detail d;
+            fx_eval_detail(&s, &p, &r, &d);
+            const double e = comm_tp_micro_pipeline(d.t_ar_tp, (double)tps[i], d.gemm_t, 1.0,
+                                                    0.189 / 1.189);
+            const double l = d.stage_layers[d.time_stage];
+            assert_rel(d.tp_mp_layer, e, 1e-12);
+            assert_rel(d.chi_tp_f, l * e, 1e-12);
+            assert_rel(d.chi_tp_b, (full ? 2.0 : 1.0) * l * e, 1e-12);
+            p.sequence_parallel = false;
+            fx_eval_detail(&s, &p, &r, &d);
+            assert_true(d.tp_mp_layer < 0.0);
+        }
+}
+
+/* X15 on whole plans (fx_gpt3 on 16 nodes, ZeRO-3 with overlap.dp 1): the
+ * data-parallel time is max(X4's textbook exposure, s/(1 + s)·its
+ * collectives), so a plan whose collectives X4 hides entirely now pays
+ * s/(1 + s) of them, one whose collective outlasts its window pays the same
+ * as before when that is larger; and s = 0 is bit for bit the model without it. */
+static void test_x15_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.comm_slowdown = 0; /* X8 off: X15 alone */
+    pe_scenario slow = s;
+    slow.framework.overlap_slowdown = 0.189;
+    const double c = 0.189 / 1.189;
+    int hidden = 0, longer = 0;
+    static const int64_t shapes[][3] = {{128, 1, 1}, {64, 2, 1}, {16, 8, 1}, {8, 8, 2}};
+    for (size_t i = 0; i < 4; i++)
+        for (int64_t mb = 1; mb <= 4; mb *= 2) {
+            pe_plan p = fx_plan(shapes[i][0], shapes[i][1], shapes[i][2], 1);
+            p.zero = 3, p.micro_batch = mb, p.overlap = (pe_overlap){.dp = 1};
+            pe_result a, b;
+            pe_detail d0, d1;
+            fx_eval_detail(&s, &p, &a, &d0);
+            fx_eval_detail(&slow, &p, &b, &d1);
+            assert_rel(d1.dp_comm_all, d0.dp_comm_all, 1e-12);
+            const double want = d0.chi_dp > c * d0.dp_comm_all ? d0.chi_dp : c * d0.dp_comm_all;
+            assert_rel(d1.chi_dp, want, 1e-12);
+            assert_true(b.step_time_s >= a.step_time_s);
+            hidden += d0.chi_dp == 0.0 && d1.chi_dp > 0.0;
+            longer += d0.chi_dp > c * d0.dp_comm_all && d1.chi_dp == d0.chi_dp;
+        }
+    assert_true(hidden > 0 && longer > 0);
+}
+
+/* F25 on a whole plan (refined GPT-3, GELU, MHA, recompute selective):
+ * with torchtitan's op policy (memory_by_phase, selective_recompute op)
+ * x is F25's 1,811,939,328 FLOPs per token and backward recomputes
+ * wk's third of QKV (g·d/(a·d + 2·g·d) = 1/3), all of attention out and
+ * MLP out (GELU's w2), not the attention core; Megatron's policy keeps
+ * the core and its element-wise recompute. */
+static void test_f25_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    pe_scenario attn = s;
+    attn.framework.selective_recompute = PE_SELECTIVE_ATTENTION;
+    pe_plan p = fx_plan(16, 8, 1, 1);
+    p.recompute = PE_RECOMPUTE_SELECTIVE;
+    pe_result r, ra;
+    pe_detail d, da;
+    fx_eval_detail(&s, &p, &r, &d);
+    fx_eval_detail(&attn, &p, &ra, &da);
+    assert_true(d.x == 1811939328.0);
+    assert_rel(d.tau_lb, 2.0 * d.tau_lf + d.gemm_t[0] / 3.0 + d.gemm_t[1] + d.gemm_t[3], 1e-12);
+    assert_rel(da.tau_lb, 2.0 * da.tau_lf + da.tau_core + da.tau_ew_att, 1e-12);
+    assert_true(r.hfu > 0 && r.hfu != ra.hfu);
 }
 
 /* Neutral values reproduce v1 bit for bit; scenario_force_textbook sets
@@ -506,6 +622,8 @@ int main(void)
         cmocka_unit_test(test_c10_tree),     cmocka_unit_test(test_x13_async_backward),
         cmocka_unit_test(test_f21_x14),      cmocka_unit_test(test_b5_bubble_by_stage),
         cmocka_unit_test(test_properties),   cmocka_unit_test(test_neutral_and_textbook),
+        cmocka_unit_test(test_x15_plans),    cmocka_unit_test(test_x16_plans),
+        cmocka_unit_test(test_f25_plans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
