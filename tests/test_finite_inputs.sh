@@ -140,6 +140,7 @@ framework:
   workspace_mib: 32           #@ framework.workspace_mib
   allocator_fragmentation: 0.2 #@ framework.allocator_fragmentation
   cuda_context_gib: 0.5       #@ framework.cuda_context_gib
+  recompute_num_layers: 2     #@ framework.recompute_num_layers
 plans:
   - name: a
     dp: 4                     #@ plans[].dp

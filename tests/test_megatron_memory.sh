@@ -99,4 +99,40 @@ for mb in 1 2 4 8; do
         /^       = peak / { pk[++m] = \$5 }
         END { if (!m || m != n / 4) exit 1; for (s = 1; s <= m; s++) for (k = 4 * s - 3; k <= 4 * s; k++) if (ph[k] > pk[s] * (1 + 1e-9)) exit 1 }" "$work/mb-$mb.explain"'
 done
+
+# A16: full recompute by layer, as Megatron (--recompute-method block,
+# --recompute-num-layers) and torchtitan (selective_ac_option N) spell it
+rc_scen() { # NAME FRAMEWORK-MAPPING RECOMPUTE
+    cat >"$work/$1.yaml" <<YAML
+schema: planeval/v1
+name: $1
+fidelity: refined
+model: { preset: llama2-7b, seq_len: 4096 }
+cluster: { preset: h100-node, nodes: 1 }
+framework: $2
+training: { global_batch: 64 }
+plans:
+  - { name: p, dp: 2, tp: 2, pp: 2, zero: 1, micro_batch: 1, recompute: $3 }
+YAML
+    "$planeval" run -o "$work/rc" "$work/$1.yaml" >/dev/null 2>&1
+    col "$work/rc/$1.csv" mem_activations_gib
+}
+a_none=$(rc_scen rc-none megatron-core none)
+a_full=$(rc_scen rc-full megatron-core full)
+a_uni1=$(rc_scen rc-uni1 "{ preset: megatron-core, recompute_method: uniform, recompute_num_layers: 1 }" full)
+a_blk4=$(rc_scen rc-blk4 "{ preset: megatron-core, recompute_method: block, recompute_num_layers: 4 }" full)
+a_blk8=$(rc_scen rc-blk8 "{ preset: megatron-core, recompute_method: block, recompute_num_layers: 8 }" full)
+a_ev2=$(rc_scen rc-ev2 "{ preset: torchtitan, recompute_method: every, recompute_num_layers: 2 }" full)
+a_ev2n=$(rc_scen rc-ev2n "{ preset: torchtitan, recompute_method: every, recompute_num_layers: 2 }" none)
+tt_none=$(rc_scen rc-ttnone torchtitan none)
+check "uniform 1 is recompute: full ($a_uni1 = $a_full)" '[ "$a_uni1" = "$a_full" ]'
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
+check "block 4 of 16 layers: between full and none ($a_full < $a_blk4 < $a_none)" \
+    'lt "$a_full" "$a_blk4" && lt "$a_blk4" "$a_none"'
+check "block 8 (more layers checkpointed) below block 4 ($a_blk8 < $a_blk4)" 'lt "$a_blk8" "$a_blk4"'
+check "every 2 (torchtitan): below none ($a_ev2 < $tt_none)" 'lt "$a_ev2" "$tt_none"'
+check "the keys do nothing without recompute: full ($a_ev2n = $tt_none)" '[ "$a_ev2n" = "$tt_none" ]'
+"$planeval" explain "$work/rc-blk4.yaml" --plan p >"$work/rc-blk4.explain" 2>&1
+check "explain prints A16 with its numbers" \
+    'grep -q "^A16 .*recompute_method" "$work/rc-blk4.explain" && grep -q "recompute_method block, recompute_num_layers 4, L. = 16" "$work/rc-blk4.explain"'
 finish

@@ -1,6 +1,7 @@
 /* memory.c — docs/model.md §3, memory per GPU (M1–M6, A1–A8; with MoE,
  * FP8 and offload A9–A13, M7, M8 of §14), and its preparation. */
 #include "model/memory.h"
+#include "model/memory_megatron.h"
 
 #include "model/params.h"
 #include "model/prepare.h"
@@ -146,6 +147,12 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         prepare_experts(sc, ctx);
     ctx->host_mem_bytes = cl->has_host_memory_gib ? cl->host_memory_gib * PE_GIB : 0.0; /* M8 */
     const pe_framework *fw = &sc->framework;
+    if (fw->present && (fw->recompute_method != PE_RECOMPUTE_UNIFORM ||
+                        fw->recompute_num_layers > 1)) { /* A16 (the loader keeps N ≥ 1) */
+        ctx->rc_by_layer = true;
+        ctx->rc_method = fw->recompute_method;
+        ctx->rc_layers = fw->recompute_num_layers > 1 ? (double)fw->recompute_num_layers : 1.0;
+    }
     if (fw->present && fw->memory_by_phase) { /* §12 M9–M13 */
         ctx->mem_phases = true;
         ctx->loss_bytes = fw->loss_bytes;                   /* A14 */
