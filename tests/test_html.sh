@@ -66,7 +66,7 @@ rfact() { awk -F, -v k="fact: $1" '$1 == k { sub(/^[^,]*,/, ""); gsub(/"/, ""); 
 check "refined: run --html exits 0 (got $rc)" '[ $rc -eq 0 ]'
 check "refined: the fidelity is a fact ($(rfact fidelity | cut -c1-40))" 'rfact fidelity | grep -q "^refined "'
 check "refined: the framework and every number it sets ($(rfact framework | cut -c1-60))" \
-    'rfact framework | grep -q "^nemo: pp_scatter_gather true, dp_algorithm flat, allreduce auto, dp_bucket_mb 80, comm_slowdown 0, tp_async_backward true, grad_accum_bytes 0, optimizer_pass_bytes 50, bubble_by_stage true, moe_permute_bytes 14, calibrated true, memory_by_phase true, loss_bytes 10, master_weights_only false, pp_unsharded_params false, optimizer_temp_bytes 0, workspace_mib 32, allocator_fragmentation 0, cuda_context_gib 0, selective_recompute attention, recompute_method uniform, recompute_num_layers 1$"'
+    'rfact framework | grep -q "^nemo: pp_scatter_gather true, dp_algorithm flat, allreduce auto, dp_bucket_mb 80, comm_slowdown 0, tp_async_backward true, grad_accum_bytes 0, optimizer_pass_bytes 50, bubble_by_stage true, moe_permute_bytes 14, calibrated true, memory_by_phase true, loss_bytes 10, master_weights_only false, pp_unsharded_params false, optimizer_temp_bytes 0, workspace_mib 32, allocator_fragmentation 0, cuda_context_gib 0, selective_recompute attention, recompute_method uniform, recompute_num_layers 1, megatron_legacy_model false$"'
 check "refined: the overlap in force, ep too, and where it comes from ($(rfact overlap | cut -c1-60))" \
     'rfact overlap | grep -q "^tp 1, cp 1, dp 1, pp 1, ep 0.5 in force (the framework nemo.s overlap, then the scenario.s overlap:"'
 check "refined: the GPU preset's refinement numbers, FP8 ones too" \

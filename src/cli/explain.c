@@ -235,9 +235,17 @@ static void explain_act_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     eq_formula(out, "A1", NULL);
     eq_subst(out, "8·%g + 2·%g·%g", ctx->h, ctx->delta, ctx->h);
     eq_result(out, ctx->act_rep, "A1");
+    if (ctx->act_legacy > 0.0) { /* §12 A17, added to A2 */
+        eq_formula(out, "A17", NULL);
+        eq_subst(out, "[%s]·2·%g + [%s]·(2·%g·%g + 4·(%g − %g)·%g)",
+                 m->mlp == PE_MLP_SWIGLU ? "swiglu" : "not swiglu", ffn,
+                 ctx->attention == PE_ATTENTION_FLASH ? "flash" : "not flash", (double)m->heads,
+                 ctx->d, (double)m->heads, ctx->g, ctx->d);
+        eq_result(out, ctx->act_legacy, "A17");
+    }
     eq_formula(out, "A2", NULL);
-    eq_subst(out, "4·%g + 4·%g·%g + %g·%g", ctx->h, ctx->g, ctx->d,
-             m->mlp == PE_MLP_GELU ? 4.0 : 6.0, ffn);
+    eq_subst(out, "4·%g + 4·%g·%g + %g·%g%s", ctx->h, ctx->g, ctx->d,
+             m->mlp == PE_MLP_GELU ? 4.0 : 6.0, ffn, ctx->act_legacy > 0.0 ? " + A17" : "");
     eq_result(out, ctx->act_par, "A2");
     eq_formula(out, "A3", NULL);
     eq_subst(out, "%s", d->att == 0 ? (ctx->attention != PE_ATTENTION_STANDARD ? "0 (flash)" : "0 (selective recompute)")

@@ -407,6 +407,11 @@ static const pe_field framework_fields[] = {
     {"recompute_num_layers", PE_FT_INT, PE_RANGE_WHOLE, FW(recompute_num_layers), NO, NULL, 0,
      NULL, "1", "A16: N of recompute_method (Megatron --recompute-num-layers, torchtitan "
      "selective_ac_option)"},
+    {"megatron_legacy_model", PE_FT_BOOL, PE_RANGE_NONE, FW(megatron_legacy_model), NO, NULL, 0,
+     NULL, "false",
+     "A17: the activations of Megatron-LM's legacy GPT model (megatron/model, before "
+     "--use-mcore-models): unfused swiglu, flash attention's output kept twice and K, V "
+     "expanded to every head"},
     /* text only, read by input/load.c: printed by run and in the facts */
     {"flags", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, "none",
      "what the preset stands for: the framework's flags or settings as its users run it"},

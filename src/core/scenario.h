@@ -279,6 +279,7 @@ typedef struct {
     pe_selective selective_recompute; /* A15 what selective keeps: attention (Megatron) */
     pe_recompute_method recompute_method; /* A16 which layers full recompute checkpoints */
     int64_t recompute_num_layers;  /* A16 N of --recompute-num-layers; 1 */
+    bool megatron_legacy_model;    /* A17 Megatron-LM's legacy GPT model's activations; false */
     char flags[PE_FLAGS_MAX];     /* what the preset stands for (its flags); "" when none */
 } pe_framework;
 

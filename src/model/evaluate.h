@@ -257,6 +257,7 @@ typedef struct {
     bool rc_by_layer;
     pe_recompute_method rc_method;
     double rc_layers;
+    double act_legacy; /* A17 bytes per token added to A2 (framework megatron_legacy_model); 0 */
     pe_run_ctx run;         /* §15 the whole run */
 } pe_eval_ctx;
 

@@ -5,3 +5,5 @@
 extern inline double act_stage_by_layer(pe_recompute_method method, double n_layers, double v,
                                         double a_in, double a_keep, double a_max, double ls,
                                         double k);
+extern inline double act_legacy_extra(int swiglu, int flash, double f, double a, double g,
+                                      double d);

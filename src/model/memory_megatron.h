@@ -42,4 +42,23 @@ inline double act_stage_by_layer(pe_recompute_method method, double n_layers, do
     return a_in * n * k + a_keep * (ls - n) * k + (n > 0.0 ? a_max : 0.0);
 }
 
+/* A17 what Megatron-LM's legacy GPT model (megatron/model/transformer.py,
+ * NVIDIA/Megatron-LM@b35d061e; the default before --use-mcore-models) keeps
+ * beyond A2, bytes per token of the tensor-parallel shard (so over t):
+ *   swiglu: ParallelMLP's unfused swiglu (torch.chunk, F.silu(x[0]) * x[1]:
+ *     bias_gelu_fusion off with --swiglu) keeps silu's output besides the
+ *     fc1 output and the product: + 2f
+ *   flash: the flash path keeps the attention output twice — the kernel's
+ *     saved output (b s h d) and the contiguous copy the dense projection
+ *     saves as its input — and K, V expanded to every head by
+ *     repeat_interleave before the kernel: + 2·a·d + 4·(a − g)·d
+ * (d = head_dim, else h/a; MLA is not in the legacy model: 0). */
+#define PE_TEXT_A17 \
+    {"A17", "Megatron-LM legacy model: activations beyond A2", \
+     "[swiglu]·2f + [flash]·(2·a·d + 4·(a − g)·d), over t", "bytes/token", "§12"}
+inline double act_legacy_extra(int swiglu, int flash, double f, double a, double g, double d)
+{
+    return (swiglu ? 2.0 * f : 0.0) + (flash ? 2.0 * a * d + 4.0 * (a - g) * d : 0.0);
+}
+
 #endif

@@ -2,7 +2,8 @@
  * Megatron-Core (--recompute-method uniform|block, --recompute-num-layers)
  * and torchtitan (selective_ac_option N: every N-th layer) spell it,
  * against hand arithmetic; its neutrality; and that checkpointing more
- * layers never raises the activations. */
+ * layers never raises the activations. A17, what Megatron-LM's legacy
+ * model keeps beyond A2, by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -115,12 +116,44 @@ static void test_a16_more_recompute_less_memory(void **state)
     }
 }
 
+/* A17 by hand: GPT-3 175B's dimensions with swiglu, flash attention and 8
+ * KV heads (h 12288, a 96, d 128, f 49152), tp 8 with sp, s' 2048, b 1:
+ *   extra = 2f + 2·a·d + 4·(a − g)·d = 98,304 + 24,576 + 45,056 = 167,936
+ *   A2 = 4h + 4gd + 6f = 49,152 + 4,096 + 294,912 = 348,160 (→ 516,096)
+ *   A1 = 10h = 122,880 (dropout), A3 = 0 (flash)
+ *   A_layer = 2048·(122,880 + 348,160)/8 = 120,586,240 without A17,
+ *             2048·(122,880 + 516,096)/8 = 163,577,856 with it */
+static void test_a17_hand(void **state)
+{
+    (void)state;
+    assert_rel(act_legacy_extra(1, 1, 49152, 96, 8, 128), 167936.0, 1e-15);
+    assert_rel(act_legacy_extra(0, 1, 49152, 96, 96, 128), 24576.0, 1e-15);
+    assert_rel(act_legacy_extra(1, 0, 49152, 96, 8, 128), 98304.0, 1e-15);
+    double a_layer[2];
+    for (int legacy = 0; legacy <= 1; legacy++) {
+        pe_scenario s = fx_gpt3(8);
+        s.model.mlp = PE_MLP_SWIGLU, s.model.attention = PE_ATTENTION_FLASH;
+        s.model.kv_heads = 8;
+        s.framework = (pe_framework){.present = true, .recompute_num_layers = 1,
+                                     .megatron_legacy_model = legacy};
+        const pe_plan p = fx_plan(1, 8, 8, 1);
+        pe_result r;
+        pe_detail d;
+        fx_eval_detail(&s, &p, &r, &d);
+        assert_true(d.valid);
+        a_layer[legacy] = d.a_layer;
+    }
+    assert_rel(a_layer[0], 120586240.0, 1e-12);
+    assert_rel(a_layer[1], 163577856.0, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a16_hand),
         cmocka_unit_test(test_a16_neutral),
         cmocka_unit_test(test_a16_more_recompute_less_memory),
+        cmocka_unit_test(test_a17_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
