@@ -34,7 +34,6 @@ for f in "$pub"/*.yaml; do
     case $n in *-f1-baseline) continue ;; esac
     "$planeval" run -o "$work/pub" "$f" >/dev/null 2>&1
     s=$(col "$work/pub/$n.csv" status)
-    case $n in nemo-2407-nemotron-340b-128gpu) continue ;; esac # docs/model.md §12: not yet
     check "$n trained: ok or over_time (got $s)" '[ "$s" = ok ] || [ "$s" = over_time ]'
 done
 
