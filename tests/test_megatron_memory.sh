@@ -4,7 +4,7 @@
 # (docs/model.md §12 "Megatron-Core and NeMo"): no flat reserve, the loss of
 # Megatron's vocab-parallel cross entropy (loss_bytes 10), TE's cuBLAS
 # workspace; the published runs that trained fit and the ones that did not
-# (Korthikanti Fig. 1) do not; the Megatron-LM PR 482 rows are no further off
+# (Korthikanti Fig. 1) do not; the NVIDIA/Megatron-LM#482 rows are no further off
 # than under the textbook sum; and the properties of docs/model.md §12 on
 # the Megatron path: more GPUs under ZeRO-3 never raise memory, more
 # recompute never raises activations, a larger micro-batch never lowers the
@@ -37,7 +37,7 @@ for f in "$pub"/*.yaml; do
     check "$n trained: ok or over_time (got $s)" '[ "$s" = ok ] || [ "$s" = over_time ]'
 done
 
-# Megatron-LM PR 482 (max_memory_allocated), on its legacy model (A17):
+# NVIDIA/Megatron-LM#482 (max_memory_allocated), on its legacy model (A17):
 # |error| at most what the model gives today (7.92, 3.57, 4.19, 1.40 %;
 # the textbook sum was 11.86, 11.04, 12.18, 7.84 % off)
 lib=$src/scenarios/memory
