@@ -100,7 +100,7 @@ for mb in 1 2 4 8; do
         END { if (!m || m != n / 4) exit 1; for (s = 1; s <= m; s++) for (k = 4 * s - 3; k <= 4 * s; k++) if (ph[k] > pk[s] * (1 + 1e-9)) exit 1 }" "$work/mb-$mb.explain"'
 done
 
-# A16: full recompute by layer, as Megatron (--recompute-method block,
+# A18: full recompute by layer, as Megatron (--recompute-method block,
 # --recompute-num-layers) and torchtitan (selective_ac_option N) spell it
 rc_scen() { # NAME FRAMEWORK-MAPPING RECOMPUTE
     cat >"$work/$1.yaml" <<YAML
@@ -133,6 +133,6 @@ check "block 8 (more layers checkpointed) below block 4 ($a_blk8 < $a_blk4)" 'lt
 check "every 2 (torchtitan): below none ($a_ev2 < $tt_none)" 'lt "$a_ev2" "$tt_none"'
 check "the keys do nothing without recompute: full ($a_ev2n = $tt_none)" '[ "$a_ev2n" = "$tt_none" ]'
 "$planeval" explain "$work/rc-blk4.yaml" --plan p >"$work/rc-blk4.explain" 2>&1
-check "explain prints A16 with its numbers" \
-    'grep -q "^A16 .*recompute_method" "$work/rc-blk4.explain" && grep -q "recompute_method block, recompute_num_layers 4, L. = 16" "$work/rc-blk4.explain"'
+check "explain prints A18 with its numbers" \
+    'grep -q "^A18 .*recompute_method" "$work/rc-blk4.explain" && grep -q "recompute_method block, recompute_num_layers 4, L. = 16" "$work/rc-blk4.explain"'
 finish

@@ -315,17 +315,17 @@ static void explain_bound(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     fprintf(out, "       = %s\n", pe_bound_name(r->bound));
 }
 
-/* §12 A16: full recompute by layer (framework recompute_method), stage i. */
-static void explain_a16(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d,
+/* §12 A18: full recompute by layer (framework recompute_method), stage i. */
+static void explain_a18(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d,
                         int i, const char *st)
 {
     static const char *const method[] = {"uniform", "block", "every"};
-    eq_formula(out, "A16", st);
+    eq_formula(out, "A18", st);
     eq_subst(out, "recompute_method %s, recompute_num_layers %g, L' = %g, v = %lld, k = %g, "
                   "A_in = %.6g, A_layer = %.6g",
              method[ctx->rc_method], ctx->rc_layers, d->stage_layers[i],
              (long long)p->virtual_stages, d->k[i], d->a_in, d->a_layer);
-    eq_result(out, d->a6[i], "A16");
+    eq_result(out, d->a6[i], "A18");
 }
 
 /* §3 k, A6–A8: activations per stage. */
@@ -344,7 +344,7 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
         eq_value(out, d->k[i], "micro-batches", "Korthikanti §4.2.3, Narayanan §2.2");
         const bool full = p->recompute == PE_RECOMPUTE_FULL;
         if (full && ctx->rc_by_layer && d->stage_layers[i] > 0.0) {
-            explain_a16(out, ctx, p, d, i, st);
+            explain_a18(out, ctx, p, d, i, st);
             continue;
         }
         eq_formula(out, full ? "A6:full" : "A6", st);

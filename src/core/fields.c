@@ -400,12 +400,12 @@ static const pe_field framework_fields[] = {
      "and the attention output)"},
     {"recompute_method", PE_FT_ENUM, PE_RANGE_NONE, FW(recompute_method), NO,
      recompute_method_values, 0, NULL, "uniform",
-     "A16: the layers recompute: full checkpoints: uniform (groups of recompute_num_layers, "
+     "A18: the layers recompute: full checkpoints: uniform (groups of recompute_num_layers, "
      "Megatron --recompute-method uniform), block (the first recompute_num_layers of each "
      "stage, the rest stored; Megatron block) or every (every recompute_num_layers-th layer, "
      "the rest stored; torchtitan selective_ac_option N)"},
     {"recompute_num_layers", PE_FT_INT, PE_RANGE_WHOLE, FW(recompute_num_layers), NO, NULL, 0,
-     NULL, "1", "A16: N of recompute_method (Megatron --recompute-num-layers, torchtitan "
+     NULL, "1", "A18: N of recompute_method (Megatron --recompute-num-layers, torchtitan "
      "selective_ac_option)"},
     {"megatron_legacy_model", PE_FT_BOOL, PE_RANGE_NONE, FW(megatron_legacy_model), NO, NULL, 0,
      NULL, "false",

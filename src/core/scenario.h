@@ -65,7 +65,7 @@ typedef enum { PE_ALLREDUCE_RING, PE_ALLREDUCE_AUTO } pe_allreduce;
 /* A15: what `recompute: selective` recomputes: Megatron's core attention, or
  * torchtitan's op-level policy (selective_ac_option = "op") */
 typedef enum { PE_SELECTIVE_ATTENTION, PE_SELECTIVE_OP } pe_selective;
-/* A16: which layers `recompute: full` checkpoints (Megatron --recompute-method;
+/* A18: which layers `recompute: full` checkpoints (Megatron --recompute-method;
  * torchtitan's selective_ac_option N is `every`) */
 typedef enum { PE_RECOMPUTE_UNIFORM, PE_RECOMPUTE_BLOCK, PE_RECOMPUTE_EVERY } pe_recompute_method;
 #define PE_RANK_BY_MAX 5 /* rank_by keys in one list: each at most once */
@@ -277,8 +277,8 @@ typedef struct {
     double allocator_fragmentation; /* M13 reserved/allocated − 1 of the caching allocator; 0 */
     double cuda_context_gib;      /* M13 CUDA context and memory outside the allocator; 0 */
     pe_selective selective_recompute; /* A15 what selective keeps: attention (Megatron) */
-    pe_recompute_method recompute_method; /* A16 which layers full recompute checkpoints */
-    int64_t recompute_num_layers;  /* A16 N of --recompute-num-layers; 1 */
+    pe_recompute_method recompute_method; /* A18 which layers full recompute checkpoints */
+    int64_t recompute_num_layers;  /* A18 N of --recompute-num-layers; 1 */
     bool megatron_legacy_model;    /* A17 Megatron-LM's legacy GPT model's activations; false */
     char flags[PE_FLAGS_MAX];     /* what the preset stands for (its flags); "" when none */
 } pe_framework;

@@ -252,7 +252,7 @@ typedef struct {
     double context_bytes;        /* M13 C_ctx */
     bool op_sac;                 /* A15 selective = torchtitan's op policy */
     double act_op_rep, act_op_seq, act_op_par; /* A15 bytes per token: replicated, sp-split, TP */
-    /* A16 full recompute by layer (framework recompute_method, recompute_num_layers);
+    /* A18 full recompute by layer (framework recompute_method, recompute_num_layers);
      * false: A6's full term (uniform, 1) */
     bool rc_by_layer;
     pe_recompute_method rc_method;

@@ -39,7 +39,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_R1, PE_TEXT_R2, PE_TEXT_R3, PE_TEXT_R4, PE_TEXT_R5, PE_TEXT_R6, PE_TEXT_R7,
     PE_TEXT_R7_YOUNG, PE_TEXT_R8, PE_TEXT_R8_LOST, PE_TEXT_R9,
     PE_TEXT_F24,
-    PE_TEXT_A16, PE_TEXT_A17,
+    PE_TEXT_A18, PE_TEXT_A17,
 };
 
 const pe_formula *pe_formula_find(const char *key)

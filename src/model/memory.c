@@ -164,7 +164,7 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->host_mem_bytes = cl->has_host_memory_gib ? cl->host_memory_gib * PE_GIB : 0.0; /* M8 */
     const pe_framework *fw = &sc->framework;
     if (fw->present && (fw->recompute_method != PE_RECOMPUTE_UNIFORM ||
-                        fw->recompute_num_layers > 1)) { /* A16 (the loader keeps N ≥ 1) */
+                        fw->recompute_num_layers > 1)) { /* A18 (the loader keeps N ≥ 1) */
         ctx->rc_by_layer = true;
         ctx->rc_method = fw->recompute_method;
         ctx->rc_layers = fw->recompute_num_layers > 1 ? (double)fw->recompute_num_layers : 1.0;

@@ -1,4 +1,4 @@
-/* memory_megatron.c — docs/model.md §12 A16: the external definitions of
+/* memory_megatron.c — docs/model.md §12 A18: the external definitions of
  * memory_megatron.h's inline functions. */
 #include "model/memory_megatron.h"
 

@@ -1,4 +1,4 @@
-/* memory_megatron.h — docs/model.md §12 "Recompute by layer" (A16): which
+/* memory_megatron.h — docs/model.md §12 "Recompute by layer" (A18): which
  * layers `recompute: full` checkpoints, as Megatron-Core and torchtitan
  * spell it (framework recompute_method, recompute_num_layers). Neutral
  * (uniform, 1): A6's full-recompute term, operation for operation, and the
@@ -10,7 +10,7 @@
 
 #include "core/scenario.h"
 
-/* A16 layer activations of a stage of L' layers in v model chunks, k
+/* A18 layer activations of a stage of L' layers in v model chunks, k
  * micro-batches in flight, under full recompute by layer:
  *   uniform N (Megatron-Core transformer_block.py _checkpointed_forward,
  *     recompute_method 'uniform': each chunk's layers checkpointed in
@@ -23,8 +23,8 @@
  *     of the rank wrapped in checkpoint_wrapper): as block with n = ⌊L'/N⌋
  * A_keep is the activations one stored layer keeps (A4, A4′ averaged over
  * the stage's layers), A_max the widest layer, recomputed in backward. */
-#define PE_TEXT_A16 \
-    {"A16", "layer activations under full recompute by layer (recompute_method)", \
+#define PE_TEXT_A18 \
+    {"A18", "layer activations under full recompute by layer (recompute_method)", \
      "uniform: A_in·v⌈L'/(vN)⌉·k + min(N, L'/v)·A_max; block: A_in·n·k + A_keep·(L' − n)·k " \
      "+ [n > 0]·A_max, n = v·min(N, L'/v); every: n = ⌊L'/N⌋", \
      "bytes", "§12"}

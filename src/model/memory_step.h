@@ -108,7 +108,7 @@ ALWAYS_INLINE void mem_layer_activations(const pe_eval_ctx *ctx, const pe_plan *
     }
 }
 
-/* A16 full recompute by layer on candidate stage i: a stored layer keeps
+/* A18 full recompute by layer on candidate stage i: a stored layer keeps
  * A4 (A4′ averaged over the stage's layers), the widest is recomputed. */
 ALWAYS_INLINE double mem_stage_by_layer(const pe_eval_ctx *ctx, const pe_layout *q,
                                         const pe_detail *w, int i)
@@ -120,7 +120,7 @@ ALWAYS_INLINE double mem_stage_by_layer(const pe_eval_ctx *ctx, const pe_layout 
         widest = mem_max2(nd > 0 ? w->a_layer : 0.0, n > 0 ? w->moe.a_layer_m : 0.0);
     }
     return act_stage_by_layer(ctx->rc_method, ctx->rc_layers, q->v, w->a_in, keep, widest,
-                              q->ls[i], w->k[i]); /* A16 */
+                              q->ls[i], w->k[i]); /* A18 */
 }
 
 /* A6 (A6′ with MoE layers) of candidate stage i with k micro-batches in flight. */
@@ -128,7 +128,7 @@ ALWAYS_INLINE double mem_stage_activations(const pe_eval_ctx *ctx, const pe_layo
                                            const pe_detail *w, int i)
 {
     if (q->full && ctx->rc_by_layer && q->ls[i] > 0.0)
-        return mem_stage_by_layer(ctx, q, w, i); /* A16 */
+        return mem_stage_by_layer(ctx, q, w, i); /* A18 */
     if (!q->moe)
         return act_stage(w->a_layer, w->a_in, q->ls[i], w->k[i], q->full); /* A6 */
     const double n = q->n_moe[i], nd = q->ls[i] - n;

@@ -1,4 +1,4 @@
-/* test_memory_megatron.c — docs/model.md §12 A16, full recompute by layer as
+/* test_memory_megatron.c — docs/model.md §12 A18, full recompute by layer as
  * Megatron-Core (--recompute-method uniform|block, --recompute-num-layers)
  * and torchtitan (selective_ac_option N: every N-th layer) spell it,
  * against hand arithmetic; its neutrality; and that checkpointing more
@@ -53,7 +53,7 @@ static double stage0_act(pe_recompute_method method, int64_t n, pe_detail *d)
  *   every 4: n = ⌊12/4⌋ = 3: 6,291,456·3·8 + 358,612,992·9·8 + 358,612,992
  *            = 26,329,743,360
  *   block 12 (every layer): n = 12: as uniform 1, 962,592,768 */
-static void test_a16_hand(void **state)
+static void test_a18_hand(void **state)
 {
     (void)state;
     pe_detail d;
@@ -74,7 +74,7 @@ static void test_a16_hand(void **state)
 
 /* Neutral: uniform 1 (the keys' defaults) is A6:full bit for bit, with or
  * without a framework; the keys do nothing without recompute: full. */
-static void test_a16_neutral(void **state)
+static void test_a18_neutral(void **state)
 {
     (void)state;
     pe_scenario none = gpt3(PE_RECOMPUTE_UNIFORM, 1);
@@ -91,7 +91,7 @@ static void test_a16_neutral(void **state)
 
 /* More recompute never raises the activations: block with more layers
  * checkpointed, every with a smaller N, and any of them against none. */
-static void test_a16_more_recompute_less_memory(void **state)
+static void test_a18_more_recompute_less_memory(void **state)
 {
     (void)state;
     pe_detail d;
@@ -150,9 +150,9 @@ static void test_a17_hand(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_a16_hand),
-        cmocka_unit_test(test_a16_neutral),
-        cmocka_unit_test(test_a16_more_recompute_less_memory),
+        cmocka_unit_test(test_a18_hand),
+        cmocka_unit_test(test_a18_neutral),
+        cmocka_unit_test(test_a18_more_recompute_less_memory),
         cmocka_unit_test(test_a17_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
