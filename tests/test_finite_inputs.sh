@@ -141,6 +141,7 @@ framework:
   allocator_fragmentation: 0.2 #@ framework.allocator_fragmentation
   cuda_context_gib: 0.5       #@ framework.cuda_context_gib
   overlap_slowdown: 0.189     #@ framework.overlap_slowdown
+  recompute_num_layers: 2     #@ framework.recompute_num_layers
 plans:
   - name: a
     dp: 4                     #@ plans[].dp

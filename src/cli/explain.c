@@ -236,9 +236,17 @@ static void explain_act_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     eq_formula(out, "A1", NULL);
     eq_subst(out, "8·%g + 2·%g·%g", ctx->h, ctx->delta, ctx->h);
     eq_result(out, ctx->act_rep, "A1");
+    if (ctx->act_legacy > 0.0) { /* §12 A17, added to A2 */
+        eq_formula(out, "A17", NULL);
+        eq_subst(out, "[%s]·2·%g + [%s]·(2·%g·%g + 4·(%g − %g)·%g)",
+                 m->mlp == PE_MLP_SWIGLU ? "swiglu" : "not swiglu", ffn,
+                 ctx->attention == PE_ATTENTION_FLASH ? "flash" : "not flash", (double)m->heads,
+                 ctx->d, (double)m->heads, ctx->g, ctx->d);
+        eq_result(out, ctx->act_legacy, "A17");
+    }
     eq_formula(out, "A2", NULL);
-    eq_subst(out, "4·%g + 4·%g·%g + %g·%g", ctx->h, ctx->g, ctx->d,
-             m->mlp == PE_MLP_GELU ? 4.0 : 6.0, ffn);
+    eq_subst(out, "4·%g + 4·%g·%g + %g·%g%s", ctx->h, ctx->g, ctx->d,
+             m->mlp == PE_MLP_GELU ? 4.0 : 6.0, ffn, ctx->act_legacy > 0.0 ? " + A17" : "");
     eq_result(out, ctx->act_par, "A2");
     eq_formula(out, "A3", NULL);
     eq_subst(out, "%s", d->att == 0 ? (ctx->attention != PE_ATTENTION_STANDARD ? "0 (flash)" : "0 (selective recompute)")
@@ -308,6 +316,19 @@ static void explain_bound(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     fprintf(out, "       = %s\n", pe_bound_name(r->bound));
 }
 
+/* §12 A18: full recompute by layer (framework recompute_method), stage i. */
+static void explain_a18(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d,
+                        int i, const char *st)
+{
+    static const char *const method[] = {"uniform", "block", "every"};
+    eq_formula(out, "A18", st);
+    eq_subst(out, "recompute_method %s, recompute_num_layers %g, L' = %g, v = %lld, k = %g, "
+                  "A_in = %.6g, A_layer = %.6g",
+             method[ctx->rc_method], ctx->rc_layers, d->stage_layers[i],
+             (long long)p->virtual_stages, d->k[i], d->a_in, d->a_layer);
+    eq_result(out, d->a6[i], "A18");
+}
+
 /* §3 k, A6–A8: activations per stage. */
 static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                               const pe_detail *d)
@@ -323,6 +344,10 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
                  pe_schedule_name(p->schedule), (long long)p->pp, d->m, (long long)p->virtual_stages);
         eq_value(out, d->k[i], "micro-batches", "Korthikanti §4.2.3, Narayanan §2.2");
         const bool full = p->recompute == PE_RECOMPUTE_FULL;
+        if (full && ctx->rc_by_layer && d->stage_layers[i] > 0.0) {
+            explain_a18(out, ctx, p, d, i, st);
+            continue;
+        }
         eq_formula(out, full ? "A6:full" : "A6", st);
         if (full) {
             eq_subst(out, "%.6g·%g·%g + %.6g", d->a_in, d->stage_layers[i], d->k[i], d->a_layer);

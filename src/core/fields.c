@@ -30,6 +30,7 @@ static const char *const fidelity_values[] = {"refined", "textbook", NULL};
 static const char *const dp_algorithm_values[] = {"hierarchical", "flat", NULL};
 static const char *const allreduce_values[] = {"ring", "auto", NULL};
 static const char *const selective_values[] = {"attention", "op", NULL};
+static const char *const recompute_method_values[] = {"uniform", "block", "every", NULL};
 static const char *const save_values[] = {"sync", "async", NULL};
 static const char *const rank_by_values[] = {"step_time", "mfu", "memory", "train_days",
                                              "interventions", NULL};
@@ -409,6 +410,20 @@ static const pe_field framework_fields[] = {
      "false", "X16: with sequence parallelism, overlap.tp hides each TP all-gather or "
      "reduce-scatter behind (t−1)/t of the GEMM it feeds or follows (PyTorch async TP), "
      "not behind the whole layer"},
+    {"recompute_method", PE_FT_ENUM, PE_RANGE_NONE, FW(recompute_method), NO,
+     recompute_method_values, 0, NULL, "uniform",
+     "A18: the layers recompute: full checkpoints: uniform (groups of recompute_num_layers, "
+     "Megatron --recompute-method uniform), block (the first recompute_num_layers of each "
+     "stage, the rest stored; Megatron block) or every (every recompute_num_layers-th layer, "
+     "the rest stored; torchtitan selective_ac_option N)"},
+    {"recompute_num_layers", PE_FT_INT, PE_RANGE_WHOLE, FW(recompute_num_layers), NO, NULL, 0,
+     NULL, "1", "A18: N of recompute_method (Megatron --recompute-num-layers, torchtitan "
+     "selective_ac_option)"},
+    {"megatron_legacy_model", PE_FT_BOOL, PE_RANGE_NONE, FW(megatron_legacy_model), NO, NULL, 0,
+     NULL, "false",
+     "A17: the activations of Megatron-LM's legacy GPT model (megatron/model, before "
+     "--use-mcore-models): unfused swiglu, flash attention's output kept twice and K, V "
+     "expanded to every head"},
     /* text only, read by input/load.c: printed by run and in the facts */
     {"flags", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, "none",
      "what the preset stands for: the framework's flags or settings as its users run it"},

@@ -65,6 +65,9 @@ typedef enum { PE_ALLREDUCE_RING, PE_ALLREDUCE_AUTO } pe_allreduce;
 /* A15: what `recompute: selective` recomputes: Megatron's core attention, or
  * torchtitan's op-level policy (selective_ac_option = "op") */
 typedef enum { PE_SELECTIVE_ATTENTION, PE_SELECTIVE_OP } pe_selective;
+/* A18: which layers `recompute: full` checkpoints (Megatron --recompute-method;
+ * torchtitan's selective_ac_option N is `every`) */
+typedef enum { PE_RECOMPUTE_UNIFORM, PE_RECOMPUTE_BLOCK, PE_RECOMPUTE_EVERY } pe_recompute_method;
 #define PE_RANK_BY_MAX 5 /* rank_by keys in one list: each at most once */
 
 /* Text of each enum value as written in YAML and in reports. */
@@ -275,6 +278,9 @@ typedef struct {
     double cuda_context_gib;      /* M13 CUDA context and memory outside the allocator; 0 */
     pe_selective selective_recompute; /* A15 what selective keeps: attention (Megatron) */
     bool tp_gathered_inputs;      /* A16 TP+SP keeps the gathered matmul inputs whole; false */
+    pe_recompute_method recompute_method; /* A18 which layers full recompute checkpoints */
+    int64_t recompute_num_layers;  /* A18 N of --recompute-num-layers; 1 */
+    bool megatron_legacy_model;    /* A17 Megatron-LM's legacy GPT model's activations; false */
     char flags[PE_FLAGS_MAX];     /* what the preset stands for (its flags); "" when none */
     double overlap_slowdown;      /* X15 compute's slowdown while a collective overlaps it; 0 */
     bool tp_micro_pipeline;       /* X16 async TP: each TP collective behind its own GEMM; false */

@@ -256,6 +256,12 @@ typedef struct {
     double op_rec_share[4];      /* F25 share of each layer GEMM recomputed (op policy, dense) */
     double act_op_rep, act_op_seq, act_op_par; /* A15 bytes per token: replicated, sp-split, TP */
     double act_gathered;         /* A16 bytes per token of A1 kept whole under TP+SP; 0 */
+    /* A18 full recompute by layer (framework recompute_method, recompute_num_layers);
+     * false: A6's full term (uniform, 1) */
+    bool rc_by_layer;
+    pe_recompute_method rc_method;
+    double rc_layers;
+    double act_legacy; /* A17 bytes per token added to A2 (framework megatron_legacy_model); 0 */
     pe_run_ctx run;         /* §15 the whole run */
 } pe_eval_ctx;
 

@@ -11,6 +11,7 @@
 #include "model/layout.h"
 #include "model/memory.h"
 #include "model/memory_native.h"
+#include "model/memory_megatron.h"
 #include "model/memory_step.h"
 #include "model/params.h"
 #include "model/pipeline.h"
@@ -42,6 +43,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_X15,
     PE_TEXT_X16,
     PE_TEXT_F25,
+    PE_TEXT_A18, PE_TEXT_A17,
 };
 
 const pe_formula *pe_formula_find(const char *key)

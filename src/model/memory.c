@@ -1,6 +1,7 @@
 /* memory.c — docs/model.md §3, memory per GPU (M1–M6, A1–A8; with MoE,
  * FP8 and offload A9–A13, M7, M8 of §14), and its preparation. */
 #include "model/memory.h"
+#include "model/memory_megatron.h"
 
 #include "model/params.h"
 #include "model/prepare.h"
@@ -119,6 +120,20 @@ static void prepare_experts(const pe_scenario *sc, pe_eval_ctx *ctx)
     e->act_total_per_seq = (ctx->L - n) * dense + n * moe;
 }
 
+/* A17 Megatron-LM's legacy model: what it keeps beyond A2 (TP-sharded), on
+ * the dense layers and the attention of MoE layers. */
+static void prepare_legacy(const pe_model *m, pe_eval_ctx *ctx)
+{
+    const double a = (double)m->heads, g = (double)m->kv_heads;
+    const double d = m->has_head_dim ? (double)m->head_dim : params_head_dim(m);
+    const int flash = m->attention == PE_ATTENTION_FLASH;
+    ctx->act_legacy = act_legacy_extra(m->mlp == PE_MLP_SWIGLU, flash, (double)m->ffn_hidden,
+                                       a, g, d);
+    ctx->act_par += ctx->act_legacy;
+    if (ctx->moe.on)
+        ctx->moe.act_par_att += act_legacy_extra(0, flash, 0.0, a, g, d);
+}
+
 void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
 {
     const pe_model *m = &sc->model;
@@ -144,8 +159,16 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     }
     if (ctx->moe.on)
         prepare_experts(sc, ctx);
+    if (sc->framework.present && sc->framework.megatron_legacy_model)
+        prepare_legacy(m, ctx);
     ctx->host_mem_bytes = cl->has_host_memory_gib ? cl->host_memory_gib * PE_GIB : 0.0; /* M8 */
     const pe_framework *fw = &sc->framework;
+    if (fw->present && (fw->recompute_method != PE_RECOMPUTE_UNIFORM ||
+                        fw->recompute_num_layers > 1)) { /* A18 (the loader keeps N ≥ 1) */
+        ctx->rc_by_layer = true;
+        ctx->rc_method = fw->recompute_method;
+        ctx->rc_layers = fw->recompute_num_layers > 1 ? (double)fw->recompute_num_layers : 1.0;
+    }
     if (fw->present && fw->memory_by_phase) { /* §12 M9–M13 */
         ctx->mem_phases = true;
         ctx->loss_bytes = fw->loss_bytes;                   /* A14 */

@@ -11,6 +11,7 @@
 #include "model/layout.h"
 #include "model/memory.h"
 #include "model/memory_native.h"
+#include "model/memory_megatron.h"
 #include "model/params.h"
 
 ALWAYS_INLINE double mem_max2(double a, double b) { return a > b ? a : b; }
@@ -110,9 +111,27 @@ ALWAYS_INLINE void mem_layer_activations(const pe_eval_ctx *ctx, const pe_plan *
     }
 }
 
-/* A6 (A6′ with MoE layers) of candidate stage i with k micro-batches in flight. */
-ALWAYS_INLINE double mem_stage_activations(const pe_layout *q, const pe_detail *w, int i)
+/* A18 full recompute by layer on candidate stage i: a stored layer keeps
+ * A4 (A4′ averaged over the stage's layers), the widest is recomputed. */
+ALWAYS_INLINE double mem_stage_by_layer(const pe_eval_ctx *ctx, const pe_layout *q,
+                                        const pe_detail *w, int i)
 {
+    double keep = w->a_layer, widest = w->a_layer;
+    if (q->moe) {
+        const double n = q->n_moe[i], nd = q->ls[i] - n;
+        keep = (nd * w->a_layer + n * w->moe.a_layer_m) / q->ls[i];
+        widest = mem_max2(nd > 0 ? w->a_layer : 0.0, n > 0 ? w->moe.a_layer_m : 0.0);
+    }
+    return act_stage_by_layer(ctx->rc_method, ctx->rc_layers, q->v, w->a_in, keep, widest,
+                              q->ls[i], w->k[i]); /* A18 */
+}
+
+/* A6 (A6′ with MoE layers) of candidate stage i with k micro-batches in flight. */
+ALWAYS_INLINE double mem_stage_activations(const pe_eval_ctx *ctx, const pe_layout *q,
+                                           const pe_detail *w, int i)
+{
+    if (q->full && ctx->rc_by_layer && q->ls[i] > 0.0)
+        return mem_stage_by_layer(ctx, q, w, i); /* A18 */
     if (!q->moe)
         return act_stage(w->a_layer, w->a_in, q->ls[i], w->k[i], q->full); /* A6 */
     const double n = q->n_moe[i], nd = q->ls[i] - n;
@@ -187,7 +206,7 @@ ALWAYS_INLINE void memory_step(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         w->n_gpu[i] = s.n_gpu;
         w->k[i] = i < 2 ? act_inflight(sched, q->p, q->m_d, q->v, i)
                         : act_inflight_stage(sched, q->p, q->m_d, q->v, (double)q->mid_stage);
-        w->a6[i] = mem_stage_activations(q, w, i);
+        w->a6[i] = mem_stage_activations(ctx, q, w, i);
         /* M5, in the order the terms were introduced: the v1 sum, then A12,
          * then M7, then offload's M3 taken out again. Written as one sum the
          * rounding would differ, so the totals are built term by term. */

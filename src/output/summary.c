@@ -37,7 +37,7 @@ pe_status summary_open_values(const char *path, const pe_summary_values *v, pe_r
     pe_report *w = NULL;
     pe_status st = report_open_cells(path, header, 2, &w, err);
     const pe_run_counts *c = v->counts;
-    char key[96], value[PE_NAME_MAX + PE_CANON_MAX];
+    char key[96], value[PE_NAME_MAX + PE_CANON_MAX + sizeof ((pe_html_fact *)0)->value];
 #define ROW(k, ...)                                                   \
     do {                                                              \
         snprintf(key, sizeof key, "%s", k);                           \

@@ -1,0 +1,9 @@
+/* memory_megatron.c — docs/model.md §12 A18: the external definitions of
+ * memory_megatron.h's inline functions. */
+#include "model/memory_megatron.h"
+
+extern inline double act_stage_by_layer(pe_recompute_method method, double n_layers, double v,
+                                        double a_in, double a_keep, double a_max, double ls,
+                                        double k);
+extern inline double act_legacy_extra(int swiglu, int flash, double f, double a, double g,
+                                      double d);

@@ -1,0 +1,64 @@
+/* memory_megatron.h — docs/model.md §12 "Recompute by layer" (A18): which
+ * layers `recompute: full` checkpoints, as Megatron-Core and torchtitan
+ * spell it (framework recompute_method, recompute_num_layers). Neutral
+ * (uniform, 1): A6's full-recompute term, operation for operation, and the
+ * hot path does not call it. Inline: it runs for every plan. */
+#ifndef PLANEVAL_MODEL_MEMORY_MEGATRON_H
+#define PLANEVAL_MODEL_MEMORY_MEGATRON_H
+
+#include <math.h>
+
+#include "core/scenario.h"
+
+/* A18 layer activations of a stage of L' layers in v model chunks, k
+ * micro-batches in flight, under full recompute by layer:
+ *   uniform N (Megatron-Core transformer_block.py _checkpointed_forward,
+ *     recompute_method 'uniform': each chunk's layers checkpointed in
+ *     groups of N, the group's input kept): A_in·g·k + min(N, L'/v)·A_max,
+ *     g = v·⌈L'/(v·N)⌉ group inputs; backward recomputes one group at a time
+ *   block N (recompute_method 'block': the first N layers of each chunk
+ *     checkpointed, the others keep everything):
+ *     A_in·n·k + A_keep·(L' − n)·k + [n > 0]·A_max, n = v·min(N, L'/v)
+ *   every N (torchtitan apply_ac, selective_ac_option N: every N-th block
+ *     of the rank wrapped in checkpoint_wrapper): as block with n = ⌊L'/N⌋
+ * A_keep is the activations one stored layer keeps (A4, A4′ averaged over
+ * the stage's layers), A_max the widest layer, recomputed in backward. */
+#define PE_TEXT_A18 \
+    {"A18", "layer activations under full recompute by layer (recompute_method)", \
+     "uniform: A_in·v⌈L'/(vN)⌉·k + min(N, L'/v)·A_max; block: A_in·n·k + A_keep·(L' − n)·k " \
+     "+ [n > 0]·A_max, n = v·min(N, L'/v); every: n = ⌊L'/N⌋", \
+     "bytes", "§12"}
+inline double act_stage_by_layer(pe_recompute_method method, double n_layers, double v,
+                                 double a_in, double a_keep, double a_max, double ls, double k)
+{
+    const double per_chunk = ls / v;
+    if (method == PE_RECOMPUTE_UNIFORM) {
+        const double groups = v * ceil(per_chunk / n_layers);
+        return a_in * groups * k + (n_layers < per_chunk ? n_layers : per_chunk) * a_max;
+    }
+    const double n = method == PE_RECOMPUTE_BLOCK
+                         ? v * (n_layers < per_chunk ? n_layers : per_chunk)
+                         : floor(ls / n_layers);
+    return a_in * n * k + a_keep * (ls - n) * k + (n > 0.0 ? a_max : 0.0);
+}
+
+/* A17 what Megatron-LM's legacy GPT model (megatron/model/transformer.py,
+ * NVIDIA/Megatron-LM@b35d061e; the default before --use-mcore-models) keeps
+ * beyond A2, bytes per token of the tensor-parallel shard (so over t):
+ *   swiglu: ParallelMLP's unfused swiglu (torch.chunk, F.silu(x[0]) * x[1]:
+ *     bias_gelu_fusion off with --swiglu) keeps silu's output besides the
+ *     fc1 output and the product: + 2f
+ *   flash: the flash path keeps the attention output twice — the kernel's
+ *     saved output (b s h d) and the contiguous copy the dense projection
+ *     saves as its input — and K, V expanded to every head by
+ *     repeat_interleave before the kernel: + 2·a·d + 4·(a − g)·d
+ * (d = head_dim, else h/a; MLA is not in the legacy model: 0). */
+#define PE_TEXT_A17 \
+    {"A17", "Megatron-LM legacy model: activations beyond A2", \
+     "[swiglu]·2f + [flash]·(2·a·d + 4·(a − g)·d), over t", "bytes/token", "§12"}
+inline double act_legacy_extra(int swiglu, int flash, double f, double a, double g, double d)
+{
+    return (swiglu ? 2.0 * f : 0.0) + (flash ? 2.0 * a * d + 4.0 * (a - g) * d : 0.0);
+}
+
+#endif

@@ -1,0 +1,159 @@
+/* test_memory_megatron.c — docs/model.md §12 A18, full recompute by layer as
+ * Megatron-Core (--recompute-method uniform|block, --recompute-num-layers)
+ * and torchtitan (selective_ac_option N: every N-th layer) spell it,
+ * against hand arithmetic; its neutrality; and that checkpointing more
+ * layers never raises the activations. A17, what Megatron-LM's legacy
+ * model keeps beyond A2, by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "eval_fixtures.h"
+#include "model/detail.h"
+#include "model/memory_megatron.h"
+
+/* GPT-3 175B on 8 MI300X nodes, dp 1, tp 8 (sp), pp 8: L' = 12 layers a
+ * stage, 1f1b with m = 1536 micro-batches, so k = 8 on stage 0. */
+static pe_scenario gpt3(pe_recompute_method method, int64_t n)
+{
+    pe_scenario s = fx_gpt3(8);
+    s.framework = (pe_framework){.present = true, .recompute_method = method,
+                                 .recompute_num_layers = n};
+    return s;
+}
+
+static pe_plan full_plan(void)
+{
+    pe_plan p = fx_plan(1, 8, 8, 1);
+    p.recompute = PE_RECOMPUTE_FULL;
+    return p;
+}
+
+static double stage0_act(pe_recompute_method method, int64_t n, pe_detail *d)
+{
+    const pe_scenario s = gpt3(method, n);
+    const pe_plan p = full_plan();
+    pe_result r;
+    fx_eval_detail(&s, &p, &r, d);
+    assert_true(d->valid);
+    return d->a6[0];
+}
+
+/* By hand, h 12288, a 96, s' 2048, b 1, t 8 with sp:
+ *   A_in = 2·2048·1·12288/8 = 6,291,456
+ *   A_layer (att as recompute none) = 2048·(rep + par + att)/8 with
+ *   rep = 10h = 122,880, par = 24h = 294,912, att = 5·96·2048 = 983,040:
+ *   2048·1,400,832/8 = 358,612,992
+ *   uniform 1 (A6:full): 6,291,456·12·8 + 358,612,992 = 962,592,768
+ *   uniform 3: ⌈12/3⌉ = 4 groups: 6,291,456·4·8 + 3·358,612,992 = 1,277,165,568
+ *   block 4: n = 4: 6,291,456·4·8 + 358,612,992·8·8 + 358,612,992 = 23,511,171,072
+ *   every 4: n = ⌊12/4⌋ = 3: 6,291,456·3·8 + 358,612,992·9·8 + 358,612,992
+ *            = 26,329,743,360
+ *   block 12 (every layer): n = 12: as uniform 1, 962,592,768 */
+static void test_a18_hand(void **state)
+{
+    (void)state;
+    pe_detail d;
+    assert_rel(stage0_act(PE_RECOMPUTE_UNIFORM, 1, &d), 962592768.0, 1e-12);
+    assert_rel(d.a_in, 6291456.0, 1e-12);
+    assert_rel(d.a_layer, 358612992.0, 1e-12);
+    assert_rel(d.k[0], 8.0, 0.0);
+    assert_rel(stage0_act(PE_RECOMPUTE_UNIFORM, 3, &d), 1277165568.0, 1e-12);
+    assert_rel(stage0_act(PE_RECOMPUTE_BLOCK, 4, &d), 23511171072.0, 1e-12);
+    assert_rel(stage0_act(PE_RECOMPUTE_EVERY, 4, &d), 26329743360.0, 1e-12);
+    assert_rel(stage0_act(PE_RECOMPUTE_BLOCK, 12, &d), 962592768.0, 1e-12);
+    /* the function itself, interleaved: v = 2 chunks of 6 layers, block 4:
+     * n = 2·min(4, 6) = 8: 1·8·2 + 10·(12 − 8)·2 + 10 = 106; uniform 4:
+     * 2·⌈6/4⌉ = 4 groups: 1·4·2 + 4·10 = 48 */
+    assert_rel(act_stage_by_layer(PE_RECOMPUTE_BLOCK, 4, 2, 1, 10, 10, 12, 2), 106.0, 1e-15);
+    assert_rel(act_stage_by_layer(PE_RECOMPUTE_UNIFORM, 4, 2, 1, 10, 10, 12, 2), 48.0, 1e-15);
+}
+
+/* Neutral: uniform 1 (the keys' defaults) is A6:full bit for bit, with or
+ * without a framework; the keys do nothing without recompute: full. */
+static void test_a18_neutral(void **state)
+{
+    (void)state;
+    pe_scenario none = gpt3(PE_RECOMPUTE_UNIFORM, 1);
+    none.framework.present = false;
+    const pe_scenario neutral = gpt3(PE_RECOMPUTE_UNIFORM, 1);
+    const pe_scenario block = gpt3(PE_RECOMPUTE_BLOCK, 4);
+    pe_plan p = full_plan();
+    assert_true(fx_eval(&none, &p).mem_total_gib == fx_eval(&neutral, &p).mem_total_gib);
+    for (int rc = PE_RECOMPUTE_NONE; rc < PE_RECOMPUTE_FULL; rc++) {
+        p.recompute = (pe_recompute)rc;
+        assert_true(fx_eval(&none, &p).mem_total_gib == fx_eval(&block, &p).mem_total_gib);
+    }
+}
+
+/* More recompute never raises the activations: block with more layers
+ * checkpointed, every with a smaller N, and any of them against none. */
+static void test_a18_more_recompute_less_memory(void **state)
+{
+    (void)state;
+    pe_detail d;
+    const pe_scenario plain = fx_gpt3(8);
+    pe_plan none = full_plan();
+    none.recompute = PE_RECOMPUTE_NONE;
+    pe_result r;
+    fx_eval_detail(&plain, &none, &r, &d);
+    const double stored = d.a6[0];
+    double last = stored;
+    for (int64_t n = 0; n <= 14; n++) { /* block 0 would be none: start at 1 */
+        const double a = stage0_act(PE_RECOMPUTE_BLOCK, n < 1 ? 1 : n, &d);
+        assert_true(a <= last * (1 + 1e-12));
+        last = a;
+    }
+    last = 0.0;
+    for (int64_t n = 1; n <= 14; n++) {
+        const double a = stage0_act(PE_RECOMPUTE_EVERY, n, &d);
+        assert_true(a >= last * (1 - 1e-12));
+        assert_true(a <= stored * (1 + 1e-12) + d.a_layer);
+        last = a;
+    }
+}
+
+/* A17 by hand: GPT-3 175B's dimensions with swiglu, flash attention and 8
+ * KV heads (h 12288, a 96, d 128, f 49152), tp 8 with sp, s' 2048, b 1:
+ *   extra = 2f + 2·a·d + 4·(a − g)·d = 98,304 + 24,576 + 45,056 = 167,936
+ *   A2 = 4h + 4gd + 6f = 49,152 + 4,096 + 294,912 = 348,160 (→ 516,096)
+ *   A1 = 10h = 122,880 (dropout), A3 = 0 (flash)
+ *   A_layer = 2048·(122,880 + 348,160)/8 = 120,586,240 without A17,
+ *             2048·(122,880 + 516,096)/8 = 163,577,856 with it */
+static void test_a17_hand(void **state)
+{
+    (void)state;
+    assert_rel(act_legacy_extra(1, 1, 49152, 96, 8, 128), 167936.0, 1e-15);
+    assert_rel(act_legacy_extra(0, 1, 49152, 96, 96, 128), 24576.0, 1e-15);
+    assert_rel(act_legacy_extra(1, 0, 49152, 96, 8, 128), 98304.0, 1e-15);
+    double a_layer[2];
+    for (int legacy = 0; legacy <= 1; legacy++) {
+        pe_scenario s = fx_gpt3(8);
+        s.model.mlp = PE_MLP_SWIGLU, s.model.attention = PE_ATTENTION_FLASH;
+        s.model.kv_heads = 8;
+        s.framework = (pe_framework){.present = true, .recompute_num_layers = 1,
+                                     .megatron_legacy_model = legacy};
+        const pe_plan p = fx_plan(1, 8, 8, 1);
+        pe_result r;
+        pe_detail d;
+        fx_eval_detail(&s, &p, &r, &d);
+        assert_true(d.valid);
+        a_layer[legacy] = d.a_layer;
+    }
+    assert_rel(a_layer[0], 120586240.0, 1e-12);
+    assert_rel(a_layer[1], 163577856.0, 1e-12);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a18_hand),
+        cmocka_unit_test(test_a18_neutral),
+        cmocka_unit_test(test_a18_more_recompute_less_memory),
+        cmocka_unit_test(test_a17_hand),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
