@@ -19,7 +19,9 @@ static int worst(int a, int b) { return a > b ? a : b; }
  * design axis, a design (one block of indices) at a time. */
 static void print_design_axes(const pe_plan_space *space)
 {
-    static const char *const names[PE_DESIGN_AXES] = {"nodes", "global_batch", "seq_len"};
+    static const char *const names[PE_DESIGN_AXES] = {"cluster", "nodes", "global_batch",
+                                                      "seq_len"};
+    const pe_scenario *s = space->scenario;
     const uint64_t block = space->stride[PE_DESIGN_AXES - 1];
     uint64_t *plans = calloc(space->design_count, sizeof *plans);
     if (!plans)
@@ -37,8 +39,12 @@ static void print_design_axes(const pe_plan_space *space)
             for (uint64_t d = 0; d < space->design_count; d++)
                 if (d / space->design_stride[a] % space->slots[a] == v)
                     n += plans[d];
-            printf("%s %lld: %llu plans", v ? "," : "", (long long)space->values[a][v],
-                   (unsigned long long)n);
+            if (a == PE_AXIS_CLUSTER) /* a type, by its preset's name */
+                printf("%s %s: %llu plans", v ? "," : "",
+                       s->sweep.clusters[space->values[a][v]].preset, (unsigned long long)n);
+            else
+                printf("%s %lld: %llu plans", v ? "," : "", (long long)space->values[a][v],
+                       (unsigned long long)n);
         }
         printf("\n");
     }

@@ -73,6 +73,7 @@ const pe_column_info pe_columns[COL_COUNT] = {
     {"energy_mwh", PE_COL_NUMBER},
     {"goodput", PE_COL_NUMBER},
     {"effective_train_days", PE_COL_NUMBER},
+    {"cluster", PE_COL_TEXT},
 };
 
 int columns_find(const char *name)

@@ -40,6 +40,7 @@ typedef enum {
     COL_ENERGY_MWH,           /* R3, empty without tdp_w or training.tokens */
     COL_GOODPUT,              /* R8, 1 without failures: */
     COL_EFFECTIVE_TRAIN_DAYS, /* R9, empty without training.tokens */
+    COL_CLUSTER,              /* the design's cluster preset (sweep.cluster, cluster.preset) */
     COL_COUNT
 } pe_column;
 

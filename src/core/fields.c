@@ -526,6 +526,10 @@ static const pe_field sweep_fields[] = {
      "training.global_batch", "list or value of training.global_batch (then not given there)"},
     {"seq_len", PE_FT_INT, PE_RANGE_WHOLE, SW(seq_len), NO, NULL, 0, NULL, "model.seq_len",
      "list or value of model.seq_len (then not given in model:; a preset's is replaced)"},
+    {"cluster", PE_FT_PRESET, PE_RANGE_NONE, SW(cluster), NO, NULL, 0, NULL, "cluster.preset",
+     "list or value of catalog cluster presets, each loaded as cluster: with that preset (then "
+     "no cluster.preset; the cluster: block, optional, gives what is common); an item may be "
+     "a mapping {preset: NAME, cluster keys...} of that type's own keys"},
 };
 #undef SW
 const pe_fieldset pe_fields_sweep = {"sweep", "the cross product of these values",

@@ -93,7 +93,7 @@ const char *pe_ask_name(pe_ask v)
     return NAME_OF(t, v);
 }
 
-void scenario_force_textbook(pe_scenario *s)
+void scenario_cluster_force_textbook(pe_cluster *c)
 {
     /* a refinement's default (fields.c) is its neutral value */
     static const char *const gpu_keys[] = {"gemm_efficiency",        "gemm_half_gflop",
@@ -103,11 +103,18 @@ void scenario_force_textbook(pe_scenario *s)
                                            "attention_causal_tile"};
     static const char *const link_keys[] = {"bus_efficiency", "half_message_mb"};
     for (size_t i = 0; i < sizeof gpu_keys / sizeof gpu_keys[0]; i++)
-        fields_reset(&pe_fields_gpu, gpu_keys[i], &s->cluster.gpu);
+        fields_reset(&pe_fields_gpu, gpu_keys[i], &c->gpu);
     for (size_t i = 0; i < sizeof link_keys / sizeof link_keys[0]; i++) {
-        fields_reset(&pe_fields_intra_node, link_keys[i], &s->cluster.intra_node);
-        fields_reset(&pe_fields_inter_node, link_keys[i], &s->cluster.inter_node);
+        fields_reset(&pe_fields_intra_node, link_keys[i], &c->intra_node);
+        fields_reset(&pe_fields_inter_node, link_keys[i], &c->inter_node);
     }
+}
+
+void scenario_force_textbook(pe_scenario *s)
+{
+    scenario_cluster_force_textbook(&s->cluster);
+    for (size_t i = 0; s->sweep.clusters && i < s->sweep.cluster.count; i++)
+        scenario_cluster_force_textbook(&s->sweep.clusters[i]);
     memset(&s->framework, 0, sizeof s->framework);
     fields_store_defaults(&pe_fields_framework, &s->framework);
     s->fidelity = PE_FIDELITY_TEXTBOOK;
@@ -127,9 +134,10 @@ void scenario_free(pe_scenario *s)
                        &s->sweep.sequence_parallel, &s->sweep.ep, &s->sweep.etp,
                        &s->sweep.first_stage_layers, &s->sweep.last_stage_layers,
                        &s->sweep.offload_optimizer, &s->sweep.nodes, &s->sweep.gpus,
-                       &s->sweep.global_batch, &s->sweep.seq_len};
+                       &s->sweep.global_batch, &s->sweep.seq_len, &s->sweep.cluster};
     for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
         axis_free(axes[i]);
+    free(s->sweep.clusters);
     for (size_t i = 0; i < s->expect_count; i++) {
         for (size_t j = 0; j < s->expects[i].check_count; j++)
             free(s->expects[i].checks[j].text);

@@ -191,6 +191,7 @@ typedef struct {
     /* whole run (docs/model.md §15) */
     double node_overhead_w; /* R2 P_other: a node's draw besides its GPUs, W; 0 */
     double pue;             /* R3 facility energy / IT energy; 1 */
+    char preset[PE_NAME_MAX]; /* the cluster preset named (cluster.preset, sweep.cluster); "" */
 } pe_cluster;
 
 typedef struct {
@@ -329,6 +330,12 @@ typedef struct {
      * stores the first value in the scenario itself (the design of index 0) */
     pe_axis nodes, global_batch, seq_len;
     pe_axis gpus; /* total GPUs, instead of nodes: the loader turns it into nodes (N/G) */
+    /* sweep.cluster: catalog cluster presets, each loaded as `cluster:` with
+     * that preset (the scenario's cluster: block gives what is common); the
+     * axis' values are 0..count-1, indices into clusters (owned); the loader
+     * stores clusters[0] in the scenario itself */
+    pe_axis cluster;
+    pe_cluster *clusters;
     int line, col;
 } pe_sweep;
 
@@ -429,6 +436,9 @@ void scenario_plan_defaults(pe_plan *p);
  * the scenario evaluates as the textbook model. (The framework's overlap
  * defaults are applied by the loader only in refined mode.) */
 void scenario_force_textbook(pe_scenario *s);
+/* The cluster's part of it (the GPU's and the links' refinements), for each
+ * cluster of sweep.cluster as well. */
+void scenario_cluster_force_textbook(pe_cluster *c);
 
 /* Release everything a scenario owns; leaves *s zeroed. Safe on a zeroed struct. */
 void scenario_free(pe_scenario *s);

@@ -397,6 +397,7 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
     case COL_NODES: return fmt_int(buf, size, ctx->scenario->cluster.nodes); /* the design's */
     case COL_GLOBAL_BATCH: return fmt_int(buf, size, ctx->scenario->training.global_batch);
     case COL_SEQ_LEN: return fmt_int(buf, size, ctx->scenario->model.seq_len);
+    case COL_CLUSTER: return copy_text(buf, size, ctx->scenario->cluster.preset);
     case COL_EP: return fmt_int(buf, size, p->ep);
     case COL_ETP: return fmt_int(buf, size, p->etp);
     case COL_FIRST_STAGE_LAYERS: return fmt_int(buf, size, p->first_stage_layers); /* 0: even */

@@ -149,7 +149,7 @@ static uint64_t pp1_schedule_slot(const pe_plan_space *sp)
 static int64_t axis_default(int axis)
 {
     static const char *const keys[PE_AXIS_COUNT] = {
-        "nodes",     "global_batch", "seq_len",
+        "cluster",   "nodes",     "global_batch", "seq_len",
         "tp",        "pp",       "cp",        "dp",
         "zero",      "recompute", "micro_batch", "schedule",
         "virtual_stages", "sequence_parallel", "ep", "etp",
@@ -171,6 +171,9 @@ static pe_status prepare_design(pe_plan_space *sp, uint64_t d, pe_error *err)
         slot[a] = rest % sp->slots[a];
         rest /= sp->slots[a];
     }
+    if (sp->scenario->sweep.clusters) /* the type first: the nodes axis then sizes it */
+        dz->scenario.cluster =
+            sp->scenario->sweep.clusters[sp->values[PE_AXIS_CLUSTER][slot[PE_AXIS_CLUSTER]]];
     dz->scenario.cluster.nodes = sp->values[PE_AXIS_NODES][slot[PE_AXIS_NODES]];
     dz->scenario.training.global_batch = sp->values[PE_AXIS_GLOBAL_BATCH][slot[PE_AXIS_GLOBAL_BATCH]];
     dz->scenario.model.seq_len = sp->values[PE_AXIS_SEQ_LEN][slot[PE_AXIS_SEQ_LEN]];
@@ -202,7 +205,7 @@ static pe_status prepare_designs(pe_plan_space *sp, pe_error *err)
         n *= sp->slots[a]; /* each list is at most a few thousand values */
     if (n > PE_DESIGN_MAX)
         return pe_fail(err, PE_BAD_INPUT, s->file, s->sweep.line, s->sweep.col,
-                       "sweep: %llu designs (nodes x global_batch x seq_len) exceed %d; "
+                       "sweep: %llu designs (cluster x nodes x global_batch x seq_len) exceed %d; "
                        "split the sweep into several scenarios",
                        (unsigned long long)n, PE_DESIGN_MAX);
     sp->designs = calloc(n, sizeof *sp->designs);
@@ -249,7 +252,7 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
 
     const pe_sweep *w = &s->sweep;
     const pe_axis *axes[PE_AXIS_COUNT] = {
-        &w->nodes,       &w->global_batch, &w->seq_len,
+        &w->cluster,     &w->nodes,       &w->global_batch, &w->seq_len,
         &w->tp,          &w->pp,       &w->cp,
         &w->dp,          &w->zero,     &w->recompute,
         &w->micro_batch, &w->schedule, &w->virtual_stages,
@@ -258,6 +261,7 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
     int64_t defaults[PE_AXIS_COUNT];
     for (int a = 0; a < PE_AXIS_COUNT; a++)
         defaults[a] = axis_default(a);
+    defaults[PE_AXIS_CLUSTER] = 0;              /* sweep.clusters[0] is the scenario's */
     defaults[PE_AXIS_NODES] = s->cluster.nodes; /* a design axis not swept: the scenario's */
     defaults[PE_AXIS_GLOBAL_BATCH] = s->training.global_batch;
     defaults[PE_AXIS_SEQ_LEN] = s->model.seq_len;
@@ -295,7 +299,7 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
         sp->base_axes_only = sp->base_axes_only && sp->mode[a] == MODE_DEFAULT;
     sp->pp1_schedule_slot = pp1_schedule_slot(sp);
     sp->design_count = 1;
-    st = w->nodes.present || w->global_batch.present || w->seq_len.present
+    st = w->cluster.present || w->nodes.present || w->global_batch.present || w->seq_len.present
              ? prepare_designs(sp, err)
              : PE_OK;
     if (st != PE_OK) {
@@ -333,8 +337,8 @@ static inline int64_t mul_sat(int64_t a, int64_t b)
  * values an explicit plan may give it (V9), so each plan once; ep:
  * auto keeps the divisors of E with ep·etp | t·c·dp, V10, and ep·etp
  * dividing or a multiple of G, V14), stage layers, offload. */
-static pe_skip moe_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_plan *out,
-                            int *axis)
+static pe_skip moe_of_slots(const pe_plan_space *sp, const pe_scenario *s, const uint64_t *slot,
+                            pe_plan *out, int *axis)
 {
     const int64_t *const *v = (const int64_t *const *)sp->values;
     const bool moe = sp->scenario->model.experts > 0;
@@ -357,7 +361,7 @@ static pe_skip moe_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_pl
         out->etp = out->tp;
     if (sp->mode[PE_AXIS_EP] == MODE_AUTO) {
         const int64_t grid = mul_sat(mul_sat(out->tp, out->cp), out->dp);
-        const int64_t eg = mul_sat(out->ep, out->etp), G = sp->scenario->cluster.gpus_per_node;
+        const int64_t eg = mul_sat(out->ep, out->etp), G = s->cluster.gpus_per_node;
         if (eg > grid || grid % eg != 0 || (G % eg != 0 && eg % G != 0)) /* V10, V14 */
             return PE_SKIP_EP_AUTO;
     }
@@ -465,7 +469,7 @@ static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_p
     } else {
         out->sequence_parallel = v[PE_AXIS_SP][slot[PE_AXIS_SP]] != 0;
     }
-    return moe_of_slots(sp, slot, out, axis);
+    return moe_of_slots(sp, s, slot, out, axis);
 }
 
 static void decode(const pe_plan_space *sp, uint64_t rest, uint64_t *slot)
