@@ -63,7 +63,7 @@ check "each type's rows are those of its own scenario, named in the cluster colu
 out=$("$planeval" validate "$work/two.yaml")
 n1=$(sed -n 's/.*h100-node: \([0-9]*\) plans.*/\1/p' <<<"$out")
 n2=$(sed -n 's/.*b200-node: \([0-9]*\) plans.*/\1/p' <<<"$out")
-r1=$(grep -c ",h100-node$" "$report"); r2=$(grep -c ",b200-node$" "$report")
+r1=$(csv_column "$report" cluster | grep -cx h100-node); r2=$(csv_column "$report" cluster | grep -cx b200-node)
 check "validate counts the plans of each type (sweep.cluster: h100-node: $n1, b200-node: $n2; the report $r1, $r2)" \
     '[[ $out == *"  sweep.cluster: h100-node: $n1 plans, b200-node: $n2 plans"* ]] && [ "$n1" = "$r1" ] && [ "$n2" = "$r2" ] && [ "$r1" -gt 0 ]'
 

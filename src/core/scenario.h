@@ -317,6 +317,7 @@ typedef struct {
     bool is_auto;
     size_t count;
     int64_t *values; /* owned */
+    double *numbers; /* owned: a number axis' values (the link numbers); values then 0..count-1 */
     int line, col;
 } pe_axis;
 
@@ -336,6 +337,19 @@ typedef struct {
      * stores clusters[0] in the scenario itself */
     pe_axis cluster;
     pe_cluster *clusters;
+    /* the link numbers (sweep.intra_node, sweep.inter_node): number axes, each
+     * replacing that key of every cluster type; the loader stores the first */
+    pe_axis intra_bandwidth_gb_s, intra_link_gb_s, intra_latency_us;
+    pe_axis inter_nic_gb_s, inter_latency_us;
+    /* the overlap switches (sweep.overlap): number axes, each replacing that
+     * overlap fraction (over the framework's defaults) */
+    pe_axis overlap_tp, overlap_cp, overlap_dp, overlap_pp, overlap_ep;
+    /* sweep.framework: catalog framework presets, each loaded as framework:
+     * NAME; values 0..count-1 index frameworks and framework_overlaps (the
+     * overlap each gives: its defaults, then the scenario's overlap:), owned */
+    pe_axis framework;
+    pe_framework *frameworks;
+    pe_overlap *framework_overlaps;
     int line, col;
 } pe_sweep;
 

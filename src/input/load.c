@@ -698,11 +698,16 @@ static pe_status load_one_cluster(loader *L, const yaml_node_t *node, const yaml
     return worse(st, worse(top, load_inter(L, at, layers, n, &a, top == PE_OK)));
 }
 
-/* sweep.cluster's value node, or NULL (docs/sweeps.md "Sweeping the design"). */
-static const yaml_node_t *sweep_cluster_node(const loader *L)
+/* sweep.KEY's value node, or NULL (docs/sweeps.md "Sweeping the design"). */
+static const yaml_node_t *sweep_key_node(const loader *L, const char *key)
 {
     const yaml_node_t *sweep = L->top.value[IDX(pe_fields_scenario, "sweep")];
-    return sweep && sweep->type == YAML_MAPPING_NODE ? y_map_get(L->d, sweep, "cluster") : NULL;
+    return sweep && sweep->type == YAML_MAPPING_NODE ? y_map_get(L->d, sweep, key) : NULL;
+}
+
+static const yaml_node_t *sweep_cluster_node(const loader *L)
+{
+    return sweep_key_node(L, "cluster");
 }
 
 /* Item i of sweep.cluster: its preset's node and its own mapping (NULL for a
@@ -831,7 +836,7 @@ static const char *cluster_note(const pe_scenario *s, const pe_cluster *c, char 
  * overlap keys become the scenario's overlap defaults (the scenario's own
  * overlap: is applied after). Under fidelity: textbook it is read and
  * checked but has no effect. */
-static pe_status load_framework(loader *L, const yaml_node_t *node)
+static pe_status load_framework(loader *L, const yaml_node_t *node, const char *path)
 {
     pe_scenario *s = L->s;
     const pe_ydoc *d = L->d;
@@ -847,8 +852,8 @@ static pe_status load_framework(loader *L, const yaml_node_t *node)
     fields_store_defaults(&pe_fields_framework, &fw); /* the neutral values */
     if (pn) {
         const pe_preset *p = NULL;
-        st = find_preset(L, pn, shorthand ? "framework" : "framework.preset", "frameworks",
-                         "framework", &p);
+        st = find_preset(L, pn, shorthand ? path : "framework.preset", "frameworks", "framework",
+                         &p);
         if (st)
             return st;
         n = chain_layers(L, p, layers) + 1;
@@ -884,13 +889,70 @@ static pe_status load_framework(loader *L, const yaml_node_t *node)
 static pe_status load_simple(loader *L, const pe_fieldset *set, const yaml_node_t *node,
                              void *base);
 
+/* sweep.framework: each item loaded as framework: NAME, then the scenario's
+ * overlap: over its defaults; the scenario keeps the first. */
+static pe_status load_framework_list(loader *L, const yaml_node_t *framework,
+                                     const yaml_node_t *list, const yaml_node_t *overlap)
+{
+    pe_scenario *s = L->s;
+    const pe_ydoc *d = L->d;
+    pe_axis *ax = &s->sweep.framework;
+    ax->present = true, ax->line = y_line(list), ax->col = y_col(list);
+    if (framework)
+        return bad(L, d, list,
+                   "sweep.framework and framework (line %d) both set the framework; give it in "
+                   "one place: a list in sweep.framework, or one preset in framework",
+                   y_line(framework));
+    if (list->type == YAML_MAPPING_NODE)
+        return bad(L, d, list, "sweep.framework: expected a list or a single value, got a mapping");
+    const bool seq = list->type == YAML_SEQUENCE_NODE;
+    const size_t n =
+        seq ? (size_t)(list->data.sequence.items.top - list->data.sequence.items.start) : 1;
+    if (n == 0)
+        return bad(L, d, list, "sweep.framework: empty list; give at least one value");
+    ax->values = calloc(n, sizeof *ax->values);
+    s->sweep.frameworks = calloc(n, sizeof *s->sweep.frameworks);
+    s->sweep.framework_overlaps = calloc(n, sizeof *s->sweep.framework_overlaps);
+    if (!ax->values || !s->sweep.frameworks || !s->sweep.framework_overlaps)
+        return out_of_memory(L);
+    const pe_overlap fresh = s->overlap;
+    const pe_framework none = s->framework;
+    pe_status st = PE_OK;
+    for (size_t i = 0; i < n && st == PE_OK; i++) {
+        const yaml_node_t *item = seq ? ydoc_node(d, list->data.sequence.items.start[i]) : list;
+        char ip[PE_YPATH_MAX];
+        y_path_index(ip, "sweep.framework", i);
+        for (size_t j = 0; j < i && item->type == YAML_SCALAR_NODE; j++)
+            if (strcmp(s->sweep.frameworks[j].name, y_text(item)) == 0)
+                return bad(L, d, item,
+                           "%s: the preset '%s' repeats sweep.framework[%zu] (a value may "
+                           "appear once in a list)", ip, y_text(item), j);
+        if (!y_is_string(item))
+            return bad(L, d, item, "%s: expected a framework preset name", seq ? ip : "sweep.framework");
+        s->overlap = fresh, s->framework = none;
+        st = load_framework(L, item, seq ? ip : "sweep.framework");
+        if (!st && overlap) /* the scenario's overlap: over this framework's defaults */
+            st = load_simple(L, &pe_fields_overlap, overlap, &s->overlap);
+        snprintf(s->framework.name, sizeof s->framework.name, "%s", y_text(item));
+        s->sweep.frameworks[i] = s->framework;
+        s->sweep.framework_overlaps[i] = s->overlap;
+        ax->values[ax->count++] = (int64_t)i;
+    }
+    s->framework = s->sweep.frameworks[0];
+    s->overlap = s->sweep.framework_overlaps[0];
+    return st;
+}
+
 /* framework: (its overlap defaults), then the scenario's overlap:; under
  * fidelity: textbook every refinement back to neutral (docs/model.md §12). */
 static pe_status load_framework_overlap(loader *L, const yaml_node_t *framework,
                                         const yaml_node_t *overlap)
 {
-    pe_status st = framework ? load_framework(L, framework) : PE_OK;
-    if (overlap)
+    const yaml_node_t *list = sweep_key_node(L, "framework");
+    pe_status st = list       ? load_framework_list(L, framework, list, overlap)
+                   : framework ? load_framework(L, framework, "framework")
+                               : PE_OK;
+    if (overlap && !list)
         st = worse(st, load_simple(L, &pe_fields_overlap, overlap, &L->s->overlap));
     if (L->s->fidelity == PE_FIDELITY_TEXTBOOK)
         scenario_force_textbook(L->s);
@@ -1174,10 +1236,8 @@ static pe_status load_plans(loader *L, const yaml_node_t *node)
 static pe_status sweep_unknown_key(loader *L, const yaml_node_t *k)
 {
     const pe_ydoc *d = L->d;
-    if (y_is_plain_word(k, "name") || y_is_plain_word(k, "overlap"))
-        return bad(L, d, k,
-                   "sweep cannot vary '%s' (a sweep takes the plan keys except name and "
-                   "overlap)",
+    if (y_is_plain_word(k, "name"))
+        return bad(L, d, k, "sweep cannot vary '%s' (a sweep takes the plan keys except name)",
                    y_text(k));
     const char *keys[PE_MAX_FIELDS];
     for (size_t i = 0; i < pe_fields_sweep.count; i++)
@@ -1253,7 +1313,8 @@ static pe_status load_axis_values(loader *L, const pe_field *f, const yaml_node_
     if (n == 0)
         return bad(L, d, v, "%s: empty list; give at least one value", path);
     ax->values = calloc(n, sizeof *ax->values);
-    if (!ax->values)
+    ax->numbers = f->type == PE_FT_NUMBER ? calloc(n, sizeof *ax->numbers) : NULL;
+    if (!ax->values || (f->type == PE_FT_NUMBER && !ax->numbers))
         return out_of_memory(L);
     pe_status st = PE_OK;
     for (size_t i = 0; i < n && st != PE_INTERNAL; i++) {
@@ -1276,11 +1337,18 @@ static pe_status load_axis_values(loader *L, const pe_field *f, const yaml_node_
         }
         double dv = 0;
         pe_status vs = keep(L, y_get_field(d, item, ip, f, &ax->values[ax->count], &dv, L->err));
+        if (!vs && f->type == PE_FT_NUMBER) { /* a number axis: its bits, for the repeat check */
+            ax->numbers[ax->count] = dv;
+            memcpy(&ax->values[ax->count], &dv, sizeof dv);
+        }
         if (!vs)
             ax->count++;
         st = worse(st, vs);
     }
-    return st ? st : check_sweep_repeats(L, v, path, ax);
+    st = st ? st : check_sweep_repeats(L, v, path, ax);
+    for (size_t i = 0; ax->numbers && i < ax->count; i++)
+        ax->values[i] = (int64_t)i; /* a number axis' slots index its numbers */
+    return st;
 }
 
 /* A design key (sweep.nodes, …) that the file also gives in its own place
@@ -1308,14 +1376,72 @@ static pe_status design_set_twice(loader *L, const yaml_node_t *k, const char *k
     return PE_OK;
 }
 
+/* sweep.intra_node / sweep.inter_node: each key a number axis replacing
+ * that cluster key (then not given in the file's cluster: block). */
+static pe_status load_link_axes(loader *L, const pe_field *f, const yaml_node_t *v)
+{
+    const pe_ydoc *d = L->d;
+    if (v->type != YAML_MAPPING_NODE) {
+        char desc[64];
+        y_describe(v, desc, sizeof desc);
+        return bad(L, d, v, "sweep.%s: expected a mapping of its %s (%s: [...]), got %s", f->key,
+                   strcmp(f->key, "overlap") == 0 ? "fractions" : "link numbers",
+                   f->sub->fields[0].key, desc);
+    }
+    /* where the file gives the same keys: overlap:, cluster.intra_node, cluster.inter_node */
+    const bool overlap = strcmp(f->key, "overlap") == 0;
+    const yaml_node_t *own =
+        overlap ? L->top.value[IDX(pe_fields_scenario, "overlap")]
+                : y_map_get(d, L->top.value[IDX(pe_fields_scenario, "cluster")], f->key);
+    char owner[PE_YPATH_MAX], keys[160] = "";
+    y_path(owner, overlap ? "" : "cluster", f->key);
+    for (size_t i = 0; i < f->sub->count; i++)
+        snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s",
+                 i == 0 ? "" : i + 1 == f->sub->count ? " and " : ", ", f->sub->fields[i].key);
+    pe_status st = PE_OK;
+    for (const yaml_node_pair_t *pr = v->data.mapping.pairs.start;
+         pr < v->data.mapping.pairs.top && st != PE_INTERNAL; pr++) {
+        const yaml_node_t *k = ydoc_node(d, pr->key), *val = ydoc_node(d, pr->value);
+        const pe_field *lf = fields_find(f->sub, y_text(k), y_len(k));
+        char path[PE_YPATH_MAX], base[PE_YPATH_MAX];
+        y_path(base, "sweep", f->key);
+        if (!lf) {
+            char q[96];
+            y_quote(y_text(k), y_len(k), q, sizeof q);
+            st = worse(st, bad(L, d, k, "unknown key %s in %s (it sweeps %s)", q, base, keys));
+            continue;
+        }
+        y_path(path, base, lf->key);
+        const yaml_node_t *twice = y_map_get(d, own, lf->key);
+        if (twice) {
+            st = worse(st, bad(L, d, k,
+                               "%s and %s.%s (line %d) both set %s; give it in one place: a list "
+                               "in %s, or one value in %s.%s",
+                               path, owner, lf->key, y_line(twice), lf->key, path, owner,
+                               lf->key));
+            continue;
+        }
+        pe_axis *ax = (pe_axis *)((char *)&L->s->sweep + lf->offset);
+        ax->present = true, ax->line = y_line(val), ax->col = y_col(val);
+        if (val->type == YAML_MAPPING_NODE)
+            st = worse(st, bad(L, d, val, "%s: expected a list or a single value, got a mapping",
+                               path));
+        else
+            st = worse(st, load_axis_values(L, lf, val, path, ax));
+    }
+    return st;
+}
+
 /* One key of sweep: a list, a single value or auto. */
 static pe_status load_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
     const pe_field *f = fields_find(&pe_fields_sweep, y_text(k), y_len(k));
     if (!f)
         return sweep_unknown_key(L, k);
-    if (strcmp(f->key, "cluster") == 0)
-        return PE_OK; /* loaded with cluster: (load_cluster_list) */
+    if (strcmp(f->key, "cluster") == 0 || strcmp(f->key, "framework") == 0)
+        return PE_OK; /* loaded with cluster: and framework: (load_*_list) */
+    if (f->type == PE_FT_MAP)
+        return load_link_axes(L, f, v);
     pe_axis *ax = (pe_axis *)((char *)&L->s->sweep + f->offset);
     char path[PE_YPATH_MAX];
     y_path(path, "sweep", f->key);
@@ -1441,6 +1567,75 @@ static pe_status check_design_nodes(loader *L, const yaml_node_t *node)
     return st;
 }
 
+/* The link axes' clusters: every type takes them (its intra_node of the
+ * axis' topology, its inter_node); the first values are the scenario's own
+ * (the design of index 0). */
+static pe_status check_link_axes(loader *L)
+{
+    pe_scenario *s = L->s;
+    pe_sweep *sw = &s->sweep;
+    const struct {
+        pe_axis *ax;
+        const char *group, *key;
+        int need; /* 0 inter_node, 1 switch, 2 full_mesh, 3 any intra_node */
+    } links[] = {{&sw->intra_bandwidth_gb_s, "intra_node", "bandwidth_gb_s", 1},
+                 {&sw->intra_link_gb_s, "intra_node", "link_gb_s", 2},
+                 {&sw->intra_latency_us, "intra_node", "latency_us", 3},
+                 {&sw->inter_nic_gb_s, "inter_node", "nic_gb_s", 0},
+                 {&sw->inter_latency_us, "inter_node", "latency_us", 0}};
+    static const char *const lacks[] = {"has one node: nothing crosses inter_node",
+                                        "has no intra_node of topology switch to vary",
+                                        "has no intra_node of topology full_mesh to vary",
+                                        "has no intra_node to vary"};
+    static const size_t fields[] = {offsetof(pe_cluster, intra_node.bandwidth_gb_s),
+                                    offsetof(pe_cluster, intra_node.link_gb_s),
+                                    offsetof(pe_cluster, intra_node.latency_us),
+                                    offsetof(pe_cluster, inter_node.nic_gb_s),
+                                    offsetof(pe_cluster, inter_node.latency_us)};
+    pe_cluster *c = sw->clusters ? sw->clusters : &s->cluster;
+    const size_t nc = sw->clusters ? sw->cluster.count : 1;
+    char note[PE_NAME_MAX + 32];
+    for (size_t l = 0; l < sizeof links / sizeof links[0]; l++) {
+        if (!links[l].ax->present || !links[l].ax->count)
+            continue;
+        const int need = links[l].need;
+        for (size_t k = 0; k < nc; k++) {
+            const pe_intra_node *in = &c[k].intra_node;
+            const pe_topology want = need == 1 ? PE_TOPOLOGY_SWITCH : PE_TOPOLOGY_FULL_MESH;
+            int64_t nodes = c[k].nodes; /* the most nodes of any design */
+            for (size_t i = 0; i < sw->nodes.count; i++)
+                nodes = sw->nodes.values[i] > nodes ? sw->nodes.values[i] : nodes;
+            const bool ok = need == 0   ? c[k].inter_node.present && nodes > 1
+                            : need == 3 ? in->present
+                                        : in->present && in->topology == want;
+            const yaml_node_t *group = y_map_get(L->d, L->top.value[IDX(pe_fields_scenario, "sweep")],
+                                                 links[l].group);
+            if (!ok)
+                return bad(L, L->d, y_map_get(L->d, group, links[l].key),
+                           "sweep.%s.%s: the cluster %s%s", links[l].group,
+                           links[l].key, lacks[need], cluster_note(s, &c[k], note, sizeof note));
+            /* the first value is the type's own (the design of index 0) */
+            *(double *)((char *)&c[k] + fields[l]) = links[l].ax->numbers[0];
+        }
+        *(double *)((char *)&s->cluster + fields[l]) = links[l].ax->numbers[0];
+    }
+    return PE_OK;
+}
+
+/* sweep.overlap: its first values are the scenario's own overlap (the
+ * design of index 0: validate's and run's facts, explain). */
+static void overlap_first_values(pe_scenario *s)
+{
+    const pe_sweep *sw = &s->sweep;
+    const pe_axis *axes[] = {&sw->overlap_tp, &sw->overlap_cp, &sw->overlap_dp, &sw->overlap_pp,
+                             &sw->overlap_ep};
+    double *fields[] = {&s->overlap.tp, &s->overlap.cp, &s->overlap.dp, &s->overlap.pp,
+                        &s->overlap.ep};
+    for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
+        if (axes[i]->present && axes[i]->count)
+            *fields[i] = axes[i]->numbers[0];
+}
+
 static pe_status load_sweep(loader *L, const yaml_node_t *node)
 {
     pe_sweep *sw = &L->s->sweep;
@@ -1456,6 +1651,9 @@ static pe_status load_sweep(loader *L, const yaml_node_t *node)
     if (!sw->dp.present)
         st = worse(st, missing(L, &pe_fields_sweep, node, "sweep", "dp", ""));
     st = st ? st : check_design_nodes(L, node);
+    st = st || !L->cluster_ok ? st : check_link_axes(L);
+    if (!st)
+        overlap_first_values(L->s);
     return st ? st : check_interleaved(L, node);
 }
 
@@ -2087,7 +2285,7 @@ static pe_fidelity default_fidelity(const loader *L)
                                            NULL};
     static const char *const LINK_KEYS[] = {"bus_efficiency", "half_message_mb", NULL};
     const pe_ydoc *d = L->d;
-    if (TOP("framework"))
+    if (TOP("framework") || sweep_key_node(L, "framework"))
         return PE_FIDELITY_REFINED;
     /* the cluster: block, and each item of sweep.cluster that is a mapping */
     const yaml_node_t *list = sweep_cluster_node(L);
