@@ -75,19 +75,47 @@ static void print_summary(const pe_scenario *s, const pe_run_result *r, size_t p
                 s->name);
 }
 
-/* T1: the answer to targets: on stdout, the one line a script reads
- * (docs/sweeps.md "Targets"). */
-static void print_targets(const pe_scenario *s, const pe_run_result *rr, const pe_row *best)
+/* T1: the answer to targets: on stdout, one line a script reads, a line a
+ * type of sweep.cluster (docs/sweeps.md "Targets"). */
+static void print_targets(const pe_plan_space *space, const pe_run_result *rr,
+                          const pe_target_answer *answers)
 {
-    const pe_result *r = &best->result;
-    char cost[64] = "";
-    if (r->has_cost)
-        snprintf(cost, sizeof cost, ", cost %.6g", r->cost);
-    printf("%s: targets met: smallest cluster %lld nodes (%lld GPUs); best plan on it: %s "
-           "(rank %zu): %.6g days, %.6g GPU-hours%s%s\n",
-           s->name, (long long)(r->gpus / s->cluster.gpus_per_node), (long long)r->gpus,
-           best->name ? best->name : best->canon, (size_t)(best - rr->rows) + 1, r->train_days,
-           r->gpu_hours, cost, rr->row_count < rr->counts.evaluated ? " (among the rows kept)" : "");
+    const pe_scenario *s = space->scenario;
+    const uint64_t types = space->slots[PE_AXIS_CLUSTER] ? space->slots[PE_AXIS_CLUSTER] : 1;
+    for (uint64_t k = 0; k < types; k++) {
+        char on[PE_NAME_MAX + 8] = "", cost[64] = "";
+        if (types > 1)
+            snprintf(on, sizeof on, " on %s", s->sweep.clusters[k].preset);
+        const pe_row *best = answers[k].best;
+        if (!best) {
+            printf("%s: targets not met%s: %s\n", s->name, on, answers[k].unmet);
+            continue;
+        }
+        const pe_result *r = &best->result;
+        const int64_t G = types > 1 ? s->sweep.clusters[k].gpus_per_node : s->cluster.gpus_per_node;
+        if (r->has_cost)
+            snprintf(cost, sizeof cost, ", cost %.6g", r->cost);
+        printf("%s: targets met%s: smallest cluster %lld nodes (%lld GPUs); best plan on it: %s "
+               "(rank %zu): %.6g days, %.6g GPU-hours%s%s\n",
+               s->name, on, (long long)(r->gpus / G), (long long)r->gpus,
+               best->name ? best->name : best->canon, (size_t)(best - rr->rows) + 1,
+               r->train_days, r->gpu_hours, cost,
+               rr->row_count < rr->counts.evaluated ? " (among the rows kept)" : "");
+    }
+}
+
+/* T1 for each type (targets.h); *answers malloc'd, NULL without targets. */
+static pe_status judge_targets(const pe_plan_space *space, const pe_run_result *rr,
+                               pe_target_answer **answers, pe_error *err)
+{
+    *answers = NULL;
+    if (!space->scenario->targets.present)
+        return PE_OK;
+    const uint64_t types = space->slots[PE_AXIS_CLUSTER] ? space->slots[PE_AXIS_CLUSTER] : 1;
+    *answers = calloc(types, sizeof **answers);
+    if (!*answers)
+        return pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
+    return targets_answer(space, rr->rows, rr->row_count, *answers, err);
 }
 
 /* The files of one run (or one shard of it): DIR/<name>[.shard-I-of-N]
@@ -313,13 +341,14 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
     pe_run_result rr = {0};
     if (st == PE_OK)
         st = runner_run(&space, &ctx, &ro, &rr, err);
-    const pe_row *answer = NULL; /* T1; a shard sees only some designs: not judged there */
+    pe_target_answer *answers = NULL; /* T1; a shard sees only some designs: not judged there */
     if (st == PE_OK && !rr.interrupted && !opt->shard_count)
-        st = targets_answer(s, rr.rows, rr.row_count, &answer, err);
+        st = judge_targets(&space, &rr, &answers, err);
     if (st == PE_OK && !rr.interrupted)
         st = write_results(s, opt, &space, &ctx, &rr, &paths, resumed, err);
-    if (st == PE_OK && !rr.interrupted && answer && !opt->quiet)
-        print_targets(s, &rr, answer);
+    if (st == PE_OK && !rr.interrupted && answers && !opt->quiet)
+        print_targets(&space, &rr, answers);
+    free(answers);
     if ((st == PE_OK && rr.interrupted) || st == PE_INTERRUPTED)
         st = write_checkpoint(s, opt, ckpt.fingerprint, &rr, paths.checkpoint, err);
     runner_free(&rr);

@@ -19,7 +19,23 @@ static int worst(int a, int b) { return a > b ? a : b; }
  * design axis, a design (one block of indices) at a time. */
 static void print_design_axes(const pe_plan_space *space)
 {
-    static const char *const names[PE_DESIGN_AXES] = {"nodes", "global_batch", "seq_len"};
+    static const char *const names[PE_DESIGN_AXES] = {
+        "cluster", "framework", "nodes", "global_batch", "seq_len", "intra_node.bandwidth_gb_s",
+        "intra_node.link_gb_s", "intra_node.latency_us", "inter_node.nic_gb_s",
+        "inter_node.latency_us", "overlap.tp", "overlap.cp", "overlap.dp", "overlap.pp",
+        "overlap.ep"};
+    const pe_axis *const links[PE_DESIGN_AXES] = {
+        [PE_AXIS_INTRA_BANDWIDTH] = &space->scenario->sweep.intra_bandwidth_gb_s,
+        [PE_AXIS_INTRA_LINK] = &space->scenario->sweep.intra_link_gb_s,
+        [PE_AXIS_INTRA_LATENCY] = &space->scenario->sweep.intra_latency_us,
+        [PE_AXIS_INTER_NIC] = &space->scenario->sweep.inter_nic_gb_s,
+        [PE_AXIS_INTER_LATENCY] = &space->scenario->sweep.inter_latency_us,
+        [PE_AXIS_OVERLAP_TP] = &space->scenario->sweep.overlap_tp,
+        [PE_AXIS_OVERLAP_CP] = &space->scenario->sweep.overlap_cp,
+        [PE_AXIS_OVERLAP_DP] = &space->scenario->sweep.overlap_dp,
+        [PE_AXIS_OVERLAP_PP] = &space->scenario->sweep.overlap_pp,
+        [PE_AXIS_OVERLAP_EP] = &space->scenario->sweep.overlap_ep};
+    const pe_scenario *s = space->scenario;
     const uint64_t block = space->stride[PE_DESIGN_AXES - 1];
     uint64_t *plans = calloc(space->design_count, sizeof *plans);
     if (!plans)
@@ -37,8 +53,17 @@ static void print_design_axes(const pe_plan_space *space)
             for (uint64_t d = 0; d < space->design_count; d++)
                 if (d / space->design_stride[a] % space->slots[a] == v)
                     n += plans[d];
-            printf("%s %lld: %llu plans", v ? "," : "", (long long)space->values[a][v],
-                   (unsigned long long)n);
+            if (links[a] && links[a]->numbers) /* a link number */
+                printf("%s %.15g: %llu plans", v ? "," : "",
+                       links[a]->numbers[space->values[a][v]], (unsigned long long)n);
+            else if (a == PE_AXIS_CLUSTER || a == PE_AXIS_FRAMEWORK) /* by its preset's name */
+                printf("%s %s: %llu plans", v ? "," : "",
+                       a == PE_AXIS_CLUSTER ? s->sweep.clusters[space->values[a][v]].preset
+                                            : s->sweep.frameworks[space->values[a][v]].name,
+                       (unsigned long long)n);
+            else
+                printf("%s %lld: %llu plans", v ? "," : "", (long long)space->values[a][v],
+                       (unsigned long long)n);
         }
         printf("\n");
     }

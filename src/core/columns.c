@@ -73,6 +73,18 @@ const pe_column_info pe_columns[COL_COUNT] = {
     {"energy_mwh", PE_COL_NUMBER},
     {"goodput", PE_COL_NUMBER},
     {"effective_train_days", PE_COL_NUMBER},
+    {"cluster", PE_COL_TEXT},
+    {"intra_node.bandwidth_gb_s", PE_COL_NUMBER},
+    {"intra_node.link_gb_s", PE_COL_NUMBER},
+    {"intra_node.latency_us", PE_COL_NUMBER},
+    {"inter_node.nic_gb_s", PE_COL_NUMBER},
+    {"inter_node.latency_us", PE_COL_NUMBER},
+    {"overlap.tp", PE_COL_NUMBER},
+    {"overlap.cp", PE_COL_NUMBER},
+    {"overlap.dp", PE_COL_NUMBER},
+    {"overlap.pp", PE_COL_NUMBER},
+    {"overlap.ep", PE_COL_NUMBER},
+    {"framework", PE_COL_TEXT},
 };
 
 int columns_find(const char *name)

@@ -40,6 +40,13 @@ typedef enum {
     COL_ENERGY_MWH,           /* R3, empty without tdp_w or training.tokens */
     COL_GOODPUT,              /* R8, 1 without failures: */
     COL_EFFECTIVE_TRAIN_DAYS, /* R9, empty without training.tokens */
+    COL_CLUSTER,              /* the design's cluster preset (sweep.cluster, cluster.preset) */
+    /* the design's link numbers (sweep.intra_node/inter_node, else the cluster's) */
+    COL_INTRA_BANDWIDTH_GB_S, COL_INTRA_LINK_GB_S, COL_INTRA_LATENCY_US, COL_INTER_NIC_GB_S,
+    COL_INTER_LATENCY_US,
+    /* the row's overlap fractions (sweep.overlap, else the plan's: docs/model.md §6) */
+    COL_OVERLAP_TP, COL_OVERLAP_CP, COL_OVERLAP_DP, COL_OVERLAP_PP, COL_OVERLAP_EP,
+    COL_FRAMEWORK, /* the design's framework preset (sweep.framework, framework:) */
     COL_COUNT
 } pe_column;
 

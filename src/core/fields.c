@@ -514,6 +514,43 @@ const pe_fieldset pe_fields_plan = {"plans[]", "one explicit plan", plan_fields,
                                     N_OF(plan_fields)};
 
 #define SW(f) offsetof(pe_sweep, f)
+/* sweep.intra_node, sweep.inter_node: the link numbers as design axes (each a
+ * list or value of that cluster key, its range; offsets into pe_sweep) */
+static const pe_field sweep_intra_node_fields[] = {
+    {"bandwidth_gb_s", PE_FT_NUMBER, PE_RANGE_RATE, SW(intra_bandwidth_gb_s), NO, NULL, 0, NULL,
+     "cluster.intra_node.bandwidth_gb_s", "list or value (topology: switch)"},
+    {"link_gb_s", PE_FT_NUMBER, PE_RANGE_RATE, SW(intra_link_gb_s), NO, NULL, 0, NULL,
+     "cluster.intra_node.link_gb_s", "list or value (topology: full_mesh)"},
+    {"latency_us", PE_FT_NUMBER, PE_RANGE_AMOUNT, SW(intra_latency_us), NO, NULL, 0, NULL,
+     "cluster.intra_node.latency_us", "list or value"},
+};
+static const pe_fieldset sweep_intra_node_set = {
+    "sweep.intra_node", "the link numbers inside a node swept (replacing the cluster's)",
+    sweep_intra_node_fields, N_OF(sweep_intra_node_fields)};
+static const pe_field sweep_inter_node_fields[] = {
+    {"nic_gb_s", PE_FT_NUMBER, PE_RANGE_RATE, SW(inter_nic_gb_s), NO, NULL, 0, NULL,
+     "cluster.inter_node.nic_gb_s", "list or value"},
+    {"latency_us", PE_FT_NUMBER, PE_RANGE_AMOUNT, SW(inter_latency_us), NO, NULL, 0, NULL,
+     "cluster.inter_node.latency_us", "list or value"},
+};
+static const pe_fieldset sweep_inter_node_set = {
+    "sweep.inter_node", "the link numbers between nodes swept (replacing the cluster's)",
+    sweep_inter_node_fields, N_OF(sweep_inter_node_fields)};
+static const pe_field sweep_overlap_fields[] = {
+    {"tp", PE_FT_NUMBER, PE_RANGE_UNIT, SW(overlap_tp), NO, NULL, 0, NULL, "overlap.tp",
+     "list or value"},
+    {"cp", PE_FT_NUMBER, PE_RANGE_UNIT, SW(overlap_cp), NO, NULL, 0, NULL, "overlap.cp",
+     "list or value"},
+    {"dp", PE_FT_NUMBER, PE_RANGE_UNIT, SW(overlap_dp), NO, NULL, 0, NULL, "overlap.dp",
+     "list or value"},
+    {"pp", PE_FT_NUMBER, PE_RANGE_UNIT, SW(overlap_pp), NO, NULL, 0, NULL, "overlap.pp",
+     "list or value"},
+    {"ep", PE_FT_NUMBER, PE_RANGE_UNIT, SW(overlap_ep), NO, NULL, 0, NULL, "overlap.ep",
+     "list or value"},
+};
+static const pe_fieldset sweep_overlap_set = {
+    "sweep.overlap", "the overlap fractions swept (replacing the scenario's and the framework's)",
+    sweep_overlap_fields, N_OF(sweep_overlap_fields)};
 static const pe_field sweep_fields[] = {
     {"tp", PE_FT_INT, PE_RANGE_WHOLE, SW(tp), NO, NULL, PE_F_AUTO, NULL, "1",
      "list, value or auto"},
@@ -553,6 +590,22 @@ static const pe_field sweep_fields[] = {
      "training.global_batch", "list or value of training.global_batch (then not given there)"},
     {"seq_len", PE_FT_INT, PE_RANGE_WHOLE, SW(seq_len), NO, NULL, 0, NULL, "model.seq_len",
      "list or value of model.seq_len (then not given in model:; a preset's is replaced)"},
+    {"cluster", PE_FT_PRESET, PE_RANGE_NONE, SW(cluster), NO, NULL, 0, NULL, "cluster.preset",
+     "list or value of catalog cluster presets, each loaded as cluster: with that preset (then "
+     "no cluster.preset; the cluster: block, optional, gives what is common); an item may be "
+     "a mapping {preset: NAME, cluster keys...} of that type's own keys"},
+    {"framework", PE_FT_PRESET, PE_RANGE_NONE, SW(framework), NO, NULL, 0, NULL, "framework",
+     "list or value of catalog framework presets, each as framework: NAME (then no framework: "
+     "key); its overlap defaults, then the scenario's overlap:"},
+    {"intra_node", PE_FT_MAP, PE_RANGE_NONE, NO, NO, NULL, 0, &sweep_intra_node_set,
+     "cluster.intra_node", "link numbers inside a node as design axes: bandwidth_gb_s, "
+     "link_gb_s, latency_us, each a list or value (then not given in cluster.intra_node)"},
+    {"inter_node", PE_FT_MAP, PE_RANGE_NONE, NO, NO, NULL, 0, &sweep_inter_node_set,
+     "cluster.inter_node", "link numbers between nodes as design axes: nic_gb_s, latency_us, "
+     "each a list or value (then not given in cluster.inter_node)"},
+    {"overlap", PE_FT_MAP, PE_RANGE_NONE, NO, NO, NULL, 0, &sweep_overlap_set, "overlap",
+     "the overlap switches as design axes: tp, cp, dp, pp, ep, each a list or value of "
+     "fractions (then not given in overlap:; a framework's default is replaced)"},
 };
 #undef SW
 const pe_fieldset pe_fields_sweep = {"sweep", "the cross product of these values",

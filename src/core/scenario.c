@@ -1,5 +1,6 @@
 /* scenario.c — enum texts, plan defaults, and releasing what a scenario
  * owns. (A plan's canonical text: canonical.c.) */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,7 +94,7 @@ const char *pe_ask_name(pe_ask v)
     return NAME_OF(t, v);
 }
 
-void scenario_force_textbook(pe_scenario *s)
+void scenario_cluster_force_textbook(pe_cluster *c)
 {
     /* a refinement's default (fields.c) is its neutral value */
     static const char *const gpu_keys[] = {"gemm_efficiency",        "gemm_half_gflop",
@@ -103,17 +104,35 @@ void scenario_force_textbook(pe_scenario *s)
                                            "attention_causal_tile"};
     static const char *const link_keys[] = {"bus_efficiency", "half_message_mb"};
     for (size_t i = 0; i < sizeof gpu_keys / sizeof gpu_keys[0]; i++)
-        fields_reset(&pe_fields_gpu, gpu_keys[i], &s->cluster.gpu);
+        fields_reset(&pe_fields_gpu, gpu_keys[i], &c->gpu);
     for (size_t i = 0; i < sizeof link_keys / sizeof link_keys[0]; i++) {
-        fields_reset(&pe_fields_intra_node, link_keys[i], &s->cluster.intra_node);
-        fields_reset(&pe_fields_inter_node, link_keys[i], &s->cluster.inter_node);
+        fields_reset(&pe_fields_intra_node, link_keys[i], &c->intra_node);
+        fields_reset(&pe_fields_inter_node, link_keys[i], &c->inter_node);
     }
+}
+
+void scenario_force_textbook(pe_scenario *s)
+{
+    scenario_cluster_force_textbook(&s->cluster);
+    for (size_t i = 0; s->sweep.clusters && i < s->sweep.cluster.count; i++)
+        scenario_cluster_force_textbook(&s->sweep.clusters[i]);
     memset(&s->framework, 0, sizeof s->framework);
     fields_store_defaults(&pe_fields_framework, &s->framework);
+    for (size_t i = 0; s->sweep.frameworks && i < s->sweep.framework.count; i++) {
+        pe_framework *f = &s->sweep.frameworks[i]; /* dropped too; its name still says which */
+        char name[PE_NAME_MAX];
+        snprintf(name, sizeof name, "%s", f->name);
+        *f = s->framework;
+        snprintf(f->name, sizeof f->name, "%s", name);
+    }
     s->fidelity = PE_FIDELITY_TEXTBOOK;
 }
 
-static void axis_free(pe_axis *a) { free(a->values); }
+static void axis_free(pe_axis *a)
+{
+    free(a->values);
+    free(a->numbers);
+}
 
 void scenario_free(pe_scenario *s)
 {
@@ -127,9 +146,17 @@ void scenario_free(pe_scenario *s)
                        &s->sweep.sequence_parallel, &s->sweep.ep, &s->sweep.etp,
                        &s->sweep.first_stage_layers, &s->sweep.last_stage_layers,
                        &s->sweep.offload_optimizer, &s->sweep.nodes, &s->sweep.gpus,
-                       &s->sweep.global_batch, &s->sweep.seq_len};
+                       &s->sweep.global_batch, &s->sweep.seq_len, &s->sweep.cluster,
+                       &s->sweep.intra_bandwidth_gb_s, &s->sweep.intra_link_gb_s,
+                       &s->sweep.intra_latency_us, &s->sweep.inter_nic_gb_s,
+                       &s->sweep.inter_latency_us, &s->sweep.overlap_tp,
+                       &s->sweep.overlap_cp, &s->sweep.overlap_dp, &s->sweep.overlap_pp,
+                       &s->sweep.overlap_ep, &s->sweep.framework};
     for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
         axis_free(axes[i]);
+    free(s->sweep.clusters);
+    free(s->sweep.frameworks);
+    free(s->sweep.framework_overlaps);
     for (size_t i = 0; i < s->expect_count; i++) {
         for (size_t j = 0; j < s->expects[i].check_count; j++)
             free(s->expects[i].checks[j].text);

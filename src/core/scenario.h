@@ -194,6 +194,7 @@ typedef struct {
     /* whole run (docs/model.md §15) */
     double node_overhead_w; /* R2 P_other: a node's draw besides its GPUs, W; 0 */
     double pue;             /* R3 facility energy / IT energy; 1 */
+    char preset[PE_NAME_MAX]; /* the cluster preset named (cluster.preset, sweep.cluster); "" */
 } pe_cluster;
 
 typedef struct {
@@ -325,6 +326,7 @@ typedef struct {
     bool is_auto;
     size_t count;
     int64_t *values; /* owned */
+    double *numbers; /* owned: a number axis' values (the link numbers); values then 0..count-1 */
     int line, col;
 } pe_axis;
 
@@ -338,6 +340,25 @@ typedef struct {
      * stores the first value in the scenario itself (the design of index 0) */
     pe_axis nodes, global_batch, seq_len;
     pe_axis gpus; /* total GPUs, instead of nodes: the loader turns it into nodes (N/G) */
+    /* sweep.cluster: catalog cluster presets, each loaded as `cluster:` with
+     * that preset (the scenario's cluster: block gives what is common); the
+     * axis' values are 0..count-1, indices into clusters (owned); the loader
+     * stores clusters[0] in the scenario itself */
+    pe_axis cluster;
+    pe_cluster *clusters;
+    /* the link numbers (sweep.intra_node, sweep.inter_node): number axes, each
+     * replacing that key of every cluster type; the loader stores the first */
+    pe_axis intra_bandwidth_gb_s, intra_link_gb_s, intra_latency_us;
+    pe_axis inter_nic_gb_s, inter_latency_us;
+    /* the overlap switches (sweep.overlap): number axes, each replacing that
+     * overlap fraction (over the framework's defaults) */
+    pe_axis overlap_tp, overlap_cp, overlap_dp, overlap_pp, overlap_ep;
+    /* sweep.framework: catalog framework presets, each loaded as framework:
+     * NAME; values 0..count-1 index frameworks and framework_overlaps (the
+     * overlap each gives: its defaults, then the scenario's overlap:), owned */
+    pe_axis framework;
+    pe_framework *frameworks;
+    pe_overlap *framework_overlaps;
     int line, col;
 } pe_sweep;
 
@@ -438,6 +459,9 @@ void scenario_plan_defaults(pe_plan *p);
  * the scenario evaluates as the textbook model. (The framework's overlap
  * defaults are applied by the loader only in refined mode.) */
 void scenario_force_textbook(pe_scenario *s);
+/* The cluster's part of it (the GPU's and the links' refinements), for each
+ * cluster of sweep.cluster as well. */
+void scenario_cluster_force_textbook(pe_cluster *c);
 
 /* Release everything a scenario owns; leaves *s zeroed. Safe on a zeroed struct. */
 void scenario_free(pe_scenario *s);

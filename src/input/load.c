@@ -241,6 +241,10 @@ static pe_status find_preset(loader *L, const yaml_node_t *pn, const char *path,
                              const char *kind, const char *what, const pe_preset **out)
 {
     char name[PE_NAME_MAX];
+    if (pn->type == YAML_SEQUENCE_NODE && strcmp(path, "cluster.preset") == 0)
+        return bad(L, L->d, pn,
+                   "cluster.preset: expected a preset name, got a list (to compare several "
+                   "cluster types, list them as sweep.cluster and leave cluster.preset out)");
     pe_status st = keep(L, y_get_name(L->d, pn, path, name, sizeof name, L->err));
     if (st)
         return st;
@@ -654,33 +658,176 @@ static pe_status check_reserve(loader *L, const pe_applied *a, int file_layer,
                c->gpu.hbm_gib, c->reserve_gib);
 }
 
-static pe_status load_cluster(loader *L, const yaml_node_t *node)
+/* One cluster into L->s->cluster: the preset pn names (cluster.preset, or an
+ * item of sweep.cluster; NULL: none), then the file's cluster: block (node;
+ * NULL when the file has none), then `own`, a sweep.cluster item's mapping
+ * (NULL when the item is a name). `at`: where a rule between keys points. */
+static pe_status load_one_cluster(loader *L, const yaml_node_t *node, const yaml_node_t *pn,
+                                  const char *ppath, const yaml_node_t *own,
+                                  const yaml_node_t *at)
 {
     pe_cluster *c = &L->s->cluster;
     const pe_ydoc *d = L->d;
-    pe_status st = keep(L, y_want_map(d, node, "cluster", L->err));
-    pe_layer layers[PE_MAX_LAYERS];
-    size_t n = 0;
-    const pe_preset *preset;
-    if (!st)
-        st = preset_layers(L, node, "cluster", "clusters", "cluster", layers, &n, &preset);
-    if (st)
-        return st;
+    pe_layer layers[PE_MAX_LAYERS] = {{NULL, NULL}};
+    size_t n = 1;
+    if (pn) {
+        const pe_preset *preset;
+        pe_status st = find_preset(L, pn, ppath, "clusters", "cluster", &preset);
+        if (st)
+            return st;
+        n = chain_layers(L, preset, layers);
+        snprintf(c->preset, sizeof c->preset, "%s", preset->name);
+    }
+    layers[n++] = (pe_layer){d, node};
+    if (own)
+        layers[n++] = (pe_layer){d, own};
     pe_applied a;
     pe_status top = apply(L, &pe_fields_cluster, layers, n, "cluster", c, &a);
-    top = worse(top, check_required(L, &pe_fields_cluster, &a, node, "cluster"));
+    top = worse(top, check_required(L, &pe_fields_cluster, &a, at, "cluster"));
     /* N = nodes·G must itself be a whole number the model can hold. */
     if (!top && c->nodes > PE_INT_MAX / c->gpus_per_node)
-        top = bad(L, d, node,
+        top = bad(L, d, at,
                   "cluster.nodes * cluster.gpus_per_node must be at most 2^53, got %lld * %lld",
                   (long long)c->nodes, (long long)c->gpus_per_node);
     if (top == PE_INTERNAL)
         return top;
-    st = load_gpu(L, node, layers, n, &a);
+    pe_status st = load_gpu(L, at, layers, n, &a);
     if (!st && !top)
-        st = check_reserve(L, &a, (int)n - 1, node);
-    st = worse(st, load_intra(L, node, layers, n, &a, top == PE_OK));
-    return worse(st, worse(top, load_inter(L, node, layers, n, &a, top == PE_OK)));
+        st = check_reserve(L, &a, (int)n - 1, at);
+    st = worse(st, load_intra(L, at, layers, n, &a, top == PE_OK));
+    return worse(st, worse(top, load_inter(L, at, layers, n, &a, top == PE_OK)));
+}
+
+/* sweep.KEY's value node, or NULL (docs/sweeps.md "Sweeping the design"). */
+static const yaml_node_t *sweep_key_node(const loader *L, const char *key)
+{
+    const yaml_node_t *sweep = L->top.value[IDX(pe_fields_scenario, "sweep")];
+    return sweep && sweep->type == YAML_MAPPING_NODE ? y_map_get(L->d, sweep, key) : NULL;
+}
+
+static const yaml_node_t *sweep_cluster_node(const loader *L)
+{
+    return sweep_key_node(L, "cluster");
+}
+
+/* Item i of sweep.cluster: its preset's node and its own mapping (NULL for a
+ * name); a repeat of an earlier item's preset, or a key the design owns, is
+ * refused. */
+static pe_status cluster_item(loader *L, const yaml_node_t *item, size_t i, const char *ip,
+                              const yaml_node_t **pn, const yaml_node_t **own)
+{
+    const pe_ydoc *d = L->d;
+    const pe_sweep *sw = &L->s->sweep;
+    *own = item->type == YAML_MAPPING_NODE ? item : NULL;
+    *pn = *own ? y_map_get(d, item, "preset") : item;
+    if (*own && !*pn)
+        return bad(L, d, item, "%s: missing required key 'preset' (each item of sweep.cluster "
+                               "names a catalog cluster preset)", ip);
+    if ((*pn)->type != YAML_SCALAR_NODE) {
+        char desc[64];
+        y_describe(*pn, desc, sizeof desc);
+        return bad(L, d, *pn, "%s: expected a cluster preset name, got %s", ip, desc);
+    }
+    const yaml_node_t *sweep = L->top.value[IDX(pe_fields_scenario, "sweep")];
+    const char *sizer = y_map_get(d, sweep, "nodes") ? "nodes" : "gpus";
+    const yaml_node_t *swept = y_map_get(d, sweep, sizer), *mine = y_map_get(d, *own, "nodes");
+    if (swept && mine)
+        return bad(L, d, mine,
+                   "%s.nodes: sweep.%s (line %d) sizes the cluster; give the nodes in one place",
+                   ip, sizer, y_line(swept));
+    for (size_t j = 0; j < i; j++)
+        if (strcmp(sw->clusters[j].preset, y_text(*pn)) == 0)
+            return bad(L, d, *pn,
+                       "%s: the preset '%s' repeats sweep.cluster[%zu] (a value may appear once "
+                       "in a list)", ip, y_text(*pn), j);
+    return PE_OK;
+}
+
+/* One price for every GPU type of sweep.cluster would make each type's
+ * cost wrong: each takes its preset's, or its item's own. */
+static pe_status check_common_price(loader *L, const yaml_node_t *node, size_t n)
+{
+    const yaml_node_t *price = y_map_get(L->d, node, "cost_per_gpu_hour");
+    if (!price || n < 2)
+        return PE_OK;
+    return bad(L, L->d, price,
+               "cluster.cost_per_gpu_hour: one price for every type of sweep.cluster; give each "
+               "its own (its preset's, or an item {preset: NAME, cost_per_gpu_hour: P})");
+}
+
+/* sweep.cluster: each item loaded as cluster: with its preset over the
+ * file's cluster: block (node, may be NULL: what is common); the axis'
+ * values are the items' indices, and the scenario keeps the first. */
+static pe_status load_cluster_list(loader *L, const yaml_node_t *node, const yaml_node_t *list)
+{
+    pe_scenario *s = L->s;
+    const pe_ydoc *d = L->d;
+    pe_axis *ax = &s->sweep.cluster;
+    const yaml_node_t *twice = y_map_get(d, node, "preset");
+    ax->present = true, ax->line = y_line(list), ax->col = y_col(list);
+    if (twice)
+        return bad(L, d, list,
+                   "sweep.cluster and cluster.preset (line %d) both set the cluster preset; give "
+                   "it in one place: a list in sweep.cluster, or one preset in cluster.preset",
+                   y_line(twice));
+    if (list->type == YAML_MAPPING_NODE)
+        return bad(L, d, list, "sweep.cluster: expected a list or a single value, got a mapping");
+    const bool seq = list->type == YAML_SEQUENCE_NODE;
+    const size_t n = seq ? (size_t)(list->data.sequence.items.top - list->data.sequence.items.start)
+                         : 1;
+    if (n == 0)
+        return bad(L, d, list, "sweep.cluster: empty list; give at least one value");
+    ax->values = calloc(n, sizeof *ax->values);
+    s->sweep.clusters = calloc(n, sizeof *s->sweep.clusters);
+    if (!ax->values || !s->sweep.clusters)
+        return out_of_memory(L);
+    const pe_cluster fresh = s->cluster; /* the defaults: each type starts from them */
+    pe_status st = check_common_price(L, node, n);
+    for (size_t i = 0; i < n && st != PE_INTERNAL; i++) {
+        const yaml_node_t *item = seq ? ydoc_node(d, list->data.sequence.items.start[i]) : list;
+        char ip[PE_YPATH_MAX], pp[PE_YPATH_MAX];
+        y_path_index(ip, "sweep.cluster", i);
+        const yaml_node_t *pn, *own;
+        pe_status is = cluster_item(L, item, i, seq ? ip : "sweep.cluster", &pn, &own);
+        y_path(pp, seq ? ip : "sweep.cluster", "preset");
+        s->cluster = fresh;
+        if (!is)
+            is = load_one_cluster(L, node, pn, own ? pp : (seq ? ip : "sweep.cluster"), own,
+                                  node ? node : item);
+        s->sweep.clusters[i] = s->cluster;
+        ax->values[ax->count++] = (int64_t)i;
+        st = worse(st, is);
+    }
+    s->cluster = s->sweep.clusters[0];
+    return st;
+}
+
+static pe_status load_cluster(loader *L, const yaml_node_t *node)
+{
+    const yaml_node_t *list = sweep_cluster_node(L);
+    pe_status st = node ? keep(L, y_want_map(L->d, node, "cluster", L->err)) : PE_OK;
+    if (st)
+        return st;
+    if (list)
+        return load_cluster_list(L, node, list);
+    return load_one_cluster(L, node, y_map_get(L->d, node, "preset"), "cluster.preset", NULL,
+                            node);
+}
+
+/* The clusters a design may take: sweep.cluster's, else the scenario's one. */
+static size_t design_clusters(const pe_scenario *s, const pe_cluster **c)
+{
+    *c = s->sweep.clusters ? s->sweep.clusters : &s->cluster;
+    return s->sweep.clusters ? s->sweep.cluster.count : 1;
+}
+
+/* " (sweep.cluster: NAME)": which type of the list a rule is about; "" without one. */
+static const char *cluster_note(const pe_scenario *s, const pe_cluster *c, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (s->sweep.clusters)
+        snprintf(buf, size, " (sweep.cluster: %s)", c->preset);
+    return buf;
 }
 
 /* ------------------------------------------------------------ framework */
@@ -689,7 +836,7 @@ static pe_status load_cluster(loader *L, const yaml_node_t *node)
  * overlap keys become the scenario's overlap defaults (the scenario's own
  * overlap: is applied after). Under fidelity: textbook it is read and
  * checked but has no effect. */
-static pe_status load_framework(loader *L, const yaml_node_t *node)
+static pe_status load_framework(loader *L, const yaml_node_t *node, const char *path)
 {
     pe_scenario *s = L->s;
     const pe_ydoc *d = L->d;
@@ -705,8 +852,8 @@ static pe_status load_framework(loader *L, const yaml_node_t *node)
     fields_store_defaults(&pe_fields_framework, &fw); /* the neutral values */
     if (pn) {
         const pe_preset *p = NULL;
-        st = find_preset(L, pn, shorthand ? "framework" : "framework.preset", "frameworks",
-                         "framework", &p);
+        st = find_preset(L, pn, shorthand ? path : "framework.preset", "frameworks", "framework",
+                         &p);
         if (st)
             return st;
         n = chain_layers(L, p, layers) + 1;
@@ -742,13 +889,70 @@ static pe_status load_framework(loader *L, const yaml_node_t *node)
 static pe_status load_simple(loader *L, const pe_fieldset *set, const yaml_node_t *node,
                              void *base);
 
+/* sweep.framework: each item loaded as framework: NAME, then the scenario's
+ * overlap: over its defaults; the scenario keeps the first. */
+static pe_status load_framework_list(loader *L, const yaml_node_t *framework,
+                                     const yaml_node_t *list, const yaml_node_t *overlap)
+{
+    pe_scenario *s = L->s;
+    const pe_ydoc *d = L->d;
+    pe_axis *ax = &s->sweep.framework;
+    ax->present = true, ax->line = y_line(list), ax->col = y_col(list);
+    if (framework)
+        return bad(L, d, list,
+                   "sweep.framework and framework (line %d) both set the framework; give it in "
+                   "one place: a list in sweep.framework, or one preset in framework",
+                   y_line(framework));
+    if (list->type == YAML_MAPPING_NODE)
+        return bad(L, d, list, "sweep.framework: expected a list or a single value, got a mapping");
+    const bool seq = list->type == YAML_SEQUENCE_NODE;
+    const size_t n =
+        seq ? (size_t)(list->data.sequence.items.top - list->data.sequence.items.start) : 1;
+    if (n == 0)
+        return bad(L, d, list, "sweep.framework: empty list; give at least one value");
+    ax->values = calloc(n, sizeof *ax->values);
+    s->sweep.frameworks = calloc(n, sizeof *s->sweep.frameworks);
+    s->sweep.framework_overlaps = calloc(n, sizeof *s->sweep.framework_overlaps);
+    if (!ax->values || !s->sweep.frameworks || !s->sweep.framework_overlaps)
+        return out_of_memory(L);
+    const pe_overlap fresh = s->overlap;
+    const pe_framework none = s->framework;
+    pe_status st = PE_OK;
+    for (size_t i = 0; i < n && st == PE_OK; i++) {
+        const yaml_node_t *item = seq ? ydoc_node(d, list->data.sequence.items.start[i]) : list;
+        char ip[PE_YPATH_MAX];
+        y_path_index(ip, "sweep.framework", i);
+        for (size_t j = 0; j < i && item->type == YAML_SCALAR_NODE; j++)
+            if (strcmp(s->sweep.frameworks[j].name, y_text(item)) == 0)
+                return bad(L, d, item,
+                           "%s: the preset '%s' repeats sweep.framework[%zu] (a value may "
+                           "appear once in a list)", ip, y_text(item), j);
+        if (!y_is_string(item))
+            return bad(L, d, item, "%s: expected a framework preset name", seq ? ip : "sweep.framework");
+        s->overlap = fresh, s->framework = none;
+        st = load_framework(L, item, seq ? ip : "sweep.framework");
+        if (!st && overlap) /* the scenario's overlap: over this framework's defaults */
+            st = load_simple(L, &pe_fields_overlap, overlap, &s->overlap);
+        snprintf(s->framework.name, sizeof s->framework.name, "%s", y_text(item));
+        s->sweep.frameworks[i] = s->framework;
+        s->sweep.framework_overlaps[i] = s->overlap;
+        ax->values[ax->count++] = (int64_t)i;
+    }
+    s->framework = s->sweep.frameworks[0];
+    s->overlap = s->sweep.framework_overlaps[0];
+    return st;
+}
+
 /* framework: (its overlap defaults), then the scenario's overlap:; under
  * fidelity: textbook every refinement back to neutral (docs/model.md §12). */
 static pe_status load_framework_overlap(loader *L, const yaml_node_t *framework,
                                         const yaml_node_t *overlap)
 {
-    pe_status st = framework ? load_framework(L, framework) : PE_OK;
-    if (overlap)
+    const yaml_node_t *list = sweep_key_node(L, "framework");
+    pe_status st = list       ? load_framework_list(L, framework, list, overlap)
+                   : framework ? load_framework(L, framework, "framework")
+                               : PE_OK;
+    if (overlap && !list)
         st = worse(st, load_simple(L, &pe_fields_overlap, overlap, &L->s->overlap));
     if (L->s->fidelity == PE_FIDELITY_TEXTBOOK)
         scenario_force_textbook(L->s);
@@ -1032,10 +1236,8 @@ static pe_status load_plans(loader *L, const yaml_node_t *node)
 static pe_status sweep_unknown_key(loader *L, const yaml_node_t *k)
 {
     const pe_ydoc *d = L->d;
-    if (y_is_plain_word(k, "name") || y_is_plain_word(k, "overlap"))
-        return bad(L, d, k,
-                   "sweep cannot vary '%s' (a sweep takes the plan keys except name and "
-                   "overlap)",
+    if (y_is_plain_word(k, "name"))
+        return bad(L, d, k, "sweep cannot vary '%s' (a sweep takes the plan keys except name)",
                    y_text(k));
     const char *keys[PE_MAX_FIELDS];
     for (size_t i = 0; i < pe_fields_sweep.count; i++)
@@ -1111,7 +1313,8 @@ static pe_status load_axis_values(loader *L, const pe_field *f, const yaml_node_
     if (n == 0)
         return bad(L, d, v, "%s: empty list; give at least one value", path);
     ax->values = calloc(n, sizeof *ax->values);
-    if (!ax->values)
+    ax->numbers = f->type == PE_FT_NUMBER ? calloc(n, sizeof *ax->numbers) : NULL;
+    if (!ax->values || (f->type == PE_FT_NUMBER && !ax->numbers))
         return out_of_memory(L);
     pe_status st = PE_OK;
     for (size_t i = 0; i < n && st != PE_INTERNAL; i++) {
@@ -1134,11 +1337,18 @@ static pe_status load_axis_values(loader *L, const pe_field *f, const yaml_node_
         }
         double dv = 0;
         pe_status vs = keep(L, y_get_field(d, item, ip, f, &ax->values[ax->count], &dv, L->err));
+        if (!vs && f->type == PE_FT_NUMBER) { /* a number axis: its bits, for the repeat check */
+            ax->numbers[ax->count] = dv;
+            memcpy(&ax->values[ax->count], &dv, sizeof dv);
+        }
         if (!vs)
             ax->count++;
         st = worse(st, vs);
     }
-    return st ? st : check_sweep_repeats(L, v, path, ax);
+    st = st ? st : check_sweep_repeats(L, v, path, ax);
+    for (size_t i = 0; ax->numbers && i < ax->count; i++)
+        ax->values[i] = (int64_t)i; /* a number axis' slots index its numbers */
+    return st;
 }
 
 /* A design key (sweep.nodes, …) that the file also gives in its own place
@@ -1166,12 +1376,72 @@ static pe_status design_set_twice(loader *L, const yaml_node_t *k, const char *k
     return PE_OK;
 }
 
+/* sweep.intra_node / sweep.inter_node: each key a number axis replacing
+ * that cluster key (then not given in the file's cluster: block). */
+static pe_status load_link_axes(loader *L, const pe_field *f, const yaml_node_t *v)
+{
+    const pe_ydoc *d = L->d;
+    if (v->type != YAML_MAPPING_NODE) {
+        char desc[64];
+        y_describe(v, desc, sizeof desc);
+        return bad(L, d, v, "sweep.%s: expected a mapping of its %s (%s: [...]), got %s", f->key,
+                   strcmp(f->key, "overlap") == 0 ? "fractions" : "link numbers",
+                   f->sub->fields[0].key, desc);
+    }
+    /* where the file gives the same keys: overlap:, cluster.intra_node, cluster.inter_node */
+    const bool overlap = strcmp(f->key, "overlap") == 0;
+    const yaml_node_t *own =
+        overlap ? L->top.value[IDX(pe_fields_scenario, "overlap")]
+                : y_map_get(d, L->top.value[IDX(pe_fields_scenario, "cluster")], f->key);
+    char owner[PE_YPATH_MAX], keys[160] = "";
+    y_path(owner, overlap ? "" : "cluster", f->key);
+    for (size_t i = 0; i < f->sub->count; i++)
+        snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s",
+                 i == 0 ? "" : i + 1 == f->sub->count ? " and " : ", ", f->sub->fields[i].key);
+    pe_status st = PE_OK;
+    for (const yaml_node_pair_t *pr = v->data.mapping.pairs.start;
+         pr < v->data.mapping.pairs.top && st != PE_INTERNAL; pr++) {
+        const yaml_node_t *k = ydoc_node(d, pr->key), *val = ydoc_node(d, pr->value);
+        const pe_field *lf = fields_find(f->sub, y_text(k), y_len(k));
+        char path[PE_YPATH_MAX], base[PE_YPATH_MAX];
+        y_path(base, "sweep", f->key);
+        if (!lf) {
+            char q[96];
+            y_quote(y_text(k), y_len(k), q, sizeof q);
+            st = worse(st, bad(L, d, k, "unknown key %s in %s (it sweeps %s)", q, base, keys));
+            continue;
+        }
+        y_path(path, base, lf->key);
+        const yaml_node_t *twice = y_map_get(d, own, lf->key);
+        if (twice) {
+            st = worse(st, bad(L, d, k,
+                               "%s and %s.%s (line %d) both set %s; give it in one place: a list "
+                               "in %s, or one value in %s.%s",
+                               path, owner, lf->key, y_line(twice), lf->key, path, owner,
+                               lf->key));
+            continue;
+        }
+        pe_axis *ax = (pe_axis *)((char *)&L->s->sweep + lf->offset);
+        ax->present = true, ax->line = y_line(val), ax->col = y_col(val);
+        if (val->type == YAML_MAPPING_NODE)
+            st = worse(st, bad(L, d, val, "%s: expected a list or a single value, got a mapping",
+                               path));
+        else
+            st = worse(st, load_axis_values(L, lf, val, path, ax));
+    }
+    return st;
+}
+
 /* One key of sweep: a list, a single value or auto. */
 static pe_status load_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
     const pe_field *f = fields_find(&pe_fields_sweep, y_text(k), y_len(k));
     if (!f)
         return sweep_unknown_key(L, k);
+    if (strcmp(f->key, "cluster") == 0 || strcmp(f->key, "framework") == 0)
+        return PE_OK; /* loaded with cluster: and framework: (load_*_list) */
+    if (f->type == PE_FT_MAP)
+        return load_link_axes(L, f, v);
     pe_axis *ax = (pe_axis *)((char *)&L->s->sweep + f->offset);
     char path[PE_YPATH_MAX];
     y_path(path, "sweep", f->key);
@@ -1228,6 +1498,13 @@ static pe_status design_gpus_as_nodes(loader *L, const yaml_node_t *node)
     const int64_t G = L->s->cluster.gpus_per_node;
     const yaml_node_t *list = y_map_get(L->d, node, "gpus");
     pe_status st = PE_OK;
+    const pe_cluster *c;
+    for (size_t i = 0, nc = design_clusters(L->s, &c); i < nc; i++)
+        if (c[i].gpus_per_node != G)
+            return bad(L, L->d, list,
+                       "sweep.gpus: the types of sweep.cluster have nodes of %lld (%s) and %lld "
+                       "(%s) GPUs; size them by sweep.nodes",
+                       (long long)G, c[0].preset, (long long)c[i].gpus_per_node, c[i].preset);
     for (size_t i = 0; i < sw->gpus.count; i++)
         if (sw->gpus.values[i] % G != 0)
             st = worse(st, bad(L, L->d,
@@ -1262,23 +1539,101 @@ static pe_status check_design_nodes(loader *L, const yaml_node_t *node)
         return st;
     s->cluster.nodes = sw->nodes.values[0];
     const yaml_node_t *list = y_map_get(L->d, node, sw->gpus.present ? "gpus" : "nodes");
+    const pe_cluster *c;
+    const size_t nc = design_clusters(s, &c);
+    char note[PE_NAME_MAX + 32];
     for (size_t i = 0; i < sw->nodes.count && L->cluster_ok; i++) {
-        const int64_t n = sw->nodes.values[i], G = s->cluster.gpus_per_node;
         const yaml_node_t *at =
             list->type == YAML_SEQUENCE_NODE ? ydoc_node(L->d, list->data.sequence.items.start[i])
                                              : list;
-        if (n > PE_INT_MAX / G)
-            st = worse(st, bad(L, L->d, at,
-                               "sweep.nodes * cluster.gpus_per_node must be at most 2^53, got "
-                               "%lld * %lld",
-                               (long long)n, (long long)G));
-        else if (n > 1 && !s->cluster.inter_node.present)
-            st = worse(st, bad(L, L->d, at,
-                               "sweep.nodes: %lld nodes need cluster.inter_node (the network "
-                               "between nodes)",
-                               (long long)n));
+        for (size_t k = 0; k < nc; k++) {
+            const int64_t n = sw->nodes.values[i], G = c[k].gpus_per_node;
+            pe_status ks = PE_OK;
+            if (n > PE_INT_MAX / G)
+                ks = bad(L, L->d, at,
+                         "sweep.nodes * cluster.gpus_per_node must be at most 2^53, got %lld * "
+                         "%lld%s",
+                         (long long)n, (long long)G, cluster_note(s, &c[k], note, sizeof note));
+            else if (n > 1 && !c[k].inter_node.present)
+                ks = bad(L, L->d, at,
+                         "sweep.nodes: %lld nodes need cluster.inter_node (the network between "
+                         "nodes)%s",
+                         (long long)n, cluster_note(s, &c[k], note, sizeof note));
+            st = worse(st, ks);
+            if (ks)
+                break; /* one message an item */
+        }
     }
     return st;
+}
+
+/* The link axes' clusters: every type takes them (its intra_node of the
+ * axis' topology, its inter_node); the first values are the scenario's own
+ * (the design of index 0). */
+static pe_status check_link_axes(loader *L)
+{
+    pe_scenario *s = L->s;
+    pe_sweep *sw = &s->sweep;
+    const struct {
+        pe_axis *ax;
+        const char *group, *key;
+        int need; /* 0 inter_node, 1 switch, 2 full_mesh, 3 any intra_node */
+    } links[] = {{&sw->intra_bandwidth_gb_s, "intra_node", "bandwidth_gb_s", 1},
+                 {&sw->intra_link_gb_s, "intra_node", "link_gb_s", 2},
+                 {&sw->intra_latency_us, "intra_node", "latency_us", 3},
+                 {&sw->inter_nic_gb_s, "inter_node", "nic_gb_s", 0},
+                 {&sw->inter_latency_us, "inter_node", "latency_us", 0}};
+    static const char *const lacks[] = {"has one node: nothing crosses inter_node",
+                                        "has no intra_node of topology switch to vary",
+                                        "has no intra_node of topology full_mesh to vary",
+                                        "has no intra_node to vary"};
+    static const size_t fields[] = {offsetof(pe_cluster, intra_node.bandwidth_gb_s),
+                                    offsetof(pe_cluster, intra_node.link_gb_s),
+                                    offsetof(pe_cluster, intra_node.latency_us),
+                                    offsetof(pe_cluster, inter_node.nic_gb_s),
+                                    offsetof(pe_cluster, inter_node.latency_us)};
+    pe_cluster *c = sw->clusters ? sw->clusters : &s->cluster;
+    const size_t nc = sw->clusters ? sw->cluster.count : 1;
+    char note[PE_NAME_MAX + 32];
+    for (size_t l = 0; l < sizeof links / sizeof links[0]; l++) {
+        if (!links[l].ax->present || !links[l].ax->count)
+            continue;
+        const int need = links[l].need;
+        for (size_t k = 0; k < nc; k++) {
+            const pe_intra_node *in = &c[k].intra_node;
+            const pe_topology want = need == 1 ? PE_TOPOLOGY_SWITCH : PE_TOPOLOGY_FULL_MESH;
+            int64_t nodes = c[k].nodes; /* the most nodes of any design */
+            for (size_t i = 0; i < sw->nodes.count; i++)
+                nodes = sw->nodes.values[i] > nodes ? sw->nodes.values[i] : nodes;
+            const bool ok = need == 0   ? c[k].inter_node.present && nodes > 1
+                            : need == 3 ? in->present
+                                        : in->present && in->topology == want;
+            const yaml_node_t *group = y_map_get(L->d, L->top.value[IDX(pe_fields_scenario, "sweep")],
+                                                 links[l].group);
+            if (!ok)
+                return bad(L, L->d, y_map_get(L->d, group, links[l].key),
+                           "sweep.%s.%s: the cluster %s%s", links[l].group,
+                           links[l].key, lacks[need], cluster_note(s, &c[k], note, sizeof note));
+            /* the first value is the type's own (the design of index 0) */
+            *(double *)((char *)&c[k] + fields[l]) = links[l].ax->numbers[0];
+        }
+        *(double *)((char *)&s->cluster + fields[l]) = links[l].ax->numbers[0];
+    }
+    return PE_OK;
+}
+
+/* sweep.overlap: its first values are the scenario's own overlap (the
+ * design of index 0: validate's and run's facts, explain). */
+static void overlap_first_values(pe_scenario *s)
+{
+    const pe_sweep *sw = &s->sweep;
+    const pe_axis *axes[] = {&sw->overlap_tp, &sw->overlap_cp, &sw->overlap_dp, &sw->overlap_pp,
+                             &sw->overlap_ep};
+    double *fields[] = {&s->overlap.tp, &s->overlap.cp, &s->overlap.dp, &s->overlap.pp,
+                        &s->overlap.ep};
+    for (size_t i = 0; i < sizeof axes / sizeof axes[0]; i++)
+        if (axes[i]->present && axes[i]->count)
+            *fields[i] = axes[i]->numbers[0];
 }
 
 static pe_status load_sweep(loader *L, const yaml_node_t *node)
@@ -1296,6 +1651,9 @@ static pe_status load_sweep(loader *L, const yaml_node_t *node)
     if (!sw->dp.present)
         st = worse(st, missing(L, &pe_fields_sweep, node, "sweep", "dp", ""));
     st = st ? st : check_design_nodes(L, node);
+    st = st || !L->cluster_ok ? st : check_link_axes(L);
+    if (!st)
+        overlap_first_values(L->s);
     return st ? st : check_interleaved(L, node);
 }
 
@@ -1927,12 +2285,22 @@ static pe_fidelity default_fidelity(const loader *L)
                                            NULL};
     static const char *const LINK_KEYS[] = {"bus_efficiency", "half_message_mb", NULL};
     const pe_ydoc *d = L->d;
-    if (TOP("framework"))
+    if (TOP("framework") || sweep_key_node(L, "framework"))
         return PE_FIDELITY_REFINED;
-    const yaml_node_t *cluster = TOP("cluster");
-    const bool named = names_refinement_key(d, y_map_get(d, cluster, "gpu"), GPU_KEYS) ||
-                       names_refinement_key(d, y_map_get(d, cluster, "intra_node"), LINK_KEYS) ||
-                       names_refinement_key(d, y_map_get(d, cluster, "inter_node"), LINK_KEYS);
+    /* the cluster: block, and each item of sweep.cluster that is a mapping */
+    const yaml_node_t *list = sweep_cluster_node(L);
+    const size_t items = list && list->type == YAML_SEQUENCE_NODE
+                             ? (size_t)(list->data.sequence.items.top -
+                                        list->data.sequence.items.start)
+                             : 0;
+    bool named = false;
+    for (size_t i = 0; i <= items && !named; i++) {
+        const yaml_node_t *cluster =
+            i == 0 ? TOP("cluster") : ydoc_node(d, list->data.sequence.items.start[i - 1]);
+        named = names_refinement_key(d, y_map_get(d, cluster, "gpu"), GPU_KEYS) ||
+                names_refinement_key(d, y_map_get(d, cluster, "intra_node"), LINK_KEYS) ||
+                names_refinement_key(d, y_map_get(d, cluster, "inter_node"), LINK_KEYS);
+    }
     return named ? PE_FIDELITY_REFINED : PE_FIDELITY_TEXTBOOK;
 }
 
@@ -1963,11 +2331,15 @@ static pe_status load_whole_run(loader *L)
         st = worse(st, bad(L, L->d, cn,
                            "checkpointing needs failures (restart_minutes: what an "
                            "interruption costs; docs/model.md §15)"));
-    if (s->checkpointing.present && s->checkpointing.save == PE_SAVE_ASYNC && L->cluster_ok &&
-        !s->cluster.gpu.has_host_link_gb_s)
-        st = worse(st, bad(L, L->d, y_map_get(L->d, cn, "save"),
-                           "checkpointing.save: async needs cluster.gpu.host_link_gb_s (the "
-                           "GPU-host bandwidth its copy runs at)"));
+    const pe_cluster *c;
+    char note[PE_NAME_MAX + 32];
+    for (size_t i = 0, nc = design_clusters(s, &c); i < nc; i++)
+        if (s->checkpointing.present && s->checkpointing.save == PE_SAVE_ASYNC && L->cluster_ok &&
+            !c[i].gpu.has_host_link_gb_s)
+            return worse(st, bad(L, L->d, y_map_get(L->d, cn, "save"),
+                                 "checkpointing.save: async needs cluster.gpu.host_link_gb_s "
+                                 "(the GPU-host bandwidth its copy runs at)%s",
+                                 cluster_note(s, &c[i], note, sizeof note)));
     return st;
 }
 
@@ -2005,9 +2377,13 @@ static pe_status load_targets(loader *L, const yaml_node_t *n)
                    t->days, s->budgets.train_days, y_line(y_map_get(L->d, bu, "train_days")));
     if (!t->has_tokens && !s->training.has_tokens)
         return bad(L, L->d, n, "targets: give tokens (or training.tokens): the run's length");
-    if (t->has_cost && !s->cluster.has_cost_per_gpu_hour)
-        return bad(L, L->d, y_map_get(L->d, n, "cost"),
-                   "targets.cost needs a price: cluster.cost_per_gpu_hour (T2)");
+    const pe_cluster *c;
+    char note[PE_NAME_MAX + 32];
+    for (size_t i = 0, nc = design_clusters(s, &c); i < nc && t->has_cost; i++)
+        if (!c[i].has_cost_per_gpu_hour)
+            return bad(L, L->d, y_map_get(L->d, n, "cost"),
+                       "targets.cost needs a price: cluster.cost_per_gpu_hour (T2)%s",
+                       cluster_note(s, &c[i], note, sizeof note));
     if (t->has_days)
         s->budgets.has_train_days = true, s->budgets.train_days = t->days;
     s->budgets.has_gpu_hours = t->has_gpu_hours, s->budgets.gpu_hours = t->gpu_hours;
@@ -2026,7 +2402,9 @@ static pe_status load_sections(loader *L, const yaml_node_t *root)
     L->model_ok = st == PE_OK;
     if ((n = TOP("precision")))
         st = worse(st, load_simple(L, &pe_fields_precision, n, &s->precision));
-    pe_status cs = required_section(L, root, "cluster", load_cluster);
+    pe_status cs = !TOP("cluster") && sweep_cluster_node(L) ? load_cluster(L, NULL)
+                                                             : required_section(L, root, "cluster",
+                                                                                load_cluster);
     L->cluster_ok = cs == PE_OK;
     pe_status ts = required_section(L, root, "training", load_training);
     L->training_ok = ts == PE_OK;
@@ -2042,9 +2420,14 @@ static pe_status load_sections(loader *L, const yaml_node_t *root)
         st = worse(st, bad(L, L->d, y_map_get(L->d, TOP("budgets"), "train_days"),
                            "budgets.train_days needs training.tokens (docs/model.md §9)"));
     if (!TOP("fidelity") && s->fidelity == PE_FIDELITY_TEXTBOOK) {
-        const pe_cluster *c = &s->cluster;
-        s->refinements_unused = c->gpu.has_gemm_efficiency || c->intra_node.bus_efficiency != 1 ||
-                                (c->inter_node.present && c->inter_node.bus_efficiency != 1);
+        const pe_cluster *cs_;
+        const size_t nc = design_clusters(s, &cs_);
+        for (size_t i = 0; i < nc; i++) {
+            const pe_cluster *c = &cs_[i];
+            s->refinements_unused = s->refinements_unused || c->gpu.has_gemm_efficiency ||
+                                    c->intra_node.bus_efficiency != 1 ||
+                                    (c->inter_node.present && c->inter_node.bus_efficiency != 1);
+        }
     }
     st = worse(st, load_framework_overlap(L, TOP("framework"), TOP("overlap")));
     if ((n = TOP("rank_by")))
@@ -2058,10 +2441,15 @@ static pe_status check_gpu_needs(loader *L, const yaml_node_t *root)
 {
     const pe_scenario *s = L->s;
     pe_status st = PE_OK;
-    if (s->precision.compute == PE_COMPUTE_FP8 && !s->cluster.gpu.has_peak_fp8_tflops)
-        st = bad(L, L->d, y_map_get(L->d, y_map_get(L->d, root, "precision"), "compute"),
-                 "precision.compute: fp8 needs cluster.gpu.peak_fp8_tflops (this GPU has "
-                 "none: FP8 tensor cores came with Hopper, Ada and MI300)");
+    const pe_cluster *c;
+    const size_t nc = design_clusters(s, &c);
+    char note[PE_NAME_MAX + 32];
+    for (size_t i = 0; i < nc && st == PE_OK; i++)
+        if (s->precision.compute == PE_COMPUTE_FP8 && !c[i].gpu.has_peak_fp8_tflops)
+            st = bad(L, L->d, y_map_get(L->d, y_map_get(L->d, root, "precision"), "compute"),
+                     "precision.compute: fp8 needs cluster.gpu.peak_fp8_tflops (this GPU has "
+                     "none: FP8 tensor cores came with Hopper, Ada and MI300)%s",
+                     cluster_note(s, &c[i], note, sizeof note));
     if (s->precision.fp8_recipe != PE_FP8_RECIPE_NONE && s->precision.compute != PE_COMPUTE_FP8)
         st = worse(st, bad(L, L->d,
                            y_map_get(L->d, y_map_get(L->d, root, "precision"), "fp8_recipe"),
@@ -2072,10 +2460,14 @@ static pe_status check_gpu_needs(loader *L, const yaml_node_t *root)
         offload = offload || s->plans[i].offload_optimizer;
     for (size_t i = 0; i < s->sweep.offload_optimizer.count; i++)
         offload = offload || s->sweep.offload_optimizer.values[i];
-    if (offload && !s->cluster.gpu.has_host_link_gb_s)
-        st = worse(st, bad(L, L->d, y_map_get(L->d, root, "cluster"),
-                           "offload_optimizer needs cluster.gpu.host_link_gb_s (the GPU-host "
-                           "bandwidth per direction)"));
+    for (size_t i = 0; i < nc; i++)
+        if (offload && !c[i].gpu.has_host_link_gb_s)
+            return worse(st, bad(L, L->d,
+                                 y_map_get(L->d, root, "cluster") ? y_map_get(L->d, root, "cluster")
+                                                                  : sweep_cluster_node(L),
+                                 "offload_optimizer needs cluster.gpu.host_link_gb_s (the "
+                                 "GPU-host bandwidth per direction)%s",
+                                 cluster_note(s, &c[i], note, sizeof note)));
     return st;
 }
 

@@ -1193,15 +1193,21 @@ pe_status y_get_text(const pe_ydoc *d, const yaml_node_t *n, const char *path, c
 static pe_status list_for_design_key(const pe_ydoc *d, const yaml_node_t *n, const char *path,
                                      pe_error *err)
 {
-    static const char *const keys[][2] = {
-        {"cluster.nodes", "nodes"}, {"training.global_batch", "global_batch"},
-        {"model.seq_len", "seq_len"}};
+    static const char *const keys[][3] = {
+        {"cluster.nodes", "nodes", "an integer"},
+        {"training.global_batch", "global_batch", "an integer"},
+        {"model.seq_len", "seq_len", "an integer"},
+        {"cluster.intra_node.bandwidth_gb_s", "intra_node.bandwidth_gb_s", "a number"},
+        {"cluster.intra_node.link_gb_s", "intra_node.link_gb_s", "a number"},
+        {"cluster.intra_node.latency_us", "intra_node.latency_us", "a number"},
+        {"cluster.inter_node.nic_gb_s", "inter_node.nic_gb_s", "a number"},
+        {"cluster.inter_node.latency_us", "inter_node.latency_us", "a number"}};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strcmp(path, keys[i][0]) == 0)
             return y_fail(err, d, n,
-                          "%s: expected an integer, got a list (to compare several values, "
+                          "%s: expected %s, got a list (to compare several values, "
                           "list them as sweep.%s and leave %s out)",
-                          path, keys[i][1], path);
+                          path, keys[i][2], keys[i][1], path);
     return PE_OK;
 }
 

@@ -345,6 +345,23 @@ static int copy_text(char *buf, size_t size, const char *s)
 }
 
 /* rank_by: one key, or a list as "step_time,memory" */
+
+/* The design's link number of column col (docs/reports.md); false where its
+ * cluster has no such link (one node, the other topology). */
+static bool link_number(const pe_cluster *c, int col, double *out)
+{
+    const pe_intra_node *in = &c->intra_node;
+    const bool sw = in->present && in->topology == PE_TOPOLOGY_SWITCH;
+    const bool mesh = in->present && in->topology == PE_TOPOLOGY_FULL_MESH;
+    switch (col) {
+    case COL_INTRA_BANDWIDTH_GB_S: *out = in->bandwidth_gb_s; return sw;
+    case COL_INTRA_LINK_GB_S: *out = in->link_gb_s; return mesh;
+    case COL_INTRA_LATENCY_US: *out = in->latency_us; return in->present;
+    case COL_INTER_NIC_GB_S: *out = c->inter_node.nic_gb_s; return c->inter_node.present;
+    default: *out = c->inter_node.latency_us; return c->inter_node.present;
+    }
+}
+
 static int format_rank_by(const pe_scenario *sc, char *buf, size_t size)
 {
     if (sc->rank_by_count > 1) {
@@ -397,6 +414,18 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
     case COL_NODES: return fmt_int(buf, size, ctx->scenario->cluster.nodes); /* the design's */
     case COL_GLOBAL_BATCH: return fmt_int(buf, size, ctx->scenario->training.global_batch);
     case COL_SEQ_LEN: return fmt_int(buf, size, ctx->scenario->model.seq_len);
+    case COL_CLUSTER: return copy_text(buf, size, ctx->scenario->cluster.preset);
+    case COL_FRAMEWORK: return copy_text(buf, size, ctx->scenario->framework.name);
+    case COL_OVERLAP_TP: return report_format_double(p->overlap.tp, buf, size);
+    case COL_OVERLAP_CP: return report_format_double(p->overlap.cp, buf, size);
+    case COL_OVERLAP_DP: return report_format_double(p->overlap.dp, buf, size);
+    case COL_OVERLAP_PP: return report_format_double(p->overlap.pp, buf, size);
+    case COL_OVERLAP_EP: return report_format_double(p->overlap.ep, buf, size);
+    case COL_INTRA_BANDWIDTH_GB_S: case COL_INTRA_LINK_GB_S: case COL_INTRA_LATENCY_US:
+    case COL_INTER_NIC_GB_S: case COL_INTER_LATENCY_US:
+        if (!link_number(&ctx->scenario->cluster, col, &num))
+            return 0;
+        break;
     case COL_EP: return fmt_int(buf, size, p->ep);
     case COL_ETP: return fmt_int(buf, size, p->etp);
     case COL_FIRST_STAGE_LAYERS: return fmt_int(buf, size, p->first_stage_layers); /* 0: even */

@@ -149,7 +149,10 @@ static uint64_t pp1_schedule_slot(const pe_plan_space *sp)
 static int64_t axis_default(int axis)
 {
     static const char *const keys[PE_AXIS_COUNT] = {
-        "nodes",     "global_batch", "seq_len",
+        "cluster",   "framework", "nodes",     "global_batch", "seq_len",
+        "intra_node.bandwidth_gb_s", "intra_node.link_gb_s", "intra_node.latency_us",
+        "inter_node.nic_gb_s", "inter_node.latency_us", "overlap.tp", "overlap.cp", "overlap.dp",
+        "overlap.pp", "overlap.ep",
         "tp",        "pp",       "cp",        "dp",
         "zero",      "recompute", "micro_batch", "schedule",
         "virtual_stages", "sequence_parallel", "ep", "etp",
@@ -158,6 +161,33 @@ static int64_t axis_default(int axis)
     int64_t iv = 0;
     double dv = 0;
     return f && fields_default_value(f, &iv, &dv) ? iv : 0;
+}
+
+/* The link numbers and overlap fractions of design slots `slot` into s:
+ * each number axis swept replaces that key (docs/sweeps.md "Sweeping the
+ * design"). */
+static void set_numbers(const pe_plan_space *sp, const uint64_t *slot, pe_scenario *s)
+{
+    const pe_sweep *w = &sp->scenario->sweep;
+    pe_cluster *c = &s->cluster;
+    pe_overlap *o = &s->overlap;
+    const struct {
+        int axis;
+        const pe_axis *ax;
+        double *field;
+    } links[] = {{PE_AXIS_INTRA_BANDWIDTH, &w->intra_bandwidth_gb_s, &c->intra_node.bandwidth_gb_s},
+                 {PE_AXIS_INTRA_LINK, &w->intra_link_gb_s, &c->intra_node.link_gb_s},
+                 {PE_AXIS_INTRA_LATENCY, &w->intra_latency_us, &c->intra_node.latency_us},
+                 {PE_AXIS_INTER_NIC, &w->inter_nic_gb_s, &c->inter_node.nic_gb_s},
+                 {PE_AXIS_INTER_LATENCY, &w->inter_latency_us, &c->inter_node.latency_us},
+                 {PE_AXIS_OVERLAP_TP, &w->overlap_tp, &o->tp},
+                 {PE_AXIS_OVERLAP_CP, &w->overlap_cp, &o->cp},
+                 {PE_AXIS_OVERLAP_DP, &w->overlap_dp, &o->dp},
+                 {PE_AXIS_OVERLAP_PP, &w->overlap_pp, &o->pp},
+                 {PE_AXIS_OVERLAP_EP, &w->overlap_ep, &o->ep}};
+    for (size_t l = 0; l < sizeof links / sizeof links[0]; l++)
+        if (links[l].ax->present && links[l].ax->numbers)
+            *links[l].field = links[l].ax->numbers[sp->values[links[l].axis][slot[links[l].axis]]];
 }
 
 /* Design d: the scenario with design d's values, prepared; its auto axes'
@@ -171,9 +201,18 @@ static pe_status prepare_design(pe_plan_space *sp, uint64_t d, pe_error *err)
         slot[a] = rest % sp->slots[a];
         rest /= sp->slots[a];
     }
+    if (sp->scenario->sweep.clusters) /* the type first: the nodes axis then sizes it */
+        dz->scenario.cluster =
+            sp->scenario->sweep.clusters[sp->values[PE_AXIS_CLUSTER][slot[PE_AXIS_CLUSTER]]];
+    if (sp->scenario->sweep.frameworks) { /* its overlap defaults; the overlap axes then over them */
+        const int64_t f = sp->values[PE_AXIS_FRAMEWORK][slot[PE_AXIS_FRAMEWORK]];
+        dz->scenario.framework = sp->scenario->sweep.frameworks[f];
+        dz->scenario.overlap = sp->scenario->sweep.framework_overlaps[f];
+    }
     dz->scenario.cluster.nodes = sp->values[PE_AXIS_NODES][slot[PE_AXIS_NODES]];
     dz->scenario.training.global_batch = sp->values[PE_AXIS_GLOBAL_BATCH][slot[PE_AXIS_GLOBAL_BATCH]];
     dz->scenario.model.seq_len = sp->values[PE_AXIS_SEQ_LEN][slot[PE_AXIS_SEQ_LEN]];
+    set_numbers(sp, slot, &dz->scenario);
     evaluate_prepare(&dz->scenario, &dz->ctx); /* model/prepare.h: once per design */
     for (int a = 0; a < PE_AXIS_COUNT; a++) {
         dz->values[a] = sp->values[a];
@@ -202,7 +241,7 @@ static pe_status prepare_designs(pe_plan_space *sp, pe_error *err)
         n *= sp->slots[a]; /* each list is at most a few thousand values */
     if (n > PE_DESIGN_MAX)
         return pe_fail(err, PE_BAD_INPUT, s->file, s->sweep.line, s->sweep.col,
-                       "sweep: %llu designs (nodes x global_batch x seq_len) exceed %d; "
+                       "sweep: %llu designs (the product of its design axes' values) exceed %d; "
                        "split the sweep into several scenarios",
                        (unsigned long long)n, PE_DESIGN_MAX);
     sp->designs = calloc(n, sizeof *sp->designs);
@@ -249,7 +288,10 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
 
     const pe_sweep *w = &s->sweep;
     const pe_axis *axes[PE_AXIS_COUNT] = {
-        &w->nodes,       &w->global_batch, &w->seq_len,
+        &w->cluster,     &w->framework,   &w->nodes,       &w->global_batch, &w->seq_len,
+        &w->intra_bandwidth_gb_s, &w->intra_link_gb_s, &w->intra_latency_us,
+        &w->inter_nic_gb_s, &w->inter_latency_us, &w->overlap_tp, &w->overlap_cp,
+        &w->overlap_dp, &w->overlap_pp, &w->overlap_ep,
         &w->tp,          &w->pp,       &w->cp,
         &w->dp,          &w->zero,     &w->recompute,
         &w->micro_batch, &w->schedule, &w->virtual_stages,
@@ -258,6 +300,8 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
     int64_t defaults[PE_AXIS_COUNT];
     for (int a = 0; a < PE_AXIS_COUNT; a++)
         defaults[a] = axis_default(a);
+    for (int a = PE_AXIS_CLUSTER; a < PE_DESIGN_AXES; a++)
+        defaults[a] = 0; /* an index: sweep.clusters[0], a link axis' numbers[0] */
     defaults[PE_AXIS_NODES] = s->cluster.nodes; /* a design axis not swept: the scenario's */
     defaults[PE_AXIS_GLOBAL_BATCH] = s->training.global_batch;
     defaults[PE_AXIS_SEQ_LEN] = s->model.seq_len;
@@ -295,7 +339,10 @@ pe_status plans_init(const pe_scenario *s, pe_plan_space *sp, pe_error *err)
         sp->base_axes_only = sp->base_axes_only && sp->mode[a] == MODE_DEFAULT;
     sp->pp1_schedule_slot = pp1_schedule_slot(sp);
     sp->design_count = 1;
-    st = w->nodes.present || w->global_batch.present || w->seq_len.present
+    bool design = false;
+    for (int a = 0; a < PE_DESIGN_AXES; a++)
+        design = design || axes[a]->present;
+    st = design
              ? prepare_designs(sp, err)
              : PE_OK;
     if (st != PE_OK) {
@@ -333,8 +380,8 @@ static inline int64_t mul_sat(int64_t a, int64_t b)
  * values an explicit plan may give it (V9), so each plan once; ep:
  * auto keeps the divisors of E with ep·etp | t·c·dp, V10, and ep·etp
  * dividing or a multiple of G, V14), stage layers, offload. */
-static pe_skip moe_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_plan *out,
-                            int *axis)
+static pe_skip moe_of_slots(const pe_plan_space *sp, const pe_scenario *s, const uint64_t *slot,
+                            pe_plan *out, int *axis)
 {
     const int64_t *const *v = (const int64_t *const *)sp->values;
     const bool moe = sp->scenario->model.experts > 0;
@@ -357,7 +404,7 @@ static pe_skip moe_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_pl
         out->etp = out->tp;
     if (sp->mode[PE_AXIS_EP] == MODE_AUTO) {
         const int64_t grid = mul_sat(mul_sat(out->tp, out->cp), out->dp);
-        const int64_t eg = mul_sat(out->ep, out->etp), G = sp->scenario->cluster.gpus_per_node;
+        const int64_t eg = mul_sat(out->ep, out->etp), G = s->cluster.gpus_per_node;
         if (eg > grid || grid % eg != 0 || (G % eg != 0 && eg % G != 0)) /* V10, V14 */
             return PE_SKIP_EP_AUTO;
     }
@@ -465,7 +512,7 @@ static pe_skip plan_of_slots(const pe_plan_space *sp, const uint64_t *slot, pe_p
     } else {
         out->sequence_parallel = v[PE_AXIS_SP][slot[PE_AXIS_SP]] != 0;
     }
-    return moe_of_slots(sp, slot, out, axis);
+    return moe_of_slots(sp, s, slot, out, axis);
 }
 
 static void decode(const pe_plan_space *sp, uint64_t rest, uint64_t *slot)

@@ -40,7 +40,15 @@ enum {
     /* the design axes (docs/sweeps.md "Sweeping the design") come first: the
      * outermost, so one design's plans are one contiguous block of indices,
      * and a sweep without them numbers its plans as before */
+    PE_AXIS_CLUSTER, /* sweep.cluster: slot i is the scenario's sweep.clusters[i] */
+    PE_AXIS_FRAMEWORK, /* sweep.framework: slot i is sweep.frameworks[i] */
     PE_AXIS_NODES, PE_AXIS_GLOBAL_BATCH, PE_AXIS_SEQ_LEN,
+    /* the link numbers (sweep.intra_node, sweep.inter_node): slot i is the axis' numbers[i] */
+    PE_AXIS_INTRA_BANDWIDTH, PE_AXIS_INTRA_LINK, PE_AXIS_INTRA_LATENCY, PE_AXIS_INTER_NIC,
+    PE_AXIS_INTER_LATENCY,
+    /* the overlap switches (sweep.overlap): slot i is the axis' numbers[i] */
+    PE_AXIS_OVERLAP_TP, PE_AXIS_OVERLAP_CP, PE_AXIS_OVERLAP_DP, PE_AXIS_OVERLAP_PP,
+    PE_AXIS_OVERLAP_EP,
     PE_AXIS_TP, PE_AXIS_PP, PE_AXIS_CP, PE_AXIS_DP, PE_AXIS_ZERO, PE_AXIS_RECOMPUTE,
     PE_AXIS_MICRO_BATCH, PE_AXIS_SCHEDULE, PE_AXIS_VIRTUAL_STAGES, PE_AXIS_SP,
     /* the expert, stage and offload axes come last, so that a sweep that
@@ -48,8 +56,8 @@ enum {
     PE_AXIS_EP, PE_AXIS_ETP, PE_AXIS_FIRST_STAGE, PE_AXIS_LAST_STAGE, PE_AXIS_OFFLOAD,
     PE_AXIS_COUNT
 };
-#define PE_DESIGN_AXES 3    /* axes 0 .. PE_DESIGN_AXES-1 are the design's */
-#define PE_DESIGN_MAX 16384 /* designs prepared at once (each ~4.3 KB) */
+#define PE_DESIGN_AXES 15   /* axes 0 .. PE_DESIGN_AXES-1 are the design's */
+#define PE_DESIGN_MAX 16384 /* designs prepared at once (each ~6.8 KB) */
 
 /* One design: the scenario with its design axes' values, prepared once
  * (model/prepare.h), and its own auto candidates. */
@@ -122,6 +130,15 @@ static inline const pe_eval_ctx *plans_cursor_ctx(const pe_plan_space *space,
     for (int a = 0; a < PE_DESIGN_AXES; a++)
         d += c->slot[a] * space->design_stride[a];
     return &space->designs[d].ctx;
+}
+
+/* The slot of design axis `axis` (< PE_DESIGN_AXES) a sweep index is
+ * evaluated with (0 for an explicit plan): e.g. which type of sweep.cluster. */
+static inline uint64_t plans_design_slot(const pe_plan_space *space, uint64_t index, int axis)
+{
+    if (index < space->explicit_count)
+        return 0;
+    return (index - space->explicit_count) / space->stride[axis] % space->slots[axis];
 }
 
 /* How many indices are plans; skipped[k] (may be NULL) the skips by

@@ -391,7 +391,7 @@ static void test_sweep(void **state)
                    "mapping");
     assert_refused(BASE "sweep:\n  dp: auto\n  name: x\n",
                    "dir/t.yaml:18:3: error: sweep cannot vary 'name' (a sweep takes the plan "
-                   "keys except name and overlap)");
+                   "keys except name)");
     assert_refused(BASE "sweep:\n  dp: auto\n  tq: 1\n",
                    "dir/t.yaml:18:3: error: unknown key 'tq' in sweep (did you mean 'tp'?)");
 }
