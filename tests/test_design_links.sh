@@ -35,18 +35,11 @@ for nic in 25 100; do for lat in 5 10; do for bw in 300 450; do
         >"$work/one-$nic-$lat-$bw.yaml"
     "$planeval" run --quiet -o "$work/one" "$work/one-$nic-$lat-$bw.yaml"
 done; done; done
-same=$(python3 - "$report" $(ls "$work"/one/one-*.csv | grep -v summary) <<'EOF2'
+same=$(python3 "$(dirname "$0")/design_rows.py" same "$report" inter_node.nic_gb_s,inter_node.latency_us,intra_node.bandwidth_gb_s $(ls "$work"/one/one-*.csv | grep -v summary))
+more=$(python3 - "$report" <<'EOF2'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-keep = lambda r: {k: v for k, v in r.items() if k not in ("rank", "scenario", "plan_index")}
 bad = []
-for path in sys.argv[2:]:
-    nic, lat, bw = path.rsplit("/", 1)[1][4:-4].split("-")
-    one = list(csv.DictReader(open(path)))
-    mine = [keep(r) for r in rows if r["inter_node.nic_gb_s"] == nic and
-            r["inter_node.latency_us"] == lat and r["intra_node.bandwidth_gb_s"] == bw]
-    if not one or sorted(map(str, mine)) != sorted(map(str, map(keep, one))):
-        bad.append("%s/%s/%s: %d rows against %d" % (nic, lat, bw, len(mine), len(one)))
 values = lambda c: sorted({r[c] for r in rows if r["status"] != "invalid"}, key=float)
 if values("inter_node.nic_gb_s") != ["25", "50", "100"] or values("intra_node.bandwidth_gb_s") != ["300", "450"]:
     bad.append("the columns' values")
@@ -59,8 +52,8 @@ if not slow or any(fast[p] > slow[p] for p in slow) or not any(fast[p] < slow[p]
 print("ok" if not bad else "; ".join(bad[:3]))
 EOF2
 )
-check "each (nic_gb_s, latency_us, bandwidth_gb_s) design's rows are its one-value scenario's, named in the columns of the same names ($same)" \
-    '[ "$same" = ok ]'
+check "each (nic_gb_s, latency_us, bandwidth_gb_s) design's rows are its one-value scenario's, named in the columns of the same names ($same; $more)" \
+    '[ "$same" = ok ] && [ "$more" = ok ]'
 out=$("$planeval" validate "$work/links.yaml")
 check "validate counts the plans of each link value" \
     '[[ $out == *"120 plans, 120 skipped"* ]] && [[ $out == *"  sweep.inter_node.nic_gb_s: 25: 40 plans, 50: 40 plans, 100: 40 plans"* ]] && [[ $out == *"  sweep.inter_node.latency_us: 5: 60 plans, 10: 60 plans"* ]] && [[ $out == *"  sweep.intra_node.bandwidth_gb_s: 300: 60 plans, 450: 60 plans"* ]] && [ "$(($(wc -l <"$report") - 1))" -eq 120 ]'
@@ -69,12 +62,7 @@ check "validate counts the plans of each link value" \
 base both "{ nodes: 64 }" "  cluster: [h100-node, b200-node]
   inter_node: { nic_gb_s: [25, 100] }" >"$work/both.yaml"
 "$planeval" run --quiet -o "$work/both" "$work/both.yaml"; rc=$?
-combos=$(python3 - "$work/both/both.csv" <<'EOF2'
-import csv, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["status"] != "invalid"]
-print(sorted({(r["cluster"], r["inter_node.nic_gb_s"], r["intra_node.bandwidth_gb_s"]) for r in rows}))
-EOF2
-)
+combos=$(python3 "$(dirname "$0")/design_rows.py" distinct "$work/both/both.csv" cluster inter_node.nic_gb_s intra_node.bandwidth_gb_s)
 check "sweep.cluster with a nic axis: each type on each NIC, its own intra-node bandwidth (exit $rc: $combos)" \
     "[ $rc -eq 0 ] && [ \"\$combos\" = \"[('b200-node', '100', '900'), ('b200-node', '25', '900'), ('h100-node', '100', '450'), ('h100-node', '25', '450')]\" ]"
 
