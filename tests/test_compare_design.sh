@@ -7,7 +7,9 @@
 # (checked against the report by column name, independently of compare);
 # the cluster type's own link numbers are not a further axis; the Pareto
 # front of cost, days and headroom over every design (recomputed here);
-# designs and a report of one design compared together.
+# designs and a report of one design compared together; the HTML page (a
+# design column, one line per cluster type through its sizes in order of
+# gpus, a legend, the front) read in headless Chromium's DOM.
 . "$(dirname "$0")/testlib.sh"
 
 cat >"$work/two.yaml" <<'EOF2'
@@ -68,4 +70,35 @@ sed -e 's/^name: two/name: one-h100/' -e '/  cluster: \[/d' -e '/  nodes: \[/d' 
 check "a sweep and a one-design report together: exit 0, 7 lines (got $rc: $(head -c 200 "$work/err"))" \
     '[ $rc -eq 0 ] && [ "$(grep -cE "^(yes|no) " "$work/both")" -eq 7 ]'
 check "the one-design report's line names no design" 'grep -qE "^(yes|no) +one-h100 +- " "$work/both"'
+
+"$planeval" compare "$report" -o "$work/page/compare.html" >/dev/null 2>"$work/err"; rc=$?
+page=$work/page/compare.html
+check "the page is written (exit $rc)" '[ $rc -eq 0 ] && [ -s "$page" ]'
+browser=
+for b in chromium chromium-browser google-chrome; do
+    command -v "$b" >/dev/null 2>&1 && { browser=$b; break; }
+done
+if [ -n "$browser" ]; then
+    export HOME=$work/home
+    mkdir -p "$HOME"
+    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+        --user-data-dir="$work/profile" --dump-dom "file://$page" >"$work/dom" 2>/dev/null
+    fronts=$(grep -c "^yes " "$work/got")
+    dom_series=$(grep -o '<polyline class="series"' "$work/dom" | wc -l)
+    check "in Chromium: one series per cluster type (got $dom_series)" '[ "$dom_series" -eq 2 ]'
+    # each series: three points, x... in order of gpus: days fall as the cluster grows
+    falls=$(grep -o '<polyline class="series"[^>]*points="[^"]*"' "$work/dom" | sed 's/.*points="//; s/"$//' |
+        awk '{ n = split($0, p, " "); ok = n == 3; for (i = 2; i <= n; i++) { split(p[i-1], a, ","); split(p[i], b, ","); if (b[2] + 0 < a[2] + 0) ok = 0 } print ok }' | tr -d '\n')
+    check "in Chromium: each series has its three sizes in order of gpus, days falling (y grows down: $falls)" '[ "$falls" = "11" ]'
+    check "in Chromium: the legend names both types" \
+        'grep -q "<text class=\"lg\"[^>]*>cluster=h100-node</text>" "$work/dom" && grep -q "<text class=\"lg\"[^>]*>cluster=b200-node</text>" "$work/dom"'
+    dom_front=$(grep -o '<circle class="pt pf"' "$work/dom" | wc -l)
+    front_pts=$(grep -o '<polyline class="front" points="[^"]*"' "$work/dom" | sed 's/.*points="//; s/"$//' | wc -w)
+    check "in Chromium: the front's points are the text's yes lines ($dom_front outlined, $front_pts on the line, want $fronts)" \
+        '[ "$dom_front" -eq "$fronts" ] && [ "$front_pts" -eq "$fronts" ]'
+    check "in Chromium: the table names each design" \
+        '[ "$(grep -o "<td class=\"t\">cluster=[a-z0-9-]* nodes=[0-9]*</td>" "$work/dom" | wc -l)" -eq 6 ]'
+else
+    echo "SKIP: Chromium is not installed (apt-get install chromium); the page is checked without a browser"
+fi
 finish

@@ -310,15 +310,20 @@ static double price_of(const pe_compare_row *r, bool by_cost) { return by_cost ?
 
 static void write_table(FILE *fp, const pe_compare_row *rows, size_t n, bool by_cost)
 {
+    const bool designs = any_design(rows, n); /* else the columns of one report a cluster */
     fprintf(fp, "<table id=\"compare\"><tr><th class=\"t\">pareto</th><th class=\"t\">scenario"
-                "</th><th>gpus</th><th>days</th><th>%s</th><th>goodput</th><th>energy_mwh</th>"
+                "</th>%s<th>gpus</th><th>days</th><th>%s</th><th>goodput</th><th>energy_mwh</th>"
                 "<th>headroom GiB</th><th>step s</th><th class=\"t\">best plan</th></tr>\n",
-            by_cost ? "cost" : "gpu_hours");
+            designs ? "<th class=\"t\">design</th>" : "", by_cost ? "cost" : "gpu_hours");
     for (size_t i = 0; i < n; i++) {
         const pe_compare_row *r = &rows[i];
         fprintf(fp, "<tr class=\"%s\"><td class=\"t\">%s</td><td class=\"t\">", r->pareto ? "pf" : "np",
                 r->pareto ? "yes" : r->has_plan ? "no" : "-");
         html_text(fp, r->scenario);
+        if (designs) {
+            fputs("</td><td class=\"t\">", fp);
+            html_text(fp, r->design[0] ? r->design : "-");
+        }
         if (!r->has_plan) {
             fputs("</td><td colspan=\"8\" class=\"t\">no plan fits its budgets</td></tr>\n", fp);
             continue;
@@ -336,31 +341,130 @@ static void write_table(FILE *fp, const pe_compare_row *rows, size_t n, bool by_
     fputs("</table>\n", fp);
 }
 
+/* The series row r is drawn in: its design without the size (nodes), so
+ * one line per cluster type runs through its sizes; a report of one
+ * design is a series of its own, named by its scenario. */
+static void series_key(const pe_compare_row *r, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (const char *w = r->design; *w && n < size;) {
+        const size_t len = strcspn(w, " ");
+        if (strncmp(w, "nodes=", 6) != 0)
+            n += (size_t)snprintf(buf + n, size - n, "%s%.*s", n ? " " : "", (int)len, w);
+        w += len + (w[len] == ' ');
+    }
+    if (!buf[0])
+        snprintf(buf, size, "%s", r->design[0] && r->cluster[0] ? r->cluster : r->scenario);
+}
+
+static const char *const SERIES_COLORS[] = {"#1f77b4", "#d62728", "#2a9d4b", "#9467bd",
+                                            "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
+enum { SERIES_COLOR_COUNT = sizeof SERIES_COLORS / sizeof SERIES_COLORS[0] };
+
+/* Each row's series (0, 1, ... in order of first appearance; -1 without a
+ * plan) into ids; the number of series. */
+static int series_ids(const pe_compare_row *rows, size_t n, int *ids)
+{
+    int count = 0;
+    char key[2 * PE_NAME_MAX], other[2 * PE_NAME_MAX];
+    for (size_t i = 0; i < n; i++) {
+        ids[i] = -1;
+        if (!rows[i].has_plan)
+            continue;
+        series_key(&rows[i], key, sizeof key);
+        for (size_t j = 0; j < i && ids[i] < 0; j++)
+            if (ids[j] >= 0 && (series_key(&rows[j], other, sizeof other), strcmp(key, other) == 0))
+                ids[i] = ids[j];
+        if (ids[i] < 0)
+            ids[i] = count++;
+    }
+    return count;
+}
+
 /* v in [lo, hi] onto [a, b] (the middle when lo == hi). */
 static double to_px(double v, double lo, double hi, double a, double b)
 {
     return hi > lo ? a + (v - lo) / (hi - lo) * (b - a) : (a + b) / 2;
 }
 
-/* Price (x) against days (y), the front joined in order of price. */
-static void write_scatter(FILE *fp, const pe_compare_row *rows, size_t n, bool by_cost)
+/* The plot's box in pixels and the ranges it spans. */
+typedef struct {
+    double x0, x1, y0, y1;
+} pe_compare_ranges;
+static const double PLOT_L = 80, PLOT_R = 700, PLOT_T = 20, PLOT_B = 380;
+
+static double x_px(const pe_compare_ranges *g, double price) { return to_px(price, g->x0, g->x1, PLOT_L, PLOT_R); }
+static double y_px(const pe_compare_ranges *g, double days) { return to_px(days, g->y0, g->y1, PLOT_B, PLOT_T); }
+
+enum { LEGEND_PER_ROW = 4 };
+
+/* One polyline per series through its points in order of gpus (ties in
+ * row order), and the legend naming each series in its colour. */
+static void write_series(FILE *fp, const pe_compare_row *rows, size_t n, const int *ids,
+                         int series, bool by_cost, const pe_compare_ranges *g)
 {
-    double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+    for (int s = 0; s < series; s++) {
+        const char *color = SERIES_COLORS[s % SERIES_COLOR_COUNT];
+        fprintf(fp, "<polyline class=\"series\" data-series=\"%d\" fill=\"none\" stroke=\"%s\" "
+                    "stroke-width=\"1.5\" points=\"", s, color);
+        for (size_t last = n, k;; last = k) { /* next after `last` in (gpus, row) order */
+            k = n;
+            for (size_t i = 0; i < n; i++) {
+                if (ids[i] != s)
+                    continue;
+                const bool after = last == n || rows[i].gpus > rows[last].gpus ||
+                                   (rows[i].gpus == rows[last].gpus && i > last);
+                const bool before = k == n || rows[i].gpus < rows[k].gpus ||
+                                    (rows[i].gpus == rows[k].gpus && i < k);
+                if (after && before)
+                    k = i;
+            }
+            if (k == n)
+                break;
+            fprintf(fp, "%.1f,%.1f ", x_px(g, price_of(&rows[k], by_cost)), y_px(g, rows[k].days));
+        }
+        fputs("\"/>\n", fp);
+    }
+    fputs("<g id=\"legend\">", fp);
+    char key[2 * PE_NAME_MAX];
+    for (int s = 0; s < series; s++) { /* below the plot, LEGEND_PER_ROW a row */
+        size_t i = 0;
+        while (ids[i] != s)
+            i++;
+        series_key(&rows[i], key, sizeof key);
+        const int x = 80 + 220 * (s % LEGEND_PER_ROW), y = 430 + 18 * (s / LEGEND_PER_ROW);
+        fprintf(fp, "<rect class=\"lg\" x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+                    "<text class=\"lg\" x=\"%d\" y=\"%d\">", x, y,
+                SERIES_COLORS[s % SERIES_COLOR_COUNT], x + 18, y + 10);
+        html_text(fp, key);
+        fputs("</text>", fp);
+    }
+    fputs("</g>\n", fp);
+}
+
+/* Price (x) against days (y), the front joined in order of price; with
+ * ids (a design sweep's rows), a line per series and a legend. */
+static void write_scatter(FILE *fp, const pe_compare_row *rows, size_t n, bool by_cost,
+                          const int *ids, int series)
+{
+    pe_compare_ranges g = {INFINITY, -INFINITY, INFINITY, -INFINITY};
     for (size_t i = 0; i < n; i++)
         if (rows[i].has_plan) {
-            x0 = fmin(x0, price_of(&rows[i], by_cost)), x1 = fmax(x1, price_of(&rows[i], by_cost));
-            y0 = fmin(y0, rows[i].days), y1 = fmax(y1, rows[i].days);
+            g.x0 = fmin(g.x0, price_of(&rows[i], by_cost)), g.x1 = fmax(g.x1, price_of(&rows[i], by_cost));
+            g.y0 = fmin(g.y0, rows[i].days), g.y1 = fmax(g.y1, rows[i].days);
         }
-    if (!(x0 <= x1))
+    if (!(g.x0 <= g.x1))
         return;
-    const double L = 80, R = 700, T = 20, B = 380;
-    fprintf(fp, "<svg id=\"sc\" width=\"960\" height=\"430\" viewBox=\"0 0 960 430\">"
-                "<rect class=\"plot\" x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\"/>\n", L - 20,
-            T - 10, R - L + 40, B - T + 20);
+    const double L = PLOT_L, R = PLOT_R, T = PLOT_T, B = PLOT_B;
+    const int height = 430 + (ids ? 18 * ((series + LEGEND_PER_ROW - 1) / LEGEND_PER_ROW) : 0);
+    fprintf(fp, "<svg id=\"sc\" width=\"960\" height=\"%d\" viewBox=\"0 0 960 %d\">"
+                "<rect class=\"plot\" x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\"/>\n", height,
+            height, L - 20, T - 10, R - L + 40, B - T + 20);
     fprintf(fp, "<text x=\"%g\" y=\"415\">%s (%.4g to %.4g)</text>", L, by_cost ? "cost" : "gpu_hours",
-            x0, x1);
+            g.x0, g.x1);
     fprintf(fp, "<text x=\"4\" y=\"%g\">days</text><text x=\"4\" y=\"%g\">%.4g</text>"
-                "<text x=\"4\" y=\"%g\">%.4g</text>\n", (T + B) / 2, B, y0, T + 4, y1);
+                "<text x=\"4\" y=\"%g\">%.4g</text>\n", (T + B) / 2, B, g.y0, T + 4, g.y1);
     fputs("<polyline class=\"front\" points=\"", fp);
     /* the front in order of price: the rows are few, chosen one by one */
     for (double last = -INFINITY;;) {
@@ -372,17 +476,20 @@ static void write_scatter(FILE *fp, const pe_compare_row *rows, size_t n, bool b
         if (k == n)
             break;
         last = price_of(&rows[k], by_cost);
-        fprintf(fp, "%.1f,%.1f ", to_px(last, x0, x1, L, R), to_px(rows[k].days, y0, y1, B, T));
+        fprintf(fp, "%.1f,%.1f ", x_px(&g, last), y_px(&g, rows[k].days));
     }
     fputs("\"/>\n", fp);
+    if (ids)
+        write_series(fp, rows, n, ids, series, by_cost, &g);
     for (size_t i = 0; i < n; i++) {
         if (!rows[i].has_plan)
             continue;
-        const double x = to_px(price_of(&rows[i], by_cost), x0, x1, L, R);
-        const double y = to_px(rows[i].days, y0, y1, B, T);
-        fprintf(fp, "<circle class=\"pt%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\"/><text x=\"%.1f\" "
-                    "y=\"%.1f\">", rows[i].pareto ? " pf" : "", x, y, x + 9, y + 4);
-        html_text(fp, rows[i].scenario);
+        const double x = x_px(&g, price_of(&rows[i], by_cost)), y = y_px(&g, rows[i].days);
+        fprintf(fp, "<circle class=\"pt%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\"", rows[i].pareto ? " pf" : "", x, y);
+        if (ids)
+            fprintf(fp, " data-series=\"%d\" style=\"fill:%s\"", ids[i], SERIES_COLORS[ids[i] % SERIES_COLOR_COUNT]);
+        fprintf(fp, "/><text x=\"%.1f\" y=\"%.1f\">", x + 9, y + 4);
+        html_text(fp, rows[i].design[0] ? rows[i].design : rows[i].scenario);
         fputs("</text>\n", fp);
     }
     fputs("</svg>\n", fp);
@@ -391,21 +498,32 @@ static void write_scatter(FILE *fp, const pe_compare_row *rows, size_t n, bool b
 pe_status compare_write_html(const char *path, const pe_compare_row *rows, size_t n,
                              bool by_cost, pe_error *err)
 {
+    const bool designs = any_design(rows, n);
+    int *ids = designs ? malloc((n ? n : 1) * sizeof *ids) : NULL;
+    if (designs && !ids)
+        return pe_fail(err, PE_INTERNAL, path, 0, 0, "out of memory");
     pe_atomic_file f;
     pe_status st = atomic_file_open(&f, path, err);
-    if (st != PE_OK)
+    if (st != PE_OK) {
+        free(ids);
         return st;
+    }
     FILE *fp = f.fp;
     fprintf(fp, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                 "<title>planeval compare</title><style>%s</style></head><body>\n"
-                "<h1>planeval compare: %zu reports</h1>\n"
-                "<p class=\"note\">The best plan of each report (one cluster type each). "
+                "<h1>planeval compare: %zu %s</h1>\n"
+                "<p class=\"note\">The best plan of each %s. "
                 "Pareto-optimal (bold, outlined): no other is no worse on %s, days "
                 "(effective_train_days, docs/model.md §15) and memory headroom and better on "
                 "one.</p>\n",
-            COMPARE_CSS, n, by_cost ? "cost" : "gpu_hours");
+            COMPARE_CSS, n, designs ? "designs" : "reports",
+            designs ? "design (a design sweep's report split by the axes that vary in it; "
+                      "a line per cluster type through its sizes)"
+                    : "report (one cluster type each)",
+            by_cost ? "cost" : "gpu_hours");
     write_table(fp, rows, n, by_cost);
-    write_scatter(fp, rows, n, by_cost);
+    write_scatter(fp, rows, n, by_cost, ids, ids ? series_ids(rows, n, ids) : 0);
+    free(ids);
     fputs("</body></html>\n", fp);
     return atomic_file_commit(&f, err);
 }
