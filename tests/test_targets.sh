@@ -96,11 +96,26 @@ check "a shard is not judged against the targets (exit $rc)" '[ $rc -eq 0 ]'
 drill=$src/scenarios/drills/06-llama3-70b-h100-vs-b200
 "$planeval" check "$drill" >"$work/drill-check.out" 2>&1; rc=$?
 check "the drill's expect: values hold (exit $rc: $(tail -1 "$work/drill-check.out"))" \
-    '[ $rc -eq 0 ] && grep -q "^20 passed, 0 failed$" "$work/drill-check.out"'
+    '[ $rc -eq 0 ] && grep -q "^26 passed, 0 failed$" "$work/drill-check.out"'
 "$planeval" run -o "$work/drill" "$drill" >"$work/drill.out" 2>/dev/null; rc=$?
 check "H100: 1024 nodes, 22.80 days, 4.48 M GPU-hours, \$8.96 M (exit $rc)" \
     '[ $rc -eq 0 ] && grep -q "^06-llama3-70b-h100: targets met: smallest cluster 1024 nodes (8192 GPUs); .*: 22\.798[0-9]* days, 4\.4824[0-9]*e+06 GPU-hours, cost 8\.9648[0-9]*e+06$" "$work/drill.out"'
 check "B200: 512 nodes, 19.39 days, 1.91 M GPU-hours, \$7.62 M" \
     'grep -q "^06-llama3-70b-b200: targets met: smallest cluster 512 nodes (4096 GPUs); .*: 19\.388[0-9]* days, 1\.9059[0-9]*e+06 GPU-hours, cost 7\.6239[0-9]*e+06$" "$work/drill.out"'
+
+# the drill's one-run file (both.yaml, sweep.cluster over both types): the
+# same answer per type as the two one-type files, in the summary too, and
+# compare gives the best plan of each type and size (4 sizes x 2 types)
+for t in h100 b200; do
+    one=$(grep "^06-llama3-70b-$t: targets met:" "$work/drill.out" | sed 's/.*smallest cluster //; s/(rank [0-9]*)//')
+    both=$(grep "^06-llama3-70b-h100-vs-b200: targets met on $t-node:" "$work/drill.out" |
+        sed 's/.*smallest cluster //; s/(rank [0-9]*)//')
+    check "both.yaml on $t-node answers as $t.yaml ($both)" '[ -n "$one" ] && [ "$one" = "$both" ]'
+done
+check "both.yaml's summary names each type's smallest size" \
+    'grep -qx "targets: h100-node: smallest_nodes,1024" "$work/drill/06-llama3-70b-h100-vs-b200.summary.csv" && grep -qx "targets: b200-node: smallest_nodes,512" "$work/drill/06-llama3-70b-h100-vs-b200.summary.csv"'
+"$planeval" compare "$work/drill/06-llama3-70b-h100-vs-b200.csv" >"$work/drill-compare" 2>&1; rc=$?
+check "compare on both.yaml's report: one line per type and size (exit $rc)" \
+    '[ $rc -eq 0 ] && [ "$(grep -cE "^(yes|no|-) +06-llama3-70b-h100-vs-b200 +cluster=" "$work/drill-compare")" -eq 8 ]'
 
 finish

@@ -13,15 +13,11 @@
 /* Read every report (each mistake printed), then the table and the page. */
 static int compare_reports(char *const *paths, int n, const char *page)
 {
-    pe_compare_row *rows = calloc((size_t)n, sizeof *rows);
-    if (!rows) {
-        fputs("planeval: error: out of memory\n", stderr);
-        return PE_INTERNAL;
-    }
+    pe_compare_rows rows = {0};
     int status = PE_OK;
     for (int i = 0; i < n; i++) {
         pe_error err = {0};
-        pe_status st = compare_read(paths[i], &rows[i], &err);
+        pe_status st = compare_read_groups(paths[i], &rows, &err);
         if (st != PE_OK) {
             cli_print_error(&err);
             status = (int)st > status ? (int)st : status;
@@ -29,15 +25,15 @@ static int compare_reports(char *const *paths, int n, const char *page)
     }
     if (status == PE_OK) {
         bool by_cost;
-        compare_pareto(rows, (size_t)n, &by_cost);
-        compare_write_text(stdout, rows, (size_t)n, by_cost);
+        compare_pareto(rows.rows, rows.n, &by_cost);
+        compare_write_text(stdout, rows.rows, rows.n, by_cost);
         pe_error err = {0};
-        if (page && compare_write_html(page, rows, (size_t)n, by_cost, &err) != PE_OK) {
+        if (page && compare_write_html(page, rows.rows, rows.n, by_cost, &err) != PE_OK) {
             cli_print_error(&err);
             status = PE_INTERNAL;
         }
     }
-    free(rows);
+    free(rows.rows);
     return status;
 }
 

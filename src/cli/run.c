@@ -256,12 +256,16 @@ static pe_status write_checkpoint(const pe_scenario *s, const pe_command_options
 static pe_status write_report_and_summary(const pe_scenario *s, const pe_command_options *opt,
                                           const pe_plan_space *space, const pe_eval_ctx *ctx,
                                           const pe_run_result *rr, const pe_run_result *shown,
-                                          size_t pareto, const run_paths *paths, pe_error *err)
+                                          size_t pareto, const pe_target_answer *answers,
+                                          const run_paths *paths, pe_error *err)
 {
     pe_summary_facts facts = {.scenario = s, .run = rr, .index_total = plans_total(space),
                               .shard_index = opt->shard_index, .shard_count = opt->shard_count,
                               .top_k = opt->top_k, .rows_written = shown->row_count,
-                              .pareto_optimal = pareto, .threads = opt->threads};
+                              .pareto_optimal = pareto, .threads = opt->threads,
+                              .targets = answers,
+                              .target_types = space->slots[PE_AXIS_CLUSTER]
+                                                  ? space->slots[PE_AXIS_CLUSTER] : 1};
     pe_report *report = NULL, *summary = NULL;
     pe_status st = digest_file_crc32(s->file, &facts.scenario_crc, err);
     if (st == PE_OK)
@@ -282,11 +286,12 @@ static pe_status write_report_and_summary(const pe_scenario *s, const pe_command
 
 /* The sweep is done: the ranked report (only the Pareto-optimal rows with
  * --pareto; --digits), the HTML page (--html), the summary, the spent
- * checkpoint removed, the summary on stderr. */
+ * checkpoint removed, the summary on stderr. The summary carries the
+ * targets' answer (answers, NULL without). */
 static pe_status write_results(const pe_scenario *s, const pe_command_options *opt,
                                const pe_plan_space *space, const pe_eval_ctx *ctx,
-                               const pe_run_result *rr, const run_paths *paths, bool resumed,
-                               pe_error *err)
+                               const pe_run_result *rr, const pe_target_answer *answers,
+                               const run_paths *paths, bool resumed, pe_error *err)
 {
     pe_run_result shown;
     size_t pareto = 0;
@@ -297,7 +302,8 @@ static pe_status write_results(const pe_scenario *s, const pe_command_options *o
         st = run_write_html(paths->page, s, rr, &shown, pareto, note, err);
     }
     if (st == PE_OK)
-        st = write_report_and_summary(s, opt, space, ctx, rr, &shown, pareto, paths, err);
+        st = write_report_and_summary(s, opt, space, ctx, rr, &shown, pareto, answers, paths,
+                                      err);
     if (st == PE_OK && (resumed || access(paths->checkpoint, F_OK) == 0))
         remove(paths->checkpoint); /* done: the checkpoint is spent */
     if (st == PE_OK && !opt->quiet)
@@ -345,7 +351,7 @@ static pe_status run_one(const pe_scenario *s, const pe_command_options *opt, pe
     if (st == PE_OK && !rr.interrupted && !opt->shard_count)
         st = judge_targets(&space, &rr, &answers, err);
     if (st == PE_OK && !rr.interrupted)
-        st = write_results(s, opt, &space, &ctx, &rr, &paths, resumed, err);
+        st = write_results(s, opt, &space, &ctx, &rr, answers, &paths, resumed, err);
     if (st == PE_OK && !rr.interrupted && answers && !opt->quiet)
         print_targets(&space, &rr, answers);
     free(answers);

@@ -30,6 +30,48 @@ const pe_row *summary_best_row(const pe_run_result *r)
     return &r->rows[0];
 }
 
+/* T1's answer on type k as summary rows "targets: TYPE: WHAT" (the type:
+ * its preset, "cluster" without one): met (yes/no); when met the smallest
+ * nodes and gpus and its best plan's name, rank, train_days, gpu_hours and
+ * cost (empty without a price); when not, why (unmet). */
+static pe_status write_target_rows(pe_report *w, const pe_summary_values *v, uint64_t k,
+                                   pe_error *err)
+{
+    const pe_scenario *s = v->target_scenario;
+    const pe_cluster *c = v->target_types > 1 ? &s->sweep.clusters[k] : &s->cluster;
+    const char *type = c->preset[0] ? c->preset : "cluster";
+    const pe_row *best = v->targets[k].best;
+    char key[96 + PE_NAME_MAX], value[PE_MSG_MAX + PE_NAME_MAX];
+    pe_status st = PE_OK;
+#define TARGET_ROW(what, ...)                                         \
+    do {                                                              \
+        snprintf(key, sizeof key, "targets: %s: %s", type, what);     \
+        snprintf(value, sizeof value, __VA_ARGS__);                   \
+        const char *cells[] = {key, value};                           \
+        if (st == PE_OK)                                              \
+            st = report_write_cells(w, cells, 2, err);                \
+    } while (0)
+    TARGET_ROW("met", "%s", best ? "yes" : "no");
+    if (!best) {
+        TARGET_ROW("unmet", "%s", v->targets[k].unmet);
+        return st;
+    }
+    const pe_result *r = &best->result;
+    TARGET_ROW("smallest_nodes", "%lld", (long long)(r->gpus / c->gpus_per_node));
+    TARGET_ROW("smallest_gpus", "%lld", (long long)r->gpus);
+    TARGET_ROW("best_plan", "%s", best->name ? best->name : best->canon);
+    TARGET_ROW("best_rank", "%zu%s", (size_t)(best - v->ranked_rows) + 1,
+               v->among_rows_kept ? " (among the rows kept)" : "");
+    TARGET_ROW("train_days", "%.6g", r->train_days);
+    TARGET_ROW("gpu_hours", "%.6g", r->gpu_hours);
+    if (r->has_cost)
+        TARGET_ROW("cost", "%.6g", r->cost);
+    else
+        TARGET_ROW("cost", "%s", "");
+#undef TARGET_ROW
+    return st;
+}
+
 pe_status summary_open_values(const char *path, const pe_summary_values *v, pe_report **out,
                               pe_error *err)
 {
@@ -87,6 +129,8 @@ pe_status summary_open_values(const char *path, const pe_summary_values *v, pe_r
     ROW("wall_s", "%.6g", v->wall_s);
     ROW("plans_per_s", "%.6g", v->plans_per_s);
 #undef ROW
+    for (uint64_t k = 0; v->targets && k < v->target_types && st == PE_OK; k++)
+        st = write_target_rows(w, v, k, err); /* appended: the keys above never move */
     if (st == PE_OK)
         *out = w;
     else
@@ -112,6 +156,8 @@ pe_status summary_open(const char *path, const pe_summary_facts *f, pe_report **
         .rows_written = f->rows_written, .pareto_optimal = f->pareto_optimal,
         .facts = facts, .fact_count = html_scenario_facts(f->scenario, facts, PE_HTML_FACTS_MAX),
         .threads = threads, .wall_s = r->wall_s,
-        .plans_per_s = r->wall_s > 0 ? (double)r->evaluated_here / r->wall_s : 0.0};
+        .plans_per_s = r->wall_s > 0 ? (double)r->evaluated_here / r->wall_s : 0.0,
+        .targets = f->targets, .target_types = f->target_types, .target_scenario = f->scenario,
+        .ranked_rows = r->rows, .among_rows_kept = r->row_count < r->counts.evaluated};
     return summary_open_values(path, &v, out, err);
 }

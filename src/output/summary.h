@@ -18,6 +18,7 @@
 #include "output/html.h"
 #include "output/report.h"
 #include "sweep/runner.h"
+#include "sweep/targets.h"
 
 typedef struct {
     const pe_scenario *scenario;
@@ -29,6 +30,10 @@ typedef struct {
     uint64_t top_k;                    /* 0: every row */
     size_t rows_written, pareto_optimal;
     int threads;
+    /* T1, the answer to targets: per cluster type (target_types entries,
+     * run's judge); NULL: no targets, or a shard (not judged there) */
+    const pe_target_answer *targets;
+    uint64_t target_types;
 } pe_summary_facts;
 
 /* Every value a summary states, as text or numbers: what summary_open
@@ -46,6 +51,14 @@ typedef struct {
     size_t fact_count;
     const char *threads; /* as written: "" when not one number */
     double wall_s, plans_per_s;
+    /* T1 per cluster type, rows after plans_per_s (docs/reports.md); NULL
+     * without (merge's: shards are not judged): of target_scenario's types,
+     * the best row's rank its place in ranked_rows */
+    const pe_target_answer *targets;
+    uint64_t target_types;
+    const pe_scenario *target_scenario;
+    const pe_row *ranked_rows;
+    bool among_rows_kept; /* --top: the rows kept are not every plan */
 } pe_summary_values;
 
 /* The summary's path beside a report's (NAME.csv → NAME.summary.csv);
