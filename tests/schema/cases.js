@@ -193,6 +193,8 @@ plans:
     { name: 'rank_by empty list', valid: false, yaml: `${BASE}rank_by: []\n` },
     { name: 'rank_by list with train_days without tokens', valid: false, yaml: `${BASE}rank_by: [memory, train_days]\n` },
     { name: 'min_mfu above 1', valid: false, yaml: `${BASE}budgets: { min_mfu: 1.5 }\n` },
+    { name: 'expect on the design-axis columns', valid: true, yaml: `${BASE}expect:\n  - plan: x\n    cluster: b200-node\n    framework: nemo\n    inter_node.nic_gb_s: 50\n    overlap.dp: { value: 1, abs_tol: 0 }\n` },
+    { name: 'expect a design-axis text column given a number', valid: false, yaml: `${BASE}expect:\n  - plan: x\n    cluster: 3\n` },
     { name: 'expect mixing best_plan and a column', valid: false, yaml: `${BASE}expect:\n  - best_plan: x\n    status: ok\n` },
     { name: 'expect with an unknown column', valid: false, yaml: `${BASE}expect:\n  - plan: x\n    memory_gib: 3\n` },
     { name: 'expect on the scenario column', valid: false, yaml: `${BASE}expect:\n  - plan: x\n    scenario: base\n` },
