@@ -40,6 +40,12 @@ check "string and list forms give the same row" \
     '[ -n "$(plan_row text)" ] && [ "$(plan_row text)" = "$(plan_row list)" ]'
 check "the layout's virtual_stages is 128/16 = 8" \
     '[ "$(csv_column "$rep" virtual_stages | sort -u)" = "8" ]'
+# the report's pipeline_layout column: the layout's canonical text for both
+# forms (0, 126 ones, 0 -> "0.1*126.0"), empty for the plan without one
+layouts=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "plan") p = i; next } { print $p }' "$rep" |
+    paste -d' ' - <(csv_column "$rep" pipeline_layout) | LC_ALL=C sort | tr '\n' ';')
+check "the pipeline_layout column holds each plan's layout ($layouts)" \
+    '[ "$layouts" = "even ;list 0.1*126.0;text 0.1*126.0;" ]'
 check "an even split is refused by V3 (126 mod 128)" \
     'plan_row even | grep -q ",invalid,V3: pp\*virtual_stages=128 does not divide layers=126,"'
 

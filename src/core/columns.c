@@ -85,6 +85,7 @@ const pe_column_info pe_columns[COL_COUNT] = {
     {"overlap.pp", PE_COL_NUMBER},
     {"overlap.ep", PE_COL_NUMBER},
     {"framework", PE_COL_TEXT},
+    {"pipeline_layout", PE_COL_TEXT},
 };
 
 int columns_find(const char *name)

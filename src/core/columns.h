@@ -47,6 +47,7 @@ typedef enum {
     /* the row's overlap fractions (sweep.overlap, else the plan's: docs/model.md §6) */
     COL_OVERLAP_TP, COL_OVERLAP_CP, COL_OVERLAP_DP, COL_OVERLAP_PP, COL_OVERLAP_EP,
     COL_FRAMEWORK, /* the design's framework preset (sweep.framework, framework:) */
+    COL_PIPELINE_LAYOUT, /* a plan's pipeline_layout (V3″) as its canonical text; empty without */
     COL_COUNT
 } pe_column;
 

@@ -8,6 +8,7 @@
 #include <csv.h>
 
 #include "core/columns.h"
+#include "core/pipeline_layout.h"
 #include "output/atomic_file.h"
 #include "output/digest.h"
 #include "output/report.h"
@@ -431,6 +432,7 @@ int report_format_cell(const pe_eval_ctx *ctx, const char *scenario, long long r
     case COL_FIRST_STAGE_LAYERS: return fmt_int(buf, size, p->first_stage_layers); /* 0: even */
     case COL_LAST_STAGE_LAYERS: return fmt_int(buf, size, p->last_stage_layers);
     case COL_OFFLOAD_OPTIMIZER: return copy_text(buf, size, p->offload_optimizer ? "true" : "false");
+    case COL_PIPELINE_LAYOUT: return pipeline_layout_write(&p->layout, buf, size); /* V3″ */
     default: /* a figure (report_read.h), empty where it does not apply */
         if (!report_column_value(r, p, col, &num))
             return 0;
