@@ -28,6 +28,10 @@ base fw "overlap: { pp: 0.5 }" "  framework: [megatron-core, nemo, torchtitan]" 
 "$planeval" run --quiet -o "$work/fw" "$work/fw.yaml"; rc=$?
 report=$work/fw/fw.csv
 check "a sweep over three frameworks runs (exit $rc)" '[ $rc -eq 0 ] && [ -s "$report" ]'
+# run's facts (stderr, and the page's) are the first design's: they say so
+"$planeval" run -o "$work/fw-facts" "$work/fw.yaml" 2>"$work/fw.err" >/dev/null
+check "run's framework fact says the framework is swept and whose facts it shows" \
+    'grep -q "^fw: framework: swept by sweep.framework (each row.s is its framework column); the first design.s: megatron-core: " "$work/fw.err"'
 for f in megatron-core nemo torchtitan; do
     base "one-$f" "framework: $f
 overlap: { pp: 0.5 }" "" >"$work/one-$f.yaml"

@@ -54,7 +54,8 @@ out=$("$planeval" validate "$work/ov.yaml")
 check "validate counts the plans of each overlap value" \
     '[[ $out == *"  sweep.overlap.tp: 1: 30 plans, 0: 30 plans"* ]] && [[ $out == *"  sweep.overlap.dp: 1: 20 plans, 0.5: 20 plans, 0: 20 plans"* ]] && [ "$(($(wc -l <"$report") - 1))" -eq 60 ]'
 err=$("$planeval" run -o "$work/facts" "$work/ov.yaml" 2>&1 >/dev/null)
-check "run's overlap fact is the design of index 0's, the first values (dp 1, tp 1)" '[[ $err == *"overlap: tp 1, cp 1, dp 1, pp 0, ep 0 in force"* ]]'
+want="overlap: swept by sweep.overlap (each row's are its overlap.* columns); the first design's: tp 1, cp 1, dp 1, pp 0, ep 0 in force"
+check "run's overlap fact says it is swept and is the design of index 0's, the first values (dp 1, tp 1)" '[[ $err == *"$want"* ]]'
 for i in 0 1 2; do "$planeval" run --quiet --shard $i/3 -o "$work/shards" "$work/ov.yaml"; done
 "$planeval" merge --quiet "$work"/shards/ov.shard-*-of-3.csv -o "$work/merged.csv"; rc=$?
 check "overlap-axis shards merge into one run's report, byte for byte (exit $rc)" \

@@ -247,10 +247,19 @@ static void framework_facts(const pe_scenario *s, pe_html_fact *out, size_t max,
 {
     const pe_framework *fw = &s->framework;
     text t = {.n = 0};
+    /* a design sweep's facts are its first design's: say so where an axis
+     * moves them (each row's own value is in its report columns) */
+    const char *fw_swept = s->sweep.framework.present
+                               ? "swept by sweep.framework (each row's is its framework column); "
+                                 "the first design's: "
+                               : "";
+    const pe_sweep *w = &s->sweep;
+    const bool ov_swept = w->overlap_tp.present || w->overlap_cp.present ||
+                          w->overlap_dp.present || w->overlap_pp.present || w->overlap_ep.present;
     if (fw->present) {
         add_table(&t, &pe_fields_framework, fw);
-        fact(out, max, n, "framework", "%s: %s", fw->name[0] ? fw->name : "the scenario's keys",
-             t.buf);
+        fact(out, max, n, "framework", "%s%s: %s", fw_swept,
+             fw->name[0] ? fw->name : "the scenario's keys", t.buf);
         if (fw->flags[0]) /* what the preset stands for, as its users run it */
             fact(out, max, n, "framework_flags", "%s", fw->flags);
     } else {
@@ -265,8 +274,12 @@ static void framework_facts(const pe_scenario *s, pe_html_fact *out, size_t max,
         snprintf(from, sizeof from, "the framework %s's overlap", fw->name);
     else if (fw->present)
         snprintf(from, sizeof from, "the framework's overlap");
-    fact(out, max, n, "overlap", "%s in force (%s, then the scenario's overlap:; a plan's "
-         "own overlap: overrides it)", t.buf, from);
+    fact(out, max, n, "overlap", "%s%s in force (%s, then the scenario's overlap:; a plan's "
+         "own overlap: overrides it)",
+         ov_swept ? "swept by sweep.overlap (each row's are its overlap.* columns); the first "
+                    "design's: "
+                  : "",
+         t.buf, from);
 }
 
 /* ------------------------------------------------------------ the facts */
