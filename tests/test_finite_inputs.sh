@@ -142,6 +142,7 @@ framework:
   cuda_context_gib: 0.5       #@ framework.cuda_context_gib
   overlap_slowdown: 0.189     #@ framework.overlap_slowdown
   recompute_num_layers: 2     #@ framework.recompute_num_layers
+  gemm_rate_scale: 0.8        #@ framework.gemm_rate_scale
 plans:
   - name: a
     dp: 4                     #@ plans[].dp

@@ -33,14 +33,18 @@
 #define MAX_FREE PE_FIT_MAX_FREE
 /* Numbers not fitted take their neutral values (neutral_fixed: η_W 0,
  * F_half 0, e_att = e_max, e_max8 = e_max, t_mb 0). */
-enum { P_GEMM, P_ELEMENTWISE, P_HALF, P_ATTENTION, P_FP8, P_MB };
+/* The last, gemm_rate_scale (F26), is a framework's number: fitted only
+ * alone (framework_fit), over runs of one framework that keep their GPU
+ * presets' numbers; never among the default candidates. */
+enum { P_GEMM, P_ELEMENTWISE, P_HALF, P_ATTENTION, P_FP8, P_MB, P_SCALE };
 static const char *const PAR_NAME[NPAR] = {"gemm_efficiency", "elementwise_efficiency",
                                            "gemm_half_gflop", "attention_efficiency",
-                                           "fp8_gemm_efficiency", "microbatch_overhead_us"};
-static const double PAR_LO[NPAR] = {0.05, 0.02, 0.0, 0.02, 0.05, 0.0};
-static const double PAR_HI[NPAR] = {1.0, 1.0, 1000.0, 1.0, 1.0, 100000.0};
-static const double PAR_START[NPAR] = {0.7, 0.7, 1.0, 0.5, 0.5, 100.0};
-static const double PAR_STEP[NPAR] = {0.1, 0.2, 5.0, 0.2, 0.1, 200.0};
+                                           "fp8_gemm_efficiency", "microbatch_overhead_us",
+                                           "gemm_rate_scale"};
+static const double PAR_LO[NPAR] = {0.05, 0.02, 0.0, 0.02, 0.05, 0.0, 0.1};
+static const double PAR_HI[NPAR] = {1.0, 1.0, 1000.0, 1.0, 1.0, 100000.0, 2.0};
+static const double PAR_START[NPAR] = {0.7, 0.7, 1.0, 0.5, 0.5, 100.0, 1.0};
+static const double PAR_STEP[NPAR] = {0.1, 0.2, 5.0, 0.2, 0.1, 200.0, 0.1};
 
 typedef struct {
     pe_scenario s;
@@ -58,13 +62,12 @@ typedef struct {
     int order[NPAR]; /* which numbers, in the order they are freed */
     double fixed[NPAR]; /* the values of the numbers not fitted */
     const pe_priors *priors; /* NULL: the plain least squares */
+    bool framework_fit; /* gemm_rate_scale alone: the GPUs' numbers as the presets give them */
 } run_set;
 
-/* The model's step time of r with the numbers x (indexed as PAR_NAME). */
-static double step_with(const run *r, const double x[NPAR])
+/* The GPU's numbers of a GPU fit, x indexed as PAR_NAME. */
+static void set_gpu_numbers(pe_gpu *g, const double x[NPAR])
 {
-    pe_scenario copy = r->s;
-    pe_gpu *g = &copy.cluster.gpu;
     g->has_gemm_efficiency = true, g->gemm_efficiency = x[P_GEMM];
     g->elementwise_efficiency = x[P_ELEMENTWISE];
     g->gemm_half_gflop = x[P_HALF];
@@ -73,6 +76,18 @@ static double step_with(const run *r, const double x[NPAR])
     g->has_fp8_gemm_efficiency = x[P_FP8] > 0; /* −1: e_max8 = e_max */
     g->fp8_gemm_efficiency = x[P_FP8];
     g->microbatch_overhead_us = x[P_MB];
+}
+
+/* The model's step time of r with the numbers x (indexed as PAR_NAME): a
+ * framework fit sets F26's σ only, each run keeping its GPU preset's
+ * numbers; a GPU fit the GPU's numbers, each run's framework as it is. */
+static double step_with(const run_set *rs, const run *r, const double x[NPAR])
+{
+    pe_scenario copy = r->s;
+    if (rs->framework_fit)
+        copy.framework.gemm_rate_scale = x[P_SCALE];
+    else
+        set_gpu_numbers(&copy.cluster.gpu, x);
     pe_eval_ctx ctx;
     evaluate_prepare(&copy, &ctx);
     pe_result res;
@@ -88,7 +103,7 @@ static double runs_chi2(const run_set *rs, const double x[NPAR])
     for (size_t i = 0; i < rs->count; i++) {
         if (!rs->runs[i].fit || (long)i == rs->skip)
             continue;
-        const double e = log(step_with(&rs->runs[i], x) / rs->runs[i].measured);
+        const double e = log(step_with(rs, &rs->runs[i], x) / rs->runs[i].measured);
         sum += prior_loss(&e, 1, NULL, NULL, NULL, NULL, 0);
     }
     return sum;
@@ -121,7 +136,7 @@ static double loss(const run_set *rs, const double xf[NPAR])
     for (size_t i = 0; i < rs->count; i++) {
         if (!rs->runs[i].fit || (long)i == rs->skip)
             continue;
-        const double e = log(step_with(&rs->runs[i], x) / rs->runs[i].measured);
+        const double e = log(step_with(rs, &rs->runs[i], x) / rs->runs[i].measured);
         sum += e * e;
     }
     return sum;
@@ -278,7 +293,8 @@ static pe_status same_gpu(const run_set *rs, pe_error *err)
         if (a->peak_tflops != b->peak_tflops || a->hbm_tb_s != b->hbm_tb_s)
             return pe_fail(err, PE_BAD_INPUT, rs->runs[i].s.file, 0, 0,
                            "runs of more than one GPU type (peak_tflops %g, hbm_tb_s %g vs %g, "
-                           "%g): calibrate one GPU type at a time",
+                           "%g): calibrate one GPU type at a time (or fit a framework's "
+                           "number across them: --fit gemm_rate_scale, F26)",
                            b->peak_tflops, b->hbm_tb_s, a->peak_tflops, a->hbm_tb_s);
     }
     return PE_OK;
@@ -303,9 +319,40 @@ static pe_status load_runs(const pe_catalog *cat, const char *path, run_set *rs,
         rs->count++; /* loaded or half-loaded: freed either way */
     }
     csv_table_free(&t);
-    if (!st)
-        st = same_gpu(rs, err);
     return st;
+}
+
+/* A framework fit (F26): every run on the first run's framework, and on a
+ * GPU whose preset times compute by shape (gemm_efficiency: F7–F11), the
+ * rate σ scales; the GPU types may differ, their numbers stay the presets'. */
+static pe_status same_framework(const run_set *rs, pe_error *err)
+{
+    const pe_framework *a = &rs->runs[0].s.framework;
+    for (size_t i = 0; i < rs->count; i++) {
+        const pe_scenario *s = &rs->runs[i].s;
+        if (!s->framework.present || strcmp(s->framework.name, a->name) != 0 || !a->present)
+            return pe_fail(err, PE_BAD_INPUT, s->file, 0, 0,
+                           "gemm_rate_scale is a framework's number (F26): every run must name "
+                           "the same framework preset (first run: '%s', this one: '%s')",
+                           a->present ? a->name : "", s->framework.present ? s->framework.name : "");
+        if (!s->cluster.gpu.has_gemm_efficiency)
+            return pe_fail(err, PE_BAD_INPUT, s->file, 0, 0,
+                           "gemm_rate_scale scales the GEMM rate of the refined compute (F26), "
+                           "but this run's GPU gives no gemm_efficiency: nothing to scale");
+    }
+    return PE_OK;
+}
+
+/* gemm_rate_scale among the numbers: a framework fit, of that number alone. */
+static pe_status framework_or_gpu(run_set *rs, pe_error *err)
+{
+    for (int k = 0; k < rs->free; k++)
+        rs->framework_fit |= rs->order[k] == P_SCALE;
+    if (rs->framework_fit && rs->free != 1)
+        return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
+                       "gemm_rate_scale is a framework's number (F26): fit it alone, the GPUs' "
+                       "numbers as their presets give them (name no other number with it)");
+    return rs->framework_fit ? same_framework(rs, err) : same_gpu(rs, err);
 }
 
 /* The numbers to fit: --fit's names in their order, else the candidates
@@ -316,9 +363,10 @@ static pe_status choose_numbers(const char *list, size_t n_fit, bool fp8_fit, ru
                                 pe_error *err)
 {
     if (!list) {
-        const int order[NPAR] = {P_GEMM, P_ELEMENTWISE, P_FP8, P_HALF, P_ATTENTION, P_MB};
+        /* the GPU's numbers; gemm_rate_scale only when named */
+        const int order[] = {P_GEMM, P_ELEMENTWISE, P_FP8, P_HALF, P_ATTENTION, P_MB};
         int n = 0;
-        for (int k = 0; k < NPAR; k++)
+        for (int k = 0; k < (int)(sizeof order / sizeof order[0]); k++)
             if (order[k] != P_FP8 || fp8_fit)
                 rs->order[n++] = order[k];
         const size_t half = n_fit / 2 > 1 ? n_fit / 2 : 1; /* at most: two runs a number */
@@ -340,7 +388,8 @@ static pe_status choose_numbers(const char *list, size_t n_fit, bool fp8_fit, ru
             return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
                            "--fit takes names from gemm_efficiency, elementwise_efficiency, "
                            "gemm_half_gflop, attention_efficiency, fp8_gemm_efficiency, "
-                           "microbatch_overhead_us, separated by commas, got '%s'",
+                           "microbatch_overhead_us, gemm_rate_scale, separated by commas, got "
+                           "'%s'",
                            list);
         if (found == P_FP8 && !fp8_fit)
             return pe_fail(err, PE_BAD_INPUT, NULL, 0, 0,
@@ -377,6 +426,7 @@ static void neutral_fixed(const pe_gpu *g, double fixed[NPAR])
                              : -1.0;
     fixed[P_FP8] = -1.0;       /* e_max8 = e_max */
     fixed[P_MB] = 0.0;
+    fixed[P_SCALE] = 1.0; /* F26 neutral (a GPU fit does not set it) */
 }
 
 /* Leave-one-out: refit without each fit row (rs->free numbers, fewer when
@@ -392,7 +442,7 @@ static double leave_one_out(run_set *rs, size_t n_fit, double *loo)
         rs->skip = (long)i;
         rs->free = (int)n_fit - 1 < free_all ? (int)n_fit - 1 : free_all;
         minimise(rs, xi);
-        loo[i] = 100.0 * (step_with(&rs->runs[i], xi) / rs->runs[i].measured - 1.0);
+        loo[i] = 100.0 * (step_with(rs, &rs->runs[i], xi) / rs->runs[i].measured - 1.0);
         sum += fabs(loo[i]);
     }
     rs->skip = -1;
@@ -448,7 +498,7 @@ static pe_status fill_result(const run_set *rs, const double *loo, pe_fit *out, 
         memcpy(o->label, r->label, sizeof o->label);
         o->fit = r->fit;
         o->measured = r->measured;
-        o->predicted = step_with(r, x);
+        o->predicted = step_with(rs, r, x);
         o->loo_error_pct = loo[i];
         memcpy(o->framework, r->s.framework.name, sizeof o->framework);
     }
@@ -466,9 +516,12 @@ static pe_status fill_result(const run_set *rs, const double *loo, pe_fit *out, 
     const bool carried[NPAR] = {false, g->elementwise_efficiency > 0.0, g->gemm_half_gflop > 0.0,
                                 g->has_attention_efficiency && !(g->attention_half_seq > 0.0),
                                 g->has_fp8_gemm_efficiency, /* F22's e_att: held, measured */
-                                g->microbatch_overhead_us > 0.0};
+                                g->microbatch_overhead_us > 0.0, false};
     for (int i = 0; i < NPAR; i++)
-        out->remove[i] = carried[i] && !fitted[i];
+        out->remove[i] = carried[i] && !fitted[i] && !rs->framework_fit;
+    out->gemm_held &= !rs->framework_fit; /* a framework fit leaves the GPUs' lines alone */
+    out->framework_fit = rs->framework_fit;
+    memcpy(out->framework, rs->runs[0].s.framework.name, sizeof out->framework);
     return PE_OK;
 }
 
@@ -553,6 +606,8 @@ static pe_status fit_runs(const pe_catalog *catalog, const char *path, const cha
     if (!st)
         st = rs->priors && !numbers ? choose_prior_numbers(rs->priors, fp8_fit, rs, err)
                                     : choose_numbers(numbers, n_fit, fp8_fit, rs, err);
+    if (!st)
+        st = framework_or_gpu(rs, err);
     double *loo = st ? NULL : calloc(rs->count, sizeof *loo);
     if (!st && !loo)
         st = pe_fail(err, PE_INTERNAL, NULL, 0, 0, "out of memory");
@@ -574,7 +629,7 @@ pe_status fit_runs_file_priors(const pe_catalog *catalog, const char *path, cons
 {
     memset(out, 0, sizeof *out);
     run_set rs = {.runs = NULL, .count = 0, .skip = -1, .free = 0, .order = {0}, .fixed = {0},
-                  .priors = NULL};
+                  .priors = NULL, .framework_fit = false};
     pe_status st = PE_OK;
     if (priors_path) {
         st = priors_read(priors_path, PAR_NAME, PAR_LO, PAR_HI, &out->priors, err);

@@ -14,7 +14,7 @@
 #include "core/scenario.h"
 #include "input/catalog.h"
 
-#define PE_FIT_NUMBERS 6  /* the numbers a fit may free (fit_number_name) */
+#define PE_FIT_NUMBERS 7  /* the numbers a fit may free (fit_number_name) */
 #define PE_FIT_MAX_FREE 4 /* at most this many fitted per GPU type */
 #define PE_FIT_LABEL_MAX (2 * PE_NAME_MAX + 4)
 
@@ -42,9 +42,15 @@ typedef struct {
     pe_priors priors;                    /* as read */
     double curvature[PE_FIT_NUMBERS];    /* the runs' χ² rise for a move of one prior width */
     bool held[PE_FIT_NUMBERS];           /* a prior's number the runs do not constrain: at μ */
+    /* a framework's number (gemm_rate_scale, F26) fitted alone: every run
+     * keeps its GPU preset's numbers, the runs may be of several GPU types
+     * but are of one framework, whose preset the lines go under */
+    bool framework_fit;
+    char framework[PE_NAME_MAX];
 } pe_fit;
 
-/* "gemm_efficiency", "elementwise_efficiency", ...; "" out of range. */
+/* "gemm_efficiency", "elementwise_efficiency", ..., "gemm_rate_scale"
+ * (the last: a framework's, F26); "" out of range. */
 const char *fit_number_name(int i);
 
 /* Fit the runs file at path (scenario paths relative to it); numbers: the

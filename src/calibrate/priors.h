@@ -14,7 +14,7 @@
 
 #include "core/error.h"
 
-#define PE_PRIOR_NUMBERS 6 /* = PE_FIT_NUMBERS, in fit_number_name's order */
+#define PE_PRIOR_NUMBERS 7 /* = PE_FIT_NUMBERS, in fit_number_name's order */
 #define PE_PRIOR_BASIS_MAX 160
 /* The spread of one run's log step-time error the prior is weighed
  * against: 5%, about what the refined model reaches on the runs it was

@@ -110,9 +110,21 @@ static void print_priors(const pe_fit *f)
     }
 }
 
-/* The lines to paste under the GPU preset. */
+/* The lines to paste under the GPU preset; of a framework fit (F26),
+ * under the framework preset. */
 static void print_paste_block(const pe_fit *f)
 {
+    if (f->framework_fit) {
+        printf("\n# paste under the framework preset %s (docs/model.md §12, F26); fitted with "
+               "every run's GPU numbers as its preset gives them\n", f->framework);
+        for (int k = 0; k < f->free; k++)
+            printf("    %s: %.4g\n", fit_number_name(f->order[k]), f->value[f->order[k]]);
+        for (int i = 0; i < PE_FIT_NUMBERS; i++)
+            if (f->held[i])
+                printf("    %s: %.4g # not constrained by the runs: the prior's value\n",
+                       fit_number_name(i), f->value[i]);
+        return;
+    }
     printf("\n# paste under the GPU preset (docs/model.md §12, F8-F11, F18); %d of %d numbers "
            "fitted\n", f->free, PE_FIT_MAX_FREE);
     for (int k = 0; k < f->free; k++)
@@ -174,7 +186,11 @@ static int calibrate_runs(const pe_catalog *catalog, const char *path,
         print_fit_table(&f);
         print_priors(&f);
         print_paste_block(&f);
-        print_interval_block(&f);
+        if (f.framework_fit) /* S6's lines are a GPU preset's */
+            printf("# S6: a framework fit prints no interval (the GPU presets' intervals "
+                   "stand)\n");
+        else
+            print_interval_block(&f);
     }
     fit_free(&f);
     if (st != PE_OK)

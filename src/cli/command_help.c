@@ -207,7 +207,11 @@ static const command_help HELP[] = {
      "  --priors FILE       runs file: regularise the fit toward measured values (CSV\n"
      "                      number,value,width,basis; scenarios/calibration/priors/*.csv);\n"
      "                      without --fit the priors' numbers are fitted; a number the\n"
-     "                      runs do not constrain stays at its measured value\n" COMMON FOOTER},
+     "                      runs do not constrain stays at its measured value\n"
+     "  --fit gemm_rate_scale  (or a priors file naming it) fit F26, a framework's GEMM\n"
+     "                      rate, alone: runs of one framework preset, of any GPU types,\n"
+     "                      each keeping its GPU preset's numbers; prints the line to\n"
+     "                      paste under the framework preset\n" COMMON FOOTER},
     {"grade", NULL,
      "  grade KEY SUBMISSION... [-o FILE] [--gradebook FILE] [--quiet]\n"
      "                         grade students' answers against the questions: of a\n"

@@ -565,6 +565,27 @@ static void explain_fp8_recipe(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     eq_result(out, s, "F24");
 }
 
+/* §12 F26: the framework's GEMM rate σ on F8 and F18 (printed only when it
+ * is not 1, so every other explain output stays as it was). */
+static void explain_gemm_rate_scale(FILE *out, const pe_eval_ctx *ctx)
+{
+    const double sigma = compute_gemm_rate_scale(&ctx->scenario->framework);
+    if (sigma == 1.0)
+        return;
+    const pe_gpu *g = &ctx->scenario->cluster.gpu;
+    eq_formula(out, "F26", NULL);
+    eq_subst(out, "framework %s: σ = %g; peak·e_max·σ = %.6g·%g·%g%s",
+             ctx->scenario->framework.name[0] ? ctx->scenario->framework.name
+                                              : "(the scenario's keys)",
+             sigma, ctx->peak, g->gemm_efficiency, sigma,
+             ctx->fp8 ? "; the fp8 layer GEMMs at F18's rate times σ" : "");
+    fprintf(out, "       σ: fitted on the 16 torchtitan fit runs by `planeval calibrate "
+                 "scenarios/calibration/torchtitan.csv --priors "
+                 "scenarios/calibration/priors/torchtitan.csv` in the torchtitan presets "
+                 "(constrained: yes); a value given otherwise is the scenario's own\n");
+    eq_result(out, ctx->gemm_rate, "F26");
+}
+
 /* §12 F7–F11: the compute times by GEMM shape, attention core, element-wise
  * bytes and per-micro-batch overhead (when the GPU gives gemm_efficiency). */
 static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
@@ -586,8 +607,11 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
     if (ctx->fp8)
         fprintf(out, "F18  the layer GEMMs in fp8: peak_fp8·e_max8 = %.6g FLOP/s (e_max8 = %g), "
                      "roofline (MK + KN + 2MN)/W (efficiencies below are against the bf16 peak)\n",
-                ctx->gemm_rate8 / ctx->fp8_cost.rate_ratio,
-                ctx->gemm_rate8 / ctx->fp8_cost.rate_ratio / (g->peak_fp8_tflops * 1e12));
+                ctx->gemm_rate8 / ctx->fp8_cost.rate_ratio / compute_gemm_rate_scale(&ctx->scenario->framework),
+                ctx->gemm_rate8 / ctx->fp8_cost.rate_ratio /
+                    compute_gemm_rate_scale(&ctx->scenario->framework) /
+                    (g->peak_fp8_tflops * 1e12));
+    explain_gemm_rate_scale(out, ctx); /* F26 */
     if (ctx->fp8 && ctx->scenario->precision.fp8_recipe != PE_FP8_RECIPE_NONE)
         explain_fp8_recipe(out, ctx, p, M); /* F24 */
     for (int i = 0; i < PE_LAYER_GEMMS; i++) {

@@ -424,6 +424,9 @@ static const pe_field framework_fields[] = {
      "A17: the activations of Megatron-LM's legacy GPT model (megatron/model, before "
      "--use-mcore-models): unfused swiglu, flash attention's output kept twice and K, V "
      "expanded to every head"},
+    {"gemm_rate_scale", PE_FT_NUMBER, PE_RANGE_FACTOR, FW(gemm_rate_scale), NO, NULL, 0, NULL,
+     "1", "F26: the framework's matrix-multiply rate over the one the GPU preset's numbers "
+     "give (e_max and e_max8 times it; refined compute only; 1: as fitted)"},
     /* text only, read by input/load.c: printed by run and in the facts */
     {"flags", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, "none",
      "what the preset stands for: the framework's flags or settings as its users run it"},

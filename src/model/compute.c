@@ -224,7 +224,8 @@ static void prepare_refined(const pe_scenario *sc, pe_eval_ctx *ctx)
 {
     const pe_gpu *g = &sc->cluster.gpu;
     compute_layer_gemms(&sc->model, ctx->gemms);                          /* F7 */
-    ctx->gemm_rate = ctx->peak * g->gemm_efficiency;                      /* F8 */
+    const double sigma = compute_gemm_rate_scale(&sc->framework);         /* F26 */
+    ctx->gemm_rate = ctx->peak * g->gemm_efficiency * sigma;              /* F8 */
     ctx->t_half = g->gemm_half_gflop * 1e9 / ctx->gemm_rate;
     ctx->att_rate = ctx->peak * (g->has_attention_efficiency ? g->attention_efficiency
                                                              : g->gemm_efficiency); /* F9 */
@@ -239,7 +240,7 @@ static void prepare_refined(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->t_mb = g->microbatch_overhead_us / 1e6;                          /* F11 */
     if (ctx->ext) {
         const double e8 = g->has_fp8_gemm_efficiency ? g->fp8_gemm_efficiency : g->gemm_efficiency;
-        ctx->gemm_rate8 = g->peak_fp8_tflops * 1e12 * e8; /* F18 */
+        ctx->gemm_rate8 = g->peak_fp8_tflops * 1e12 * e8 * sigma; /* F18, F26 */
         prepare_fp8_recipe(sc, ctx);                       /* F24 */
     }
     ctx->t_half_layer = ctx->fp8 ? g->gemm_half_gflop * 1e9 / ctx->gemm_rate8 : ctx->t_half;
@@ -293,6 +294,7 @@ double compute_attention_head_dim(const pe_model *m)
 }
 
 extern inline double compute_op_sac_recompute(double h, double a, double g, double d, double f);
+extern inline double compute_gemm_rate_scale(const pe_framework *fw);
 
 /* F25 with A15's op policy (ctx->op_sac, from memory_prepare) on a dense
  * model: x and the hardware FLOPs of recompute: selective are the unsaved

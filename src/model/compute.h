@@ -197,6 +197,22 @@ typedef struct {
      "s", "fp8_gemm.csv (pytorch/FBGEMM#2546); TE and torchao docs"}
 pe_fp8_recipe_cost compute_fp8_recipe(pe_fp8_recipe recipe);
 
+/* F26 the framework's GEMM rate (docs/model.md §12 "Compute by matrix
+ * shape"): its matrix multiplies run at σ times the rate F8 and F18 give
+ * with the GPU preset's numbers, which were fitted on Megatron-Core and
+ * NeMo runs (Transformer Engine's kernels); σ = gemm_rate_scale, fitted by
+ * calibrate on a framework's own runs (torchtitan: §13). 1 without a
+ * framework (the loader leaves no framework's keys in force) or with the
+ * key absent. */
+#define PE_TEXT_F26 \
+    {"F26", "framework GEMM rate (refined)", \
+     "peak·e_max·σ (F8), peak_fp8·e_max8·σ (F18); σ = gemm_rate_scale", "FLOP/s", \
+     "fitted by planeval calibrate on the framework's runs (torchtitan benchmarks)"}
+inline double compute_gemm_rate_scale(const pe_framework *fw)
+{
+    return fw->present && fw->gemm_rate_scale > 0.0 ? fw->gemm_rate_scale : 1.0;
+}
+
 /* F8 the time of one GEMM for M tokens, inv_t = 1/t: compute_gemm_time of
  * its per-GPU shape, from the coefficients. */
 #define PE_TEXT_F7_8 \

@@ -93,9 +93,9 @@ static void test_unconstrained(void **state)
 static const char *const NAMES[PE_PRIOR_NUMBERS] = {"gemm_efficiency", "elementwise_efficiency",
                                                     "gemm_half_gflop", "attention_efficiency",
                                                     "fp8_gemm_efficiency",
-                                                    "microbatch_overhead_us"};
-static const double LO[PE_PRIOR_NUMBERS] = {0.05, 0.02, 0.0, 0.02, 0.05, 0.0};
-static const double HI[PE_PRIOR_NUMBERS] = {1.0, 1.0, 1000.0, 1.0, 1.0, 100000.0};
+                                                    "microbatch_overhead_us", "gemm_rate_scale"};
+static const double LO[PE_PRIOR_NUMBERS] = {0.05, 0.02, 0.0, 0.02, 0.05, 0.0, 0.1};
+static const double HI[PE_PRIOR_NUMBERS] = {1.0, 1.0, 1000.0, 1.0, 1.0, 100000.0, 2.0};
 
 static pe_status read_text(const char *text, pe_priors *p, pe_error *err)
 {
