@@ -16,11 +16,13 @@ preset_value() {
 }
 # The A100 file has nine fit rows, the H100 file eight: the default tries
 # up to four numbers (⌊9/2⌋, ⌊8/2⌋) and keeps the count with the least
-# leave-one-out error (four for both: the A100's gemm_efficiency,
-# elementwise_efficiency, gemm_half_gflop and attention_efficiency; the
+# leave-one-out error (three for both: the A100's gemm_efficiency,
+# elementwise_efficiency and gemm_half_gflop, the last at its bound 0; the
 # H100's, whose runs include fp8 ones, gemm_efficiency,
-# elementwise_efficiency, fp8_gemm_efficiency and gemm_half_gflop;
-# docs/model.md §13).
+# elementwise_efficiency and fp8_gemm_efficiency; docs/model.md §13). A key
+# the fit does not print must be absent from the preset too. A number at
+# its bound 0 comes out at about 1e-13, its digits the simplex's: the
+# catalog's 0 is that value.
 for gpu in a100:a100-80gb h100:h100-sxm; do
     runs=${gpu%%:*} name=${gpu#*:}
     "$planeval" calibrate "$cal/$runs.csv" >"$work/$runs.out" 2>"$work/$runs.err"; rc=$?
@@ -32,12 +34,18 @@ for gpu in a100:a100-80gb h100:h100-sxm; do
         'grep -Eq "^fit: [0-9]+ runs, in-sample mean \|error\| [0-9.]+% \(max [0-9.]+%\), leave-one-out mean \|error\| [0-9.]+%$" "$work/$runs.out"'
     nfit=$(grep -c ',fit$' "$cal/$runs.csv")
     check "$runs: at most half of the runs are fitted ($nfit of $rows)" '[ $((2 * nfit)) -le "$rows" ]'
-    keys="gemm_efficiency elementwise_efficiency gemm_half_gflop attention_efficiency"
-    [ "$runs" = h100 ] && keys="gemm_efficiency elementwise_efficiency fp8_gemm_efficiency gemm_half_gflop"
+    keys="gemm_efficiency elementwise_efficiency gemm_half_gflop"
+    [ "$runs" = h100 ] && keys="gemm_efficiency elementwise_efficiency fp8_gemm_efficiency"
     for key in $keys; do
         got=$(awk -v k="$key:" '$1 == k { print $2 }' "$work/$runs.out")
         want=$(preset_value "$name" "$key")
-        check "$runs: $name $key in the catalog ($want) is the fit ($got)" '[ -n "$got" ] && [ "$got" = "$want" ]'
+        check "$runs: $name $key in the catalog ($want) is the fit ($got)" \
+            '[ -n "$got" ] && { [ "$got" = "$want" ] || awk -v a="$got" -v b="$want" "BEGIN { exit !(b == 0 && a >= 0 && a < 1e-9) }"; }'
+    done
+    for key in gemm_efficiency elementwise_efficiency fp8_gemm_efficiency gemm_half_gflop attention_efficiency; do
+        case " $keys " in *" $key "*) continue ;; esac
+        check "$runs: $name carries no $key the fit held neutral ($(preset_value "$name" "$key"))" \
+            '! grep -q "^    $key:" "$work/$runs.out" && { [ "$key" = attention_efficiency ] && [ "$runs" = h100 ] || [ -z "$(preset_value "$name" "$key")" ]; }'
     done
 done
 
@@ -83,19 +91,21 @@ check "bare b200: the pasted lines give calibrate's step time for $plan ($want, 
 "$planeval" calibrate "$cal/h100.csv" --fit gemm_efficiency,fp8_gemm_efficiency >"$work/part.out" 2>&1
 check "h100 partial fit: the carried keys it held neutral are named for removal" \
     'grep -q "^# and remove elementwise_efficiency from the preset: not fitted, the fit held it neutral$" "$work/part.out" &&
-     grep -q "^# and remove gemm_half_gflop from the preset" "$work/part.out" &&
      ! grep -q "^# and remove fp8_gemm_efficiency" "$work/part.out"'
 
 # Without --fit the count of numbers is the one with the smallest
 # leave-one-out error among 1 .. ⌊fit rows/2⌋: the printed list's argmin.
 for runs in a100 h100; do
     line=$(grep '^leave-one-out mean |error| by the number of numbers fitted:' "$work/$runs.out")
-    argmin=$(echo "$line" | grep -oE '[0-9]+: [0-9.]+%' | tr -d ':%' |
-             awk '{ if (n == 0 || $2 + 0 < best) { best = $2 + 0; k = $1 } n++ } END { print k }')
+    # the least printed error; counts tied at the printed precision (the
+    # A100's 2 and 3: 3.99%) are all least, the tool's unrounded one picks
+    least=$(echo "$line" | grep -oE '[0-9]+: [0-9.]+%' | tr -d ':%' |
+             awk '{ if (n == 0 || $2 + 0 < best) best = $2 + 0; v[$1] = $2 + 0; n++ }
+                  END { for (k in v) if (v[k] == best) printf " %s", k; printf " " }')
     chosen=${line##*-> }
     fitted=$(sed -n 's/^# paste .*; \([0-9]\) of 4 numbers fitted$/\1/p' "$work/$runs.out")
-    check "$runs: the count with the least leave-one-out error is fitted ($argmin, chosen $chosen, fitted $fitted)" \
-        '[ -n "$argmin" ] && [ "$argmin" = "$chosen" ] && [ "$chosen" = "$fitted" ]'
+    check "$runs: the count with the least leave-one-out error is fitted (least:$least chosen $chosen, fitted $fitted)" \
+        '[ -n "$chosen" ] && case "$least" in *" $chosen "*) true ;; *) false ;; esac && [ "$chosen" = "$fitted" ]'
 done
 
 # --fit: the numbers named, in their order; the default rule: max(1, ⌊fit rows/2⌋).

@@ -53,7 +53,7 @@ check "a bus_efficiency moved off its measurement fails the derivation" \
     '! python3 "$src/tests/derive_presets.py" "$work/src" >"$work/moved.out" &&
      grep -q "^FAIL h100-node.intra_node.bus_efficiency" "$work/moved.out" &&
      ! grep -q Traceback "$work/moved.out"'
-sed 's/gemm_efficiency: 0.7064/gemm_efficiency: 0.95/' "$src/scenarios/catalog/gpus.yaml" \
+sed 's/gemm_efficiency: 0.7088/gemm_efficiency: 0.95/' "$src/scenarios/catalog/gpus.yaml" \
     >"$work/src/scenarios/catalog/gpus.yaml"
 cp "$src/scenarios/catalog/clusters.yaml" "$work/src/scenarios/catalog/"
 check "a fitted gemm_efficiency over the measured GEMM ceiling fails" \
@@ -85,8 +85,8 @@ check "derive_presets.py derives both measured F24 recipe ratios (rowwise, block
     --plan korthikanti-r2-175b-t5-selective >"$work/a100.txt" 2>&1
 check "explain (A100, refined): the basis line tags C8 measured" \
     'grep -q "^     basis: .*C8 η_max 0.78/0.96: measured" "$work/a100.txt"'
-check "explain (A100, refined): e_max, F_half, e_att, η_W fitted; latency and datasheet numbers not measured" \
-    'grep "^     basis: " "$work/a100.txt" | grep -q "e_max 0.7064: fitted; F_half 0.05961: fitted; e_att 0.9974: fitted; η_W 0.7018: fitted" &&
+check "explain (A100, refined): e_max, η_W fitted, F_half at its neutral 0, e_att = e_max; latency and datasheet numbers not measured" \
+    'grep "^     basis: " "$work/a100.txt" | grep -q "e_max 0.7088: fitted; F_half 0: neutral; e_att 0.7088: = e_max; η_W 0.7348: fitted" &&
      grep "^     basis: " "$work/a100.txt" | grep -q "latency_us: not measured" &&
      grep "^     basis: " "$work/a100.txt" | grep -q "datasheet (not measured)"'
 "$planeval" explain "$src/scenarios/published/nemo-2407-gpt3-175b-128gpu.yaml" \
@@ -94,7 +94,7 @@ check "explain (A100, refined): e_max, F_half, e_att, η_W fitted; latency and d
     >"$work/h100.txt" 2>&1 || true
 check "explain (H100 fp8): e_max8 fitted, e_att measured (F22's kernel asymptote)" \
     'grep "^     basis: " "$work/h100.txt" | grep -q "e_att 0.53: measured (F22)" &&
-     grep "^     basis: " "$work/h100.txt" | grep -q "e_max8 0.4774: fitted"'
+     grep "^     basis: " "$work/h100.txt" | grep -q "e_max8 0.4839: fitted"'
 "$planeval" explain "$src/scenarios/drills/01-fit-the-model.yaml" --plan "$(awk '/- name:/ {print $3; exit}' "$src/scenarios/drills/01-fit-the-model.yaml")" >"$work/textbook.txt" 2>&1 || true
 check "explain (textbook): no basis line" '! grep -q "^     basis: " "$work/textbook.txt"'
 finish

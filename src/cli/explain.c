@@ -806,10 +806,11 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
         if (ctx->tp_async_bwd) { /* X13 */
             const bool sp = p->sequence_parallel, full = p->recompute == PE_RECOMPUTE_FULL;
             eq_formula(out, sp ? "X13:sp" : "X13", NULL);
-            eq_subst(out, "%g·%.6g + %g + max(0, %.6g − %.6g) + max(0, %.6g − %.6g)",
-                     full ? 2.0 : 0.0, d->t_ar_tp, sp ? d->t_ar_tp : 0.0,
-                     sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[0],
-                     sp ? d->t_ar_tp / 2 : d->t_ar_tp, d->gemm_t[2]);
+            const double part = sp ? d->t_ar_tp / 2 : d->t_ar_tp, c = ctx->overlap_contention;
+            eq_subst(out, "%g·%.6g + %g + max(%.6g − %.6g, %.6g·%.6g) + max(%.6g − %.6g, %.6g·%.6g)"
+                          "   (X15: s/(1 + s) = %.6g)",
+                     full ? 2.0 : 0.0, d->t_ar_tp, sp ? d->t_ar_tp : 0.0, part, d->gemm_t[0], part,
+                     c, part, d->gemm_t[2], part, c, c);
             eq_result(out, d->tp_bwd_layer, "X13");
             eq_formula(out, "X1:b-async", NULL);
             eq_subst(out, "%g·max(0, %.6g − %g·%.6g)", lt, d->tp_bwd_layer, ov->tp, d->tau_lb);

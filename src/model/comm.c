@@ -27,8 +27,10 @@ extern inline double comm_tp_fwd(double layers_per_stage, double t_ar, double ov
                                  double tau_lf);
 extern inline double comm_tp_bwd(double layers_per_stage, double t_ar, double overlap,
                                  double tau_lb, int full);
-extern inline double comm_tp_bwd_async_one(double t_ar, int sp, int full, double w);
-extern inline double comm_tp_bwd_async(double t_ar, int sp, int full, double w_qkv, double w_in);
+extern inline double comm_tp_bwd_async_one(double t_ar, int sp, int full, double w,
+                                           double contention);
+extern inline double comm_tp_bwd_async(double t_ar, int sp, int full, double w_qkv, double w_in,
+                                       double contention);
 extern inline double comm_tp_bwd_exposed(double layers_per_stage, double e_b, double overlap,
                                          double tau_lb);
 extern inline double comm_optimizer_passes(double n_gpu, int64_t zero, double D,

@@ -176,26 +176,32 @@ inline double comm_tp_fwd(double layers_per_stage, double t_ar, double overlap, 
  * max(0, T_ar/2 − w), and the all-gather of the output gradient before the
  * row-parallel backward, T_ar/2, blocking. Full recompute adds the
  * recomputed forward's T_ar, exposed. Never more than X1's
- * (1 + [full])·T_ar per block. */
+ * (1 + [full])·T_ar per block. With X15 (contention = s/(1 + s), 0: off)
+ * the overlapped collective, and only it, is charged as X15 charges one
+ * against its window, the GEMM slowed while they share the GPU:
+ * max(part − w, part·s/(1 + s)); the blocking ones overlap nothing. */
 #define PE_TEXT_X13 \
     {"X13", "E_b, backward TP time per layer (asynchronous input gradients)", \
-     "2·[full]·T_ar + Σ max(0, T_ar − wgrad GEMM of QKV, MLP in)", "s", \
+     "2·[full]·T_ar + Σ max(T_ar − wgrad GEMM of QKV, MLP in, T_ar·s/(1 + s)) (X15's s)", "s", \
      "Megatron-LM async all-reduce"}
 #define PE_TEXT_X13_SP \
     {"X13:sp", "E_b, backward TP time per layer (asynchronous input gradients)", \
-     "2·[full]·T_ar + T_ar (the two all-gathers) + Σ max(0, T_ar/2 − wgrad GEMM of QKV, MLP in)", \
+     "2·[full]·T_ar + T_ar (the two all-gathers) + Σ max(T_ar/2 − wgrad GEMM of QKV, MLP in, T_ar/2·s/(1 + s)) (X15's s)", \
      "s", "Megatron-LM async all-reduce"}
-inline double comm_tp_bwd_async_one(double t_ar, int sp, int full, double w)
+inline double comm_contended(double exposed, double comm, double contention); /* X15, below */
+inline double comm_tp_bwd_async_one(double t_ar, int sp, int full, double w, double contention)
 {
     const double part = sp ? 0.5 * t_ar : t_ar;
-    return (full ? t_ar : 0.0) + (sp ? part : 0.0) + comm_pos(part - w);
+    return (full ? t_ar : 0.0) + (sp ? part : 0.0) +
+           comm_contended(comm_pos(part - w), part, contention);
 }
 
-/* X13 of a dense layer: its two column-parallel blocks (QKV, MLP in) */
-inline double comm_tp_bwd_async(double t_ar, int sp, int full, double w_qkv, double w_in)
+/* X13 of a dense layer: its two column-parallel blocks (QKV, MLP in), X15's contention on each */
+inline double comm_tp_bwd_async(double t_ar, int sp, int full, double w_qkv, double w_in,
+                                double contention)
 {
-    return comm_tp_bwd_async_one(t_ar, sp, full, w_qkv) +
-           comm_tp_bwd_async_one(t_ar, sp, full, w_in);
+    return comm_tp_bwd_async_one(t_ar, sp, full, w_qkv, contention) +
+           comm_tp_bwd_async_one(t_ar, sp, full, w_in, contention);
 }
 
 /* X1 with X13: χ_tp,b = (L/p)·max(0, E_b − overlap.tp·τ_lb), E_b from comm_tp_bwd_async */

@@ -90,7 +90,8 @@ ALWAYS_INLINE void comm_dense_collectives(const pe_eval_ctx *ctx, const pe_plan 
     }
     w->t_ar_tp = t_ar;
     if (ctx->tp_async_bwd) /* X13: QKV's and MLP in's weight-gradient GEMMs as windows */
-        w->tp_bwd_layer = comm_tp_bwd_async(t_ar, q->sp, q->full, w->gemm_t[0], w->gemm_t[2]);
+        w->tp_bwd_layer = comm_tp_bwd_async(t_ar, q->sp, q->full, w->gemm_t[0], w->gemm_t[2],
+                                            ctx->overlap_contention); /* X15 on each */
     w->tp_mp_layer = ctx->tp_micro_pipeline && q->sp && t > 1 && !q->moe /* X16 */
                          ? comm_tp_micro_pipeline(t_ar, q->t, w->gemm_t, pl->overlap.tp,
                                                   ctx->overlap_contention)
@@ -146,8 +147,9 @@ ALWAYS_INLINE void comm_moe_collectives(const pe_eval_ctx *ctx, const pe_plan *p
     const double all_moe = sh * (1.0 + full) * w->t_ar_tp, all_d = (2.0 + 2.0 * full) * w->t_ar_tp;
     const double e_b_moe =
         !ctx->tp_async_bwd ? all_moe /* X13: attention's QKV, the shared experts' fc1 */
-        : comm_tp_bwd_async_one(w->t_ar_tp, q->sp, q->full, w->gemm_t[0]) +
-              (sh > 1.0 ? comm_tp_bwd_async_one(w->t_ar_tp, q->sp, q->full, w->moe.t_sh_in)
+        : comm_tp_bwd_async_one(w->t_ar_tp, q->sp, q->full, w->gemm_t[0], ctx->overlap_contention) +
+              (sh > 1.0 ? comm_tp_bwd_async_one(w->t_ar_tp, q->sp, q->full, w->moe.t_sh_in,
+                                                ctx->overlap_contention)
                         : 0.0);
     const double e_b_d = ctx->tp_async_bwd ? w->tp_bwd_layer : all_d; /* as comm_layer_chi */
     ep_chi[3] = comm_exposed(ctx, (2.0 + 2.0 * full) * w->moe.t_rs_etp, ov->tp, w->moe.tau_mlb) +

@@ -70,7 +70,7 @@ static void test_defaults(void **state)
     assert_int_equal(s.fidelity, PE_FIDELITY_REFINED);
     assert_false(s.refinements_unused);
     assert_false(s.framework.present);
-    assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.7064);
+    assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.7088);
     /* the a100-node preset's measured link efficiencies (clusters.yaml), no S_half */
     assert_true(s.cluster.intra_node.bus_efficiency == 0.78);
     assert_true(s.cluster.inter_node.bus_efficiency == 0.96);
@@ -85,7 +85,7 @@ static void test_named_refinement(void **state)
     (void)state;
     pe_scenario s = load("framework: megatron-core\n");
     assert_int_equal(s.fidelity, PE_FIDELITY_REFINED);
-    assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.7064);
+    assert_true(s.cluster.gpu.has_gemm_efficiency && s.cluster.gpu.gemm_efficiency == 0.7088);
     scenario_free(&s);
     const char *const named[] = {
         "cluster: { preset: a100-node, nodes: 8, gpu: { elementwise_efficiency: 0.5 } }\n",

@@ -264,12 +264,27 @@ static void never_slower(const pe_scenario *base, tweak_fn f)
 static void test_x13_async_backward(void **state)
 {
     (void)state;
-    assert_rel(comm_tp_bwd_async(1.0, 0, 0, 0.4, 1.5), 0.6, 1e-15);
-    assert_rel(comm_tp_bwd_async(1.0, 1, 1, 0.2, 0.6), 3.3, 1e-15);
+    assert_rel(comm_tp_bwd_async(1.0, 0, 0, 0.4, 1.5, 0.0), 0.6, 1e-15);
+    assert_rel(comm_tp_bwd_async(1.0, 1, 1, 0.2, 0.6, 0.0), 3.3, 1e-15);
     for (int sp = 0; sp <= 1; sp++)
         for (int full = 0; full <= 1; full++)
-            assert_true(comm_tp_bwd_async(1.0, sp, full, 0.0, 0.0) <= 2.0 + 2.0 * full);
+            assert_true(comm_tp_bwd_async(1.0, sp, full, 0.0, 0.0, 0.0) <= 2.0 + 2.0 * full);
     assert_rel(comm_tp_bwd_exposed(12, 0.6, 0.5, 1.0), 12 * 0.1, 1e-15);
+    /* X15 inside X13, s = 0.25 (s/(1 + s) = 0.2), the same windows: no sp,
+     * max(1 − 0.4, 0.2·1) + max(1 − 1.5, 0.2·1) = 0.6 + 0.2 = 0.8 (the
+     * all-reduce MLP in's GEMM hid now ends 0.2 late); sp and full: 2 + 1
+     * (recomputed forward and all-gathers, blocking: not slowed) +
+     * max(0.5 − 0.2, 0.2·0.5) + max(0.5 − 0.6, 0.2·0.5) = 3 + 0.3 + 0.1 =
+     * 3.4, where X15 on the sum, max(3.3, 0.2·4), would leave 3.3. */
+    assert_rel(comm_tp_bwd_async(1.0, 0, 0, 0.4, 1.5, 0.2), 0.8, 1e-15);
+    assert_rel(comm_tp_bwd_async(1.0, 1, 1, 0.2, 0.6, 0.2), 3.4, 1e-15);
+    for (int sp = 0; sp <= 1; sp++)
+        for (int full = 0; full <= 1; full++)
+            for (double c = 0.0; c <= 0.5; c += 0.1) { /* more contention never less exposed */
+                assert_true(comm_tp_bwd_async(1.0, sp, full, 0.3, 2.0, c + 0.1) >=
+                            comm_tp_bwd_async(1.0, sp, full, 0.3, 2.0, c));
+                assert_true(comm_tp_bwd_async(1.0, sp, full, 5.0, 5.0, c) <= 2.0 + 2.0 * full);
+            }
 
     /* GPT-3 on 8 nodes, t 8, p 8, sp on, F6 rate 653.7e12 (no
      * gemm_efficiency), links slowed to 4 GB/s: T_ar = 2·(7/8·50331648/28e9
