@@ -39,15 +39,32 @@ check "every release with files is named in the section and every named one has 
 cmp -s "$work/named" "$work/files" || diff "$work/named" "$work/files"
 # each release's file count as the section states it ("the nine nemo-2403-* files")
 for pair in "nine nemo-2403-" "twelve nemo-2407-" "eight nemo-2504-llama3-8b-b200-" "six nemo-2504-*-gb200-" \
-            "five dense nemo-2502-"; do
+            "five dense nemo-2502-*-b200-" "one nemo-2502-*-h100-"; do
     word=${pair% *} rel=${pair##* }
     word=${word% dense}
-    want=$(case $word in five) echo 5 ;; six) echo 6 ;; nine) echo 9 ;; twelve) echo 12 ;; eight) echo 8 ;; esac)
+    want=$(case $word in one) echo 1 ;; five) echo 5 ;; six) echo 6 ;; nine) echo 9 ;; twelve) echo 12 ;; eight) echo 8 ;; esac)
     got=$(ls "$pub"/$rel*.yaml 2>/dev/null | grep -v mixtral | wc -l)
     [ "$rel" = "nemo-2504-*-gb200-" ] && got=$(ls "$pub"/$rel*.yaml 2>/dev/null | wc -l)
     check "the section's ${pair% *} $rel* files exist ($got)" \
         'grep -qF "${pair% *} \`$rel*\`" "$work/section" && [ "$got" -eq "$want" ]'
 done
+
+# every nemo file names its release, its table and its system on one line,
+# '# Release: NeMo YY.MM[...], table "NAME" (where), system DGX-X': the release
+# is the file's nemo-YYMM- prefix, the system the one its cluster preset
+# describes (h100-node DGX-H100, b200-node DGX-B200, gb200-nvl72 DGX-GB200)
+unnamed=
+for f in "$pub"/nemo-*.yaml; do
+    n=$(basename "$f" .yaml)
+    rel=$(printf '%s\n' "$n" | sed -n 's/^nemo-\([0-9][0-9]\)\([0-9][0-9]\)-.*/\1\\.\2/p')
+    preset=$(sed -n 's/^cluster: { preset: \([a-z0-9-]*\).*/\1/p' "$f")
+    case $preset in h100-node) sys=DGX-H100 ;; b200-node) sys=DGX-B200 ;; gb200-nvl72) sys=DGX-GB200 ;; *) sys=none ;; esac
+    if [ -z "$rel" ] || [ "$(grep -c '^# Release: ' "$f")" -ne 1 ] ||
+       ! grep -qE "^# Release: NeMo $rel[^,]*, table \"[^\"]+\".*, system $sys\$" "$f"; then
+        unnamed="$unnamed $n"
+    fi
+done
+check "every nemo file names its release, table and system (not:${unnamed:- none})" '[ -z "$unnamed" ]'
 
 # NeMo 24.03's step times: F = GBS s L h^2 (12 + 12 g/a + 18 f/h + 12 s/h +
 # 6 V/(L h)) for Llama 2 7B (L 32, h 4096, a = g 32, f 11008, V 32000),
