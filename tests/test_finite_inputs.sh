@@ -142,6 +142,7 @@ framework:
   cuda_context_gib: 0.5       #@ framework.cuda_context_gib
   overlap_slowdown: 0.189     #@ framework.overlap_slowdown
   recompute_num_layers: 2     #@ framework.recompute_num_layers
+  pp_microbatch_group: 8      #@ framework.pp_microbatch_group
 plans:
   - name: a
     dp: 4                     #@ plans[].dp

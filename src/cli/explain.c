@@ -329,6 +329,21 @@ static void explain_a18(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, con
     eq_result(out, d->a6[i], "A18");
 }
 
+/* A6″ k of candidate stage i with N contiguous micro-batches per chunk. */
+static void explain_a6_group(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                             const pe_detail *d, int i, const char *st)
+{
+    const double pp = (double)p->pp, v = (double)p->virtual_stages;
+    const double j = i == 0 ? 0.0 : i == 1 ? pp - 1.0 : (double)d->mid_stage;
+    double n = ctx->pp_group < d->m ? ctx->pp_group : d->m;
+    n = n > pp ? n : pp;
+    eq_formula(out, "A6″", st);
+    eq_subst(out, "min(%g + (%g − 1 − 2·%g + (%g − 1)·(%g − %g))/%g, %g)   "
+                  "(pp_microbatch_group %g, taken as N = %g)",
+             pp, pp, j, v, n, pp, v, d->m, ctx->pp_group, n);
+    eq_result(out, d->k[i], "A6″");
+}
+
 /* §3 k, A6–A8: activations per stage. */
 static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                               const pe_detail *d)
@@ -339,10 +354,16 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     char sb[32], what[96];
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p, d, sb);
-        snprintf(what, sizeof what, "k, micro-batches in flight %s", st);
-        eq_begin(out, "k", what, "table of docs/model.md §3 for schedule %s, p = %lld, m = %g, v = %lld",
-                 pe_schedule_name(p->schedule), (long long)p->pp, d->m, (long long)p->virtual_stages);
-        eq_value(out, d->k[i], "micro-batches", "Korthikanti §4.2.3, Narayanan §2.2");
+        if (ctx->pp_group > 0.0 && p->schedule == PE_SCHEDULE_INTERLEAVED) {
+            explain_a6_group(out, ctx, p, d, i, st);
+        } else {
+            snprintf(what, sizeof what, "k, micro-batches in flight %s", st);
+            eq_begin(out, "k", what,
+                     "table of docs/model.md §3 for schedule %s, p = %lld, m = %g, v = %lld",
+                     pe_schedule_name(p->schedule), (long long)p->pp, d->m,
+                     (long long)p->virtual_stages);
+            eq_value(out, d->k[i], "micro-batches", "Korthikanti §4.2.3, Narayanan §2.2");
+        }
         const bool full = p->recompute == PE_RECOMPUTE_FULL;
         if (full && ctx->rc_by_layer && d->stage_layers[i] > 0.0) {
             explain_a18(out, ctx, p, d, i, st);

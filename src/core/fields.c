@@ -424,6 +424,11 @@ static const pe_field framework_fields[] = {
      "A17: the activations of Megatron-LM's legacy GPT model (megatron/model, before "
      "--use-mcore-models): unfused swiglu, flash attention's output kept twice and K, V "
      "expanded to every head"},
+    {"pp_microbatch_group", PE_FT_INT, PE_RANGE_NONNEG, FW(pp_microbatch_group), NO, NULL, 0,
+     NULL, "0",
+     "A6″: N, the micro-batches an interleaved schedule runs contiguously in each model chunk "
+     "(Llama 3's tunable N, Megatron-Core microbatch_group_size_per_vp_stage), taken in [pp, "
+     "micro-batches]; more raise the micro-batches in flight (0: pp, the depth-first schedule)"},
     /* text only, read by input/load.c: printed by run and in the facts */
     {"flags", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, "none",
      "what the preset stands for: the framework's flags or settings as its users run it"},

@@ -285,6 +285,7 @@ typedef struct {
     char flags[PE_FLAGS_MAX];     /* what the preset stands for (its flags); "" when none */
     double overlap_slowdown;      /* X15 compute's slowdown while a collective overlaps it; 0 */
     bool tp_micro_pipeline;       /* X16 async TP: each TP collective behind its own GEMM; false */
+    int64_t pp_microbatch_group;  /* A6″ N contiguous micro-batches per model chunk, interleaved; 0: p */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):
