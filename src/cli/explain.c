@@ -412,12 +412,14 @@ static void explain_phase_terms(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     const pe_framework *fw = &ctx->scenario->framework;
     fprintf(out, "     memory by phase (framework %s): loss_bytes %g, master_weights_only %s, "
                  "pp_unsharded_params %s, optimizer_temp_bytes %g, workspace_mib %g, "
-                 "allocator_fragmentation %g (fitted: docs/model.md §12), cuda_context_gib %g, "
+                 "allocator_fragmentation %g (%s), cuda_context_gib %g%s, "
                  "selective_recompute %s\n",
             fw->name[0] ? fw->name : "the scenario's keys", ctx->loss_bytes,
             ctx->master_only ? "true" : "false", ctx->pp_unsharded ? "true" : "false",
             ctx->opt_temp_bytes, ctx->workspace_bytes / 1048576.0, ctx->fragmentation,
-            ctx->context_bytes / GIB, ctx->op_sac ? "op" : "attention");
+            ctx->fragmentation > 0.0 ? "fitted: docs/model.md §12" : "not measured",
+            ctx->context_bytes / GIB, ctx->context_bytes > 0.0 ? "" : " (not measured)",
+            ctx->op_sac ? "op" : "attention");
     if (ctx->op_sac && p->recompute == PE_RECOMPUTE_SELECTIVE) {
         eq_formula(out, "A15", NULL);
         eq_subst(out, "%g·%lld·[%s%g + %g + %g/%lld]", d->s_local, (long long)p->micro_batch,
