@@ -143,6 +143,7 @@ framework:
   overlap_slowdown: 0.189     #@ framework.overlap_slowdown
   recompute_num_layers: 2     #@ framework.recompute_num_layers
   gemm_rate_scale: 0.8        #@ framework.gemm_rate_scale
+  pp_microbatch_group: 8      #@ framework.pp_microbatch_group
 plans:
   - name: a
     dp: 4                     #@ plans[].dp

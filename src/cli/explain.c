@@ -329,6 +329,21 @@ static void explain_a18(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, con
     eq_result(out, d->a6[i], "A18");
 }
 
+/* A6″ k of candidate stage i with N contiguous micro-batches per chunk. */
+static void explain_a6_group(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                             const pe_detail *d, int i, const char *st)
+{
+    const double pp = (double)p->pp, v = (double)p->virtual_stages;
+    const double j = i == 0 ? 0.0 : i == 1 ? pp - 1.0 : (double)d->mid_stage;
+    double n = ctx->pp_group < d->m ? ctx->pp_group : d->m;
+    n = n > pp ? n : pp;
+    eq_formula(out, "A6″", st);
+    eq_subst(out, "min(%g + (%g − 1 − 2·%g + (%g − 1)·(%g − %g))/%g, %g)   "
+                  "(pp_microbatch_group %g, taken as N = %g)",
+             pp, pp, j, v, n, pp, v, d->m, ctx->pp_group, n);
+    eq_result(out, d->k[i], "A6″");
+}
+
 /* §3 k, A6–A8: activations per stage. */
 static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                               const pe_detail *d)
@@ -339,10 +354,16 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     char sb[32], what[96];
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p, d, sb);
-        snprintf(what, sizeof what, "k, micro-batches in flight %s", st);
-        eq_begin(out, "k", what, "table of docs/model.md §3 for schedule %s, p = %lld, m = %g, v = %lld",
-                 pe_schedule_name(p->schedule), (long long)p->pp, d->m, (long long)p->virtual_stages);
-        eq_value(out, d->k[i], "micro-batches", "Korthikanti §4.2.3, Narayanan §2.2");
+        if (ctx->pp_group > 0.0 && p->schedule == PE_SCHEDULE_INTERLEAVED) {
+            explain_a6_group(out, ctx, p, d, i, st);
+        } else {
+            snprintf(what, sizeof what, "k, micro-batches in flight %s", st);
+            eq_begin(out, "k", what,
+                     "table of docs/model.md §3 for schedule %s, p = %lld, m = %g, v = %lld",
+                     pe_schedule_name(p->schedule), (long long)p->pp, d->m,
+                     (long long)p->virtual_stages);
+            eq_value(out, d->k[i], "micro-batches", "Korthikanti §4.2.3, Narayanan §2.2");
+        }
         const bool full = p->recompute == PE_RECOMPUTE_FULL;
         if (full && ctx->rc_by_layer && d->stage_layers[i] > 0.0) {
             explain_a18(out, ctx, p, d, i, st);
@@ -391,12 +412,14 @@ static void explain_phase_terms(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     const pe_framework *fw = &ctx->scenario->framework;
     fprintf(out, "     memory by phase (framework %s): loss_bytes %g, master_weights_only %s, "
                  "pp_unsharded_params %s, optimizer_temp_bytes %g, workspace_mib %g, "
-                 "allocator_fragmentation %g (fitted: docs/model.md §12), cuda_context_gib %g, "
+                 "allocator_fragmentation %g (%s), cuda_context_gib %g%s, "
                  "selective_recompute %s\n",
             fw->name[0] ? fw->name : "the scenario's keys", ctx->loss_bytes,
             ctx->master_only ? "true" : "false", ctx->pp_unsharded ? "true" : "false",
             ctx->opt_temp_bytes, ctx->workspace_bytes / 1048576.0, ctx->fragmentation,
-            ctx->context_bytes / GIB, ctx->op_sac ? "op" : "attention");
+            ctx->fragmentation > 0.0 ? "fitted: docs/model.md §12" : "not measured",
+            ctx->context_bytes / GIB, ctx->context_bytes > 0.0 ? "" : " (not measured)",
+            ctx->op_sac ? "op" : "attention");
     if (ctx->op_sac && p->recompute == PE_RECOMPUTE_SELECTIVE) {
         eq_formula(out, "A15", NULL);
         eq_subst(out, "%g·%lld·[%s%g + %g + %g/%lld]", d->s_local, (long long)p->micro_batch,

@@ -427,6 +427,11 @@ static const pe_field framework_fields[] = {
     {"gemm_rate_scale", PE_FT_NUMBER, PE_RANGE_FACTOR, FW(gemm_rate_scale), NO, NULL, 0, NULL,
      "1", "F26: the framework's matrix-multiply rate over the one the GPU preset's numbers "
      "give (e_max and e_max8 times it; refined compute only; 1: as fitted)"},
+    {"pp_microbatch_group", PE_FT_INT, PE_RANGE_NONNEG, FW(pp_microbatch_group), NO, NULL, 0,
+     NULL, "0",
+     "A6″: N, the micro-batches an interleaved schedule runs contiguously in each model chunk "
+     "(Llama 3's tunable N, Megatron-Core microbatch_group_size_per_vp_stage), taken in [pp, "
+     "micro-batches]; more raise the micro-batches in flight (0: pp, the depth-first schedule)"},
     /* text only, read by input/load.c: printed by run and in the facts */
     {"flags", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, "none",
      "what the preset stands for: the framework's flags or settings as its users run it"},

@@ -286,6 +286,7 @@ typedef struct {
     double overlap_slowdown;      /* X15 compute's slowdown while a collective overlaps it; 0 */
     bool tp_micro_pipeline;       /* X16 async TP: each TP collective behind its own GEMM; false */
     double gemm_rate_scale;       /* F26 the stack's GEMM rate over the GPU preset's fitted one; 1 */
+    int64_t pp_microbatch_group;  /* A6″ N contiguous micro-batches per model chunk, interleaved; 0: p */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

@@ -262,6 +262,7 @@ typedef struct {
     pe_recompute_method rc_method;
     double rc_layers;
     double act_legacy; /* A17 bytes per token added to A2 (framework megatron_legacy_model); 0 */
+    double pp_group;   /* A6″ N contiguous micro-batches per chunk (framework pp_microbatch_group); 0: A6 */
     pe_run_ctx run;         /* §15 the whole run */
 } pe_eval_ctx;
 

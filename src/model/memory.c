@@ -17,6 +17,8 @@ extern inline double act_input(double s_local, double b, double h, double t, int
 extern inline double act_inflight(pe_schedule schedule, double p, double m, double v, int last);
 extern inline double act_inflight_stage(pe_schedule schedule, double p, double m, double v,
                                        double j);
+extern inline double act_inflight_grouped(double p, double m, double v, double n_group,
+                                          double j);
 extern inline double act_inflight_first_chunk(pe_schedule schedule, double p, double m, double v);
 extern inline double act_inflight_last_chunk(pe_schedule schedule, double p, double m, double v);
 extern inline double act_stage(double a_layer, double a_in, double layers_per_stage, double k,
@@ -169,6 +171,8 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         ctx->rc_method = fw->recompute_method;
         ctx->rc_layers = fw->recompute_num_layers > 1 ? (double)fw->recompute_num_layers : 1.0;
     }
+    if (fw->present && fw->pp_microbatch_group > 0) /* A6″ */
+        ctx->pp_group = (double)fw->pp_microbatch_group;
     if (fw->present && fw->memory_by_phase) { /* §12 M9–M13 */
         ctx->mem_phases = true;
         ctx->loss_bytes = fw->loss_bytes;                   /* A14 */

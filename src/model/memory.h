@@ -137,6 +137,30 @@ inline double act_inflight_stage(pe_schedule schedule, double p, double m, doubl
     return k < m ? k : m;
 }
 
+/* A6″ k(j) of rank j under an interleaved schedule that runs N micro-batches
+ * contiguously in each model chunk (framework pp_microbatch_group). Llama 3
+ * (arXiv:2407.21783 §3.3.2, Fig. 6) makes N tunable between the depth-first
+ * schedule (N = p, Narayanan et al. 2021) and the breadth-first one (N = m);
+ * Megatron-Core's get_pp_rank_microbatches (microbatch_group_size_per_vp_stage,
+ * default p) warms rank j up with 2(p−1−j) + (v−1)·N model chunks and holds one
+ * more, at most all v·m: k = min(2(p−1−j) + (v−1)·N + 1, v·m)/v, written as
+ * p + (p−1−2j + (v−1)(N−p))/v so that N = p is A6's interleaved row exactly.
+ * N is taken in [p, m] (Megatron refuses N < p: the first backward needs p
+ * forwards of a chunk; N > m is breadth-first, m). */
+#define PE_TEXT_A6_GROUP \
+    {"A6″", "k(j), micro-batches in flight with N contiguous per model chunk", \
+     "min(p + (p−1−2j + (v−1)·(N−p))/v, m), N in [p, max(p, m)]", "micro-batches", \
+     "Llama 3 §3.3.2 Fig. 6; Megatron-Core schedules.py"}
+inline double act_inflight_grouped(double p, double m, double v, double n_group, double j)
+{
+    if (p == 1.0)
+        return 1.0;
+    double n = n_group < m ? n_group : m; /* N > m: breadth-first */
+    n = n > p ? n : p;                    /* N < p: depth-first */
+    const double k = p + (p - 1.0 - 2.0 * j + (v - 1.0) * (n - p)) / v;
+    return k < m ? k : m;
+}
+
 /* A7's k_first: micro-batches in flight in stage 0's first model chunk:
  * k(0), except interleaved min(2p, m) (the first chunk's warm-up runs ahead). */
 inline double act_inflight_first_chunk(pe_schedule schedule, double p, double m, double v)

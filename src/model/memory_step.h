@@ -206,6 +206,10 @@ ALWAYS_INLINE void memory_step(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         w->n_gpu[i] = s.n_gpu;
         w->k[i] = i < 2 ? act_inflight(sched, q->p, q->m_d, q->v, i)
                         : act_inflight_stage(sched, q->p, q->m_d, q->v, (double)q->mid_stage);
+        if (ctx->pp_group > 0.0 && sched == PE_SCHEDULE_INTERLEAVED) /* A6″ */
+            w->k[i] = act_inflight_grouped(q->p, q->m_d, q->v, ctx->pp_group,
+                                           i == 0 ? 0.0 : i == 1 ? q->p - 1.0
+                                                                 : (double)q->mid_stage);
         w->a6[i] = mem_stage_activations(ctx, q, w, i);
         /* M5, in the order the terms were introduced: the v1 sum, then A12,
          * then M7, then offload's M3 taken out again. Written as one sum the
