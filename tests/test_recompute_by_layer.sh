@@ -1,8 +1,8 @@
 #!/bin/bash
-# test_recompute_by_layer.sh — F26, A18's step part (docs/model.md §12
+# test_recompute_by_layer.sh — F27, A18's step part (docs/model.md §12
 # "Recompute by layer"): under recompute: full with recompute_method block
 # or every, the backward recomputes the checkpointed layers only, in the
-# step time, compute_s and hfu; explain prints F26 with its numbers; uniform
+# step time, compute_s and hfu; explain prints F27 with its numbers; uniform
 # 1 (and the keys without recompute: full, and fidelity: textbook) time the
 # step as before. The F5 path without gemm_efficiency: tests/unit/test_memory_megatron.c.
 . "$(dirname "$0")/testlib.sh"
@@ -57,9 +57,9 @@ rc_scen blk4-textbook "{ preset: megatron-core, recompute_method: block, recompu
 check "fidelity: textbook: block 4 is timed as recompute: full" \
     '[ -n "$(col "$work/rc/full-textbook.csv" step_time_s)" ] && [ "$(col "$work/rc/blk4-textbook.csv" step_time_s)" = "$(col "$work/rc/full-textbook.csv" step_time_s)" ]'
 "$planeval" explain "$work/blk4-refined.yaml" --plan p >"$work/blk4.explain" 2>&1
-check "explain prints F26 with the recomputed-layer count and FLOPs" \
-    'grep -q "^F26 " "$work/blk4.explain" && grep -q "= 4 of 16 layers recomputed: .* FLOP per micro-batch" "$work/blk4.explain"'
-check "explain prints hfu's F_hw from F26" 'grep -q "F_hw = .* (F26: " "$work/blk4.explain"'
+check "explain prints F27 with the recomputed-layer count and FLOPs" \
+    'grep -q "^F27 " "$work/blk4.explain" && grep -q "= 4 of 16 layers recomputed: .* FLOP per micro-batch" "$work/blk4.explain"'
+check "explain prints hfu's F_hw from F27" 'grep -q "F_hw = .* (F27: " "$work/blk4.explain"'
 "$planeval" explain "$work/full-refined.yaml" --plan p >"$work/full.explain" 2>&1
-check "no F26 line without recompute_method" '! grep -q "F26" "$work/full.explain"'
+check "no F27 line without recompute_method" '! grep -q "F27" "$work/full.explain"'
 finish

@@ -50,7 +50,7 @@ double compute_recompute(const pe_model *m, pe_recompute recompute);
 /* F4 F_hw = F_model + B·s·L·x */
 double compute_hardware(const pe_model *m, double global_batch, pe_recompute recompute);
 
-/* F26 (A18's step part, docs/model.md §12 "Recompute by layer"): the layers
+/* F27 (A18's step part, docs/model.md §12 "Recompute by layer"): the layers
  * whose forward the backward of a stage of L' layers in v model chunks
  * re-runs under `recompute: full` by layer — exactly the layers A18
  * checkpoints: uniform N all L' (Megatron-Core recomputes each group of N
@@ -59,8 +59,8 @@ double compute_hardware(const pe_model *m, double global_batch, pe_recompute rec
  * and wraps those with count % N == 0). The other layers keep their
  * activations and recompute nothing; F5's backward and F11's τ_b take x of
  * F4 for these layers only. */
-#define PE_TEXT_F26 \
-    {"F26", "recomputed layers of a stage (full recompute by layer, recompute_method)", \
+#define PE_TEXT_F27 \
+    {"F27", "recomputed layers of a stage (full recompute by layer, recompute_method)", \
      "uniform: L'; block: v·min(N, L'/v); every: ⌊L'/N⌋", "layers", \
      "§12; Megatron-Core transformer_block.py, torchtitan parallelize_llama.py"}
 inline double compute_recomputed_layers(pe_recompute_method method, double n_layers, double v,

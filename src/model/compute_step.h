@@ -20,7 +20,7 @@ ALWAYS_INLINE double compute_moe_recompute(const pe_eval_ctx *ctx, const pe_plan
                                                      : 0.0;
 }
 
-/* F26 full recompute by layer (A18's recompute_method, N): the layers each
+/* F27 full recompute by layer (A18's recompute_method, N): the layers each
  * candidate stage recomputes, and F_hw with the model's recomputed layers
  * R = Σ over the p stages (stage 0, p−1 and p − 2 middle ones as the middle
  * candidate): F_hw(none) + (F_hw(full) − F_hw(none))·R/L. Only with
@@ -29,7 +29,7 @@ ALWAYS_INLINE void compute_by_layer(const pe_eval_ctx *ctx, const pe_layout *q, 
 {
     for (int i = 0; i < q->nst; i++)
         w->rec_layers[i] = compute_recomputed_layers(ctx->rc_method, ctx->rc_layers, q->v,
-                                                     q->ls[i]); /* F26 */
+                                                     q->ls[i]); /* F27 */
     const double mid = q->nst == 3 ? w->rec_layers[2]
                                    : compute_recomputed_layers(ctx->rc_method, ctx->rc_layers,
                                                                q->v, q->ls[2]);
@@ -40,7 +40,7 @@ ALWAYS_INLINE void compute_by_layer(const pe_eval_ctx *ctx, const pe_layout *q, 
 }
 
 /* F4, F5 (F15 with MoE layers): FLOPs per micro-batch of each stage; with
- * F26 the backward recomputes x on rec_layers of the stage's layers only
+ * F27 the backward recomputes x on rec_layers of the stage's layers only
  * (MoE stages: that share of each kind). */
 ALWAYS_INLINE void compute_flops(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
                                  pe_detail *w)
@@ -51,7 +51,7 @@ ALWAYS_INLINE void compute_flops(const pe_eval_ctx *ctx, const pe_plan *pl, cons
     const int by_layer = q->full && ctx->rc_by_layer;
     w->f_hw = ctx->F_hw[pl->recompute];
     if (by_layer)
-        compute_by_layer(ctx, q, w); /* F26 */
+        compute_by_layer(ctx, q, w); /* F27 */
     for (int i = 0; i < q->nst; i++) {
         const int last = i == 1 || q->one;
         if (!by_layer)
@@ -64,7 +64,7 @@ ALWAYS_INLINE void compute_flops(const pe_eval_ctx *ctx, const pe_plan *pl, cons
         const double n = q->n_moe[i], nd = q->ls[i] - n;
         const double fsum = nd * e->F_layer_d + n * e->F_layer_m;
         const double xsum = by_layer && q->ls[i] > 0.0
-                                ? (nd * x + n * x_m) * w->rec_layers[i] / q->ls[i] /* F26 */
+                                ? (nd * x + n * x_m) * w->rec_layers[i] / q->ls[i] /* F27 */
                                 : nd * x + n * x_m;
         w->f_fwd[i] = bs_t * (fsum + (last ? ctx->F_out : 0.0)); /* F15 */
         w->f_bwd[i] = 2.0 * w->f_fwd[i] + bs_t * xsum;
@@ -94,7 +94,7 @@ ALWAYS_INLINE void compute_textbook(const pe_eval_ctx *ctx, const pe_plan *pl, c
         const double n = q->n_moe[i], nd = q->ls[i] - n;
         const double f8f = bs_t * (nd * ctx->F8_layer + n * e->F8_layer_m);
         const double share = q->full && ctx->rc_by_layer && q->ls[i] > 0.0
-                                 ? w->rec_layers[i] / q->ls[i] /* F26: the recomputed share */
+                                 ? w->rec_layers[i] / q->ls[i] /* F27: the recomputed share */
                                  : again;
         const double f8b = (2.0 + share) * f8f;
         tau_f[i] = (w->f_fwd[i] - f8f) / r16 + f8f / r8; /* F16 */
@@ -264,7 +264,7 @@ ALWAYS_INLINE void compute_refined_stages(const pe_eval_ctx *ctx, const pe_layou
             tau_b[i] = nd * w->tau_lb + n * w->moe.tau_mlb + (last ? 2.0 * w->tau_out : 0.0) +
                        2.0 * ctx->t_mb / 3.0;
         }
-        if (q->full && ctx->rc_by_layer && q->ls[i] > 0.0) /* F26: the stored layers' share of
+        if (q->full && ctx->rc_by_layer && q->ls[i] > 0.0) /* F27: the stored layers' share of
                                                               the recomputed forward, τ_lf each */
             tau_b[i] -= (q->ls[i] - w->rec_layers[i]) / q->ls[i] *
                         (tau_f[i] - (last ? w->tau_out : 0.0) - ctx->t_mb / 3.0);

@@ -3,7 +3,7 @@
  * and torchtitan (selective_ac_option N: every N-th layer) spell it,
  * against hand arithmetic; its neutrality; and that checkpointing more
  * layers never raises the activations. A17, what Megatron-LM's legacy
- * model keeps beyond A2, by hand. F26, A18's step part: the layers the
+ * model keeps beyond A2, by hand. F27, A18's step part: the layers the
  * backward recomputes, the FLOPs and times they add (textbook F5 and the
  * refined F11), hfu's F_hw, and that more recomputed layers never make a
  * step faster. */
@@ -151,7 +151,7 @@ static void test_a17_hand(void **state)
     assert_rel(a_layer[1], 163577856.0, 1e-12);
 }
 
-/* F26 by hand: L' = 12 layers in v chunks.
+/* F27 by hand: L' = 12 layers in v chunks.
  *   uniform 3: every layer, 12; block 4 (v 1): 4; block 4 (v 2): 2·min(4, 6) = 8;
  *   block 14: min(14, 12) = 12; every 4: ⌊12/4⌋ = 3; every 5: ⌊12/5⌋ = 2;
  *   every 1: 12; every 13: 0. */
@@ -168,7 +168,7 @@ static void test_f26_layers_hand(void **state)
     assert_true(compute_recomputed_layers(PE_RECOMPUTE_EVERY, 13, 1, 12) == 0.0);
 }
 
-/* F26 in F5 (textbook compute), GPT-3 175B, tp 8, pp 8, stage 0 (L' = 12,
+/* F27 in F5 (textbook compute), GPT-3 175B, tp 8, pp 8, stage 0 (L' = 12,
  * no output layer), b 1, s' 2048, x = F_layer (full):
  *   F_layer = 2·12·12288² + 4·2048·12288 = 3,623,878,656 + 100,663,296
  *           = 3,724,541,952
@@ -211,7 +211,7 @@ static pe_scenario refined(pe_recompute_method method, int64_t n)
     return s;
 }
 
-/* F26 in F11 (refined compute), stage 0, no output layer, t_mb 30 µs:
+/* F27 in F11 (refined compute), stage 0, no output layer, t_mb 30 µs:
  *   uniform: τ_b = 12·τ_lb + 2·t_mb/3 with τ_lb = 3·τ_lf: 36·τ_lf + 2e-5 s
  *   block 4: the 8 stored layers recompute nothing: 24·τ_lf + 4·τ_lf + 2e-5
  *            = 28·τ_lf + 2e-5 s; τ_f = 12·τ_lf + 1e-5 s either way */
