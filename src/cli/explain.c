@@ -677,6 +677,10 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
                  d->stage_layers[i]);
         eq_formula_as(out, ctx->accum_s_per_param > 0 ? "F11/F20:accum" : "F11/F20", what);
         fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
+        if (ctx->rc_by_layer && p->recompute == PE_RECOMPUTE_FULL) /* F27 */
+            fprintf(out, "       τ_b less the recomputed forward of the %g stored layers (F27: %g "
+                         "of %g recomputed)\n",
+                    d->stage_layers[i] - d->rec_layers[i], d->rec_layers[i], d->stage_layers[i]);
     }
 }
 
@@ -696,6 +700,26 @@ static void explain_op_sac(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d
                      "s per layer, in τ_lb   [torchtitan parallelize_llama.py]\n",
                 ctx->op_rec_share[0], d->gemm_t[0], ctx->op_rec_share[1], d->gemm_t[1],
                 ctx->op_rec_share[2], d->gemm_t[2], ctx->op_rec_share[3], d->gemm_t[3]);
+}
+
+/* §12 F27: the layers each stage's backward recomputes under full
+ * recompute by layer (A18's recompute_method), and the FLOPs they add. */
+static void explain_f26(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d)
+{
+    static const char *const method[] = {"uniform", "block", "every"};
+    const double t = (double)p->tp, b = (double)p->micro_batch;
+    char sb[32];
+    for (int i = 0; i < shown_stages(p, d); i++) {
+        eq_formula(out, "F27", stage_name(i, p, d, sb));
+        eq_subst(out, "recompute_method %s, recompute_num_layers %g, L' = %g, v = %lld",
+                 method[ctx->rc_method], ctx->rc_layers, d->stage_layers[i],
+                 (long long)p->virtual_stages);
+        fprintf(out, "       = %g of %g layers recomputed: %g·%g·%g·%.6g/%g = %.6g FLOP per "
+                     "micro-batch in the backward (the other %g keep their activations)\n",
+                d->rec_layers[i], d->stage_layers[i], b, d->s_local, d->rec_layers[i], d->x, t,
+                b * d->s_local * d->rec_layers[i] * d->x / t,
+                d->stage_layers[i] - d->rec_layers[i]);
+    }
 }
 
 static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
@@ -720,6 +744,8 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     eq_result(out, d->x, "F4");
     if (ctx->op_sac && !ctx->moe.on && p->recompute == PE_RECOMPUTE_SELECTIVE)
         explain_op_sac(out, ctx, d);
+    if (ctx->rc_by_layer && p->recompute == PE_RECOMPUTE_FULL)
+        explain_f26(out, ctx, p, d); /* F27 */
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p, d, sb);
         bool last = i == 1 || p->pp == 1;
@@ -729,7 +755,7 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         eq_result(out, d->f_fwd[i], "F5");
         eq_formula(out, "F5:bwd", st);
         eq_subst(out, "2·%.6g + %g·%g·%g·%.6g / %g", d->f_fwd[i], b, d->s_local,
-                 d->stage_layers[i], d->x, t);
+                 d->rec_layers[i], d->x, t); /* L/p, or F27's recomputed layers */
         eq_result(out, d->f_bwd[i], "F5:bwd");
         if (ctx->refined_compute)
             continue; /* the times come from F7–F11 below */
@@ -1088,6 +1114,10 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     eq_result(out, r->mfu, "S4:mfu");
     fprintf(out, "S4   hfu = F_hw/(step·N·peak) = %.6g; tflops_per_gpu = F_model/(step·N)/1e12 = %.6g\n",
             r->hfu, r->tflops_per_gpu);
+    if (ctx->rc_by_layer && p->recompute == PE_RECOMPUTE_FULL)
+        fprintf(out, "       F_hw = %.6g FLOP (F27: F_hw(none) %.6g + (F_hw(full) %.6g − F_hw(none))"
+                     "·R/L, R the recomputed layers of the p stages)\n",
+                d->f_hw, ctx->F_hw[PE_RECOMPUTE_NONE], ctx->F_hw[PE_RECOMPUTE_FULL]);
     if (r->has_train_days) {
         eq_formula(out, "S5", NULL);
         eq_subst(out, "%.6g / %.6g / 86400", ctx->scenario->training.tokens, r->tokens_per_s);

@@ -5,6 +5,8 @@
 #include "model/params.h"
 #include "model/prepare.h"
 
+extern inline double compute_recomputed_layers(pe_recompute_method method, double n_layers,
+                                               double v, double ls);
 extern inline double compute_fwd(double b, double s_local, double layers_per_stage,
                                  double f_layer, double f_out, int last, double t);
 extern inline double compute_bwd(double f_fwd, double b, double s_local, double layers_per_stage,

@@ -3,6 +3,8 @@
 #ifndef PLANEVAL_MODEL_COMPUTE_H
 #define PLANEVAL_MODEL_COMPUTE_H
 
+#include <math.h>
+
 #include "core/scenario.h"
 
 /* κ: 0.5 with causal_flops, else 1 */
@@ -47,6 +49,31 @@ inline double compute_op_sac_recompute(double h, double a, double g, double d, d
 double compute_recompute(const pe_model *m, pe_recompute recompute);
 /* F4 F_hw = F_model + B·s·L·x */
 double compute_hardware(const pe_model *m, double global_batch, pe_recompute recompute);
+
+/* F27 (A18's step part, docs/model.md §12 "Recompute by layer"): the layers
+ * whose forward the backward of a stage of L' layers in v model chunks
+ * re-runs under `recompute: full` by layer — exactly the layers A18
+ * checkpoints: uniform N all L' (Megatron-Core recomputes each group of N
+ * whole), block N the first N of each chunk, v·min(N, L'/v), every N
+ * ⌊L'/N⌋ (torchtitan's checkpoint_wrapper counts the blocks it wraps from 1
+ * and wraps those with count % N == 0). The other layers keep their
+ * activations and recompute nothing; F5's backward and F11's τ_b take x of
+ * F4 for these layers only. */
+#define PE_TEXT_F27 \
+    {"F27", "recomputed layers of a stage (full recompute by layer, recompute_method)", \
+     "uniform: L'; block: v·min(N, L'/v); every: ⌊L'/N⌋", "layers", \
+     "§12; Megatron-Core transformer_block.py, torchtitan parallelize_llama.py"}
+inline double compute_recomputed_layers(pe_recompute_method method, double n_layers, double v,
+                                        double ls)
+{
+    if (method == PE_RECOMPUTE_UNIFORM)
+        return ls;
+    if (method == PE_RECOMPUTE_BLOCK) {
+        const double per_chunk = ls / v;
+        return v * (n_layers < per_chunk ? n_layers : per_chunk);
+    }
+    return floor(ls / n_layers);
+}
 
 /* F5 forward FLOPs per micro-batch per GPU on a stage:
  * b·s'·[(L/p)·F_layer + (last ? F_out : 0)] / t */

@@ -20,23 +20,52 @@ ALWAYS_INLINE double compute_moe_recompute(const pe_eval_ctx *ctx, const pe_plan
                                                      : 0.0;
 }
 
-/* F4, F5 (F15 with MoE layers): FLOPs per micro-batch of each stage. */
+/* F27 full recompute by layer (A18's recompute_method, N): the layers each
+ * candidate stage recomputes, and F_hw with the model's recomputed layers
+ * R = Σ over the p stages (stage 0, p−1 and p − 2 middle ones as the middle
+ * candidate): F_hw(none) + (F_hw(full) − F_hw(none))·R/L. Only with
+ * rc_by_layer and recompute: full; otherwise every layer recomputes x. */
+ALWAYS_INLINE void compute_by_layer(const pe_eval_ctx *ctx, const pe_layout *q, pe_detail *w)
+{
+    for (int i = 0; i < q->nst; i++)
+        w->rec_layers[i] = compute_recomputed_layers(ctx->rc_method, ctx->rc_layers, q->v,
+                                                     q->ls[i]); /* F27 */
+    const double mid = q->nst == 3 ? w->rec_layers[2]
+                                   : compute_recomputed_layers(ctx->rc_method, ctx->rc_layers,
+                                                               q->v, q->ls[2]);
+    const double R = q->one ? w->rec_layers[0]
+                            : w->rec_layers[0] + w->rec_layers[1] + (q->p - 2.0) * mid;
+    const double none = ctx->F_hw[PE_RECOMPUTE_NONE];
+    w->f_hw = none + (ctx->F_hw[PE_RECOMPUTE_FULL] - none) * R / ctx->L;
+}
+
+/* F4, F5 (F15 with MoE layers): FLOPs per micro-batch of each stage; with
+ * F27 the backward recomputes x on rec_layers of the stage's layers only
+ * (MoE stages: that share of each kind). */
 ALWAYS_INLINE void compute_flops(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
                                  pe_detail *w)
 {
     const double x = w->x = ctx->x[pl->recompute]; /* F4 */
     const pe_moe_ctx *e = &ctx->moe;
     const double bs_t = q->b * q->sl / q->t, x_m = q->moe ? compute_moe_recompute(ctx, pl) : 0.0;
+    const int by_layer = q->full && ctx->rc_by_layer;
+    w->f_hw = ctx->F_hw[pl->recompute];
+    if (by_layer)
+        compute_by_layer(ctx, q, w); /* F27 */
     for (int i = 0; i < q->nst; i++) {
         const int last = i == 1 || q->one;
+        if (!by_layer)
+            w->rec_layers[i] = q->ls[i];
         if (!q->moe) {
             w->f_fwd[i] = compute_fwd(q->b, q->sl, q->ls[i], ctx->F_layer, ctx->F_out, last, q->t);
-            w->f_bwd[i] = compute_bwd(w->f_fwd[i], q->b, q->sl, q->ls[i], x, q->t); /* F5 */
+            w->f_bwd[i] = compute_bwd(w->f_fwd[i], q->b, q->sl, w->rec_layers[i], x, q->t); /* F5 */
             continue;
         }
         const double n = q->n_moe[i], nd = q->ls[i] - n;
         const double fsum = nd * e->F_layer_d + n * e->F_layer_m;
-        const double xsum = nd * x + n * x_m;
+        const double xsum = by_layer && q->ls[i] > 0.0
+                                ? (nd * x + n * x_m) * w->rec_layers[i] / q->ls[i] /* F27 */
+                                : nd * x + n * x_m;
         w->f_fwd[i] = bs_t * (fsum + (last ? ctx->F_out : 0.0)); /* F15 */
         w->f_bwd[i] = 2.0 * w->f_fwd[i] + bs_t * xsum;
     }
@@ -64,7 +93,10 @@ ALWAYS_INLINE void compute_textbook(const pe_eval_ctx *ctx, const pe_plan *pl, c
         }
         const double n = q->n_moe[i], nd = q->ls[i] - n;
         const double f8f = bs_t * (nd * ctx->F8_layer + n * e->F8_layer_m);
-        const double f8b = (2.0 + again) * f8f;
+        const double share = q->full && ctx->rc_by_layer && q->ls[i] > 0.0
+                                 ? w->rec_layers[i] / q->ls[i] /* F27: the recomputed share */
+                                 : again;
+        const double f8b = (2.0 + share) * f8f;
         tau_f[i] = (w->f_fwd[i] - f8f) / r16 + f8f / r8; /* F16 */
         tau_b[i] = (w->f_bwd[i] - f8b) / r16 + f8b / r8;
     }
@@ -225,13 +257,17 @@ ALWAYS_INLINE void compute_refined_stages(const pe_eval_ctx *ctx, const pe_layou
             tau_f[i] = q->ls[i] * w->tau_lf + (last ? w->tau_out : 0.0) + ctx->t_mb / 3.0; /* F11 */
             tau_b[i] = q->ls[i] * w->tau_lb + (last ? 2.0 * w->tau_out : 0.0) +
                        2.0 * ctx->t_mb / 3.0;
-            continue;
+        } else {
+            const double n = q->n_moe[i], nd = q->ls[i] - n;
+            tau_f[i] = nd * w->tau_lf + n * w->moe.tau_mlf + (last ? w->tau_out : 0.0) +
+                       ctx->t_mb / 3.0; /* F20 */
+            tau_b[i] = nd * w->tau_lb + n * w->moe.tau_mlb + (last ? 2.0 * w->tau_out : 0.0) +
+                       2.0 * ctx->t_mb / 3.0;
         }
-        const double n = q->n_moe[i], nd = q->ls[i] - n;
-        tau_f[i] = nd * w->tau_lf + n * w->moe.tau_mlf + (last ? w->tau_out : 0.0) +
-                   ctx->t_mb / 3.0; /* F20 */
-        tau_b[i] = nd * w->tau_lb + n * w->moe.tau_mlb + (last ? 2.0 * w->tau_out : 0.0) +
-                   2.0 * ctx->t_mb / 3.0;
+        if (q->full && ctx->rc_by_layer && q->ls[i] > 0.0) /* F27: the stored layers' share of
+                                                              the recomputed forward, τ_lf each */
+            tau_b[i] -= (q->ls[i] - w->rec_layers[i]) / q->ls[i] *
+                        (tau_f[i] - (last ? w->tau_out : 0.0) - ctx->t_mb / 3.0);
     }
 }
 

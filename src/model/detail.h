@@ -47,6 +47,8 @@ struct pe_detail {
     double tau_gemm, tau_core, tau_ew, tau_ew_att, tau_out; /* F8–F10 per layer / output */
     double t_accum[3];                         /* F21 per micro-batch, in tau_b */
     double att_shape;                          /* F22 the sequence and causal factor (1: off) */
+    double rec_layers[3];                      /* F27 layers each stage's backward recomputes */
+    double f_hw;                               /* F4 (F27 by layer) F_hw of the plan, for hfu */
     /* communication per layer (§5, §6 X1, X2) */
     pe_group g_tp, g_cp, g_dp, g_pp;           /* C1, C2 */
     double s_tp, t_ar_tp;                      /* X1 */

@@ -163,7 +163,7 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
                             ctx->bound_by_critical_path), /* S3, S3′ */
         .bound_shift_s = w->dp_critical,
         .tokens_per_s = tokens_per_s, .mfu = mfu,
-        .hfu = step_utilisation(ctx->F_hw[pl->recompute], step, ctx->N, ctx->peak),
+        .hfu = step_utilisation(w->f_hw, step, ctx->N, ctx->peak), /* F4, F27 */
         .tflops_per_gpu = step_tflops_per_gpu(ctx->F_model, step, ctx->N),
         .has_train_days = has_days, .train_days = days,
         .gpu_hours = has_days ? step_gpu_hours(ctx->N, days) : 0.0,

@@ -3,7 +3,10 @@
  * and torchtitan (selective_ac_option N: every N-th layer) spell it,
  * against hand arithmetic; its neutrality; and that checkpointing more
  * layers never raises the activations. A17, what Megatron-LM's legacy
- * model keeps beyond A2, by hand. */
+ * model keeps beyond A2, by hand. F27, A18's step part: the layers the
+ * backward recomputes, the FLOPs and times they add (textbook F5 and the
+ * refined F11), hfu's F_hw, and that more recomputed layers never make a
+ * step faster. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +16,7 @@
 
 #include "eval_fixtures.h"
 #include "model/detail.h"
+#include "model/compute.h"
 #include "model/memory_megatron.h"
 
 /* GPT-3 175B on 8 MI300X nodes, dp 1, tp 8 (sp), pp 8: L' = 12 layers a
@@ -147,6 +151,147 @@ static void test_a17_hand(void **state)
     assert_rel(a_layer[1], 163577856.0, 1e-12);
 }
 
+/* F27 by hand: L' = 12 layers in v chunks.
+ *   uniform 3: every layer, 12; block 4 (v 1): 4; block 4 (v 2): 2·min(4, 6) = 8;
+ *   block 14: min(14, 12) = 12; every 4: ⌊12/4⌋ = 3; every 5: ⌊12/5⌋ = 2;
+ *   every 1: 12; every 13: 0. */
+static void test_f26_layers_hand(void **state)
+{
+    (void)state;
+    assert_rel(compute_recomputed_layers(PE_RECOMPUTE_UNIFORM, 3, 1, 12), 12.0, 0.0);
+    assert_rel(compute_recomputed_layers(PE_RECOMPUTE_BLOCK, 4, 1, 12), 4.0, 0.0);
+    assert_rel(compute_recomputed_layers(PE_RECOMPUTE_BLOCK, 4, 2, 12), 8.0, 0.0);
+    assert_rel(compute_recomputed_layers(PE_RECOMPUTE_BLOCK, 14, 1, 12), 12.0, 0.0);
+    assert_rel(compute_recomputed_layers(PE_RECOMPUTE_EVERY, 4, 1, 12), 3.0, 0.0);
+    assert_rel(compute_recomputed_layers(PE_RECOMPUTE_EVERY, 5, 1, 12), 2.0, 0.0);
+    assert_rel(compute_recomputed_layers(PE_RECOMPUTE_EVERY, 1, 1, 12), 12.0, 0.0);
+    assert_true(compute_recomputed_layers(PE_RECOMPUTE_EVERY, 13, 1, 12) == 0.0);
+}
+
+/* F27 in F5 (textbook compute), GPT-3 175B, tp 8, pp 8, stage 0 (L' = 12,
+ * no output layer), b 1, s' 2048, x = F_layer (full):
+ *   F_layer = 2·12·12288² + 4·2048·12288 = 3,623,878,656 + 100,663,296
+ *           = 3,724,541,952
+ *   f_fwd = 1·2048·12·3,724,541,952/8 = 11,441,792,876,544
+ *   f_bwd uniform = 3·f_fwd = 34,325,378,629,632
+ *   f_bwd block 4 = 2·f_fwd + 2048·4·F_layer/8 = 26,697,516,711,936
+ *   f_bwd every 4 (3 layers) = 2·f_fwd + 2048·3·F_layer/8 = 25,744,033,972,224
+ * hfu: F_hw/F_model = hfu/mfu; block 4 recomputes R = 8 stages·4 = 32 of
+ * the 96 layers, so F_hw − F_model is a third of uniform's. */
+static void test_f26_textbook_hand(void **state)
+{
+    (void)state;
+    pe_detail d;
+    pe_result r;
+    const pe_plan p = full_plan();
+    const pe_scenario uni = gpt3(PE_RECOMPUTE_UNIFORM, 1), blk = gpt3(PE_RECOMPUTE_BLOCK, 4);
+    const pe_scenario ev = gpt3(PE_RECOMPUTE_EVERY, 4);
+    fx_eval_detail(&uni, &p, &r, &d);
+    assert_rel(d.f_fwd[0], 11441792876544.0, 1e-12);
+    assert_rel(d.f_bwd[0], 34325378629632.0, 1e-12);
+    assert_rel(d.rec_layers[0], 12.0, 0.0);
+    const double extra_uni = r.hfu / r.mfu - 1.0;
+    fx_eval_detail(&blk, &p, &r, &d);
+    assert_rel(d.rec_layers[0], 4.0, 0.0);
+    assert_rel(d.f_bwd[0], 26697516711936.0, 1e-12);
+    assert_rel(r.hfu / r.mfu - 1.0, extra_uni / 3.0, 1e-9);
+    fx_eval_detail(&ev, &p, &r, &d);
+    assert_rel(d.rec_layers[0], 3.0, 0.0);
+    assert_rel(d.f_bwd[0], 25744033972224.0, 1e-12);
+    assert_rel(r.hfu / r.mfu - 1.0, extra_uni / 4.0, 1e-9); /* R = 8·3 = 24 of 96 */
+}
+
+static pe_scenario refined(pe_recompute_method method, int64_t n)
+{
+    pe_scenario s = gpt3(method, n);
+    pe_gpu *g = &s.cluster.gpu;
+    g->has_gemm_efficiency = true, g->gemm_efficiency = 0.5;
+    g->has_attention_efficiency = true, g->attention_efficiency = 0.25;
+    g->elementwise_efficiency = 0.5, g->microbatch_overhead_us = 30;
+    return s;
+}
+
+/* F27 in F11 (refined compute), stage 0, no output layer, t_mb 30 µs:
+ *   uniform: τ_b = 12·τ_lb + 2·t_mb/3 with τ_lb = 3·τ_lf: 36·τ_lf + 2e-5 s
+ *   block 4: the 8 stored layers recompute nothing: 24·τ_lf + 4·τ_lf + 2e-5
+ *            = 28·τ_lf + 2e-5 s; τ_f = 12·τ_lf + 1e-5 s either way */
+static void test_f26_refined_hand(void **state)
+{
+    (void)state;
+    pe_detail d;
+    pe_result r;
+    const pe_plan p = full_plan();
+    const pe_scenario uni = refined(PE_RECOMPUTE_UNIFORM, 1), blk = refined(PE_RECOMPUTE_BLOCK, 4);
+    fx_eval_detail(&uni, &p, &r, &d);
+    const double lf = d.tau_lf, tau_f = d.tau_f[0];
+    assert_rel(d.tau_lb, 3.0 * lf, 1e-12);
+    assert_rel(d.tau_b[0], 36.0 * lf + 2e-5, 1e-12);
+    fx_eval_detail(&blk, &p, &r, &d);
+    assert_rel(d.tau_lf, lf, 0.0);
+    assert_rel(d.tau_f[0], tau_f, 0.0);
+    assert_rel(d.tau_b[0], 28.0 * lf + 2e-5, 1e-12);
+}
+
+/* Neutral: uniform 1 times the step as A6:full's recompute of every layer,
+ * bit for bit; the keys change no time without recompute: full. */
+static void test_f26_neutral(void **state)
+{
+    (void)state;
+    for (int ref = 0; ref <= 1; ref++) {
+        pe_scenario none = ref ? refined(PE_RECOMPUTE_UNIFORM, 1) : gpt3(PE_RECOMPUTE_UNIFORM, 1);
+        none.framework.present = false;
+        const pe_scenario neutral = ref ? refined(PE_RECOMPUTE_UNIFORM, 1)
+                                        : gpt3(PE_RECOMPUTE_UNIFORM, 1);
+        const pe_scenario block = ref ? refined(PE_RECOMPUTE_BLOCK, 4)
+                                      : gpt3(PE_RECOMPUTE_BLOCK, 4);
+        pe_plan p = full_plan();
+        pe_result a = fx_eval(&none, &p), b = fx_eval(&neutral, &p);
+        assert_true(a.step_time_s == b.step_time_s && a.hfu == b.hfu);
+        for (int rc = PE_RECOMPUTE_NONE; rc < PE_RECOMPUTE_FULL; rc++) {
+            p.recompute = (pe_recompute)rc;
+            a = fx_eval(&none, &p), b = fx_eval(&block, &p);
+            assert_true(a.step_time_s == b.step_time_s && a.hfu == b.hfu);
+        }
+    }
+}
+
+/* Property: more recomputed layers never make a step faster — block with a
+ * larger N, every with a smaller N — and every by-layer plan lies between
+ * recompute: none and full, on the textbook and the refined compute, with
+ * and without interleaving (v 2: block counts per chunk). */
+static void test_f26_more_recompute_never_faster(void **state)
+{
+    (void)state;
+    for (int ref = 0; ref <= 1; ref++)
+        for (int64_t v = 1; v <= 2; v++) {
+            pe_plan p = full_plan();
+            p.virtual_stages = v, p.schedule = v > 1 ? PE_SCHEDULE_INTERLEAVED : p.schedule;
+            pe_scenario plain = ref ? refined(PE_RECOMPUTE_UNIFORM, 1)
+                                    : gpt3(PE_RECOMPUTE_UNIFORM, 1);
+            const double t_full = fx_eval(&plain, &p).step_time_s;
+            p.recompute = PE_RECOMPUTE_NONE;
+            const double t_none = fx_eval(&plain, &p).step_time_s;
+            p.recompute = PE_RECOMPUTE_FULL;
+            assert_true(t_none < t_full);
+            double last = t_none;
+            for (int64_t n = 1; n <= 14; n++) {
+                const pe_scenario s = ref ? refined(PE_RECOMPUTE_BLOCK, n)
+                                          : gpt3(PE_RECOMPUTE_BLOCK, n);
+                const double t = fx_eval(&s, &p).step_time_s;
+                assert_true(t >= last * (1 - 1e-12) && t <= t_full * (1 + 1e-12));
+                last = t;
+            }
+            last = t_full;
+            for (int64_t n = 1; n <= 14; n++) {
+                const pe_scenario s = ref ? refined(PE_RECOMPUTE_EVERY, n)
+                                          : gpt3(PE_RECOMPUTE_EVERY, n);
+                const double t = fx_eval(&s, &p).step_time_s;
+                assert_true(t <= last * (1 + 1e-12) && t >= t_none * (1 - 1e-12));
+                last = t;
+            }
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -154,6 +299,11 @@ int main(void)
         cmocka_unit_test(test_a18_neutral),
         cmocka_unit_test(test_a18_more_recompute_less_memory),
         cmocka_unit_test(test_a17_hand),
+        cmocka_unit_test(test_f26_layers_hand),
+        cmocka_unit_test(test_f26_textbook_hand),
+        cmocka_unit_test(test_f26_refined_hand),
+        cmocka_unit_test(test_f26_neutral),
+        cmocka_unit_test(test_f26_more_recompute_never_faster),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
