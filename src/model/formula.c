@@ -44,6 +44,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_X16,
     PE_TEXT_F25,
     PE_TEXT_A18, PE_TEXT_A17,
+    PE_TEXT_A19,
 };
 
 const pe_formula *pe_formula_find(const char *key)
