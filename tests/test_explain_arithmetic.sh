@@ -29,9 +29,16 @@ for c in "scenarios/published/deepseek-v3-h800-2048gpu.yaml deepseek-v3-h800-204
     check "$3: the substitution $expr = $got is the printed value ($value)" \
         '[ -n "$got" ] && awk -v a="$got" -v b="$want" "BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 5e-6 * a) }"'
 done
-# DeepSeek-V3 with FP8 by hand: b = 1, s' = 4096, k = 8, ρ = 1, t = 1,
-# etp = 1, β_in = 1, h = 7168, c_e = 6 − 1 = 5, f_e = 2048:
-# 32768·(7168 + 10240) = 570,425,344 bytes
-check "DeepSeek-V3's substitution is the hand-worked one" \
-    '[ "$(cd "$src" && a11 scenarios/published/deepseek-v3-h800-2048gpu.yaml deepseek-v3-h800-2048gpu | sed -n 2p)" = "       = 1·4096·8·1/1·(1·1·7168 + 5·2048)  (β_in = 1, c_e = 5: FP8, A13)" ]'
+# DeepSeek-V3 with FP8 by hand, under A13 (the file without its framework
+# line): b = 1, s' = 4096, k = 8, ρ = 1, t = 1, etp = 1, β_in = 1, h = 7168,
+# c_e = 6 − 1 = 5, f_e = 2048: 32768·(7168 + 10240) = 570,425,344 bytes
+grep -v '^framework:' "$src/scenarios/published/deepseek-v3-h800-2048gpu.yaml" >"$work/ds-a13.yaml"
+check "DeepSeek-V3's substitution under A13 is the hand-worked one" \
+    '[ "$(a11 "$work/ds-a13.yaml" deepseek-v3-h800-2048gpu | sed -n 2p)" = "       = 1·4096·8·1/1·(1·1·7168 + 5·2048)  (β_in = 1, c_e = 5: FP8, A13)" ]'
+# and as the file has it, under A19 (docs/model.md §12): β_in = β_c = 1,
+# c_e = 2·β_c = 2 (the SwiGLU input in FP8, its output recomputed):
+# 32768·(7168 + 4096) = 369,098,752 bytes
+check "DeepSeek-V3's substitution under A19 is the hand-worked one" \
+    '[ "$(cd "$src" && a11 scenarios/published/deepseek-v3-h800-2048gpu.yaml deepseek-v3-h800-2048gpu | sed -n 2p)" = "       = 1·4096·8·1/1·(1·1·7168 + 2·2048)  (β_in = 1, c_e = 2: A19)" ] &&
+     [ "$(cd "$src" && a11 scenarios/published/deepseek-v3-h800-2048gpu.yaml deepseek-v3-h800-2048gpu | sed -n 3p | awk "{ print \$2 }")" = 3.69099e+08 ]'
 finish

@@ -276,9 +276,14 @@ training:
   tokens: 1e12
 failures: {restart_minutes: 10}
 checkpointing: {write_gb_s: 100}
+framework:
+  recompute_modules: layernorm mla_up_proj moe_act
+  cached_input_bytes: 1       #@ framework.cached_input_bytes
+  attention_output_bytes: 1.5 #@ framework.attention_output_bytes
 plans:
   - name: a
     dp: 8
+    recompute: selective
     ep: 4                     #@ plans[].ep
     etp: 1                    #@ plans[].etp
   - name: b

@@ -225,6 +225,31 @@ static void explain_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
 
 }
 
+/* §12 A19: what recompute: selective keeps per token when every RMSNorm, the
+ * MLA up-projections and the experts' SwiGLU are recomputed (framework
+ * recompute_modules layernorm mla_up_proj moe_act), with its numbers. */
+static void explain_a19(FILE *out, const pe_eval_ctx *ctx)
+{
+    const pe_model *m = &ctx->scenario->model;
+    const double a = (double)m->heads, f = (double)m->ffn_hidden;
+    eq_formula(out, "A19", NULL);
+    fprintf(out, "       (β_c = %g cached_input_bytes, β_ao = %g attention_output_bytes; "
+                 "in place of A1, A2, A10 and A11's counts under recompute: selective)\n",
+            ctx->a19_beta_c, ctx->a19_beta_ao);
+    eq_subst(out, "rep 4·%g + 2·%lld + 2·(%lld + %lld) = %.6g", ctx->h, (long long)m->q_lora_rank,
+             (long long)m->kv_lora_rank, (long long)m->qk_rope_head_dim, ctx->a19_rep);
+    eq_subst(out, "par, dense layer %g·%g·%g + 4·%g + %g·%g + %g·%g = %.6g", ctx->a19_beta_ao, a,
+             (double)m->v_head_dim, a, m->mlp == PE_MLP_GELU ? 2.0 : 4.0, f, ctx->a19_beta_c, f,
+             ctx->a19_par);
+    if (ctx->moe.on)
+        eq_subst(out, "par, MoE layer attention %.6g + shared %lld·2·%g·%g = %.6g; routed copy "
+                      "β_in %g·h, c_e·f_e = 2·%g·%g = %.6g",
+                 ctx->a19_par_att, (long long)m->shared_experts, ctx->a19_beta_c, ctx->moe.f_e_d,
+                 ctx->a19_par_sh, ctx->a19_beta_c, ctx->a19_beta_c, ctx->moe.f_e_d,
+                 ctx->a19_inner);
+    eq_value(out, ctx->a19_rep, "bytes/token (rep)", "DeepSeek-V3 §3.2.3, §3.3.3");
+}
+
 /* §3 A1–A5: activation bytes per token and per layer. */
 static void explain_act_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                               const pe_detail *d)
@@ -252,13 +277,17 @@ static void explain_act_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     eq_subst(out, "%s", d->att == 0 ? (ctx->attention != PE_ATTENTION_STANDARD ? "0 (flash)" : "0 (selective recompute)")
                                     : "(2 + 3δ)·a·s");
     eq_result(out, d->att, "A3");
+    const bool a19 = ctx->a19 && p->recompute == PE_RECOMPUTE_SELECTIVE;
+    if (a19)
+        explain_a19(out, ctx);
+    const double rep = a19 ? ctx->a19_rep : ctx->act_rep, par = a19 ? ctx->a19_par : ctx->act_par;
     eq_formula(out, "A4", NULL);
     if (sp)
         eq_subst(out, "%g·%g·[(%g + %g)/%g + %g/%g]   (s' = s/c = %g/%lld)", d->s_local, b,
-                 ctx->act_rep, ctx->act_par, t, d->att, t, ctx->s, (long long)p->cp);
+                 rep, par, t, d->att, t, ctx->s, (long long)p->cp);
     else
         eq_subst(out, "%g·%g·[%g + %g/%g + %g/%g]   (s' = s/c = %g/%lld)", d->s_local, b,
-                 ctx->act_rep, ctx->act_par, t, d->att, t, ctx->s, (long long)p->cp);
+                 rep, par, t, d->att, t, ctx->s, (long long)p->cp);
     eq_result(out, d->a_layer, "A4");
     if (p->recompute == PE_RECOMPUTE_FULL) {
         eq_formula(out, "A5", NULL);
@@ -1269,12 +1298,14 @@ static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     }
     eq_formula(out, "A11", NULL);
     /* β_in and c_e as the model took them: A13 halves β_in and drops one
-     * f_e of c_e with FP8 (ctx->moe.act_expert_inner is c_e·f_e) */
+     * f_e of c_e with FP8 (ctx->moe.act_expert_inner is c_e·f_e); A19 sets both */
+    const bool a19 = ctx->a19 && p->recompute == PE_RECOMPUTE_SELECTIVE;
+    const double beta_in = a19 ? ctx->a19_beta_c : ctx->fp8 ? 1.0 : 2.0;
+    const double c_e = (a19 ? ctx->a19_inner : e->act_expert_inner) / e->f_e_d;
     eq_subst(out, "%lld·%.6g·%g·%g/%lld·(%lld·%g·%.6g + %g·%.6g)  (β_in = %g, c_e = %g%s)",
              (long long)p->micro_batch, ctx->s / (double)p->cp, e->k, e->rho, (long long)p->tp,
-             (long long)p->etp, ctx->fp8 ? 1.0 : 2.0, ctx->h, e->act_expert_inner / e->f_e_d,
-             e->f_e_d, ctx->fp8 ? 1.0 : 2.0, e->act_expert_inner / e->f_e_d,
-             ctx->fp8 ? ": FP8, A13" : "");
+             (long long)p->etp, beta_in, ctx->h, c_e, e->f_e_d, beta_in, c_e,
+             a19 ? ": A19" : ctx->fp8 ? ": FP8, A13" : "");
     eq_result(out, d->moe.a_routed, "A11");
     eq_formula(out, "A4'", NULL);
     eq_result(out, d->moe.a_layer_m, "A4'");

@@ -31,6 +31,8 @@ static const char *const dp_algorithm_values[] = {"hierarchical", "flat", NULL};
 static const char *const allreduce_values[] = {"ring", "auto", NULL};
 static const char *const selective_values[] = {"attention", "op", NULL};
 static const char *const recompute_method_values[] = {"uniform", "block", "every", NULL};
+static const char *const recompute_modules_values[] = {"core_attn",
+                                                       "layernorm mla_up_proj moe_act", NULL};
 static const char *const save_values[] = {"sync", "async", NULL};
 static const char *const rank_by_values[] = {"step_time", "mfu", "memory", "train_days",
                                              "interventions", NULL};
@@ -432,6 +434,19 @@ static const pe_field framework_fields[] = {
      "A6″: N, the micro-batches an interleaved schedule runs contiguously in each model chunk "
      "(Llama 3's tunable N, Megatron-Core microbatch_group_size_per_vp_stage), taken in [pp, "
      "micro-batches]; more raise the micro-batches in flight (0: pp, the depth-first schedule)"},
+    {"recompute_modules", PE_FT_ENUM, PE_RANGE_NONE, FW(recompute_modules), NO,
+     recompute_modules_values, 0, NULL, "core_attn",
+     "A19: what recompute: selective recomputes, as Megatron-Core's --recompute-modules: "
+     "core_attn (the attention core only), or layernorm mla_up_proj moe_act (every RMSNorm, "
+     "the MLA up-projections and the experts' SwiGLU; DeepSeek-V3), attention: mla only"},
+    {"cached_input_bytes", PE_FT_NUMBER, PE_RANGE_ELEMENT_BYTES, FW(cached_input_bytes), NO,
+     NULL, 0, NULL, "2",
+     "A19: bytes per element of a linear's or SwiGLU's input kept for backward (1: FP8), "
+     "with recompute_modules layernorm mla_up_proj moe_act"},
+    {"attention_output_bytes", PE_FT_NUMBER, PE_RANGE_ELEMENT_BYTES, FW(attention_output_bytes),
+     NO, NULL, 0, NULL, "2",
+     "A19: bytes per element of the attention output kept for backward (1.5: E5M6), with "
+     "recompute_modules layernorm mla_up_proj moe_act"},
     /* text only, read by input/load.c: printed by run and in the facts */
     {"flags", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, "none",
      "what the preset stands for: the framework's flags or settings as its users run it"},

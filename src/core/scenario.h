@@ -68,6 +68,12 @@ typedef enum { PE_SELECTIVE_ATTENTION, PE_SELECTIVE_OP } pe_selective;
 /* A18: which layers `recompute: full` checkpoints (Megatron --recompute-method;
  * torchtitan's selective_ac_option N is `every`) */
 typedef enum { PE_RECOMPUTE_UNIFORM, PE_RECOMPUTE_BLOCK, PE_RECOMPUTE_EVERY } pe_recompute_method;
+/* A19: the modules `recompute: selective` recomputes, as Megatron-Core's
+ * --recompute-modules spells them: core_attn (A3's selective, neutral), or
+ * layernorm, mla_up_proj and moe_act together (DeepSeek-V3's report §3.2.3,
+ * §3.3.3) */
+typedef enum { PE_RECOMPUTE_MODULES_CORE_ATTN, PE_RECOMPUTE_MODULES_NORM_MLA_MOE_ACT }
+pe_recompute_modules;
 #define PE_RANK_BY_MAX 5 /* rank_by keys in one list: each at most once */
 
 /* Text of each enum value as written in YAML and in reports. */
@@ -287,6 +293,9 @@ typedef struct {
     bool tp_micro_pipeline;       /* X16 async TP: each TP collective behind its own GEMM; false */
     double gemm_rate_scale;       /* F26 the stack's GEMM rate over the GPU preset's fitted one; 1 */
     int64_t pp_microbatch_group;  /* A6″ N contiguous micro-batches per model chunk, interleaved; 0: p */
+    pe_recompute_modules recompute_modules; /* A19 what selective recomputes; core_attn */
+    double cached_input_bytes;    /* A19 β_c bytes per cached linear or SwiGLU input element; 2 */
+    double attention_output_bytes; /* A19 β_ao bytes per attention-output element kept; 2 */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

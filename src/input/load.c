@@ -832,6 +832,28 @@ static const char *cluster_note(const pe_scenario *s, const pe_cluster *c, char 
 
 /* ------------------------------------------------------------ framework */
 
+/* A19: recompute_modules' mla_up_proj recomputes MLA's up-projections, so it
+ * needs attention: mla; and selective_recompute op (A15) is another answer
+ * to what recompute: selective keeps. */
+static pe_status check_recompute_modules(loader *L, const pe_framework *fw, const pe_applied *a,
+                                         const pe_layer *layers)
+{
+    const size_t ri = IDX(pe_fields_framework, "recompute_modules");
+    if (!a->set[ri] || fw->recompute_modules != PE_RECOMPUTE_MODULES_NORM_MLA_MOE_ACT)
+        return PE_OK;
+    const yaml_node_t *at = a->value[ri];
+    const pe_ydoc *d = layers[a->layer[ri]].doc;
+    if (L->model_ok && L->s->model.attention != PE_ATTENTION_MLA)
+        return bad(L, d, at,
+                   "framework.recompute_modules: layernorm mla_up_proj moe_act needs model "
+                   "attention: mla (mla_up_proj recomputes MLA's up-projections)");
+    if (fw->selective_recompute == PE_SELECTIVE_OP)
+        return bad(L, d, at,
+                   "framework.recompute_modules: layernorm mla_up_proj moe_act and "
+                   "selective_recompute: op both say what recompute: selective keeps; give one");
+    return PE_OK;
+}
+
 /* framework: a catalog name, or {preset: NAME, keys...} (docs/model.md §12). Its
  * overlap keys become the scenario's overlap defaults (the scenario's own
  * overlap: is applied after). Under fidelity: textbook it is read and
@@ -876,6 +898,7 @@ static pe_status load_framework(loader *L, const yaml_node_t *node, const char *
         pe_applied oa;
         st = worse(st, apply(L, &pe_fields_overlap, ol, n, "framework.overlap", &ov, &oa));
     }
+    st = worse(st, check_recompute_modules(L, &fw, &a, layers));
     if (st || s->fidelity == PE_FIDELITY_TEXTBOOK)
         return st;
     fw.present = true;

@@ -263,6 +263,13 @@ typedef struct {
     double rc_layers;
     double act_legacy; /* A17 bytes per token added to A2 (framework megatron_legacy_model); 0 */
     double pp_group;   /* A6″ N contiguous micro-batches per chunk (framework pp_microbatch_group); 0: A6 */
+    /* A19 recompute_modules layernorm mla_up_proj moe_act: what recompute:
+     * selective keeps per token (false: A1, A2, A10, A11 as they are) */
+    bool a19;
+    double a19_beta_c, a19_beta_ao;    /* β_c, β_ao */
+    double a19_rep, a19_par;           /* replicated; TP-sharded of a dense layer */
+    double a19_par_att, a19_par_sh;    /* an MoE layer's attention part; its shared experts */
+    double a19_inner;                  /* an expert copy's 2·β_c·f_e */
     pe_run_ctx run;         /* §15 the whole run */
 } pe_eval_ctx;
 

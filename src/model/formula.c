@@ -46,6 +46,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_A18, PE_TEXT_A17, PE_TEXT_A6_GROUP,
     PE_TEXT_F26,
     PE_TEXT_F27,
+    PE_TEXT_A19,
 };
 
 const pe_formula *pe_formula_find(const char *key)

@@ -45,6 +45,7 @@ extern inline double mem_optimizer_temp(double beta_ot, double n_gpu, int64_t ze
 extern inline double mem_pp_unsharded(int on, int64_t zero, double p, double beta, double n_gpu,
                                       int sharded_copy, double D);
 extern inline int mem_peak_phase(const double *phase, int last);
+extern inline double act_modules_expert_inner(double beta_c, double f_e);
 extern inline double mem_reserved(double peak, double fragmentation);
 
 double act_rep(const pe_model *m)
@@ -92,6 +93,58 @@ double act_fp8_saving_attention(const pe_model *m)
     if (m->has_head_dim)
         return (double)m->heads * (double)m->head_dim;
     return (double)m->hidden;
+}
+
+/* A19 the replicated part: the two RMSNorm inputs (the layer input and the
+ * residual after attention, BF16) and, with MLA, the latents c_q, c_kv and
+ * k_pe that the recomputed norms and up-projections start from. */
+double act_modules_rep(const pe_model *m)
+{
+    const double h = (double)m->hidden;
+    const double latents = m->attention == PE_ATTENTION_MLA
+                               ? 2.0 * (double)m->q_lora_rank +
+                                     2.0 * ((double)m->kv_lora_rank + (double)m->qk_rope_head_dim)
+                               : 0.0;
+    return 4.0 * h + latents;
+}
+
+/* A19 the attention's TP-sharded part: the attention output (the input of
+ * the linear after attention, E5M6 in DeepSeek-V3) and flash attention's
+ * fp32 logsumexp; Q, K and V come again from the recomputed up-projections. */
+double act_modules_par_attention(const pe_model *m, double beta_ao)
+{
+    const double a = (double)m->heads;
+    const double dv = m->attention == PE_ATTENTION_MLA ? (double)m->v_head_dim
+                      : m->has_head_dim              ? (double)m->head_dim
+                                                     : params_head_dim(m);
+    return beta_ao * a * dv + 4.0 * a;
+}
+
+/* A19 a dense MLP: its input is the recomputed norm's output; the activation's
+ * input (fc1's output: 2f elements for SwiGLU, f for GeLU, BF16) and fc2's
+ * input, cached at β_c. */
+double act_modules_mlp_dense(const pe_model *m, double beta_c)
+{
+    const double f = (double)m->ffn_hidden;
+    return (m->mlp == PE_MLP_GELU ? 2.0 : 4.0) * f + beta_c * f;
+}
+
+/* A19 once per scenario: the per-token counts that replace A1, A2, A10 and
+ * A11's under recompute: selective. */
+static void prepare_modules(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    const pe_model *m = &sc->model;
+    const pe_framework *fw = &sc->framework;
+    ctx->a19 = true;
+    ctx->a19_beta_c = fw->cached_input_bytes;
+    ctx->a19_beta_ao = fw->attention_output_bytes;
+    ctx->a19_rep = act_modules_rep(m);
+    ctx->a19_par_att = act_modules_par_attention(m, fw->attention_output_bytes);
+    ctx->a19_par = ctx->a19_par_att + act_modules_mlp_dense(m, fw->cached_input_bytes);
+    if (ctx->moe.on) {
+        ctx->a19_inner = act_modules_expert_inner(fw->cached_input_bytes, ctx->moe.f_e_d);
+        ctx->a19_par_sh = (double)m->shared_experts * ctx->a19_inner;
+    }
 }
 
 /* A9–A11 per token of an MoE layer (A13: FP8 keeps the fc2 inputs and the
@@ -163,6 +216,9 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         prepare_experts(sc, ctx);
     if (sc->framework.present && sc->framework.megatron_legacy_model)
         prepare_legacy(m, ctx);
+    if (sc->framework.present &&
+        sc->framework.recompute_modules == PE_RECOMPUTE_MODULES_NORM_MLA_MOE_ACT)
+        prepare_modules(sc, ctx); /* A19 */
     ctx->host_mem_bytes = cl->has_host_memory_gib ? cl->host_memory_gib * PE_GIB : 0.0; /* M8 */
     const pe_framework *fw = &sc->framework;
     if (fw->present && (fw->recompute_method != PE_RECOMPUTE_UNIFORM ||

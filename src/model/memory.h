@@ -303,6 +303,27 @@ inline double act_layer_op(double s_local, double b, double t, int sp, double se
     return s_local * b * ((sp ? seq / t : seq) + rep + par / t);
 }
 
+/* A19 recompute_modules "layernorm mla_up_proj moe_act" (Megatron-Core's
+ * --recompute-modules names for what DeepSeek-V3's report §3.2.3 and §3.3.3
+ * describe) under recompute: selective: every RMSNorm and the MLA
+ * up-projections are recomputed in backward, so a layer keeps per token the
+ * two norm inputs (4h, BF16), the MLA latents c_q, c_kv and k_pe (their
+ * norms' inputs), the attention output β_ao·a·d_v (E5M6: 1.5) and its
+ * logsumexp 4a, and the MLP's cached inputs: dense SwiGLU input 4f (gelu 2f)
+ * plus fc2's input β_c·f; an expert keeps its SwiGLU input in FP8,
+ * 2·β_c·f_e, and recomputes the output (moe_act); a routed copy keeps its
+ * dispatched input β_c·h (A11's β_in). These replace A1, A2, A10 and A11's
+ * per-token counts in A4/A4′ (A13's FP8 rule is β_c then). */
+#define PE_TEXT_A19 \
+    {"A19", "bytes per token kept with layernorm, mla_up_proj, moe_act recomputed", \
+     "rep 4h + 2·q_c + 2·(kv_c + d_rope); par β_ao·a·d_v + 4a + (4f + β_c·f | 2β_c·n_s·f_e); " \
+     "routed copy β_c·h + 2β_c·f_e", \
+     "bytes/token", "DeepSeek-V3 §3.2.3, §3.3.3"}
+double act_modules_rep(const pe_model *m);
+double act_modules_par_attention(const pe_model *m, double beta_ao);
+double act_modules_mlp_dense(const pe_model *m, double beta_c);
+inline double act_modules_expert_inner(double beta_c, double f_e) { return 2.0 * beta_c * f_e; }
+
 /* M10 with master_weights_only and z = 3 the weight shard is the optimizer's
  * fp32 master (in M3), so M1 holds no bf16 shard: β_g + β_o = 16 bytes a
  * parameter for FSDP2 mixed precision, not β_w + β_g + β_o = 18. */

@@ -74,8 +74,11 @@ ALWAYS_INLINE void mem_layer_activations(const pe_eval_ctx *ctx, const pe_plan *
                                          const pe_layout *q, pe_detail *w)
 {
     const pe_schedule sched = pl->schedule;
+    const bool a19 = ctx->a19 && pl->recompute == PE_RECOMPUTE_SELECTIVE; /* A19's counts */
+    const double rep = a19 ? ctx->a19_rep : ctx->act_rep;
     w->att = pl->recompute == PE_RECOMPUTE_SELECTIVE ? 0.0 : ctx->act_att;             /* A3 */
-    w->a_layer = act_layer(q->sl, q->b, q->t, q->sp, ctx->act_rep, ctx->act_par, w->att); /* A4 */
+    w->a_layer = act_layer(q->sl, q->b, q->t, q->sp, rep, a19 ? ctx->a19_par : ctx->act_par,
+                           w->att); /* A4 */
     w->a_layer += act_gathered_inputs(q->sl, q->b, q->t, q->sp, ctx->act_gathered); /* A16 */
     w->a_in = act_input(q->sl, q->b, ctx->h, q->t, q->sp);                             /* A5 */
     w->a_recompute = 0.0;
@@ -101,11 +104,12 @@ ALWAYS_INLINE void mem_layer_activations(const pe_eval_ctx *ctx, const pe_plan *
     if (q->moe) {
         const pe_moe_ctx *e = &ctx->moe;
         const double etp = (double)pl->etp;
-        const double beta_in = q->fp8 ? 1.0 : 2.0; /* fp8: inputs kept in FP8 (A13) */
+        const double beta_in = a19 ? ctx->a19_beta_c : q->fp8 ? 1.0 : 2.0; /* fp8: A13 */
         w->moe.a_routed = act_moe_routed(q->b, q->sl, e->k, e->rho, q->t, etp, beta_in, ctx->h,
-                                         e->act_expert_inner); /* A11 */
-        w->moe.a_layer_m = act_moe_layer(q->sl, q->b, q->t, q->sp, ctx->act_rep, e->act_par_att,
-                                         e->act_router, e->act_par_sh, w->att,
+                                         a19 ? ctx->a19_inner : e->act_expert_inner); /* A11 */
+        w->moe.a_layer_m = act_moe_layer(q->sl, q->b, q->t, q->sp, rep,
+                                         a19 ? ctx->a19_par_att : e->act_par_att, e->act_router,
+                                         a19 ? ctx->a19_par_sh : e->act_par_sh, w->att,
                                          w->moe.a_routed); /* A4′ */
         w->moe.a12 = act_moe_dispatch(q->b, q->sl, e->k, e->rho, ctx->h, e->beta_d, etp, q->t);
     }

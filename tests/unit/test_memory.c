@@ -368,6 +368,57 @@ static void test_phases_neutral(void **state)
     assert_string_equal(pe_mem_phase_name(r.mem_peak_phase), "sum");
 }
 
+/* A19 (framework recompute_modules layernorm mla_up_proj moe_act, docs/model.md
+ * §12) on DeepSeek-V3, h 7168, a 128, f 18432, MLA q 1536 kv 512 rope 64
+ * v 128, experts f_e 2048 top-8, 1 shared; β_c = 1, β_ao = 1.5:
+ *   rep = 4·7168 + 2·1536 + 2·(512 + 64) = 28,672 + 3,072 + 1,152 = 32,896
+ *   attention = 1.5·128·128 + 4·128 = 24,576 + 512 = 25,088
+ *   dense MLP = 4·18432 + 1·18432 = 92,160; dense par = 117,248
+ *   expert copy inner = 2·1·2048 = 4,096; shared 1·4,096
+ *   routed per token = 8·(1·7168 + 4,096) = 90,112
+ *   dense A4 = 4096·(32,896 + 117,248) = 4096·150,144 = 614,989,824
+ *   MoE A4′ = 4096·(32,896 + 25,088 + 8·256 + 4,096) + 4096·90,112
+ *           = 4096·(64,128 + 90,112) = 4096·154,240 = 631,767,040
+ * Neutral: the default recompute_modules (core_attn) and recompute none give
+ * what no framework gives. */
+static void test_a19_hand(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(256);
+    s.model = fx_deepseek_v3();
+    s.training.global_batch = 4096;
+    const pe_model *m = &s.model;
+    assert_true(act_modules_rep(m) == 32896.0);
+    assert_true(act_modules_par_attention(m, 1.5) == 25088.0);
+    assert_true(act_modules_mlp_dense(m, 1.0) == 92160.0);
+    assert_true(act_modules_expert_inner(1.0, 2048.0) == 4096.0);
+    pe_plan p = fx_plan(2048, 1, 1, 1);
+    p.ep = 64, p.etp = 1;
+    p.recompute = PE_RECOMPUTE_SELECTIVE;
+    pe_result base, r;
+    pe_detail d0, d;
+    fx_eval_detail(&s, &p, &base, &d0);
+    s.framework.present = true; /* core_attn, the default: neutral */
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_true(r.mem_total_gib == base.mem_total_gib && d.moe.a_layer_m == d0.moe.a_layer_m);
+    s.framework.recompute_modules = PE_RECOMPUTE_MODULES_NORM_MLA_MOE_ACT;
+    s.framework.cached_input_bytes = 2.0, s.framework.attention_output_bytes = 2.0;
+    fx_eval_detail(&s, &p, &r, &d);
+    /* recomputing more keeps less, even at BF16 */
+    assert_true(d.a_layer < d0.a_layer && d.moe.a_layer_m < d0.moe.a_layer_m);
+    s.framework.cached_input_bytes = 1.0, s.framework.attention_output_bytes = 1.5;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.a_layer, 614989824.0, 1e-15);
+    assert_rel(d.moe.a_routed, 4096.0 * 90112.0, 1e-15);
+    assert_rel(d.moe.a_layer_m, 631767040.0, 1e-15);
+    p.recompute = PE_RECOMPUTE_NONE; /* A19 is what selective keeps: none is A4 */
+    pe_result rn, rn0;
+    fx_eval_detail(&s, &p, &rn, &d);
+    s.framework.present = false;
+    fx_eval_detail(&s, &p, &rn0, &d0);
+    assert_true(rn.mem_total_gib == rn0.mem_total_gib && d.a_layer == d0.a_layer);
+}
+
 /* Properties under the phase model (§12): the peak is at least every
  * phase's live set; more GPUs under ZeRO-3 never raise memory; more
  * recompute never raises the stored activations; a larger micro-batch never
@@ -434,6 +485,7 @@ int main(void)
         cmocka_unit_test(test_phases_hand),
         cmocka_unit_test(test_phases_neutral),
         cmocka_unit_test(test_phases_properties),
+        cmocka_unit_test(test_a19_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
