@@ -638,6 +638,31 @@ static void explain_gemm_rate_scale(FILE *out, const pe_eval_ctx *ctx)
     eq_result(out, ctx->gemm_rate, "F26");
 }
 
+/* §12 F28: torchtitan's eager element-wise bytes in F10's place (printed
+ * only with eager_elementwise: true, so every other explain output stays as
+ * it was). */
+static void explain_eager_elementwise(FILE *out, const pe_eval_ctx *ctx)
+{
+    const pe_framework *fw = &ctx->scenario->framework;
+    if (!compute_eager(fw))
+        return;
+    const pe_model *m = &ctx->scenario->model;
+    double rep, par;
+    compute_eager_elementwise_bytes(m, fw->fused_rmsnorm, &rep, &par);
+    const bool py_norm = m->norm == PE_NORM_RMSNORM && !fw->fused_rmsnorm;
+    eq_formula(out, "F28", NULL);
+    eq_subst(out, "eager_elementwise%s: rep = 2·%g·%g + 2·%g·%g = %g, par = %g; bytes per token "
+                  "and layer, forward (in F10's place)",
+             fw->fused_rmsnorm ? ", fused_rmsnorm" : "", py_norm ? 36.0 : 4.0, ctx->h,
+             m->dropout ? 7.0 : 6.0, ctx->h, rep, par);
+    fprintf(out, "       norm %s, %s, rotary %s, repeat_kv %s: byte counts of torchtitan's "
+                 "Llama code (docs/model.md §12 F28), not fitted; backward twice (F10's rule)\n",
+            py_norm ? "36h" : "4h", m->mlp == PE_MLP_SWIGLU ? "SwiGLU 10f" : "activation 4f",
+            m->position == PE_POSITION_ROTARY ? "20(a·d + g·d)" : "none",
+            m->kv_heads < m->heads ? "4(a·d + g·d)" : "none");
+    eq_result(out, rep + par, "F28");
+}
+
 /* §12 F7–F11: the compute times by GEMM shape, attention core, element-wise
  * bytes and per-micro-batch overhead (when the GPU gives gemm_efficiency). */
 static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
@@ -691,6 +716,7 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
     else
         eq_subst(out, "%g·%.6g/%g / %.6g", M, ctx->F_att, t, ctx->att_rate);
     eq_result(out, d->tau_core, "F9");
+    explain_eager_elementwise(out, ctx); /* F28 */
     eq_formula(out, "F10", NULL);
     eq_subst(out, "%g·(%g/%g + %g/%g + %g/%g) / %.6g", M, ctx->ew_rep,
              p->sequence_parallel ? t : 1.0, ctx->ew_par, t, ctx->ew_att, t, ctx->ew_bps);

@@ -450,6 +450,14 @@ static const pe_field framework_fields[] = {
     /* text only, read by input/load.c: printed by run and in the facts */
     {"flags", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, "none",
      "what the preset stands for: the framework's flags or settings as its users run it"},
+    {"eager_elementwise", PE_FT_BOOL, PE_RANGE_NONE, FW(eager_elementwise), NO, NULL, 0, NULL,
+     "false",
+     "F28: the model's element-wise ops run eagerly, one kernel each (torchtitan with "
+     "training.compile false): RMSNorm, rotary, SwiGLU, residual adds as torchtitan's Llama "
+     "code moves them (false: F10's fused byte counts; refined compute only)"},
+    {"fused_rmsnorm", PE_FT_BOOL, PE_RANGE_NONE, FW(fused_rmsnorm), NO, NULL, 0, NULL, "false",
+     "F28: with eager_elementwise, RMSNorm is torchtitan's fused Triton kernel (model.norm_type "
+     "fused_rmsnorm): read and write once, as F10"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

@@ -296,6 +296,8 @@ typedef struct {
     pe_recompute_modules recompute_modules; /* A19 what selective recomputes; core_attn */
     double cached_input_bytes;    /* A19 β_c bytes per cached linear or SwiGLU input element; 2 */
     double attention_output_bytes; /* A19 β_ao bytes per attention-output element kept; 2 */
+    bool eager_elementwise;       /* F28 element-wise ops run eagerly (torch.compile off); false */
+    bool fused_rmsnorm;           /* F28 eager with torchtitan's Triton RMSNorm; false */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

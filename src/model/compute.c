@@ -69,6 +69,19 @@ void compute_elementwise_bytes(const pe_model *m, double *rep, double *par, doub
     *out = 12.0 * (double)m->vocab;
 }
 
+void compute_eager_elementwise_bytes(const pe_model *m, bool fused_rmsnorm, double *rep,
+                                     double *par)
+{
+    const double h = (double)m->hidden, f = (double)m->ffn_hidden, a = (double)m->heads;
+    const double g = (double)m->kv_heads, d = params_head_dim(m);
+    const double delta = m->dropout ? 1.0 : 0.0; /* F10's mask byte, kept (Llama has none) */
+    const double norm = m->norm == PE_NORM_RMSNORM && !fused_rmsnorm ? 36.0 * h : 4.0 * h;
+    *rep = 2.0 * norm + 2.0 * (6.0 + delta) * h; /* F28: two norms, two residual adds */
+    const double qk = a * d + g * d;   /* rotary's and repeat_kv's q and k elements */
+    *par = (m->mlp == PE_MLP_SWIGLU ? 10.0 : 4.0) * f +
+           (m->position == PE_POSITION_ROTARY ? 20.0 * qk : 0.0) + (g < a ? 4.0 * qk : 0.0);
+}
+
 double compute_kappa(const pe_model *m) { return m->causal_flops ? 0.5 : 1.0; }
 
 double compute_attention(const pe_model *m)
@@ -239,6 +252,9 @@ static void prepare_refined(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->ew_bps = ctx->hbm_bps * g->elementwise_efficiency;               /* F10 */
     compute_elementwise_bytes(&sc->model, &ctx->ew_rep, &ctx->ew_par, &ctx->ew_att,
                               &ctx->ew_out);
+    if (compute_eager(&sc->framework)) /* F28 replaces F10's fused rep and par */
+        compute_eager_elementwise_bytes(&sc->model, sc->framework.fused_rmsnorm, &ctx->ew_rep,
+                                        &ctx->ew_par);
     ctx->t_mb = g->microbatch_overhead_us / 1e6;                          /* F11 */
     if (ctx->ext) {
         const double e8 = g->has_fp8_gemm_efficiency ? g->fp8_gemm_efficiency : g->gemm_efficiency;
@@ -297,6 +313,7 @@ double compute_attention_head_dim(const pe_model *m)
 
 extern inline double compute_op_sac_recompute(double h, double a, double g, double d, double f);
 extern inline double compute_gemm_rate_scale(const pe_framework *fw);
+extern inline bool compute_eager(const pe_framework *fw);
 
 /* F25 with A15's op policy (ctx->op_sac, from memory_prepare) on a dense
  * model: x and the hardware FLOPs of recompute: selective are the unsaved

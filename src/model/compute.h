@@ -240,6 +240,28 @@ inline double compute_gemm_rate_scale(const pe_framework *fw)
     return fw->present && fw->gemm_rate_scale > 0.0 ? fw->gemm_rate_scale : 1.0;
 }
 
+/* F28 the element-wise bytes per token of one layer's forward pass as eager
+ * PyTorch runs torchtitan's Llama block (framework eager_elementwise: true, torchtitan's training.compile false; docs/model.md
+ * §12 "Compute by matrix shape", the count per op): each op its own kernel,
+ * reading its inputs and writing its output in HBM. rep: two RMSNorms of 36h
+ * each (x.float() 2h+4h, pow 4h+4h, mean 4h, x·rsqrt 4h+4h, type_as 4h+2h,
+ * ·weight 2h+2h), or 4h each with fused_rmsnorm or LayerNorm (one kernel, as
+ * F10), and two residual adds 6h each (F10's (6 + δ)h with dropout); par: SwiGLU silu 2f+2f and the
+ * product 4f+2f = 10f (gelu: F10's 4f), rotary 20 bytes per q and k element
+ * (float() 2+4, complex multiply 4+4, type_as 4+2) over a·d + g·d, and
+ * repeat_kv's copy of k and v to every head when g < a, 4(a·d + g·d).
+ * Replaces F10's rep and par; att and out stay F10's. Backward: F10's
+ * twice the forward (not counted per op). */
+#define PE_TEXT_F28 \
+    {"F28", "eager element-wise bytes (refined)", \
+     "rep = 2·n + 2(6 + δ)h, n = 36h (4h fused_rmsnorm); par = 10f + 20(a·d + g·d) [+ 4(a·d + g·d), g < a]", \
+     "bytes/token", \
+     "torchtitan's Llama block run eagerly: models/llama/model.py, norms.py at 395a52627 and 9dec370"}
+void compute_eager_elementwise_bytes(const pe_model *m, bool fused_rmsnorm, double *rep,
+                                     double *par);
+/* F28 in force: a framework that says eager_elementwise: true. */
+inline bool compute_eager(const pe_framework *fw) { return fw->present && fw->eager_elementwise; }
+
 /* F8 the time of one GEMM for M tokens, inv_t = 1/t: compute_gemm_time of
  * its per-GPU shape, from the coefficients. */
 #define PE_TEXT_F7_8 \
