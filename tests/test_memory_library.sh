@@ -80,6 +80,35 @@ check "t4-70b-fsdp32-tp8: explain gives A16 with its numbers" \
 check "t4-70b-fsdp32-tp8: A16 is 1.87905e+09 bytes" \
     'grep -A2 "^A16 " "$work/a16.out" | grep -q "= 1.87905e+09 bytes = 1.75 GiB"'
 
+# docs/validation.md "Residuals by configuration": the table after "After
+# A20 and the refit" is tests/memory_residuals.sh's output over today's table
+awk '/^After A20 and the refit/ { on = 1; next } on && /^\|/ { print; seen = 1; next } on && seen { exit }' \
+    "$src/docs/validation.md" >"$work/doc.residuals"
+bash "$src/tests/memory_residuals.sh" "$src" "$work/table.out" >"$work/now.residuals"
+check "the residual table has a row per feature value ($(wc -l <"$work/now.residuals") lines)" \
+    '[ "$(wc -l <"$work/now.residuals")" -ge 20 ] && grep -q "^| cp=8 | 2 |" "$work/now.residuals"'
+check "docs/validation.md's residuals by configuration are current" \
+    '[ -s "$work/doc.residuals" ] && cmp -s "$work/doc.residuals" "$work/now.residuals"'
+cmp -s "$work/doc.residuals" "$work/now.residuals" || diff "$work/doc.residuals" "$work/now.residuals" | head -8
+
+# A20: the 405B CP 8 run (tp 8: W = 128·128/8 = 2048, s' 32768, b 1) holds
+# its ring attention's buffers in backward, (4·8 + 38)·W a token: 4.375 GiB;
+# at cp 1 none, and the 8B CP 8 run's peak (the loss) does not move
+f="$lib/torchtitan-2412-t6-405b-4d-fsdp1-cp8.yaml"
+"$planeval" explain "$f" --plan torchtitan-2412-t6-405b-4d-fsdp1-cp8 >"$work/a20.out" 2>&1
+check "t6-405b-cp8: explain gives A20 with its numbers" \
+    'grep -A1 "^A20 " "$work/a20.out" | grep -qF "= [c 8 > 1]·32768·1·(16384/8)·(4·8 + 38), forward (4·8 + 8) (allgather: n = c)"'
+check "t6-405b-cp8: A20 is 4.69762e+09 bytes in backward, 2.68435e+09 forward" \
+    'grep -A3 "^A20 " "$work/a20.out" | grep -q "= 4.69762e+09 bytes = 4.375 GiB" &&
+     grep -A3 "^A20 " "$work/a20.out" | grep -q "forward 2.68435e+09 bytes"'
+"$planeval" explain "$lib/torchtitan-2412-t6-405b-4d-fsdp8-cp1.yaml" --plan torchtitan-2412-t6-405b-4d-fsdp8-cp1 >"$work/a20c1.out" 2>&1
+check "t6-405b-cp1: A20 is 0" 'grep -A3 "^A20 " "$work/a20c1.out" | grep -q "^       = 0 bytes"'
+for c in 1 8; do
+    n=$(ls "$lib" | grep -E "^torchtitan-2412-t2-8b-fsdp[0-9]+-cp$c\.yaml$" | sed 's/\.yaml$//')
+    check "$n: the peak is the loss, where A20 is not live" \
+        '"$planeval" explain "$lib/$n.yaml" --plan "$n" | grep -q "= peak loss = "'
+done
+
 # the check can fail: one file's peak moved past its tolerance
 f=$(grep -lE '^    mem_(total|reserved|peak)_gib:' "$lib"/*.yaml | head -1)
 sed -E 's/(mem_(total|reserved|peak)_gib): \{ value: [0-9.]*,/\1: { value: 1000,/' "$f" >"$work/miss.yaml"

@@ -467,6 +467,16 @@ static void explain_phase_terms(FILE *out, const pe_eval_ctx *ctx, const pe_plan
                                            p->sequence_parallel, ctx->act_gathered),
                   "A16");
     }
+    if (ctx->cp_ring != PE_CP_RING_NONE) {
+        const int ag = ctx->cp_ring == PE_CP_RING_ALLGATHER;
+        eq_formula(out, "A20", NULL);
+        eq_subst(out, "[c %lld > 1]·%g·%lld·(%g/%lld)·(4·%g + 38), forward (4·%g + 8) (%s)",
+                 (long long)p->cp, d->s_local, (long long)p->micro_batch, ctx->cp_ring_width,
+                 (long long)p->tp, ag ? (double)p->cp : 2.0, ag ? (double)p->cp : 2.0,
+                 ag ? "allgather: n = c" : "alltoall: n = 2");
+        fprintf(out, "       forward %.6g bytes = %.6g GiB\n", d->a20_fwd, d->a20_fwd / GIB);
+        eq_result(out, d->a20_bwd, "A20");
+    }
     eq_formula(out, "A14", NULL);
     eq_subst(out, "%g·%g·%lld·%g/%lld", ctx->loss_bytes, d->s_local, (long long)p->micro_batch,
              ctx->V, (long long)p->tp);

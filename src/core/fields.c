@@ -34,6 +34,7 @@ static const char *const recompute_method_values[] = {"uniform", "block", "every
 static const char *const recompute_modules_values[] = {"core_attn",
                                                        "layernorm mla_up_proj moe_act", NULL};
 static const char *const save_values[] = {"sync", "async", NULL};
+static const char *const cp_ring_values[] = {"none", "allgather", "alltoall", NULL};
 static const char *const rank_by_values[] = {"step_time", "mfu", "memory", "train_days",
                                              "interventions", NULL};
 
@@ -447,6 +448,12 @@ static const pe_field framework_fields[] = {
      NO, NULL, 0, NULL, "2",
      "A19: bytes per element of the attention output kept for backward (1.5: E5M6), with "
      "recompute_modules layernorm mla_up_proj moe_act"},
+    {"cp_ring_buffers", PE_FT_ENUM, PE_RANGE_NONE, FW(cp_ring_buffers), NO, cp_ring_values, 0,
+     NULL, "none",
+     "A20: with cp > 1, the KV shards and fp32 gradient buffers PyTorch's ring attention holds "
+     "in one layer's attention: allgather (all cp KV shards, torchtitan's default "
+     "context_parallel_rotate_method), alltoall (two) or none (not modelled), with "
+     "memory_by_phase"},
     /* text only, read by input/load.c: printed by run and in the facts */
     {"flags", PE_FT_TEXT, PE_RANGE_NONE, NO, NO, NULL, 0, NULL, "none",
      "what the preset stands for: the framework's flags or settings as its users run it"},

@@ -68,6 +68,9 @@ typedef enum { PE_SELECTIVE_ATTENTION, PE_SELECTIVE_OP } pe_selective;
 /* A18: which layers `recompute: full` checkpoints (Megatron --recompute-method;
  * torchtitan's selective_ac_option N is `every`) */
 typedef enum { PE_RECOMPUTE_UNIFORM, PE_RECOMPUTE_BLOCK, PE_RECOMPUTE_EVERY } pe_recompute_method;
+/* A20: the buffers of PyTorch's context-parallel ring attention, by how it
+ * rotates the KV shards (torch _attention.py _RotateMethod); none: not modelled */
+typedef enum { PE_CP_RING_NONE, PE_CP_RING_ALLGATHER, PE_CP_RING_ALLTOALL } pe_cp_ring;
 /* A19: the modules `recompute: selective` recomputes, as Megatron-Core's
  * --recompute-modules spells them: core_attn (A3's selective, neutral), or
  * layernorm, mla_up_proj and moe_act together (DeepSeek-V3's report §3.2.3,
@@ -288,6 +291,7 @@ typedef struct {
     pe_recompute_method recompute_method; /* A18 which layers full recompute checkpoints */
     int64_t recompute_num_layers;  /* A18 N of --recompute-num-layers; 1 */
     bool megatron_legacy_model;    /* A17 Megatron-LM's legacy GPT model's activations; false */
+    pe_cp_ring cp_ring_buffers;    /* A20 CP ring attention's KV and gradient buffers; none */
     char flags[PE_FLAGS_MAX];     /* what the preset stands for (its flags); "" when none */
     double overlap_slowdown;      /* X15 compute's slowdown while a collective overlaps it; 0 */
     bool tp_micro_pipeline;       /* X16 async TP: each TP collective behind its own GEMM; false */

@@ -256,6 +256,8 @@ typedef struct {
     double op_rec_share[4];      /* F25 share of each layer GEMM recomputed (op policy, dense) */
     double act_op_rep, act_op_seq, act_op_par; /* A15 bytes per token: replicated, sp-split, TP */
     double act_gathered;         /* A16 bytes per token of A1 kept whole under TP+SP; 0 */
+    pe_cp_ring cp_ring;          /* A20 how ring attention rotates KV; none */
+    double cp_ring_width;        /* A20 a·d, the width of K (and V) after repeat_kv */
     /* A18 full recompute by layer (framework recompute_method, recompute_num_layers);
      * false: A6's full term (uniform, 1) */
     bool rc_by_layer;

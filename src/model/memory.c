@@ -248,5 +248,10 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         }
         if (fw->tp_gathered_inputs) /* A16: the QKV and MLP inputs, FP8 with A13 */
             ctx->act_gathered = (ctx->fp8 ? 2.0 : 4.0) * ctx->h;
+        if (fw->cp_ring_buffers != PE_CP_RING_NONE) { /* A20: K and V repeated to a heads */
+            const double d = m->has_head_dim ? (double)m->head_dim : params_head_dim(m);
+            ctx->cp_ring = fw->cp_ring_buffers;
+            ctx->cp_ring_width = (double)m->heads * d;
+        }
     }
 }

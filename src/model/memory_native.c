@@ -3,3 +3,5 @@
 
 extern inline double act_gathered_inputs(double s_local, double b, double t, int sp,
                                          double gathered);
+extern inline double act_cp_ring(double s_local, double b, double width, double t, double c,
+                                 int allgather, int backward);

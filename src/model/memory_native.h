@@ -24,4 +24,32 @@ inline double act_gathered_inputs(double s_local, double b, double t, int sp, do
     return sp && t > 1.0 ? s_local * b * gathered * (1.0 - 1.0 / t) : 0.0;
 }
 
+/* A20 `cp_ring_buffers`: PyTorch's context-parallel ring attention
+ * (torch/distributed/tensor/experimental/_attention.py, read at pytorch
+ * 0123248: _templated_ring_attention and its backward) runs one layer's SDPA
+ * over the KV shards of all c ranks. torchtitan @9dec370 repeats K and V to
+ * the a query heads before SDPA (models/llama/model.py repeat_kv), so on one
+ * TP rank K and V are each W = a·d/t wide. Bytes per local token, n the KV
+ * shards held at once: n = c with the all-gather rotater (_AllGatherRotater
+ * keeps the gathered buffer; torchtitan's default context_parallel_rotate_method
+ * "allgather", config_manager.py @9dec370), n = 2 with all-to-all (the shard
+ * in use and the one arriving). Forward: n shards of bf16 K and V (4n·W), the
+ * torch.cat copy sent (4W), _SDPAMerger's fp32 output (4W): (4n + 8)·W.
+ * Backward: the n shards and the cat copy (4n·W + 4W), the fp32 dQ, dK, dV
+ * accumulators (convert_to_f32: 12W), the fp32 dK,dV buffer sent and the one
+ * received (dkv_rotater, all-to-all: 16W), one step's bf16 dQ, dK, dV (6W):
+ * (4n + 38)·W. 0 at c = 1 (no ring); never smaller at a larger c. */
+#define PE_TEXT_A20 \
+    {"A20", "CP ring-attention buffers of one layer (backward; forward)", \
+     "[c > 1]·s'·b·(a·d/t)·(4n + 38), forward (4n + 8), n = c (allgather) or 2 (alltoall)", \
+     "bytes", "§12"}
+inline double act_cp_ring(double s_local, double b, double width, double t, double c,
+                          int allgather, int backward)
+{
+    if (c <= 1.0 || width <= 0.0)
+        return 0.0;
+    const double n = allgather ? c : 2.0;
+    return s_local * b * (width / t) * (4.0 * n + (backward ? 38.0 : 8.0));
+}
+
 #endif

@@ -100,6 +100,9 @@ ALWAYS_INLINE void mem_layer_activations(const pe_eval_ctx *ctx, const pe_plan *
     if (ctx->mem_phases) { /* A8's inputs stay per micro-batch in flight; A14 once */
         w->a8_in = 4.0 * q->sl * q->b * ctx->h / (q->sp ? q->t : 1.0) * w->k_last;
         w->a14 = mem_loss(ctx->loss_bytes, q->sl, q->b, ctx->V, q->t);
+        const int ag = ctx->cp_ring == PE_CP_RING_ALLGATHER; /* A20, 0 when none */
+        w->a20_fwd = act_cp_ring(q->sl, q->b, ctx->cp_ring_width, q->t, q->c, ag, 0);
+        w->a20_bwd = act_cp_ring(q->sl, q->b, ctx->cp_ring_width, q->t, q->c, ag, 1);
     }
     if (q->moe) {
         const pe_moe_ctx *e = &ctx->moe;
@@ -181,6 +184,8 @@ ALWAYS_INLINE void mem_stage_phases(const pe_eval_ctx *ctx, const pe_plan *pl, c
     ph[0] = 0.0;
     ph[1] = kept + w_f;                                       /* forward */
     ph[2] = kept + w_b + w->a_recompute + ug;                 /* backward */
+    if (ctx->cp_ring != PE_CP_RING_NONE) /* A20: one layer's ring attention buffers */
+        ph[1] += w->a20_fwd, ph[2] += w->a20_bwd;
     ph[3] = last ? kept - a12 + w->a14 + ug : 0.0;            /* loss (A14) */
     ph[4] = state + ctx->workspace_bytes +
             mem_optimizer_temp(ctx->opt_temp_bytes, w->n_gpu[i], pl->zero, q->D) +

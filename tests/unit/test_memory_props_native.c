@@ -15,7 +15,9 @@
  *
  * and A16 (tp_gathered_inputs) against hand arithmetic: without it the
  * torchtitan presets broke property 2 (op-level selective above no
- * recompute under TP 8 with sp, since A4 split the gathered inputs by t).
+ * recompute under TP 8 with sp, since A4 split the gathered inputs by t),
+ * and A20 (cp_ring_buffers) against hand arithmetic, with its property: a
+ * larger cp never lowers it, and it is 0 at cp 1.
  *
  * The scenarios come from YAML through the loader and the built-in catalog,
  * so a preset or a loader change that breaks a property shows here, not only
@@ -222,6 +224,71 @@ static void test_a16_hand(void **state)
     scenario_free(&s);
 }
 
+/* A20 by hand. llama3-405b (a 128 heads, d 128: a·d 16,384) on tp 8:
+ * W = 16384/8 = 2,048; s' 32,768, b 1, so s'·b·W = 67,108,864:
+ *   allgather, c 8, backward (4·8 + 38 = 70): 4,697,620,480 bytes
+ *   allgather, c 8, forward  (4·8 + 8 = 40):  2,684,354,560
+ *   alltoall,  c 8, backward (4·2 + 38 = 46): 3,087,007,744
+ *   c 1: 0 (no ring).
+ * Through the loader, llama3-8b (a·d = 32·128 = 4,096), s 8192 on cp 2
+ * (s' 4,096), tp 1, b 1: s'·b·W = 16,777,216, backward (4·2 + 38 = 46)
+ * 771,751,936, forward (4·2 + 8 = 16) 268,435,456; the torchtitan preset's
+ * backward live set is the one with cp_ring_buffers none plus exactly that. */
+static void test_a20_hand(void **state)
+{
+    (void)state;
+    assert_rel(act_cp_ring(32768, 1, 16384, 8, 8, 1, 1), 4697620480.0, 1e-15);
+    assert_rel(act_cp_ring(32768, 1, 16384, 8, 8, 1, 0), 2684354560.0, 1e-15);
+    assert_rel(act_cp_ring(32768, 1, 16384, 8, 8, 0, 1), 3087007744.0, 1e-15);
+    assert_true(act_cp_ring(32768, 1, 16384, 8, 1, 1, 1) == 0.0);
+    assert_true(act_cp_ring(32768, 1, 0, 8, 8, 1, 1) == 0.0);
+    pe_scenario s = load_native("llama3-8b", "torchtitan", 0);
+    assert_int_equal(s.framework.cp_ring_buffers, PE_CP_RING_ALLGATHER);
+    grid_point g = {1, 1, 2, 1, 1, PE_RECOMPUTE_FULL};
+    pe_result r, r0;
+    pe_detail d, d0;
+    assert_true(eval_point(&s, &g, 4, &r, &d));
+    assert_rel(d.a20_bwd, 771751936.0, 1e-15);
+    assert_rel(d.a20_fwd, 268435456.0, 1e-15);
+    s.framework.cp_ring_buffers = PE_CP_RING_NONE;
+    assert_true(eval_point(&s, &g, 4, &r0, &d0));
+    assert_rel(d.phase[0][2] - d0.phase[0][2], 771751936.0, 1e-9);
+    assert_rel(d.phase[0][1] - d0.phase[0][1], 268435456.0, 1e-9);
+    assert_true(d.phase[0][3] == d0.phase[0][3]); /* the loss holds no attention buffer */
+    scenario_free(&s);
+}
+
+/* A20's property: 0 at cp 1, and a larger cp never lowers it (the
+ * all-gather buffer grows with c, all-to-all's stays two shards); through
+ * the loader, the peak with the buffers is never below the peak without. */
+static void test_a20_cp_monotone(void **state)
+{
+    (void)state;
+    for (int ag = 0; ag < 2; ag++)
+        for (int bwd = 0; bwd < 2; bwd++) {
+            double prev = act_cp_ring(8192, 2, 4096, 1, 1, ag, bwd);
+            assert_true(prev == 0.0);
+            for (double c = 2; c <= 64; c *= 2) {
+                const double now = act_cp_ring(8192, 2, 4096, 1, c, ag, bwd);
+                assert_true(now > 0.0 && now >= prev);
+                prev = now;
+            }
+        }
+    pe_scenario s = load_native("llama3-70b", "torchtitan", 1);
+    for (int64_t cp = 1; cp <= 8; cp *= 2) {
+        grid_point g = {8, 1, cp, 1, 1, PE_RECOMPUTE_FULL};
+        pe_result r, r0;
+        pe_detail d, d0;
+        s.framework.cp_ring_buffers = PE_CP_RING_ALLGATHER;
+        assert_true(eval_point(&s, &g, 2, &r, &d));
+        s.framework.cp_ring_buffers = PE_CP_RING_NONE;
+        assert_true(eval_point(&s, &g, 2, &r0, &d0));
+        assert_true(r.mem_peak_gib >= r0.mem_peak_gib);
+        assert_true(cp > 1 ? d.a20_bwd > 0.0 : d.a20_bwd == 0.0);
+    }
+    scenario_free(&s);
+}
+
 static void test_native_properties(void **state)
 {
     (void)state;
@@ -246,6 +313,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a16_hand),
+        cmocka_unit_test(test_a20_hand),
+        cmocka_unit_test(test_a20_cp_monotone),
         cmocka_unit_test(test_native_properties),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
