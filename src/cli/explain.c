@@ -832,8 +832,8 @@ static void explain_tp_micro(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
 {
     const double hide = p->overlap.tp * ((double)p->tp - 1.0) / (double)p->tp;
     const double lt = d->stage_layers[d->time_stage];
-    if (ctx->refined_compute && p->overlap.tp > 0) { /* F28: X16's g_i, each GEMM as t chunks */
-        eq_formula(out, "F28", NULL);
+    if (ctx->refined_compute && p->overlap.tp > 0) { /* F29: X16's g_i, each GEMM as t chunks */
+        eq_formula(out, "F29", NULL);
         eq_subst(out, "%lld chunks of M/t = %.6g rows, t_half = %.6g s each: QKV %.6g (whole %.6g), "
                       "out %.6g (%.6g), MLP in %.6g (%.6g), MLP out %.6g (%.6g) s",
                  (long long)p->tp, (double)p->micro_batch * d->s_local / (double)p->tp,

@@ -252,7 +252,7 @@ inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, double inv
     return t_compute > t_memory ? t_compute : t_memory;
 }
 
-/* F28 one layer GEMM as async TP's micro-pipeline runs it (X16): PyTorch's
+/* F29 one layer GEMM as async TP's micro-pipeline runs it (X16): PyTorch's
  * fused_all_gather_matmul and fused_matmul_reduce_scatter
  * (torch/distributed/_symmetric_memory: _pipelined_all_gather_and_consume
  * chunks the gathered input into t row slices along dim 0, one matmul per
@@ -265,8 +265,8 @@ inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, double inv
  * max(M·flop/t + t·t_half, M·(mem_m + mem_mt/t) + mem_kn), written so that
  * with t_half = 0 and a compute-bound GEMM it is bit for bit F8's whole
  * GEMM. Never faster than the whole GEMM (a test). */
-#define PE_TEXT_F28 \
-    {"F28", "one layer GEMM as t chunks of M/t rows (async TP, refined)", \
+#define PE_TEXT_F29 \
+    {"F29", "one layer GEMM as t chunks of M/t rows (async TP, refined)", \
      "t·max((F/t + F_half)/(peak·e_max), 2·((M/t)·K + K·N + (M/t)·N)/W)", "s", \
      "PyTorch _symmetric_memory fused_all_gather_matmul / fused_matmul_reduce_scatter; Hockney n½"}
 inline double compute_gemm_chunks_time_coef(const pe_gemm_coef *c, double M, double t,

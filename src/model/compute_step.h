@@ -103,7 +103,7 @@ ALWAYS_INLINE void compute_textbook(const pe_eval_ctx *ctx, const pe_plan *pl, c
     if (ctx->tp_async_bwd || ctx->tp_micro_pipeline) /* X13's, X16's windows: each GEMM's
                                                         FLOPs at F6's rate (F16: FP8's) */
         for (int i = 0; i < PE_LAYER_GEMMS; i++)
-            w->gemm_chunks_t[i] = w->gemm_t[i] = /* F28: t chunks at one rate, the same time */
+            w->gemm_chunks_t[i] = w->gemm_t[i] = /* F29: t chunks at one rate, the same time */
                 compute_gemm_flops(q->b * q->sl, &ctx->gemms[i], q->t) /
                 (q->fp8 ? ctx->rate8 : ctx->rate);
     w->tau_chunks = 0.0;
@@ -173,7 +173,7 @@ ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *
     const double ew = M * (ctx->ew_rep_s * (q->sp ? inv_t : 1.0) + ctx->ew_par_s * inv_t) + ew_att;
     const double out = compute_gemm_time_coef(&ctx->out_coef, M, inv_t, ctx->t_half) +
                        M * inv_t * ctx->ew_out_s;
-    double chunks = 0.0; /* F28: async TP's GEMMs as t chunks of M/t rows (X16's condition; */
+    double chunks = 0.0; /* F29: async TP's GEMMs as t chunks of M/t rows (X16's condition; */
     const bool x16 = ctx->tp_micro_pipeline && q->sp && q->t > 1 && !q->moe; /* overlap.tp 0: */
     const bool mp = x16 && pl->overlap.tp > 0.0; /* plain TP, nothing chunked) */
     for (int i = 0; x16 && i < PE_LAYER_GEMMS; i++) {
@@ -189,7 +189,7 @@ ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *
     const double sel = ctx->op_sac && !q->moe ? op : core + ew_att; /* F25, or the core */
     const double rec = q->full ? lf : pl->recompute == PE_RECOMPUTE_SELECTIVE ? sel : 0.0;
     w->tau_lf = lf;
-    w->tau_lb = 2.0 * lf + rec - chunks; /* F28: input-gradient GEMMs chunked, weight-gradient not */
+    w->tau_lb = 2.0 * lf + rec - chunks; /* F29: input-gradient GEMMs chunked, weight-gradient not */
     w->tau_att = core;
     w->tau_gemm = gemm, w->tau_core = core, w->tau_ew = ew, w->tau_ew_att = ew_att;
     w->tau_out = out;

@@ -122,7 +122,7 @@ static void test_compute_column(void **state)
  * = 8,388,608 + 33,554,432 + 117,440,512 = 159,383,552 FLOPs per token;
  * GPT-3 175B (h 12288, a = g = 96, d 128, f 49152):
  * 2·12288·96·128·2 + 2·12288·49152 = 603,979,776 + 1,207,959,552. */
-/* F28 a column-parallel GEMM K = 1000, N = 2000 as t = 4 chunks of M/4 rows,
+/* F29 a column-parallel GEMM K = 1000, N = 2000 as t = 4 chunks of M/4 rows,
  * peak·e_max = 1e12 FLOP/s: flop = 2·1000·2000/1e12 = 4e-6 s per row (before
  * /t), t_half = 1e-3 s.
  *  W = 1e12 B/s, M = 8000: whole GEMM 8000/4·4e-6 + 1e-3 = 9e-3 s (memory
@@ -151,7 +151,7 @@ static void test_f28_chunks(void **state)
                 compute_gemm_time_coef(&c, 8000, 1.0, 1e-3));
 }
 
-/* F28's property: t chunks of M/t rows are never faster than the whole GEMM
+/* F29's property: t chunks of M/t rows are never faster than the whole GEMM
  * nor than t times one chunk timed alone by F8 (they are exactly that), over
  * shapes, sizes, t, F_half and bandwidth. */
 static void test_f28_never_faster(void **state)

@@ -542,7 +542,7 @@ static void test_x16_plans(void **state)
         }
 }
 
-/* F28 on whole plans (refined GPT-3: F_half = 2 GFLOP at peak·e_max =
+/* F29 on whole plans (refined GPT-3: F_half = 2 GFLOP at peak·e_max =
  * 1307.4e12·0.6 = 7.8444e14 FLOP/s, t_half = 2e9/7.8444e14 = 2.549588e-6 s;
  * its layer GEMMs are compute bound): with async TP (X16) each of the four
  * layer GEMMs runs as t chunks, each paying t_half, so τ_lf grows by
@@ -581,7 +581,7 @@ static void test_f28_plans(void **state)
             p.overlap.tp = 0; /* plain TP (async TP off): nothing chunked */
             fx_eval_detail(&s, &p, &r, &d);
             assert_true(d.tau_lf == d.tau_gemm + d.tau_core + d.tau_ew);
-            p.overlap.tp = 1, p.sequence_parallel = false; /* no X16, no F28 */
+            p.overlap.tp = 1, p.sequence_parallel = false; /* no X16, no F29 */
             fx_eval_detail(&s, &p, &r, &d);
             assert_true(d.tau_lf == d.tau_gemm + d.tau_core + d.tau_ew);
         }
