@@ -868,10 +868,23 @@ static void explain_tp_micro(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
 {
     const double hide = p->overlap.tp * ((double)p->tp - 1.0) / (double)p->tp;
     const double lt = d->stage_layers[d->time_stage];
+    if (ctx->refined_compute && p->overlap.tp > 0) { /* F29: X16's g_i, each GEMM as t chunks */
+        eq_formula(out, "F29", NULL);
+        eq_subst(out, "%lld chunks of M/t = %.6g rows, t_half = %.6g s each: QKV %.6g (whole %.6g), "
+                      "out %.6g (%.6g), MLP in %.6g (%.6g), MLP out %.6g (%.6g) s",
+                 (long long)p->tp, (double)p->micro_batch * d->s_local / (double)p->tp,
+                 ctx->t_half_layer, d->gemm_chunks_t[0], d->gemm_t[0], d->gemm_chunks_t[1],
+                 d->gemm_t[1], d->gemm_chunks_t[2], d->gemm_t[2], d->gemm_chunks_t[3], d->gemm_t[3]);
+        fprintf(out, "       = %.6g s per layer more in τ_lf (once more in τ_lb: the input-gradient "
+                     "GEMMs; the weight-gradient ones are not chunked)%s\n",
+                d->tau_chunks,
+                ctx->t_half_layer > 0 ? ""
+                                      : "; F_half = 0 (the GPU's fitted value): e(F) flat, no loss");
+    }
     eq_formula(out, "X16", NULL);
     eq_subst(out, "Σ max(max(0, %.6g − %.6g·g_i), %.6g·%.6g), g_i = %.6g, %.6g, %.6g, %.6g",
-             d->t_ar_tp / 2, hide, d->t_ar_tp / 2, ctx->overlap_contention, d->gemm_t[0],
-             d->gemm_t[1], d->gemm_t[2], d->gemm_t[3]);
+             d->t_ar_tp / 2, hide, d->t_ar_tp / 2, ctx->overlap_contention, d->gemm_chunks_t[0],
+             d->gemm_chunks_t[1], d->gemm_chunks_t[2], d->gemm_chunks_t[3]);
     eq_result(out, d->tp_mp_layer, "X16");
     fprintf(out, "X1   with X16: χ_tp,f = (L/p)·E_f = %g·%.6g = %.6g s, χ_tp,b = (1 + [full])·(L/p)·E_f "
                  "= %.6g s   [PyTorch async TP]\n",

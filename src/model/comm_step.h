@@ -93,7 +93,7 @@ ALWAYS_INLINE void comm_dense_collectives(const pe_eval_ctx *ctx, const pe_plan 
         w->tp_bwd_layer = comm_tp_bwd_async(t_ar, q->sp, q->full, w->gemm_t[0], w->gemm_t[2],
                                             ctx->overlap_contention); /* X15 on each */
     w->tp_mp_layer = ctx->tp_micro_pipeline && q->sp && t > 1 && !q->moe /* X16 */
-                         ? comm_tp_micro_pipeline(t_ar, q->t, w->gemm_t, pl->overlap.tp,
+                         ? comm_tp_micro_pipeline(t_ar, q->t, w->gemm_chunks_t, pl->overlap.tp,
                                                   ctx->overlap_contention)
                          : -1.0;
     w->s_kv = comm_cp_bytes(q->b, q->sl, ctx->g, ctx->d, q->t); /* X2 */

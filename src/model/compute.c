@@ -26,6 +26,8 @@ extern inline pe_gemm_coef compute_gemm_coef(const pe_gemm_shape *g, double gemm
                                              double hbm_bps);
 extern inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, double inv_t,
                                             double t_half);
+extern inline double compute_gemm_chunks_time_coef(const pe_gemm_coef *c, double M, double t,
+                                                   double inv_t, double t_half);
 extern inline double compute_attention_shape(double s_local, double s_half, double tile);
 extern inline double compute_elementwise_time(double bytes, double ew_bps);
 extern inline pe_gemm_coef compute_gemm_coef_fp8(const pe_gemm_shape *g, double gemm_rate,

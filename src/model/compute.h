@@ -274,6 +274,31 @@ inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, double inv
     return t_compute > t_memory ? t_compute : t_memory;
 }
 
+/* F29 one layer GEMM as async TP's micro-pipeline runs it (X16): PyTorch's
+ * fused_all_gather_matmul and fused_matmul_reduce_scatter
+ * (torch/distributed/_symmetric_memory: _pipelined_all_gather_and_consume
+ * chunks the gathered input into t row slices along dim 0, one matmul per
+ * source rank; _pipelined_produce_and_all2all computes one output chunk of
+ * M/t rows per destination rank) run t multiplies of M/t rows by the same
+ * K × N' weight. Each is timed by F8 at its own shape: compute
+ * (M/t)·flop/t + t_half (a smaller multiply sits lower on e(F)), memory
+ * (M/t)·(mem_m + mem_mt/t) + mem_kn/t (each chunk reads the whole weight).
+ * The t chunks together: t times one chunk,
+ * max(M·flop/t + t·t_half, M·(mem_m + mem_mt/t) + mem_kn), written so that
+ * with t_half = 0 and a compute-bound GEMM it is bit for bit F8's whole
+ * GEMM. Never faster than the whole GEMM (a test). */
+#define PE_TEXT_F29 \
+    {"F29", "one layer GEMM as t chunks of M/t rows (async TP, refined)", \
+     "t·max((F/t + F_half)/(peak·e_max), 2·((M/t)·K + K·N + (M/t)·N)/W)", "s", \
+     "PyTorch _symmetric_memory fused_all_gather_matmul / fused_matmul_reduce_scatter; Hockney n½"}
+inline double compute_gemm_chunks_time_coef(const pe_gemm_coef *c, double M, double t,
+                                            double inv_t, double t_half)
+{
+    const double t_compute = M * inv_t * c->flop + t * t_half;
+    const double t_memory = M * (c->mem_m + c->mem_mt * inv_t) + c->mem_kn;
+    return t_compute > t_memory ? t_compute : t_memory;
+}
+
 /* F22 the attention core's efficiency by shape, a factor on e_att (F9):
  * the keys one query sees per kernel call, s_k = s' (s/c per context-parallel
  * shard) or s'/2 causal (block skipping leaves the average query half the

@@ -103,8 +103,10 @@ ALWAYS_INLINE void compute_textbook(const pe_eval_ctx *ctx, const pe_plan *pl, c
     if (ctx->tp_async_bwd || ctx->tp_micro_pipeline) /* X13's, X16's windows: each GEMM's
                                                         FLOPs at F6's rate (F16: FP8's) */
         for (int i = 0; i < PE_LAYER_GEMMS; i++)
-            w->gemm_t[i] = compute_gemm_flops(q->b * q->sl, &ctx->gemms[i], q->t) /
-                           (q->fp8 ? ctx->rate8 : ctx->rate);
+            w->gemm_chunks_t[i] = w->gemm_t[i] = /* F29: t chunks at one rate, the same time */
+                compute_gemm_flops(q->b * q->sl, &ctx->gemms[i], q->t) /
+                (q->fp8 ? ctx->rate8 : ctx->rate);
+    w->tau_chunks = 0.0;
     if (q->fp8) {
         const double f8l = bs_t * ctx->F8_layer, fl = bs_t * ctx->F_layer, xl = bs_t * w->x;
         w->tau_lf = (fl - f8l) / r16 + f8l / r8;
@@ -171,13 +173,23 @@ ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *
     const double ew = M * (ctx->ew_rep_s * (q->sp ? inv_t : 1.0) + ctx->ew_par_s * inv_t) + ew_att;
     const double out = compute_gemm_time_coef(&ctx->out_coef, M, inv_t, ctx->t_half) +
                        M * inv_t * ctx->ew_out_s;
-    const double lf = gemm + core + ew; /* backward: twice the forward, plus recompute */
+    double chunks = 0.0; /* F29: async TP's GEMMs as t chunks of M/t rows (X16's condition; */
+    const bool x16 = ctx->tp_micro_pipeline && q->sp && q->t > 1 && !q->moe; /* overlap.tp 0: */
+    const bool mp = x16 && pl->overlap.tp > 0.0; /* plain TP, nothing chunked) */
+    for (int i = 0; x16 && i < PE_LAYER_GEMMS; i++) {
+        w->gemm_chunks_t[i] = mp ? compute_gemm_chunks_time_coef(&ctx->gemm_coef[i], M, q->t,
+                                                                 inv_t, ctx->t_half_layer)
+                                 : w->gemm_t[i];
+        chunks += w->gemm_chunks_t[i] - w->gemm_t[i];
+    }
+    w->tau_chunks = chunks;
+    const double lf = gemm + core + ew + chunks; /* backward: twice the forward, plus recompute */
     const double op = ctx->op_rec_share[0] * w->gemm_t[0] + ctx->op_rec_share[1] * w->gemm_t[1] +
                       ctx->op_rec_share[2] * w->gemm_t[2] + ctx->op_rec_share[3] * w->gemm_t[3];
     const double sel = ctx->op_sac && !q->moe ? op : core + ew_att; /* F25, or the core */
     const double rec = q->full ? lf : pl->recompute == PE_RECOMPUTE_SELECTIVE ? sel : 0.0;
     w->tau_lf = lf;
-    w->tau_lb = 2.0 * lf + rec;
+    w->tau_lb = 2.0 * lf + rec - chunks; /* F29: input-gradient GEMMs chunked, weight-gradient not */
     w->tau_att = core;
     w->tau_gemm = gemm, w->tau_core = core, w->tau_ew = ew, w->tau_ew_att = ew_att;
     w->tau_out = out;

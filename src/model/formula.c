@@ -48,6 +48,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_F27,
     PE_TEXT_A19,
     PE_TEXT_F28,
+    PE_TEXT_F29,
 };
 
 const pe_formula *pe_formula_find(const char *key)

@@ -122,6 +122,61 @@ static void test_compute_column(void **state)
  * = 8,388,608 + 33,554,432 + 117,440,512 = 159,383,552 FLOPs per token;
  * GPT-3 175B (h 12288, a = g = 96, d 128, f 49152):
  * 2·12288·96·128·2 + 2·12288·49152 = 603,979,776 + 1,207,959,552. */
+/* F29 a column-parallel GEMM K = 1000, N = 2000 as t = 4 chunks of M/4 rows,
+ * peak·e_max = 1e12 FLOP/s: flop = 2·1000·2000/1e12 = 4e-6 s per row (before
+ * /t), t_half = 1e-3 s.
+ *  W = 1e12 B/s, M = 8000: whole GEMM 8000/4·4e-6 + 1e-3 = 9e-3 s (memory
+ *  8000·(2e-9 + 4e-9/4) + 4e-6/4 = 2.5e-5); one chunk of 2000 rows
+ *  2000/4·4e-6 + 1e-3 = 3e-3, the four 1.2e-2 s (a third slower).
+ *  t_half = 0: 8e-3 s both, bit for bit.
+ *  W = 1e10 B/s, M = 100, t_half = 0 (memory bound): mem_m = 2e-7, mem_mt =
+ *  4e-7, mem_kn = 4e-4; whole 100·(2e-7 + 1e-7) + 4e-4/4 = 1.3e-4 s (compute
+ *  1e-4); one chunk of 25 rows 25·3e-7 + 1e-4 = 1.075e-4 (each reads the
+ *  weight), the four 4.3e-4 s. */
+static void test_f28_chunks(void **state)
+{
+    (void)state;
+    const pe_gemm_shape g = {.K = 1000, .N = 2000, .k_sharded = 0};
+    const pe_gemm_coef c = compute_gemm_coef(&g, 1e12, 1e12);
+    assert_rel(compute_gemm_time_coef(&c, 8000, 0.25, 1e-3), 9e-3, 1e-12);
+    assert_rel(compute_gemm_chunks_time_coef(&c, 8000, 4, 0.25, 1e-3), 1.2e-2, 1e-12);
+    assert_rel(4.0 * compute_gemm_time_coef(&c, 2000, 0.25, 1e-3), 1.2e-2, 1e-12);
+    assert_true(compute_gemm_chunks_time_coef(&c, 8000, 4, 0.25, 0.0) ==
+                compute_gemm_time_coef(&c, 8000, 0.25, 0.0));
+    const pe_gemm_coef slow = compute_gemm_coef(&g, 1e12, 1e10);
+    assert_rel(compute_gemm_time_coef(&slow, 100, 0.25, 0.0), 1.3e-4, 1e-12);
+    assert_rel(compute_gemm_chunks_time_coef(&slow, 100, 4, 0.25, 0.0), 4.3e-4, 1e-12);
+    /* t = 1: one chunk, the whole GEMM */
+    assert_true(compute_gemm_chunks_time_coef(&c, 8000, 1, 1.0, 1e-3) ==
+                compute_gemm_time_coef(&c, 8000, 1.0, 1e-3));
+}
+
+/* F29's property: t chunks of M/t rows are never faster than the whole GEMM
+ * nor than t times one chunk timed alone by F8 (they are exactly that), over
+ * shapes, sizes, t, F_half and bandwidth. */
+static void test_f28_never_faster(void **state)
+{
+    (void)state;
+    static const double dims[] = {128, 1000, 4096, 28672};
+    static const double rows[] = {1, 64, 4096, 131072};
+    for (int k = 0; k < 4; k++)
+        for (int n = 0; n < 4; n++)
+            for (int sh = 0; sh <= 1; sh++)
+                for (int r = 0; r < 4; r++)
+                    for (double t = 1; t <= 16; t *= 2)
+                        for (double th = 0; th <= 1e-4; th += 5e-5)
+                            for (double W = 1e10; W <= 1e13; W *= 100) {
+                                const pe_gemm_shape g = {dims[k], dims[n], sh};
+                                const pe_gemm_coef c = compute_gemm_coef(&g, 5e14, W);
+                                const double M = rows[r] * t;
+                                const double all = compute_gemm_chunks_time_coef(&c, M, t,
+                                                                                 1.0 / t, th);
+                                assert_true(all >= compute_gemm_time_coef(&c, M, 1.0 / t, th));
+                                const double one = compute_gemm_time_coef(&c, M / t, 1.0 / t, th);
+                                assert_rel(all, t * one, 1e-12);
+                            }
+}
+
 static void test_f25_op_recompute(void **state)
 {
     (void)state;
@@ -137,6 +192,8 @@ int main(void)
         cmocka_unit_test(test_per_microbatch),
         cmocka_unit_test(test_compute_column),
         cmocka_unit_test(test_f25_op_recompute),
+        cmocka_unit_test(test_f28_chunks),
+        cmocka_unit_test(test_f28_never_faster),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -530,7 +530,7 @@ static void test_x16_plans(void **state)
             pe_result r;
             pe_detail d;
             fx_eval_detail(&s, &p, &r, &d);
-            const double e = comm_tp_micro_pipeline(d.t_ar_tp, (double)tps[i], d.gemm_t, 1.0,
+            const double e = comm_tp_micro_pipeline(d.t_ar_tp, (double)tps[i], d.gemm_chunks_t, 1.0,
                                                     0.189 / 1.189);
             const double l = d.stage_layers[d.time_stage];
             assert_rel(d.tp_mp_layer, e, 1e-12);
@@ -539,6 +539,51 @@ static void test_x16_plans(void **state)
             p.sequence_parallel = false;
             fx_eval_detail(&s, &p, &r, &d);
             assert_true(d.tp_mp_layer < 0.0);
+        }
+}
+
+/* F29 on whole plans (refined GPT-3: F_half = 2 GFLOP at peak·e_max =
+ * 1307.4e12·0.6 = 7.8444e14 FLOP/s, t_half = 2e9/7.8444e14 = 2.549588e-6 s;
+ * its layer GEMMs are compute bound): with async TP (X16) each of the four
+ * layer GEMMs runs as t chunks, each paying t_half, so τ_lf grows by
+ * 4·(t − 1)·t_half over F8's whole GEMMs (t = 8: 28·t_half = 7.138846e-5 s)
+ * and τ_lb by the same once (input gradients) plus τ_lf's with full
+ * recompute; X16 hides each collective behind (t−1)/t of the chunked time.
+ * Property: one layer's forward with its TP exposure is never faster than
+ * the sum of its chunk GEMMs; and without X16 (sp off) nothing changes. */
+static void test_f28_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
+    s.framework.tp_micro_pipeline = true;
+    const double t_half = 2e9 / (1307.4e12 * 0.6);
+    static const int64_t tps[] = {2, 4, 8};
+    for (size_t i = 0; i < 3; i++)
+        for (int full = 0; full <= 1; full++) {
+            pe_plan p = fx_plan(128 / tps[i] / 4, tps[i], 4, 1);
+            p.overlap.tp = 1, p.recompute = full ? PE_RECOMPUTE_FULL : PE_RECOMPUTE_NONE;
+            pe_result r, r0;
+            pe_detail d, d0;
+            fx_eval_detail(&s, &p, &r, &d);
+            const double more = 4.0 * ((double)tps[i] - 1.0) * t_half;
+            assert_rel(d.tau_lf, d.tau_gemm + d.tau_core + d.tau_ew + more, 1e-9);
+            assert_rel(d.tau_lb, 2.0 * d.tau_lf + (full ? d.tau_lf : 0.0) - more, 1e-9);
+            double chunks = 0.0;
+            for (int k = 0; k < 4; k++)
+                chunks += d.gemm_chunks_t[k];
+            assert_true(d.tau_lf + d.tp_mp_layer >= chunks);
+            pe_scenario flat = s; /* F_half = 0: F8's whole GEMMs again, and never slower */
+            flat.cluster.gpu.gemm_half_gflop = 0;
+            fx_eval_detail(&flat, &p, &r0, &d0);
+            assert_rel(d0.tau_lf, d0.tau_gemm + d0.tau_core + d0.tau_ew, 1e-12);
+            assert_true(r.step_time_s > r0.step_time_s);
+            p.overlap.tp = 0; /* plain TP (async TP off): nothing chunked */
+            fx_eval_detail(&s, &p, &r, &d);
+            assert_true(d.tau_lf == d.tau_gemm + d.tau_core + d.tau_ew);
+            p.overlap.tp = 1, p.sequence_parallel = false; /* no X16, no F29 */
+            fx_eval_detail(&s, &p, &r, &d);
+            assert_true(d.tau_lf == d.tau_gemm + d.tau_core + d.tau_ew);
         }
 }
 
@@ -638,6 +683,7 @@ int main(void)
         cmocka_unit_test(test_f21_x14),      cmocka_unit_test(test_b5_bubble_by_stage),
         cmocka_unit_test(test_properties),   cmocka_unit_test(test_neutral_and_textbook),
         cmocka_unit_test(test_x15_plans),    cmocka_unit_test(test_x16_plans),
+        cmocka_unit_test(test_f28_plans),
         cmocka_unit_test(test_f25_plans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
