@@ -2,7 +2,7 @@
 # test_deepseek_memory.sh PLANEVAL SOURCE_DIR WORKDIR — DeepSeek-V3 trained
 # its plan on 80 GB H800s, so its two published files must come out ok or
 # over_time, never over_memory, under the memory its report describes
-# (arXiv:2412.19437 §3.2.1 DualPipe: docs/model.md §12 B6, A20, M14;
+# (arXiv:2412.19437 §3.2.1 DualPipe: docs/model.md §12 B6, A21, M14;
 # §3.2.3, §3.3.3: A19, FP32 gradients, BF16 Adam moments; held by phase,
 # the unmeasured overheads at 0); explain shows A19 with its numbers; the
 # same files under fidelity: textbook (which has no DualPipe: its 1F1B
@@ -19,7 +19,7 @@ for n in deepseek-v3-h800-2048gpu deepseek-v3-h800-pretrain-14.8t; do
     check "$n trained: ok or over_time (got '$s')" '[ "$s" = ok ] || [ "$s" = over_time ]'
     # 70.4 GiB: A19's 60.8 GiB hand count under 1F1B less the flat 10 GiB
     # reserve (memory_by_phase, overheads not measured), plus DualPipe's
-    # second stage (M14, +14.86 GiB) and 17 micro-batches for 15 (A20, +4.71)
+    # second stage (M14, +14.86 GiB) and 17 micro-batches for 15 (A21, +4.71)
     check "$n: mem_total_gib 70.38 under DualPipe (got $(col "$r" mem_total_gib))" \
         'awk -v m="$(col "$r" mem_total_gib)" "BEGIN { exit !(m > 70.37 && m < 70.39) }" &&
          [ "$(col "$r" schedule)" = dualpipe ] && [ "$(col "$r" mem_peak_phase)" = forward ]'

@@ -2,7 +2,7 @@
 # test_dualpipe.sh PLANEVAL SOURCE_DIR WORKDIR — schedule dualpipe
 # (docs/model.md §12 "DualPipe"): V6′'s reasons with their numbers, B6's
 # bubble against 1F1B's B1 on the same stages (hand arithmetic below), and
-# explain's B6, A20 and M14 lines.
+# explain's B6, A21 and M14 lines.
 . "$(dirname "$0")/testlib.sh"
 
 s=$src/tests/dualpipe/rules.yaml
@@ -38,8 +38,8 @@ sed 's/^fidelity: refined/fidelity: textbook/; /schedule: dualpipe/d' "$s" >"$wo
 check "textbook: a -dualpipe canonical text is invalid by V6" \
     'grep -q "V6: dualpipe is a refinement (docs/model.md §12 B6), not in the textbook model" "$work/tb.txt"'
 "$planeval" explain "$s" --plan dual-pp6 >"$work/explain.txt" 2>&1
-check "explain prints B6, A20 and M14" \
-    'grep -q "^B6 " "$work/explain.txt" && grep -q "^A20 " "$work/explain.txt" &&
+check "explain prints B6, A21 and M14" \
+    'grep -q "^B6 " "$work/explain.txt" && grep -q "^A21 " "$work/explain.txt" &&
      grep -q "^M14 " "$work/explain.txt" && grep -q "k = min(6 + 1, 192) = 7" "$work/explain.txt"'
 
 # a sweep listing dualpipe first: p = 1 takes 1f1b (dualpipe needs p >= 2), p odd is V6

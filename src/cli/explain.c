@@ -210,14 +210,14 @@ static void explain_m14(FILE *out, const pe_plan *p, const pe_detail *d)
     }
 }
 
-/* §12 A20: a DualPipe rank's activations, k = min(p + 1, m). */
+/* §12 A21: a DualPipe rank's activations, k = min(p + 1, m). */
 static void explain_a20(FILE *out, const pe_plan *p, const pe_detail *d, int i, const char *st)
 {
-    eq_formula(out, "A20", st);
+    eq_formula(out, "A21", st);
     eq_subst(out, "k = min(%lld + 1, %g) = %g; (A6 of this stage + A6 of its mirror)/2, "
                   "A_layer = %.6g (dense), stage layers %g",
              (long long)p->pp, d->m, d->k[i], d->a_layer, d->stage_layers[i]);
-    eq_result(out, d->a6[i], "A20");
+    eq_result(out, d->a6[i], "A21");
 }
 
 /* §3 M1–M4: model state per stage. */

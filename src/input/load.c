@@ -2495,7 +2495,7 @@ static pe_status check_gpu_needs(loader *L, const yaml_node_t *root)
     return st;
 }
 
-/* schedule dualpipe is a refinement (docs/model.md §12 B6, A20, M14): the
+/* schedule dualpipe is a refinement (docs/model.md §12 B6, A21, M14): the
  * textbook model has no DualPipe, so a textbook scenario naming it is refused
  * at the value (a plan's schedule, or the item of sweep.schedule). */
 static pe_status check_refined_schedules(loader *L)

@@ -161,14 +161,14 @@ inline double act_inflight_grouped(double p, double m, double v, double n_group,
     return k < m ? k : m;
 }
 
-/* A20 dualpipe (docs/model.md §12, refined only): DeepSeek-V3 Table 2 holds
+/* A21 dualpipe (docs/model.md §12, refined only): DeepSeek-V3 Table 2 holds
  * PP + 1 micro-batches of activations on every rank (1F1B: PP on rank 0);
  * rank j runs stage j for the micro-batches entering at rank 0 and stage
  * p−1−j for those entering at rank p−1, so its activations are k = p + 1
  * micro-batches of the mean of the two stages' (A6 of each, halved; equal
  * stages give (p+1)·A6's per-micro-batch term), at most m. */
 #define PE_TEXT_A20 \
-    {"A20", "activations on a DualPipe rank", \
+    {"A21", "activations on a DualPipe rank", \
      "(A6(j) + A6(p−1−j))/2 with k = min(p + 1, m)", "bytes", \
      "DeepSeek-V3 arXiv:2412.19437 §3.2.1 Table 2"}
 inline double act_inflight_dualpipe(double p, double m)

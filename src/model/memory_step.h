@@ -147,7 +147,7 @@ ALWAYS_INLINE double mem_stage_activations(const pe_eval_ctx *ctx, const pe_layo
                    : w->k[i] * (nd * w->a_layer + n * w->moe.a_layer_m); /* A6′ */
 }
 
-/* M14, A20 (schedule dualpipe): rank j holds stage j and stage p−1−j, so
+/* M14, A21 (schedule dualpipe): rank j holds stage j and stage p−1−j, so
  * candidate 0 (stage 0) pairs with candidate 1 (stage p−1) and the middle
  * candidate with its mirror, taken equal to it (the candidate is the middle
  * stage with the most MoE layers; an even split makes every middle stage equal). */
@@ -228,9 +228,9 @@ ALWAYS_INLINE void memory_step(const pe_eval_ctx *ctx, const pe_plan *pl, const 
     w->m4 = mem_working_set(ctx, pl, q);
     mem_layer_activations(ctx, pl, q, w);
     double host = 0.0; /* M8 the largest stage's host share */
-    const bool dual = sched == PE_SCHEDULE_DUALPIPE && !q->one; /* M14, A20 */
+    const bool dual = sched == PE_SCHEDULE_DUALPIPE && !q->one; /* M14, A21 */
     for (int i = 0; dual && i < q->nst; i++)
-        w->k[i] = act_inflight_dualpipe(q->p, q->m_d); /* A20 */
+        w->k[i] = act_inflight_dualpipe(q->p, q->m_d); /* A21 */
     for (int i = 0; i < q->nst; i++) {
         const mem_state s = dual ? mem_dualpipe_state(ctx, pl, q, w->n_out, i)
                                  : mem_stage_state(ctx, pl, q, w->n_out, i);
@@ -244,7 +244,7 @@ ALWAYS_INLINE void memory_step(const pe_eval_ctx *ctx, const pe_plan *pl, const 
                                                                  : (double)q->mid_stage);
         w->a6[i] = dual ? 0.5 * (mem_stage_activations(ctx, q, w, i) +
                                  mem_stage_activations(ctx, q, w, mem_dualpipe_mirror(i)))
-                        : mem_stage_activations(ctx, q, w, i); /* A20 or A6 */
+                        : mem_stage_activations(ctx, q, w, i); /* A21 or A6 */
         /* M5, in the order the terms were introduced: the v1 sum, then A12,
          * then M7, then offload's M3 taken out again. Written as one sum the
          * rounding would differ, so the totals are built term by term. */

@@ -1,4 +1,4 @@
-/* test_dualpipe.c — docs/model.md §12 "DualPipe" (B6, A20, M14, V6′):
+/* test_dualpipe.c — docs/model.md §12 "DualPipe" (B6, A21, M14, V6′):
  * DeepSeek-V3's bidirectional schedule (arXiv:2412.19437 §3.2.1 Table 2)
  * against hand arithmetic, through the evaluator, and its validity rule. */
 #include <setjmp.h>
@@ -32,7 +32,7 @@ static void test_b6_hand(void **state)
                     pipe_bubble(PE_SCHEDULE_1F1B, p, 1, 1.0, 2.0));
 }
 
-/* A20 k = min(p + 1, m): p 16, m 120 (DeepSeek-V3: 15,360/128) → 17;
+/* A21 k = min(p + 1, m): p 16, m 120 (DeepSeek-V3: 15,360/128) → 17;
  * p 8, m 6 → 6; p 1 → 1 */
 static void test_a20_hand(void **state)
 {
@@ -45,7 +45,7 @@ static void test_a20_hand(void **state)
 /* GPT-3 175B, 64 GPUs = dp 8 · pp 8, B 512 → m = 64 (even, ≥ 2p = 16),
  * t = c = 1, recompute none: t_b = 2·t_f on every stage.
  *   B6/(m·(t_f + t_b)) = 3·(t_f + t_f)/(64·3·t_f) = 6/192 = 1/32
- *   A20: k = min(8 + 1, 64) = 9 on both end stages, 12 layers each:
+ *   A21: k = min(8 + 1, 64) = 9 on both end stages, 12 layers each:
  *     A_layer = s·b·h·(34 + 5·a·s/h) = 2048·(34·12288 + 5·96·2048)
  *             = 2048·1,400,832 = 2,868,903,936 B
  *     A6 = (A_layer·12·9 + A_layer·12·9)/2 = 309,841,625,088 B
