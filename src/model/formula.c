@@ -47,7 +47,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_F26,
     PE_TEXT_F27,
     PE_TEXT_A19,
-    PE_TEXT_B_DUALPIPE, PE_TEXT_A20, PE_TEXT_M14,
+    PE_TEXT_B_DUALPIPE, PE_TEXT_A21, PE_TEXT_M14,
 };
 
 const pe_formula *pe_formula_find(const char *key)

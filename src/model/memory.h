@@ -167,7 +167,7 @@ inline double act_inflight_grouped(double p, double m, double v, double n_group,
  * p−1−j for those entering at rank p−1, so its activations are k = p + 1
  * micro-batches of the mean of the two stages' (A6 of each, halved; equal
  * stages give (p+1)·A6's per-micro-batch term), at most m. */
-#define PE_TEXT_A20 \
+#define PE_TEXT_A21 \
     {"A21", "activations on a DualPipe rank", \
      "(A6(j) + A6(p−1−j))/2 with k = min(p + 1, m)", "bytes", \
      "DeepSeek-V3 arXiv:2412.19437 §3.2.1 Table 2"}
