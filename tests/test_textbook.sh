@@ -38,11 +38,13 @@ sums=$src/tests/golden/textbook/v1-reports.sha256
 mkdir -p "$work/scen" "$work/out"
 n=0
 for f in "$src"/scenarios/drills/*.yaml "$src"/scenarios/drills/*/*.yaml "$src"/scenarios/published/*.yaml; do
-    # the file as v1 knew it: no framework: line, then forced to textbook
-    # (a fidelity: line already there is replaced)
+    # the file as v1 knew it: no framework: line and no refined-only
+    # schedule (dualpipe, docs/model.md §12: v1 ran those plans as 1f1b, the
+    # default), then forced to textbook (a fidelity: line already there is
+    # replaced)
     base=$(basename "$f")
     [ -e "$work/scen/$base" ] && base="$(basename "$(dirname "$f")")-$base"
-    grep -v -e '^framework:' -e '^fidelity:' "$f" >"$work/scen/$base"
+    grep -v -e '^framework:' -e '^fidelity:' "$f" | sed 's/, schedule: dualpipe//' >"$work/scen/$base"
     echo 'fidelity: textbook' >>"$work/scen/$base"
     n=$((n + 1))
 done

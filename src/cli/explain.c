@@ -195,6 +195,31 @@ static void explain_params(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     }
 }
 
+/* §12 M14: under dualpipe the M1–M3 above are of a rank's two stages. */
+static void explain_m14(FILE *out, const pe_plan *p, const pe_detail *d)
+{
+    char sb[32];
+    for (int i = 0, stages = shown_stages(p, d); i < stages; i++) {
+        const char *st = stage_name(i, p, d, sb);
+        const double j = i == 0 ? 0.0 : i == 1 ? (double)p->pp - 1.0 : (double)d->mid_stage;
+        eq_formula(out, "M14", st);
+        eq_subst(out, "stages %g and %g%s: N_gpu = %.6g, M1 + M2 + M3 = %.6g + %.6g + %.6g", j,
+                 (double)p->pp - 1.0 - j, i == 2 ? " (the mirror taken equal to this one)" : "",
+                 d->n_gpu[i], d->m1[i], d->m2[i], d->m3[i]);
+        eq_result(out, d->m1[i] + d->m2[i] + d->m3[i], "M14");
+    }
+}
+
+/* §12 A21: a DualPipe rank's activations, k = min(p + 1, m). */
+static void explain_a20(FILE *out, const pe_plan *p, const pe_detail *d, int i, const char *st)
+{
+    eq_formula(out, "A21", st);
+    eq_subst(out, "k = min(%lld + 1, %g) = %g; (A6 of this stage + A6 of its mirror)/2, "
+                  "A_layer = %.6g (dense), stage layers %g",
+             (long long)p->pp, d->m, d->k[i], d->a_layer, d->stage_layers[i]);
+    eq_result(out, d->a6[i], "A21");
+}
+
 /* §3 M1–M4: model state per stage. */
 static void explain_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                           const pe_detail *d)
@@ -218,6 +243,8 @@ static void explain_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         eq_subst(out, "%g·%.6g / %g", ctx->beta_o, d->n_gpu[i], z >= 1 ? d->D : 1.0);
         eq_result(out, d->m3[i], "M3");
     }
+    if (p->schedule == PE_SCHEDULE_DUALPIPE && p->pp > 1)
+        explain_m14(out, p, d);
     eq_formula(out, "M4", NULL);
     eq_subst(out, "%d·(2·%g + %g)·max(%.6g, %.6g)/%g", z == 3, ctx->beta_w, ctx->beta_g,
              ctx->N_layer, ctx->Vh, t);
@@ -306,7 +333,7 @@ static void explain_a8(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, cons
     char sb[32];
     for (int i = 0; i < shown_stages(p, d); i++) {
         eq_formula(out, "A8", stage_name(i, p, d, sb));
-        if (i == last)
+        if (i == last || d->a8[i] > 0.0) /* M14: under dualpipe rank 0 holds stage p−1 too */
             eq_subst(out, "(4·%g·%g·%g/%g + 4·%g·%g·%g/%g)·%g", d->s_local, b, ctx->h,
                      sp ? t : 1.0, d->s_local, b, ctx->V, t, d->k_last);
         else
@@ -383,6 +410,10 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     char sb[32], what[96];
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p, d, sb);
+        if (p->schedule == PE_SCHEDULE_DUALPIPE && p->pp > 1) {
+            explain_a20(out, p, d, i, st);
+            continue;
+        }
         if (ctx->pp_group > 0.0 && p->schedule == PE_SCHEDULE_INTERLEAVED) {
             explain_a6_group(out, ctx, p, d, i, st);
         } else {
@@ -1156,7 +1187,8 @@ static void explain_bubble_step(FILE *out, const pe_eval_ctx *ctx, const pe_plan
     const double m = d->m;
     const int ts = d->time_stage;
     heading(out, "Pipeline bubble (docs/model.md §7)");
-    static const char *const B[] = {"B:1f1b", "B:interleaved", "B:gpipe", "B:zb-h1", "B:zb-h2"};
+    static const char *const B[] = {"B:1f1b",  "B:interleaved", "B:gpipe",
+                                    "B:zb-h1", "B:zb-h2",       "B6"};
     if (p->layout.count && p->pp > 1 && p->schedule == PE_SCHEDULE_INTERLEAVED) {
         explain_b2_layout(out, p, d);
     } else {

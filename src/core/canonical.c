@@ -183,8 +183,8 @@ static pe_status read_fields(reader *r, pe_plan *p)
     if (!st)
         st = read_tagged(r, "-mb", "-mb{micro_batch}", 1, any, &p->micro_batch);
     if (!st)
-        st = read_word(r, schedule_name, PE_SCHEDULE_ZB_H2 + 1,
-                       "-{1f1b|interleaved|gpipe|zb-h1|zb-h2}", &sch);
+        st = read_word(r, schedule_name, PE_SCHEDULE_DUALPIPE + 1,
+                       "-{1f1b|interleaved|gpipe|zb-h1|zb-h2|dualpipe}", &sch);
     if (!st)
         st = read_tagged(r, "-v", "-v{virtual_stages}", 1, any, &p->virtual_stages);
     if (!st)

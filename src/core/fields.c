@@ -25,7 +25,7 @@ static const char *const fp8_recipe_values[] = {"none",      "tensorwise", "roww
 static const char *const topology_values[] = {"switch", "full_mesh", NULL};
 static const char *const recompute_values[] = {"none", "selective", "full", NULL};
 static const char *const schedule_values[] = {"1f1b", "interleaved", "gpipe", "zb-h1", "zb-h2",
-                                              NULL};
+                                              "dualpipe", NULL};
 static const char *const fidelity_values[] = {"refined", "textbook", NULL};
 static const char *const dp_algorithm_values[] = {"hierarchical", "flat", NULL};
 static const char *const allreduce_values[] = {"ring", "auto", NULL};

@@ -55,7 +55,7 @@ const char *pe_recompute_name(pe_recompute v)
 }
 const char *pe_schedule_name(pe_schedule v)
 {
-    static const char *const t[] = {"1f1b", "interleaved", "gpipe", "zb-h1", "zb-h2"};
+    static const char *const t[] = {"1f1b", "interleaved", "gpipe", "zb-h1", "zb-h2", "dualpipe"};
     return NAME_OF(t, v);
 }
 const char *pe_rank_by_name(pe_rank_by v)

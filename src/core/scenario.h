@@ -43,7 +43,8 @@ typedef enum {
     PE_SCHEDULE_INTERLEAVED,
     PE_SCHEDULE_GPIPE,
     PE_SCHEDULE_ZB_H1,
-    PE_SCHEDULE_ZB_H2
+    PE_SCHEDULE_ZB_H2,
+    PE_SCHEDULE_DUALPIPE /* §12 B6, A21, M14: refined only (DeepSeek-V3 §3.2.1) */
 } pe_schedule;
 typedef enum {
     PE_RANK_STEP_TIME,

@@ -1689,7 +1689,8 @@ static pe_status check_text_domain(loader *L, const yaml_node_t *n, const char *
      * the check, so it is a load error with "did you mean". */
     static const char *const status[] = {"ok", "over_time", "over_memory", "invalid", NULL};
     static const char *const rec[] = {"none", "selective", "full", NULL};
-    static const char *const sch[] = {"1f1b", "interleaved", "gpipe", "zb-h1", "zb-h2", NULL};
+    static const char *const sch[] = {"1f1b",  "interleaved", "gpipe", "zb-h1",
+                                      "zb-h2", "dualpipe",    NULL};
     const char *const *values = column == COL_STATUS      ? status
                                 : column == COL_BOUND     ? pe_bound_values
                                 : column == COL_RECOMPUTE ? rec
@@ -2494,6 +2495,38 @@ static pe_status check_gpu_needs(loader *L, const yaml_node_t *root)
     return st;
 }
 
+/* schedule dualpipe is a refinement (docs/model.md §12 B6, A21, M14): the
+ * textbook model has no DualPipe, so a textbook scenario naming it is refused
+ * at the value (a plan's schedule, or the item of sweep.schedule). */
+static pe_status check_refined_schedules(loader *L)
+{
+    const pe_scenario *s = L->s;
+    if (s->fidelity != PE_FIDELITY_TEXTBOOK)
+        return PE_OK;
+    static const char msg[] = "%s: schedule dualpipe is a refinement (docs/model.md §12 B6), not "
+                              "in the textbook model: give fidelity: refined";
+    const yaml_node_t *plans = TOP("plans");
+    for (size_t i = 0; i < s->plan_count; i++)
+        if (s->plans[i].schedule == PE_SCHEDULE_DUALPIPE) {
+            char item_path[PE_YPATH_MAX], path[PE_YPATH_MAX];
+            y_path_index(item_path, "plans", i);
+            y_path(path, item_path, "schedule");
+            const yaml_node_t *item = ydoc_node(L->d, plans->data.sequence.items.start[i]);
+            const yaml_node_t *sn = y_map_get(L->d, item, "schedule");
+            return bad(L, L->d, sn ? sn : item, msg, path);
+        }
+    const pe_sweep *sw = &s->sweep;
+    for (size_t i = 0; sw->present && i < sw->schedule.count; i++)
+        if (sw->schedule.values[i] == PE_SCHEDULE_DUALPIPE) {
+            const yaml_node_t *sn = y_map_get(L->d, TOP("sweep"), "schedule");
+            const yaml_node_t *at = sn->type == YAML_SEQUENCE_NODE
+                                        ? ydoc_node(L->d, sn->data.sequence.items.start[i])
+                                        : sn;
+            return bad(L, L->d, at, msg, "sweep.schedule");
+        }
+    return PE_OK;
+}
+
 /* plans, sweep, expect, questions. */
 static pe_status load_plan_sections(loader *L, const yaml_node_t *root)
 {
@@ -2507,6 +2540,8 @@ static pe_status load_plan_sections(loader *L, const yaml_node_t *root)
                  "no plans to evaluate: give plans: (a non-empty list) or sweep:");
     if (L->plans_ok && L->cluster_ok)
         st = worse(st, check_gpu_needs(L, root)); /* fp8 peak, host link */
+    if (L->plans_ok)
+        st = worse(st, check_refined_schedules(L)); /* dualpipe: refined only */
     if ((n = TOP("expect")))
         st = worse(st, load_expect(L, n));
     if ((n = TOP("questions")))

@@ -70,6 +70,7 @@ void evaluate_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     /* S3′ names the step's critical path under the refined model; textbook
      * reports keep the spec's S3 over the exposed columns */
     ctx->bound_by_critical_path = sc->fidelity == PE_FIDELITY_REFINED;
+    ctx->dualpipe = sc->fidelity == PE_FIDELITY_REFINED; /* V6: textbook has no DualPipe */
 }
 
 /* The one code path of evaluate_plan() and evaluate_plan_detail(): the

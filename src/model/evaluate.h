@@ -195,6 +195,7 @@ typedef struct {
 
     /* §12 refinements, per scenario; all neutral under fidelity: textbook */
     bool bound_by_critical_path;       /* S3′: fidelity refined; textbook keeps S3 */
+    bool dualpipe;                     /* V6: schedule dualpipe (B6, A21, M14) is refined only */
     bool refined_compute;              /* F7–F11: the GPU gives gemm_efficiency */
     pe_gemm_shape gemms[PE_LAYER_GEMMS]; /* F7 */
     pe_gemm_coef gemm_coef[PE_LAYER_GEMMS], out_coef; /* F8 per layer GEMM, output layer */

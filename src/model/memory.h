@@ -161,6 +161,33 @@ inline double act_inflight_grouped(double p, double m, double v, double n_group,
     return k < m ? k : m;
 }
 
+/* A21 dualpipe (docs/model.md §12, refined only): DeepSeek-V3 Table 2 holds
+ * PP + 1 micro-batches of activations on every rank (1F1B: PP on rank 0);
+ * rank j runs stage j for the micro-batches entering at rank 0 and stage
+ * p−1−j for those entering at rank p−1, so its activations are k = p + 1
+ * micro-batches of the mean of the two stages' (A6 of each, halved; equal
+ * stages give (p+1)·A6's per-micro-batch term), at most m. */
+#define PE_TEXT_A21 \
+    {"A21", "activations on a DualPipe rank", \
+     "(A6(j) + A6(p−1−j))/2 with k = min(p + 1, m)", "bytes", \
+     "DeepSeek-V3 arXiv:2412.19437 §3.2.1 Table 2"}
+inline double act_inflight_dualpipe(double p, double m)
+{
+    if (p == 1.0)
+        return 1.0;
+    const double k = p + 1.0;
+    return k < m ? k : m;
+}
+
+/* M14 dualpipe: rank j holds the parameters of stage j and of stage p−1−j
+ * (Table 2's "2×"), and with them their gradients, optimizer shard and FP8
+ * copies: the state of both stages (M1–M3, M7) is summed. Assumed: each copy
+ * keeps its own optimizer shard over its own data-parallel group, as the
+ * report does not say that the two copies share one. */
+#define PE_TEXT_M14 \
+    {"M14", "state on a DualPipe rank", "M1–M3, M7 of stage j + of stage p−1−j", "bytes", \
+     "DeepSeek-V3 arXiv:2412.19437 §3.2.1 Table 2"}
+
 /* A7's k_first: micro-batches in flight in stage 0's first model chunk:
  * k(0), except interleaved min(2p, m) (the first chunk's warm-up runs ahead). */
 inline double act_inflight_first_chunk(pe_schedule schedule, double p, double m, double v)

@@ -97,6 +97,8 @@ ALWAYS_INLINE void mem_layer_activations(const pe_eval_ctx *ctx, const pe_plan *
     w->a7[0] = a7, w->a7[1] = q->one ? a7 : 0.0; /* A7 on stage 0 */
     w->a8[0] = q->one ? a8 : 0.0, w->a8[1] = a8; /* A8 on the last stage */
     w->a7[2] = w->a8[2] = 0.0;                   /* a middle stage carries neither */
+    if (sched == PE_SCHEDULE_DUALPIPE && !q->one) /* M14: ranks 0 and p−1 hold stages 0 and p−1 */
+        w->a7[1] = a7, w->a8[0] = a8;
     if (ctx->mem_phases) { /* A8's inputs stay per micro-batch in flight; A14 once */
         w->a8_in = 4.0 * q->sl * q->b * ctx->h / (q->sp ? q->t : 1.0) * w->k_last;
         w->a14 = mem_loss(ctx->loss_bytes, q->sl, q->b, ctx->V, q->t);
@@ -148,6 +150,23 @@ ALWAYS_INLINE double mem_stage_activations(const pe_eval_ctx *ctx, const pe_layo
                    : w->k[i] * (nd * w->a_layer + n * w->moe.a_layer_m); /* A6′ */
 }
 
+/* M14, A21 (schedule dualpipe): rank j holds stage j and stage p−1−j, so
+ * candidate 0 (stage 0) pairs with candidate 1 (stage p−1) and the middle
+ * candidate with its mirror, taken equal to it (the candidate is the middle
+ * stage with the most MoE layers; an even split makes every middle stage equal). */
+ALWAYS_INLINE int mem_dualpipe_mirror(int i) { return i == 0 ? 1 : i == 1 ? 0 : i; }
+
+ALWAYS_INLINE mem_state mem_dualpipe_state(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                           const pe_layout *q, double n_out, int i)
+{
+    mem_state s = mem_stage_state(ctx, pl, q, n_out, i);
+    const mem_state t = mem_stage_state(ctx, pl, q, n_out, mem_dualpipe_mirror(i)); /* M14 */
+    s.n_gpu += t.n_gpu, s.n_exp += t.n_exp;
+    s.m1 += t.m1, s.m2 += t.m2, s.m3 += t.m3;
+    s.experts += t.experts, s.m7 += t.m7, s.m7e += t.m7e;
+    return s;
+}
+
 /* M4 (M4′ with experts) the ZeRO-3 working set. */
 ALWAYS_INLINE double mem_working_set(const pe_eval_ctx *ctx, const pe_plan *pl,
                                      const pe_layout *q)
@@ -169,7 +188,8 @@ ALWAYS_INLINE double mem_working_set(const pe_eval_ctx *ctx, const pe_plan *pl,
 ALWAYS_INLINE void mem_stage_phases(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
                                     pe_detail *w, double state, int i)
 {
-    const int last = i == 1 || q->one;
+    const bool dual = pl->schedule == PE_SCHEDULE_DUALPIPE && !q->one; /* M14: ranks 0, p−1 */
+    const int last = i == 1 || q->one || (dual && i == 0);
     const double zw = 2.0 * ctx->beta_w + ctx->beta_g; /* M4 = zw·X */
     const double u = mem_pp_unsharded(ctx->pp_unsharded, pl->zero, q->p, ctx->beta_w,
                                       w->n_gpu[i], !ctx->master_only, q->D); /* M12 U_w */
@@ -177,7 +197,10 @@ ALWAYS_INLINE void mem_stage_phases(const pe_eval_ctx *ctx, const pe_plan *pl, c
                                        w->n_gpu[i], 1, q->D); /* M12 U_g */
     const double w_f = u > 0.0 ? 0.0 : w->m4 * 2.0 * ctx->beta_w / zw;
     const double w_b = u > 0.0 ? w->m4 * ctx->beta_g / zw : w->m4;
-    const double a12 = q->moe && q->n_moe[i] > 0 ? w->moe.a12 : 0.0;
+    const double a12 =
+        q->moe && (q->n_moe[i] > 0 || (dual && q->n_moe[mem_dualpipe_mirror(i)] > 0))
+            ? w->moe.a12
+            : 0.0;
     const double kept = state + w->a6[i] + w->a7[i] + (last ? w->a8_in : 0.0) + u + a12 +
                         ctx->workspace_bytes;
     double *ph = w->phase[i];
@@ -210,23 +233,32 @@ ALWAYS_INLINE void memory_step(const pe_eval_ctx *ctx, const pe_plan *pl, const 
     w->m4 = mem_working_set(ctx, pl, q);
     mem_layer_activations(ctx, pl, q, w);
     double host = 0.0; /* M8 the largest stage's host share */
+    const bool dual = sched == PE_SCHEDULE_DUALPIPE && !q->one; /* M14, A21 */
+    for (int i = 0; dual && i < q->nst; i++)
+        w->k[i] = act_inflight_dualpipe(q->p, q->m_d); /* A21 */
     for (int i = 0; i < q->nst; i++) {
-        const mem_state s = mem_stage_state(ctx, pl, q, w->n_out, i);
+        const mem_state s = dual ? mem_dualpipe_state(ctx, pl, q, w->n_out, i)
+                                 : mem_stage_state(ctx, pl, q, w->n_out, i);
         w->n_gpu[i] = s.n_gpu;
-        w->k[i] = i < 2 ? act_inflight(sched, q->p, q->m_d, q->v, i)
-                        : act_inflight_stage(sched, q->p, q->m_d, q->v, (double)q->mid_stage);
+        if (!dual)
+            w->k[i] = i < 2 ? act_inflight(sched, q->p, q->m_d, q->v, i)
+                            : act_inflight_stage(sched, q->p, q->m_d, q->v, (double)q->mid_stage);
         if (ctx->pp_group > 0.0 && sched == PE_SCHEDULE_INTERLEAVED) /* A6″ */
             w->k[i] = act_inflight_grouped(q->p, q->m_d, q->v, ctx->pp_group,
                                            i == 0 ? 0.0 : i == 1 ? q->p - 1.0
                                                                  : (double)q->mid_stage);
-        w->a6[i] = mem_stage_activations(ctx, q, w, i);
+        w->a6[i] = dual ? 0.5 * (mem_stage_activations(ctx, q, w, i) +
+                                 mem_stage_activations(ctx, q, w, mem_dualpipe_mirror(i)))
+                        : mem_stage_activations(ctx, q, w, i); /* A21 or A6 */
         /* M5, in the order the terms were introduced: the v1 sum, then A12,
          * then M7, then offload's M3 taken out again. Written as one sum the
          * rounding would differ, so the totals are built term by term. */
         double total = mem_total(s.m1, s.m2, s.m3, w->m4, w->a6[i], w->a7[i], w->a8[i],
                                  ctx->reserve_bytes); /* M5 */
         if (q->moe)
-            total += q->n_moe[i] > 0 ? w->moe.a12 : 0.0; /* A12 */
+            total += q->n_moe[i] > 0 || (dual && q->n_moe[mem_dualpipe_mirror(i)] > 0)
+                         ? w->moe.a12
+                         : 0.0; /* A12 (either stage of a DualPipe rank) */
         if (q->fp8)
             total += s.m7 + s.m7e; /* M7 */
         if (q->off)

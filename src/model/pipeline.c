@@ -8,6 +8,7 @@ extern inline double pipe_bubble(pe_schedule schedule, double p, double v, doubl
                                  double t_b);
 extern inline double pipe_bubble_by_stage(pe_schedule schedule, double v, double others_f,
                                           double others_b);
+extern inline double pipe_bubble_dualpipe(double p, double t_f, double t_b);
 extern inline double pipe_bubble_fraction(double bubble, double m, double t_f, double t_b);
 
 void pipeline_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)

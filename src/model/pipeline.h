@@ -34,6 +34,21 @@ inline double pipe_stage_time(double tau, double chi_tp, double chi_cp)
 #define PE_TEXT_B_ZB_H1 {"B:zb-h1", "bubble", "(p−1)·t_f   B3", "s", "Qi 2023"}
 #define PE_TEXT_B_ZB_H2 {"B:zb-h2", "bubble", "0   B4", "s", "Qi 2023"}
 #define PE_TEXT_B_P1 {"B:p1", "bubble", "0 (p = 1)", "s", "spec"}
+/* B6 dualpipe (docs/model.md §12, refined only): DeepSeek-V3 Table 2 gives
+ * (PP/2 − 1)(F&B + B − 3W) against 1F1B's (PP − 1)(F + B), F&B the time of
+ * a forward and a backward chunk run overlapped, W the weight-gradient part
+ * of B. Assumed from what the model has: F&B = t_f + t_b (the overlap hides
+ * communication, which t_f, t_b already leave out where overlap.ep hides it;
+ * no compute is saved), B = t_b and W = t_b/2 (the weight-gradient GEMMs are
+ * half of the backward's, as B3 takes them), so B6 = (p/2 − 1)(t_f + t_b/2). */
+#define PE_TEXT_B_DUALPIPE \
+    {"B6", "bubble", "(p/2 − 1)·(F&B + B − 3W), F&B = t_f + t_b, B = t_b, W = t_b/2", "s", \
+     "DeepSeek-V3 arXiv:2412.19437 §3.2.1 Table 2"}
+inline double pipe_bubble_dualpipe(double p, double t_f, double t_b)
+{
+    const double fb = t_f + t_b, b = t_b, w = 0.5 * t_b; /* assumed, see above */
+    return (0.5 * p - 1.0) * (fb + b - 3.0 * w);
+}
 inline double pipe_bubble(pe_schedule schedule, double p, double v, double t_f, double t_b)
 {
     if (p == 1.0)
@@ -45,6 +60,8 @@ inline double pipe_bubble(pe_schedule schedule, double p, double v, double t_f, 
         return (p - 1.0) * t_f; /* B3 */
     case PE_SCHEDULE_ZB_H2:
         return 0.0; /* B4 */
+    case PE_SCHEDULE_DUALPIPE:
+        return pipe_bubble_dualpipe(p, t_f, t_b); /* B6 */
     default:
         return (p - 1.0) * (t_f + t_b); /* B1 */
     }

@@ -21,7 +21,8 @@ ALWAYS_INLINE void pipeline_bubble_step(const pe_eval_ctx *ctx, const pe_plan *p
     const double uniform = pipe_bubble(pl->schedule, q->p, v, w->t_f[ts], w->t_b[ts]);
     w->bubble_uniform = uniform;
     w->bubble = uniform;
-    if (ctx->bubble_by_stage && q->p > 1.0) {
+    /* B6 counts DualPipe's own fill and drain: B5 (a 1F1B pipeline's) is not taken */
+    if (ctx->bubble_by_stage && q->p > 1.0 && pl->schedule != PE_SCHEDULE_DUALPIPE) {
         const int mid = q->nst == 3 ? 2 : 0;
         w->others_f = w->t_f[0] + w->t_f[1] + (q->p - 2.0) * w->t_f[mid] - w->t_f[ts];
         w->others_b = w->t_b[0] + w->t_b[1] + (q->p - 2.0) * w->t_b[mid] - w->t_b[ts];

@@ -186,9 +186,37 @@ static void reason_v5(pe_text *o, const pe_eval_ctx *ctx, const pe_plan *p, cons
     (void)r;
 }
 
+/* V6′ dualpipe: every condition it breaks, with its number */
+static void reason_v6_dualpipe(pe_text *o, const pe_eval_ctx *ctx, const pe_plan *p,
+                               const pe_result *r)
+{
+    const long long pp = p->pp, v = p->virtual_stages;
+    if (!ctx->dualpipe) {
+        put(o, "V6: dualpipe is a refinement (docs/model.md §12 B6), not in the textbook model");
+        return;
+    }
+    put(o, "V6: dualpipe needs");
+    const char *sep = " ";
+    if (pp < 2 || pp % 2) {
+        put(o, "%san even pp>=2 (pp=%lld)", sep, pp);
+        sep = ", ";
+    }
+    if (v != 1) {
+        put(o, "%svirtual_stages=1 (virtual_stages=%lld)", sep, v);
+        sep = ", ";
+    }
+    if (!(r->failed & PE_FAIL_V5) && (r->microbatches % 2 || r->microbatches < 2 * pp))
+        put(o, "%san even number of microbatches >= 2*pp=%lld (microbatches=%lld)", sep, 2 * pp,
+            (long long)r->microbatches);
+}
+
 static void reason_v6(pe_text *o, const pe_eval_ctx *ctx, const pe_plan *p, const pe_result *r)
 {
     const long long pp = p->pp, v = p->virtual_stages;
+    if (p->schedule == PE_SCHEDULE_DUALPIPE) {
+        reason_v6_dualpipe(o, ctx, p, r);
+        return;
+    }
     if (p->schedule != PE_SCHEDULE_INTERLEAVED) {
         put(o, "V6: %s needs virtual_stages=1 (virtual_stages=%lld)",
             pe_schedule_name(p->schedule), v);
@@ -298,7 +326,9 @@ static int explain_v6(char *b, size_t n, const pe_eval_ctx *ctx, const pe_plan *
     return snprintf(b, n, "schedule %s with v = %lld%s", pe_schedule_name(p->schedule),
                     (long long)p->virtual_stages,
                     p->schedule == PE_SCHEDULE_INTERLEAVED ? " (needs p ≥ 2, v ≥ 2, m mod p = 0)"
-                                                           : " (needs v = 1)");
+                    : p->schedule == PE_SCHEDULE_DUALPIPE
+                        ? " (V6′ needs p ≥ 2 even, m even ≥ 2p, v = 1, fidelity refined)"
+                        : " (needs v = 1)");
 }
 
 static int explain_v7(char *b, size_t n, const pe_eval_ctx *ctx, const pe_plan *p)

@@ -91,10 +91,18 @@ ALWAYS_INLINE bool rule_v5(const pe_eval_ctx *ctx, const pe_plan *pl)
     return ctx->global_batch % pe_mul_sat(pl->micro_batch, pl->dp) == 0;
 }
 
-/* V6 interleaved needs p ≥ 2, v ≥ 2 and m a multiple of p; other schedules v = 1 */
+/* V6 interleaved needs p ≥ 2, v ≥ 2 and m a multiple of p; other schedules v = 1.
+ * V6′ dualpipe needs an even p ≥ 2, an even m ≥ 2p, v = 1 and the refined
+ * model: deepseek-ai/DualPipe dualpipe.py's step() asserts num_ranks % 2 == 0,
+ * num_chunks % 2 == 0 and num_chunks >= num_ranks * 2 (half of the m
+ * micro-batches enter at each end). */
 ALWAYS_INLINE bool rule_v6(const pe_eval_ctx *ctx, const pe_plan *pl)
 {
     const int64_t p = pl->pp, v = pl->virtual_stages;
+    if (pl->schedule == PE_SCHEDULE_DUALPIPE) /* V6′: DeepSeek-V3 §3.2.1, refined only */
+        return ctx->dualpipe && v == 1 && p >= 2 && p % 2 == 0 &&
+               (!rule_v5(ctx, pl) || (rule_microbatches(ctx, pl) % 2 == 0 &&
+                                      rule_microbatches(ctx, pl) >= 2 * p));
     if (pl->schedule != PE_SCHEDULE_INTERLEAVED)
         return v == 1;
     return p >= 2 && v >= 2 && (!rule_v5(ctx, pl) || rule_microbatches(ctx, pl) % p == 0);

@@ -133,11 +133,13 @@ static uint64_t auto_candidates(const pe_scenario *s, int a, int64_t fallback, i
 }
 
 /* docs/model.md §1: with p = 1 every schedule is the same plan; the
- * first listed schedule that is not interleaved is kept (UINT64_MAX: none). */
+ * first listed schedule that is not interleaved is kept (UINT64_MAX: none),
+ * nor dualpipe, which needs p ≥ 2 (V6′). */
 static uint64_t pp1_schedule_slot(const pe_plan_space *sp)
 {
     for (uint64_t i = 0; i < sp->slots[PE_AXIS_SCHEDULE]; i++)
-        if (sp->values[PE_AXIS_SCHEDULE][i] != PE_SCHEDULE_INTERLEAVED)
+        if (sp->values[PE_AXIS_SCHEDULE][i] != PE_SCHEDULE_INTERLEAVED &&
+            sp->values[PE_AXIS_SCHEDULE][i] != PE_SCHEDULE_DUALPIPE)
             return i;
     return UINT64_MAX;
 }

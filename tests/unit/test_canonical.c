@@ -91,7 +91,7 @@ static void test_refused(void **state)
     refused("dp64-tp1-pp1-cp1-z0-some-mb1-1f1b-v1-sp0",
             "expected -{none|selective|full} at byte 20, found '-some-mb1-1f'");
     refused("dp64-tp1-pp1-cp1-z0-none-mb1-2f2b-v1-sp0",
-            "expected -{1f1b|interleaved|gpipe|zb-h1|zb-h2} at byte 29, found '-2f2b-v1-sp0'");
+            "expected -{1f1b|interleaved|gpipe|zb-h1|zb-h2|dualpipe} at byte 29, found '-2f2b-v1-sp0'");
     refused("dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1-sp2", "-sp{0|1} at byte 37: 2 is above 1");
     refused("dp64-tp1-pp1-cp1-z0-none-mb1-1f1b-v1",
             "expected -sp{0|1} at byte 37, found the end of the text");
