@@ -102,29 +102,16 @@ done
 
 # A18: full recompute by layer, as Megatron (--recompute-method block,
 # --recompute-num-layers) and torchtitan (selective_ac_option N) spell it
-rc_scen() { # NAME FRAMEWORK-MAPPING RECOMPUTE
-    cat >"$work/$1.yaml" <<YAML
-schema: planeval/v1
-name: $1
-fidelity: refined
-model: { preset: llama2-7b, seq_len: 4096 }
-cluster: { preset: h100-node, nodes: 1 }
-framework: $2
-training: { global_batch: 64 }
-plans:
-  - { name: p, dp: 2, tp: 2, pp: 2, zero: 1, micro_batch: 1, recompute: $3 }
-YAML
-    "$planeval" run -o "$work/rc" "$work/$1.yaml" >/dev/null 2>&1
-    col "$work/rc/$1.csv" mem_activations_gib
-}
-a_none=$(rc_scen rc-none megatron-core none)
-a_full=$(rc_scen rc-full megatron-core full)
-a_uni1=$(rc_scen rc-uni1 "{ preset: megatron-core, recompute_method: uniform, recompute_num_layers: 1 }" full)
-a_blk4=$(rc_scen rc-blk4 "{ preset: megatron-core, recompute_method: block, recompute_num_layers: 4 }" full)
-a_blk8=$(rc_scen rc-blk8 "{ preset: megatron-core, recompute_method: block, recompute_num_layers: 8 }" full)
-a_ev2=$(rc_scen rc-ev2 "{ preset: torchtitan, recompute_method: every, recompute_num_layers: 2 }" full)
-a_ev2n=$(rc_scen rc-ev2n "{ preset: torchtitan, recompute_method: every, recompute_num_layers: 2 }" none)
-tt_none=$(rc_scen rc-ttnone torchtitan none)
+. "$(dirname "$0")/recompute_scenario.sh"
+rc_act() { rc_scen "$@"; col "$work/rc/$1.csv" mem_activations_gib; }
+a_none=$(rc_act rc-none megatron-core none)
+a_full=$(rc_act rc-full megatron-core full)
+a_uni1=$(rc_act rc-uni1 "{ preset: megatron-core, recompute_method: uniform, recompute_num_layers: 1 }" full)
+a_blk4=$(rc_act rc-blk4 "{ preset: megatron-core, recompute_method: block, recompute_num_layers: 4 }" full)
+a_blk8=$(rc_act rc-blk8 "{ preset: megatron-core, recompute_method: block, recompute_num_layers: 8 }" full)
+a_ev2=$(rc_act rc-ev2 "{ preset: torchtitan, recompute_method: every, recompute_num_layers: 2 }" full)
+a_ev2n=$(rc_act rc-ev2n "{ preset: torchtitan, recompute_method: every, recompute_num_layers: 2 }" none)
+tt_none=$(rc_act rc-ttnone torchtitan none)
 check "uniform 1 is recompute: full ($a_uni1 = $a_full)" '[ "$a_uni1" = "$a_full" ]'
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 check "block 4 of 16 layers: between full and none ($a_full < $a_blk4 < $a_none)" \

@@ -7,20 +7,7 @@
 # step as before. The F5 path without gemm_efficiency: tests/unit/test_memory_megatron.c.
 . "$(dirname "$0")/testlib.sh"
 col() { csv_column "$1" "$2" | head -1; }
-rc_scen() { # NAME FRAMEWORK-MAPPING RECOMPUTE [FIDELITY]
-    cat >"$work/$1.yaml" <<YAML
-schema: planeval/v1
-name: $1
-fidelity: ${4:-refined}
-model: { preset: llama2-7b, seq_len: 4096 }
-cluster: { preset: h100-node, nodes: 1 }
-framework: $2
-training: { global_batch: 64 }
-plans:
-  - { name: p, dp: 2, tp: 2, pp: 2, zero: 1, micro_batch: 1, recompute: $3 }
-YAML
-    "$planeval" run -o "$work/rc" "$work/$1.yaml" >/dev/null 2>&1
-}
+. "$(dirname "$0")/recompute_scenario.sh"
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 # the recomputed forward per layer: (compute_s(full) − compute_s(none))/16
 # layers a stage (llama2-7b's 32 layers on 2 stages); block 4 adds 4 of
