@@ -17,6 +17,7 @@ extern inline double act_input(double s_local, double b, double h, double t, int
 extern inline double act_inflight(pe_schedule schedule, double p, double m, double v, int last);
 extern inline double act_inflight_stage(pe_schedule schedule, double p, double m, double v,
                                        double j);
+extern inline double act_inflight_dualpipe(double p, double m);
 extern inline double act_inflight_grouped(double p, double m, double v, double n_group,
                                           double j);
 extern inline double act_inflight_first_chunk(pe_schedule schedule, double p, double m, double v);
