@@ -211,7 +211,7 @@ static void explain_m14(FILE *out, const pe_plan *p, const pe_detail *d)
 }
 
 /* §12 A21: a DualPipe rank's activations, k = min(p + 1, m). */
-static void explain_a20(FILE *out, const pe_plan *p, const pe_detail *d, int i, const char *st)
+static void explain_a21(FILE *out, const pe_plan *p, const pe_detail *d, int i, const char *st)
 {
     eq_formula(out, "A21", st);
     eq_subst(out, "k = min(%lld + 1, %g) = %g; (A6 of this stage + A6 of its mirror)/2, "
@@ -391,8 +391,7 @@ static void explain_a6_group(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
 {
     const double pp = (double)p->pp, v = (double)p->virtual_stages;
     const double j = i == 0 ? 0.0 : i == 1 ? pp - 1.0 : (double)d->mid_stage;
-    double n = ctx->pp_group < d->m ? ctx->pp_group : d->m;
-    n = n > pp ? n : pp;
+    const double n = act_group_size(pp, d->m, ctx->pp_group);
     eq_formula(out, "A6″", st);
     eq_subst(out, "min(%g + (%g − 1 − 2·%g + (%g − 1)·(%g − %g))/%g, %g)   "
                   "(pp_microbatch_group %g, taken as N = %g)",
@@ -411,7 +410,7 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p, d, sb);
         if (p->schedule == PE_SCHEDULE_DUALPIPE && p->pp > 1) {
-            explain_a20(out, p, d, i, st);
+            explain_a21(out, p, d, i, st);
             continue;
         }
         if (ctx->pp_group > 0.0 && p->schedule == PE_SCHEDULE_INTERLEAVED) {
@@ -722,13 +721,13 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
         fprintf(out, "F17  attention GEMMs: projection from the a·%s outputs; every other "
                      "attention weight as one column-parallel multiply of its FLOPs\n",
                 m->attention == PE_ATTENTION_MLA ? "d_v" : "head_dim");
-    if (ctx->fp8)
+    if (ctx->fp8) { /* F18's rate before F24's recipe ratio and F26's σ */
+        const double rate8 = ctx->gemm_rate8 / ctx->fp8_cost.rate_ratio /
+                             compute_gemm_rate_scale(&ctx->scenario->framework);
         fprintf(out, "F18  the layer GEMMs in fp8: peak_fp8·e_max8 = %.6g FLOP/s (e_max8 = %g), "
                      "roofline (MK + KN + 2MN)/W (efficiencies below are against the bf16 peak)\n",
-                ctx->gemm_rate8 / ctx->fp8_cost.rate_ratio / compute_gemm_rate_scale(&ctx->scenario->framework),
-                ctx->gemm_rate8 / ctx->fp8_cost.rate_ratio /
-                    compute_gemm_rate_scale(&ctx->scenario->framework) /
-                    (g->peak_fp8_tflops * 1e12));
+                rate8, rate8 / (g->peak_fp8_tflops * 1e12));
+    }
     explain_gemm_rate_scale(out, ctx); /* F26 */
     if (ctx->fp8 && ctx->scenario->precision.fp8_recipe != PE_FP8_RECIPE_NONE)
         explain_fp8_recipe(out, ctx, p, M); /* F24 */
@@ -800,7 +799,7 @@ static void explain_op_sac(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d
 
 /* §12 F27: the layers each stage's backward recomputes under full
  * recompute by layer (A18's recompute_method), and the FLOPs they add. */
-static void explain_f26(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d)
+static void explain_f27(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d)
 {
     static const char *const method[] = {"uniform", "block", "every"};
     const double t = (double)p->tp, b = (double)p->micro_batch;
@@ -841,7 +840,7 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     if (ctx->op_sac && !ctx->moe.on && p->recompute == PE_RECOMPUTE_SELECTIVE)
         explain_op_sac(out, ctx, d);
     if (ctx->rc_by_layer && p->recompute == PE_RECOMPUTE_FULL)
-        explain_f26(out, ctx, p, d); /* F27 */
+        explain_f27(out, ctx, p, d);
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p, d, sb);
         bool last = i == 1 || p->pp == 1;

@@ -18,6 +18,7 @@ extern inline double act_inflight(pe_schedule schedule, double p, double m, doub
 extern inline double act_inflight_stage(pe_schedule schedule, double p, double m, double v,
                                        double j);
 extern inline double act_inflight_dualpipe(double p, double m);
+extern inline double act_group_size(double p, double m, double n_group);
 extern inline double act_inflight_grouped(double p, double m, double v, double n_group,
                                           double j);
 extern inline double act_inflight_first_chunk(pe_schedule schedule, double p, double m, double v);

@@ -151,12 +151,17 @@ inline double act_inflight_stage(pe_schedule schedule, double p, double m, doubl
     {"A6″", "k(j), micro-batches in flight with N contiguous per model chunk", \
      "min(p + (p−1−2j + (v−1)·(N−p))/v, m), N in [p, max(p, m)]", "micro-batches", \
      "Llama 3 §3.3.2 Fig. 6; Megatron-Core schedules.py"}
+/* A6″ N as taken: in [p, max(p, m)] (N > m: breadth-first; N < p: depth-first) */
+inline double act_group_size(double p, double m, double n_group)
+{
+    const double n = n_group < m ? n_group : m;
+    return n > p ? n : p;
+}
 inline double act_inflight_grouped(double p, double m, double v, double n_group, double j)
 {
     if (p == 1.0)
         return 1.0;
-    double n = n_group < m ? n_group : m; /* N > m: breadth-first */
-    n = n > p ? n : p;                    /* N < p: depth-first */
+    const double n = act_group_size(p, m, n_group);
     const double k = p + (p - 1.0 - 2.0 * j + (v - 1.0) * (n - p)) / v;
     return k < m ? k : m;
 }

@@ -156,6 +156,13 @@ ALWAYS_INLINE double mem_stage_activations(const pe_eval_ctx *ctx, const pe_layo
  * stage with the most MoE layers; an even split makes every middle stage equal). */
 ALWAYS_INLINE int mem_dualpipe_mirror(int i) { return i == 0 ? 1 : i == 1 ? 0 : i; }
 
+/* A12's dispatch buffers on candidate i: its stage has MoE layers, or under
+ * DualPipe (dual) the mirror stage the same rank holds has. */
+ALWAYS_INLINE bool mem_rank_has_moe(const pe_layout *q, bool dual, int i)
+{
+    return q->moe && (q->n_moe[i] > 0 || (dual && q->n_moe[mem_dualpipe_mirror(i)] > 0));
+}
+
 ALWAYS_INLINE mem_state mem_dualpipe_state(const pe_eval_ctx *ctx, const pe_plan *pl,
                                            const pe_layout *q, double n_out, int i)
 {
@@ -197,10 +204,7 @@ ALWAYS_INLINE void mem_stage_phases(const pe_eval_ctx *ctx, const pe_plan *pl, c
                                        w->n_gpu[i], 1, q->D); /* M12 U_g */
     const double w_f = u > 0.0 ? 0.0 : w->m4 * 2.0 * ctx->beta_w / zw;
     const double w_b = u > 0.0 ? w->m4 * ctx->beta_g / zw : w->m4;
-    const double a12 =
-        q->moe && (q->n_moe[i] > 0 || (dual && q->n_moe[mem_dualpipe_mirror(i)] > 0))
-            ? w->moe.a12
-            : 0.0;
+    const double a12 = mem_rank_has_moe(q, dual, i) ? w->moe.a12 : 0.0;
     const double kept = state + w->a6[i] + w->a7[i] + (last ? w->a8_in : 0.0) + u + a12 +
                         ctx->workspace_bytes;
     double *ph = w->phase[i];
@@ -256,9 +260,7 @@ ALWAYS_INLINE void memory_step(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         double total = mem_total(s.m1, s.m2, s.m3, w->m4, w->a6[i], w->a7[i], w->a8[i],
                                  ctx->reserve_bytes); /* M5 */
         if (q->moe)
-            total += q->n_moe[i] > 0 || (dual && q->n_moe[mem_dualpipe_mirror(i)] > 0)
-                         ? w->moe.a12
-                         : 0.0; /* A12 (either stage of a DualPipe rank) */
+            total += mem_rank_has_moe(q, dual, i) ? w->moe.a12 : 0.0; /* A12 */
         if (q->fp8)
             total += s.m7 + s.m7e; /* M7 */
         if (q->off)
