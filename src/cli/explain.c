@@ -921,10 +921,54 @@ static void explain_tp_micro(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
             lt, d->tp_mp_layer, d->chi_tp_f, d->chi_tp_b);
 }
 
+/* §6 X2 (the K/V ring behind the attention core) or X19 (framework
+ * cp_kv_allgather: the all-gather of K and V, exposed) on the time stage. */
+static void explain_cp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                            const pe_detail *d)
+{
+    const double t = (double)p->tp, b = (double)p->micro_batch;
+    const double lt = d->stage_layers[d->time_stage]; /* the time stage's layers */
+    const pe_overlap *ov = &p->overlap;
+    const pe_net *net = &ctx->net;
+    if (p->cp <= 1) {
+        fprintf(out, "X2   c = 1: no context-parallel communication\n");
+        return;
+    }
+    eq_formula(out, "X2:S", NULL);
+    eq_subst(out, "2·%g·%g·2·%g·%g/%g", b, d->s_local, ctx->g, ctx->d, t);
+    eq_result(out, d->s_kv, "X2:S");
+    const double rc = p->recompute != PE_RECOMPUTE_NONE ? 3.0 : 2.0;
+    if (ctx->cp_allgather) { /* X19 */
+        explain_rs(out, "T_ag(c·S_kv) over cp", &d->g_cp, net, (double)p->cp * d->s_kv,
+                   d->t_ag_cp);
+        eq_formula(out, "X19", NULL);
+        eq_subst(out, "T_rs(%lld·%.6g), C4 above: K and V all-gathered before attention, no "
+                      "overlap window (\"exposed in the critical path\"; cp_kv_allgather)",
+                 (long long)p->cp, d->s_kv);
+        eq_result(out, d->t_ag_cp, "X19");
+        eq_formula(out, "X19:f", NULL);
+        eq_subst(out, "%g·%.6g", lt, d->t_ag_cp);
+        eq_result(out, d->chi_cp_f, "X19:f");
+        eq_formula(out, "X19:b", NULL);
+        eq_subst(out, "%g·%g·%.6g", lt, rc, d->t_ag_cp);
+        eq_result(out, d->chi_cp_b, "X19:b");
+        return;
+    }
+    explain_p2p(out, "T_p2p(S_kv)", &d->g_cp, net, d->s_kv, d->t_p2p_cp);
+    eq_formula(out, "X2:f", NULL);
+    eq_subst(out, "%g·max(0, %lld·%.6g − %g·%.6g)", lt, (long long)p->cp - 1, d->t_p2p_cp,
+             ov->cp, d->tau_att);
+    eq_result(out, d->chi_cp_f, "X2:f");
+    eq_formula(out, "X2:b", NULL);
+    eq_subst(out, "%g·max(0, %g·%lld·%.6g − %g·2·%.6g)", lt, rc, (long long)p->cp - 1,
+             d->t_p2p_cp, ov->cp, d->tau_att);
+    eq_result(out, d->chi_cp_b, "X2:b");
+}
+
 static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                                const pe_detail *d)
 {
-    const double t = (double)p->tp, b = (double)p->micro_batch;
+    const double b = (double)p->micro_batch;
     const pe_overlap *ov = &p->overlap;
     const pe_net *net = &ctx->net;
     heading(out, "Collectives and overlap (docs/model.md §5-§6)");
@@ -978,23 +1022,7 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
         }
         eq_result(out, d->chi_tp_b, "X1:b");
     }
-    if (p->cp > 1) {
-        eq_formula(out, "X2:S", NULL);
-        eq_subst(out, "2·%g·%g·2·%g·%g/%g", b, d->s_local, ctx->g, ctx->d, t);
-        eq_result(out, d->s_kv, "X2:S");
-        explain_p2p(out, "T_p2p(S_kv)", &d->g_cp, net, d->s_kv, d->t_p2p_cp);
-        eq_formula(out, "X2:f", NULL);
-        eq_subst(out, "%g·max(0, %lld·%.6g − %g·%.6g)", lt, (long long)p->cp - 1,
-                 d->t_p2p_cp, ov->cp, d->tau_att);
-        eq_result(out, d->chi_cp_f, "X2:f");
-        eq_formula(out, "X2:b", NULL);
-        eq_subst(out, "%g·max(0, %g·%lld·%.6g − %g·2·%.6g)", lt,
-                 p->recompute != PE_RECOMPUTE_NONE ? 3.0 : 2.0, (long long)p->cp - 1,
-                 d->t_p2p_cp, ov->cp, d->tau_att);
-        eq_result(out, d->chi_cp_b, "X2:b");
-    } else {
-        fprintf(out, "X2   c = 1: no context-parallel communication\n");
-    }
+    explain_cp_comm(out, ctx, p, d);
 }
 
 /* §7 t_f, t_b of each stage; §6 X3 on the time stage. */

@@ -465,6 +465,11 @@ static const pe_field framework_fields[] = {
     {"fused_rmsnorm", PE_FT_BOOL, PE_RANGE_NONE, FW(fused_rmsnorm), NO, NULL, 0, NULL, "false",
      "F28: with eager_elementwise, RMSNorm is torchtitan's fused Triton kernel (model.norm_type "
      "fused_rmsnorm): read and write once, as F10"},
+    {"cp_kv_allgather", PE_FT_BOOL, PE_RANGE_NONE, FW(cp_kv_allgather), NO, NULL, 0, NULL,
+     "false",
+     "X19: with cp > 1, context parallelism all-gathers K and V before attention and "
+     "reduce-scatters their gradients, exposed (Llama 3, arXiv:2407.21783 §3.3.2), in place "
+     "of X2's ring behind the attention core"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

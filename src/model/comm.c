@@ -40,6 +40,8 @@ extern inline double comm_cp_fwd(double layers_per_stage, double c, double t_p2p
                                  double tau_att);
 extern inline double comm_cp_bwd(double layers_per_stage, double c, double t_p2p, double overlap,
                                  double tau_att, int recompute);
+extern inline double comm_cp_allgather_fwd(double layers_per_stage, double t_ag);
+extern inline double comm_cp_allgather_bwd(double layers_per_stage, double t_ag, int recompute);
 extern inline double comm_a2a_bytes(double b, double s_local, double k, double rho, double h,
                                     double beta, double t);
 extern inline double comm_pp_bytes(double b, double s_local, double h, double t, int sp);
@@ -102,6 +104,7 @@ void comm_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
                                           : 0.0; /* X15 */
     ctx->tp_async_bwd = fw->present && fw->tp_async_backward;                 /* X13 */
     ctx->tp_micro_pipeline = fw->present && fw->tp_micro_pipeline;           /* X16 */
+    ctx->cp_allgather = fw->present && fw->cp_kv_allgather;                   /* X19 */
     ctx->opt_s_per_param = fw->present ? fw->optimizer_pass_bytes /
                                              compute_pass_bps(&cl->gpu, ctx->hbm_bps)
                                        : 0.0; /* X14 */

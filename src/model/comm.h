@@ -267,6 +267,38 @@ inline double comm_cp_bwd(double layers_per_stage, double c, double t_p2p, doubl
            comm_pos((2.0 + (recompute ? 1.0 : 0.0)) * (c - 1.0) * t_p2p - overlap * 2.0 * tau_att);
 }
 
+/* X19 (framework cp_kv_allgather): Llama 3's context parallelism
+ * (arXiv:2407.21783 §3.3.2) "first all-gather[s] the key (K) and value (V)
+ * tensors, and then compute[s] attention output for the local query (Q)
+ * tensor chunk"; "the all-gather communication latency is exposed in the
+ * critical path". T_ag is C4 on the cp group of the gathered c·S_kv bytes
+ * (X2's bytes: the ring's c−1 hops carry the same), with no overlap window.
+ * The counts are X2's: forward one all-gather; backward the all-gather
+ * again (A1 keeps only the local K, V for backward) and the reduce-scatter
+ * of dK, dV, one more all-gather when the forward is recomputed. */
+#define PE_TEXT_X19 \
+    {"X19", "T_ag, all-gather of K and V over cp (framework)", \
+     "T_rs(c·S_kv)   (C4 on the cp group)", \
+     "s", "Llama 3 §3.3.2"}
+#define PE_TEXT_X19_F \
+    {"X19:f", "χ_cp,f, all-gather CP, exposed", \
+     "(L/p)·T_ag", \
+     "s", "Llama 3 §3.3.2"}
+inline double comm_cp_allgather_fwd(double layers_per_stage, double t_ag)
+{
+    return layers_per_stage * t_ag;
+}
+
+/* X19 χ_cp,b = (L/p)·(2 + [recompute ≠ none])·T_ag */
+#define PE_TEXT_X19_B \
+    {"X19:b", "χ_cp,b, all-gather CP, exposed", \
+     "(L/p)·(2 + [recompute ≠ none])·T_ag", \
+     "s", "Llama 3 §3.3.2"}
+inline double comm_cp_allgather_bwd(double layers_per_stage, double t_ag, int recompute)
+{
+    return layers_per_stage * (2.0 + (recompute ? 1.0 : 0.0)) * t_ag;
+}
+
 /* X3 S_pp = 2·b·s'·h/(sp ? t : 1) */
 #define PE_TEXT_X3_S \
     {"X3:S", "S_pp, bytes per pipeline hop", \

@@ -50,6 +50,13 @@ ALWAYS_INLINE void comm_layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, con
                               l * 2.0 * w->t_ar_tp);
         chi[1] = comm_layer_tp_bwd(ctx, q, w, ov->tp, l, tp_b);
     }
+    if (ctx->cp_allgather && q->c > 1.0) { /* X19: exposed, all of it */
+        const double f = comm_cp_allgather_fwd(l, w->t_ag_cp);
+        const double b = comm_cp_allgather_bwd(l, w->t_ag_cp, rc);
+        chi[2] = comm_charged(ctx, f, f);
+        chi[3] = comm_charged(ctx, b, b);
+        return;
+    }
     chi[2] = comm_charged(ctx, comm_cp_fwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att), cp_hops);
     chi[3] = comm_charged(ctx, comm_cp_bwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc),
                           (rc ? 3.0 : 2.0) * cp_hops);
@@ -98,6 +105,8 @@ ALWAYS_INLINE void comm_dense_collectives(const pe_eval_ctx *ctx, const pe_plan 
                          : -1.0;
     w->s_kv = comm_cp_bytes(q->b, q->sl, ctx->g, ctx->d, q->t); /* X2 */
     w->t_p2p_cp = comm_p2p(net, &w->g_cp, w->s_kv);
+    w->t_ag_cp = ctx->cp_allgather && c > 1 ? comm_reduce_scatter(net, &w->g_cp, (double)c * w->s_kv)
+                                            : 0.0; /* X19 */
 }
 
 /* C11 the ep, etp, edp groups; X9 EP all-to-all (dispatch, combine) and

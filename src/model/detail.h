@@ -59,6 +59,7 @@ struct pe_detail {
     double tp_bwd_layer;                       /* X13 backward TP time per layer before overlap.tp */
     double tp_mp_layer;                        /* X16 forward TP exposed per layer; < 0: X1's */
     double s_kv, t_p2p_cp;                     /* X2 */
+    double t_ag_cp;                            /* X19 all-gather of c·S_kv (0: X2's ring) */
     double chi_st[3][4];                       /* χ_tp,f/b and χ_cp,f/b of each stage */
     bool chi_per_stage;                        /* chi_st holds each stage's own χ (uneven) */
     /* pipeline (§7) */

@@ -216,6 +216,7 @@ typedef struct {
     double overlap_contention;         /* X15 s/(1 + s), s = overlap_slowdown; 0: off */
     bool tp_micro_pipeline;            /* X16 */
     bool tp_async_bwd;                 /* X13 */
+    bool cp_allgather;                 /* X19 in place of X2 */
     bool bubble_by_stage;              /* B5 */
     double accum_s_per_param;          /* F21 grad_accum_bytes/(W·η_W), 0: off */
     double opt_s_per_param;            /* X14 optimizer_pass_bytes/(W·η_W), 0: X5 */

@@ -189,6 +189,18 @@ static void test_x2_cp(void **state)
     assert_true(comm_cp_fwd(12, 1, 0.5, 0.0, 0.25) == 0.0);
 }
 
+/* X19 all-gather CP (framework cp_kv_allgather), no overlap window:
+ * fwd (L/p)·T_ag = 12·0.5 = 6; bwd (L/p)·2·T_ag = 12·2·0.5 = 12, with
+ * recompute 12·3·0.5 = 18. */
+static void test_x19_cp_allgather(void **state)
+{
+    (void)state;
+    assert_true(comm_cp_allgather_fwd(12, 0.5) == 6.0);
+    assert_true(comm_cp_allgather_bwd(12, 0.5, 0) == 12.0);
+    assert_true(comm_cp_allgather_bwd(12, 0.5, 1) == 18.0);
+    assert_true(comm_cp_allgather_fwd(12, 0.0) == 0.0 && comm_cp_allgather_bwd(12, 0.0, 1) == 0.0);
+}
+
 /* X3 PP. */
 static void test_x3_pp(void **state)
 {
@@ -348,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_x4_dp),         cmocka_unit_test(test_x5_optimizer),
         cmocka_unit_test(test_zero3_dp_grows_with_m), cmocka_unit_test(test_eval_tiers),
         cmocka_unit_test(test_x15_contention), cmocka_unit_test(test_x16_micro_pipeline),
+        cmocka_unit_test(test_x19_cp_allgather),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -647,6 +647,46 @@ static void test_f25_plans(void **state)
 
 /* Neutral values reproduce v1 bit for bit; scenario_force_textbook sets
  * them all back, so a refined scenario in textbook mode equals v1. */
+/* X19 (framework cp_kv_allgather) on GPT-3 over 16 nodes, dp 4, tp 8,
+ * pp 1, cp 4: the cp group (4 members at stride 8) spans 4 nodes (n_in 1,
+ * n_out 4). S_kv = 2·b·s'·2·g·d/t = 2·1·512·2·96·128/8 = 3,145,728 bytes
+ * (s' = 2048/4); the gathered 4·S_kv = 12,582,912 bytes; C4: T_ag = 3/4·
+ * 12582912/50e9 + 3·5e-6 = 1.887437e-4 + 1.5e-5 = 2.037437e-4 s, the same
+ * bytes and latencies as X2's three hops 3·(5e-6 + 3145728/50e9). Exposed,
+ * all of it: χ_cp,f = 96·T_ag, χ_cp,b = 96·2·T_ag, and cp_comm_s =
+ * m·(χ_cp,f + χ_cp,b) with m = 1536/4 = 384 (micro-batch 1); with full
+ * recompute the backward 96·3·T_ag. Off (the key false), X2's ring behind
+ * τ_att, exactly the result without a framework. */
+static void test_x19_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(16);
+    pe_plan p = fx_plan(4, 8, 1, 4);
+    const pe_result v1 = fx_eval(&s, &p);
+    s.framework = (pe_framework){.present = true};
+    pe_result r;
+    pe_detail d;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_true(r.step_time_s == v1.step_time_s && r.cp_comm_s == v1.cp_comm_s);
+    assert_true(d.t_ag_cp == 0.0);
+    s.framework.cp_kv_allgather = true;
+    fx_eval_detail(&s, &p, &r, &d);
+    const double t_ag = 0.75 * 12582912.0 / 50e9 + 3 * 5e-6;
+    assert_rel(d.t_ag_cp, t_ag, 1e-12);
+    assert_rel(d.t_ag_cp, 3 * d.t_p2p_cp, 1e-12);
+    assert_rel(d.chi_cp_f, 96 * t_ag, 1e-12);
+    assert_rel(d.chi_cp_b, 96 * 2 * t_ag, 1e-12);
+    assert_rel(r.cp_comm_s, 384 * 96 * 3 * t_ag, 1e-9);
+    assert_true(r.cp_comm_s > v1.cp_comm_s && r.step_time_s > v1.step_time_s);
+    p.recompute = PE_RECOMPUTE_FULL;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.chi_cp_b, 96 * 3 * t_ag, 1e-12);
+    /* cp 1: no context-parallel communication either way */
+    p = fx_plan(16, 8, 1, 1);
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_true(r.cp_comm_s == 0.0 && d.t_ag_cp == 0.0);
+}
+
 static void test_neutral_and_textbook(void **state)
 {
     (void)state;
@@ -685,6 +725,7 @@ int main(void)
         cmocka_unit_test(test_x15_plans),    cmocka_unit_test(test_x16_plans),
         cmocka_unit_test(test_f28_plans),
         cmocka_unit_test(test_f25_plans),
+        cmocka_unit_test(test_x19_plans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
