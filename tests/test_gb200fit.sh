@@ -64,6 +64,12 @@ check "priors: fp8_gemm_efficiency constrained by the runs" \
 check "priors: gemm_efficiency not constrained, left at its measured value" \
     'grep -q "^  gemm_efficiency: prior 0.729 ± 0.05 .*not constrained by the runs" "$work/priors.out"'
 
+# the two Blackwell priors files are what tests/derive_presets.py derives
+# from the measurements (value and width of each number)
+python3 "$src/tests/derive_presets.py" "$src" >"$work/derive.out" 2>&1
+check "priors/b200.csv and priors/gb200.csv are derived from the measurements (4 numbers)" \
+    '[ "$(grep -c "^ok   priors/g\?b200\." "$work/derive.out")" -eq 4 ] && ! grep -q "^FAIL   *priors/g\?b200" "$work/derive.out"'
+
 # a published GB200 file runs the FP8 GEMMs at the fitted rate, by shape
 fitted=$(preset_value gb200 fp8_gemm_efficiency)
 "$planeval" explain "$src/scenarios/published/nemo-2504-nemotron-15b-gb200-64gpu.yaml" \
