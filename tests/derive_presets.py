@@ -317,7 +317,8 @@ for fw in sorted(frameworks):
                "equal ±0.0005: mean compute slowdown of the mean rows, overlap.csv")
 
 
-PRIOR_FILES = {"a100": ("a100-80gb", None, "a100-40gb"), "h100": ("h100-sxm", "h100-sxm", None)}
+PRIOR_FILES = {"a100": ("a100-80gb", None, "a100-40gb"), "h100": ("h100-sxm", "h100-sxm", None),
+               "b200": ("b200", "b200", None), "gb200": ("gb200", "gb200", None)}
 if "--write-priors" in sys.argv:
     for name, (chip, fp8_gpu, hbm_gpu) in PRIOR_FILES.items():
         print("# %s" % name)
