@@ -166,14 +166,14 @@ for r in rows("hbm.csv"):
 att = rows("attention.csv")
 
 
-def f22_fit(chip):
+def f22_fit(chip, kernel="flash-attention-3"):
     """F22 (docs/model.md §12 "Attention by shape"): the kernel's forward +
     backward rate at head dim 128 without a mask, from FlashAttention-3's
     Fig. 5 and 6 rows (arXiv:2407.08608), the backward counted as 2.5x the
     forward FLOPs as the paper does: R(s) = 3/(1/fwd + 2.5/bwd); least
     squares on ln R of e_att·peak·s/(s + s_half), s_half by grid, e_att in
     closed form. Returns (e_att, s_half) or None."""
-    sel = [r for r in att if r["gpu"] == chip and r["kernel"] == "flash-attention-3"
+    sel = [r for r in att if r["gpu"] == chip and r["kernel"] == kernel
            and r["head_dim"] == "128" and r["causal"] == "no"
            and r["source"].startswith("arXiv:2407.08608")]
     fwd = {int(r["seq_kv"]): float(r["tflops"]) for r in sel if r["direction"] == "fwd"}
@@ -220,6 +220,29 @@ for name, g in gpus.items():
     report(abs(float(g["attention_efficiency"]) - derived) <= 0.05,
            name + ".attention_efficiency", g["attention_efficiency"], derived,
            "equal ±0.05: min(1, 2·median causal fwd rate / peak), attention.csv")
+
+# ---------------------------------------------------------------- F30 attention kernels
+# Rule (equal, e_att ±0.0005, s_half ±1 token): a GPU's numbers of one
+# attention kernel (attention_fa2_*, _fa3_*, _cudnn_*; docs/model.md §12
+# F30) are F22's fit of that kernel's own forward and backward rows, as
+# f22_fit does for the GPU's e_att, over the lengths where both are in the
+# data; a kernel key without rows behind it fails.
+F30_KERNELS = (("fa2", "flash-attention-2"), ("fa3", "flash-attention-3"), ("cudnn", "cudnn"))
+for name, g in gpus.items():
+    for short, kernel in F30_KERNELS:
+        key = "attention_%s_efficiency" % short
+        if key not in g:
+            continue
+        fit = f22_fit(CHIP.get(name, name), kernel)
+        if fit is None:
+            report(False, name + "." + key, g[key], float("nan"), "no %s rows" % kernel)
+            continue
+        half = "attention_%s_half_seq" % short
+        report(abs(float(g[key]) - fit[0]) <= 0.0005, name + "." + key, g[key], round(fit[0], 4),
+               "equal ±0.0005: F30, F22 asymptote of %s fwd+bwd, attention.csv" % kernel)
+        report(abs(float(g.get(half, "nan")) - fit[1]) <= 1, name + "." + half,
+               g.get(half, "missing"), fit[1],
+               "equal ±1: F30, F22 half-length of %s fwd+bwd, attention.csv" % kernel)
 
 # ---------------------------------------------------------------- F24 FP8 recipes
 # Rule (equal, ±0.0005): a recipe's GEMM rate ratio r in src/model/compute.c

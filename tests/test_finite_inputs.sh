@@ -94,6 +94,12 @@ cluster:
     step_time_interval_runs: 5 #@ cluster.gpu.step_time_interval_runs
     tdp_w: 700                #@ cluster.gpu.tdp_w
     idle_w: 100               #@ cluster.gpu.idle_w
+    attention_fa2_efficiency: 0.3 #@ cluster.gpu.attention_fa2_efficiency
+    attention_fa2_half_seq: 233 #@ cluster.gpu.attention_fa2_half_seq
+    attention_fa3_efficiency: 0.5 #@ cluster.gpu.attention_fa3_efficiency
+    attention_fa3_half_seq: 316 #@ cluster.gpu.attention_fa3_half_seq
+    attention_cudnn_efficiency: 0.48 #@ cluster.gpu.attention_cudnn_efficiency
+    attention_cudnn_half_seq: 238 #@ cluster.gpu.attention_cudnn_half_seq
   intra_node:
     topology: switch
     bandwidth_gb_s: 450       #@ cluster.intra_node.bandwidth_gb_s

@@ -612,6 +612,29 @@ static void explain_p2p(FILE *out, const char *what, const pe_group *g, const pe
     eq_result(out, value, "C7");
 }
 
+/* §12 F30: the framework's attention kernel and the numbers F22 takes from
+ * it: the GPU's measurement of that kernel, or the GPU's own e_att when it
+ * has none (said so); nothing when the framework names no kernel. */
+static void explain_attention_kernel(FILE *out, const pe_eval_ctx *ctx)
+{
+    const pe_attention_kernel k = ctx->scenario->framework.attention_kernel;
+    if (k == PE_ATTENTION_KERNEL_NONE)
+        return;
+    const pe_attention_kernel_rate *r = &ctx->att_kernel;
+    const char *key[] = {"", "fa2", "fa3", "cudnn"};
+    eq_formula(out, "F30", NULL);
+    if (r->measured)
+        eq_subst(out, "%s measured on this GPU: e_att %g (attention_%s_efficiency), s_half %g "
+                      "(attention_%s_half_seq); its forward and backward rows of "
+                      "scenarios/measurements/attention.csv",
+                 pe_attention_kernel_name(k), r->efficiency, key[k], r->half_seq, key[k]);
+    else
+        eq_subst(out, "%s not measured on this GPU (no attention_%s_efficiency): the GPU's own "
+                      "e_att %g, s_half %g",
+                 pe_attention_kernel_name(k), key[k], r->efficiency, r->half_seq);
+    eq_result(out, r->efficiency, "F30");
+}
+
 /* §12 F22: the attention core's efficiency by shape, with the numbers it
  * took (only when a preset or the scenario gives s_half, d_half or B_c). */
 static void explain_attention_shape(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d)
@@ -748,6 +771,7 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
         fprintf(out, "       = %.6g s (efficiency F/(peak·τ) = %.4g)%*s[Hockney n½; Williams]\n",
                 d->gemm_t[i], F / (ctx->peak * d->gemm_t[i]), 8, "");
     }
+    explain_attention_kernel(out, ctx); /* F30 */
     explain_attention_shape(out, ctx, d);
     eq_formula(out, "F9", NULL);
     if (ctx->att_by_shape || ctx->att_head < 1.0) /* F22's e_att */

@@ -35,6 +35,8 @@ static const char *const recompute_modules_values[] = {"core_attn",
                                                        "layernorm mla_up_proj moe_act", NULL};
 static const char *const save_values[] = {"sync", "async", NULL};
 static const char *const cp_ring_values[] = {"none", "allgather", "alltoall", NULL};
+static const char *const attention_kernel_values[] = {"none", "flash-attention-2",
+                                                     "flash-attention-3", "cudnn", NULL};
 static const char *const rank_by_values[] = {"step_time", "mfu", "memory", "train_days",
                                              "interventions", NULL};
 
@@ -199,6 +201,26 @@ static const pe_field gpu_fields[] = {
     {"idle_w", PE_FT_NUMBER, PE_RANGE_WATTS, G(idle_w), G(has_idle_w), NULL, 0, NULL, "tdp_w",
      "R1 P_idle: board power while the GPU waits (communication, bubble), W; not given: tdp_w "
      "(taken by the model)"},
+    /* F30 each attention kernel's measured F22 numbers, taken with framework.attention_kernel */
+    {"attention_fa2_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY_OR_ZERO,
+     G(attention_fa2_efficiency), NO, NULL, 0, NULL, "0",
+     "F30 e_att of FlashAttention-2 on this GPU (framework.attention_kernel flash-attention-2; "
+     "0: not measured, attention_efficiency)"},
+    {"attention_fa2_half_seq", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(attention_fa2_half_seq), NO,
+     NULL, 0, NULL, "0", "F30 s_half of FlashAttention-2 on this GPU (with attention_fa2_efficiency)"},
+    {"attention_fa3_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY_OR_ZERO,
+     G(attention_fa3_efficiency), NO, NULL, 0, NULL, "0",
+     "F30 e_att of FlashAttention-3 on this GPU (framework.attention_kernel flash-attention-3; "
+     "0: not measured, attention_efficiency)"},
+    {"attention_fa3_half_seq", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(attention_fa3_half_seq), NO,
+     NULL, 0, NULL, "0", "F30 s_half of FlashAttention-3 on this GPU (with attention_fa3_efficiency)"},
+    {"attention_cudnn_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY_OR_ZERO,
+     G(attention_cudnn_efficiency), NO, NULL, 0, NULL, "0",
+     "F30 e_att of cuDNN's fused attention on this GPU (framework.attention_kernel cudnn; 0: "
+     "not measured, attention_efficiency)"},
+    {"attention_cudnn_half_seq", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(attention_cudnn_half_seq), NO,
+     NULL, 0, NULL, "0", "F30 s_half of cuDNN's fused attention on this GPU (with "
+     "attention_cudnn_efficiency)"},
 };
 #undef G
 const pe_fieldset pe_fields_gpu = {"cluster.gpu", "one GPU", gpu_fields, N_OF(gpu_fields)};
@@ -470,6 +492,11 @@ static const pe_field framework_fields[] = {
      "X19: with cp > 1, context parallelism all-gathers K and V before attention and "
      "reduce-scatters their gradients, exposed (Llama 3, arXiv:2407.21783 §3.3.2), in place "
      "of X2's ring behind the attention core"},
+    {"attention_kernel", PE_FT_ENUM, PE_RANGE_NONE, FW(attention_kernel), NO,
+     attention_kernel_values, 0, NULL, "none",
+     "F30: the attention kernel the stack runs (flash-attention-2, flash-attention-3, cudnn): "
+     "F22's e_att and s_half from the GPU's measured numbers of that kernel "
+     "(attention_fa2_efficiency, ...), the GPU's own where it has none (none: the GPU's)"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

@@ -81,6 +81,12 @@ const char *pe_allreduce_name(pe_allreduce v)
     return NAME_OF(t, v);
 }
 
+const char *pe_attention_kernel_name(pe_attention_kernel v)
+{
+    static const char *const t[] = {"none", "flash-attention-2", "flash-attention-3", "cudnn"};
+    return NAME_OF(t, v);
+}
+
 const char *pe_checkpoint_save_name(pe_checkpoint_save v)
 {
     static const char *const t[] = {"sync", "async"};
@@ -101,7 +107,11 @@ void scenario_cluster_force_textbook(pe_cluster *c)
                                            "attention_efficiency",   "elementwise_efficiency",
                                            "microbatch_overhead_us", "fp8_gemm_efficiency",
                                            "attention_half_seq",     "attention_half_head_dim",
-                                           "attention_causal_tile"};
+                                           "attention_causal_tile",
+                                           "attention_fa2_efficiency", "attention_fa2_half_seq",
+                                           "attention_fa3_efficiency", "attention_fa3_half_seq",
+                                           "attention_cudnn_efficiency",
+                                           "attention_cudnn_half_seq"};
     static const char *const link_keys[] = {"bus_efficiency", "half_message_mb"};
     for (size_t i = 0; i < sizeof gpu_keys / sizeof gpu_keys[0]; i++)
         fields_reset(&pe_fields_gpu, gpu_keys[i], &c->gpu);

@@ -78,6 +78,10 @@ typedef enum { PE_CP_RING_NONE, PE_CP_RING_ALLGATHER, PE_CP_RING_ALLTOALL } pe_c
  * §3.3.3) */
 typedef enum { PE_RECOMPUTE_MODULES_CORE_ATTN, PE_RECOMPUTE_MODULES_NORM_MLA_MOE_ACT }
 pe_recompute_modules;
+/* F30: the attention kernel a framework runs (the kernels of
+ * scenarios/measurements/attention.csv); none: the GPU's own e_att */
+typedef enum { PE_ATTENTION_KERNEL_NONE, PE_ATTENTION_KERNEL_FA2, PE_ATTENTION_KERNEL_FA3,
+               PE_ATTENTION_KERNEL_CUDNN } pe_attention_kernel;
 #define PE_RANK_BY_MAX 5 /* rank_by keys in one list: each at most once */
 
 /* Text of each enum value as written in YAML and in reports. */
@@ -93,6 +97,7 @@ const char *pe_rank_by_name(pe_rank_by v);
 const char *pe_fidelity_name(pe_fidelity v);
 const char *pe_dp_algorithm_name(pe_dp_algorithm v);
 const char *pe_allreduce_name(pe_allreduce v);
+const char *pe_attention_kernel_name(pe_attention_kernel v);
 
 typedef struct {
     int64_t layers;     /* L */
@@ -167,6 +172,11 @@ typedef struct {
     bool has_tdp_w, has_idle_w;
     double tdp_w;  /* R1 P_TDP, the board's rated power, W */
     double idle_w; /* R1 P_idle, board power while it waits; default tdp_w */
+    /* F30 each kernel's measured F22 numbers on this GPU (e_att, s_half);
+     * 0: not measured, the GPU's attention_efficiency and attention_half_seq */
+    double attention_fa2_efficiency, attention_fa2_half_seq;
+    double attention_fa3_efficiency, attention_fa3_half_seq;
+    double attention_cudnn_efficiency, attention_cudnn_half_seq;
 } pe_gpu;
 
 typedef struct {
@@ -304,6 +314,7 @@ typedef struct {
     bool eager_elementwise;       /* F28 element-wise ops run eagerly (torch.compile off); false */
     bool fused_rmsnorm;           /* F28 eager with torchtitan's Triton RMSNorm; false */
     bool cp_kv_allgather;         /* X19 CP all-gathers K, V before attention, exposed; false */
+    pe_attention_kernel attention_kernel; /* F30 the attention kernel the stack runs; none */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

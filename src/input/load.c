@@ -2306,6 +2306,10 @@ static pe_fidelity default_fidelity(const loader *L)
                                            "microbatch_overhead_us", "fp8_gemm_efficiency",
                                            "attention_half_seq", "attention_half_head_dim",
                                            "attention_causal_tile",
+                                           "attention_fa2_efficiency", "attention_fa2_half_seq",
+                                           "attention_fa3_efficiency", "attention_fa3_half_seq",
+                                           "attention_cudnn_efficiency",
+                                           "attention_cudnn_half_seq",
                                            NULL};
     static const char *const LINK_KEYS[] = {"bus_efficiency", "half_message_mb", NULL};
     const pe_ydoc *d = L->d;

@@ -244,11 +244,11 @@ static void prepare_refined(const pe_scenario *sc, pe_eval_ctx *ctx)
     const double sigma = compute_gemm_rate_scale(&sc->framework);         /* F26 */
     ctx->gemm_rate = ctx->peak * g->gemm_efficiency * sigma;              /* F8 */
     ctx->t_half = g->gemm_half_gflop * 1e9 / ctx->gemm_rate;
-    ctx->att_rate = ctx->peak * (g->has_attention_efficiency ? g->attention_efficiency
-                                                             : g->gemm_efficiency); /* F9 */
+    ctx->att_kernel = compute_attention_kernel(g, sc->framework.attention_kernel); /* F30 */
+    ctx->att_rate = ctx->peak * ctx->att_kernel.efficiency;                 /* F9 */
     /* F22: by shape when a preset or the scenario gives s_half, d_half or B_c */
-    ctx->att_by_shape = g->attention_half_seq > 0.0 || g->attention_causal_tile > 0.0;
-    ctx->att_half_seq = g->attention_half_seq, ctx->att_tile = g->attention_causal_tile;
+    ctx->att_by_shape = ctx->att_kernel.half_seq > 0.0 || g->attention_causal_tile > 0.0;
+    ctx->att_half_seq = ctx->att_kernel.half_seq, ctx->att_tile = g->attention_causal_tile;
     ctx->att_head = compute_attention_head_factor(compute_attention_head_dim(&sc->model),
                                                   g->attention_half_head_dim);
     ctx->ew_bps = ctx->hbm_bps * g->elementwise_efficiency;               /* F10 */
@@ -293,6 +293,20 @@ static void prepare_refined_experts(const pe_scenario *sc, pe_eval_ctx *ctx)
                              ? fw->moe_permute_bytes * h /
                                    compute_pass_bps(&sc->cluster.gpu, ctx->hbm_bps)
                              : 0.0;
+}
+
+pe_attention_kernel_rate compute_attention_kernel(const pe_gpu *g, pe_attention_kernel kernel)
+{
+    const double own = g->has_attention_efficiency ? g->attention_efficiency : g->gemm_efficiency;
+    pe_attention_kernel_rate r = {own, g->attention_half_seq, false};
+    const double e[] = {0.0, g->attention_fa2_efficiency, g->attention_fa3_efficiency,
+                        g->attention_cudnn_efficiency};
+    const double s_half[] = {0.0, g->attention_fa2_half_seq, g->attention_fa3_half_seq,
+                             g->attention_cudnn_half_seq};
+    if (kernel > PE_ATTENTION_KERNEL_NONE && kernel <= PE_ATTENTION_KERNEL_CUDNN &&
+        e[kernel] > 0.0) /* F30: that kernel measured on this GPU */
+        r = (pe_attention_kernel_rate){e[kernel], s_half[kernel], true};
+    return r;
 }
 
 double compute_attention_head_factor(double d, double d_half)

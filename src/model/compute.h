@@ -325,6 +325,25 @@ inline double compute_attention_shape(double s_local, double s_half, double tile
      "D(d) = min(1, d/(d + d_half)·(128 + d_half)/128)", "", \
      "FlashAttention-3 Fig. 5 (arXiv:2407.08608)"}
 double compute_attention_head_factor(double d, double d_half);
+/* F30 the attention kernel's own F22 numbers: the framework names the
+ * kernel it runs (attention_kernel), and the GPU gives that kernel's
+ * measured asymptote e_att and half-length s_half (attention_fa2_*, _fa3_*,
+ * _cudnn_*: each the F22 fit of the kernel's forward and backward rows of
+ * scenarios/measurements/attention.csv, tests/derive_presets.py); a kernel
+ * the GPU has no numbers for, or none named, keeps the GPU's own e_att
+ * (attention_efficiency, else e_max) and s_half: measured is then false.
+ * d_half and B_c stay the GPU's (no kernel's head-dim or tile rows). */
+#define PE_TEXT_F30 \
+    {"F30", "the attention kernel's measured e_att and s_half (refined)", \
+     "(e_att, s_half) = (e_k, s_half,k) of the framework's attention_kernel k where the GPU " \
+     "gives them, else the GPU's", "", \
+     "scenarios/measurements/attention.csv (FlashAttention-3 Fig. 5-6, arXiv:2407.08608)"}
+typedef struct {
+    double efficiency; /* e_att */
+    double half_seq;   /* s_half, tokens */
+    bool measured;     /* the kernel's own numbers (false: the GPU's) */
+} pe_attention_kernel_rate;
+pe_attention_kernel_rate compute_attention_kernel(const pe_gpu *g, pe_attention_kernel kernel);
 /* F22 the head dimension the attention kernel runs at: head_dim, h/a, or
  * with MLA the mean of d_qk and d_v (QKᵀ and AV run at each). */
 double compute_attention_head_dim(const pe_model *m);

@@ -205,6 +205,7 @@ typedef struct {
     bool att_by_shape;                 /* F22 s_half or B_c given */
     double att_half_seq, att_tile;     /* F22 s_half, B_c (tokens) */
     double att_head;                   /* F22 D(d), folded into core_s */
+    pe_attention_kernel_rate att_kernel; /* F30 e_att, s_half of the framework's kernel */
     double ew_bps;                     /* F10 W·η_W (0: untimed) */
     double ew_rep, ew_par, ew_att, ew_out; /* F10 bytes per token */
     double ew_rep_s, ew_par_s, ew_att_s, ew_out_s; /* F10 the same over W·η_W, s */

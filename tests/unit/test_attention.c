@@ -2,7 +2,8 @@
  * by shape (keys per query, head dimension, causal block skipping), against
  * hand arithmetic; its neutrality; and its properties: a longer attention or
  * a larger head dimension never has a lower efficiency, a faster kernel never
- * slows a plan. */
+ * slows a plan. F30, the framework's attention kernel choosing F22's e_att
+ * and s_half among the GPU's measured kernels (or the GPU's own). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -145,12 +146,68 @@ static void test_f22_properties(void **state)
             }
 }
 
+/* F30 by hand: a GPU with e_att 0.25, s_half 207 and FlashAttention-2
+ * measured at 0.15, s_half 150, cuDNN not measured. none -> (0.25, 207,
+ * own); flash-attention-2 -> (0.15, 150, measured); cudnn -> the GPU's own
+ * (0.25, 207); without attention_efficiency the own e_att is e_max 0.5. */
+static void test_f30_kernel(void **state)
+{
+    (void)state;
+    pe_gpu g = {0};
+    g.has_gemm_efficiency = true, g.gemm_efficiency = 0.5;
+    g.has_attention_efficiency = true, g.attention_efficiency = 0.25, g.attention_half_seq = 207;
+    g.attention_fa2_efficiency = 0.15, g.attention_fa2_half_seq = 150;
+    pe_attention_kernel_rate r = compute_attention_kernel(&g, PE_ATTENTION_KERNEL_NONE);
+    assert_true(r.efficiency == 0.25 && r.half_seq == 207 && !r.measured);
+    r = compute_attention_kernel(&g, PE_ATTENTION_KERNEL_FA2);
+    assert_true(r.efficiency == 0.15 && r.half_seq == 150 && r.measured);
+    r = compute_attention_kernel(&g, PE_ATTENTION_KERNEL_CUDNN);
+    assert_true(r.efficiency == 0.25 && r.half_seq == 207 && !r.measured);
+    g.attention_cudnn_efficiency = 0.2, g.attention_cudnn_half_seq = 100;
+    r = compute_attention_kernel(&g, PE_ATTENTION_KERNEL_CUDNN);
+    assert_true(r.efficiency == 0.2 && r.half_seq == 100 && r.measured);
+    g.has_attention_efficiency = false;
+    r = compute_attention_kernel(&g, PE_ATTENTION_KERNEL_FA3);
+    assert_true(r.efficiency == 0.5 && r.half_seq == 207 && !r.measured);
+}
+
+/* F30 in a plan: test_f22_plan's GPU (peak 326.85e12/0.25 = 1307.4e12, B_c
+ * 128, tp 8, pp 8, s' = 2048) with FlashAttention-2 measured at e_att 0.15
+ * and s_half 150: rate 1307.4e12·0.15 = 196.11e12, shape s_k = 1024,
+ * 1024/1174 · 2048/2176 = 2097152/2554624, so the core is
+ * 2.5769803776e10/196.11e12 over that. Neutral: the same GPU without the
+ * framework's kernel (none) is test_f22_plan's value exactly. */
+static void test_f30_plan(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(8);
+    pe_gpu *g = &s.cluster.gpu;
+    g->has_gemm_efficiency = true, g->gemm_efficiency = 0.5;
+    g->has_attention_efficiency = true, g->attention_efficiency = 0.25;
+    g->elementwise_efficiency = 0.5;
+    g->attention_half_seq = 207, g->attention_causal_tile = 128;
+    g->attention_fa2_efficiency = 0.15, g->attention_fa2_half_seq = 150;
+    pe_result r;
+    pe_detail d;
+    const pe_plan p = fx_plan(1, 8, 8, 1);
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.tau_core, 25769803776.0 / 326.85e12 / (2097152.0 / 2678656.0), 1e-12);
+    s.framework.attention_kernel = PE_ATTENTION_KERNEL_FA2;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.att_shape, 2097152.0 / 2554624.0, 1e-15);
+    assert_rel(d.tau_core, 25769803776.0 / (1307.4e12 * 0.15) / (2097152.0 / 2554624.0), 1e-12);
+    s.framework.attention_kernel = PE_ATTENTION_KERNEL_CUDNN; /* not measured: the GPU's */
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.tau_core, 25769803776.0 / 326.85e12 / (2097152.0 / 2678656.0), 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_f22_factors), cmocka_unit_test(test_f22_plan),
         cmocka_unit_test(test_f22_neutral), cmocka_unit_test(test_f22_monotone),
-        cmocka_unit_test(test_f22_properties),
+        cmocka_unit_test(test_f22_properties), cmocka_unit_test(test_f30_kernel),
+        cmocka_unit_test(test_f30_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
