@@ -94,6 +94,7 @@ cluster:
     step_time_interval_runs: 5 #@ cluster.gpu.step_time_interval_runs
     tdp_w: 700                #@ cluster.gpu.tdp_w
     idle_w: 100               #@ cluster.gpu.idle_w
+    sm_count: 132             #@ cluster.gpu.sm_count
   intra_node:
     topology: switch
     bandwidth_gb_s: 450       #@ cluster.intra_node.bandwidth_gb_s
@@ -265,7 +266,7 @@ model:
 cluster:
   nodes: 1
   gpus_per_node: 8
-  gpu: {hbm_gib: 80, peak_tflops: 989, hbm_tb_s: 3.35}
+  gpu: {hbm_gib: 80, peak_tflops: 989, hbm_tb_s: 3.35, sm_count: 132}
   intra_node:
     topology: full_mesh
     links: 7                  #@ cluster.intra_node.links
@@ -280,6 +281,7 @@ framework:
   recompute_modules: layernorm mla_up_proj moe_act
   cached_input_bytes: 1       #@ framework.cached_input_bytes
   attention_output_bytes: 1.5 #@ framework.attention_output_bytes
+  comm_sms: 20                #@ framework.comm_sms
 plans:
   - name: a
     dp: 8

@@ -1394,6 +1394,26 @@ static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     fprintf(out, "     mem_experts_gib (of which, memory stage) = %.6g GiB\n", r->mem_experts_gib);
 }
 
+/* F32 (framework comm_sms): the MoE layer's overlapped share on the SMs the
+ * all-to-all kernels leave; printed only when comm_sms is in force. */
+static void explain_f32(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d)
+{
+    const int64_t c = ctx->scenario->framework.comm_sms, S = ctx->scenario->cluster.gpu.sm_count;
+    eq_formula(out, "F32", NULL);
+    if (p->ep <= 1 || p->overlap.ep <= 0.0) {
+        eq_subst(out, "c = %lld of S = %lld SMs, but %s: no overlapped all-to-all, τ_ml as F19",
+                 (long long)c, (long long)S, p->ep <= 1 ? "ep = 1" : "overlap.ep = 0");
+        return;
+    }
+    eq_subst(out, "c/(S − c) = %lld/(%lld − %lld) = %.6g, overlap.ep = %g: τ_mlf %.6g·%.6g, "
+                  "τ_mlb %.6g·%.6g   (X15 not charged on the all-to-all)",
+             (long long)c, (long long)S, (long long)c, ctx->comm_sms_stretch, p->overlap.ep,
+             d->moe.tau_mlf_all_sms, 1.0 + p->overlap.ep * ctx->comm_sms_stretch,
+             d->moe.tau_mlb_all_sms, 1.0 + p->overlap.ep * ctx->comm_sms_stretch);
+    eq_subst(out, "%.6g s, %.6g s   [DeepSeek-V3 arXiv:2412.19437 §3.2.2, §3.5.1]",
+             d->moe.tau_mlf, d->moe.tau_mlb);
+}
+
 static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                              const pe_detail *d, const pe_result *r)
 {
@@ -1417,7 +1437,10 @@ static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
                      compute_pass_bps(&ctx->scenario->cluster.gpu, ctx->hbm_bps));
             eq_result(out, d->moe.t_perm, "F23");
         }
-        eq_result(out, d->moe.tau_mlf, "F19");
+        eq_result(out, ctx->comm_sms_stretch > 0.0 ? d->moe.tau_mlf_all_sms : d->moe.tau_mlf,
+                  "F19");
+        if (ctx->comm_sms_stretch > 0.0)
+            explain_f32(out, ctx, p, d);
     }
     explain_group(out, "ep", &d->moe.g_ep, (long long)p->etp, ctx);
     eq_formula(out, "X9:S", NULL);

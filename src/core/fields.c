@@ -199,6 +199,9 @@ static const pe_field gpu_fields[] = {
     {"idle_w", PE_FT_NUMBER, PE_RANGE_WATTS, G(idle_w), G(has_idle_w), NULL, 0, NULL, "tdp_w",
      "R1 P_idle: board power while the GPU waits (communication, bubble), W; not given: tdp_w "
      "(taken by the model)"},
+    {"sm_count", PE_FT_INT, PE_RANGE_NONNEG, G(sm_count), NO, NULL, 0, NULL, "0",
+     "F32 S: the chip's streaming multiprocessors (NVIDIA's datasheet or architecture "
+     "whitepaper), needed by framework.comm_sms (0: not given)"},
 };
 #undef G
 const pe_fieldset pe_fields_gpu = {"cluster.gpu", "one GPU", gpu_fields, N_OF(gpu_fields)};
@@ -465,6 +468,10 @@ static const pe_field framework_fields[] = {
     {"fused_rmsnorm", PE_FT_BOOL, PE_RANGE_NONE, FW(fused_rmsnorm), NO, NULL, 0, NULL, "false",
      "F28: with eager_elementwise, RMSNorm is torchtitan's fused Triton kernel (model.norm_type "
      "fused_rmsnorm): read and write once, as F10"},
+    {"comm_sms", PE_FT_INT, PE_RANGE_NONNEG, FW(comm_sms), NO, NULL, 0, NULL, "0",
+     "F32 c: SMs the expert-parallel all-to-all kernels hold while overlap.ep hides them "
+     "behind an MoE layer's compute, which then runs on the other S − c (DeepSeek-V3: 20 of "
+     "the H800's 132); needs cluster.gpu.sm_count; refined compute only (0: none held)"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

@@ -167,6 +167,7 @@ typedef struct {
     bool has_tdp_w, has_idle_w;
     double tdp_w;  /* R1 P_TDP, the board's rated power, W */
     double idle_w; /* R1 P_idle, board power while it waits; default tdp_w */
+    int64_t sm_count; /* F32 streaming multiprocessors of the chip (datasheet); 0: not given */
 } pe_gpu;
 
 typedef struct {
@@ -303,6 +304,7 @@ typedef struct {
     double attention_output_bytes; /* A19 β_ao bytes per attention-output element kept; 2 */
     bool eager_elementwise;       /* F28 element-wise ops run eagerly (torch.compile off); false */
     bool fused_rmsnorm;           /* F28 eager with torchtitan's Triton RMSNorm; false */
+    int64_t comm_sms;             /* F32 SMs the EP all-to-all kernels hold while overlapped; 0 */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

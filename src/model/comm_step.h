@@ -137,8 +137,15 @@ ALWAYS_INLINE void comm_moe_collectives(const pe_eval_ctx *ctx, const pe_plan *p
      * only with shared experts (the routed experts' TP traffic is X11's); the
      * dense count charged two per layer, so the difference is added here. */
     const double sh = e->act_par_sh > 0.0 ? 2.0 : 1.0;
-    ep_chi[0] = comm_exposed(ctx, w->moe.t_ep, ov->ep, w->moe.tau_mlf);
-    ep_chi[1] = comm_exposed(ctx, (1.0 + full) * w->moe.t_ep, ov->ep, w->moe.tau_mlb);
+    /* F32 on: the dedicated SMs are the slowdown (in τ_ml), X15's is not
+     * charged on the all-to-all again (docs/model.md F32) */
+    const double ctn = ctx->comm_sms_stretch > 0.0 ? 0.0 : ctx->overlap_contention;
+    const double a2a_b = (1.0 + full) * w->moe.t_ep;
+    ep_chi[0] = comm_slowed(comm_contended(comm_pos(w->moe.t_ep - ov->ep * w->moe.tau_mlf),
+                                           w->moe.t_ep, ctn),
+                            w->moe.t_ep, ctx->comm_slowdown);
+    ep_chi[1] = comm_slowed(comm_contended(comm_pos(a2a_b - ov->ep * w->moe.tau_mlb), a2a_b, ctn),
+                            a2a_b, ctx->comm_slowdown);
     ep_chi[2] = comm_exposed(ctx, 2.0 * w->moe.t_rs_etp, ov->tp, w->moe.tau_mlf) +
                 comm_exposed(ctx, sh * w->t_ar_tp, ov->tp, w->moe.tau_mlf) -
                 comm_exposed(ctx, 2.0 * w->t_ar_tp, ov->tp, w->tau_lf);

@@ -93,6 +93,7 @@ struct pe_detail {
         double M_e, t_exp, t_sh, t_router;     /* F19 rows per local expert; GEMM times */
         double t_sh_in;                        /* the shared experts' fc1 (X13's window) */
         double t_perm;                         /* F23 permutation and unpermutation, forward */
+        double tau_mlf_all_sms, tau_mlb_all_sms; /* F32 τ_ml before the SMs given to the a2a */
         pe_group g_ep, g_etp, g_edp;           /* C11 */
         double ep_comm;                        /* ep_comm_s */
     } moe;

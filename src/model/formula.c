@@ -50,6 +50,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_F28,
     PE_TEXT_F29,
     PE_TEXT_B_DUALPIPE, PE_TEXT_A21, PE_TEXT_M14,
+    PE_TEXT_F32,
 };
 
 const pe_formula *pe_formula_find(const char *key)
