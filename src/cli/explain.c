@@ -1089,7 +1089,8 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                  tf, tb);
         break;
     }
-    eq_result(out, ctx->overlap_contention > 0 ? d->dp_exposed : d->chi_dp, X4[p->zero]);
+    const double tied = ctx->tied_allreduce && p->pp > 1 ? d->t_tied : 0.0; /* X18, below */
+    eq_result(out, ctx->overlap_contention > 0 ? d->dp_exposed : d->chi_dp - tied, X4[p->zero]);
     if (d->t_ar_dp_tree > 0)
         fprintf(out, "C10  tree all-reduce of S_g over dp·c = %.6g s against the ring's 2·T_rs = "
                      "%.6g s: X4 takes the faster   [NCCL]\n", d->t_ar_dp_tree, 2 * d->t_rs_g);
@@ -1107,7 +1108,7 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                       "count above is at least its collectives times s/(1 + s) too)",
                  d->dp_exposed, ctx->overlap_contention, d->dp_comm_all,
                  ctx->overlap_contention / (1.0 - ctx->overlap_contention));
-        eq_result(out, d->chi_dp, "X15");
+        eq_result(out, d->chi_dp - tied, "X15");
     }
     if (ctx->opt_s_per_param > 0) {
         const bool shard = p->zero >= 1;
@@ -1123,6 +1124,18 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
              ctx->beta_w, ctx->beta_g, ctx->beta_o, ctx->hbm_bps);
     eq_result(out, d->optimizer, "X5");
 
+}
+
+/* X18 (framework tied_embedding_allreduce): the first and last stage's
+ * all-reduce of the tied embedding's gradient, added to dp_comm_s. */
+static void explain_x18(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d)
+{
+    eq_formula(out, "X18", NULL);
+    eq_subst(out, "S_tied = %g·%g·%g/%g = %.6g bytes; C5 over the pair (n_in %g, n_out %g) = 2·T_rs",
+             ctx->beta_g, ctx->V, ctx->h, (double)p->tp, d->s_tied,
+             d->g_tied.n_in, d->g_tied.n_out);
+    eq_subst(out, "dp_comm_s = X4 %.6g + X18 %.6g", d->chi_dp - d->t_tied, d->t_tied);
+    eq_result(out, d->t_tied, "X18");
 }
 
 /* §12 B5: the other stages' own times; the bubble is the smaller of B5 and
@@ -1499,6 +1512,8 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     explain_layer_comm(out, ctx, p, d);
     explain_stage_times(out, ctx, p, d, r);
     explain_dp_comm(out, ctx, p, d);
+    if (ctx->tied_allreduce && p->pp > 1)
+        explain_x18(out, ctx, p, d);
     explain_bubble_step(out, ctx, p, d, r);
     explain_interval(out, ctx, r);
     if (ctx->moe.on)

@@ -472,6 +472,11 @@ static const pe_field framework_fields[] = {
      "F32 c: SMs the expert-parallel all-to-all kernels hold while overlap.ep hides them "
      "behind an MoE layer's compute, which then runs on the other S − c (DeepSeek-V3: 20 of "
      "the H800's 132); needs cluster.gpu.sm_count; refined compute only (0: none held)"},
+    {"tied_embedding_allreduce", PE_FT_BOOL, PE_RANGE_NONE, FW(tied_embedding_allreduce), NO,
+     NULL, 0, NULL, "false",
+     "X18: with model.tied_embeddings and pp > 1, the first and last stage all-reduce the "
+     "embedding's gradient (grad_bytes per element) after the last backward, exposed "
+     "(DeepSpeed's pipeline ReduceTiedGrads), in dp_comm_s"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

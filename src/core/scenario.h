@@ -305,6 +305,7 @@ typedef struct {
     bool eager_elementwise;       /* F28 element-wise ops run eagerly (torch.compile off); false */
     bool fused_rmsnorm;           /* F28 eager with torchtitan's Triton RMSNorm; false */
     int64_t comm_sms;             /* F32 SMs the EP all-to-all kernels hold while overlapped; 0 */
+    bool tied_embedding_allreduce; /* X18 the first and last stage all-reduce the tied embedding's gradient; false */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

@@ -318,6 +318,13 @@ ALWAYS_INLINE void comm_stage_step(const pe_eval_ctx *ctx, const pe_plan *pl, co
     w->chi_pp = comm_slowed(x3, q->p == 1.0 ? 0.0 : q->m_d * q->v * 2.0 * w->t_p2p_pp,
                             ctx->comm_slowdown); /* X8 */
     comm_dp_step(ctx, pl, q, ts, w);
+    if (ctx->tied_allreduce && pl->pp > 1) { /* X18: stage 0 and stage p − 1, after the flush */
+        const int64_t tcd = pe_mul_sat(pe_mul_sat(pl->tp, pl->cp), pl->dp);
+        w->g_tied = comm_group(&ctx->net, 2, pe_mul_sat(tcd, pl->pp - 1));
+        w->s_tied = comm_tied_bytes(ctx->beta_g, ctx->V, ctx->h, q->t);
+        w->t_tied = comm_all_reduce(&ctx->net, &w->g_tied, w->s_tied);
+        w->chi_dp += w->t_tied;
+    }
     w->optimizer = comm_optimizer_step(ctx, pl, q, ts, w);
 }
 

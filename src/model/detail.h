@@ -76,6 +76,8 @@ struct pe_detail {
     double dp_last_bucket;                     /* X7 extra exposure */
     double dp_comm_all;                        /* X15: X4's collectives, s (its T) */
     double dp_exposed;                         /* X4 + X7 before X15 and X8 */
+    pe_group g_tied;                           /* X18 the first and last stage */
+    double s_tied, t_tied;                     /* X18 bytes, all-reduce time (in chi_dp) */
     double t_ar_dp_tree;                       /* C10 (0 when not considered) */
     double optimizer;                          /* X5 (X14, X5′, X12) */
     /* mixture of experts (docs/design/moe.md), zeros for a dense model; by

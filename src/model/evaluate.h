@@ -214,6 +214,7 @@ typedef struct {
     double dp_bucket_bytes;            /* X7 */
     double comm_slowdown;              /* X8 φ */
     double overlap_contention;         /* X15 s/(1 + s), s = overlap_slowdown; 0: off */
+    bool tied_allreduce;               /* X18 tied embedding's gradient all-reduce; false: off */
     bool tp_micro_pipeline;            /* X16 */
     bool tp_async_bwd;                 /* X13 */
     bool bubble_by_stage;              /* B5 */
