@@ -100,6 +100,7 @@ cluster:
     attention_fa3_half_seq: 316 #@ cluster.gpu.attention_fa3_half_seq
     attention_cudnn_efficiency: 0.48 #@ cluster.gpu.attention_cudnn_efficiency
     attention_cudnn_half_seq: 238 #@ cluster.gpu.attention_cudnn_half_seq
+    sm_count: 132             #@ cluster.gpu.sm_count
   intra_node:
     topology: switch
     bandwidth_gb_s: 450       #@ cluster.intra_node.bandwidth_gb_s
@@ -271,7 +272,7 @@ model:
 cluster:
   nodes: 1
   gpus_per_node: 8
-  gpu: {hbm_gib: 80, peak_tflops: 989, hbm_tb_s: 3.35}
+  gpu: {hbm_gib: 80, peak_tflops: 989, hbm_tb_s: 3.35, sm_count: 132}
   intra_node:
     topology: full_mesh
     links: 7                  #@ cluster.intra_node.links
@@ -286,6 +287,7 @@ framework:
   recompute_modules: layernorm mla_up_proj moe_act
   cached_input_bytes: 1       #@ framework.cached_input_bytes
   attention_output_bytes: 1.5 #@ framework.attention_output_bytes
+  comm_sms: 20                #@ framework.comm_sms
 plans:
   - name: a
     dp: 8

@@ -1141,7 +1141,8 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                  tf, tb);
         break;
     }
-    eq_result(out, ctx->overlap_contention > 0 ? d->dp_exposed : d->chi_dp, X4[p->zero]);
+    const double tied = ctx->tied_allreduce && p->pp > 1 ? d->t_tied : 0.0; /* X18, below */
+    eq_result(out, ctx->overlap_contention > 0 ? d->dp_exposed : d->chi_dp - tied, X4[p->zero]);
     if (d->t_ar_dp_tree > 0)
         fprintf(out, "C10  tree all-reduce of S_g over dp·c = %.6g s against the ring's 2·T_rs = "
                      "%.6g s: X4 takes the faster   [NCCL]\n", d->t_ar_dp_tree, 2 * d->t_rs_g);
@@ -1159,7 +1160,7 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                       "count above is at least its collectives times s/(1 + s) too)",
                  d->dp_exposed, ctx->overlap_contention, d->dp_comm_all,
                  ctx->overlap_contention / (1.0 - ctx->overlap_contention));
-        eq_result(out, d->chi_dp, "X15");
+        eq_result(out, d->chi_dp - tied, "X15");
     }
     if (ctx->opt_s_per_param > 0) {
         const bool shard = p->zero >= 1;
@@ -1175,6 +1176,18 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
              ctx->beta_w, ctx->beta_g, ctx->beta_o, ctx->hbm_bps);
     eq_result(out, d->optimizer, "X5");
 
+}
+
+/* X18 (framework tied_embedding_allreduce): the first and last stage's
+ * all-reduce of the tied embedding's gradient, added to dp_comm_s. */
+static void explain_x18(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d)
+{
+    eq_formula(out, "X18", NULL);
+    eq_subst(out, "S_tied = %g·%g·%g/%g = %.6g bytes; C5 over the pair (n_in %g, n_out %g) = 2·T_rs",
+             ctx->beta_g, ctx->V, ctx->h, (double)p->tp, d->s_tied,
+             d->g_tied.n_in, d->g_tied.n_out);
+    eq_subst(out, "dp_comm_s = X4 %.6g + X18 %.6g", d->chi_dp - d->t_tied, d->t_tied);
+    eq_result(out, d->t_tied, "X18");
 }
 
 /* §12 B5: the other stages' own times; the bubble is the smaller of B5 and
@@ -1446,6 +1459,26 @@ static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     fprintf(out, "     mem_experts_gib (of which, memory stage) = %.6g GiB\n", r->mem_experts_gib);
 }
 
+/* F32 (framework comm_sms): the MoE layer's overlapped share on the SMs the
+ * all-to-all kernels leave; printed only when comm_sms is in force. */
+static void explain_f32(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d)
+{
+    const int64_t c = ctx->scenario->framework.comm_sms, S = ctx->scenario->cluster.gpu.sm_count;
+    eq_formula(out, "F32", NULL);
+    if (p->ep <= 1 || p->overlap.ep <= 0.0) {
+        eq_subst(out, "c = %lld of S = %lld SMs, but %s: no overlapped all-to-all, τ_ml as F19",
+                 (long long)c, (long long)S, p->ep <= 1 ? "ep = 1" : "overlap.ep = 0");
+        return;
+    }
+    eq_subst(out, "c/(S − c) = %lld/(%lld − %lld) = %.6g, overlap.ep = %g: τ_mlf %.6g·%.6g, "
+                  "τ_mlb %.6g·%.6g   (X15 not charged on the all-to-all)",
+             (long long)c, (long long)S, (long long)c, ctx->comm_sms_stretch, p->overlap.ep,
+             d->moe.tau_mlf_all_sms, 1.0 + p->overlap.ep * ctx->comm_sms_stretch,
+             d->moe.tau_mlb_all_sms, 1.0 + p->overlap.ep * ctx->comm_sms_stretch);
+    eq_subst(out, "%.6g s, %.6g s   [DeepSeek-V3 arXiv:2412.19437 §3.2.2, §3.5.1]",
+             d->moe.tau_mlf, d->moe.tau_mlb);
+}
+
 static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                              const pe_detail *d, const pe_result *r)
 {
@@ -1469,7 +1502,10 @@ static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
                      compute_pass_bps(&ctx->scenario->cluster.gpu, ctx->hbm_bps));
             eq_result(out, d->moe.t_perm, "F23");
         }
-        eq_result(out, d->moe.tau_mlf, "F19");
+        eq_result(out, ctx->comm_sms_stretch > 0.0 ? d->moe.tau_mlf_all_sms : d->moe.tau_mlf,
+                  "F19");
+        if (ctx->comm_sms_stretch > 0.0)
+            explain_f32(out, ctx, p, d);
     }
     explain_group(out, "ep", &d->moe.g_ep, (long long)p->etp, ctx);
     eq_formula(out, "X9:S", NULL);
@@ -1528,6 +1564,8 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     explain_layer_comm(out, ctx, p, d);
     explain_stage_times(out, ctx, p, d, r);
     explain_dp_comm(out, ctx, p, d);
+    if (ctx->tied_allreduce && p->pp > 1)
+        explain_x18(out, ctx, p, d);
     explain_bubble_step(out, ctx, p, d, r);
     explain_interval(out, ctx, r);
     if (ctx->moe.on)

@@ -221,6 +221,9 @@ static const pe_field gpu_fields[] = {
     {"attention_cudnn_half_seq", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(attention_cudnn_half_seq), NO,
      NULL, 0, NULL, "0", "F30 s_half of cuDNN's fused attention on this GPU (with "
      "attention_cudnn_efficiency)"},
+    {"sm_count", PE_FT_INT, PE_RANGE_NONNEG, G(sm_count), NO, NULL, 0, NULL, "0",
+     "F32 S: the chip's streaming multiprocessors (NVIDIA's datasheet or architecture "
+     "whitepaper), needed by framework.comm_sms (0: not given)"},
 };
 #undef G
 const pe_fieldset pe_fields_gpu = {"cluster.gpu", "one GPU", gpu_fields, N_OF(gpu_fields)};
@@ -497,6 +500,15 @@ static const pe_field framework_fields[] = {
      "F30: the attention kernel the stack runs (flash-attention-2, flash-attention-3, cudnn): "
      "F22's e_att and s_half from the GPU's measured numbers of that kernel "
      "(attention_fa2_efficiency, ...), the GPU's own where it has none (none: the GPU's)"},
+    {"comm_sms", PE_FT_INT, PE_RANGE_NONNEG, FW(comm_sms), NO, NULL, 0, NULL, "0",
+     "F32 c: SMs the expert-parallel all-to-all kernels hold while overlap.ep hides them "
+     "behind an MoE layer's compute, which then runs on the other S − c (DeepSeek-V3: 20 of "
+     "the H800's 132); needs cluster.gpu.sm_count; refined compute only (0: none held)"},
+    {"tied_embedding_allreduce", PE_FT_BOOL, PE_RANGE_NONE, FW(tied_embedding_allreduce), NO,
+     NULL, 0, NULL, "false",
+     "X18: with model.tied_embeddings and pp > 1, the first and last stage all-reduce the "
+     "embedding's gradient (grad_bytes per element) after the last backward, exposed "
+     "(DeepSpeed's pipeline ReduceTiedGrads), in dp_comm_s"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

@@ -177,6 +177,7 @@ typedef struct {
     double attention_fa2_efficiency, attention_fa2_half_seq;
     double attention_fa3_efficiency, attention_fa3_half_seq;
     double attention_cudnn_efficiency, attention_cudnn_half_seq;
+    int64_t sm_count; /* F32 streaming multiprocessors of the chip (datasheet); 0: not given */
 } pe_gpu;
 
 typedef struct {
@@ -315,6 +316,8 @@ typedef struct {
     bool fused_rmsnorm;           /* F28 eager with torchtitan's Triton RMSNorm; false */
     bool cp_kv_allgather;         /* X19 CP all-gathers K, V before attention, exposed; false */
     pe_attention_kernel attention_kernel; /* F30 the attention kernel the stack runs; none */
+    int64_t comm_sms;             /* F32 SMs the EP all-to-all kernels hold while overlapped; 0 */
+    bool tied_embedding_allreduce; /* X18 the first and last stage all-reduce the tied embedding's gradient; false */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

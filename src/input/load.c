@@ -2463,6 +2463,34 @@ static pe_status load_sections(loader *L, const yaml_node_t *root)
     return worse(st, load_whole_run(L));
 }
 
+/* F32: framework.comm_sms needs the GPU's SM count and must leave compute
+ * at least one SM (the error is at the key where the scenario writes it). */
+static pe_status check_comm_sms(loader *L, const yaml_node_t *root, const pe_cluster *c,
+                                size_t nc)
+{
+    const pe_scenario *s = L->s;
+    const int64_t cs = s->framework.present ? s->framework.comm_sms : 0;
+    const yaml_node_t *fw = y_map_get(L->d, root, "framework");
+    const yaml_node_t *at = fw && y_map_get(L->d, fw, "comm_sms") ? y_map_get(L->d, fw, "comm_sms")
+                            : fw                                  ? fw
+                                                                  : root;
+    char note[PE_NAME_MAX + 32];
+    for (size_t i = 0; i < nc && cs > 0; i++) {
+        if (c[i].gpu.sm_count <= 0)
+            return bad(L, L->d, at,
+                       "framework.comm_sms needs cluster.gpu.sm_count (the chip's streaming "
+                       "multiprocessors, docs/model.md F32)%s",
+                       cluster_note(s, &c[i], note, sizeof note));
+        if (cs >= c[i].gpu.sm_count)
+            return bad(L, L->d, at,
+                       "framework.comm_sms %lld leaves no SM for compute: cluster.gpu.sm_count "
+                       "is %lld%s",
+                       (long long)cs, (long long)c[i].gpu.sm_count,
+                       cluster_note(s, &c[i], note, sizeof note));
+    }
+    return PE_OK;
+}
+
 /* What the GPU must describe for the keys used: fp8 GEMMs need its
  * FP8 peak (V16 as a load rule), offload_optimizer its host link. */
 static pe_status check_gpu_needs(loader *L, const yaml_node_t *root)
@@ -2496,7 +2524,7 @@ static pe_status check_gpu_needs(loader *L, const yaml_node_t *root)
                                  "offload_optimizer needs cluster.gpu.host_link_gb_s (the "
                                  "GPU-host bandwidth per direction)%s",
                                  cluster_note(s, &c[i], note, sizeof note)));
-    return st;
+    return worse(st, check_comm_sms(L, root, c, nc));
 }
 
 /* schedule dualpipe is a refinement (docs/model.md §12 B6, A21, M14): the

@@ -20,6 +20,7 @@ extern inline double comm_tp_micro_pipeline(double t_ar, double t, const double 
                                            double overlap, double contention);
 extern inline double comm_all_reduce_tree(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_all_reduce(const pe_net *net, const pe_group *g, double S);
+extern inline double comm_tied_bytes(double beta_g, double V, double h, double t);
 extern inline double comm_all_to_all(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_p2p(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_tp_bytes(double b, double s_local, double h);
@@ -105,6 +106,8 @@ void comm_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->tp_async_bwd = fw->present && fw->tp_async_backward;                 /* X13 */
     ctx->tp_micro_pipeline = fw->present && fw->tp_micro_pipeline;           /* X16 */
     ctx->cp_allgather = fw->present && fw->cp_kv_allgather;                   /* X19 */
+    ctx->tied_allreduce = fw->present && fw->tied_embedding_allreduce &&
+                          sc->model.tied_embeddings; /* X18 */
     ctx->opt_s_per_param = fw->present ? fw->optimizer_pass_bytes /
                                              compute_pass_bps(&cl->gpu, ctx->hbm_bps)
                                        : 0.0; /* X14 */

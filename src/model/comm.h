@@ -115,6 +115,25 @@ inline double comm_all_reduce(const pe_net *net, const pe_group *g, double S)
     return 2.0 * comm_reduce_scatter(net, g, S);
 }
 
+/* X18 the tied embedding's gradient all-reduce (framework
+ * tied_embedding_allreduce, docs/model.md §6): with tied_embeddings and
+ * p > 1 the first stage's embedding and the last stage's output layer are
+ * one weight held twice, and after the pipeline flush the two all-reduce
+ * its gradient over their pair before the optimizer step — DeepSpeed's
+ * PipelineEngine runs ReduceTiedGrads (deepspeed/runtime/pipe/schedule.py
+ * TrainSchedule, at the batch's last step, before ReduceGrads and
+ * OptimizerStep), Megatron-LM its embedding-gradient all-reduce likewise.
+ * Nothing overlaps it. S = β_g·V·h/t (the vocabulary-parallel shard, in
+ * the gradient's dtype: the BF16 optimizer's fp32 copy, _hp_grad). */
+#define PE_TEXT_X18 \
+    {"X18", "tied embedding gradient all-reduce (first and last stage)", \
+     "T_ar(S_tied) over the pair, S_tied = β_g·V·h/t; in dp_comm_s, exposed", "s", \
+     "DeepSpeed pipe/schedule.py TrainSchedule ReduceTiedGrads"}
+inline double comm_tied_bytes(double beta_g, double V, double h, double t)
+{
+    return beta_g * V * h / t;
+}
+
 /* C6 all-to-all, S bytes sent per GPU:
  * (n_in−1)/n·S/B_in + (n_in−1)·α_in + (n−n_in)/n·S/B_out + (n_out−1)·α_out;
  * a phase whose member count is 1 costs 0. */

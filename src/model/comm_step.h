@@ -146,8 +146,15 @@ ALWAYS_INLINE void comm_moe_collectives(const pe_eval_ctx *ctx, const pe_plan *p
      * only with shared experts (the routed experts' TP traffic is X11's); the
      * dense count charged two per layer, so the difference is added here. */
     const double sh = e->act_par_sh > 0.0 ? 2.0 : 1.0;
-    ep_chi[0] = comm_exposed(ctx, w->moe.t_ep, ov->ep, w->moe.tau_mlf);
-    ep_chi[1] = comm_exposed(ctx, (1.0 + full) * w->moe.t_ep, ov->ep, w->moe.tau_mlb);
+    /* F32 on: the dedicated SMs are the slowdown (in τ_ml), X15's is not
+     * charged on the all-to-all again (docs/model.md F32) */
+    const double ctn = ctx->comm_sms_stretch > 0.0 ? 0.0 : ctx->overlap_contention;
+    const double a2a_b = (1.0 + full) * w->moe.t_ep;
+    ep_chi[0] = comm_slowed(comm_contended(comm_pos(w->moe.t_ep - ov->ep * w->moe.tau_mlf),
+                                           w->moe.t_ep, ctn),
+                            w->moe.t_ep, ctx->comm_slowdown);
+    ep_chi[1] = comm_slowed(comm_contended(comm_pos(a2a_b - ov->ep * w->moe.tau_mlb), a2a_b, ctn),
+                            a2a_b, ctx->comm_slowdown);
     ep_chi[2] = comm_exposed(ctx, 2.0 * w->moe.t_rs_etp, ov->tp, w->moe.tau_mlf) +
                 comm_exposed(ctx, sh * w->t_ar_tp, ov->tp, w->moe.tau_mlf) -
                 comm_exposed(ctx, 2.0 * w->t_ar_tp, ov->tp, w->tau_lf);
@@ -320,6 +327,13 @@ ALWAYS_INLINE void comm_stage_step(const pe_eval_ctx *ctx, const pe_plan *pl, co
     w->chi_pp = comm_slowed(x3, q->p == 1.0 ? 0.0 : q->m_d * q->v * 2.0 * w->t_p2p_pp,
                             ctx->comm_slowdown); /* X8 */
     comm_dp_step(ctx, pl, q, ts, w);
+    if (ctx->tied_allreduce && pl->pp > 1) { /* X18: stage 0 and stage p − 1, after the flush */
+        const int64_t tcd = pe_mul_sat(pe_mul_sat(pl->tp, pl->cp), pl->dp);
+        w->g_tied = comm_group(&ctx->net, 2, pe_mul_sat(tcd, pl->pp - 1));
+        w->s_tied = comm_tied_bytes(ctx->beta_g, ctx->V, ctx->h, q->t);
+        w->t_tied = comm_all_reduce(&ctx->net, &w->g_tied, w->s_tied);
+        w->chi_dp += w->t_tied;
+    }
     w->optimizer = comm_optimizer_step(ctx, pl, q, ts, w);
 }
 

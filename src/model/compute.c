@@ -330,6 +330,8 @@ double compute_attention_head_dim(const pe_model *m)
 extern inline double compute_op_sac_recompute(double h, double a, double g, double d, double f);
 extern inline double compute_gemm_rate_scale(const pe_framework *fw);
 extern inline bool compute_eager(const pe_framework *fw);
+extern inline double compute_comm_sms_stretch(int64_t comm_sms, int64_t sm_count);
+extern inline double compute_comm_sms_time(double tau, double overlap_ep, double stretch);
 
 /* F25 with A15's op policy (ctx->op_sac, from memory_prepare) on a dense
  * model: x and the hardware FLOPs of recompute: selective are the unsaved
@@ -397,6 +399,9 @@ void compute_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         compute_layer_gemms(m, ctx->gemms); /* X13 windows at F6's rate */
     if (ctx->refined_compute && ctx->moe.on)
         prepare_refined_experts(sc, ctx);
+    ctx->comm_sms_stretch = ctx->refined_compute && ctx->moe.on && fw->present /* F32 */
+                                ? compute_comm_sms_stretch(fw->comm_sms, g->sm_count)
+                                : 0.0;
     /* F21 (framework grad_accum_bytes): a memory-bound pass at W·η_W */
     ctx->accum_s_per_param = fw->present ? fw->grad_accum_bytes / compute_pass_bps(g, ctx->hbm_bps)
                                          : 0.0;

@@ -351,6 +351,30 @@ double compute_attention_head_dim(const pe_model *m);
 /* F21, X14: the rate of a memory-bound pass, W·η_W (W when η_W is not given) */
 double compute_pass_bps(const pe_gpu *g, double hbm_bps);
 
+/* F32 an MoE layer's compute beside its overlapped EP all-to-all on the SMs
+ * the communication kernels leave (docs/model.md §12 "Compute by matrix
+ * shape"): DeepSeek-V3 §3.2.2 (arXiv:2412.19437) runs its dispatch and
+ * combine kernels on c = 20 of the H800's S = 132 SMs for as long as
+ * DualPipe overlaps them with the other micro-batch's compute, which is
+ * launched on the S − c left (§3.5.1: "we allocate 20 out of the 132 SMs
+ * ... for this purpose, which will limit the computational throughput").
+ * The partition holds for the whole overlapped layer, not only while bytes
+ * move, so the overlapped share overlap.ep of τ_ml runs at (S − c)/S of the
+ * rate: τ_ml·(1 + overlap.ep·c/(S − c)). stretch = c/(S − c), 0: off. */
+#define PE_TEXT_F32 \
+    {"F32", "MoE layer compute on the SMs the overlapped all-to-all leaves (refined)", \
+     "τ_ml·(1 + overlap.ep·c/(S − c)) with ep > 1; c = comm_sms, S = sm_count", "s", \
+     "DeepSeek-V3 arXiv:2412.19437 §3.2.2, §3.5.1"}
+inline double compute_comm_sms_stretch(int64_t comm_sms, int64_t sm_count)
+{
+    return comm_sms > 0 && sm_count > comm_sms ? (double)comm_sms / (double)(sm_count - comm_sms)
+                                               : 0.0;
+}
+inline double compute_comm_sms_time(double tau, double overlap_ep, double stretch)
+{
+    return tau * (1.0 + overlap_ep * stretch);
+}
+
 /* F10 element-wise time of `bytes` at W·η_W; 0 when η_W = 0 (untimed). */
 inline double compute_elementwise_time(double bytes, double ew_bps)
 {

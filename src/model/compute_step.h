@@ -293,6 +293,19 @@ ALWAYS_INLINE void compute_refined_stages(const pe_eval_ctx *ctx, const pe_layou
     {"F21", "gradient accumulation per micro-batch", \
      "(N_gpu/(z ≥ 2 ? D : 1) + N_experts/(z ≥ 2 ? D_e : 1))·grad_accum_bytes/(W·η_W)", "s", \
      "Megatron-LM DDP hook"}
+/* F32 (compute.h): the MoE layer's overlapped share on the S − c SMs the
+ * EP all-to-all kernels leave; only where there is an all-to-all (ep > 1)
+ * and overlap.ep hides it (without overlap the kernels run alone). */
+ALWAYS_INLINE void compute_comm_sms(const pe_eval_ctx *ctx, const pe_plan *pl, pe_detail *w)
+{
+    w->moe.tau_mlf_all_sms = w->moe.tau_mlf;
+    w->moe.tau_mlb_all_sms = w->moe.tau_mlb;
+    if (pl->ep > 1 && pl->overlap.ep > 0.0) {
+        w->moe.tau_mlf = compute_comm_sms_time(w->moe.tau_mlf, pl->overlap.ep, ctx->comm_sms_stretch);
+        w->moe.tau_mlb = compute_comm_sms_time(w->moe.tau_mlb, pl->overlap.ep, ctx->comm_sms_stretch);
+    }
+}
+
 ALWAYS_INLINE void compute_step(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
                                 pe_detail *w)
 {
@@ -302,6 +315,8 @@ ALWAYS_INLINE void compute_step(const pe_eval_ctx *ctx, const pe_plan *pl, const
         compute_refined_layer(ctx, pl, q, w);
         if (q->moe)
             compute_refined_moe_layer(ctx, pl, q, w);
+        if (q->moe && ctx->comm_sms_stretch > 0.0)
+            compute_comm_sms(ctx, pl, w); /* F32 */
         compute_refined_stages(ctx, q, w, tau_f, tau_b);
     } else {
         compute_textbook(ctx, pl, q, w, tau_f, tau_b);

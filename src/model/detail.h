@@ -77,6 +77,8 @@ struct pe_detail {
     double dp_last_bucket;                     /* X7 extra exposure */
     double dp_comm_all;                        /* X15: X4's collectives, s (its T) */
     double dp_exposed;                         /* X4 + X7 before X15 and X8 */
+    pe_group g_tied;                           /* X18 the first and last stage */
+    double s_tied, t_tied;                     /* X18 bytes, all-reduce time (in chi_dp) */
     double t_ar_dp_tree;                       /* C10 (0 when not considered) */
     double optimizer;                          /* X5 (X14, X5′, X12) */
     /* mixture of experts (docs/design/moe.md), zeros for a dense model; by
@@ -94,6 +96,7 @@ struct pe_detail {
         double M_e, t_exp, t_sh, t_router;     /* F19 rows per local expert; GEMM times */
         double t_sh_in;                        /* the shared experts' fc1 (X13's window) */
         double t_perm;                         /* F23 permutation and unpermutation, forward */
+        double tau_mlf_all_sms, tau_mlb_all_sms; /* F32 τ_ml before the SMs given to the a2a */
         pe_group g_ep, g_etp, g_edp;           /* C11 */
         double ep_comm;                        /* ep_comm_s */
     } moe;

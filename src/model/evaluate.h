@@ -215,6 +215,7 @@ typedef struct {
     double dp_bucket_bytes;            /* X7 */
     double comm_slowdown;              /* X8 φ */
     double overlap_contention;         /* X15 s/(1 + s), s = overlap_slowdown; 0: off */
+    bool tied_allreduce;               /* X18 tied embedding's gradient all-reduce; false: off */
     bool tp_micro_pipeline;            /* X16 */
     bool tp_async_bwd;                 /* X13 */
     bool cp_allgather;                 /* X19 in place of X2 */
@@ -229,6 +230,7 @@ typedef struct {
     pe_gemm_coef moe_coef[5];          /* F19 shared experts in/out, router, expert in/out */
     double ew_par_m_s;                 /* F19 element-wise TP-sharded s per token, MoE layer */
     double moe_permute_s;              /* F23 moe_permute_bytes·h/(W·η_W), s per routed copy */
+    double comm_sms_stretch;           /* F32 c/(S − c), comm_sms of sm_count; 0: off */
     pe_gemm_shape moe_sh_fc1;          /* F19 the shared experts' fc1 (X13's window) */
     pe_moe_ctx moe;                    /* §14 mixture of experts */
     int ext;                           /* the MoE or FP8 terms are needed by the scenario */

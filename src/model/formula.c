@@ -52,6 +52,8 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_B_DUALPIPE, PE_TEXT_A21, PE_TEXT_M14,
     PE_TEXT_X19, PE_TEXT_X19_F, PE_TEXT_X19_B,
     PE_TEXT_F30,
+    PE_TEXT_F32,
+    PE_TEXT_X18,
 };
 
 const pe_formula *pe_formula_find(const char *key)
