@@ -464,6 +464,18 @@ static void explain_mem_totals(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
 }
 
 
+/* A22: what the op-level policy saves that backward never reads (w2's
+ * output), kept by eager SAC only; printed with A15. */
+static void explain_a22(FILE *out, const pe_eval_ctx *ctx)
+{
+    const bool eager = ctx->scenario->framework.eager_elementwise;
+    eq_formula(out, "A22", NULL);
+    eq_subst(out, "[eager_elementwise %s]·2·%g (%s)", eager ? "true" : "false", ctx->h,
+             eager ? "eager SAC caches every saved op's output" :
+                     "compiled: the min-cut partitioner saves only what backward reads");
+    eq_result(out, ctx->act_op_rep, "A22");
+}
+
 /* §12 M9–M13, A14, A15: the framework's numbers, then each stage's phases. */
 static void explain_phase_terms(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                                 const pe_detail *d)
@@ -485,6 +497,7 @@ static void explain_phase_terms(FILE *out, const pe_eval_ctx *ctx, const pe_plan
                  p->sequence_parallel ? "1/t·" : "", ctx->act_op_seq, ctx->act_op_rep,
                  ctx->act_op_par, (long long)p->tp);
         eq_result(out, d->a_layer, "A15");
+        explain_a22(out, ctx);
         fprintf(out, "     backward recomputes one layer (A4, no recompute): %.6g bytes = %.6g GiB\n",
                 d->a_recompute, d->a_recompute / GIB);
     }

@@ -11,6 +11,7 @@
 #include "eval_fixtures.h"
 #include "model/detail.h"
 #include "model/memory.h"
+#include "model/memory_native.h"
 
 /* GPT-3 per-token components: h = 12288, a = 96, s = 2048, δ = 1, f = 4h, g·d = h */
 static void test_activation_components(void **state)
@@ -339,19 +340,38 @@ static void test_phases_hand(void **state)
     p.zero = 1;
     fx_eval_detail(&s, &p, &r, &d);
     assert_int_equal(r.mem_peak_phase, PE_PHASE_LOSS);
-    /* A15 op-level selective, flash, t = 1, d = 128, g = a = 96, f = 49152:
-     * per token 2h + 2h + 4·96·128 + 2·96·128 + 4·96 + 2·49152
-     *         = 24576 + 24576 + 49152 + 24576 + 384 + 98304 = 221,568;
-     * A_layer = 2048·221,568 = 453,771,264; backward also holds one layer
+    /* A15 op-level selective, flash, t = 1, d = 128, g = a = 96, f = 49152,
+     * compiled (eager_elementwise false: A22 = 0, no w2 output saved):
+     * per token 2h + 0 + 4·96·128 + 2·96·128 + 4·96 + 2·49152
+     *         = 24576 + 0 + 49152 + 24576 + 384 + 98304 = 196,992;
+     * A_layer = 2048·196,992 = 403,439,616; backward also holds one layer
      * recomputed, A4 with flash: 2048·(10h + 4h + 4h + 16h) = 2048·34·12288
      * = 855,638,016 */
     s.model.attention = PE_ATTENTION_FLASH;
     s.framework.selective_recompute = PE_SELECTIVE_OP;
     p.recompute = PE_RECOMPUTE_SELECTIVE;
     fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.a_layer, 403439616.0, 1e-14);
+    assert_rel(d.a_recompute, 855638016.0, 1e-14);
+    assert_rel(d.a6[0], 403439616.0 * 96, 1e-14);
+    /* A22 eager (eager_elementwise true): SAC's cache keeps w2's output too,
+     * 2h = 24,576 a token more: 221,568 a token, A_layer 2048·221,568 =
+     * 453,771,264, A6 96 layers of it; the recomputed layer is the same */
+    s.framework.eager_elementwise = true;
+    fx_eval_detail(&s, &p, &r, &d);
     assert_rel(d.a_layer, 453771264.0, 1e-14);
     assert_rel(d.a_recompute, 855638016.0, 1e-14);
     assert_rel(d.a6[0], 453771264.0 * 96, 1e-14);
+    assert_rel(act_op_eager_kept(12288.0, 1), 24576.0, 1e-15);
+    assert_true(act_op_eager_kept(12288.0, 0) == 0.0);
+    /* neutral off op-level SAC: with Megatron's selective the flag moves
+     * nothing in memory (A4 with flash as recompute none) */
+    s.framework.selective_recompute = PE_SELECTIVE_ATTENTION;
+    fx_eval_detail(&s, &p, &r, &d);
+    const double eager_a4 = d.a_layer;
+    s.framework.eager_elementwise = false;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_true(d.a_layer == eager_a4);
 }
 
 /* Textbook (no memory_by_phase): peak = M5 − R, reserved = M5, phase sum. */
