@@ -465,6 +465,14 @@ static const pe_field framework_fields[] = {
     {"fused_rmsnorm", PE_FT_BOOL, PE_RANGE_NONE, FW(fused_rmsnorm), NO, NULL, 0, NULL, "false",
      "F28: with eager_elementwise, RMSNorm is torchtitan's fused Triton kernel (model.norm_type "
      "fused_rmsnorm): read and write once, as F10"},
+    {"cpu_offloading", PE_FT_BOOL, PE_RANGE_NONE, FW(cpu_offloading), NO, NULL, 0, NULL, "false",
+     "A23: Megatron-Core's activation offload (TransformerConfig cpu_offloading, Transformer "
+     "Engine's CPU offload): the first cpu_offloading_num_layers layers' activations go to "
+     "host memory; on plans Megatron-Core accepts (pp 1, recompute none, dense layers)"},
+    {"cpu_offloading_num_layers", PE_FT_INT, PE_RANGE_NONNEG, FW(cpu_offloading_num_layers), NO,
+     NULL, 0, NULL, "0",
+     "A23: N, the layers whose activations cpu_offloading moves to the host (Megatron-Core "
+     "cpu_offloading_num_layers; below model.layers)"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

@@ -303,6 +303,8 @@ typedef struct {
     double attention_output_bytes; /* A19 β_ao bytes per attention-output element kept; 2 */
     bool eager_elementwise;       /* F28 element-wise ops run eagerly (torch.compile off); false */
     bool fused_rmsnorm;           /* F28 eager with torchtitan's Triton RMSNorm; false */
+    bool cpu_offloading;          /* A23 Megatron-Core activation offload to the host; false */
+    int64_t cpu_offloading_num_layers; /* A23 N, the layers offloaded (< model.layers); 0 */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

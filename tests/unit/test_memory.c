@@ -1,6 +1,7 @@
 /* test_memory.c — docs/model.md §3, M1–M6 and A1–A8, against hand arithmetic
  * and the published figures (Korthikanti et al. 2022; Rajbhandari et al.
  * 2020 Table 1). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include "eval_fixtures.h"
 #include "model/detail.h"
 #include "model/memory.h"
+#include "model/memory_megatron.h"
 #include "model/memory_native.h"
 
 /* GPT-3 per-token components: h = 12288, a = 96, s = 2048, δ = 1, f = 4h, g·d = h */
@@ -374,6 +376,69 @@ static void test_phases_hand(void **state)
     assert_true(d.a_layer == eager_a4);
 }
 
+/* A23 (framework cpu_offloading, cpu_offloading_num_layers N; Megatron-Core
+ * with Transformer Engine's CPU offload) on GPT-3 175B, p = 1, b = 1,
+ * recompute none: A_layer = 2048·(10h + 24h + 5·96·2048)
+ *   = 2048·(122,880 + 294,912 + 983,040) = 2048·1,400,832 = 2,868,903,936;
+ * N = 16 keeps L' = 96 − 16 + 1 = 81 layers: A6 = 81·2,868,903,936
+ *   = 232,381,218,816 (without: 96 layers, 275,414,777,856).
+ * Properties: A6 never rises with N (0…95) and the peak never falls with
+ * the micro-batch (b 1…4 at N 16); not applied (A6 as without) with pp 2
+ * or with recompute, which Megatron-Core refuses with cpu_offloading. */
+static void test_a23_offload(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(8);
+    s.framework.present = true;
+    s.framework.cpu_offloading = true;
+    s.framework.cpu_offloading_num_layers = 16;
+    pe_plan p = fx_plan(64, 1, 1, 1);
+    pe_result r;
+    pe_detail d;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.a_layer, 2868903936.0, 1e-14);
+    assert_rel(d.a6[0], 232381218816.0, 1e-14);
+    assert_rel(act_offload_kept_layers(96.0, 16.0), 81.0, 1e-15);
+    assert_true(act_offload_kept_layers(96.0, 0.0) == 96.0);
+    double last = INFINITY;
+    for (int64_t n = 0; n < 96; n++) {
+        s.framework.cpu_offloading_num_layers = n;
+        fx_eval_detail(&s, &p, &r, &d);
+        assert_true(d.a6[0] <= last);
+        if (n == 0)
+            assert_rel(d.a6[0], 275414777856.0, 1e-14);
+        last = d.a6[0];
+    }
+    s.framework.cpu_offloading_num_layers = 16;
+    double peak = 0.0;
+    for (int64_t b = 1; b <= 4; b++) {
+        p.micro_batch = b;
+        const pe_result rb = fx_eval(&s, &p);
+        assert_true(rb.mem_peak_gib >= peak);
+        peak = rb.mem_peak_gib;
+    }
+    p.micro_batch = 1;
+    s.framework.cpu_offloading = false;
+    fx_eval_detail(&s, &p, &r, &d);
+    const double off_none = d.a6[0];
+    assert_rel(off_none, 275414777856.0, 1e-14);
+    s.framework.cpu_offloading = true;
+    p.recompute = PE_RECOMPUTE_SELECTIVE; /* refused by Megatron-Core: A6 as without */
+    fx_eval_detail(&s, &p, &r, &d);
+    const double sel_on = d.a6[0];
+    s.framework.cpu_offloading = false;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_true(sel_on == d.a6[0]);
+    s.framework.cpu_offloading = true;
+    p.recompute = PE_RECOMPUTE_NONE;
+    p.pp = 2, p.dp = 32; /* refused with pp > 1: A6 as without */
+    fx_eval_detail(&s, &p, &r, &d);
+    const double pp_on = d.a6[0];
+    s.framework.cpu_offloading = false;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_true(pp_on == d.a6[0]);
+}
+
 /* Textbook (no memory_by_phase): peak = M5 − R, reserved = M5, phase sum. */
 static void test_phases_neutral(void **state)
 {
@@ -503,6 +568,7 @@ int main(void)
         cmocka_unit_test(test_worst_stage),
         cmocka_unit_test(test_zero3_more_dp_never_more_memory),
         cmocka_unit_test(test_phases_hand),
+        cmocka_unit_test(test_a23_offload),
         cmocka_unit_test(test_phases_neutral),
         cmocka_unit_test(test_phases_properties),
         cmocka_unit_test(test_a19_hand),
