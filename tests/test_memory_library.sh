@@ -81,8 +81,8 @@ check "t4-70b-fsdp32-tp8: A16 is 1.87905e+09 bytes" \
     'grep -A2 "^A16 " "$work/a16.out" | grep -q "= 1.87905e+09 bytes = 1.75 GiB"'
 
 # docs/validation.md "Residuals by configuration": the table after "After
-# A20 and the refit" is tests/memory_residuals.sh's output over today's table
-awk '/^After A20 and the refit/ { on = 1; next } on && /^\|/ { print; seen = 1; next } on && seen { exit }' \
+# A22 and its refit" is tests/memory_residuals.sh's output over today's table
+awk '/^After A22 and its refit/ { on = 1; next } on && /^\|/ { print; seen = 1; next } on && seen { exit }' \
     "$src/docs/validation.md" >"$work/doc.residuals"
 bash "$src/tests/memory_residuals.sh" "$src" "$work/table.out" >"$work/now.residuals"
 check "the residual table has a row per feature value ($(wc -l <"$work/now.residuals") lines)" \
@@ -90,6 +90,37 @@ check "the residual table has a row per feature value ($(wc -l <"$work/now.resid
 check "docs/validation.md's residuals by configuration are current" \
     '[ -s "$work/doc.residuals" ] && cmp -s "$work/doc.residuals" "$work/now.residuals"'
 cmp -s "$work/doc.residuals" "$work/now.residuals" || diff "$work/doc.residuals" "$work/now.residuals" | head -8
+
+# A22: a torchtitan run without torch.compile says eager_elementwise: true
+# (its "as published" flags name no torch.compile), a compiled one does not
+for f in "$lib"/torchtitan-*.yaml; do
+    n=$(basename "$f" .yaml)
+    pub=$(sed -n '/^#   as published:/,/^#   optimizer:/p' "$f" | tr '\n' ' ')
+    if echo "$pub" | grep -q 'torch\.compile'; then
+        check "$n: compiled, so not eager_elementwise" '! grep -q "^framework: .*eager_elementwise: true" "$f"'
+    else
+        check "$n: eager, so eager_elementwise: true" 'grep -q "^framework: .*eager_elementwise: true" "$f"'
+    fi
+done
+# A22: under op-level SAC the eager 8B run keeps w2's output (2h = 8192
+# bytes a token, s' 8192, b 2: 134,217,728 a layer, 32 layers 4 GiB) and
+# its compiled twin does not: the eager row's A15 is larger by that, and
+# its reserved peak above the compiled one's
+"$planeval" explain "$lib/torchtitan-2412-t1-8b-fsdp8.yaml" --plan torchtitan-2412-t1-8b-fsdp8 >"$work/a22e.out" 2>&1
+"$planeval" explain "$lib/torchtitan-2412-t1-8b-fsdp8-compile.yaml" --plan torchtitan-2412-t1-8b-fsdp8-compile >"$work/a22c.out" 2>&1
+check "t1-8b-fsdp8 (eager): explain gives A22 = 2·4096 with the flag" \
+    'grep -A2 "^A22 " "$work/a22e.out" | grep -qF "= [eager_elementwise true]·2·4096" &&
+     grep -A2 "^A22 " "$work/a22e.out" | grep -q "= 8192 bytes/token"'
+check "t1-8b-fsdp8-compile: explain gives A22 = 0" \
+    'grep -A2 "^A22 " "$work/a22c.out" | grep -qF "= [eager_elementwise false]·2·4096" &&
+     grep -A2 "^A22 " "$work/a22c.out" | grep -q "= 0 bytes/token"'
+check "t1-8b: eager A15 = compiled A15 + 8192·2·8192 bytes" \
+    'e=$(grep -A3 "^A15 " "$work/a22e.out" | sed -n "s/^ *= \([0-9.e+]*\) bytes = .*/\1/p"); c=$(grep -A3 "^A15 " "$work/a22c.out" | sed -n "s/^ *= \([0-9.e+]*\) bytes = .*/\1/p");
+     awk -v e="$e" -v c="$c" "BEGIN { exit !(e - c > 134.2e6 && e - c < 134.3e6) }"'
+pe=$(grep "^| torchtitan-2412-t1-8b-fsdp8 " "$work/table.out" | awk -F'|' '{print $6+0}')
+pc=$(grep "^| torchtitan-2412-t1-8b-fsdp8-compile " "$work/table.out" | awk -F'|' '{print $6+0}')
+check "t1-8b: the eager run's reserved peak ($pe) is over its compiled twin's ($pc)" \
+    'awk -v e="$pe" -v c="$pc" "BEGIN { exit !(e > c + 4) }"'
 
 # A20: the 405B CP 8 run (tp 8: W = 128·128/8 = 2048, s' 32768, b 1) holds
 # its ring attention's buffers in backward, (4·8 + 38)·W a token: 4.375 GiB;

@@ -15,6 +15,7 @@
 #include "model/formula.h"
 #include "cli/explain.h"
 #include "model/memory.h"
+#include "model/memory_megatron.h"
 #include "model/memory_native.h"
 #include "model/pipeline.h"
 #include "model/rules.h"
@@ -385,6 +386,30 @@ static void explain_a18(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, con
     eq_result(out, d->a6[i], "A18");
 }
 
+/* §12 A23: activation offload (framework cpu_offloading), stage i: the layers
+ * left on the GPU, then A6 with them; or why this plan offloads nothing. */
+static bool explain_a23(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d,
+                        int i, const char *st)
+{
+    if (ctx->offload_layers <= 0.0)
+        return false;
+    eq_formula(out, "A23", st);
+    if (d->a23_layers <= 0.0) {
+        eq_subst(out, "not applied: Megatron-Core offloads only with pp 1 and recompute none "
+                      "(this plan: pp %lld, recompute %s), dense layers",
+                 (long long)p->pp, pe_recompute_name(p->recompute));
+        return false;
+    }
+    const double kept = act_offload_kept_layers(d->stage_layers[i], d->a23_layers);
+    eq_subst(out, "%g − %g + 1 (cpu_offloading_num_layers %g: one offloaded layer in flight)",
+             d->stage_layers[i], d->a23_layers, d->a23_layers);
+    eq_value(out, kept, "layers", pe_formula_find("A23")->source);
+    eq_formula(out, "A6", st);
+    eq_subst(out, "%.6g·%g·%g", d->a_layer, kept, d->k[i]);
+    eq_result(out, d->a6[i], "A6");
+    return true;
+}
+
 /* A6″ k of candidate stage i with N contiguous micro-batches per chunk. */
 static void explain_a6_group(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                              const pe_detail *d, int i, const char *st)
@@ -428,6 +453,8 @@ static void explain_act_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
             explain_a18(out, ctx, p, d, i, st);
             continue;
         }
+        if (explain_a23(out, ctx, p, d, i, st))
+            continue;
         eq_formula(out, full ? "A6:full" : "A6", st);
         if (full) {
             eq_subst(out, "%.6g·%g·%g + %.6g", d->a_in, d->stage_layers[i], d->k[i], d->a_layer);
@@ -464,6 +491,18 @@ static void explain_mem_totals(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
 }
 
 
+/* A22: what the op-level policy saves that backward never reads (w2's
+ * output), kept by eager SAC only; printed with A15. */
+static void explain_a22(FILE *out, const pe_eval_ctx *ctx)
+{
+    const bool eager = ctx->scenario->framework.eager_elementwise;
+    eq_formula(out, "A22", NULL);
+    eq_subst(out, "[eager_elementwise %s]·2·%g (%s)", eager ? "true" : "false", ctx->h,
+             eager ? "eager SAC caches every saved op's output" :
+                     "compiled: the min-cut partitioner saves only what backward reads");
+    eq_result(out, ctx->act_op_rep, "A22");
+}
+
 /* §12 M9–M13, A14, A15: the framework's numbers, then each stage's phases. */
 static void explain_phase_terms(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                                 const pe_detail *d)
@@ -485,6 +524,7 @@ static void explain_phase_terms(FILE *out, const pe_eval_ctx *ctx, const pe_plan
                  p->sequence_parallel ? "1/t·" : "", ctx->act_op_seq, ctx->act_op_rep,
                  ctx->act_op_par, (long long)p->tp);
         eq_result(out, d->a_layer, "A15");
+        explain_a22(out, ctx);
         fprintf(out, "     backward recomputes one layer (A4, no recompute): %.6g bytes = %.6g GiB\n",
                 d->a_recompute, d->a_recompute / GIB);
     }

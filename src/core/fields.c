@@ -509,6 +509,14 @@ static const pe_field framework_fields[] = {
      "X18: with model.tied_embeddings and pp > 1, the first and last stage all-reduce the "
      "embedding's gradient (grad_bytes per element) after the last backward, exposed "
      "(DeepSpeed's pipeline ReduceTiedGrads), in dp_comm_s"},
+    {"cpu_offloading", PE_FT_BOOL, PE_RANGE_NONE, FW(cpu_offloading), NO, NULL, 0, NULL, "false",
+     "A23: Megatron-Core's activation offload (TransformerConfig cpu_offloading, Transformer "
+     "Engine's CPU offload): the first cpu_offloading_num_layers layers' activations go to "
+     "host memory; on plans Megatron-Core accepts (pp 1, recompute none, dense layers)"},
+    {"cpu_offloading_num_layers", PE_FT_INT, PE_RANGE_NONNEG, FW(cpu_offloading_num_layers), NO,
+     NULL, 0, NULL, "0",
+     "A23: N, the layers whose activations cpu_offloading moves to the host (Megatron-Core "
+     "cpu_offloading_num_layers; below model.layers)"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

@@ -318,6 +318,8 @@ typedef struct {
     pe_attention_kernel attention_kernel; /* F30 the attention kernel the stack runs; none */
     int64_t comm_sms;             /* F32 SMs the EP all-to-all kernels hold while overlapped; 0 */
     bool tied_embedding_allreduce; /* X18 the first and last stage all-reduce the tied embedding's gradient; false */
+    bool cpu_offloading;          /* A23 Megatron-Core activation offload to the host; false */
+    int64_t cpu_offloading_num_layers; /* A23 N, the layers offloaded (< model.layers); 0 */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

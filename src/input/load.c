@@ -854,6 +854,22 @@ static pe_status check_recompute_modules(loader *L, const pe_framework *fw, cons
     return PE_OK;
 }
 
+/* A23: Megatron-Core's TransformerConfig refuses cpu_offloading_num_layers
+ * outside [0, num_layers) ("CPU offloading can be done only for layers less
+ * than num_layers"). */
+static pe_status check_cpu_offloading(loader *L, const pe_framework *fw, const pe_applied *a,
+                                      const pe_layer *layers)
+{
+    const size_t ni = IDX(pe_fields_framework, "cpu_offloading_num_layers");
+    if (!fw->cpu_offloading || !a->set[ni] || !L->model_ok ||
+        fw->cpu_offloading_num_layers < L->s->model.layers)
+        return PE_OK;
+    return bad(L, layers[a->layer[ni]].doc, a->value[ni],
+               "framework.cpu_offloading_num_layers: %lld must be below model.layers (%lld), "
+               "as Megatron-Core requires",
+               (long long)fw->cpu_offloading_num_layers, (long long)L->s->model.layers);
+}
+
 /* framework: a catalog name, or {preset: NAME, keys...} (docs/model.md §12). Its
  * overlap keys become the scenario's overlap defaults (the scenario's own
  * overlap: is applied after). Under fidelity: textbook it is read and
@@ -899,6 +915,7 @@ static pe_status load_framework(loader *L, const yaml_node_t *node, const char *
         st = worse(st, apply(L, &pe_fields_overlap, ol, n, "framework.overlap", &ov, &oa));
     }
     st = worse(st, check_recompute_modules(L, &fw, &a, layers));
+    st = worse(st, check_cpu_offloading(L, &fw, &a, layers));
     if (st || s->fidelity == PE_FIDELITY_TEXTBOOK)
         return st;
     fw.present = true;

@@ -39,6 +39,7 @@ struct pe_detail {
     double w_fwd, w_bwd, unsharded[3], unsharded_grads[3]; /* M4 by phase, M12 */
     double a_recompute;                        /* A15 the layer backward recomputes */
     double a20_fwd, a20_bwd;                   /* A20 CP ring attention buffers by phase */
+    double a23_layers;                         /* A23 N offloaded on this plan; 0: none */
     int mem_stage;                             /* 0, 1 or 2 (index into the arrays) */
     /* compute (§4, §12) */
     double x;                                  /* F4 per token per layer */

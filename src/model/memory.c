@@ -2,6 +2,7 @@
  * FP8 and offload A9–A13, M7, M8 of §14), and its preparation. */
 #include "model/memory.h"
 #include "model/memory_megatron.h"
+#include "model/memory_native.h"
 
 #include "model/params.h"
 #include "model/prepare.h"
@@ -229,6 +230,8 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         ctx->rc_method = fw->recompute_method;
         ctx->rc_layers = fw->recompute_num_layers > 1 ? (double)fw->recompute_num_layers : 1.0;
     }
+    if (fw->present && fw->cpu_offloading && fw->cpu_offloading_num_layers > 0) /* A23 */
+        ctx->offload_layers = (double)fw->cpu_offloading_num_layers;
     if (fw->present && fw->pp_microbatch_group > 0) /* A6″ */
         ctx->pp_group = (double)fw->pp_microbatch_group;
     if (fw->present && fw->memory_by_phase) { /* §12 M9–M13 */
@@ -245,7 +248,7 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
             const double d = m->has_head_dim ? (double)m->head_dim : params_head_dim(m);
             ctx->op_sac = true;
             ctx->act_op_seq = 2.0 * ctx->h;
-            ctx->act_op_rep = 2.0 * ctx->h;
+            ctx->act_op_rep = act_op_eager_kept(ctx->h, fw->eager_elementwise); /* A22 */
             ctx->act_op_par = 4.0 * a * d + 2.0 * g * d + 4.0 * a + 2.0 * (double)m->ffn_hidden;
         }
         if (fw->tp_gathered_inputs) /* A16: the QKV and MLP inputs, FP8 with A13 */

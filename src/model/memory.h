@@ -323,12 +323,13 @@ inline double mem_loss(double beta_loss, double s_local, double b, double V, dou
  * outputs of the ops of its save list — every other matmul (wq, wv, w1, w2
  * of wq wk wv wo w1 w3 w2) and the flash/efficient attention (output and
  * logsumexp); everything else is recomputed in backward. Bytes per token:
- * seq = 2h (the block input, split by sp), rep = 2h (w2's output, a
- * row-parallel partial sum before its reduce-scatter), par = 2·a·d (wq) +
- * 2·g·d (wv) + 2·a·d + 4a (attention output, logsumexp) + 2f (w1). */
+ * seq = 2h (the block input, split by sp), rep = A22 (w2's output, a
+ * row-parallel partial sum before its reduce-scatter: 2h kept in eager mode
+ * only, memory_native.h), par = 2·a·d (wq) + 2·g·d (wv) + 2·a·d + 4a
+ * (attention output, logsumexp) + 2f (w1). */
 #define PE_TEXT_A15 \
     {"A15", "A_layer under op-level selective checkpointing", \
-     "s'·b·[(sp ? 2h/t : 2h) + 2h + (4·a·d + 2·g·d + 4a + 2f)/t]", "bytes", "§12"}
+     "s'·b·[(sp ? 2h/t : 2h) + A22 + (4·a·d + 2·g·d + 4a + 2f)/t]", "bytes", "§12"}
 inline double act_layer_op(double s_local, double b, double t, int sp, double seq, double rep,
                            double par)
 {

@@ -61,4 +61,31 @@ inline double act_legacy_extra(int swiglu, int flash, double f, double a, double
     return (swiglu ? 2.0 * f : 0.0) + (flash ? 2.0 * a * d + 4.0 * (a - g) * d : 0.0);
 }
 
+/* A23 Megatron-Core's activation offload (TransformerConfig cpu_offloading,
+ * cpu_offloading_num_layers N; Transformer Engine's get_cpu_offload_context,
+ * AsyncDoubleBufferGroupOffloadHandler): the activations of layers 0…N−1
+ * (groups current_group < num_offload_group) are copied to the host on a
+ * side stream, one group at a time: group i's GPU copy is released at the
+ * end of layer window_map[i] = ⌊L/N⌋·(i+1) − 1 (+ the remainder spread over
+ * the first L mod N), when group i+1's copy starts; backward reloads group
+ * i at the start of layer window_map[i]'s backward. At layer j ≥ N the GPU
+ * holds the stored layers N…j and the groups whose window is still open,
+ * at most L − N + 1 layers, reached at the last layer (forward's end, where
+ * group N−1 is in flight; backward's start, where it is reloaded) — so A6
+ * with L' = L − N + [N > 0] layers. Megatron-Core accepts it only with
+ * pp 1 and without recompute (transformer_config.py __post_init__), so the
+ * model applies it there (and on dense layers), elsewhere 0 (explain says
+ * so). Never more layers than without it; N = 0 is A6. */
+#define PE_TEXT_A23 \
+    {"A23", "layers whose activations stay on the GPU under cpu_offloading", \
+     "L' = L − N + [N > 0] (pp 1, recompute none, dense)", "layers", \
+     "Megatron-Core transformer_config.py; Transformer Engine cpu_offload.py"}
+inline double act_offload_kept_layers(double layers, double n_offloaded)
+{
+    if (n_offloaded <= 0.0)
+        return layers;
+    const double kept = layers - n_offloaded + 1.0;
+    return kept < layers ? kept : layers;
+}
+
 #endif

@@ -5,3 +5,4 @@ extern inline double act_gathered_inputs(double s_local, double b, double t, int
                                          double gathered);
 extern inline double act_cp_ring(double s_local, double b, double width, double t, double c,
                                  int allgather, int backward);
+extern inline double act_op_eager_kept(double h, int eager);

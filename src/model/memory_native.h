@@ -52,4 +52,25 @@ inline double act_cp_ring(double s_local, double b, double width, double t, doub
     return s_local * b * (width / t) * (4.0 * n + (backward ? 38.0 : 8.0));
 }
 
+/* A22 the op-level policy's saved outputs that backward never reads (A15,
+ * torchtitan selective_ac_option "op" @9dec370): w2's output, the block's
+ * MLP output before the residual add (2h bytes a token, a row-parallel
+ * partial sum, whole under TP). Eager (framework eager_elementwise, F28:
+ * torchtitan without --training.compile) SAC caches the output of every op
+ * its policy marks MUST_SAVE, needed or not (torch/utils/checkpoint.py
+ * _CachingTorchDispatchMode; CheckpointPolicy's docstring: a save policy
+ * "would save additional tensors not limited to ones that are actually
+ * needed for gradient computation"); compiled, the policy is only a tag on
+ * the joint graph's nodes and AOT Autograd's min-cut partitioner saves the
+ * cut between the forward and what backward reads
+ * (torch/_functorch/partitioners.py solve_min_cut: MUST_SAVE bans a node's
+ * recomputation, required_bw_nodes feed the sink), so an output with no path
+ * into backward — w2's, consumed by the add alone, whose gradient is the
+ * identity — is never saved. Bytes per token and layer: eager ? 2h : 0. */
+#define PE_TEXT_A22 \
+    {"A22", "op-level saved outputs backward never reads (eager only)", \
+     "[eager_elementwise]·2h (w2's output)", "bytes/token", \
+     "torch/utils/checkpoint.py; torch/_functorch/partitioners.py"}
+inline double act_op_eager_kept(double h, int eager) { return eager ? 2.0 * h : 0.0; }
+
 #endif

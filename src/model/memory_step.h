@@ -90,6 +90,10 @@ ALWAYS_INLINE void mem_layer_activations(const pe_eval_ctx *ctx, const pe_plan *
         w->a_layer = act_layer_op(q->sl, q->b, q->t, q->sp, ctx->act_op_seq, ctx->act_op_rep,
                                   ctx->act_op_par);
     }
+    w->a23_layers = ctx->offload_layers > 0.0 && q->one && !q->moe &&
+                            pl->recompute == PE_RECOMPUTE_NONE
+                        ? ctx->offload_layers
+                        : 0.0; /* A23: the plans Megatron-Core offloads */
     w->k_first = act_inflight_first_chunk(sched, q->p, q->m_d, q->v);
     w->k_last = act_inflight_last_chunk(sched, q->p, q->m_d, q->v);
     const double a7 = act_embed_mask(ctx->delta, q->sl, q->b, ctx->h, q->t, q->sp, w->k_first);
@@ -141,6 +145,9 @@ ALWAYS_INLINE double mem_stage_activations(const pe_eval_ctx *ctx, const pe_layo
 {
     if (q->full && ctx->rc_by_layer && q->ls[i] > 0.0)
         return mem_stage_by_layer(ctx, q, w, i); /* A18 */
+    if (w->a23_layers > 0.0) /* A23: p = 1, recompute none, dense */
+        return act_stage(w->a_layer, w->a_in, act_offload_kept_layers(q->ls[i], w->a23_layers),
+                         w->k[i], 0);
     if (!q->moe)
         return act_stage(w->a_layer, w->a_in, q->ls[i], w->k[i], q->full); /* A6 */
     const double n = q->n_moe[i], nd = q->ls[i] - n;

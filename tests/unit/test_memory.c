@@ -1,6 +1,7 @@
 /* test_memory.c — docs/model.md §3, M1–M6 and A1–A8, against hand arithmetic
  * and the published figures (Korthikanti et al. 2022; Rajbhandari et al.
  * 2020 Table 1). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,8 @@
 #include "eval_fixtures.h"
 #include "model/detail.h"
 #include "model/memory.h"
+#include "model/memory_megatron.h"
+#include "model/memory_native.h"
 
 /* GPT-3 per-token components: h = 12288, a = 96, s = 2048, δ = 1, f = 4h, g·d = h */
 static void test_activation_components(void **state)
@@ -339,19 +342,101 @@ static void test_phases_hand(void **state)
     p.zero = 1;
     fx_eval_detail(&s, &p, &r, &d);
     assert_int_equal(r.mem_peak_phase, PE_PHASE_LOSS);
-    /* A15 op-level selective, flash, t = 1, d = 128, g = a = 96, f = 49152:
-     * per token 2h + 2h + 4·96·128 + 2·96·128 + 4·96 + 2·49152
-     *         = 24576 + 24576 + 49152 + 24576 + 384 + 98304 = 221,568;
-     * A_layer = 2048·221,568 = 453,771,264; backward also holds one layer
+    /* A15 op-level selective, flash, t = 1, d = 128, g = a = 96, f = 49152,
+     * compiled (eager_elementwise false: A22 = 0, no w2 output saved):
+     * per token 2h + 0 + 4·96·128 + 2·96·128 + 4·96 + 2·49152
+     *         = 24576 + 0 + 49152 + 24576 + 384 + 98304 = 196,992;
+     * A_layer = 2048·196,992 = 403,439,616; backward also holds one layer
      * recomputed, A4 with flash: 2048·(10h + 4h + 4h + 16h) = 2048·34·12288
      * = 855,638,016 */
     s.model.attention = PE_ATTENTION_FLASH;
     s.framework.selective_recompute = PE_SELECTIVE_OP;
     p.recompute = PE_RECOMPUTE_SELECTIVE;
     fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.a_layer, 403439616.0, 1e-14);
+    assert_rel(d.a_recompute, 855638016.0, 1e-14);
+    assert_rel(d.a6[0], 403439616.0 * 96, 1e-14);
+    /* A22 eager (eager_elementwise true): SAC's cache keeps w2's output too,
+     * 2h = 24,576 a token more: 221,568 a token, A_layer 2048·221,568 =
+     * 453,771,264, A6 96 layers of it; the recomputed layer is the same */
+    s.framework.eager_elementwise = true;
+    fx_eval_detail(&s, &p, &r, &d);
     assert_rel(d.a_layer, 453771264.0, 1e-14);
     assert_rel(d.a_recompute, 855638016.0, 1e-14);
     assert_rel(d.a6[0], 453771264.0 * 96, 1e-14);
+    assert_rel(act_op_eager_kept(12288.0, 1), 24576.0, 1e-15);
+    assert_true(act_op_eager_kept(12288.0, 0) == 0.0);
+    /* neutral off op-level SAC: with Megatron's selective the flag moves
+     * nothing in memory (A4 with flash as recompute none) */
+    s.framework.selective_recompute = PE_SELECTIVE_ATTENTION;
+    fx_eval_detail(&s, &p, &r, &d);
+    const double eager_a4 = d.a_layer;
+    s.framework.eager_elementwise = false;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_true(d.a_layer == eager_a4);
+}
+
+/* A23 (framework cpu_offloading, cpu_offloading_num_layers N; Megatron-Core
+ * with Transformer Engine's CPU offload) on GPT-3 175B, p = 1, b = 1,
+ * recompute none: A_layer = 2048·(10h + 24h + 5·96·2048)
+ *   = 2048·(122,880 + 294,912 + 983,040) = 2048·1,400,832 = 2,868,903,936;
+ * N = 16 keeps L' = 96 − 16 + 1 = 81 layers: A6 = 81·2,868,903,936
+ *   = 232,381,218,816 (without: 96 layers, 275,414,777,856).
+ * Properties: A6 never rises with N (0…95) and the peak never falls with
+ * the micro-batch (b 1…4 at N 16); not applied (A6 as without) with pp 2
+ * or with recompute, which Megatron-Core refuses with cpu_offloading. */
+static void test_a23_offload(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_gpt3(8);
+    s.framework.present = true;
+    s.framework.cpu_offloading = true;
+    s.framework.cpu_offloading_num_layers = 16;
+    pe_plan p = fx_plan(64, 1, 1, 1);
+    pe_result r;
+    pe_detail d;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.a_layer, 2868903936.0, 1e-14);
+    assert_rel(d.a6[0], 232381218816.0, 1e-14);
+    assert_rel(act_offload_kept_layers(96.0, 16.0), 81.0, 1e-15);
+    assert_true(act_offload_kept_layers(96.0, 0.0) == 96.0);
+    double last = INFINITY;
+    for (int64_t n = 0; n < 96; n++) {
+        s.framework.cpu_offloading_num_layers = n;
+        fx_eval_detail(&s, &p, &r, &d);
+        assert_true(d.a6[0] <= last);
+        if (n == 0)
+            assert_rel(d.a6[0], 275414777856.0, 1e-14);
+        last = d.a6[0];
+    }
+    s.framework.cpu_offloading_num_layers = 16;
+    double peak = 0.0;
+    for (int64_t b = 1; b <= 4; b++) {
+        p.micro_batch = b;
+        const pe_result rb = fx_eval(&s, &p);
+        assert_true(rb.mem_peak_gib >= peak);
+        peak = rb.mem_peak_gib;
+    }
+    p.micro_batch = 1;
+    s.framework.cpu_offloading = false;
+    fx_eval_detail(&s, &p, &r, &d);
+    const double off_none = d.a6[0];
+    assert_rel(off_none, 275414777856.0, 1e-14);
+    s.framework.cpu_offloading = true;
+    p.recompute = PE_RECOMPUTE_SELECTIVE; /* refused by Megatron-Core: A6 as without */
+    fx_eval_detail(&s, &p, &r, &d);
+    const double sel_on = d.a6[0];
+    s.framework.cpu_offloading = false;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_true(sel_on == d.a6[0]);
+    s.framework.cpu_offloading = true;
+    p.recompute = PE_RECOMPUTE_NONE;
+    p.pp = 2, p.dp = 32; /* refused with pp > 1: A6 as without */
+    fx_eval_detail(&s, &p, &r, &d);
+    const double pp_on = d.a6[0];
+    s.framework.cpu_offloading = false;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_true(pp_on == d.a6[0]);
 }
 
 /* Textbook (no memory_by_phase): peak = M5 − R, reserved = M5, phase sum. */
@@ -483,6 +568,7 @@ int main(void)
         cmocka_unit_test(test_worst_stage),
         cmocka_unit_test(test_zero3_more_dp_never_more_memory),
         cmocka_unit_test(test_phases_hand),
+        cmocka_unit_test(test_a23_offload),
         cmocka_unit_test(test_phases_neutral),
         cmocka_unit_test(test_phases_properties),
         cmocka_unit_test(test_a19_hand),
