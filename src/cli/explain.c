@@ -917,8 +917,30 @@ static void explain_tp_micro(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
              d->gemm_chunks_t[1], d->gemm_chunks_t[2], d->gemm_chunks_t[3]);
     eq_result(out, d->tp_mp_layer, "X16");
     fprintf(out, "X1   with X16: χ_tp,f = (L/p)·E_f = %g·%.6g = %.6g s, χ_tp,b = (1 + [full])·(L/p)·E_f "
-                 "= %.6g s   [PyTorch async TP]\n",
+                 "(+ X21's (L/p)·E_r below) = %.6g s   [PyTorch async TP]\n",
             lt, d->tp_mp_layer, d->chi_tp_f, d->chi_tp_b);
+}
+
+/* X21: the TP all-gathers the op-level recompute re-runs, per layer, and
+ * what they add to χ_tp,b (the time stage's layers). */
+static void explain_tp_op_recompute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                                    const pe_detail *d)
+{
+    const bool mp = d->tp_mp_layer >= 0;
+    const double hide = mp ? p->overlap.tp * ((double)p->tp - 1.0) / (double)p->tp : 0.0;
+    const double *g = mp ? d->gemm_chunks_t : d->gemm_t;
+    const double lt = d->stage_layers[d->time_stage];
+    eq_formula(out, "X21", NULL);
+    eq_subst(out, "max(max(0, %.6g − %.6g·%.4g·%.6g), %.6g·%.6g) + max(max(0, %.6g − %.6g·%.4g·%.6g), "
+                  "%.6g·%.6g)   (QKV: wk recomputed, MLP in: w3; hide %s)",
+             d->t_ar_tp / 2, hide, ctx->op_rec_share[0], g[0], d->t_ar_tp / 2,
+             ctx->overlap_contention, d->t_ar_tp / 2, hide, ctx->op_rec_share[2], g[2],
+             d->t_ar_tp / 2, ctx->overlap_contention,
+             mp ? "= overlap.tp·(t−1)/t, X16's chunked g_i" : "0: no micro-pipeline");
+    eq_result(out, d->tp_rec_layer, "X21");
+    fprintf(out, "     added to χ_tp,b above: (L/p)·E_r = %g·%.6g = %.6g s   [torchtitan parallelize_llama.py "
+                 "_save_list @820504e]\n",
+            lt, d->tp_rec_layer, lt * d->tp_rec_layer);
 }
 
 static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
@@ -978,6 +1000,8 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
         }
         eq_result(out, d->chi_tp_b, "X1:b");
     }
+    if (d->tp_rec_layer > 0)
+        explain_tp_op_recompute(out, ctx, p, d);
     if (p->cp > 1) {
         eq_formula(out, "X2:S", NULL);
         eq_subst(out, "2·%g·%g·2·%g·%g/%g", b, d->s_local, ctx->g, ctx->d, t);

@@ -18,6 +18,8 @@ extern inline double comm_slowed(double exposed, double comm, double phi);
 extern inline double comm_contended(double exposed, double comm, double contention);
 extern inline double comm_tp_micro_pipeline(double t_ar, double t, const double gemm_t[4],
                                            double overlap, double contention);
+extern inline double comm_tp_op_recompute(double t_ar, double hide, double r_qkv, double g_qkv,
+                                          double r_in, double g_in, double contention);
 extern inline double comm_all_reduce_tree(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_all_reduce(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_all_to_all(const pe_net *net, const pe_group *g, double S);

@@ -420,6 +420,37 @@ inline double comm_tp_micro_pipeline(double t_ar, double t, const double gemm_t[
     return sum;
 }
 
+/* X21 (A15's op policy under TP with sequence parallelism, dense layers):
+ * the TP all-gathers the recomputed forward of an op-level selective block
+ * re-runs. torchtitan's _custom_policy (torchtitan/models/llama3/
+ * parallelize_llama.py @820504e, the commit of the asyncTP 2025-06
+ * benchmark) saves the ops of _save_list — aten.mm but every second one,
+ * the SDPA kernels, _c10d_functional.reduce_scatter_tensor, aten.max — and
+ * marks every other op PREFER_RECOMPUTE: all_gather_into_tensor is not in
+ * the list, so the gathered input of attention's and the MLP's
+ * column-parallel matmuls (A16: A15 keeps no all-gather output), which
+ * their weight-gradient GEMMs and the recomputed wk and w3 (F25) need, is
+ * gathered again in backward; the two reduce-scatters are saved and do not
+ * re-run. Each re-run all-gather (T_ar/2) hides, under X16's micro-pipeline
+ * (hide = overlap.tp·(t−1)/t; 0 without it), only behind the matmul fused
+ * with it, the recomputed share r_i of that GEMM (F25: wk of wq wk wv,
+ * w3 of w1 w3, none without SwiGLU; the weight-gradient GEMMs take the
+ * gathered input transposed and are not fused), X15's contention on each:
+ * Σ_i max(max(0, T_ar/2 − hide·r_i·g_i), T_ar/2·s/(1 + s)), i = QKV, MLP in.
+ * Never below 0 and never above T_ar (the forward's two all-gathers). */
+#define PE_TEXT_X21 \
+    {"X21", "E_r, TP all-gathers the op-level recompute re-runs per layer", \
+     "Σ_i max(max(0, T_ar/2 − hide·r_i·g_i), T_ar/2·s/(1 + s)), i = QKV, MLP in; " \
+     "hide = overlap.tp·(t−1)/t with X16, else 0; r_i F25's recomputed share", \
+     "s", "torchtitan parallelize_llama.py _save_list @820504e"}
+inline double comm_tp_op_recompute(double t_ar, double hide, double r_qkv, double g_qkv,
+                                   double r_in, double g_in, double contention)
+{
+    const double part = 0.5 * t_ar;
+    return comm_contended(comm_pos(part - hide * r_qkv * g_qkv), part, contention) +
+           comm_contended(comm_pos(part - hide * r_in * g_in), part, contention);
+}
+
 /* X14 (framework optimizer_pass_bytes): the optimizer step as the
  * framework runs it, every pass over this GPU's shard of the parameters
  * (N_gpu/(z ≥ 1 ? D : 1)) at W·η_W: s_per_param = bytes/(W·η_W). */

@@ -50,6 +50,8 @@ ALWAYS_INLINE void comm_layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, con
                               l * 2.0 * w->t_ar_tp);
         chi[1] = comm_layer_tp_bwd(ctx, q, w, ov->tp, l, tp_b);
     }
+    if (w->tp_rec_layer > 0.0) /* X21: X15 is inside; X8 on the re-run all-gathers' T_ar */
+        chi[1] += comm_slowed(l * w->tp_rec_layer, l * w->t_ar_tp, ctx->comm_slowdown);
     chi[2] = comm_charged(ctx, comm_cp_fwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att), cp_hops);
     chi[3] = comm_charged(ctx, comm_cp_bwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc),
                           (rc ? 3.0 : 2.0) * cp_hops);
@@ -96,6 +98,17 @@ ALWAYS_INLINE void comm_dense_collectives(const pe_eval_ctx *ctx, const pe_plan 
                          ? comm_tp_micro_pipeline(t_ar, q->t, w->gemm_chunks_t, pl->overlap.tp,
                                                   ctx->overlap_contention)
                          : -1.0;
+    const bool x21 = ctx->op_sac && pl->recompute == PE_RECOMPUTE_SELECTIVE && q->sp && t > 1 &&
+                     !q->moe; /* X21: F25's windows, X16's chunks (its g_i) when on */
+    const double *g_x21 = w->tp_mp_layer >= 0.0 ? w->gemm_chunks_t : w->gemm_t;
+    w->tp_rec_layer = x21 ? comm_tp_op_recompute(t_ar,
+                                                 w->tp_mp_layer >= 0.0
+                                                     ? pl->overlap.tp * (q->t - 1.0) / q->t
+                                                     : 0.0,
+                                                 ctx->op_rec_share[0], g_x21[0],
+                                                 ctx->op_rec_share[2], g_x21[2],
+                                                 ctx->overlap_contention)
+                          : 0.0;
     w->s_kv = comm_cp_bytes(q->b, q->sl, ctx->g, ctx->d, q->t); /* X2 */
     w->t_p2p_cp = comm_p2p(net, &w->g_cp, w->s_kv);
 }

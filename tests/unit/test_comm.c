@@ -264,6 +264,33 @@ static void test_x16_micro_pipeline(void **state)
     assert_true(comm_tp_micro_pipeline(1.0, 4.0, g, 1.0, 0.0) >= comm_tp_fwd(1.0, 1.0, 1.0, 2.2));
 }
 
+/* X21 the two all-gathers an op-level selective recompute re-runs, T_ar = 1
+ * (each T_ar/2 = 0.5), t = 4 with X16 at overlap 1 (hide = 3/4), QKV
+ * g = 0.8 with wk's r = 1/6 recomputed, MLP in g = 0.8 with w3's r = 1/2:
+ * max(0, 0.5 − 0.75·(1/6)·0.8) + max(0, 0.5 − 0.75·0.5·0.8) = 0.4 + 0.2 = 0.6;
+ * s/(1 + s) = 0.2 (a floor of 0.1 each) changes nothing; MLP in g = 2:
+ * 0.75·0.5·2 = 0.75 ≥ 0.5, so 0 exposed, the floor 0.1: 0.4 + 0.1 = 0.5;
+ * hide 0 (no micro-pipeline): 0.5 + 0.5 = 1 = T_ar, the forward's two
+ * all-gathers; r = 0 (GELU: no recomputed matmul after the MLP's gather):
+ * that all-gather hides nothing, 0.5. */
+static void test_x21_op_recompute(void **state)
+{
+    (void)state;
+    assert_true(fabs(comm_tp_op_recompute(1.0, 0.75, 1.0 / 6.0, 0.8, 0.5, 0.8, 0.0) - 0.6) < 1e-15);
+    assert_true(fabs(comm_tp_op_recompute(1.0, 0.75, 1.0 / 6.0, 0.8, 0.5, 0.8, 0.2) - 0.6) < 1e-15);
+    assert_true(fabs(comm_tp_op_recompute(1.0, 0.75, 1.0 / 6.0, 0.8, 0.5, 2.0, 0.2) - 0.5) < 1e-15);
+    assert_true(comm_tp_op_recompute(1.0, 0.0, 1.0 / 6.0, 0.8, 0.5, 0.8, 0.2) == 1.0);
+    assert_true(fabs(comm_tp_op_recompute(1.0, 0.75, 1.0 / 6.0, 0.8, 0.0, 0.8, 0.0) - 0.9) < 1e-15);
+    /* never more than T_ar, never less than X16's exposure of the same two
+     * all-gathers behind their whole GEMMs (r = 1) */
+    const double g[4] = {0.8, 0.0, 0.8, 0.0};
+    for (double r = 0.0; r <= 1.0; r += 0.125) {
+        const double e = comm_tp_op_recompute(1.0, 0.75, r, 0.8, r, 0.8, 0.2);
+        assert_true(e <= 1.0);
+        assert_true(e >= comm_tp_micro_pipeline(1.0, 4.0, g, 1.0, 0.2) - 1.0); /* minus the two RS */
+    }
+}
+
 /* X5 optimizer: N_gpu·(2 + 2 + 2·12)/W, W = 5.3e12. */
 static void test_x5_optimizer(void **state)
 {
@@ -348,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_x4_dp),         cmocka_unit_test(test_x5_optimizer),
         cmocka_unit_test(test_zero3_dp_grows_with_m), cmocka_unit_test(test_eval_tiers),
         cmocka_unit_test(test_x15_contention), cmocka_unit_test(test_x16_micro_pipeline),
+        cmocka_unit_test(test_x21_op_recompute),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
