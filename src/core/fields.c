@@ -465,6 +465,12 @@ static const pe_field framework_fields[] = {
     {"fused_rmsnorm", PE_FT_BOOL, PE_RANGE_NONE, FW(fused_rmsnorm), NO, NULL, 0, NULL, "false",
      "F28: with eager_elementwise, RMSNorm is torchtitan's fused Triton kernel (model.norm_type "
      "fused_rmsnorm): read and write once, as F10"},
+    {"tp_fp8_all_gather", PE_FT_BOOL, PE_RANGE_NONE, FW(tp_fp8_all_gather), NO, NULL, 0, NULL,
+     "false",
+     "X22: with compute fp8 and fp8_recipe tensorwise, sequence parallelism and "
+     "tp_micro_pipeline, every TP all-gather carries float8, 1 byte an element (torchao's "
+     "Float8ColwiseParallel, Float8RowwiseParallel, PrepareFloat8ModuleInput in torchtitan); "
+     "the reduce-scatters stay bf16"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

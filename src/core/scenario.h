@@ -303,6 +303,7 @@ typedef struct {
     double attention_output_bytes; /* A19 β_ao bytes per attention-output element kept; 2 */
     bool eager_elementwise;       /* F28 element-wise ops run eagerly (torch.compile off); false */
     bool fused_rmsnorm;           /* F28 eager with torchtitan's Triton RMSNorm; false */
+    bool tp_fp8_all_gather;       /* X22 tensorwise FP8: TP all-gathers carry float8; false */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

@@ -59,6 +59,8 @@ struct pe_detail {
     double tp_bwd_layer;                       /* X13 backward TP time per layer before overlap.tp */
     double tp_mp_layer;                        /* X16 forward TP exposed per layer; < 0: X1's */
     double tp_rec_layer;                       /* X21 op-level recompute's TP all-gathers per layer */
+    double t_ag_tp;                            /* X22 one TP all-gather (T_ar/2 unless in float8) */
+    double tp_mp_bwd_layer;                    /* X16 backward TP exposed per layer (X22's parts) */
     double s_kv, t_p2p_cp;                     /* X2 */
     double chi_st[3][4];                       /* χ_tp,f/b and χ_cp,f/b of each stage */
     bool chi_per_stage;                        /* chi_st holds each stage's own χ (uneven) */

@@ -215,6 +215,7 @@ typedef struct {
     double comm_slowdown;              /* X8 φ */
     double overlap_contention;         /* X15 s/(1 + s), s = overlap_slowdown; 0: off */
     bool tp_micro_pipeline;            /* X16 */
+    bool tp_fp8_gather;                /* X22 TP all-gathers in float8 (tensorwise) */
     bool tp_async_bwd;                 /* X13 */
     bool bubble_by_stage;              /* B5 */
     double accum_s_per_param;          /* F21 grad_accum_bytes/(W·η_W), 0: off */

@@ -668,7 +668,8 @@ static void test_x21_plans(void **state)
         pe_plan p = fx_plan(16, 8, 1, 1);
         p.recompute = PE_RECOMPUTE_SELECTIVE, p.overlap.tp = ov;
         fx_eval_detail(&s, &p, &r, &d);
-        const double e = comm_tp_op_recompute(d.t_ar_tp, ov * 7.0 / 8.0, 1.0 / 3.0,
+        assert_true(d.t_ag_tp == 0.5 * d.t_ar_tp); /* bf16: X22 off */
+        const double e = comm_tp_op_recompute(d.t_ag_tp, ov * 7.0 / 8.0, 1.0 / 3.0,
                                               d.gemm_chunks_t[0], 0.0, d.gemm_chunks_t[2], c);
         const double l = d.stage_layers[d.time_stage];
         assert_true(d.tp_rec_layer > 0.0);
@@ -699,6 +700,58 @@ static void test_x21_plans(void **state)
     attn.framework.selective_recompute = PE_SELECTIVE_ATTENTION;
     fx_eval_detail(&attn, &p, &r, &d);
     assert_true(d.tp_rec_layer == 0.0);
+}
+
+/* X22 on whole plans (the X21 scenario, compute fp8, tensorwise, the key
+ * on): one TP all-gather T_ag = T_rs(S_tp/2) lies between T_ar/4 (half the
+ * bytes) and T_ar/2, and the TP time per micro-batch is (L/p) times X16's
+ * sum with T_ag before QKV and MLP in forward, before out and MLP out
+ * backward (reduce-scatters T_ar/2), plus X21's re-run all-gathers at T_ag;
+ * rowwise, the key off, or without X16 (sp off): T_ag = T_ar/2 exactly.
+ * Property: float8 all-gathers never slow a plan. */
+static void test_x22_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
+    s.framework.tp_micro_pipeline = true, s.framework.tp_fp8_all_gather = true;
+    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    s.cluster.gpu.has_peak_fp8_tflops = true, s.cluster.gpu.peak_fp8_tflops = 2614.8;
+    s.cluster.gpu.has_fp8_gemm_efficiency = true, s.cluster.gpu.fp8_gemm_efficiency = 0.5;
+    s.precision.compute = PE_COMPUTE_FP8, s.precision.fp8_recipe = PE_FP8_RECIPE_TENSORWISE;
+    pe_scenario rowwise = s, off = s;
+    rowwise.precision.fp8_recipe = PE_FP8_RECIPE_ROWWISE;
+    off.framework.tp_fp8_all_gather = false;
+    const double c = 0.189 / 1.189;
+    pe_result r, ro;
+    pe_detail d, dr, dof;
+    for (int ov = 0; ov <= 1; ov++)
+        for (int rc = 0; rc <= 2; rc++) {
+            pe_plan p = fx_plan(16, 8, 1, 1);
+            p.overlap.tp = ov;
+            p.recompute = rc == 0 ? PE_RECOMPUTE_NONE : rc == 1 ? PE_RECOMPUTE_SELECTIVE
+                                                             : PE_RECOMPUTE_FULL;
+            fx_eval_detail(&s, &p, &r, &d);
+            const double ag = d.t_ag_tp, rs = 0.5 * d.t_ar_tp, l = d.stage_layers[d.time_stage];
+            assert_true(ag > 0.25 * d.t_ar_tp && ag < rs);
+            const double fwd[4] = {ag, rs, ag, rs}, bwd[4] = {rs, ag, rs, ag};
+            const double e_f = comm_tp_micro_pipeline_parts(fwd, 8.0, d.gemm_chunks_t, ov, c);
+            const double e_b = comm_tp_micro_pipeline_parts(bwd, 8.0, d.gemm_chunks_t, ov, c);
+            const double e_r = rc == 1 ? comm_tp_op_recompute(ag, ov * 7.0 / 8.0, 1.0 / 3.0,
+                                                              d.gemm_chunks_t[0], 0.0,
+                                                              d.gemm_chunks_t[2], c)
+                                       : 0.0;
+            assert_rel(d.chi_tp_f, l * e_f, 1e-12);
+            assert_rel(d.chi_tp_b, (rc == 2 ? l * e_f : 0.0) + l * e_b + l * e_r, 1e-12);
+            fx_eval_detail(&rowwise, &p, &ro, &dr);
+            assert_true(dr.t_ag_tp == 0.5 * dr.t_ar_tp);
+            fx_eval_detail(&off, &p, &ro, &dof);
+            assert_true(dof.t_ag_tp == 0.5 * dof.t_ar_tp);
+            assert_true(r.step_time_s <= ro.step_time_s && r.tp_comm_s < ro.tp_comm_s);
+            p.sequence_parallel = false;
+            fx_eval_detail(&s, &p, &r, &d);
+            assert_true(d.t_ag_tp == 0.5 * d.t_ar_tp);
+        }
 }
 
 /* Property: more recompute never speeds a step. Under torchtitan's terms
@@ -790,6 +843,7 @@ int main(void)
         cmocka_unit_test(test_f28_plans),
         cmocka_unit_test(test_f25_plans),
         cmocka_unit_test(test_x21_plans),   cmocka_unit_test(test_recompute_never_faster),
+        cmocka_unit_test(test_x22_plans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
