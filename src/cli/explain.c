@@ -975,14 +975,45 @@ static void explain_tp_micro(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
                 ctx->t_half_layer > 0 ? ""
                                       : "; F_half = 0 (the GPU's fitted value): e(F) flat, no loss");
     }
+    if (ctx->tp_fp8_gather) { /* X22: the all-gathers in float8 */
+        eq_formula(out, "X22", NULL);
+        eq_subst(out, "T_rs(S_tp/2) = T_rs(%.6g bytes) over tp; the reduce-scatters T_ar/2 = %.6g s",
+                 d->s_tp / 2, d->t_ar_tp / 2);
+        eq_result(out, d->t_ag_tp, "X22");
+    }
     eq_formula(out, "X16", NULL);
-    eq_subst(out, "Σ max(max(0, %.6g − %.6g·g_i), %.6g·%.6g), g_i = %.6g, %.6g, %.6g, %.6g",
-             d->t_ar_tp / 2, hide, d->t_ar_tp / 2, ctx->overlap_contention, d->gemm_chunks_t[0],
-             d->gemm_chunks_t[1], d->gemm_chunks_t[2], d->gemm_chunks_t[3]);
+    eq_subst(out, "Σ max(max(0, T_i − %.6g·g_i), T_i·%.6g), T_i = %.6g, %.6g, %.6g, %.6g (QKV and MLP in "
+                  "all-gathers, out and MLP out reduce-scatters), g_i = %.6g, %.6g, %.6g, %.6g",
+             hide, ctx->overlap_contention, d->t_ag_tp, d->t_ar_tp / 2, d->t_ag_tp, d->t_ar_tp / 2,
+             d->gemm_chunks_t[0], d->gemm_chunks_t[1], d->gemm_chunks_t[2], d->gemm_chunks_t[3]);
     eq_result(out, d->tp_mp_layer, "X16");
-    fprintf(out, "X1   with X16: χ_tp,f = (L/p)·E_f = %g·%.6g = %.6g s, χ_tp,b = (1 + [full])·(L/p)·E_f "
-                 "= %.6g s   [PyTorch async TP]\n",
-            lt, d->tp_mp_layer, d->chi_tp_f, d->chi_tp_b);
+    fprintf(out, "X1   with X16: χ_tp,f = (L/p)·E_f = %g·%.6g = %.6g s, χ_tp,b = [full]·(L/p)·E_f + (L/p)·E_b "
+                 "(E_b = %.6g s: the same GEMMs, all-gathers before out and MLP out%s) "
+                 "(+ X21's (L/p)·E_r below) = %.6g s   [PyTorch async TP]\n",
+            lt, d->tp_mp_layer, d->chi_tp_f, d->tp_mp_bwd_layer,
+            ctx->tp_fp8_gather ? ", X22" : "", d->chi_tp_b);
+}
+
+/* X21: the TP all-gathers the op-level recompute re-runs, per layer, and
+ * what they add to χ_tp,b (the time stage's layers). */
+static void explain_tp_op_recompute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                                    const pe_detail *d)
+{
+    const bool mp = d->tp_mp_layer >= 0;
+    const double hide = mp ? p->overlap.tp * ((double)p->tp - 1.0) / (double)p->tp : 0.0;
+    const double *g = mp ? d->gemm_chunks_t : d->gemm_t;
+    const double lt = d->stage_layers[d->time_stage];
+    eq_formula(out, "X21", NULL);
+    eq_subst(out, "max(max(0, %.6g − %.6g·%.4g·%.6g), %.6g·%.6g) + max(max(0, %.6g − %.6g·%.4g·%.6g), "
+                  "%.6g·%.6g)   (QKV: wk recomputed, MLP in: w3; hide %s)",
+             d->t_ag_tp, hide, ctx->op_rec_share[0], g[0], d->t_ag_tp,
+             ctx->overlap_contention, d->t_ag_tp, hide, ctx->op_rec_share[2], g[2],
+             d->t_ag_tp, ctx->overlap_contention,
+             mp ? "= overlap.tp·(t−1)/t, X16's chunked g_i" : "0: no micro-pipeline");
+    eq_result(out, d->tp_rec_layer, "X21");
+    fprintf(out, "     added to χ_tp,b above: (L/p)·E_r = %g·%.6g = %.6g s   [torchtitan parallelize_llama.py "
+                 "_save_list @820504e]\n",
+            lt, d->tp_rec_layer, lt * d->tp_rec_layer);
 }
 
 /* §6 X2 (the K/V ring behind the attention core) or X19 (framework
@@ -1086,6 +1117,8 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
         }
         eq_result(out, d->chi_tp_b, "X1:b");
     }
+    if (d->tp_rec_layer > 0)
+        explain_tp_op_recompute(out, ctx, p, d);
     explain_cp_comm(out, ctx, p, d);
 }
 

@@ -517,6 +517,12 @@ static const pe_field framework_fields[] = {
      NULL, 0, NULL, "0",
      "A23: N, the layers whose activations cpu_offloading moves to the host (Megatron-Core "
      "cpu_offloading_num_layers; below model.layers)"},
+    {"tp_fp8_all_gather", PE_FT_BOOL, PE_RANGE_NONE, FW(tp_fp8_all_gather), NO, NULL, 0, NULL,
+     "false",
+     "X22: with compute fp8 and fp8_recipe tensorwise, sequence parallelism and "
+     "tp_micro_pipeline, every TP all-gather carries float8, 1 byte an element (torchao's "
+     "Float8ColwiseParallel, Float8RowwiseParallel, PrepareFloat8ModuleInput in torchtitan); "
+     "the reduce-scatters stay bf16"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

@@ -16,8 +16,13 @@ extern inline double comm_dp_last_bucket(int64_t zero, double rs_g, double overl
                                          double frac);
 extern inline double comm_slowed(double exposed, double comm, double phi);
 extern inline double comm_contended(double exposed, double comm, double contention);
+extern inline double comm_tp_micro_pipeline_parts(const double part[4], double t,
+                                                 const double gemm_t[4], double overlap,
+                                                 double contention);
 extern inline double comm_tp_micro_pipeline(double t_ar, double t, const double gemm_t[4],
                                            double overlap, double contention);
+extern inline double comm_tp_op_recompute(double t_ag, double hide, double r_qkv, double g_qkv,
+                                          double r_in, double g_in, double contention);
 extern inline double comm_all_reduce_tree(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_all_reduce(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_tied_bytes(double beta_g, double V, double h, double t);
@@ -108,6 +113,9 @@ void comm_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->cp_allgather = fw->present && fw->cp_kv_allgather;                   /* X19 */
     ctx->tied_allreduce = fw->present && fw->tied_embedding_allreduce &&
                           sc->model.tied_embeddings; /* X18 */
+    ctx->tp_fp8_gather = fw->present && fw->tp_fp8_all_gather &&
+                         sc->precision.compute == PE_COMPUTE_FP8 &&
+                         sc->precision.fp8_recipe == PE_FP8_RECIPE_TENSORWISE; /* X22 */
     ctx->opt_s_per_param = fw->present ? fw->optimizer_pass_bytes /
                                              compute_pass_bps(&cl->gpu, ctx->hbm_bps)
                                        : 0.0; /* X14 */

@@ -459,16 +459,78 @@ inline double comm_contended(double exposed, double comm, double contention)
  * GEMMs (the same shapes, so the same g_i), full recompute once more. */
 #define PE_TEXT_X16 \
     {"X16", "E_f, forward TP exposed per layer (async TP micro-pipeline)", \
-     "Σ_i max(max(0, T_ar/2 − overlap.tp·(t−1)/t·g_i), T_ar/2·s/(1 + s)), i = QKV, out, MLP in, MLP out", \
+     "Σ_i max(max(0, T_i − overlap.tp·(t−1)/t·g_i), T_i·s/(1 + s)), i = QKV, out, MLP in, MLP out; T_i = T_ar/2 (X22: T_ag for the all-gathers)", \
      "s", "PyTorch async TP"}
+/* X16 with each GEMM's own collective time part[i] (X22: an all-gather in
+ * float8 is shorter than a reduce-scatter): Σ_i max(max(0, part_i −
+ * hide·g_i), part_i·s/(1 + s)); all four T_ar/2 is X16's E_f. */
+inline double comm_tp_micro_pipeline_parts(const double part[4], double t, const double gemm_t[4],
+                                           double overlap, double contention)
+{
+    const double hide = overlap * (t - 1.0) / t;
+    double sum = 0.0;
+    for (int i = 0; i < 4; i++)
+        sum += comm_contended(comm_pos(part[i] - hide * gemm_t[i]), part[i], contention);
+    return sum;
+}
 inline double comm_tp_micro_pipeline(double t_ar, double t, const double gemm_t[4],
                                      double overlap, double contention)
 {
-    const double part = 0.5 * t_ar, hide = overlap * (t - 1.0) / t;
-    double sum = 0.0;
-    for (int i = 0; i < 4; i++)
-        sum += comm_contended(comm_pos(part - hide * gemm_t[i]), part, contention);
-    return sum;
+    const double part = 0.5 * t_ar, parts[4] = {part, part, part, part};
+    return comm_tp_micro_pipeline_parts(parts, t, gemm_t, overlap, contention);
+}
+
+/* X22 (framework tp_fp8_all_gather, compute fp8 with the tensorwise recipe,
+ * with X16): torchtitan's float8 TP. parallelize_llama.py @820504e sets
+ * enable_float8_tensorwise_tp = float8 and not rowwise ("float8 all-gather
+ * with TP is only supported for tensorwise scaling recipes. For rowwise
+ * recipes, we use regular TP and all-gather happens in high precision") and
+ * then applies torchao's Float8ColwiseParallel, Float8RowwiseParallel and
+ * PrepareFloat8ModuleInput (torchao/float8/float8_tensor_parallel.py): the
+ * block input is cast to float8 (e4m3) before its Shard(1) → Replicate
+ * all-gather, and _NoopFwToFloat8BwDynamic casts each output gradient to
+ * float8 (e5m2) before the backward's all-gather. Every TP all-gather then
+ * carries 1 byte an element: T_ag = T_rs(S_tp/2) (C4: the bytes halve, the
+ * latency terms do not); the reduce-scatters (after wo and w2 forward, of
+ * the input gradients backward) stay bf16, T_ar/2. Forward the all-gathers
+ * feed QKV and MLP in, backward they feed the input-gradient GEMMs of
+ * attention out and MLP out (X16's backward patterns), and X21's re-run
+ * ones are all-gathers too. Neutral (T_ag = T_ar/2) otherwise. */
+#define PE_TEXT_X22 \
+    {"X22", "T_ag, one TP all-gather in float8 (tensorwise FP8 TP)", \
+     "T_rs(S_tp/2) (C4); E_f parts QKV, MLP in T_ag, out, MLP out T_ar/2; E_b the reverse", \
+     "s", "torchao float8_tensor_parallel.py; torchtitan parallelize_llama.py @820504e"}
+
+/* X21 (A15's op policy under TP with sequence parallelism, dense layers):
+ * the TP all-gathers the recomputed forward of an op-level selective block
+ * re-runs. torchtitan's _custom_policy (torchtitan/models/llama3/
+ * parallelize_llama.py @820504e, the commit of the asyncTP 2025-06
+ * benchmark) saves the ops of _save_list — aten.mm but every second one,
+ * the SDPA kernels, _c10d_functional.reduce_scatter_tensor, aten.max — and
+ * marks every other op PREFER_RECOMPUTE: all_gather_into_tensor is not in
+ * the list, so the gathered input of attention's and the MLP's
+ * column-parallel matmuls (A16: A15 keeps no all-gather output), which
+ * their weight-gradient GEMMs and the recomputed wk and w3 (F25) need, is
+ * gathered again in backward; the two reduce-scatters are saved and do not
+ * re-run. Each re-run all-gather (T_ar/2) hides, under X16's micro-pipeline
+ * (hide = overlap.tp·(t−1)/t; 0 without it), only behind the matmul fused
+ * with it, the recomputed share r_i of that GEMM (F25: wk of wq wk wv,
+ * w3 of w1 w3, none without SwiGLU; the weight-gradient GEMMs take the
+ * gathered input transposed and are not fused), X15's contention on each:
+ * Σ_i max(max(0, T_ag − hide·r_i·g_i), T_ag·s/(1 + s)), i = QKV, MLP in,
+ * T_ag = T_ar/2 (X22: the float8 all-gather's). Never below 0 and never
+ * above 2·T_ag (the forward's two all-gathers). */
+#define PE_TEXT_X21 \
+    {"X21", "E_r, TP all-gathers the op-level recompute re-runs per layer", \
+     "Σ_i max(max(0, T_ag − hide·r_i·g_i), T_ag·s/(1 + s)), i = QKV, MLP in, T_ag = T_ar/2 (X22: float8); " \
+     "hide = overlap.tp·(t−1)/t with X16, else 0; r_i F25's recomputed share", \
+     "s", "torchtitan parallelize_llama.py _save_list @820504e"}
+inline double comm_tp_op_recompute(double t_ag, double hide, double r_qkv, double g_qkv,
+                                   double r_in, double g_in, double contention)
+{
+    const double part = t_ag; /* T_ar/2, or X22's float8 all-gather */
+    return comm_contended(comm_pos(part - hide * r_qkv * g_qkv), part, contention) +
+           comm_contended(comm_pos(part - hide * r_in * g_in), part, contention);
 }
 
 /* X14 (framework optimizer_pass_bytes): the optimizer step as the

@@ -42,14 +42,18 @@ ALWAYS_INLINE void comm_layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, con
     const int rc = pl->recompute != PE_RECOMPUTE_NONE;
     const double cp_hops = (q->c - 1.0) * w->t_p2p_cp * l;
     const double tp_b = l * (q->full ? 4.0 : 2.0) * w->t_ar_tp;
-    if (w->tp_mp_layer >= 0.0) { /* X16: X15 is inside; X8 on all of X1's count */
-        chi[0] = comm_slowed(l * w->tp_mp_layer, l * 2.0 * w->t_ar_tp, ctx->comm_slowdown);
-        chi[1] = comm_slowed((q->full ? 2.0 : 1.0) * l * w->tp_mp_layer, tp_b, ctx->comm_slowdown);
+    if (w->tp_mp_layer >= 0.0) { /* X16: X15 is inside; X8 on all of X1's count (X22's bytes) */
+        const double pair = w->t_ag_tp + 0.5 * w->t_ar_tp; /* T_ar without X22 */
+        chi[0] = comm_slowed(l * w->tp_mp_layer, l * 2.0 * pair, ctx->comm_slowdown);
+        chi[1] = comm_slowed((q->full ? l * w->tp_mp_layer : 0.0) + l * w->tp_mp_bwd_layer,
+                             l * (q->full ? 4.0 : 2.0) * pair, ctx->comm_slowdown);
     } else {
         chi[0] = comm_charged(ctx, comm_tp_fwd(l, w->t_ar_tp, ov->tp, w->tau_lf),
                               l * 2.0 * w->t_ar_tp);
         chi[1] = comm_layer_tp_bwd(ctx, q, w, ov->tp, l, tp_b);
     }
+    if (w->tp_rec_layer > 0.0) /* X21: X15 is inside; X8 on the re-run all-gathers' 2·T_ag */
+        chi[1] += comm_slowed(l * w->tp_rec_layer, l * 2.0 * w->t_ag_tp, ctx->comm_slowdown);
     if (ctx->cp_allgather && q->c > 1.0) { /* X19: exposed, all of it */
         const double f = comm_cp_allgather_fwd(l, w->t_ag_cp);
         const double b = comm_cp_allgather_bwd(l, w->t_ag_cp, rc);
@@ -99,10 +103,29 @@ ALWAYS_INLINE void comm_dense_collectives(const pe_eval_ctx *ctx, const pe_plan 
     if (ctx->tp_async_bwd) /* X13: QKV's and MLP in's weight-gradient GEMMs as windows */
         w->tp_bwd_layer = comm_tp_bwd_async(t_ar, q->sp, q->full, w->gemm_t[0], w->gemm_t[2],
                                             ctx->overlap_contention); /* X15 on each */
-    w->tp_mp_layer = ctx->tp_micro_pipeline && q->sp && t > 1 && !q->moe /* X16 */
-                         ? comm_tp_micro_pipeline(t_ar, q->t, w->gemm_chunks_t, pl->overlap.tp,
-                                                  ctx->overlap_contention)
-                         : -1.0;
+    const bool x16 = ctx->tp_micro_pipeline && q->sp && t > 1 && !q->moe;
+    w->t_ag_tp = x16 && ctx->tp_fp8_gather ? comm_reduce_scatter(net, &w->g_tp, 0.5 * w->s_tp)
+                                           : 0.5 * t_ar; /* X22: float8 all-gathers */
+    if (x16) { /* X16: forward all-gathers feed QKV, MLP in; backward out, MLP out */
+        const double rs = 0.5 * t_ar, ag = w->t_ag_tp;
+        const double fwd[4] = {ag, rs, ag, rs}, bwd[4] = {rs, ag, rs, ag};
+        w->tp_mp_layer = comm_tp_micro_pipeline_parts(fwd, q->t, w->gemm_chunks_t, pl->overlap.tp,
+                                                      ctx->overlap_contention);
+        w->tp_mp_bwd_layer = comm_tp_micro_pipeline_parts(bwd, q->t, w->gemm_chunks_t,
+                                                          pl->overlap.tp, ctx->overlap_contention);
+    } else
+        w->tp_mp_layer = w->tp_mp_bwd_layer = -1.0;
+    const bool x21 = ctx->op_sac && pl->recompute == PE_RECOMPUTE_SELECTIVE && q->sp && t > 1 &&
+                     !q->moe; /* X21: F25's windows, X16's chunks (its g_i) when on */
+    const double *g_x21 = w->tp_mp_layer >= 0.0 ? w->gemm_chunks_t : w->gemm_t;
+    w->tp_rec_layer = x21 ? comm_tp_op_recompute(w->t_ag_tp,
+                                                 w->tp_mp_layer >= 0.0
+                                                     ? pl->overlap.tp * (q->t - 1.0) / q->t
+                                                     : 0.0,
+                                                 ctx->op_rec_share[0], g_x21[0],
+                                                 ctx->op_rec_share[2], g_x21[2],
+                                                 ctx->overlap_contention)
+                          : 0.0;
     w->s_kv = comm_cp_bytes(q->b, q->sl, ctx->g, ctx->d, q->t); /* X2 */
     w->t_p2p_cp = comm_p2p(net, &w->g_cp, w->s_kv);
     w->t_ag_cp = ctx->cp_allgather && c > 1 ? comm_reduce_scatter(net, &w->g_cp, (double)c * w->s_kv)

@@ -59,6 +59,9 @@ struct pe_detail {
     double t_ar_tp_tree;                       /* C10 (0 when not considered) */
     double tp_bwd_layer;                       /* X13 backward TP time per layer before overlap.tp */
     double tp_mp_layer;                        /* X16 forward TP exposed per layer; < 0: X1's */
+    double tp_rec_layer;                       /* X21 op-level recompute's TP all-gathers per layer */
+    double t_ag_tp;                            /* X22 one TP all-gather (T_ar/2 unless in float8) */
+    double tp_mp_bwd_layer;                    /* X16 backward TP exposed per layer (X22's parts) */
     double s_kv, t_p2p_cp;                     /* X2 */
     double t_ag_cp;                            /* X19 all-gather of c·S_kv (0: X2's ring) */
     double chi_st[3][4];                       /* χ_tp,f/b and χ_cp,f/b of each stage */

@@ -276,6 +276,61 @@ static void test_x16_micro_pipeline(void **state)
     assert_true(comm_tp_micro_pipeline(1.0, 4.0, g, 1.0, 0.0) >= comm_tp_fwd(1.0, 1.0, 1.0, 2.2));
 }
 
+/* X21 the two all-gathers an op-level selective recompute re-runs, T_ar = 1
+ * (each T_ag = T_ar/2 = 0.5), t = 4 with X16 at overlap 1 (hide = 3/4), QKV
+ * g = 0.8 with wk's r = 1/6 recomputed, MLP in g = 0.8 with w3's r = 1/2:
+ * max(0, 0.5 − 0.75·(1/6)·0.8) + max(0, 0.5 − 0.75·0.5·0.8) = 0.4 + 0.2 = 0.6;
+ * s/(1 + s) = 0.2 (a floor of 0.1 each) changes nothing; MLP in g = 2:
+ * 0.75·0.5·2 = 0.75 ≥ 0.5, so 0 exposed, the floor 0.1: 0.4 + 0.1 = 0.5;
+ * hide 0 (no micro-pipeline): 0.5 + 0.5 = 1 = T_ar, the forward's two
+ * all-gathers; r = 0 (GELU: no recomputed matmul after the MLP's gather):
+ * that all-gather hides nothing, 0.5. */
+static void test_x21_op_recompute(void **state)
+{
+    (void)state;
+    assert_true(fabs(comm_tp_op_recompute(0.5, 0.75, 1.0 / 6.0, 0.8, 0.5, 0.8, 0.0) - 0.6) < 1e-15);
+    assert_true(fabs(comm_tp_op_recompute(0.5, 0.75, 1.0 / 6.0, 0.8, 0.5, 0.8, 0.2) - 0.6) < 1e-15);
+    assert_true(fabs(comm_tp_op_recompute(0.5, 0.75, 1.0 / 6.0, 0.8, 0.5, 2.0, 0.2) - 0.5) < 1e-15);
+    assert_true(comm_tp_op_recompute(0.5, 0.0, 1.0 / 6.0, 0.8, 0.5, 0.8, 0.2) == 1.0);
+    assert_true(fabs(comm_tp_op_recompute(0.5, 0.75, 1.0 / 6.0, 0.8, 0.0, 0.8, 0.0) - 0.9) < 1e-15);
+    /* never more than T_ar, never less than X16's exposure of the same two
+     * all-gathers behind their whole GEMMs (r = 1) */
+    const double g[4] = {0.8, 0.0, 0.8, 0.0};
+    for (double r = 0.0; r <= 1.0; r += 0.125) {
+        const double e = comm_tp_op_recompute(0.5, 0.75, r, 0.8, r, 0.8, 0.2);
+        assert_true(e <= 1.0);
+        assert_true(e >= comm_tp_micro_pipeline(1.0, 4.0, g, 1.0, 0.2) - 1.0); /* minus the two RS */
+    }
+}
+
+/* X22 X16 with each collective's own time: t = 4, overlap 1 (hide 3/4),
+ * g = {0.4, 0.2, 0.8, 0.8} as X16's test; float8 all-gathers T_ag = 0.25
+ * before QKV and MLP in, reduce-scatters 0.5 after out and MLP out:
+ * max(0, 0.25 − 0.3) + max(0, 0.5 − 0.15) + max(0, 0.25 − 0.6) +
+ * max(0, 0.5 − 0.6) = 0 + 0.35 + 0 + 0 = 0.35; s/(1 + s) = 0.2:
+ * 0.05 + 0.35 + 0.05 + 0.1 = 0.55. Backward's order (all-gathers before
+ * out and MLP out): 0.2 + 0.1 + 0 + 0 = 0.3; with 0.2: 0.2 + 0.1 + 0.1 +
+ * 0.05 = 0.45. All four 0.5 is X16's E_f, bit for bit; float8 never
+ * slower. */
+static void test_x22_parts(void **state)
+{
+    (void)state;
+    const double g[4] = {0.4, 0.2, 0.8, 0.8};
+    const double fwd[4] = {0.25, 0.5, 0.25, 0.5}, bwd[4] = {0.5, 0.25, 0.5, 0.25};
+    const double same[4] = {0.5, 0.5, 0.5, 0.5};
+    assert_true(fabs(comm_tp_micro_pipeline_parts(fwd, 4.0, g, 1.0, 0.0) - 0.35) < 1e-15);
+    assert_true(fabs(comm_tp_micro_pipeline_parts(fwd, 4.0, g, 1.0, 0.2) - 0.55) < 1e-15);
+    assert_true(fabs(comm_tp_micro_pipeline_parts(bwd, 4.0, g, 1.0, 0.0) - 0.3) < 1e-15);
+    assert_true(fabs(comm_tp_micro_pipeline_parts(bwd, 4.0, g, 1.0, 0.2) - 0.45) < 1e-15);
+    for (int ov = 0; ov <= 1; ov++)
+        for (int c = 0; c <= 1; c++) {
+            const double x16 = comm_tp_micro_pipeline(1.0, 4.0, g, ov, 0.2 * c);
+            assert_true(comm_tp_micro_pipeline_parts(same, 4.0, g, ov, 0.2 * c) == x16);
+            assert_true(comm_tp_micro_pipeline_parts(fwd, 4.0, g, ov, 0.2 * c) <= x16);
+            assert_true(comm_tp_micro_pipeline_parts(bwd, 4.0, g, ov, 0.2 * c) <= x16);
+        }
+}
+
 /* X5 optimizer: N_gpu·(2 + 2 + 2·12)/W, W = 5.3e12. */
 static void test_x5_optimizer(void **state)
 {
@@ -361,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_zero3_dp_grows_with_m), cmocka_unit_test(test_eval_tiers),
         cmocka_unit_test(test_x15_contention), cmocka_unit_test(test_x16_micro_pipeline),
         cmocka_unit_test(test_x19_cp_allgather),
+        cmocka_unit_test(test_x21_op_recompute), cmocka_unit_test(test_x22_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -645,6 +645,163 @@ static void test_f25_plans(void **state)
     assert_true(r.hfu > 0 && r.hfu != ra.hfu);
 }
 
+/* X21 on whole plans (refined GPT-3 under torchtitan's op policy: MHA, so
+ * F25 recomputes wk's g·d/(a·d + 2·g·d) = 1/3 of QKV; GELU, so w2 and no
+ * matmul after the MLP's all-gather, r = 0): with sp and t > 1 the
+ * backward TP time per micro-batch is X16's (L/p)·E_f plus (L/p)·E_r,
+ * E_r = comm_tp_op_recompute of the detail's T_ar and chunked GEMMs with
+ * hide = (t−1)/t at overlap.tp 1 (0 at overlap.tp 0: 2·T_ar/2 = T_ar);
+ * without X16, X1's backward plus (L/p)·T_ar; 0 with recompute none or
+ * full (full re-runs all four, X16's (1 + [full])), without sp, and under
+ * Megatron's attention policy. */
+static void test_x21_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
+    s.framework.tp_micro_pipeline = true;
+    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    const double c = 0.189 / 1.189;
+    pe_result r;
+    pe_detail d;
+    for (int ov = 0; ov <= 1; ov++) {
+        pe_plan p = fx_plan(16, 8, 1, 1);
+        p.recompute = PE_RECOMPUTE_SELECTIVE, p.overlap.tp = ov;
+        fx_eval_detail(&s, &p, &r, &d);
+        assert_true(d.t_ag_tp == 0.5 * d.t_ar_tp); /* bf16: X22 off */
+        const double e = comm_tp_op_recompute(d.t_ag_tp, ov * 7.0 / 8.0, 1.0 / 3.0,
+                                              d.gemm_chunks_t[0], 0.0, d.gemm_chunks_t[2], c);
+        const double l = d.stage_layers[d.time_stage];
+        assert_true(d.tp_rec_layer > 0.0);
+        assert_rel(d.tp_rec_layer, e, 1e-12);
+        assert_rel(d.chi_tp_b, l * d.tp_mp_layer + l * e, 1e-12);
+        if (!ov)
+            assert_rel(d.tp_rec_layer, d.t_ar_tp, 1e-12);
+        p.recompute = PE_RECOMPUTE_NONE;
+        fx_eval_detail(&s, &p, &r, &d);
+        assert_true(d.tp_rec_layer == 0.0);
+        p.recompute = PE_RECOMPUTE_FULL;
+        fx_eval_detail(&s, &p, &r, &d);
+        assert_true(d.tp_rec_layer == 0.0);
+        p.recompute = PE_RECOMPUTE_SELECTIVE, p.sequence_parallel = false;
+        fx_eval_detail(&s, &p, &r, &d);
+        assert_true(d.tp_rec_layer == 0.0);
+    }
+    pe_scenario plain = s; /* no micro-pipeline: X1's backward plus the re-run T_ar */
+    plain.framework.tp_micro_pipeline = false;
+    pe_plan p = fx_plan(16, 8, 1, 1);
+    p.recompute = PE_RECOMPUTE_SELECTIVE;
+    fx_eval_detail(&plain, &p, &r, &d);
+    const double l = d.stage_layers[d.time_stage];
+    assert_rel(d.tp_rec_layer, d.t_ar_tp, 1e-12);
+    assert_rel(d.chi_tp_b, comm_contended(comm_tp_bwd(l, d.t_ar_tp, 0.0, d.tau_lb, 0),
+                                          l * 2.0 * d.t_ar_tp, c) + l * d.t_ar_tp, 1e-12);
+    pe_scenario attn = s; /* Megatron's selective: the core only, no collective re-run */
+    attn.framework.selective_recompute = PE_SELECTIVE_ATTENTION;
+    fx_eval_detail(&attn, &p, &r, &d);
+    assert_true(d.tp_rec_layer == 0.0);
+}
+
+/* X22 on whole plans (the X21 scenario, compute fp8, tensorwise, the key
+ * on): one TP all-gather T_ag = T_rs(S_tp/2) lies between T_ar/4 (half the
+ * bytes) and T_ar/2, and the TP time per micro-batch is (L/p) times X16's
+ * sum with T_ag before QKV and MLP in forward, before out and MLP out
+ * backward (reduce-scatters T_ar/2), plus X21's re-run all-gathers at T_ag;
+ * rowwise, the key off, or without X16 (sp off): T_ag = T_ar/2 exactly.
+ * Property: float8 all-gathers never slow a plan. */
+static void test_x22_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
+    s.framework.tp_micro_pipeline = true, s.framework.tp_fp8_all_gather = true;
+    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    s.cluster.gpu.has_peak_fp8_tflops = true, s.cluster.gpu.peak_fp8_tflops = 2614.8;
+    s.cluster.gpu.has_fp8_gemm_efficiency = true, s.cluster.gpu.fp8_gemm_efficiency = 0.5;
+    s.precision.compute = PE_COMPUTE_FP8, s.precision.fp8_recipe = PE_FP8_RECIPE_TENSORWISE;
+    pe_scenario rowwise = s, off = s;
+    rowwise.precision.fp8_recipe = PE_FP8_RECIPE_ROWWISE;
+    off.framework.tp_fp8_all_gather = false;
+    const double c = 0.189 / 1.189;
+    pe_result r, ro;
+    pe_detail d, dr, dof;
+    for (int ov = 0; ov <= 1; ov++)
+        for (int rc = 0; rc <= 2; rc++) {
+            pe_plan p = fx_plan(16, 8, 1, 1);
+            p.overlap.tp = ov;
+            p.recompute = rc == 0 ? PE_RECOMPUTE_NONE : rc == 1 ? PE_RECOMPUTE_SELECTIVE
+                                                             : PE_RECOMPUTE_FULL;
+            fx_eval_detail(&s, &p, &r, &d);
+            const double ag = d.t_ag_tp, rs = 0.5 * d.t_ar_tp, l = d.stage_layers[d.time_stage];
+            assert_true(ag > 0.25 * d.t_ar_tp && ag < rs);
+            const double fwd[4] = {ag, rs, ag, rs}, bwd[4] = {rs, ag, rs, ag};
+            const double e_f = comm_tp_micro_pipeline_parts(fwd, 8.0, d.gemm_chunks_t, ov, c);
+            const double e_b = comm_tp_micro_pipeline_parts(bwd, 8.0, d.gemm_chunks_t, ov, c);
+            const double e_r = rc == 1 ? comm_tp_op_recompute(ag, ov * 7.0 / 8.0, 1.0 / 3.0,
+                                                              d.gemm_chunks_t[0], 0.0,
+                                                              d.gemm_chunks_t[2], c)
+                                       : 0.0;
+            assert_rel(d.chi_tp_f, l * e_f, 1e-12);
+            assert_rel(d.chi_tp_b, (rc == 2 ? l * e_f : 0.0) + l * e_b + l * e_r, 1e-12);
+            fx_eval_detail(&rowwise, &p, &ro, &dr);
+            assert_true(dr.t_ag_tp == 0.5 * dr.t_ar_tp);
+            fx_eval_detail(&off, &p, &ro, &dof);
+            assert_true(dof.t_ag_tp == 0.5 * dof.t_ar_tp);
+            assert_true(r.step_time_s <= ro.step_time_s && r.tp_comm_s < ro.tp_comm_s);
+            p.sequence_parallel = false;
+            fx_eval_detail(&s, &p, &r, &d);
+            assert_true(d.t_ag_tp == 0.5 * d.t_ar_tp);
+        }
+}
+
+/* Property: more recompute never speeds a step. Under torchtitan's terms
+ * (X15, X16, F25, X21) and without them, at t = 1, 2, 4, 8, sp on and off,
+ * overlap.tp 0 and 1, micro-batches 1 and 4, zero 1 and 3: with recompute
+ * none ≤ selective ≤ full the compute part never shrinks, nor does the step
+ * without its DP collectives (X4), nor the step where X4's collectives are
+ * hidden alike (dp_comm_s equal). The TP part alone need not grow: full
+ * recompute re-runs the all-gathers behind whole GEMMs, X21's op-level one
+ * behind F25's recomputed shares. Where X4's collectives are exposed, full
+ * recompute's longer backward is a longer window for them (X4 counts compute
+ * only, not exposed TP time), and a step of it can come out below the
+ * selective one's (TP 2, sp, overlap.tp 1, zero 3, micro-batch 1: 92.38 s
+ * against 92.99 s): docs/model.md X21 says so. */
+static void test_recompute_never_faster(void **state)
+{
+    (void)state;
+    pe_scenario titan = refined_gpt3();
+    titan.framework.comm_slowdown = 0, titan.framework.overlap_slowdown = 0.189;
+    titan.framework.tp_micro_pipeline = true;
+    titan.framework.memory_by_phase = true, titan.framework.selective_recompute = PE_SELECTIVE_OP;
+    const pe_scenario plain = refined_gpt3();
+    const pe_scenario *scs[] = {&titan, &plain};
+    static const int64_t tps[] = {1, 2, 4, 8};
+    static const pe_recompute order[] = {PE_RECOMPUTE_NONE, PE_RECOMPUTE_SELECTIVE,
+                                         PE_RECOMPUTE_FULL};
+    for (size_t k = 0; k < 2; k++)
+        for (size_t i = 0; i < 4; i++)
+            for (int bits = 0; bits < 16; bits++) {
+                pe_plan p = fx_plan(128 / tps[i], tps[i], 1, 1);
+                p.sequence_parallel = tps[i] > 1 && (bits & 1);
+                p.overlap.tp = (bits >> 1) & 1;
+                p.micro_batch = (bits & 4) ? 4 : 1;
+                p.zero = (bits & 8) ? 3 : 1;
+                pe_result last = {0};
+                for (size_t j = 0; j < 3; j++) {
+                    p.recompute = order[j];
+                    const pe_result r = fx_eval(scs[k], &p);
+                    if (j > 0) {
+                        assert_true(r.compute_s >= last.compute_s);
+                        assert_true(r.step_time_s - r.dp_comm_s >=
+                                    last.step_time_s - last.dp_comm_s);
+                        if (r.dp_comm_s == last.dp_comm_s) /* X4 hidden both times */
+                            assert_true(r.step_time_s >= last.step_time_s);
+                    }
+                    last = r;
+                }
+            }
+}
+
 /* Neutral values reproduce v1 bit for bit; scenario_force_textbook sets
  * them all back, so a refined scenario in textbook mode equals v1. */
 /* X19 (framework cp_kv_allgather) on GPT-3 over 16 nodes, dp 4, tp 8,
@@ -726,6 +883,8 @@ int main(void)
         cmocka_unit_test(test_f28_plans),
         cmocka_unit_test(test_f25_plans),
         cmocka_unit_test(test_x19_plans),
+        cmocka_unit_test(test_x21_plans),   cmocka_unit_test(test_recompute_never_faster),
+        cmocka_unit_test(test_x22_plans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
