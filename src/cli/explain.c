@@ -1525,6 +1525,15 @@ static void explain_moe_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
              (long long)p->etp, beta_in, ctx->h, c_e, e->f_e_d, beta_in, c_e,
              a19 ? ": A19" : ctx->fp8 ? ": FP8, A13" : "");
     eq_result(out, d->moe.a_routed, "A11");
+    if (ctx->a25_bytes > 0.0) { /* A25 (framework moe_dispatch_saved), inside A4' */
+        eq_formula(out, "A25", NULL);
+        eq_subst(out,
+                 "%lld·%.6g·%g·%g/%lld·%g  (sorted_indices 8 + flat_sorted 8 + probs 4; "
+                 "added to A4')",
+                 (long long)p->micro_batch, ctx->s / (double)p->cp, e->k, e->rho,
+                 (long long)p->tp, ctx->a25_bytes);
+        eq_result(out, d->moe.a25, "A25");
+    }
     eq_formula(out, "A4'", NULL);
     eq_result(out, d->moe.a_layer_m, "A4'");
     eq_formula(out, "A12", NULL);

@@ -523,6 +523,11 @@ static const pe_field framework_fields[] = {
      "tp_micro_pipeline, every TP all-gather carries float8, 1 byte an element (torchao's "
      "Float8ColwiseParallel, Float8RowwiseParallel, PrepareFloat8ModuleInput in torchtitan); "
      "the reduce-scatters stay bf16"},
+    {"moe_dispatch_saved", PE_FT_BOOL, PE_RANGE_NONE, FW(moe_dispatch_saved), NO, NULL, 0, NULL,
+     "false",
+     "A25: each MoE layer keeps, per micro-batch in flight, what Megatron-Core's all-to-all "
+     "token dispatcher saves for backward beyond A9-A12: the permutation's int64 indices "
+     "(sorted_indices, flat_sorted) and the fp32 permuted probs, 20 bytes a token copy"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

@@ -93,6 +93,7 @@ struct pe_detail {
         double D_e;                            /* edp = t·c·dp/(ep·etp) */
         double mem_experts[3];                 /* expert M1+M2+M3 */
         double a_layer_m, a_routed, a12;       /* A4', A11, A12 */
+        double a25;                            /* A25, inside a_layer_m */
         double s_disp, s_comb, t_ep;           /* X9 */
         double chi_ep_f[3], chi_ep_b[3];       /* X10 */
         double s_etp, t_rs_etp, chi_etp_f[3], chi_etp_b[3]; /* X11 */

@@ -272,6 +272,31 @@ inline double act_moe_dispatch(double b, double s_local, double k, double rho, d
     return b * s_local * k * rho * h * (beta_d + 2.0 * etp) / t;
 }
 
+/* A25 what Megatron-Core's all-to-all token dispatcher saves for backward per
+ * MoE layer and micro-batch, beyond A9–A12 (NVIDIA/Megatron-LM
+ * megatron/core/transformer/moe/moe_utils.py permute, unfused path, at
+ * 00611e6eeb0b; token_dispatcher.py at 0014f13713bf hands the permuted probs
+ * to the experts and calls unpermute without probs). Per token copy:
+ * sorted_indices (int64, 8: index_select saves it, the dispatcher keeps it
+ * for unpermute's scatter_add), flat_sorted (int64, 8: the probs' gather
+ * saves it) and the permuted probs (fp32, 4: the experts' weighted activation
+ * multiplies by them and keeps them) — 20 bytes. b·s'·k·ρ/t copies as A11
+ * (ρ: drop-and-pad makes E·capacity of them). The permuted tokens themselves
+ * are not added: index_select and the all-to-all save no activation, and the
+ * all-to-all output is A11's fc1 input; the routing map is argsorted, not
+ * saved; the router's logits and probs are A9's 8E; the transient send and
+ * receive buffers A12's. */
+#define PE_A25_BYTES_PER_COPY 20.0
+#define PE_TEXT_A25 \
+    {"A25", "dispatcher's saved indices and probs per MoE layer", \
+     "b·s'·k·ρ/t·β_25, β_25 = 8 + 8 + 4", \
+     "bytes", "Megatron-Core moe_utils.py permute @00611e6e"}
+inline double act_moe_dispatch_saved(double b, double s_local, double k, double rho, double t,
+                                     double bytes_per_copy)
+{
+    return b * s_local * k * rho / t * bytes_per_copy;
+}
+
 /* A4′ one MoE layer: s'·b·[(sp ? (rep + par_att + 8E + par_sh)/t
  *                          : rep + (par_att + par_sh)/t + 8E) + att/t] + A_routed */
 #define PE_TEXT_A4_MOE \

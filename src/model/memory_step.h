@@ -120,6 +120,9 @@ ALWAYS_INLINE void mem_layer_activations(const pe_eval_ctx *ctx, const pe_plan *
                                          a19 ? ctx->a19_par_att : e->act_par_att, e->act_router,
                                          a19 ? ctx->a19_par_sh : e->act_par_sh, w->att,
                                          w->moe.a_routed); /* A4′ */
+        w->moe.a25 = act_moe_dispatch_saved(q->b, q->sl, e->k, e->rho, q->t,
+                                            ctx->a25_bytes); /* A25, 0 unless set */
+        w->moe.a_layer_m += w->moe.a25;
         w->moe.a12 = act_moe_dispatch(q->b, q->sl, e->k, e->rho, ctx->h, e->beta_d, etp, q->t);
     }
 }
