@@ -523,6 +523,10 @@ static const pe_field framework_fields[] = {
      "tp_micro_pipeline, every TP all-gather carries float8, 1 byte an element (torchao's "
      "Float8ColwiseParallel, Float8RowwiseParallel, PrepareFloat8ModuleInput in torchtitan); "
      "the reduce-scatters stay bf16"},
+    {"pp_recv_grad", PE_FT_BOOL, PE_RANGE_NONE, FW(pp_recv_grad), NO, NULL, 0, NULL, "false",
+     "A24: with memory_by_phase and pp > 1, the backward phase also holds the output gradient "
+     "the stage received from the next one, 2·s'·b·h/(sp ? t : 1) bytes (Megatron-Core's "
+     "send_forward_recv_backward; not on the last stage of a non-interleaved schedule)"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",
