@@ -557,6 +557,24 @@ static void explain_phase_terms(FILE *out, const pe_eval_ctx *ctx, const pe_plan
             d->w_fwd, d->w_bwd);
 }
 
+/* §12 A24 (framework pp_recv_grad), stage i: the output gradient it received
+ * for the backward of one micro-batch, or why it holds none. */
+static void explain_a24(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d,
+                        int i, const char *st)
+{
+    if (!ctx->pp_recv_grad)
+        return;
+    eq_formula(out, "A24", st);
+    if (d->a24_stage[i] <= 0.0) {
+        eq_subst(out, "0: %s", p->pp <= 1 ? "pp 1, no pipeline receive"
+                                          : "the last stage receives no gradient (A14's loss)");
+        return;
+    }
+    eq_subst(out, "2·%g·%lld·%g/%g, in the backward phase", d->s_local,
+             (long long)p->micro_batch, ctx->h, p->sequence_parallel ? (double)p->tp : 1.0);
+    eq_result(out, d->a24_stage[i], "A24");
+}
+
 static void explain_phases(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                            const pe_detail *d, const pe_result *r)
 {
@@ -568,6 +586,7 @@ static void explain_phases(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         eq_formula(out, "M12", st);
         eq_subst(out, "U_w = %.6g bytes, U_g = %.6g bytes", d->unsharded[i],
                  d->unsharded_grads[i]);
+        explain_a24(out, ctx, p, d, i, st);
         eq_formula(out, "M9", st);
         fprintf(out, "       forward %.6g, backward %.6g, loss %.6g, optimizer %.6g bytes "
                      "(S = M1 (M10) + M2 + M3 = %.6g, A6 = %.6g, A7 = %.6g, W_lib = %.6g)\n",

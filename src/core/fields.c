@@ -528,6 +528,10 @@ static const pe_field framework_fields[] = {
      "A25: each MoE layer keeps, per micro-batch in flight, what Megatron-Core's all-to-all "
      "token dispatcher saves for backward beyond A9-A12: the permutation's int64 indices "
      "(sorted_indices, flat_sorted) and the fp32 permuted probs, 20 bytes a token copy"},
+    {"pp_recv_grad", PE_FT_BOOL, PE_RANGE_NONE, FW(pp_recv_grad), NO, NULL, 0, NULL, "false",
+     "A24: with memory_by_phase and pp > 1, the backward phase also holds the output gradient "
+     "the stage received from the next one, 2·s'·b·h/(sp ? t : 1) bytes (Megatron-Core's "
+     "send_forward_recv_backward; not on the last stage of a non-interleaved schedule)"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

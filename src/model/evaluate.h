@@ -273,6 +273,7 @@ typedef struct {
     double pp_group;   /* A6″ N contiguous micro-batches per chunk (framework pp_microbatch_group); 0: A6 */
     double offload_layers; /* A23 N layers offloaded (framework cpu_offloading); 0: none */
     double a25_bytes; /* A25 bytes the dispatcher saves per token copy (framework moe_dispatch_saved); 0 */
+    bool pp_recv_grad;     /* A24 the received output gradient in backward (framework pp_recv_grad) */
     /* A19 recompute_modules layernorm mla_up_proj moe_act: what recompute:
      * selective keeps per token (false: A1, A2, A10, A11 as they are) */
     bool a19;

@@ -234,6 +234,8 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         ctx->offload_layers = (double)fw->cpu_offloading_num_layers;
     if (fw->present && fw->moe_dispatch_saved) /* A25 */
         ctx->a25_bytes = PE_A25_BYTES_PER_COPY;
+    if (fw->present && fw->pp_recv_grad) /* A24 */
+        ctx->pp_recv_grad = true;
     if (fw->present && fw->pp_microbatch_group > 0) /* A6″ */
         ctx->pp_group = (double)fw->pp_microbatch_group;
     if (fw->present && fw->memory_by_phase) { /* §12 M9–M13 */

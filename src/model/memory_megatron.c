@@ -6,5 +6,6 @@ extern inline double act_stage_by_layer(pe_recompute_method method, double n_lay
                                         double a_in, double a_keep, double a_max, double ls,
                                         double k);
 extern inline double act_offload_kept_layers(double layers, double n_offloaded);
+extern inline double act_pp_recv_grad(double s_local, double b, double h, double t, int sp);
 extern inline double act_legacy_extra(int swiglu, int flash, double f, double a, double g,
                                       double d);

@@ -88,4 +88,32 @@ inline double act_offload_kept_layers(double layers, double n_offloaded)
     return kept < layers ? kept : layers;
 }
 
+/* A24 the pipeline receive buffer a stage holds beyond A6 (framework
+ * pp_recv_grad, with memory_by_phase). NVIDIA/Megatron-LM@4dabc623
+ * megatron/core/pipeline_parallel/schedules.py,
+ * forward_backward_pipelining_without_interleaving: in the 1F1B steady
+ * state `output_tensor_grad = send_forward_recv_backward(...)` receives the
+ * gradient of the stage's output, then `backward_step(input_tensor,
+ * output_tensor, output_tensor_grad, ...)` runs with it held, so it is live
+ * at the backward's start, where A6's k micro-batches are all still stored
+ * (p2p_communication.py: shape (s'/t if sequence_parallel, b, h),
+ * pipeline_dtype bf16, 2 bytes). Not added: the received input tensor, kept
+ * in input_tensors for the backward, is the layer input A1 already counts;
+ * the sent output tensor, after `deallocate_output_tensor(output_tensor[0],
+ * config.deallocate_pipeline_outputs)`, keeps one element (`out.data =
+ * torch.empty((1,))`); the input gradient backward_step returns is made at
+ * the backward's end, when the micro-batch's A6 share is freed. The last
+ * stage of a non-interleaved schedule receives no gradient (its comes from
+ * the loss, A14); under interleaving and DualPipe every rank holds a chunk
+ * that is not the model's last, so every rank receives one. Bytes, once:
+ * one micro-batch is in backward at a time. */
+#define PE_TEXT_A24 \
+    {"A24", "received output gradient held through a stage's backward (pp_recv_grad)", \
+     "2·s'·b·h/(sp ? t : 1), not on the last stage of a non-interleaved schedule", "bytes", \
+     "Megatron-Core schedules.py send_forward_recv_backward"}
+inline double act_pp_recv_grad(double s_local, double b, double h, double t, int sp)
+{
+    return 2.0 * s_local * b * h / (sp ? t : 1.0);
+}
+
 #endif

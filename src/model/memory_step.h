@@ -109,6 +109,8 @@ ALWAYS_INLINE void mem_layer_activations(const pe_eval_ctx *ctx, const pe_plan *
         const int ag = ctx->cp_ring == PE_CP_RING_ALLGATHER; /* A20, 0 when none */
         w->a20_fwd = act_cp_ring(q->sl, q->b, ctx->cp_ring_width, q->t, q->c, ag, 0);
         w->a20_bwd = act_cp_ring(q->sl, q->b, ctx->cp_ring_width, q->t, q->c, ag, 1);
+        w->a24 = ctx->pp_recv_grad && !q->one ? act_pp_recv_grad(q->sl, q->b, ctx->h, q->t, q->sp)
+                                              : 0.0; /* A24 */
     }
     if (q->moe) {
         const pe_moe_ctx *e = &ctx->moe;
@@ -223,6 +225,8 @@ ALWAYS_INLINE void mem_stage_phases(const pe_eval_ctx *ctx, const pe_plan *pl, c
     ph[2] = kept + w_b + w->a_recompute + ug;                 /* backward */
     if (ctx->cp_ring != PE_CP_RING_NONE) /* A20: one layer's ring attention buffers */
         ph[1] += w->a20_fwd, ph[2] += w->a20_bwd;
+    w->a24_stage[i] = i == 1 && !dual && pl->schedule != PE_SCHEDULE_INTERLEAVED ? 0.0 : w->a24;
+    ph[2] += w->a24_stage[i]; /* A24: the last stage of 1f1b receives no gradient */
     ph[3] = last ? kept - a12 + w->a14 + ug : 0.0;            /* loss (A14) */
     ph[4] = state + ctx->workspace_bytes +
             mem_optimizer_temp(ctx->opt_temp_bytes, w->n_gpu[i], pl->zero, q->D) +

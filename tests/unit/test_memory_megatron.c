@@ -292,6 +292,67 @@ static void test_f26_more_recompute_never_faster(void **state)
         }
 }
 
+/* A24 with memory_by_phase on GPT-3 175B, dp 1, tp 8 (sp), pp 8, 1f1b,
+ * global batch g (m = g micro-batches of 1), recompute selective. */
+static void a24_eval(bool recv, pe_schedule sched, int64_t global_batch, pe_detail *d)
+{
+    pe_scenario s = fx_gpt3(8);
+    s.framework = (pe_framework){.present = true, .memory_by_phase = true, .loss_bytes = 4.0,
+                                 .recompute_num_layers = 1, .pp_recv_grad = recv};
+    s.training.global_batch = global_batch;
+    pe_plan p = fx_plan(1, 8, 8, 1);
+    p.recompute = PE_RECOMPUTE_SELECTIVE;
+    p.schedule = sched;
+    if (sched == PE_SCHEDULE_INTERLEAVED)
+        p.virtual_stages = 2;
+    pe_result r;
+    fx_eval_detail(&s, &p, &r, d);
+    assert_true(d->valid);
+}
+
+/* By hand, s' 2048, b 1, h 12288, t 8 with sp, bf16 (2 bytes):
+ *   A24 = 2·2048·1·12288/8 = 6,291,456 bytes, added to stage 0's backward
+ *   phase only (forward, loss, optimizer unchanged); the last stage of
+ *   1f1b receives no gradient (0); under interleaving (v 2) it does:
+ *   6,291,456 there too. pp_recv_grad false: 0 everywhere (neutral). */
+static void test_a24_hand(void **state)
+{
+    (void)state;
+    pe_detail off, on;
+    a24_eval(false, PE_SCHEDULE_1F1B, 1536, &off);
+    a24_eval(true, PE_SCHEDULE_1F1B, 1536, &on);
+    assert_rel(on.a24_stage[0], 6291456.0, 1e-12);
+    assert_rel(on.phase[0][2] - off.phase[0][2], 6291456.0, 1e-12);
+    assert_true(on.phase[0][1] == off.phase[0][1]);
+    assert_true(on.phase[0][4] == off.phase[0][4]);
+    assert_true(on.a24_stage[1] == 0.0);
+    assert_true(on.phase[1][2] == off.phase[1][2]);
+    assert_true(on.phase[1][3] == off.phase[1][3]);
+    pe_detail inter_off, inter_on;
+    a24_eval(false, PE_SCHEDULE_INTERLEAVED, 1536, &inter_off);
+    a24_eval(true, PE_SCHEDULE_INTERLEAVED, 1536, &inter_on);
+    assert_rel(inter_on.phase[1][2] - inter_off.phase[1][2], 6291456.0, 1e-12);
+}
+
+/* Property: more micro-batches in flight (m from 1 to 16, so k(0) =
+ * min(8, m) grows) never lower stage 0's backward phase or its peak with
+ * A24, and A24 never lowers either against pp_recv_grad false. */
+static void test_a24_more_in_flight_never_lower(void **state)
+{
+    (void)state;
+    double prev_bwd = 0.0, prev_peak = 0.0;
+    for (int64_t m = 1; m <= 16; m++) {
+        pe_detail off, on;
+        a24_eval(false, PE_SCHEDULE_1F1B, m, &off);
+        a24_eval(true, PE_SCHEDULE_1F1B, m, &on);
+        assert_true(on.phase[0][2] >= off.phase[0][2]);
+        assert_true(on.peak[0] >= off.peak[0]);
+        assert_true(on.phase[0][2] >= prev_bwd);
+        assert_true(on.peak[0] >= prev_peak);
+        prev_bwd = on.phase[0][2], prev_peak = on.peak[0];
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -304,6 +365,8 @@ int main(void)
         cmocka_unit_test(test_f26_refined_hand),
         cmocka_unit_test(test_f26_neutral),
         cmocka_unit_test(test_f26_more_recompute_never_faster),
+        cmocka_unit_test(test_a24_hand),
+        cmocka_unit_test(test_a24_more_in_flight_never_lower),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
