@@ -50,6 +50,8 @@ extern inline double mem_pp_unsharded(int on, int64_t zero, double p, double bet
 extern inline int mem_peak_phase(const double *phase, int last);
 extern inline double act_modules_expert_inner(double beta_c, double f_e);
 extern inline double mem_reserved(double peak, double fragmentation);
+extern inline double act_moe_dispatch_saved(double b, double s_local, double k, double rho, double t,
+                                     double bytes_per_copy);
 
 double act_rep(const pe_model *m)
 {
