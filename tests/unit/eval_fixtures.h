@@ -94,6 +94,15 @@ static inline pe_model fx_mixtral_8x7b(void)
                       .moe_ffn_hidden = 14336, .moe_every = 1, .moe_imbalance = 1};
 }
 
+/* Mixtral's MoE plan of the F23 and A25 tests: dp 64 on 8 nodes, ep 8,
+ * etp 1, the given recompute. */
+static inline pe_plan fx_plan_ep8(pe_recompute rc)
+{
+    pe_plan p = fx_plan(64, 1, 1, 1);
+    p.ep = 8, p.etp = 1, p.recompute = rc;
+    return p;
+}
+
 /* DeepSeek-V3 (HF deepseek-ai/DeepSeek-V3 config.json, MTP excluded): L 61,
  * h 7168, a 128, f 18432, V 129280, 3 dense layers, 256 experts top-8 of
  * 2048, 1 shared, MLA q 1536 kv 512 rope 64 nope 128 v 128 (design §8.3). */

@@ -26,13 +26,6 @@ static pe_scenario mixtral(bool saved, double capacity)
     return s;
 }
 
-static pe_plan ep8(pe_recompute rc)
-{
-    pe_plan p = fx_plan(64, 1, 1, 1);
-    p.ep = 8, p.etp = 1, p.recompute = rc;
-    return p;
-}
-
 /* A25 by hand: tp 1, b 1, s' 4096, k 2, ρ 1, β_25 = 8 + 8 + 4 = 20:
  * 1·4096·2·1/1·20 = 163,840 bytes per MoE layer and micro-batch; ρ 1.25
  * (capacity_factor): 204,800. On one stage (pp 1, one micro-batch in
@@ -45,7 +38,7 @@ static void test_a25_hand(void **state)
     assert_rel(act_moe_dispatch_saved(1, 4096, 2, 1.25, 1, PE_A25_BYTES_PER_COPY), 204800.0,
                1e-15);
     const pe_scenario on = mixtral(true, 0), off = mixtral(false, 0);
-    const pe_plan p = ep8(PE_RECOMPUTE_NONE);
+    const pe_plan p = fx_plan_ep8(PE_RECOMPUTE_NONE);
     pe_result r_on, r_off;
     pe_detail d_on, d_off;
     fx_eval_detail(&on, &p, &r_on, &d_on);
@@ -69,11 +62,11 @@ static void test_a25_neutral_capacity_monotone(void **state)
     pe_scenario none = mixtral(false, 0);
     none.framework.present = false;
     const pe_scenario off = mixtral(false, 0);
-    const pe_plan p0 = ep8(PE_RECOMPUTE_NONE);
+    const pe_plan p0 = fx_plan_ep8(PE_RECOMPUTE_NONE);
     assert_true(fx_eval(&off, &p0).mem_total_gib == fx_eval(&none, &p0).mem_total_gib);
     for (int saved = 0; saved <= 1; saved++)
         for (int rc = PE_RECOMPUTE_NONE; rc <= PE_RECOMPUTE_FULL; rc++) {
-            const pe_plan p = ep8((pe_recompute)rc);
+            const pe_plan p = fx_plan_ep8((pe_recompute)rc);
             double last = 0.0, last_a25 = 0.0;
             for (double c = 1.0; c <= 4.0; c += 0.25) {
                 const pe_scenario s = mixtral(saved, c);

@@ -24,13 +24,6 @@ static pe_scenario mixtral(double permute_bytes)
     return s;
 }
 
-static pe_plan ep8(pe_recompute rc)
-{
-    pe_plan p = fx_plan(64, 1, 1, 1);
-    p.ep = 8, p.etp = 1, p.recompute = rc;
-    return p;
-}
-
 /* F23 by hand: tp 1, b 1, s' = 4096 tokens, k 2, ρ 1, h 4096:
  * 4096·2·1·10·4096 = 335,544,320 bytes / 2.65e12 = 1.266205...e-4 s, added
  * once to the MoE layer's forward and once to its backward (twice with
@@ -41,7 +34,7 @@ static void test_f23_hand(void **state)
     const double perm = 335544320.0 / 2.65e12;
     const pe_scenario on = mixtral(10), off = mixtral(0);
     for (int rc = PE_RECOMPUTE_NONE; rc <= PE_RECOMPUTE_FULL; rc++) {
-        const pe_plan p = ep8((pe_recompute)rc);
+        const pe_plan p = fx_plan_ep8((pe_recompute)rc);
         pe_result r_on, r_off;
         pe_detail d_on, d_off;
         fx_eval_detail(&on, &p, &r_on, &d_on);
@@ -64,7 +57,7 @@ static void test_f23_neutral_monotone(void **state)
     const pe_scenario off = mixtral(0);
     pe_scenario none = mixtral(0);
     none.framework.present = false; /* no framework at all */
-    const pe_plan p = ep8(PE_RECOMPUTE_NONE);
+    const pe_plan p = fx_plan_ep8(PE_RECOMPUTE_NONE);
     assert_true(fx_eval(&off, &p).step_time_s == fx_eval(&none, &p).step_time_s);
     double last = 0.0;
     for (double bytes = 0; bytes <= 40; bytes += 5) {
