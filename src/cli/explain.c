@@ -694,6 +694,23 @@ static void explain_attention_kernel(FILE *out, const pe_eval_ctx *ctx)
     eq_result(out, r->efficiency, "F30");
 }
 
+/* §12 F33: the useful causal FLOPs per F9 FLOP a causal kernel (B_c > 0)
+ * computes, with κ and what it amounts to in the kernel's own work. */
+static void explain_causal_work(FILE *out, const pe_eval_ctx *ctx, double s, double tile)
+{
+    const double kappa = compute_kappa(&ctx->scenario->model);
+    eq_formula(out, "F33", NULL);
+    if (ctx->scenario->framework.attention_causal_work)
+        eq_subst(out, "1/(2·%g)   (the kernel computes (s'² + s'·B_c)/2 = %.6g of F9's κ = 1 "
+                      "count, F22 charging the diagonal tiles: (%g + %g)/(2·%g))",
+                 kappa, (s + tile) / (2.0 * s), s, tile, s);
+    else
+        eq_subst(out, "1   (framework.attention_causal_work false: F9's κ = %g count at F22's "
+                      "rate per useful FLOP)",
+                 kappa);
+    eq_result(out, ctx->att_work, "F33");
+}
+
 /* §12 F22: the attention core's efficiency by shape, with the numbers it
  * took (only when a preset or the scenario gives s_half, d_half or B_c). */
 static void explain_attention_shape(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d)
@@ -719,6 +736,8 @@ static void explain_attention_shape(FILE *out, const pe_eval_ctx *ctx, const pe_
         eq_subst(out, "%g·%.6g·%g/(%g + %g)   (s_k = s' = %g)", ctx->att_rate / ctx->peak,
                  ctx->att_head, s_k, s_k, ctx->att_half_seq, s);
     eq_result(out, ctx->att_rate / ctx->peak * ctx->att_head * d->att_shape, "F22");
+    if (tile > 0.0)
+        explain_causal_work(out, ctx, s, tile);
 }
 
 /* §12 F24: the FP8 scaling recipe's GEMM rate ratio on F18 and its casts,
@@ -834,8 +853,8 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
     explain_attention_shape(out, ctx, d);
     eq_formula(out, "F9", NULL);
     if (ctx->att_by_shape || ctx->att_head < 1.0) /* F22's e_att */
-        eq_subst(out, "%g·%.6g/%g / (%.6g·%.6g·%.6g)", M, ctx->F_att, t, ctx->att_rate,
-                 ctx->att_head, d->att_shape);
+        eq_subst(out, "%g·%.6g/%g·%g / (%.6g·%.6g·%.6g)", M, ctx->F_att, t, ctx->att_work,
+                 ctx->att_rate, ctx->att_head, d->att_shape);
     else
         eq_subst(out, "%g·%.6g/%g / %.6g", M, ctx->F_att, t, ctx->att_rate);
     eq_result(out, d->tau_core, "F9");

@@ -532,6 +532,11 @@ static const pe_field framework_fields[] = {
      "A24: with memory_by_phase and pp > 1, the backward phase also holds the output gradient "
      "the stage received from the next one, 2·s'·b·h/(sp ? t : 1) bytes (Megatron-Core's "
      "send_forward_recv_backward; not on the last stage of a non-interleaved schedule)"},
+    {"attention_causal_work", PE_FT_BOOL, PE_RANGE_NONE, FW(attention_causal_work), NO, NULL, 0,
+     NULL, "false",
+     "F33: on a GPU with attention_causal_tile, time the causal half a causal kernel computes "
+     "(1/(2κ) of F9's count at F22's rate per useful FLOP) instead of F9's whole count; the "
+     "FLOP count and mfu stay as counted (refined compute only)"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

@@ -29,6 +29,7 @@ extern inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, dou
 extern inline double compute_gemm_chunks_time_coef(const pe_gemm_coef *c, double M, double t,
                                                    double inv_t, double t_half);
 extern inline double compute_attention_shape(double s_local, double s_half, double tile);
+extern inline double compute_attention_causal_work(bool causal_work, double tile, double kappa);
 extern inline double compute_elementwise_time(double bytes, double ew_bps);
 extern inline pe_gemm_coef compute_gemm_coef_fp8(const pe_gemm_shape *g, double gemm_rate,
                                                  double hbm_bps);
@@ -228,6 +229,7 @@ static void prepare_coefficients(pe_eval_ctx *ctx)
     ctx->out_coef = compute_gemm_coef(&out, ctx->gemm_rate, ctx->hbm_bps);
     ctx->core_s = ctx->att_head < 1.0 ? ctx->F_att / (ctx->att_rate * ctx->att_head) /* F22 */
                                       : ctx->F_att / ctx->att_rate;
+    ctx->core_s *= ctx->att_work; /* F33 (1: off, exact) */
     const double inv_bw = ctx->ew_bps > 0.0 ? 1.0 / ctx->ew_bps : 0.0; /* η_W = 0: untimed */
     ctx->ew_rep_s = ctx->ew_rep * inv_bw, ctx->ew_par_s = ctx->ew_par * inv_bw;
     ctx->ew_att_s = ctx->ew_att * inv_bw, ctx->ew_out_s = ctx->ew_out * inv_bw;
@@ -249,6 +251,9 @@ static void prepare_refined(const pe_scenario *sc, pe_eval_ctx *ctx)
     /* F22: by shape when a preset or the scenario gives s_half, d_half or B_c */
     ctx->att_by_shape = ctx->att_kernel.half_seq > 0.0 || g->attention_causal_tile > 0.0;
     ctx->att_half_seq = ctx->att_kernel.half_seq, ctx->att_tile = g->attention_causal_tile;
+    ctx->att_work = compute_attention_causal_work(sc->framework.attention_causal_work,
+                                                  g->attention_causal_tile,
+                                                  compute_kappa(&sc->model)); /* F33 */
     ctx->att_head = compute_attention_head_factor(compute_attention_head_dim(&sc->model),
                                                   g->attention_half_head_dim);
     ctx->ew_bps = ctx->hbm_bps * g->elementwise_efficiency;               /* F10 */

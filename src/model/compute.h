@@ -317,6 +317,24 @@ inline double compute_attention_shape(double s_local, double s_half, double tile
     const double seq = s_k / (s_k + s_half);
     return tile > 0.0 ? seq * s_local / (s_local + tile) : seq;
 }
+/* F33 a causal kernel's work against F9's count: F22 times the core per
+ * useful causal FLOP (the rate per FLOP the kernel computes, times
+ * s'/(s' + B_c) for the diagonal tiles it computes whole), and the useful
+ * causal half is s'²/2 of the κ·s'² F9 counts, so with attention_causal_work
+ * on a GPU with a causal tile (B_c > 0) the core takes 1/(2κ) of F9's FLOPs
+ * at F22's rate: the kernel's (s'² + s'·B_c)/2 at its own rate, (s' + B_c)/(2s')
+ * of Megatron's κ = 1 count; κ = 0.5 (causal_flops) already counts the half,
+ * so 1 (no double halving). Off, or B_c = 0 (an e_att per FLOP as F9 counts
+ * them, as the A100's 2·R_causal), 1. FlashAttention-2 §3.1.1
+ * (arXiv:2307.08691): causal masking skips about half of the blocks. */
+#define PE_TEXT_F33 \
+    {"F33", "a causal kernel's useful FLOPs per F9 FLOP (refined)", \
+     "ω = attention_causal_work and B_c > 0 ? 1/(2κ) : 1; core = F9·ω/(peak·F22)", "", \
+     "FlashAttention-2 §3.1.1 (arXiv:2307.08691); FlashAttention-3 Fig. 5 causal"}
+inline double compute_attention_causal_work(bool causal_work, double tile, double kappa)
+{
+    return causal_work && tile > 0.0 ? 0.5 / kappa : 1.0;
+}
 /* F22 D(d) = min(1, [d/(d + d_half)]·[(128 + d_half)/128]): the head
  * dimension's factor against e_att, the figure at d = 128 (no kernel of
  * FlashAttention-3 Fig. 5 is faster at d 256 than at 128); 1 when d_half = 0. */

@@ -201,10 +201,11 @@ typedef struct {
     pe_gemm_coef gemm_coef[PE_LAYER_GEMMS], out_coef; /* F8 per layer GEMM, output layer */
     double gemm_rate, t_half;          /* F8 peak·e_max, F_half/(peak·e_max) */
     double att_rate;                   /* F9 peak·e_att */
-    double core_s;                     /* F9 F_att/(peak·e_att), s per token at t = 1 */
+    double core_s;                     /* F9 F_att·ω/(peak·e_att), s per token at t = 1 (F33 ω) */
     bool att_by_shape;                 /* F22 s_half or B_c given */
     double att_half_seq, att_tile;     /* F22 s_half, B_c (tokens) */
     double att_head;                   /* F22 D(d), folded into core_s */
+    double att_work;                   /* F33 useful causal FLOPs per F9 FLOP (1: off) */
     pe_attention_kernel_rate att_kernel; /* F30 e_att, s_half of the framework's kernel */
     double ew_bps;                     /* F10 W·η_W (0: untimed) */
     double ew_rep, ew_par, ew_att, ew_out; /* F10 bytes per token */
