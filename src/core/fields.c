@@ -532,6 +532,11 @@ static const pe_field framework_fields[] = {
      "A24: with memory_by_phase and pp > 1, the backward phase also holds the output gradient "
      "the stage received from the next one, 2·s'·b·h/(sp ? t : 1) bytes (Megatron-Core's "
      "send_forward_recv_backward; not on the last stage of a non-interleaved schedule)"},
+    {"nccl_channels", PE_FT_INT, PE_RANGE_NONNEG, FW(nccl_channels), NO, NULL, 0, NULL, "0",
+     "A26: with memory_by_phase, the NCCL channels of each communicator (NCCL_DEBUG=INFO prints "
+     "them): NCCL's protocol buffers, 10 MiB a channel and connection pair, for the tp, cp, dp "
+     "and ep groups and the pipeline's peers, in mem_total_gib, not in mem_reserved_gib "
+     "(outside the caching allocator); 0: none counted"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

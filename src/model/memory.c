@@ -50,6 +50,9 @@ extern inline double mem_pp_unsharded(int on, int64_t zero, double p, double bet
 extern inline int mem_peak_phase(const double *phase, int last);
 extern inline double act_modules_expert_inner(double beta_c, double f_e);
 extern inline double mem_reserved(double peak, double fragmentation);
+extern inline double mem_nccl_sets(double n);
+extern inline double mem_nccl_buffers(double channel_bytes, double t, double c, double d,
+                                      double ep, double pp_peers);
 extern inline double act_moe_dispatch_saved(double b, double s_local, double k, double rho, double t,
                                      double bytes_per_copy);
 
@@ -249,6 +252,7 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         ctx->workspace_bytes = fw->workspace_mib * 1048576.0; /* M13 */
         ctx->fragmentation = fw->allocator_fragmentation;
         ctx->context_bytes = fw->cuda_context_gib * PE_GIB;
+        ctx->nccl_channel_bytes = (double)fw->nccl_channels * PE_A26_BYTES_PER_SET; /* A26 */
         if (fw->selective_recompute == PE_SELECTIVE_OP) { /* A15 */
             const double a = (double)m->heads, g = (double)m->kv_heads;
             const double d = m->has_head_dim ? (double)m->head_dim : params_head_dim(m);
