@@ -261,8 +261,14 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
             ctx->act_op_rep = act_op_eager_kept(ctx->h, fw->eager_elementwise); /* A22 */
             ctx->act_op_par = 4.0 * a * d + 2.0 * g * d + 4.0 * a + 2.0 * (double)m->ffn_hidden;
         }
-        if (fw->tp_gathered_inputs) /* A16: the QKV and MLP inputs, FP8 with A13 */
-            ctx->act_gathered = (ctx->fp8 ? 2.0 : 4.0) * ctx->h;
+        if (fw->tp_gathered_inputs) /* A16: the QKV and MLP inputs; FP8 (A13) only where the
+                                     * TP all-gather carries float8: torchtitan @820504e applies
+                                     * Float8ColwiseParallel for every recipe but rowwise, whose
+                                     * all-gather (and so the saved input) stays bf16 (X22) */
+            ctx->act_gathered = (ctx->fp8 && sc->precision.fp8_recipe != PE_FP8_RECIPE_ROWWISE
+                                     ? 2.0
+                                     : 4.0) *
+                                ctx->h;
         if (fw->cp_ring_buffers != PE_CP_RING_NONE) { /* A20: K and V repeated to a heads */
             const double d = m->has_head_dim ? (double)m->head_dim : params_head_dim(m);
             ctx->cp_ring = fw->cp_ring_buffers;
