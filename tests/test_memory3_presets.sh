@@ -10,6 +10,13 @@
 pub=$src/scenarios/published
 col() { csv_column "$1" "$2" | head -1; }
 
+# A25 under the nemo preset: the explain of Mixtral 8x22B's plan has its line
+f=$pub/nemo-2502-mixtral-8x22b-b200-256gpu.yaml
+plan=$(grep -o 'name: [A-Za-z0-9_.-]*' "$f" | sed -n 2p | cut -d' ' -f2)
+"$planeval" explain "$f" --plan "$plan" >"$work/a25.out" 2>&1
+check "nemo Mixtral 8x22B: explain shows A25 (plan $plan)" 'grep -q "^A25 " "$work/a25.out"'
+check "nemo Mixtral 8x22B: A25 is 20 bytes a token copy" 'grep -q "sorted_indices 8 + flat_sorted 8 + probs 4" "$work/a25.out"'
+
 # A26 through the loader: Llama 3.1 70B on fsdp 32 x tp 8 (torchtitan), 32 channels
 m=$src/scenarios/memory/torchtitan-2412-t4-70b-fsdp32-tp8.yaml
 sed 's/^framework: torchtitan .*/framework: { preset: torchtitan, nccl_channels: 32 }/' "$m" >"$work/t4-nccl.yaml"
