@@ -575,6 +575,29 @@ static void explain_a24(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, con
     eq_result(out, d->a24_stage[i], "A24");
 }
 
+/* §12 A26 (framework nccl_channels), stage i: NCCL's buffers outside the
+ * caching allocator, in the device total only. */
+static void explain_a26(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d,
+                        int i, const char *st)
+{
+    if (ctx->nccl_channel_bytes <= 0.0)
+        return;
+    const double sets = d->a26[i] / ctx->nccl_channel_bytes;
+    eq_formula(out, "A26", st);
+    eq_subst(out,
+             "%g channels·%g·(sets(tp %lld) %g + sets(cp %lld) %g + sets(dp %lld) %g + "
+             "sets(ep %lld) %g + pipeline peers %g·2) = %g sets (outside the allocator: in "
+             "mem_total_gib, not mem_reserved_gib)",
+             ctx->nccl_channel_bytes / PE_A26_BYTES_PER_SET, PE_A26_BYTES_PER_SET,
+             (long long)p->tp, mem_nccl_sets((double)p->tp), (long long)p->cp,
+             mem_nccl_sets((double)p->cp), (long long)p->dp, mem_nccl_sets((double)p->dp),
+             (long long)p->ep, mem_nccl_sets((double)p->ep),
+             (sets - mem_nccl_sets((double)p->tp) - mem_nccl_sets((double)p->cp) -
+              mem_nccl_sets((double)p->dp) - mem_nccl_sets((double)p->ep)) / 2.0,
+             sets);
+    eq_result(out, d->a26[i], "A26");
+}
+
 static void explain_phases(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                            const pe_detail *d, const pe_result *r)
 {
@@ -597,6 +620,7 @@ static void explain_phases(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         eq_formula(out, "M13", st);
         eq_subst(out, "%.6g·(1 + %g) = %.6g; + %.6g", d->peak[i], ctx->fragmentation,
                  d->reserved[i], ctx->context_bytes);
+        explain_a26(out, ctx, p, d, i, st);
         eq_result(out, d->total[i], "M13");
     }
     fprintf(out, "     memory stage %d: mem_peak_gib %.6g (%s), mem_reserved_gib %.6g, "

@@ -537,6 +537,11 @@ static const pe_field framework_fields[] = {
      "F33: on a GPU with attention_causal_tile, time the causal half a causal kernel computes "
      "(1/(2κ) of F9's count at F22's rate per useful FLOP) instead of F9's whole count; the "
      "FLOP count and mfu stay as counted (refined compute only)"},
+    {"nccl_channels", PE_FT_INT, PE_RANGE_NONNEG, FW(nccl_channels), NO, NULL, 0, NULL, "0",
+     "A26: with memory_by_phase, the NCCL channels of each communicator (NCCL_DEBUG=INFO prints "
+     "them): NCCL's protocol buffers, 10 MiB a channel and connection pair, for the tp, cp, dp "
+     "and ep groups and the pipeline's peers, in mem_total_gib, not in mem_reserved_gib "
+     "(outside the caching allocator); 0: none counted"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

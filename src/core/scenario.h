@@ -322,6 +322,7 @@ typedef struct {
     int64_t cpu_offloading_num_layers; /* A23 N, the layers offloaded (< model.layers); 0 */
     bool tp_fp8_all_gather;       /* X22 tensorwise FP8: TP all-gathers carry float8; false */
     bool moe_dispatch_saved;      /* A25 the MoE dispatcher's saved indices and probs; false */
+    int64_t nccl_channels;        /* A26 NCCL channels per communicator; 0: none counted */
     bool pp_recv_grad;            /* A24 the gradient a stage receives for its backward; false */
     bool attention_causal_work;   /* F33 time a causal kernel's computed half, not F9's count; false */
 } pe_framework;

@@ -42,6 +42,7 @@ struct pe_detail {
     double a23_layers;                         /* A23 N offloaded on this plan; 0: none */
     double a24;                                /* A24 the received output gradient; 0: none */
     double a24_stage[3];                       /* A24 as candidate stage i holds it in backward */
+    double a26[3];                             /* A26 NCCL buffers of candidate stage i; 0: none */
     int mem_stage;                             /* 0, 1 or 2 (index into the arrays) */
     /* compute (§4, §12) */
     double x;                                  /* F4 per token per layer */

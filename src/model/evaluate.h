@@ -259,6 +259,7 @@ typedef struct {
     double workspace_bytes;      /* M13 W_lib */
     double fragmentation;        /* M13 f */
     double context_bytes;        /* M13 C_ctx */
+    double nccl_channel_bytes;   /* A26 C·B (framework nccl_channels); 0: none */
     bool op_sac;                 /* A15 selective = torchtitan's op policy */
     double op_rec_share[4];      /* F25 share of each layer GEMM recomputed (op policy, dense) */
     double act_op_rep, act_op_seq, act_op_par; /* A15 bytes per token: replicated, sp-split, TP */

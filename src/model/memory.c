@@ -50,6 +50,9 @@ extern inline double mem_pp_unsharded(int on, int64_t zero, double p, double bet
 extern inline int mem_peak_phase(const double *phase, int last);
 extern inline double act_modules_expert_inner(double beta_c, double f_e);
 extern inline double mem_reserved(double peak, double fragmentation);
+extern inline double mem_nccl_sets(double n);
+extern inline double mem_nccl_buffers(double channel_bytes, double t, double c, double d,
+                                      double ep, double pp_peers);
 extern inline double act_moe_dispatch_saved(double b, double s_local, double k, double rho, double t,
                                      double bytes_per_copy);
 
@@ -249,6 +252,7 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         ctx->workspace_bytes = fw->workspace_mib * 1048576.0; /* M13 */
         ctx->fragmentation = fw->allocator_fragmentation;
         ctx->context_bytes = fw->cuda_context_gib * PE_GIB;
+        ctx->nccl_channel_bytes = (double)fw->nccl_channels * PE_A26_BYTES_PER_SET; /* A26 */
         if (fw->selective_recompute == PE_SELECTIVE_OP) { /* A15 */
             const double a = (double)m->heads, g = (double)m->kv_heads;
             const double d = m->has_head_dim ? (double)m->head_dim : params_head_dim(m);
@@ -257,8 +261,14 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
             ctx->act_op_rep = act_op_eager_kept(ctx->h, fw->eager_elementwise); /* A22 */
             ctx->act_op_par = 4.0 * a * d + 2.0 * g * d + 4.0 * a + 2.0 * (double)m->ffn_hidden;
         }
-        if (fw->tp_gathered_inputs) /* A16: the QKV and MLP inputs, FP8 with A13 */
-            ctx->act_gathered = (ctx->fp8 ? 2.0 : 4.0) * ctx->h;
+        if (fw->tp_gathered_inputs) /* A16: the QKV and MLP inputs; FP8 (A13) only where the
+                                     * TP all-gather carries float8: torchtitan @820504e applies
+                                     * Float8ColwiseParallel for every recipe but rowwise, whose
+                                     * all-gather (and so the saved input) stays bf16 (X22) */
+            ctx->act_gathered = (ctx->fp8 && sc->precision.fp8_recipe != PE_FP8_RECIPE_ROWWISE
+                                     ? 2.0
+                                     : 4.0) *
+                                ctx->h;
         if (fw->cp_ring_buffers != PE_CP_RING_NONE) { /* A20: K and V repeated to a heads */
             const double d = m->has_head_dim ? (double)m->head_dim : params_head_dim(m);
             ctx->cp_ring = fw->cp_ring_buffers;

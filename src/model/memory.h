@@ -445,10 +445,44 @@ inline int mem_peak_phase(const double *phase, int last)
  * in use); the device total adds what lives outside the allocator, C_ctx. */
 #define PE_TEXT_M13 \
     {"M13", "reserved and device total", \
-     "reserved = peak·(1 + f); total = reserved + C_ctx", "bytes", "§12"}
+     "reserved = peak·(1 + f); total = reserved + C_ctx + A26", "bytes", "§12"}
 inline double mem_reserved(double peak, double fragmentation)
 {
     return peak * (1.0 + fragmentation);
+}
+
+/* A26 NCCL's communicator buffers (framework nccl_channels C; 0: neutral),
+ * outside PyTorch's caching allocator (NCCL cudaMallocs or cuMem-maps them
+ * itself), so in the device total only, never in reserved. Per channel and
+ * connection NCCL holds one buffer per protocol (NVIDIA/nccl v2.21.5-1
+ * src/init.cc: DEFAULT_LL_BUFFSIZE 8·512·8·16 = 524,288, DEFAULT_LL128_BUFFSIZE
+ * 120·640·8·8 = 4,915,200, DEFAULT_BUFFSIZE 4 MiB = 4,194,304 bytes, the
+ * NCCL_BUFFSIZE default; src/transport/p2p.cc: the sender holds Simple's
+ * under P2P read, the receiver LL's and LL128's), 9,633,792 bytes a
+ * connection pair, rounded up to cuMem's 2 MiB granularity: B = 10,485,760
+ * (the size of the buffers NVIDIA/nccl#1685's ALLOC log shows on H100). A
+ * communicator of n ranks connects its ring (one pair a channel) and its
+ * tree (one pair at n = 2, two on an interior rank of the chain) at init:
+ * sets(n) = 0 (n ≤ 1), 2 (n = 2), 3 (n > 2). PyTorch's ProcessGroupNCCL
+ * makes one communicator per process group and device, and one two-rank
+ * communicator per peer for point-to-point sends (the pipeline's
+ * neighbours). A26 = C·B·(sets(t) + sets(c) + sets(d) + sets(ep) +
+ * n_pp·sets(2)). */
+#define PE_A26_BYTES_PER_SET 10485760.0
+#define PE_TEXT_A26 \
+    {"A26", "NCCL communicator buffers outside the allocator", \
+     "C·B·(sets(t) + sets(c) + sets(d) + sets(ep) + n_pp·sets(2)), B = 10 MiB, " \
+     "sets(n) = 0, 2, 3 for n ≤ 1, 2, > 2", \
+     "bytes", "NVIDIA/nccl v2.21.5-1 init.cc, p2p.cc"}
+inline double mem_nccl_sets(double n)
+{
+    return n <= 1.0 ? 0.0 : n <= 2.0 ? 2.0 : 3.0;
+}
+inline double mem_nccl_buffers(double channel_bytes, double t, double c, double d, double ep,
+                               double pp_peers)
+{
+    return channel_bytes * (mem_nccl_sets(t) + mem_nccl_sets(c) + mem_nccl_sets(d) +
+                            mem_nccl_sets(ep) + pp_peers * mem_nccl_sets(2.0));
 }
 
 #endif

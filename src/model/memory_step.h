@@ -200,6 +200,23 @@ ALWAYS_INLINE double mem_working_set(const pe_eval_ctx *ctx, const pe_plan *pl,
                   : 0.0; /* M4′ */
 }
 
+/* A26 the NCCL buffers candidate stage i's rank holds (framework
+ * nccl_channels): its tp, cp, dp and ep communicators and one two-rank
+ * communicator per pipeline neighbour — one at the ends of a 1f1b pipeline,
+ * two in the middle, and two on every rank when chunks wrap around
+ * (interleaved, DualPipe). 0 when nccl_channels is 0. */
+ALWAYS_INLINE double mem_stage_nccl(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
+                                    int i)
+{
+    if (ctx->nccl_channel_bytes <= 0.0)
+        return 0.0;
+    const bool wraps = pl->schedule == PE_SCHEDULE_INTERLEAVED ||
+                       pl->schedule == PE_SCHEDULE_DUALPIPE;
+    const double peers = q->p <= 1.0 ? 0.0 : q->p <= 2.0 ? 1.0 : (i == 2 || wraps) ? 2.0 : 1.0;
+    return mem_nccl_buffers(ctx->nccl_channel_bytes, q->t, q->c, q->dp,
+                            (double)pl->ep, peers); /* A26 */
+}
+
 /* §12 M9–M13 of candidate stage i (framework memory_by_phase): each phase's
  * live set, the peak, what the allocator reserves and the device total,
  * which replaces M5 (w->total) so the memory-worst stage is the one whose
@@ -237,7 +254,8 @@ ALWAYS_INLINE void mem_stage_phases(const pe_eval_ctx *ctx, const pe_plan *pl, c
     w->peak_phase[i] = k;
     w->peak[i] = ph[k];
     w->reserved[i] = mem_reserved(ph[k], ctx->fragmentation); /* M13 */
-    w->total[i] = w->reserved[i] + ctx->context_bytes;
+    w->a26[i] = mem_stage_nccl(ctx, pl, q, i);
+    w->total[i] = w->reserved[i] + ctx->context_bytes + w->a26[i]; /* A26 outside the allocator */
     if (i == 0)
         w->w_fwd = w_f, w->w_bwd = w_b;
 }
