@@ -532,6 +532,11 @@ static const pe_field framework_fields[] = {
      "A24: with memory_by_phase and pp > 1, the backward phase also holds the output gradient "
      "the stage received from the next one, 2·s'·b·h/(sp ? t : 1) bytes (Megatron-Core's "
      "send_forward_recv_backward; not on the last stage of a non-interleaved schedule)"},
+    {"tp_seq_dim_copy", PE_FT_BOOL, PE_RANGE_NONE, FW(tp_seq_dim_copy), NO, NULL, 0, NULL, "false",
+     "X28: with sequence parallelism and t > 1, every TP all-gather and reduce-scatter that "
+     "async TP does not fuse also copies its gathered tensor once (read and write at W·η_W): "
+     "DTensor's Shard(1) collectives on a [batch, sequence, hidden] layout chunk and cat "
+     "around the dim-0 collective (torch distributed/_functional_collectives.py); in tp_comm_s"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

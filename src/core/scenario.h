@@ -323,6 +323,7 @@ typedef struct {
     bool tp_fp8_all_gather;       /* X22 tensorwise FP8: TP all-gathers carry float8; false */
     bool moe_dispatch_saved;      /* A25 the MoE dispatcher's saved indices and probs; false */
     bool pp_recv_grad;            /* A24 the gradient a stage receives for its backward; false */
+    bool tp_seq_dim_copy;         /* X28 DTensor's sequence-dimension copy beside each TP collective; false */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):
