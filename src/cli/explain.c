@@ -1049,11 +1049,12 @@ static void explain_tp_micro(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
              hide, ctx->overlap_contention, d->t_ag_tp, d->t_ar_tp / 2, d->t_ag_tp, d->t_ar_tp / 2,
              d->gemm_chunks_t[0], d->gemm_chunks_t[1], d->gemm_chunks_t[2], d->gemm_chunks_t[3]);
     eq_result(out, d->tp_mp_layer, "X16");
-    fprintf(out, "X1   with X16: χ_tp,f = (L/p)·E_f = %g·%.6g = %.6g s, χ_tp,b = [full]·(L/p)·E_f + (L/p)·E_b "
+    const char *x28 = d->tp_copy_layer > 0 ? " (+ X28's (L/p)·E_c below)" : "";
+    fprintf(out, "X1   with X16: χ_tp,f = (L/p)·E_f = %g·%.6g%s = %.6g s, χ_tp,b = [full]·(L/p)·E_f + (L/p)·E_b "
                  "(E_b = %.6g s: the same GEMMs, all-gathers before out and MLP out%s) "
-                 "(+ X21's (L/p)·E_r below) = %.6g s   [PyTorch async TP]\n",
-            lt, d->tp_mp_layer, d->chi_tp_f, d->tp_mp_bwd_layer,
-            ctx->tp_fp8_gather ? ", X22" : "", d->chi_tp_b);
+                 "(+ X21's (L/p)·E_r%s below) = %.6g s   [PyTorch async TP]\n",
+            lt, d->tp_mp_layer, x28, d->chi_tp_f, d->tp_mp_bwd_layer,
+            ctx->tp_fp8_gather ? ", X22" : "", d->tp_copy_layer > 0 ? ", X28's" : "", d->chi_tp_b);
 }
 
 /* X21: the TP all-gathers the op-level recompute re-runs, per layer, and
@@ -1076,6 +1077,26 @@ static void explain_tp_op_recompute(FILE *out, const pe_eval_ctx *ctx, const pe_
     fprintf(out, "     added to χ_tp,b above: (L/p)·E_r = %g·%.6g = %.6g s   [torchtitan parallelize_llama.py "
                  "_save_list @820504e]\n",
             lt, d->tp_rec_layer, lt * d->tp_rec_layer);
+}
+
+/* X28: DTensor's Shard(1) copies beside the TP collectives async TP does
+ * not fuse, per layer, and what they add to χ_tp,f and χ_tp,b. */
+static void explain_tp_seq_copies(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                                  const pe_detail *d)
+{
+    const double lt = d->stage_layers[d->time_stage];
+    const double full = p->recompute == PE_RECOMPUTE_FULL ? 2.0 : 1.0;
+    eq_formula(out, "X28", NULL);
+    eq_subst(out, "c_ag = 2·%.6g/%.6g = %.6g s (%s), c_rs = 2·%.6g/%.6g = %.6g s; E_c = 2·c_ag + 2·c_rs",
+             d->tp_copy_ag * ctx->ew_bps / 2, ctx->ew_bps, d->tp_copy_ag,
+             ctx->tp_fp8_gather ? "X22: float8, S_tp/2" : "S_tp", d->s_tp, ctx->ew_bps,
+             d->tp_copy_rs);
+    eq_result(out, d->tp_copy_layer, "X28");
+    fprintf(out, "     in χ_tp,f and χ_tp,b above: (L/p)·E_c = %g·%.6g = %.6g s forward, %g·(%g·%.6g + %.6g "
+                 "(X21's two re-run all-gathers)) = %.6g s backward   [torch "
+                 "distributed/_functional_collectives.py; pytorch/torchtitan#437]\n",
+            lt, d->tp_copy_layer, lt * d->tp_copy_layer, lt, full, d->tp_copy_layer,
+            d->tp_copy_rec, lt * (full * d->tp_copy_layer + d->tp_copy_rec));
 }
 
 /* §6 X2 (the K/V ring behind the attention core) or X19 (framework
@@ -1181,6 +1202,8 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     }
     if (d->tp_rec_layer > 0)
         explain_tp_op_recompute(out, ctx, p, d);
+    if (d->tp_copy_layer > 0)
+        explain_tp_seq_copies(out, ctx, p, d);
     explain_cp_comm(out, ctx, p, d);
 }
 

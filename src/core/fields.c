@@ -542,6 +542,11 @@ static const pe_field framework_fields[] = {
      "them): NCCL's protocol buffers, 10 MiB a channel and connection pair, for the tp, cp, dp "
      "and ep groups and the pipeline's peers, in mem_total_gib, not in mem_reserved_gib "
      "(outside the caching allocator); 0: none counted"},
+    {"tp_seq_dim_copy", PE_FT_BOOL, PE_RANGE_NONE, FW(tp_seq_dim_copy), NO, NULL, 0, NULL, "false",
+     "X28: with sequence parallelism and t > 1, every TP all-gather and reduce-scatter that "
+     "async TP does not fuse also copies its gathered tensor once (read and write at W·η_W): "
+     "DTensor's Shard(1) collectives on a [batch, sequence, hidden] layout chunk and cat "
+     "around the dim-0 collective (torch distributed/_functional_collectives.py); in tp_comm_s"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

@@ -325,6 +325,7 @@ typedef struct {
     int64_t nccl_channels;        /* A26 NCCL channels per communicator; 0: none counted */
     bool pp_recv_grad;            /* A24 the gradient a stage receives for its backward; false */
     bool attention_causal_work;   /* F33 time a causal kernel's computed half, not F9's count; false */
+    bool tp_seq_dim_copy;         /* X28 DTensor's sequence-dimension copy beside each TP collective; false */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

@@ -59,6 +59,7 @@ extern inline double comm_dp_critical_window(int64_t zero, double m, double rs_g
                                              double overlap, double tau_f, double tau_b);
 extern inline double comm_optimizer(double n_gpu, int64_t zero, double D, double beta_w,
                                     double beta_g, double beta_o, double hbm_bps);
+extern inline double comm_tp_seq_copy(double bytes, double ew_bps);
 
 /* C8 η_max; 0 (a cluster built in code that never set it) is neutral. */
 static double bus_eta(double eta) { return eta > 0.0 ? eta : 1.0; }
@@ -116,6 +117,7 @@ void comm_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->tp_fp8_gather = fw->present && fw->tp_fp8_all_gather &&
                          sc->precision.compute == PE_COMPUTE_FP8 &&
                          sc->precision.fp8_recipe == PE_FP8_RECIPE_TENSORWISE; /* X22 */
+    ctx->tp_seq_copy = fw->present && fw->tp_seq_dim_copy; /* X28 */
     ctx->opt_s_per_param = fw->present ? fw->optimizer_pass_bytes /
                                              compute_pass_bps(&cl->gpu, ctx->hbm_bps)
                                        : 0.0; /* X14 */

@@ -501,6 +501,30 @@ inline double comm_tp_micro_pipeline(double t_ar, double t, const double gemm_t[
      "T_rs(S_tp/2) (C4); E_f parts QKV, MLP in T_ag, out, MLP out T_ar/2; E_b the reverse", \
      "s", "torchao float8_tensor_parallel.py; torchtitan parallelize_llama.py @820504e"}
 
+/* X28 (framework tp_seq_dim_copy, sequence parallelism, t > 1, dense
+ * layers, refined compute): DTensor's Shard(1) collectives. torchtitan's
+ * tensors are [batch, sequence, hidden] and its SequenceParallel regions
+ * Shard(1); the functional collectives run on dim 0, so all_gather_tensor
+ * with gather_dim 1 is all_gather_into_tensor then torch.cat(torch.chunk(
+ * res, n, dim=0), dim=1), and reduce_scatter_tensor with scatter_dim 1 the
+ * reverse cat before it (torch distributed/_functional_collectives.py):
+ * one copy of the gathered tensor, read and written, 2·S/(W·η_W) with S =
+ * S_tp (X22: S_tp/2 for a float8 all-gather). pytorch/torchtitan#437
+ * measures "for 8k seq len, batch size 1 on H100, these two cats take about
+ * 0.18 ms out of 3 ms of FFN compute". Async TP's fused ops
+ * (X16 with overlap.tp > 0) take the gathered dimension themselves: none.
+ * Per layer one pass has four (two all-gathers, two reduce-scatters; the
+ * backward the transposes), X21's re-run all-gathers two more. */
+#define PE_TEXT_X28 \
+    {"X28", "DTensor Shard(1) copies beside the TP collectives, per layer and pass", \
+     "E_c = 2·c_ag + 2·c_rs, c = 2·S/(W·η_W), S = S_tp (X22: S_tp/2 for an all-gather); " \
+     "χ_tp,f += (L/p)·E_c, χ_tp,b += (L/p)·((1 + [full])·E_c + [X21]·2·c_ag); 0 under async TP", \
+     "s", "torch distributed/_functional_collectives.py; pytorch/torchtitan#437"}
+inline double comm_tp_seq_copy(double bytes, double ew_bps)
+{
+    return ew_bps > 0.0 ? 2.0 * bytes / ew_bps : 0.0;
+}
+
 /* X21 (A15's op policy under TP with sequence parallelism, dense layers):
  * the TP all-gathers the recomputed forward of an op-level selective block
  * re-runs. torchtitan's _custom_policy (torchtitan/models/llama3/

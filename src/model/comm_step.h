@@ -54,6 +54,8 @@ ALWAYS_INLINE void comm_layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, con
     }
     if (w->tp_rec_layer > 0.0) /* X21: X15 is inside; X8 on the re-run all-gathers' 2·T_ag */
         chi[1] += comm_slowed(l * w->tp_rec_layer, l * 2.0 * w->t_ag_tp, ctx->comm_slowdown);
+    chi[0] += l * w->tp_copy_layer; /* X28: 0 when off */
+    chi[1] += l * ((q->full ? 2.0 : 1.0) * w->tp_copy_layer + w->tp_copy_rec);
     if (ctx->cp_allgather && q->c > 1.0) { /* X19: exposed, all of it */
         const double f = comm_cp_allgather_fwd(l, w->t_ag_cp);
         const double b = comm_cp_allgather_bwd(l, w->t_ag_cp, rc);
@@ -78,6 +80,21 @@ ALWAYS_INLINE double comm_exposed_of(const pe_eval_ctx *ctx, double before, doub
 ALWAYS_INLINE double comm_exposed(const pe_eval_ctx *ctx, double T, double overlap, double window)
 {
     return comm_exposed_of(ctx, T, T, overlap, window);
+}
+
+/* X28 DTensor's Shard(1) copies beside the TP collectives async TP does
+ * not fuse (X16 off, or overlap.tp 0): per layer one pass's four and X21's
+ * two re-run all-gathers; 0 when off. */
+ALWAYS_INLINE void comm_tp_seq_copies(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                      const pe_layout *q, pe_detail *w, bool x16, bool x21)
+{
+    const bool on = ctx->tp_seq_copy && q->sp && pl->tp > 1 && !q->moe &&
+                    !(x16 && pl->overlap.tp > 0.0);
+    const double ag_bytes = x16 && ctx->tp_fp8_gather ? 0.5 * w->s_tp : w->s_tp; /* X22 */
+    w->tp_copy_ag = on ? comm_tp_seq_copy(ag_bytes, ctx->ew_bps) : 0.0;
+    w->tp_copy_rs = on ? comm_tp_seq_copy(w->s_tp, ctx->ew_bps) : 0.0;
+    w->tp_copy_layer = 2.0 * w->tp_copy_ag + 2.0 * w->tp_copy_rs;
+    w->tp_copy_rec = x21 ? 2.0 * w->tp_copy_ag : 0.0;
 }
 
 /* C1, C2 the tp, cp, dp, pp groups (ranks tp innermost, then cp, dp, pp);
@@ -126,6 +143,7 @@ ALWAYS_INLINE void comm_dense_collectives(const pe_eval_ctx *ctx, const pe_plan 
                                                  ctx->op_rec_share[2], g_x21[2],
                                                  ctx->overlap_contention)
                           : 0.0;
+    comm_tp_seq_copies(ctx, pl, q, w, x16, x21);
     w->s_kv = comm_cp_bytes(q->b, q->sl, ctx->g, ctx->d, q->t); /* X2 */
     w->t_p2p_cp = comm_p2p(net, &w->g_cp, w->s_kv);
     w->t_ag_cp = ctx->cp_allgather && c > 1 ? comm_reduce_scatter(net, &w->g_cp, (double)c * w->s_kv)

@@ -65,6 +65,8 @@ struct pe_detail {
     double tp_rec_layer;                       /* X21 op-level recompute's TP all-gathers per layer */
     double t_ag_tp;                            /* X22 one TP all-gather (T_ar/2 unless in float8) */
     double tp_mp_bwd_layer;                    /* X16 backward TP exposed per layer (X22's parts) */
+    double tp_copy_ag, tp_copy_rs;             /* X28 one Shard(1) copy beside an all-gather, a reduce-scatter */
+    double tp_copy_layer, tp_copy_rec;         /* X28 per layer one pass's four, X21's two re-run */
     double s_kv, t_p2p_cp;                     /* X2 */
     double t_ag_cp;                            /* X19 all-gather of c·S_kv (0: X2's ring) */
     double chi_st[3][4];                       /* χ_tp,f/b and χ_cp,f/b of each stage */

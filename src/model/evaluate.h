@@ -219,6 +219,7 @@ typedef struct {
     bool tied_allreduce;               /* X18 tied embedding's gradient all-reduce; false: off */
     bool tp_micro_pipeline;            /* X16 */
     bool tp_fp8_gather;                /* X22 TP all-gathers in float8 (tensorwise) */
+    bool tp_seq_copy;                  /* X28 DTensor's Shard(1) copy beside each unfused TP collective */
     bool tp_async_bwd;                 /* X13 */
     bool cp_allgather;                 /* X19 in place of X2 */
     bool bubble_by_stage;              /* B5 */

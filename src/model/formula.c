@@ -44,6 +44,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_X16,
     PE_TEXT_X21,
     PE_TEXT_X22,
+    PE_TEXT_X28,
     PE_TEXT_F25,
     PE_TEXT_A18, PE_TEXT_A17, PE_TEXT_A6_GROUP,
     PE_TEXT_F26,

@@ -303,6 +303,23 @@ static void test_x21_op_recompute(void **state)
     }
 }
 
+/* X28 one DTensor Shard(1) copy: read and write the gathered tensor at
+ * W·η_W. Llama 3 8B at b 12, s' 8192: S_tp = 2·12·8192·4096 = 805306368
+ * bytes; on the Grand Teton H100 (2.4 TB/s, η_W 1): 2·805306368/2.4e12 =
+ * 6.7108864e-4 s; X22's float8 all-gather half the bytes, 3.3554432e-4 s;
+ * per layer 2·c_ag + 2·c_rs = 4·6.7108864e-4 = 2.68435456e-3 s (bf16).
+ * W·η_W = 0 (textbook compute, nothing timed by bytes): 0. */
+static void test_x28_seq_copy(void **state)
+{
+    (void)state;
+    const double s_tp = 2.0 * 12 * 8192 * 4096;
+    assert_true(s_tp == 805306368.0);
+    assert_true(fabs(comm_tp_seq_copy(s_tp, 2.4e12) - 6.7108864e-4) < 1e-18);
+    assert_true(fabs(comm_tp_seq_copy(0.5 * s_tp, 2.4e12) - 3.3554432e-4) < 1e-18);
+    assert_true(fabs(4.0 * comm_tp_seq_copy(s_tp, 2.4e12) - 2.68435456e-3) < 1e-17);
+    assert_true(comm_tp_seq_copy(s_tp, 0.0) == 0.0);
+}
+
 /* X22 X16 with each collective's own time: t = 4, overlap 1 (hide 3/4),
  * g = {0.4, 0.2, 0.8, 0.8} as X16's test; float8 all-gathers T_ag = 0.25
  * before QKV and MLP in, reduce-scatters 0.5 after out and MLP out:
@@ -417,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_x15_contention), cmocka_unit_test(test_x16_micro_pipeline),
         cmocka_unit_test(test_x19_cp_allgather),
         cmocka_unit_test(test_x21_op_recompute), cmocka_unit_test(test_x22_parts),
+        cmocka_unit_test(test_x28_seq_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

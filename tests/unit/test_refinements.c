@@ -754,6 +754,60 @@ static void test_x22_plans(void **state)
         }
 }
 
+/* X28 on whole plans (the X21 scenario, the key on): plain TP (overlap.tp
+ * 0) pays per layer 2·c_ag + 2·c_rs forward, once more with full
+ * recompute, and X21's two re-run all-gathers' copies under op-level SAC,
+ * c = 2·S/(W·η_W), S = S_tp (the fixture's W·η_W = hbm_tb_s·1e12·0.6);
+ * with X22's float8 all-gathers c_ag takes S_tp/2. Async TP (overlap.tp 1,
+ * X16's fused ops), sp off or the key off: none, the step bit for bit the
+ * one without the key. Property: the copies never speed a plan. */
+static void test_x28_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
+    s.framework.tp_micro_pipeline = true, s.framework.tp_seq_dim_copy = true;
+    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    pe_scenario off = s;
+    off.framework.tp_seq_dim_copy = false;
+    const double w = s.cluster.gpu.hbm_tb_s * 1e12 * 0.6;
+    pe_result r, ro;
+    pe_detail d, dof;
+    for (int ov = 0; ov <= 1; ov++)
+        for (int rc = 0; rc <= 2; rc++) {
+            pe_plan p = fx_plan(16, 8, 1, 1);
+            p.overlap.tp = ov;
+            p.recompute = rc == 0 ? PE_RECOMPUTE_NONE : rc == 1 ? PE_RECOMPUTE_SELECTIVE
+                                                             : PE_RECOMPUTE_FULL;
+            fx_eval_detail(&s, &p, &r, &d);
+            fx_eval_detail(&off, &p, &ro, &dof);
+            const double l = d.stage_layers[d.time_stage];
+            if (ov) { /* async TP: fused, no copy */
+                assert_true(d.tp_copy_layer == 0.0 && r.step_time_s == ro.step_time_s);
+                continue;
+            }
+            const double c = 2.0 * d.s_tp / w, e = 4.0 * c, rec = rc == 1 ? 2.0 * c : 0.0;
+            assert_rel(d.tp_copy_ag, c, 1e-12);
+            assert_rel(d.tp_copy_layer, e, 1e-12);
+            assert_rel(d.chi_tp_f - dof.chi_tp_f, l * e, 1e-9);
+            assert_rel(d.chi_tp_b - dof.chi_tp_b, l * ((rc == 2 ? 2.0 : 1.0) * e + rec), 1e-9);
+            assert_true(r.step_time_s > ro.step_time_s && r.tp_comm_s > ro.tp_comm_s);
+            p.sequence_parallel = false;
+            fx_eval_detail(&s, &p, &r, &d);
+            fx_eval_detail(&off, &p, &ro, &dof);
+            assert_true(d.tp_copy_layer == 0.0 && r.step_time_s == ro.step_time_s);
+        }
+    pe_scenario fp8 = s; /* X22: the all-gathers' copies of float8 tensors */
+    fp8.framework.tp_fp8_all_gather = true;
+    fp8.cluster.gpu.has_peak_fp8_tflops = true, fp8.cluster.gpu.peak_fp8_tflops = 2614.8;
+    fp8.cluster.gpu.has_fp8_gemm_efficiency = true, fp8.cluster.gpu.fp8_gemm_efficiency = 0.5;
+    fp8.precision.compute = PE_COMPUTE_FP8, fp8.precision.fp8_recipe = PE_FP8_RECIPE_TENSORWISE;
+    pe_plan p = fx_plan(16, 8, 1, 1);
+    fx_eval_detail(&fp8, &p, &r, &d);
+    assert_rel(d.tp_copy_ag, d.s_tp / w, 1e-12);
+    assert_rel(d.tp_copy_rs, 2.0 * d.s_tp / w, 1e-12);
+}
+
 /* Property: more recompute never speeds a step. Under torchtitan's terms
  * (X15, X16, F25, X21) and without them, at t = 1, 2, 4, 8, sp on and off,
  * overlap.tp 0 and 1, micro-batches 1 and 4, zero 1 and 3: with recompute
@@ -885,6 +939,7 @@ int main(void)
         cmocka_unit_test(test_x19_plans),
         cmocka_unit_test(test_x21_plans),   cmocka_unit_test(test_recompute_never_faster),
         cmocka_unit_test(test_x22_plans),
+        cmocka_unit_test(test_x28_plans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

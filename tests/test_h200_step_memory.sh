@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# test_h200_step_memory.sh — torchtitan's H200 float8 step-time runs
+# (scenarios/published/torchtitan-2506h200-*: benchmarks/
+# llama3-8b_h200_202506_trainy-whitefiber.md, torchtitan e7c0cae) hold the
+# memory of that version: the compiled loss and fused AdamW of the
+# torchtitan-2506 preset (loss_bytes 4, optimizer_temp_bytes 0), not the
+# 2024-12 preset's eager loss and foreach AdamW — the same mem_reserved_gib
+# as the file under `framework: torchtitan-2506` — while the file stays in
+# torchtitan's one source and F26 fit (its framework preset is torchtitan)
+# and its step time is the same under either.
+#
+#   bash tests/test_h200_step_memory.sh PLANEVAL_BINARY SOURCE_DIR WORKDIR
+. "$(dirname "$0")/testlib.sh"
+
+for n in 32 64; do
+    stem=torchtitan-2506h200-llama3-8b-${n}gpu-float8
+    step=$src/scenarios/published/$stem.yaml
+    mkdir -p "$work/as2506"
+    sed 's/^framework: .*/framework: torchtitan-2506/' "$step" >"$work/as2506/$stem.yaml"
+    "$planeval" run "$step" -o "$work/step" --quiet >/dev/null 2>&1
+    "$planeval" run "$work/as2506/$stem.yaml" -o "$work/p2506" --quiet >/dev/null 2>&1
+    a=$(csv_column "$work/step/$stem.csv" mem_reserved_gib)
+    b=$(csv_column "$work/p2506/$stem.csv" mem_reserved_gib)
+    check "H200 ${n} GPUs: mem_reserved_gib as torchtitan @e7c0cae holds it ($a vs $b)" \
+        '[ -n "$a" ] && [ "$a" = "$b" ]'
+    ta=$(csv_column "$work/step/$stem.csv" step_time_s)
+    tb=$(csv_column "$work/p2506/$stem.csv" step_time_s)
+    check "H200 ${n} GPUs: the same step time under either preset ($ta vs $tb)" \
+        '[ -n "$ta" ] && [ "$ta" = "$tb" ]'
+    check "H200 ${n} GPUs: the file stays in torchtitan's source (framework preset torchtitan)" \
+        'grep -q "^framework: { preset: torchtitan," "$step"'
+done
+finish
