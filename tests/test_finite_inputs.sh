@@ -152,6 +152,7 @@ framework:
   gemm_rate_scale: 0.8        #@ framework.gemm_rate_scale
   pp_microbatch_group: 8      #@ framework.pp_microbatch_group
   cpu_offloading_num_layers: 2 #@ framework.cpu_offloading_num_layers
+  dp_grad_comm_bytes: 2       #@ framework.dp_grad_comm_bytes
 plans:
   - name: a
     dp: 4                     #@ plans[].dp

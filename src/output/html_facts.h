@@ -18,7 +18,7 @@
 
 typedef struct {
     char key[64];
-    char value[1024]; /* as much as a summary row holds: the longest, the framework's keys */
+    char value[2048]; /* as much as a summary row holds: the longest, the framework's keys (over 1024 with X25-X27) */
 } pe_html_fact;
 
 #define PE_HTML_FACTS_MAX 24
