@@ -153,6 +153,7 @@ framework:
   pp_microbatch_group: 8      #@ framework.pp_microbatch_group
   cpu_offloading_num_layers: 2 #@ framework.cpu_offloading_num_layers
   nccl_channels: 16           #@ framework.nccl_channels
+  dp_grad_comm_bytes: 2       #@ framework.dp_grad_comm_bytes
 plans:
   - name: a
     dp: 4                     #@ plans[].dp

@@ -1273,12 +1273,12 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         fprintf(out, "       = %.6g s, %.6g s%*s[NCCL ring; Thakur 2005]\n", d->t_rs_g,
                 d->t_rs_w, 30, "");
     } else {
-        explain_rs(out, "T_rs(S_g) over dp·c", &d->g_dp, net, d->s_g, d->t_rs_g);
+        explain_rs(out, "T_rs(S_g) over dp·c", &d->g_dp, net, d->s_gc, d->t_rs_g); /* X26 */
         explain_rs(out, "T_rs(S_w) over dp·c", &d->g_dp, net, d->s_w, d->t_rs_w);
     }
     static const char *const X4[] = {"X4:z0", "X4:z1", "X4:z2", "X4:z3"};
     eq_formula(out, X4[p->zero], NULL);
-    const double tf = d->tau_f[ts], tb = d->tau_b[ts], o = ov->dp;
+    const double tf = d->tau_f[ts], tb = d->tau_g, o = ov->dp; /* X27's τ_g: τ_b unless set */
     switch (p->zero) {
     case 0:
         eq_subst(out, "max(0, 2·%.6g − %g·%.6g)",
@@ -1287,11 +1287,11 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                  o, tb); /* C10: the tree when it is faster */
         break;
     case 1:
-        eq_subst(out, "max(0, %.6g − %g·%.6g) + max(0, %.6g − %g·%.6g)", d->t_rs_g, o, tb,
-                 d->t_rs_w, o, tf);
+        eq_subst(out, "max(0, %.6g − %g·%.6g) + max(0, %.6g − %g·%.6g)", d->t_g, o, tb,
+                 d->t_rs_w, o, tf); /* t_g: X25's all-reduce when set */
         break;
     case 2:
-        eq_subst(out, "%g·max(0, %.6g − %g·%.6g) + max(0, %.6g − %g·%.6g)", m, d->t_rs_g, o, tb,
+        eq_subst(out, "%g·max(0, %.6g − %g·%.6g) + max(0, %.6g − %g·%.6g)", m, d->t_g, o, tb,
                  d->t_rs_w, o, tf);
         break;
     default:
@@ -1346,6 +1346,30 @@ static void explain_x18(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, con
              d->g_tied.n_in, d->g_tied.n_out);
     eq_subst(out, "dp_comm_s = X4 %.6g + X18 %.6g", d->chi_dp - d->t_tied, d->t_tied);
     eq_result(out, d->t_tied, "X18");
+}
+
+/* X25–X27 (framework dp_grad_collective, dp_grad_comm_bytes, dp_grad_window):
+ * what the gradient collective of X4 above took in place of the textbook's. */
+static void explain_dp_grad(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                            const pe_detail *d)
+{
+    if (ctx->dp_grad_comm_bytes > 0) {
+        eq_formula(out, "X26", NULL);
+        eq_subst(out, "%g·%.6g (accumulated in β_g = %g bytes), T_rs(S_g′) = %.6g s in X4 above",
+                 ctx->dp_grad_comm_bytes, d->n_gpu[d->time_stage], ctx->beta_g, d->t_rs_g);
+        eq_result(out, d->s_gc, "X26");
+    }
+    if (ctx->dp_grad_allreduce && p->zero == 1) {
+        eq_formula(out, "X25", NULL);
+        eq_subst(out, "2·%.6g, in X4 above", d->t_rs_g);
+        eq_result(out, d->t_g, "X25");
+    }
+    if (ctx->dp_grad_window_mb && p->zero == 2) {
+        eq_formula(out, "X27", NULL);
+        eq_subst(out, "%.6g + %.6g, in X4 above", d->tau_f[d->time_stage],
+                 d->tau_b[d->time_stage]);
+        eq_result(out, d->tau_g, "X27");
+    }
 }
 
 /* §12 B5: the other stages' own times; the bubble is the smaller of B5 and
@@ -1731,6 +1755,7 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     explain_layer_comm(out, ctx, p, d);
     explain_stage_times(out, ctx, p, d, r);
     explain_dp_comm(out, ctx, p, d);
+    explain_dp_grad(out, ctx, p, d);
     if (ctx->tied_allreduce && p->pp > 1)
         explain_x18(out, ctx, p, d);
     explain_bubble_step(out, ctx, p, d, r);

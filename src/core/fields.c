@@ -37,6 +37,8 @@ static const char *const save_values[] = {"sync", "async", NULL};
 static const char *const cp_ring_values[] = {"none", "allgather", "alltoall", NULL};
 static const char *const attention_kernel_values[] = {"none", "flash-attention-2",
                                                      "flash-attention-3", "cudnn", NULL};
+static const char *const dp_grad_collective_values[] = {"reduce_scatter", "all_reduce", NULL};
+static const char *const dp_grad_window_values[] = {"backward", "microbatch", NULL};
 static const char *const rank_by_values[] = {"step_time", "mfu", "memory", "train_days",
                                              "interventions", NULL};
 
@@ -547,6 +549,21 @@ static const pe_field framework_fields[] = {
      "async TP does not fuse also copies its gathered tensor once (read and write at W·η_W): "
      "DTensor's Shard(1) collectives on a [batch, sequence, hidden] layout chunk and cat "
      "around the dim-0 collective (torch distributed/_functional_collectives.py); in tp_comm_s"},
+    {"dp_grad_collective", PE_FT_ENUM, PE_RANGE_NONE, FW(dp_grad_collective), NO,
+     dp_grad_collective_values, 0, NULL, "reduce_scatter",
+     "X25: at zero 1, the gradients are reduced by a reduce-scatter (X4) or by an all-reduce "
+     "of the whole gradient, twice its time (DeepSpeed's BF16_Optimizer under its pipeline "
+     "engine: _bf16_reduce_grads); other stages unchanged"},
+    {"dp_grad_comm_bytes", PE_FT_NUMBER, PE_RANGE_BYTES, FW(dp_grad_comm_bytes), NO, NULL, 0,
+     NULL, "0",
+     "X26: bytes per element the data-parallel gradient collective carries, when the stack "
+     "casts the accumulated gradients for it (DeepSpeed's communication_data_type: 2, bf16, "
+     "for fp32-accumulated bf16 runs of 2022); 0: precision.grad_bytes"},
+    {"dp_grad_window", PE_FT_ENUM, PE_RANGE_NONE, FW(dp_grad_window), NO, dp_grad_window_values,
+     0, NULL, "backward",
+     "X27: at zero 2, each micro-batch's gradient reduce-scatter hides behind that "
+     "micro-batch's backward (X4) or, reduced asynchronously, behind its forward and backward "
+     "(microbatch; Llama 3, arXiv:2407.21783 §3.3.2)"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

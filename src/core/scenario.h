@@ -82,6 +82,15 @@ pe_recompute_modules;
  * scenarios/measurements/attention.csv); none: the GPU's own e_att */
 typedef enum { PE_ATTENTION_KERNEL_NONE, PE_ATTENTION_KERNEL_FA2, PE_ATTENTION_KERNEL_FA3,
                PE_ATTENTION_KERNEL_CUDNN } pe_attention_kernel;
+/* X25: the collective that reduces the gradients at ZeRO stage 1: a
+ * reduce-scatter (the textbook X4), or an all-reduce of the whole gradient
+ * (DeepSpeed's BF16_Optimizer under its pipeline engine) */
+typedef enum { PE_DP_GRAD_REDUCE_SCATTER, PE_DP_GRAD_ALL_REDUCE } pe_dp_grad_collective;
+/* X27: the compute the per-micro-batch gradient reduce-scatter of ZeRO stage 2
+ * hides behind: its micro-batch's backward (the textbook X4), or the whole
+ * micro-batch, forward and backward (reduced asynchronously, not waited on
+ * before the next forward) */
+typedef enum { PE_DP_GRAD_WINDOW_BACKWARD, PE_DP_GRAD_WINDOW_MICROBATCH } pe_dp_grad_window;
 #define PE_RANK_BY_MAX 5 /* rank_by keys in one list: each at most once */
 
 /* Text of each enum value as written in YAML and in reports. */
@@ -326,6 +335,9 @@ typedef struct {
     bool pp_recv_grad;            /* A24 the gradient a stage receives for its backward; false */
     bool attention_causal_work;   /* F33 time a causal kernel's computed half, not F9's count; false */
     bool tp_seq_dim_copy;         /* X28 DTensor's sequence-dimension copy beside each TP collective; false */
+    pe_dp_grad_collective dp_grad_collective; /* X25 z = 1 gradients: reduce_scatter */
+    double dp_grad_comm_bytes;    /* X26 bytes per gradient element on the wire; 0: grad_bytes */
+    pe_dp_grad_window dp_grad_window; /* X27 z = 2 gradient window: backward */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

@@ -57,6 +57,9 @@ extern inline double comm_dp(int64_t zero, double m, double rs_g, double rs_w, d
                              double tau_f, double tau_b);
 extern inline double comm_dp_critical_window(int64_t zero, double m, double rs_g, double rs_w,
                                              double overlap, double tau_f, double tau_b);
+extern inline double comm_dp_grad_time(int64_t zero, bool all_reduce, double rs_g);
+extern inline double comm_dp_grad_bytes(double beta_gc, double beta_g, double n_gpu);
+extern inline double comm_dp_grad_tau(int64_t zero, bool microbatch, double tau_f, double tau_b);
 extern inline double comm_optimizer(double n_gpu, int64_t zero, double D, double beta_w,
                                     double beta_g, double beta_o, double hbm_bps);
 extern inline double comm_tp_seq_copy(double bytes, double ew_bps);
@@ -114,6 +117,9 @@ void comm_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->cp_allgather = fw->present && fw->cp_kv_allgather;                   /* X19 */
     ctx->tied_allreduce = fw->present && fw->tied_embedding_allreduce &&
                           sc->model.tied_embeddings; /* X18 */
+    ctx->dp_grad_allreduce = fw->present && fw->dp_grad_collective == PE_DP_GRAD_ALL_REDUCE;
+    ctx->dp_grad_comm_bytes = fw->present ? fw->dp_grad_comm_bytes : 0.0; /* X26 */
+    ctx->dp_grad_window_mb = fw->present && fw->dp_grad_window == PE_DP_GRAD_WINDOW_MICROBATCH;
     ctx->tp_fp8_gather = fw->present && fw->tp_fp8_all_gather &&
                          sc->precision.compute == PE_COMPUTE_FP8 &&
                          sc->precision.fp8_recipe == PE_FP8_RECIPE_TENSORWISE; /* X22 */

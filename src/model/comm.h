@@ -397,6 +397,56 @@ inline double comm_dp_critical_window(int64_t zero, double m, double rs_g, doubl
     }
 }
 
+/* X25 (framework dp_grad_collective all_reduce): at z = 1 the gradients are
+ * reduced by an all-reduce of the whole gradient, T_ar = 2·T_rs (C5), not a
+ * reduce-scatter, in X4's gradient term (and X7's, X15's): DeepSpeed's
+ * BF16_Optimizer under its pipeline engine (deepspeed/runtime/pipe/engine.py
+ * _exec_reduce_grads -> _bf16_reduce_grads -> buffered_allreduce_fallback of
+ * the optimizer's whole flat gradient), each rank then updating its own
+ * partition and all-gathering the weights (X4's T_rs(S_w) term). Other
+ * stages unchanged: z = 0 is an all-reduce already, z ≥ 2 shards the
+ * gradients it keeps. rs_g = T_rs of the gradient bytes (X26). */
+#define PE_TEXT_X25 \
+    {"X25", "gradient all-reduce at z = 1 (dp_grad_collective all_reduce)", \
+     "T_g = T_ar(S_g′) = 2·T_rs(S_g′) in X4's gradient term, in place of T_rs(S_g′)", "s", \
+     "DeepSpeed pipe/engine.py _bf16_reduce_grads"}
+inline double comm_dp_grad_time(int64_t zero, bool all_reduce, double rs_g)
+{
+    return all_reduce && zero == 1 ? 2.0 * rs_g : rs_g;
+}
+
+/* X26 (framework dp_grad_comm_bytes): the bytes the gradient collective
+ * carries, S_g′ = β_gc·N_gpu, when the stack casts the gradients it
+ * accumulated in β_g bytes for the collective (DeepSpeed's engine.py
+ * allreduce_bucket: tensor.to(communication_data_type), bf16 by default for
+ * bf16 runs before DeepSpeed 0.9); β_gc = 0 is β_g, X4's own S_g. */
+#define PE_TEXT_X26 \
+    {"X26", "gradient bytes on the wire (dp_grad_comm_bytes)", \
+     "S_g′ = β_gc·N_gpu (β_gc = 0: β_g, S_g′ = S_g), in C4's T_rs(S_g)", "bytes", \
+     "DeepSpeed engine.py communication_data_type"}
+inline double comm_dp_grad_bytes(double beta_gc, double beta_g, double n_gpu)
+{
+    return (beta_gc > 0.0 ? beta_gc : beta_g) * n_gpu;
+}
+
+/* X27 (framework dp_grad_window microbatch): at z = 2 each micro-batch's
+ * gradient reduce-scatter runs asynchronously, not waited on before the
+ * next forward, so it hides behind the micro-batch's whole compute, τ_f +
+ * τ_b, not only its backward (Llama 3, arXiv:2407.21783 §3.3.2: FSDP "can
+ * tolerate longer network latency by asynchronously prefetching sharded
+ * model weights and reducing gradients"); the weights' one all-gather per
+ * step (not resharded) precedes the first backward, so no window is
+ * counted twice. Returns the τ X4's gradient term takes; other stages τ_b
+ * (z ≤ 1 reduce once, after the last backward; z = 3 already τ_f + τ_b). */
+#define PE_TEXT_X27 \
+    {"X27", "gradient window at z = 2 (dp_grad_window microbatch)", \
+     "τ_g = τ_f + τ_b in place of τ_b in X4's z = 2 gradient term", "s", \
+     "arXiv:2407.21783 §3.3.2"}
+inline double comm_dp_grad_tau(int64_t zero, bool microbatch, double tau_f, double tau_b)
+{
+    return microbatch && zero == 2 ? tau_f + tau_b : tau_b;
+}
+
 /* X7 the last gradient bucket (a fraction `frac` = min(1, bucket/S_g) of
  * the gradient reduction) starts only when backward ends, so at least that
  * much is exposed, once per step (z ≤ 1): the extra over X4's gradient term,

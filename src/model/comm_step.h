@@ -292,16 +292,20 @@ ALWAYS_INLINE void comm_dp_step(const pe_eval_ctx *ctx, const pe_plan *pl, const
     const double ov = pl->overlap.dp;
     w->s_g = ctx->beta_g * w->n_gpu[ts];
     w->s_w = ctx->beta_w * w->n_gpu[ts];
-    double rs_g, rs_w, g, s_g = w->s_g;
-    comm_dp_group(ctx, z, &w->g_dp, w->s_g, w->s_w, &rs_g, &rs_w, &g, &w->t_ar_dp_tree);
+    w->s_gc = comm_dp_grad_bytes(ctx->dp_grad_comm_bytes, ctx->beta_g, w->n_gpu[ts]); /* X26 */
+    double rs_g, rs_w, g, s_g = w->s_gc;
+    comm_dp_group(ctx, z, &w->g_dp, w->s_gc, w->s_w, &rs_g, &rs_w, &g, &w->t_ar_dp_tree);
     if (q->moe) {
-        const double ex = w->moe.n_exp[ts], se_g = ctx->beta_g * ex;
+        const double ex = w->moe.n_exp[ts];
+        const double se_g = comm_dp_grad_bytes(ctx->dp_grad_comm_bytes, ctx->beta_g, ex);
         double erg, erw, eg, unused = 0.0;
         comm_dp_group(ctx, z, &w->moe.g_edp, se_g, ctx->beta_w * ex, &erg, &erw, &eg, &unused);
         rs_g += erg, rs_w += erw, g += eg, s_g += se_g;
     }
     w->t_rs_g = rs_g, w->t_rs_w = rs_w;
-    const double tf = w->tau_f[ts], tb = w->tau_b[ts];
+    g = w->t_g = comm_dp_grad_time(z, ctx->dp_grad_allreduce, g); /* X25 */
+    const double tf = w->tau_f[ts];
+    const double tb = w->tau_g = comm_dp_grad_tau(z, ctx->dp_grad_window_mb, tf, w->tau_b[ts]);
     const double x4 = comm_dp(z, q->m_d, g, rs_w, ov, tf, tb); /* X4 */
     w->dp_critical = comm_dp_critical_window(z, q->m_d, g, rs_w, ov, tf, tb); /* S3 */
     const double frac = ctx->dp_bucket_bytes < s_g ? ctx->dp_bucket_bytes / s_g : 1.0;

@@ -217,6 +217,9 @@ typedef struct {
     double comm_slowdown;              /* X8 φ */
     double overlap_contention;         /* X15 s/(1 + s), s = overlap_slowdown; 0: off */
     bool tied_allreduce;               /* X18 tied embedding's gradient all-reduce; false: off */
+    bool dp_grad_allreduce;            /* X25 z = 1 gradients all-reduced; false: reduce-scatter */
+    double dp_grad_comm_bytes;         /* X26 gradient bytes per element on the wire; 0: beta_g */
+    bool dp_grad_window_mb;            /* X27 z = 2 gradient window τ_f + τ_b; false: τ_b */
     bool tp_micro_pipeline;            /* X16 */
     bool tp_fp8_gather;                /* X22 TP all-gathers in float8 (tensorwise) */
     bool tp_seq_copy;                  /* X28 DTensor's Shard(1) copy beside each unfused TP collective */

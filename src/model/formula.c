@@ -58,6 +58,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_F32,
     PE_TEXT_X18,
     PE_TEXT_F33,
+    PE_TEXT_X25, PE_TEXT_X26, PE_TEXT_X27,
 };
 
 const pe_formula *pe_formula_find(const char *key)
