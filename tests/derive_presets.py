@@ -279,6 +279,36 @@ for name, ratio, _, basis in recipes or []:
         report(float(ratio) == 1.0 and named, "F24 fp8_recipe %s rate ratio" % name, ratio, 1.0,
                "no rows of its own: r = 1, its basis says not measured / tensorwise's GEMM")
 
+# ---------------------------------------------------------------- F38 grouped GEMMs
+# Rule (equal, ±1 row): a GPU's grouped_gemm_half_rows M_half (docs/model.md
+# §12 F38) is the mean over the (n, k) shapes of grouped_gemm.csv's rows of
+# that GPU of each shape's Hockney half-length in rows: least squares of
+# 1/TFLOPS on 1/m_per_group (1/T = 1/T_max + (M_half/T_max)/M), both
+# layouts together; a GPU with the key and no rows fails.
+def grouped_half_rows(chip):
+    sel = [r for r in rows("grouped_gemm.csv") if r["gpu"] == chip]
+    halves = []
+    for shape in sorted({(r["n"], r["k"]) for r in sel}):
+        pts = [(1 / float(r["m_per_group"]), 1 / float(r["tflops"])) for r in sel
+               if (r["n"], r["k"]) == shape]
+        if len(pts) < 3:
+            continue
+        mx = sum(x for x, _ in pts) / len(pts)
+        my = sum(y for _, y in pts) / len(pts)
+        slope = sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+        halves.append(slope / (my - slope * mx))
+    return statistics.mean(halves) if halves else None
+
+
+for name, g in gpus.items():
+    if "grouped_gemm_half_rows" not in g:
+        continue
+    derived = grouped_half_rows(name)  # the rows name the GPU measured, H800 itself
+    report(derived is not None and abs(float(g["grouped_gemm_half_rows"]) - derived) <= 1,
+           name + ".grouped_gemm_half_rows", g["grouped_gemm_half_rows"],
+           float("nan") if derived is None else round(derived, 1),
+           "equal ±1: F38 mean per-shape half-length of 1/TFLOPS on 1/M, grouped_gemm.csv")
+
 # ---------------------------------------------------------------- unmeasured numbers
 # Every refinement number of a GPU preset that no rule above derives must be
 # named in its entry's comments as fitted or not measured.

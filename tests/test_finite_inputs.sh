@@ -84,6 +84,7 @@ cluster:
     attention_half_seq: 300   #@ cluster.gpu.attention_half_seq
     attention_half_head_dim: 50 #@ cluster.gpu.attention_half_head_dim
     attention_causal_tile: 128 #@ cluster.gpu.attention_causal_tile
+    grouped_gemm_half_rows: 123 #@ cluster.gpu.grouped_gemm_half_rows
     elementwise_efficiency: 0.8 #@ cluster.gpu.elementwise_efficiency
     microbatch_overhead_us: 20  #@ cluster.gpu.microbatch_overhead_us
     peak_fp8_tflops: 1979     #@ cluster.gpu.peak_fp8_tflops

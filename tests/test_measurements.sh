@@ -12,7 +12,7 @@ meas=$src/scenarios/measurements
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
 
 # one file per kind, each with its citation columns, no row without them
-for kind in gemm attention hbm collectives fp8_gemm overlap; do
+for kind in gemm attention hbm collectives fp8_gemm overlap grouped_gemm; do
     f=$meas/$kind.csv
     check "$kind.csv exists" '[ -s "$f" ]'
     check "$kind.csv: every row has as many cells as the header and a source, read and date" \
@@ -36,6 +36,8 @@ for what in "intra_node.bus_efficiency" "inter_node.bus_efficiency" ".gemm_effic
     ".overlap_slowdown "; do
     check "derive_presets.py derives$what for some preset" 'grep -q "^ok .*$what" "$work/derive.out"'
 done
+check "derive_presets.py derives F38's grouped_gemm_half_rows of h800 from grouped_gemm.csv" \
+    'grep -q "^ok .*h800.grouped_gemm_half_rows " "$work/derive.out"'
 check "the calibration priors (scenarios/calibration/priors) are derived from the measurements" \
     '[ "$(grep -c "^ok   priors/\(a100\|h100\)\." "$work/derive.out")" -eq 6 ]'
 n_bus=$(grep -o "bus_efficiency: [0-9.]*" "$src/scenarios/catalog/clusters.yaml" | wc -l)
@@ -59,6 +61,13 @@ cp "$src/scenarios/catalog/clusters.yaml" "$work/src/scenarios/catalog/"
 check "a fitted gemm_efficiency over the measured GEMM ceiling fails" \
     '! python3 "$src/tests/derive_presets.py" "$work/src" >"$work/over.out" 2>&1 &&
      grep -q "^FAIL a100-80gb.gemm_efficiency " "$work/over.out" && ! grep -q Traceback "$work/over.out"'
+
+sed 's/grouped_gemm_half_rows: 123/grouped_gemm_half_rows: 200/' "$src/scenarios/catalog/gpus.yaml" \
+    >"$work/src/scenarios/catalog/gpus.yaml"
+check "an F38 grouped_gemm_half_rows moved off grouped_gemm.csv fails the derivation" \
+    '! python3 "$src/tests/derive_presets.py" "$work/src" >"$work/grouped.out" 2>&1 &&
+     grep -q "^FAIL h800.grouped_gemm_half_rows " "$work/grouped.out" &&
+     ! grep -q Traceback "$work/grouped.out"'
 
 cp "$src/scenarios/catalog/gpus.yaml" "$work/src/scenarios/catalog/"
 sed 's/{"rowwise", 0.7961,/{"rowwise", 0.9,/' "$src/src/model/compute.c" >"$work/src/src/model/compute.c"

@@ -1685,6 +1685,14 @@ static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
         eq_subst(out, "M_e = b·s'·k·ρ·ep·etp/(t·E) = %g rows per local expert; experts %.6g s, "
                       "shared %.6g s, router %.6g s",
                  d->moe.M_e, d->moe.t_exp, d->moe.t_sh, d->moe.t_router);
+        if (ctx->moe_half_rows > 0.0) {
+            eq_formula(out, "F38", NULL);
+            eq_subst(out, "g(%g) = %g/(%g + %g) = %.6g of the large-M rate, in the experts' "
+                          "%.6g s   (M_half: grouped_gemm_half_rows, measured, DeepGEMM on H800)",
+                     d->moe.M_e, d->moe.M_e, d->moe.M_e, ctx->moe_half_rows,
+                     compute_grouped_gemm_efficiency(d->moe.M_e, ctx->moe_half_rows),
+                     d->moe.t_exp);
+        }
         if (ctx->moe_permute_s > 0.0) {
             eq_formula(out, "F23", NULL);
             eq_subst(out, "%g/%g·%g·%g·%g·%g / %.6g   (moe_permute_bytes·h over the pass rate)",
@@ -1802,6 +1810,8 @@ static void explain_basis(FILE *out, const pe_eval_ctx *ctx)
     if (ctx->refined_compute && ctx->fp8)
         fprintf(out, "; e_max8 %g: %s", ctx->gemm_rate8 / (g->peak_fp8_tflops * 1e12),
                 g->has_fp8_gemm_efficiency ? "fitted" : "= e_max");
+    if (ctx->refined_compute && ctx->moe_half_rows > 0.0) /* shown only where it is set */
+        fprintf(out, "; F38 M_half %g: measured (grouped_gemm.csv)", ctx->moe_half_rows);
     fprintf(out, " (measured: derived from scenarios/measurements; fitted: calibrate on published "
                  "runs, under the measured ceiling; docs/catalog.md)\n");
 }

@@ -174,6 +174,9 @@ static const pe_field gpu_fields[] = {
     {"attention_causal_tile", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(attention_causal_tile), NO, NULL,
      0, NULL, "0", "F22 B_c: tile (tokens) of a causal attention kernel that skips the blocks "
      "above the diagonal (0: no causal term)"},
+    {"grouped_gemm_half_rows", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(grouped_gemm_half_rows), NO,
+     NULL, 0, NULL, "0", "F38 M_half: rows per expert (M_e) at which the MoE expert GEMMs reach "
+     "half of their large-M rate (0: the dense rate at every M_e)"},
     {"elementwise_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY_OR_ZERO, G(elementwise_efficiency), NO, NULL,
      0, NULL, "0", "F10 η_W: fraction of HBM bandwidth element-wise kernels reach (0: untimed)"},
     {"microbatch_overhead_us", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(microbatch_overhead_us), NO,

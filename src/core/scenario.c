@@ -111,7 +111,8 @@ void scenario_cluster_force_textbook(pe_cluster *c)
                                            "attention_fa2_efficiency", "attention_fa2_half_seq",
                                            "attention_fa3_efficiency", "attention_fa3_half_seq",
                                            "attention_cudnn_efficiency",
-                                           "attention_cudnn_half_seq"};
+                                           "attention_cudnn_half_seq",
+                                           "grouped_gemm_half_rows"};
     static const char *const link_keys[] = {"bus_efficiency", "half_message_mb"};
     for (size_t i = 0; i < sizeof gpu_keys / sizeof gpu_keys[0]; i++)
         fields_reset(&pe_fields_gpu, gpu_keys[i], &c->gpu);

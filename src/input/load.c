@@ -2327,6 +2327,7 @@ static pe_fidelity default_fidelity(const loader *L)
                                            "attention_fa3_efficiency", "attention_fa3_half_seq",
                                            "attention_cudnn_efficiency",
                                            "attention_cudnn_half_seq",
+                                           "grouped_gemm_half_rows",
                                            NULL};
     static const char *const LINK_KEYS[] = {"bus_efficiency", "half_message_mb", NULL};
     const pe_ydoc *d = L->d;

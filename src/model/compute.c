@@ -28,6 +28,9 @@ extern inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, dou
                                             double t_half);
 extern inline double compute_gemm_chunks_time_coef(const pe_gemm_coef *c, double M, double t,
                                                    double inv_t, double t_half);
+extern inline double compute_grouped_gemm_efficiency(double M_e, double half_rows);
+extern inline double compute_expert_gemm_time_coef(const pe_gemm_coef *c, double M_e,
+                                                   double inv_etp, double t_half, double half_rows);
 extern inline double compute_attention_shape(double s_local, double s_half, double tile);
 extern inline double compute_attention_causal_work(bool causal_work, double tile, double kappa);
 extern inline double compute_elementwise_time(double bytes, double ew_bps);
@@ -293,6 +296,7 @@ static void prepare_refined_experts(const pe_scenario *sc, pe_eval_ctx *ctx)
     const double ew_par_m = ctx->ew_par + act * ((e->rho * e->k + (double)m->shared_experts) * fe -
                                                  (double)m->ffn_hidden);
     ctx->ew_par_m_s = ctx->ew_bps > 0.0 ? ew_par_m / ctx->ew_bps : 0.0;
+    ctx->moe_half_rows = sc->cluster.gpu.grouped_gemm_half_rows; /* F38 */
     const pe_framework *fw = &sc->framework; /* F23, a memory-bound pass like F21 */
     ctx->moe_permute_s = fw->present && fw->moe_permute_bytes > 0.0
                              ? fw->moe_permute_bytes * h /

@@ -274,6 +274,36 @@ inline double compute_gemm_time_coef(const pe_gemm_coef *c, double M, double inv
     return t_compute > t_memory ? t_compute : t_memory;
 }
 
+/* F38 the MoE expert GEMMs' efficiency at the rows one expert receives:
+ * a grouped GEMM (one kernel over the E/ep local experts, M split per
+ * expert) tiles each expert's M_e rows on its own, and its rate falls as
+ * M_e shrinks, in Hockney's form in rows: g(M_e) = M_e/(M_e + M_half), the
+ * rate peak·e_max·g (F8, F18). Measured: DeepGEMM's grouped FP8 GEMMs on
+ * H800 SXM5 (deepseek-ai/DeepGEMM README.md @55ab91f, contiguous and
+ * masked layouts, 256 to 8192 rows per group; scenarios/measurements/
+ * grouped_gemm.csv): M_half ≈ 123 rows. g is 1 at M_half = 0 (neutral) and
+ * never falls as M_e grows (a test). */
+#define PE_TEXT_F38 \
+    {"F38", "MoE expert GEMM efficiency at M_e rows per expert (refined)", \
+     "g(M_e) = M_e/(M_e + M_half); expert GEMM compute (M_e + M_half)·2KN/(peak·e_max)", "1", \
+     "deepseek-ai/DeepGEMM README @55ab91f grouped GEMM tables; Hockney n½"}
+inline double compute_grouped_gemm_efficiency(double M_e, double half_rows)
+{
+    return half_rows > 0.0 ? M_e / (M_e + half_rows) : 1.0;
+}
+
+/* F38 one expert GEMM of M_e rows, inv_etp = 1/etp: F8 with the compute
+ * side at peak·e_max·g(M_e), i.e. M_half more rows' FLOPs, and the memory
+ * side (the HBM roofline) of the M_e rows it moves. half_rows = 0 is F8 bit
+ * for bit. */
+inline double compute_expert_gemm_time_coef(const pe_gemm_coef *c, double M_e, double inv_etp,
+                                            double t_half, double half_rows)
+{
+    const double t_compute = (M_e + half_rows) * inv_etp * c->flop + t_half;
+    const double t_memory = M_e * (c->mem_m + c->mem_mt * inv_etp) + c->mem_kn * inv_etp;
+    return t_compute > t_memory ? t_compute : t_memory;
+}
+
 /* F29 one layer GEMM as async TP's micro-pipeline runs it (X16): PyTorch's
  * fused_all_gather_matmul and fused_matmul_reduce_scatter
  * (torch/distributed/_symmetric_memory: _pipelined_all_gather_and_consume

@@ -228,8 +228,9 @@ ALWAYS_INLINE void compute_refined_moe_layer(const pe_eval_ctx *ctx, const pe_pl
     w->moe.t_sh_in = sh_in;
     w->moe.t_sh = e->sh_f > 0 ? sh_in + compute_gemm_time_coef(&c[1], M, inv_t, th) : 0.0;
     w->moe.t_router = compute_gemm_time_coef(&c[2], M * inv_t, 1.0, ctx->t_half);
-    w->moe.t_exp = e->E / ep * (compute_gemm_time_coef(&c[3], M_e, inv_etp, th) +
-                                compute_gemm_time_coef(&c[4], M_e, inv_etp, th));
+    const double hr = ctx->moe_half_rows; /* F38 M_half; 0: F8 as is */
+    w->moe.t_exp = e->E / ep * (compute_expert_gemm_time_coef(&c[3], M_e, inv_etp, th, hr) +
+                                compute_expert_gemm_time_coef(&c[4], M_e, inv_etp, th, hr));
     const double ew = M * (ctx->ew_rep_s * (q->sp ? inv_t : 1.0) + ctx->ew_par_m_s * inv_t) +
                       w->tau_ew_att;
     const double lf = w->gemm_t[0] + w->gemm_t[1] + w->moe.t_sh + w->moe.t_router +

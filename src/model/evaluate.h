@@ -236,6 +236,7 @@ typedef struct {
     pe_gemm_coef moe_coef[5];          /* F19 shared experts in/out, router, expert in/out */
     double ew_par_m_s;                 /* F19 element-wise TP-sharded s per token, MoE layer */
     double moe_permute_s;              /* F23 moe_permute_bytes·h/(W·η_W), s per routed copy */
+    double moe_half_rows;              /* F38 M_half of the expert GEMMs, rows; 0: neutral */
     double comm_sms_stretch;           /* F32 c/(S − c), comm_sms of sm_count; 0: off */
     pe_gemm_shape moe_sh_fc1;          /* F19 the shared experts' fc1 (X13's window) */
     pe_moe_ctx moe;                    /* §14 mixture of experts */
