@@ -59,6 +59,20 @@ static inline pe_scenario fx_gpt3(int64_t nodes)
     return s;
 }
 
+/* fx_gpt3 with F22's shape numbers (docs/model.md §12) set to round values
+ * not tied to any GPU: e 0.6 for GEMMs and element-wise, e_att 0.4, s_half
+ * 400 tokens, d_half 60, causal tile 128, flash attention. */
+static inline pe_scenario fx_gpt3_attention_shape(int64_t nodes)
+{
+    pe_scenario s = fx_gpt3(nodes);
+    pe_gpu *g = &s.cluster.gpu;
+    g->has_gemm_efficiency = true, g->gemm_efficiency = 0.6, g->elementwise_efficiency = 0.6;
+    g->has_attention_efficiency = true, g->attention_efficiency = 0.4;
+    g->attention_half_seq = 400, g->attention_half_head_dim = 60, g->attention_causal_tile = 128;
+    s.model.attention = PE_ATTENTION_FLASH;
+    return s;
+}
+
 /* A plan with the interface defaults: zero 0, recompute none, micro_batch 1,
  * 1f1b, v 1, sp = tp > 1, overlap {0, 1, 1, 0}. */
 static inline pe_plan fx_plan(int64_t dp, int64_t tp, int64_t pp, int64_t cp)

@@ -116,12 +116,7 @@ static void test_f22_monotone(void **state)
 static void test_f22_properties(void **state)
 {
     (void)state;
-    pe_scenario s = fx_gpt3(16);
-    pe_gpu *g = &s.cluster.gpu;
-    g->has_gemm_efficiency = true, g->gemm_efficiency = 0.6, g->elementwise_efficiency = 0.6;
-    g->has_attention_efficiency = true, g->attention_efficiency = 0.4;
-    g->attention_half_seq = 400, g->attention_half_head_dim = 60, g->attention_causal_tile = 128;
-    s.model.attention = PE_ATTENTION_FLASH;
+    pe_scenario s = fx_gpt3_attention_shape(16);
     static const int64_t tps[] = {1, 8}, cps[] = {1, 2, 4};
     for (size_t i = 0; i < 2; i++)
         for (size_t j = 0; j < 3; j++)
