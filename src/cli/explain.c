@@ -582,6 +582,9 @@ static void explain_a26(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, con
 {
     if (ctx->nccl_channel_bytes <= 0.0)
         return;
+    const bool wraps =
+        p->schedule == PE_SCHEDULE_INTERLEAVED || p->schedule == PE_SCHEDULE_DUALPIPE;
+    const double peers = mem_nccl_pp_peers((double)p->pp, wraps, i == 2);
     const double sets = d->a26[i] / ctx->nccl_channel_bytes;
     eq_formula(out, "A26", st);
     eq_subst(out,
@@ -591,10 +594,7 @@ static void explain_a26(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, con
              ctx->nccl_channel_bytes / PE_A26_BYTES_PER_SET, PE_A26_BYTES_PER_SET,
              (long long)p->tp, mem_nccl_sets((double)p->tp), (long long)p->cp,
              mem_nccl_sets((double)p->cp), (long long)p->dp, mem_nccl_sets((double)p->dp),
-             (long long)p->ep, mem_nccl_sets((double)p->ep),
-             (sets - mem_nccl_sets((double)p->tp) - mem_nccl_sets((double)p->cp) -
-              mem_nccl_sets((double)p->dp) - mem_nccl_sets((double)p->ep)) / 2.0,
-             sets);
+             (long long)p->ep, mem_nccl_sets((double)p->ep), peers, sets);
     eq_result(out, d->a26[i], "A26");
 }
 

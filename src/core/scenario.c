@@ -100,25 +100,23 @@ const char *pe_ask_name(pe_ask v)
     return NAME_OF(t, v);
 }
 
+const char *const pe_gpu_refinement_keys[] = {
+    "gemm_efficiency",          "gemm_half_gflop",          "attention_efficiency",
+    "elementwise_efficiency",   "microbatch_overhead_us",   "fp8_gemm_efficiency",
+    "attention_half_seq",       "attention_half_head_dim",  "attention_causal_tile",
+    "attention_fa2_efficiency", "attention_fa2_half_seq",   "attention_fa3_efficiency",
+    "attention_fa3_half_seq",   "attention_cudnn_efficiency", "attention_cudnn_half_seq",
+    "grouped_gemm_half_rows",   NULL};
+const char *const pe_link_refinement_keys[] = {"bus_efficiency", "half_message_mb", NULL};
+
 void scenario_cluster_force_textbook(pe_cluster *c)
 {
     /* a refinement's default (fields.c) is its neutral value */
-    static const char *const gpu_keys[] = {"gemm_efficiency",        "gemm_half_gflop",
-                                           "attention_efficiency",   "elementwise_efficiency",
-                                           "microbatch_overhead_us", "fp8_gemm_efficiency",
-                                           "attention_half_seq",     "attention_half_head_dim",
-                                           "attention_causal_tile",
-                                           "attention_fa2_efficiency", "attention_fa2_half_seq",
-                                           "attention_fa3_efficiency", "attention_fa3_half_seq",
-                                           "attention_cudnn_efficiency",
-                                           "attention_cudnn_half_seq",
-                                           "grouped_gemm_half_rows"};
-    static const char *const link_keys[] = {"bus_efficiency", "half_message_mb"};
-    for (size_t i = 0; i < sizeof gpu_keys / sizeof gpu_keys[0]; i++)
-        fields_reset(&pe_fields_gpu, gpu_keys[i], &c->gpu);
-    for (size_t i = 0; i < sizeof link_keys / sizeof link_keys[0]; i++) {
-        fields_reset(&pe_fields_intra_node, link_keys[i], &c->intra_node);
-        fields_reset(&pe_fields_inter_node, link_keys[i], &c->inter_node);
+    for (const char *const *k = pe_gpu_refinement_keys; *k; k++)
+        fields_reset(&pe_fields_gpu, *k, &c->gpu);
+    for (const char *const *k = pe_link_refinement_keys; *k; k++) {
+        fields_reset(&pe_fields_intra_node, *k, &c->intra_node);
+        fields_reset(&pe_fields_inter_node, *k, &c->inter_node);
     }
 }
 

@@ -515,6 +515,11 @@ void scenario_plan_defaults(pe_plan *p);
 void scenario_force_textbook(pe_scenario *s);
 /* The cluster's part of it (the GPU's and the links' refinements), for each
  * cluster of sweep.cluster as well. */
+/* The refinement keys of a GPU and of a link (NULL-terminated): what
+ * textbook mode resets to their neutral defaults, and what makes a scenario
+ * that writes one in its own cluster refined by default (docs/model.md §12). */
+extern const char *const pe_gpu_refinement_keys[];
+extern const char *const pe_link_refinement_keys[];
 void scenario_cluster_force_textbook(pe_cluster *c);
 
 /* Release everything a scenario owns; leaves *s zeroed. Safe on a zeroed struct. */

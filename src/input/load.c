@@ -2318,18 +2318,6 @@ static bool names_refinement_key(const pe_ydoc *d, const yaml_node_t *map, const
  * exactly (docs/model.md §12, "Which model a scenario gets"). */
 static pe_fidelity default_fidelity(const loader *L)
 {
-    static const char *const GPU_KEYS[] = {"gemm_efficiency", "gemm_half_gflop",
-                                           "attention_efficiency", "elementwise_efficiency",
-                                           "microbatch_overhead_us", "fp8_gemm_efficiency",
-                                           "attention_half_seq", "attention_half_head_dim",
-                                           "attention_causal_tile",
-                                           "attention_fa2_efficiency", "attention_fa2_half_seq",
-                                           "attention_fa3_efficiency", "attention_fa3_half_seq",
-                                           "attention_cudnn_efficiency",
-                                           "attention_cudnn_half_seq",
-                                           "grouped_gemm_half_rows",
-                                           NULL};
-    static const char *const LINK_KEYS[] = {"bus_efficiency", "half_message_mb", NULL};
     const pe_ydoc *d = L->d;
     if (TOP("framework") || sweep_key_node(L, "framework"))
         return PE_FIDELITY_REFINED;
@@ -2343,9 +2331,10 @@ static pe_fidelity default_fidelity(const loader *L)
     for (size_t i = 0; i <= items && !named; i++) {
         const yaml_node_t *cluster =
             i == 0 ? TOP("cluster") : ydoc_node(d, list->data.sequence.items.start[i - 1]);
-        named = names_refinement_key(d, y_map_get(d, cluster, "gpu"), GPU_KEYS) ||
-                names_refinement_key(d, y_map_get(d, cluster, "intra_node"), LINK_KEYS) ||
-                names_refinement_key(d, y_map_get(d, cluster, "inter_node"), LINK_KEYS);
+        const char *const *link = pe_link_refinement_keys;
+        named = names_refinement_key(d, y_map_get(d, cluster, "gpu"), pe_gpu_refinement_keys) ||
+                names_refinement_key(d, y_map_get(d, cluster, "intra_node"), link) ||
+                names_refinement_key(d, y_map_get(d, cluster, "inter_node"), link);
     }
     return named ? PE_FIDELITY_REFINED : PE_FIDELITY_TEXTBOOK;
 }

@@ -51,6 +51,7 @@ extern inline int mem_peak_phase(const double *phase, int last);
 extern inline double act_modules_expert_inner(double beta_c, double f_e);
 extern inline double mem_reserved(double peak, double fragmentation);
 extern inline double mem_nccl_sets(double n);
+extern inline double mem_nccl_pp_peers(double p, bool wraps, bool middle);
 extern inline double mem_nccl_buffers(double channel_bytes, double t, double c, double d,
                                       double ep, double pp_peers);
 extern inline double act_moe_dispatch_saved(double b, double s_local, double k, double rho, double t,

@@ -478,6 +478,14 @@ inline double mem_nccl_sets(double n)
 {
     return n <= 1.0 ? 0.0 : n <= 2.0 ? 2.0 : 3.0;
 }
+/* A26's n_pp, the pipeline neighbours a stage's rank sends to: none at
+ * p = 1, one at p = 2 and at the ends of a pipeline whose chunks do not wrap
+ * around, two in the middle and on every rank when they wrap (interleaved,
+ * DualPipe). */
+inline double mem_nccl_pp_peers(double p, bool wraps, bool middle)
+{
+    return p <= 1.0 ? 0.0 : p <= 2.0 ? 1.0 : (middle || wraps) ? 2.0 : 1.0;
+}
 inline double mem_nccl_buffers(double channel_bytes, double t, double c, double d, double ep,
                                double pp_peers)
 {

@@ -212,9 +212,8 @@ ALWAYS_INLINE double mem_stage_nccl(const pe_eval_ctx *ctx, const pe_plan *pl, c
         return 0.0;
     const bool wraps = pl->schedule == PE_SCHEDULE_INTERLEAVED ||
                        pl->schedule == PE_SCHEDULE_DUALPIPE;
-    const double peers = q->p <= 1.0 ? 0.0 : q->p <= 2.0 ? 1.0 : (i == 2 || wraps) ? 2.0 : 1.0;
-    return mem_nccl_buffers(ctx->nccl_channel_bytes, q->t, q->c, q->dp,
-                            (double)pl->ep, peers); /* A26 */
+    return mem_nccl_buffers(ctx->nccl_channel_bytes, q->t, q->c, q->dp, (double)pl->ep,
+                            mem_nccl_pp_peers(q->p, wraps, i == 2)); /* A26 */
 }
 
 /* §12 M9–M13 of candidate stage i (framework memory_by_phase): each phase's
