@@ -1099,6 +1099,27 @@ static void explain_tp_seq_copies(FILE *out, const pe_eval_ctx *ctx, const pe_pl
             d->tp_copy_rec, lt * (full * d->tp_copy_layer + d->tp_copy_rec));
 }
 
+/* X23 (framework cp_ring_per_step): the ring step by step, each transfer
+ * against one step's attention τ_att/c (backward 2·τ_att/c), on the time
+ * stage's lt layers; the numbers X15 then charges are in chi_cp_f/b. */
+static void explain_cp_ring_steps(FILE *out, const pe_plan *p, const pe_detail *d, double lt)
+{
+    const double c = (double)p->cp, ov = p->overlap.cp, T = d->t_p2p_cp;
+    const double step_f = ov * d->tau_att / c, step_b = 2.0 * step_f;
+    fprintf(out, "     X23 ring step: T_p2p = %.6g s against one step's attention "
+                 "overlap.cp·τ_att/c = %g·%.6g/%g = %.6g s (backward 2·τ_att/c = %.6g s): %s\n",
+            T, ov, d->tau_att, c, step_f, step_b,
+            T > step_f ? "longer, the difference exposed every step" : "hidden");
+    eq_formula(out, "X23:f", NULL);
+    eq_subst(out, "%g·%g·max(0, %.6g − %.6g)", lt, c - 1.0, T, step_f);
+    eq_result(out, d->chi_cp_f, "X23:f");
+    eq_formula(out, "X23:b", NULL);
+    eq_subst(out, "%g·[2·max(0, %.6g − %.6g) + %g·max(0, 2·%.6g − %.6g)%s]", lt, T, step_b,
+             c - 2.0, T, step_b,
+             p->recompute != PE_RECOMPUTE_NONE ? " + the forward ring again" : "");
+    eq_result(out, d->chi_cp_b, "X23:b");
+}
+
 /* §6 X2 (the K/V ring behind the attention core) or X19 (framework
  * cp_kv_allgather: the all-gather of K and V, exposed) on the time stage. */
 static void explain_cp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
@@ -1133,6 +1154,10 @@ static void explain_cp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         return;
     }
     explain_p2p(out, "T_p2p(S_kv)", &d->g_cp, net, d->s_kv, d->t_p2p_cp);
+    if (ctx->cp_ring_per_step) {
+        explain_cp_ring_steps(out, p, d, lt);
+        return;
+    }
     eq_formula(out, "X2:f", NULL);
     eq_subst(out, "%g·max(0, %lld·%.6g − %g·%.6g)", lt, (long long)p->cp - 1, d->t_p2p_cp,
              ov->cp, d->tau_att);

@@ -63,9 +63,14 @@ ALWAYS_INLINE void comm_layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, con
         chi[3] = comm_charged(ctx, b, b);
         return;
     }
-    chi[2] = comm_charged(ctx, comm_cp_fwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att), cp_hops);
-    chi[3] = comm_charged(ctx, comm_cp_bwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc),
-                          (rc ? 3.0 : 2.0) * cp_hops);
+    const double cp_f = ctx->cp_ring_per_step /* X23, or X2's ring-wide window */
+                            ? comm_cp_fwd_steps(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att)
+                            : comm_cp_fwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att);
+    const double cp_b = ctx->cp_ring_per_step
+                            ? comm_cp_bwd_steps(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc)
+                            : comm_cp_bwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc);
+    chi[2] = comm_charged(ctx, cp_f, cp_hops);
+    chi[3] = comm_charged(ctx, cp_b, (rc ? 3.0 : 2.0) * cp_hops);
 }
 
 /* max(0, before − overlap·window) with X15 and X8 on `all`: before = all,
