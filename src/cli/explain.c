@@ -1283,27 +1283,13 @@ static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan
 }
 
 /* §6 X4, X5 on the time stage. */
-static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
-                            const pe_detail *d)
+/* X4's line: its stage's formula with the numbers it took; x4 the exposed time in force */
+static void explain_dp_x4(FILE *out, const pe_plan *p, const pe_detail *d, double x4)
 {
-    const double m = d->m;
-    const pe_overlap *ov = &p->overlap;
-    const pe_net *net = &ctx->net;
-    const int ts = d->time_stage;
-    eq_formula(out, "X4:S", NULL);
-    eq_subst(out, "%g·%.6g, %g·%.6g", ctx->beta_g, d->n_gpu[ts], ctx->beta_w, d->n_gpu[ts]);
-    fprintf(out, "       = %.6g bytes, %.6g bytes\n", d->s_g, d->s_w);
-    if (ctx->dp_flat && d->g_dp.n_out > 1) {
-        eq_formula(out, "C9", NULL);
-        fprintf(out, "       = %.6g s, %.6g s%*s[NCCL ring; Thakur 2005]\n", d->t_rs_g,
-                d->t_rs_w, 30, "");
-    } else {
-        explain_rs(out, "T_rs(S_g) over dp·c", &d->g_dp, net, d->s_gc, d->t_rs_g); /* X26 */
-        explain_rs(out, "T_rs(S_w) over dp·c", &d->g_dp, net, d->s_w, d->t_rs_w);
-    }
     static const char *const X4[] = {"X4:z0", "X4:z1", "X4:z2", "X4:z3"};
+    /* X27's τ_g: τ_b unless set */
+    const double m = d->m, tf = d->tau_f[d->time_stage], tb = d->tau_g, o = p->overlap.dp;
     eq_formula(out, X4[p->zero], NULL);
-    const double tf = d->tau_f[ts], tb = d->tau_g, o = ov->dp; /* X27's τ_g: τ_b unless set */
     switch (p->zero) {
     case 0:
         eq_subst(out, "max(0, 2·%.6g − %g·%.6g)",
@@ -1324,8 +1310,53 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                  tf, tb);
         break;
     }
+    eq_result(out, x4, X4[p->zero]);
+}
+
+/* X30 (framework dp_chunk_sync) in place of X4's line when in force: each
+ * collective against its chunks' windows; x4 is the exposed time in force
+ * (X7's last bucket included, as X4's line shows it). 0 when not in force. */
+static int explain_dp_chunked(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                              const pe_detail *d, double x4)
+{
+    if (!(ctx->dp_chunk_sync && p->schedule == PE_SCHEDULE_INTERLEAVED &&
+          p->virtual_stages > 1 && p->zero <= 1))
+        return 0;
+    const double v = (double)p->virtual_stages, pp = (double)p->pp, o = p->overlap.dp;
+    const double wb = o * d->tau_g, wf = o * d->tau_f[d->time_stage];
+    const double k = (v - 1.0) * pp + 1.0;
+    eq_formula(out, "X30", NULL);
+    if (p->zero == 0)
+        eq_subst(out, "max(0, (2·%.6g − %.6g)/%g, 2·%.6g − %g·%.6g/%g)   (v = %g, p = %g)",
+                 d->t_g, wb, v, d->t_g, k, wb, v, v, pp);
+    else
+        eq_subst(out, "max(0, (%.6g − %.6g)/%g, %.6g − %g·%.6g/%g) + max(0, (%.6g − %.6g)/%g, "
+                      "%.6g − %g·%.6g/%g)   (v = %g, p = %g)",
+                 d->t_g, wb, v, d->t_g, k, wb, v, d->t_rs_w, wf, v, d->t_rs_w, k, wf, v, v, pp);
+    eq_result(out, x4, "X30");
+    return 1;
+}
+
+static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                            const pe_detail *d)
+{
+    const pe_net *net = &ctx->net;
+    const int ts = d->time_stage;
+    eq_formula(out, "X4:S", NULL);
+    eq_subst(out, "%g·%.6g, %g·%.6g", ctx->beta_g, d->n_gpu[ts], ctx->beta_w, d->n_gpu[ts]);
+    fprintf(out, "       = %.6g bytes, %.6g bytes\n", d->s_g, d->s_w);
+    if (ctx->dp_flat && d->g_dp.n_out > 1) {
+        eq_formula(out, "C9", NULL);
+        fprintf(out, "       = %.6g s, %.6g s%*s[NCCL ring; Thakur 2005]\n", d->t_rs_g,
+                d->t_rs_w, 30, "");
+    } else {
+        explain_rs(out, "T_rs(S_g) over dp·c", &d->g_dp, net, d->s_gc, d->t_rs_g); /* X26 */
+        explain_rs(out, "T_rs(S_w) over dp·c", &d->g_dp, net, d->s_w, d->t_rs_w);
+    }
     const double tied = ctx->tied_allreduce && p->pp > 1 ? d->t_tied : 0.0; /* X18, below */
-    eq_result(out, ctx->overlap_contention > 0 ? d->dp_exposed : d->chi_dp - tied, X4[p->zero]);
+    const double x4 = ctx->overlap_contention > 0 ? d->dp_exposed : d->chi_dp - tied;
+    if (!explain_dp_chunked(out, ctx, p, d, x4))
+        explain_dp_x4(out, p, d, x4);
     if (d->t_ar_dp_tree > 0)
         fprintf(out, "C10  tree all-reduce of S_g over dp·c = %.6g s against the ring's 2·T_rs = "
                      "%.6g s: X4 takes the faster   [NCCL]\n", d->t_ar_dp_tree, 2 * d->t_rs_g);

@@ -419,6 +419,41 @@ inline double comm_dp(int64_t zero, double m, double rs_g, double rs_w, double o
     }
 }
 
+/* X30 (framework dp_chunk_sync): X4 under Megatron-Core's interleaved
+ * schedule (megatron/core/pipeline_parallel/schedules.py,
+ * forward_backward_pipelining_with_interleaving): a model chunk's gradient
+ * reduce-scatter (z = 1; all-reduce, z = 0) is launched after that chunk's
+ * last micro-batch backward (is_last_microbatch_for_model_chunk,
+ * grad_sync_func[chunk]) and a chunk's weight all-gather before its first
+ * forward (param_sync_func). The last backwards run chunk v−1 to 0, p
+ * micro-batches each (m a multiple of p), so chunk c's T/v has its own
+ * last backward w/v and the c·p·w/v of the chunks after it, w =
+ * overlap.dp·τ_b of one micro-batch (all v chunks); the collectives queue
+ * on one communicator, finishing max over c of (c + 1)·T/v − (c·p + 1)·w/v
+ * after the backward: linear in c, so at c = 0 or c = v − 1:
+ * exposed = max(0, (T − w)/v, T − ((v − 1)·p + 1)·w/v). The weights'
+ * all-gathers mirror it over the forward (w = overlap.dp·τ_f). v = 1 is X4. */
+#define PE_TEXT_X30 \
+    {"X30", "χ_dp, each model chunk in its own window (dp_chunk_sync, interleaved, z ≤ 1)", \
+     "f(T_g, τ_b) + f(T_rs(S_w), τ_f) (z = 0: f(2·T_rs(S_g), τ_b)), f(T, τ) = max(0, (T − w)/v, T − ((v−1)·p + 1)·w/v), w = overlap.dp·τ", \
+     "s", "Megatron-Core schedules.py forward_backward_pipelining_with_interleaving"}
+inline double comm_dp_chunk_exposed(double t, double window, double v, double p)
+{
+    const double first = (t - window) / v;
+    const double all = t - ((v - 1.0) * p + 1.0) * window / v;
+    return comm_pos(first > all ? first : all);
+}
+
+/* X30 of X4's z = 0 and z = 1 terms; rs_g is X25's T_g (the gradient collective's time) */
+inline double comm_dp_chunked(int64_t zero, double rs_g, double rs_w, double overlap,
+                              double tau_f, double tau_b, double v, double p)
+{
+    if (zero == 0)
+        return comm_dp_chunk_exposed(2.0 * rs_g, overlap * tau_b, v, p);
+    return comm_dp_chunk_exposed(rs_g, overlap * tau_b, v, p) +
+           comm_dp_chunk_exposed(rs_w, overlap * tau_f, v, p);
+}
+
 /* S3 the critical path of X4: the compute of each of X4's overlap windows
  * that runs under a collective longer than the window (its max() is the
  * collective's side: the collective, not the compute, sets that stretch of
