@@ -1099,6 +1099,27 @@ static void explain_tp_seq_copies(FILE *out, const pe_eval_ctx *ctx, const pe_pl
             d->tp_copy_rec, lt * (full * d->tp_copy_layer + d->tp_copy_rec));
 }
 
+/* X23 (framework cp_ring_per_step): the ring step by step, each transfer
+ * against one step's attention τ_att/c (backward 2·τ_att/c), on the time
+ * stage's lt layers; the numbers X15 then charges are in chi_cp_f/b. */
+static void explain_cp_ring_steps(FILE *out, const pe_plan *p, const pe_detail *d, double lt)
+{
+    const double c = (double)p->cp, ov = p->overlap.cp, T = d->t_p2p_cp;
+    const double step_f = ov * d->tau_att / c, step_b = 2.0 * step_f;
+    fprintf(out, "     X23 ring step: T_p2p = %.6g s against one step's attention "
+                 "overlap.cp·τ_att/c = %g·%.6g/%g = %.6g s (backward 2·τ_att/c = %.6g s): %s\n",
+            T, ov, d->tau_att, c, step_f, step_b,
+            T > step_f ? "longer, the difference exposed every step" : "hidden");
+    eq_formula(out, "X23:f", NULL);
+    eq_subst(out, "%g·%g·max(0, %.6g − %.6g)", lt, c - 1.0, T, step_f);
+    eq_result(out, d->chi_cp_f, "X23:f");
+    eq_formula(out, "X23:b", NULL);
+    eq_subst(out, "%g·[2·max(0, %.6g − %.6g) + %g·max(0, 2·%.6g − %.6g)%s]", lt, T, step_b,
+             c - 2.0, T, step_b,
+             p->recompute != PE_RECOMPUTE_NONE ? " + the forward ring again" : "");
+    eq_result(out, d->chi_cp_b, "X23:b");
+}
+
 /* §6 X2 (the K/V ring behind the attention core) or X19 (framework
  * cp_kv_allgather: the all-gather of K and V, exposed) on the time stage. */
 static void explain_cp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
@@ -1133,6 +1154,10 @@ static void explain_cp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         return;
     }
     explain_p2p(out, "T_p2p(S_kv)", &d->g_cp, net, d->s_kv, d->t_p2p_cp);
+    if (ctx->cp_ring_per_step) {
+        explain_cp_ring_steps(out, p, d, lt);
+        return;
+    }
     eq_formula(out, "X2:f", NULL);
     eq_subst(out, "%g·max(0, %lld·%.6g − %g·%.6g)", lt, (long long)p->cp - 1, d->t_p2p_cp,
              ov->cp, d->tau_att);
@@ -1258,27 +1283,13 @@ static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan
 }
 
 /* §6 X4, X5 on the time stage. */
-static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
-                            const pe_detail *d)
+/* X4's line: its stage's formula with the numbers it took; x4 the exposed time in force */
+static void explain_dp_x4(FILE *out, const pe_plan *p, const pe_detail *d, double x4)
 {
-    const double m = d->m;
-    const pe_overlap *ov = &p->overlap;
-    const pe_net *net = &ctx->net;
-    const int ts = d->time_stage;
-    eq_formula(out, "X4:S", NULL);
-    eq_subst(out, "%g·%.6g, %g·%.6g", ctx->beta_g, d->n_gpu[ts], ctx->beta_w, d->n_gpu[ts]);
-    fprintf(out, "       = %.6g bytes, %.6g bytes\n", d->s_g, d->s_w);
-    if (ctx->dp_flat && d->g_dp.n_out > 1) {
-        eq_formula(out, "C9", NULL);
-        fprintf(out, "       = %.6g s, %.6g s%*s[NCCL ring; Thakur 2005]\n", d->t_rs_g,
-                d->t_rs_w, 30, "");
-    } else {
-        explain_rs(out, "T_rs(S_g) over dp·c", &d->g_dp, net, d->s_gc, d->t_rs_g); /* X26 */
-        explain_rs(out, "T_rs(S_w) over dp·c", &d->g_dp, net, d->s_w, d->t_rs_w);
-    }
     static const char *const X4[] = {"X4:z0", "X4:z1", "X4:z2", "X4:z3"};
+    /* X27's τ_g: τ_b unless set */
+    const double m = d->m, tf = d->tau_f[d->time_stage], tb = d->tau_g, o = p->overlap.dp;
     eq_formula(out, X4[p->zero], NULL);
-    const double tf = d->tau_f[ts], tb = d->tau_g, o = ov->dp; /* X27's τ_g: τ_b unless set */
     switch (p->zero) {
     case 0:
         eq_subst(out, "max(0, 2·%.6g − %g·%.6g)",
@@ -1299,8 +1310,53 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                  tf, tb);
         break;
     }
+    eq_result(out, x4, X4[p->zero]);
+}
+
+/* X30 (framework dp_chunk_sync) in place of X4's line when in force: each
+ * collective against its chunks' windows; x4 is the exposed time in force
+ * (X7's last bucket included, as X4's line shows it). 0 when not in force. */
+static int explain_dp_chunked(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                              const pe_detail *d, double x4)
+{
+    if (!(ctx->dp_chunk_sync && p->schedule == PE_SCHEDULE_INTERLEAVED &&
+          p->virtual_stages > 1 && p->zero <= 1))
+        return 0;
+    const double v = (double)p->virtual_stages, pp = (double)p->pp, o = p->overlap.dp;
+    const double wb = o * d->tau_g, wf = o * d->tau_f[d->time_stage];
+    const double k = (v - 1.0) * pp + 1.0;
+    eq_formula(out, "X30", NULL);
+    if (p->zero == 0)
+        eq_subst(out, "max(0, (2·%.6g − %.6g)/%g, 2·%.6g − %g·%.6g/%g)   (v = %g, p = %g)",
+                 d->t_g, wb, v, d->t_g, k, wb, v, v, pp);
+    else
+        eq_subst(out, "max(0, (%.6g − %.6g)/%g, %.6g − %g·%.6g/%g) + max(0, (%.6g − %.6g)/%g, "
+                      "%.6g − %g·%.6g/%g)   (v = %g, p = %g)",
+                 d->t_g, wb, v, d->t_g, k, wb, v, d->t_rs_w, wf, v, d->t_rs_w, k, wf, v, v, pp);
+    eq_result(out, x4, "X30");
+    return 1;
+}
+
+static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                            const pe_detail *d)
+{
+    const pe_net *net = &ctx->net;
+    const int ts = d->time_stage;
+    eq_formula(out, "X4:S", NULL);
+    eq_subst(out, "%g·%.6g, %g·%.6g", ctx->beta_g, d->n_gpu[ts], ctx->beta_w, d->n_gpu[ts]);
+    fprintf(out, "       = %.6g bytes, %.6g bytes\n", d->s_g, d->s_w);
+    if (ctx->dp_flat && d->g_dp.n_out > 1) {
+        eq_formula(out, "C9", NULL);
+        fprintf(out, "       = %.6g s, %.6g s%*s[NCCL ring; Thakur 2005]\n", d->t_rs_g,
+                d->t_rs_w, 30, "");
+    } else {
+        explain_rs(out, "T_rs(S_g) over dp·c", &d->g_dp, net, d->s_gc, d->t_rs_g); /* X26 */
+        explain_rs(out, "T_rs(S_w) over dp·c", &d->g_dp, net, d->s_w, d->t_rs_w);
+    }
     const double tied = ctx->tied_allreduce && p->pp > 1 ? d->t_tied : 0.0; /* X18, below */
-    eq_result(out, ctx->overlap_contention > 0 ? d->dp_exposed : d->chi_dp - tied, X4[p->zero]);
+    const double x4 = ctx->overlap_contention > 0 ? d->dp_exposed : d->chi_dp - tied;
+    if (!explain_dp_chunked(out, ctx, p, d, x4))
+        explain_dp_x4(out, p, d, x4);
     if (d->t_ar_dp_tree > 0)
         fprintf(out, "C10  tree all-reduce of S_g over dp·c = %.6g s against the ring's 2·T_rs = "
                      "%.6g s: X4 takes the faster   [NCCL]\n", d->t_ar_dp_tree, 2 * d->t_rs_g);

@@ -567,6 +567,18 @@ static const pe_field framework_fields[] = {
      "X27: at zero 2, each micro-batch's gradient reduce-scatter hides behind that "
      "micro-batch's backward (X4) or, reduced asynchronously, behind its forward and backward "
      "(microbatch; Llama 3, arXiv:2407.21783 §3.3.2)"},
+    {"cp_ring_per_step", PE_FT_BOOL, PE_RANGE_NONE, FW(cp_ring_per_step), NO, NULL, 0, NULL,
+     "false",
+     "X23: with cp > 1, each of the CP ring's K/V transfers hides behind one ring step's "
+     "attention, τ_att/c (backward: K/V and their gradients behind 2·τ_att/c), as Transformer "
+     "Engine's AttnFuncWithCPAndKVP2P runs the ring, instead of X2's whole ring behind the "
+     "whole attention core"},
+    {"dp_chunk_sync", PE_FT_BOOL, PE_RANGE_NONE, FW(dp_chunk_sync), NO, NULL, 0, NULL, "false",
+     "X30: with the interleaved schedule (v > 1) and zero 0 or 1, each model chunk's gradient "
+     "collective starts after its last micro-batch's backward and each chunk's weight "
+     "all-gather before its first forward (Megatron-Core's interleaved schedule), so X4's "
+     "collectives hide T/v at a time behind the chunks still to run, not all of T behind one "
+     "micro-batch"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

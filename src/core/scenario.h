@@ -339,6 +339,8 @@ typedef struct {
     pe_dp_grad_collective dp_grad_collective; /* X25 z = 1 gradients: reduce_scatter */
     double dp_grad_comm_bytes;    /* X26 bytes per gradient element on the wire; 0: grad_bytes */
     pe_dp_grad_window dp_grad_window; /* X27 z = 2 gradient window: backward */
+    bool cp_ring_per_step;        /* X23 each CP ring transfer behind its own step's attention; false */
+    bool dp_chunk_sync;           /* X30 interleaved: each model chunk's DP collectives in its own window; false */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

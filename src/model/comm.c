@@ -47,6 +47,13 @@ extern inline double comm_cp_fwd(double layers_per_stage, double c, double t_p2p
 extern inline double comm_cp_bwd(double layers_per_stage, double c, double t_p2p, double overlap,
                                  double tau_att, int recompute);
 extern inline double comm_cp_allgather_fwd(double layers_per_stage, double t_ag);
+extern inline double comm_dp_chunk_exposed(double t, double window, double v, double p);
+extern inline double comm_dp_chunked(int64_t zero, double rs_g, double rs_w, double overlap,
+                                     double tau_f, double tau_b, double v, double p);
+extern inline double comm_cp_fwd_steps(double layers_per_stage, double c, double t_p2p,
+                                       double overlap, double tau_att);
+extern inline double comm_cp_bwd_steps(double layers_per_stage, double c, double t_p2p,
+                                       double overlap, double tau_att, int recompute);
 extern inline double comm_cp_allgather_bwd(double layers_per_stage, double t_ag, int recompute);
 extern inline double comm_a2a_bytes(double b, double s_local, double k, double rho, double h,
                                     double beta, double t);
@@ -115,6 +122,8 @@ void comm_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->tp_async_bwd = fw->present && fw->tp_async_backward;                 /* X13 */
     ctx->tp_micro_pipeline = fw->present && fw->tp_micro_pipeline;           /* X16 */
     ctx->cp_allgather = fw->present && fw->cp_kv_allgather;                   /* X19 */
+    ctx->cp_ring_per_step = fw->present && fw->cp_ring_per_step;              /* X23 */
+    ctx->dp_chunk_sync = fw->present && fw->dp_chunk_sync;                    /* X30 */
     ctx->tied_allreduce = fw->present && fw->tied_embedding_allreduce &&
                           sc->model.tied_embeddings; /* X18 */
     ctx->dp_grad_allreduce = fw->present && fw->dp_grad_collective == PE_DP_GRAD_ALL_REDUCE;

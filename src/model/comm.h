@@ -286,6 +286,49 @@ inline double comm_cp_bwd(double layers_per_stage, double c, double t_p2p, doubl
            comm_pos((2.0 + (recompute ? 1.0 : 0.0)) * (c - 1.0) * t_p2p - overlap * 2.0 * tau_att);
 }
 
+/* X23 (framework cp_ring_per_step): the CP ring as Transformer Engine runs
+ * it (transformer_engine/pytorch/attention/dot_product_attention/
+ * context_parallel.py, AttnFuncWithCPAndKVP2P): the local sequence is two
+ * load-balanced chunks, so every one of the c ring steps computes the same
+ * attention work, τ_att/c (causal: two of the 2c chunk-pair blocks each).
+ * Forward: step i launches the K/V send/receive for step i+1 and computes
+ * step i; c−1 transfers, each behind one step, none borrowing another's
+ * window. Backward (computed twice the forward, X2's 2·τ_att): c
+ * transfers, the first K/V alone, the c−2 middle ones K/V with the dK/dV
+ * accumulated so far (2·S_kv), the last dK/dV alone, each behind one
+ * step's 2·τ_att/c; a recomputed forward (recompute ≠ none) runs the
+ * forward ring again. X2's ring-wide max(0, (c−1)·T − τ_att) lets every
+ * transfer hide behind all of the attention; per step a transfer longer
+ * than its step is exposed by the difference, every step. */
+#define PE_TEXT_X23_F \
+    {"X23:f", "χ_cp,f, the CP ring step by step (cp_ring_per_step)", \
+     "(L/p)·(c−1)·max(0, T_p2p − overlap.cp·τ_att/c)", \
+     "s", "Transformer Engine AttnFuncWithCPAndKVP2P"}
+inline double comm_cp_fwd_steps(double layers_per_stage, double c, double t_p2p,
+                                double overlap, double tau_att)
+{
+    if (c < 2.0)
+        return 0.0;
+    return layers_per_stage * (c - 1.0) * comm_pos(t_p2p - overlap * tau_att / c);
+}
+
+/* X23 backward: w = overlap.cp·2·τ_att/c;
+ * (L/p)·[2·max(0, T_p2p − w) + (c−2)·max(0, 2·T_p2p − w) + [rc]·forward's (c−1)·max(...)] */
+#define PE_TEXT_X23_B \
+    {"X23:b", "χ_cp,b, the CP ring step by step (cp_ring_per_step)", \
+     "(L/p)·[2·max(0, T_p2p − w) + (c−2)·max(0, 2·T_p2p − w) + [recompute ≠ none]·(c−1)·max(0, T_p2p − overlap.cp·τ_att/c)], w = overlap.cp·2·τ_att/c", \
+     "s", "Transformer Engine AttnFuncWithCPAndKVP2P"}
+inline double comm_cp_bwd_steps(double layers_per_stage, double c, double t_p2p,
+                                double overlap, double tau_att, int recompute)
+{
+    if (c < 2.0)
+        return 0.0;
+    const double w = overlap * 2.0 * tau_att / c;
+    const double ring = 2.0 * comm_pos(t_p2p - w) + (c - 2.0) * comm_pos(2.0 * t_p2p - w);
+    const double again = recompute ? comm_cp_fwd_steps(1.0, c, t_p2p, overlap, tau_att) : 0.0;
+    return layers_per_stage * (ring + again);
+}
+
 /* X19 (framework cp_kv_allgather): Llama 3's context parallelism
  * (arXiv:2407.21783 §3.3.2) "first all-gather[s] the key (K) and value (V)
  * tensors, and then compute[s] attention output for the local query (Q)
@@ -374,6 +417,41 @@ inline double comm_dp(int64_t zero, double m, double rs_g, double rs_w, double o
     default:
         return m * comm_pos(2.0 * rs_w + rs_g - overlap * (tau_f + tau_b));
     }
+}
+
+/* X30 (framework dp_chunk_sync): X4 under Megatron-Core's interleaved
+ * schedule (megatron/core/pipeline_parallel/schedules.py,
+ * forward_backward_pipelining_with_interleaving): a model chunk's gradient
+ * reduce-scatter (z = 1; all-reduce, z = 0) is launched after that chunk's
+ * last micro-batch backward (is_last_microbatch_for_model_chunk,
+ * grad_sync_func[chunk]) and a chunk's weight all-gather before its first
+ * forward (param_sync_func). The last backwards run chunk v−1 to 0, p
+ * micro-batches each (m a multiple of p), so chunk c's T/v has its own
+ * last backward w/v and the c·p·w/v of the chunks after it, w =
+ * overlap.dp·τ_b of one micro-batch (all v chunks); the collectives queue
+ * on one communicator, finishing max over c of (c + 1)·T/v − (c·p + 1)·w/v
+ * after the backward: linear in c, so at c = 0 or c = v − 1:
+ * exposed = max(0, (T − w)/v, T − ((v − 1)·p + 1)·w/v). The weights'
+ * all-gathers mirror it over the forward (w = overlap.dp·τ_f). v = 1 is X4. */
+#define PE_TEXT_X30 \
+    {"X30", "χ_dp, each model chunk in its own window (dp_chunk_sync, interleaved, z ≤ 1)", \
+     "f(T_g, τ_b) + f(T_rs(S_w), τ_f) (z = 0: f(2·T_rs(S_g), τ_b)), f(T, τ) = max(0, (T − w)/v, T − ((v−1)·p + 1)·w/v), w = overlap.dp·τ", \
+     "s", "Megatron-Core schedules.py forward_backward_pipelining_with_interleaving"}
+inline double comm_dp_chunk_exposed(double t, double window, double v, double p)
+{
+    const double first = (t - window) / v;
+    const double all = t - ((v - 1.0) * p + 1.0) * window / v;
+    return comm_pos(first > all ? first : all);
+}
+
+/* X30 of X4's z = 0 and z = 1 terms; rs_g is X25's T_g (the gradient collective's time) */
+inline double comm_dp_chunked(int64_t zero, double rs_g, double rs_w, double overlap,
+                              double tau_f, double tau_b, double v, double p)
+{
+    if (zero == 0)
+        return comm_dp_chunk_exposed(2.0 * rs_g, overlap * tau_b, v, p);
+    return comm_dp_chunk_exposed(rs_g, overlap * tau_b, v, p) +
+           comm_dp_chunk_exposed(rs_w, overlap * tau_f, v, p);
 }
 
 /* S3 the critical path of X4: the compute of each of X4's overlap windows

@@ -63,9 +63,14 @@ ALWAYS_INLINE void comm_layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, con
         chi[3] = comm_charged(ctx, b, b);
         return;
     }
-    chi[2] = comm_charged(ctx, comm_cp_fwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att), cp_hops);
-    chi[3] = comm_charged(ctx, comm_cp_bwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc),
-                          (rc ? 3.0 : 2.0) * cp_hops);
+    const double cp_f = ctx->cp_ring_per_step /* X23, or X2's ring-wide window */
+                            ? comm_cp_fwd_steps(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att)
+                            : comm_cp_fwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att);
+    const double cp_b = ctx->cp_ring_per_step
+                            ? comm_cp_bwd_steps(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc)
+                            : comm_cp_bwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc);
+    chi[2] = comm_charged(ctx, cp_f, cp_hops);
+    chi[3] = comm_charged(ctx, cp_b, (rc ? 3.0 : 2.0) * cp_hops);
 }
 
 /* max(0, before − overlap·window) with X15 and X8 on `all`: before = all,
@@ -282,6 +287,14 @@ ALWAYS_INLINE void comm_dp_group(const pe_eval_ctx *ctx, int64_t z, const pe_gro
     }
 }
 
+/* X30 in force: dp_chunk_sync, the interleaved schedule with v > 1, z ≤ 1 */
+ALWAYS_INLINE int comm_dp_is_chunked(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                     const pe_layout *q)
+{
+    return ctx->dp_chunk_sync && pl->schedule == PE_SCHEDULE_INTERLEAVED && q->v > 1.0 &&
+           pl->zero <= 1;
+}
+
 /* §6 X4 (C4, or C9 flat), X7 and X8 of the DP/ZeRO communication on the
  * time stage ts; with experts (X4′) the expert gradients and weights go
  * over the expert-data-parallel group in the same window. */
@@ -306,7 +319,9 @@ ALWAYS_INLINE void comm_dp_step(const pe_eval_ctx *ctx, const pe_plan *pl, const
     g = w->t_g = comm_dp_grad_time(z, ctx->dp_grad_allreduce, g); /* X25 */
     const double tf = w->tau_f[ts];
     const double tb = w->tau_g = comm_dp_grad_tau(z, ctx->dp_grad_window_mb, tf, w->tau_b[ts]);
-    const double x4 = comm_dp(z, q->m_d, g, rs_w, ov, tf, tb); /* X4 */
+    const double x4 = comm_dp_is_chunked(ctx, pl, q)
+                          ? comm_dp_chunked(z, g, rs_w, ov, tf, tb, q->v, q->p) /* X30 */
+                          : comm_dp(z, q->m_d, g, rs_w, ov, tf, tb);           /* X4 */
     w->dp_critical = comm_dp_critical_window(z, q->m_d, g, rs_w, ov, tf, tb); /* S3 */
     const double frac = ctx->dp_bucket_bytes < s_g ? ctx->dp_bucket_bytes / s_g : 1.0;
     w->dp_last_bucket = comm_dp_last_bucket(z, g, ov, tb, frac); /* X7 */

@@ -225,6 +225,8 @@ typedef struct {
     bool tp_seq_copy;                  /* X28 DTensor's Shard(1) copy beside each unfused TP collective */
     bool tp_async_bwd;                 /* X13 */
     bool cp_allgather;                 /* X19 in place of X2 */
+    bool cp_ring_per_step;             /* X23 in place of X2's ring-wide window */
+    bool dp_chunk_sync;                /* X30 in place of X4's one-micro-batch windows */
     bool bubble_by_stage;              /* B5 */
     double accum_s_per_param;          /* F21 grad_accum_bytes/(W·η_W), 0: off */
     double opt_s_per_param;            /* X14 optimizer_pass_bytes/(W·η_W), 0: X5 */

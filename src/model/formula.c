@@ -59,6 +59,8 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_X18,
     PE_TEXT_F33,
     PE_TEXT_X25, PE_TEXT_X26, PE_TEXT_X27,
+    PE_TEXT_X23_F, PE_TEXT_X23_B,
+    PE_TEXT_X30,
 };
 
 const pe_formula *pe_formula_find(const char *key)
