@@ -567,6 +567,13 @@ static const pe_field framework_fields[] = {
      "X27: at zero 2, each micro-batch's gradient reduce-scatter hides behind that "
      "micro-batch's backward (X4) or, reduced asynchronously, behind its forward and backward "
      "(microbatch; Llama 3, arXiv:2407.21783 §3.3.2)"},
+    {"tp_grad_sum_unfused", PE_FT_BOOL, PE_RANGE_NONE, FW(tp_grad_sum_unfused), NO, NULL, 0,
+     NULL, "false",
+     "X24, X29: with tp_micro_pipeline and async TP (overlap.tp > 0), the backward's "
+     "reduce-scatters whose input is a sum of matmuls (the input gradient of separate wq, wk, "
+     "wv, and of SwiGLU's w1, w3) are not fused with a matmul (torch micro_pipeline_tp.py "
+     "fuses only a reduce-scatter whose input one matmul produces): exposed whole, with "
+     "tp_seq_dim_copy's copy beside each"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",
