@@ -1079,7 +1079,20 @@ static void explain_tp_micro(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
     eq_result(out, d->tp_mp_layer, "X16");
     if (d->tp_unfused_layer > 0)
         explain_tp_unfused(out, ctx, d, hide);
-    const char *x28 = d->tp_copy_layer > 0 ? " (+ X28's (L/p)·E_c below)" : "";
+    if (d->tp_reduce > 0) { /* F34: each fused reduce-scatter's own sum of t partials */
+        eq_formula(out, "F34", NULL);
+        eq_subst(out, "(1 + 1/%lld)·%.6g/%.6g", (long long)p->tp, d->s_tp, ctx->ew_bps);
+        eq_result(out, d->tp_reduce, "F34");
+        fprintf(out, "     in χ_tp,f and χ_tp,b below: %g·%.6g = %.6g s forward (wo, w2), %g·(%s%.6g) = "
+                     "%.6g s backward (the reduce-scatters X16 fuses there)   [torch "
+                     "_symmetric_memory _fused_matmul_reduce_scatter_impl]\n",
+                lt, d->tp_reduce_f, lt * d->tp_reduce_f, lt,
+                p->recompute == PE_RECOMPUTE_FULL ? "E_f's + " : "", d->tp_reduce_b,
+                lt * ((p->recompute == PE_RECOMPUTE_FULL ? d->tp_reduce_f : 0.0) + d->tp_reduce_b));
+    }
+    const char *x28 = d->tp_copy_layer > 0 ? " (+ X28's (L/p)·E_c below)"
+                      : d->tp_reduce > 0   ? " (+ F34's sums above)"
+                                           : "";
     fprintf(out, "X1   with X16: χ_tp,f = (L/p)·E_f = %g·%.6g%s = %.6g s, χ_tp,b = [full]·(L/p)·E_f + (L/p)·E_b "
                  "(E_b = %.6g s: the same GEMMs, all-gathers before out and MLP out%s%s) "
                  "(+ X21's (L/p)·E_r%s below) = %.6g s   [PyTorch async TP]\n",

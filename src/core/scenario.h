@@ -340,6 +340,7 @@ typedef struct {
     double dp_grad_comm_bytes;    /* X26 bytes per gradient element on the wire; 0: grad_bytes */
     pe_dp_grad_window dp_grad_window; /* X27 z = 2 gradient window: backward */
     bool tp_grad_sum_unfused;     /* X24, X29 async TP leaves the backward's summed-gradient reduce-scatters unfused; false */
+    bool tp_fused_rs_reduce;      /* F34 async TP's fused reduce-scatter sums its t partials in a kernel of its own; false */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

@@ -130,6 +130,7 @@ void comm_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     /* X24: the input gradient of wq, wk, wv (and of SwiGLU's w1, w3) is a sum of matmuls */
     ctx->tp_unfused_qkv = fw->present && fw->tp_grad_sum_unfused;
     ctx->tp_unfused_in = ctx->tp_unfused_qkv && m->mlp == PE_MLP_SWIGLU;
+    ctx->tp_rs_reduce = fw->present && fw->tp_fused_rs_reduce; /* F34 */
     ctx->opt_s_per_param = fw->present ? fw->optimizer_pass_bytes /
                                              compute_pass_bps(&cl->gpu, ctx->hbm_bps)
                                        : 0.0; /* X14 */

@@ -11,6 +11,7 @@
 #define PLANEVAL_MODEL_COMM_STEP_H
 
 #include "model/comm.h"
+#include "model/compute.h"
 #include "model/detail.h"
 #include "model/layout.h"
 
@@ -54,9 +55,10 @@ ALWAYS_INLINE void comm_layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, con
     }
     if (w->tp_rec_layer > 0.0) /* X21: X15 is inside; X8 on the re-run all-gathers' 2·T_ag */
         chi[1] += comm_slowed(l * w->tp_rec_layer, l * 2.0 * w->t_ag_tp, ctx->comm_slowdown);
-    chi[0] += l * w->tp_copy_layer; /* X28: 0 when off */
+    chi[0] += l * (w->tp_copy_layer + w->tp_reduce_f); /* X28, F34: 0 when off */
     chi[1] += l * ((q->full ? 2.0 : 1.0) * w->tp_copy_layer + w->tp_copy_rec +
-                   w->tp_copy_unfused); /* X29: 0 when off */
+                   w->tp_copy_unfused + (q->full ? w->tp_reduce_f : 0.0) +
+                   w->tp_reduce_b); /* X29, F34: 0 when off */
     if (ctx->cp_allgather && q->c > 1.0) { /* X19: exposed, all of it */
         const double f = comm_cp_allgather_fwd(l, w->t_ag_cp);
         const double b = comm_cp_allgather_bwd(l, w->t_ag_cp, rc);
@@ -119,6 +121,10 @@ ALWAYS_INLINE void comm_tp_micro_step(const pe_eval_ctx *ctx, const pe_plan *pl,
                                                         pl->overlap.tp, ctx->overlap_contention,
                                                         unfused);
     w->tp_unfused_layer = (unfused[0] ? rs : 0.0) + (unfused[2] ? rs : 0.0);
+    w->tp_reduce = async && ctx->tp_rs_reduce ? compute_fused_rs_reduce(w->s_tp, q->t, ctx->ew_bps)
+                                              : 0.0; /* F34 */
+    w->tp_reduce_f = 2.0 * w->tp_reduce; /* after wo and w2 */
+    w->tp_reduce_b = ((unfused[0] ? 0.0 : 1.0) + (unfused[2] ? 0.0 : 1.0)) * w->tp_reduce;
 }
 
 /* C1, C2 the tp, cp, dp, pp groups (ranks tp innermost, then cp, dp, pp);
@@ -150,7 +156,8 @@ ALWAYS_INLINE void comm_dense_collectives(const pe_eval_ctx *ctx, const pe_plan 
     if (x16)
         comm_tp_micro_step(ctx, pl, q, w, t_ar);
     else
-        w->tp_mp_layer = w->tp_mp_bwd_layer = -1.0, w->tp_unfused_layer = 0.0;
+        w->tp_mp_layer = w->tp_mp_bwd_layer = -1.0, w->tp_unfused_layer = 0.0,
+        w->tp_reduce = w->tp_reduce_f = w->tp_reduce_b = 0.0;
     const bool x21 = ctx->op_sac && pl->recompute == PE_RECOMPUTE_SELECTIVE && q->sp && t > 1 &&
                      !q->moe; /* X21: F25's windows, X16's chunks (its g_i) when on */
     const double *g_x21 = w->tp_mp_layer >= 0.0 ? w->gemm_chunks_t : w->gemm_t;
