@@ -1017,6 +1017,34 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
 }
 
 /* §5 groups, §6 X1 and X2: the communication of every layer. */
+/* X24: the backward reduce-scatters async TP leaves unfused (E_b below);
+ * X29: their Shard(1) copies (the time stage's layers). */
+static void explain_tp_unfused(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d,
+                               double hide)
+{
+    const double lt = d->stage_layers[d->time_stage], rs = d->t_ar_tp / 2;
+    eq_formula(out, "X24", NULL);
+    eq_subst(out, "QKV %.6g (unfused: dq·Wq + dk·Wk + dv·Wv) + out max(max(0, %.6g − %.6g·%.6g), "
+                  "%.6g·%.6g) + MLP in %s + MLP out max(max(0, %.6g − %.6g·%.6g), %.6g·%.6g)",
+             rs, d->t_ag_tp, hide, d->gemm_chunks_t[1], d->t_ag_tp, ctx->overlap_contention,
+             ctx->tp_unfused_in ? "unfused (dh1·W1 + dh3·W3)" : "fused (one matmul, X16)",
+             d->t_ag_tp, hide, d->gemm_chunks_t[3], d->t_ag_tp, ctx->overlap_contention);
+    fprintf(out, "       of it unfused, exposed whole: %.6g s a layer, %g·%.6g = %.6g s a step "
+                 "(a reduce-scatter fuses only with the one matmul producing its input)\n",
+            d->tp_unfused_layer, lt, d->tp_unfused_layer, lt * d->tp_unfused_layer);
+    eq_result(out, d->tp_mp_bwd_layer, "X24");
+    if (d->tp_copy_unfused <= 0)
+        return;
+    eq_formula(out, "X29", NULL);
+    eq_subst(out, "%g·2·%.6g/%.6g (c_rs, X28's copy; %g unfused reduce-scatter%s a layer)",
+             ctx->tp_unfused_in ? 2.0 : 1.0, d->s_tp, ctx->ew_bps, ctx->tp_unfused_in ? 2.0 : 1.0,
+             ctx->tp_unfused_in ? "s" : "");
+    eq_result(out, d->tp_copy_unfused, "X29");
+    fprintf(out, "     in χ_tp,b below: (L/p)·E_u = %g·%.6g = %.6g s   [torch "
+                 "_functional_collectives.py; _inductor/fx_passes/micro_pipeline_tp.py]\n",
+            lt, d->tp_copy_unfused, lt * d->tp_copy_unfused);
+}
+
 /* X16: the async-TP micro-pipeline's forward exposure per layer and X1's
  * counts from it (the time stage's layers). */
 static void explain_tp_micro(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
@@ -1049,12 +1077,30 @@ static void explain_tp_micro(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
              hide, ctx->overlap_contention, d->t_ag_tp, d->t_ar_tp / 2, d->t_ag_tp, d->t_ar_tp / 2,
              d->gemm_chunks_t[0], d->gemm_chunks_t[1], d->gemm_chunks_t[2], d->gemm_chunks_t[3]);
     eq_result(out, d->tp_mp_layer, "X16");
-    const char *x28 = d->tp_copy_layer > 0 ? " (+ X28's (L/p)·E_c below)" : "";
+    if (d->tp_unfused_layer > 0)
+        explain_tp_unfused(out, ctx, d, hide);
+    if (d->tp_reduce > 0) { /* F34: each fused reduce-scatter's own sum of t partials */
+        eq_formula(out, "F34", NULL);
+        eq_subst(out, "(1 + 1/%lld)·%.6g/%.6g", (long long)p->tp, d->s_tp, ctx->ew_bps);
+        eq_result(out, d->tp_reduce, "F34");
+        fprintf(out, "     in χ_tp,f and χ_tp,b below: %g·%.6g = %.6g s forward (wo, w2), %g·(%s%.6g) = "
+                     "%.6g s backward (the reduce-scatters X16 fuses there)   [torch "
+                     "_symmetric_memory _fused_matmul_reduce_scatter_impl]\n",
+                lt, d->tp_reduce_f, lt * d->tp_reduce_f, lt,
+                p->recompute == PE_RECOMPUTE_FULL ? "E_f's + " : "", d->tp_reduce_b,
+                lt * ((p->recompute == PE_RECOMPUTE_FULL ? d->tp_reduce_f : 0.0) + d->tp_reduce_b));
+    }
+    const char *x28 = d->tp_copy_layer > 0 ? " (+ X28's (L/p)·E_c below)"
+                      : d->tp_reduce > 0   ? " (+ F34's sums above)"
+                                           : "";
     fprintf(out, "X1   with X16: χ_tp,f = (L/p)·E_f = %g·%.6g%s = %.6g s, χ_tp,b = [full]·(L/p)·E_f + (L/p)·E_b "
-                 "(E_b = %.6g s: the same GEMMs, all-gathers before out and MLP out%s) "
+                 "(E_b = %.6g s: the same GEMMs, all-gathers before out and MLP out%s%s) "
                  "(+ X21's (L/p)·E_r%s below) = %.6g s   [PyTorch async TP]\n",
             lt, d->tp_mp_layer, x28, d->chi_tp_f, d->tp_mp_bwd_layer,
-            ctx->tp_fp8_gather ? ", X22" : "", d->tp_copy_layer > 0 ? ", X28's" : "", d->chi_tp_b);
+            ctx->tp_fp8_gather ? ", X22" : "",
+            d->tp_unfused_layer > 0 ? (d->tp_copy_unfused > 0 ? "; X24's, + X29's (L/p)·E_u" : "; X24's")
+                                    : "",
+            d->tp_copy_layer > 0 ? ", X28's" : "", d->chi_tp_b);
 }
 
 /* X21: the TP all-gathers the op-level recompute re-runs, per layer, and

@@ -579,6 +579,19 @@ static const pe_field framework_fields[] = {
      "all-gather before its first forward (Megatron-Core's interleaved schedule), so X4's "
      "collectives hide T/v at a time behind the chunks still to run, not all of T behind one "
      "micro-batch"},
+    {"tp_grad_sum_unfused", PE_FT_BOOL, PE_RANGE_NONE, FW(tp_grad_sum_unfused), NO, NULL, 0,
+     NULL, "false",
+     "X24, X29: with tp_micro_pipeline and async TP (overlap.tp > 0), the backward's "
+     "reduce-scatters whose input is a sum of matmuls (the input gradient of separate wq, wk, "
+     "wv, and of SwiGLU's w1, w3) are not fused with a matmul (torch micro_pipeline_tp.py "
+     "fuses only a reduce-scatter whose input one matmul produces): exposed whole, with "
+     "tp_seq_dim_copy's copy beside each"},
+    {"tp_fused_rs_reduce", PE_FT_BOOL, PE_RANGE_NONE, FW(tp_fused_rs_reduce), NO, NULL, 0, NULL,
+     "false",
+     "F34: with tp_micro_pipeline and async TP (overlap.tp > 0), each fused matmul → "
+     "reduce-scatter sums the t partial outputs it received in one more kernel after the "
+     "pipeline (torch _symmetric_memory's _fused_matmul_reduce_scatter_impl: torch.sum over "
+     "stacked_partials), reading S_tp and writing S_tp/t at W·η_W, exposed; in tp_comm_s"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

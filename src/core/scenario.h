@@ -341,6 +341,8 @@ typedef struct {
     pe_dp_grad_window dp_grad_window; /* X27 z = 2 gradient window: backward */
     bool cp_ring_per_step;        /* X23 each CP ring transfer behind its own step's attention; false */
     bool dp_chunk_sync;           /* X30 interleaved: each model chunk's DP collectives in its own window; false */
+    bool tp_grad_sum_unfused;     /* X24, X29 async TP leaves the backward's summed-gradient reduce-scatters unfused; false */
+    bool tp_fused_rs_reduce;      /* F34 async TP's fused reduce-scatter sums its t partials in a kernel of its own; false */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

@@ -70,6 +70,9 @@ extern inline double comm_dp_grad_tau(int64_t zero, bool microbatch, double tau_
 extern inline double comm_optimizer(double n_gpu, int64_t zero, double D, double beta_w,
                                     double beta_g, double beta_o, double hbm_bps);
 extern inline double comm_tp_seq_copy(double bytes, double ew_bps);
+extern inline double comm_tp_micro_pipeline_unfused(const double part[4], double t,
+                                                    const double gemm_t[4], double overlap,
+                                                    double contention, const bool unfused[4]);
 
 /* C8 η_max; 0 (a cluster built in code that never set it) is neutral. */
 static double bus_eta(double eta) { return eta > 0.0 ? eta : 1.0; }
@@ -133,6 +136,10 @@ void comm_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
                          sc->precision.compute == PE_COMPUTE_FP8 &&
                          sc->precision.fp8_recipe == PE_FP8_RECIPE_TENSORWISE; /* X22 */
     ctx->tp_seq_copy = fw->present && fw->tp_seq_dim_copy; /* X28 */
+    /* X24: the input gradient of wq, wk, wv (and of SwiGLU's w1, w3) is a sum of matmuls */
+    ctx->tp_unfused_qkv = fw->present && fw->tp_grad_sum_unfused;
+    ctx->tp_unfused_in = ctx->tp_unfused_qkv && m->mlp == PE_MLP_SWIGLU;
+    ctx->tp_rs_reduce = fw->present && fw->tp_fused_rs_reduce; /* F34 */
     ctx->opt_s_per_param = fw->present ? fw->optimizer_pass_bytes /
                                              compute_pass_bps(&cl->gpu, ctx->hbm_bps)
                                        : 0.0; /* X14 */

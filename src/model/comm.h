@@ -653,6 +653,47 @@ inline double comm_tp_seq_copy(double bytes, double ew_bps)
     return ew_bps > 0.0 ? 2.0 * bytes / ew_bps : 0.0;
 }
 
+/* X24 (framework tp_grad_sum_unfused, with X16 and async TP, overlap.tp >
+ * 0): the backward collectives torch.compile's micro_pipeline_tp pass
+ * leaves as they are. It fuses a reduce-scatter only with the one matmul
+ * that produces its input (_find_producer_matmul: aten.mm, _scaled_mm or a
+ * reshape → mm → reshape; anything else, "no producer matmul found ...,
+ * skipping"). An all-gather's output feeding several matmuls (wq, wk, wv;
+ * w1, w3) is fused with all of them forward, but backward autograd sums
+ * their input gradients (dq·Wq + dk·Wk + dv·Wv, dh1·W1 + dh3·W3) before the
+ * all-gather's backward, a reduce-scatter: its producer is an add, so the
+ * reduce-scatters after QKV's and (SwiGLU) MLP in's input-gradient GEMMs
+ * run as plain TP runs them, exposed whole (T_ar/2, no window). The two
+ * backward all-gathers (before wo's and w2's input-gradient GEMMs, one
+ * matmul each) stay fused (X16). unfused[i] marks those parts. */
+#define PE_TEXT_X24 \
+    {"X24", "E_b, backward TP exposed per layer with the reduce-scatters async TP leaves unfused", \
+     "Σ_i (u_i ? T_i : max(max(0, T_i − overlap.tp·(t−1)/t·g_i), T_i·s/(1 + s))), u = (QKV 1, out 0, " \
+     "MLP in [SwiGLU], MLP out 0); T_i X16's backward parts", \
+     "s", "torch _inductor/fx_passes/micro_pipeline_tp.py fuse_matmul_reduce_scatter"}
+inline double comm_tp_micro_pipeline_unfused(const double part[4], double t,
+                                             const double gemm_t[4], double overlap,
+                                             double contention, const bool unfused[4])
+{
+    const double hide = overlap * (t - 1.0) / t;
+    double sum = 0.0;
+    for (int i = 0; i < 4; i++)
+        sum += unfused[i] ? part[i]
+                          : comm_contended(comm_pos(part[i] - hide * gemm_t[i]), part[i],
+                                           contention);
+    return sum;
+}
+
+/* X29 (X24 with X28's tp_seq_dim_copy): the reduce-scatters X24 leaves
+ * unfused keep DTensor's Shard(1) split and cat (micro_pipeline_tp.py
+ * replaces the split → cat → reduce_scatter pattern only when it fuses
+ * it): one copy of S_tp each, c_rs = 2·S_tp/(W·η_W) (X28), per layer
+ * (1 + [SwiGLU])·c_rs in the backward. */
+#define PE_TEXT_X29 \
+    {"X29", "Shard(1) copies beside the reduce-scatters X24 leaves unfused, per layer (backward)", \
+     "E_u = n_u·c_rs, n_u = 1 + [SwiGLU] (X24's unfused), c_rs = 2·S_tp/(W·η_W) (X28); χ_tp,b += (L/p)·E_u", \
+     "s", "torch _functional_collectives.py; _inductor/fx_passes/micro_pipeline_tp.py"}
+
 /* X21 (A15's op policy under TP with sequence parallelism, dense layers):
  * the TP all-gathers the recomputed forward of an op-level selective block
  * re-runs. torchtitan's _custom_policy (torchtitan/models/llama3/

@@ -11,6 +11,7 @@
 #define PLANEVAL_MODEL_COMM_STEP_H
 
 #include "model/comm.h"
+#include "model/compute.h"
 #include "model/detail.h"
 #include "model/layout.h"
 
@@ -54,8 +55,10 @@ ALWAYS_INLINE void comm_layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, con
     }
     if (w->tp_rec_layer > 0.0) /* X21: X15 is inside; X8 on the re-run all-gathers' 2·T_ag */
         chi[1] += comm_slowed(l * w->tp_rec_layer, l * 2.0 * w->t_ag_tp, ctx->comm_slowdown);
-    chi[0] += l * w->tp_copy_layer; /* X28: 0 when off */
-    chi[1] += l * ((q->full ? 2.0 : 1.0) * w->tp_copy_layer + w->tp_copy_rec);
+    chi[0] += l * (w->tp_copy_layer + w->tp_reduce_f); /* X28, F34: 0 when off */
+    chi[1] += l * ((q->full ? 2.0 : 1.0) * w->tp_copy_layer + w->tp_copy_rec +
+                   w->tp_copy_unfused + (q->full ? w->tp_reduce_f : 0.0) +
+                   w->tp_reduce_b); /* X29, F34: 0 when off */
     if (ctx->cp_allgather && q->c > 1.0) { /* X19: exposed, all of it */
         const double f = comm_cp_allgather_fwd(l, w->t_ag_cp);
         const double b = comm_cp_allgather_bwd(l, w->t_ag_cp, rc);
@@ -100,6 +103,33 @@ ALWAYS_INLINE void comm_tp_seq_copies(const pe_eval_ctx *ctx, const pe_plan *pl,
     w->tp_copy_rs = on ? comm_tp_seq_copy(w->s_tp, ctx->ew_bps) : 0.0;
     w->tp_copy_layer = 2.0 * w->tp_copy_ag + 2.0 * w->tp_copy_rs;
     w->tp_copy_rec = x21 ? 2.0 * w->tp_copy_ag : 0.0;
+    const bool x29 = ctx->tp_seq_copy && x16 && pl->overlap.tp > 0.0; /* X29: X24's unfused */
+    const double n_unfused = (ctx->tp_unfused_qkv ? 1.0 : 0.0) + (ctx->tp_unfused_in ? 1.0 : 0.0);
+    w->tp_copy_unfused = x29 && n_unfused > 0.0 ? n_unfused * comm_tp_seq_copy(w->s_tp, ctx->ew_bps)
+                                                : 0.0;
+}
+
+/* X16 forward all-gathers feed QKV, MLP in; backward out, MLP out. X24:
+ * under async TP the backward reduce-scatters of QKV's and (SwiGLU) MLP
+ * in's summed input gradients are not fused, all of T_ar/2 exposed. */
+ALWAYS_INLINE void comm_tp_micro_step(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                      const pe_layout *q, pe_detail *w, double t_ar)
+{
+    const double rs = 0.5 * t_ar, ag = w->t_ag_tp;
+    const double fwd[4] = {ag, rs, ag, rs}, bwd[4] = {rs, ag, rs, ag};
+    const bool async = pl->overlap.tp > 0.0;
+    const bool unfused[4] = {async && ctx->tp_unfused_qkv, false, async && ctx->tp_unfused_in,
+                             false}; /* X24 */
+    w->tp_mp_layer = comm_tp_micro_pipeline_parts(fwd, q->t, w->gemm_chunks_t, pl->overlap.tp,
+                                                  ctx->overlap_contention);
+    w->tp_mp_bwd_layer = comm_tp_micro_pipeline_unfused(bwd, q->t, w->gemm_chunks_t,
+                                                        pl->overlap.tp, ctx->overlap_contention,
+                                                        unfused);
+    w->tp_unfused_layer = (unfused[0] ? rs : 0.0) + (unfused[2] ? rs : 0.0);
+    w->tp_reduce = async && ctx->tp_rs_reduce ? compute_fused_rs_reduce(w->s_tp, q->t, ctx->ew_bps)
+                                              : 0.0; /* F34 */
+    w->tp_reduce_f = 2.0 * w->tp_reduce; /* after wo and w2 */
+    w->tp_reduce_b = ((unfused[0] ? 0.0 : 1.0) + (unfused[2] ? 0.0 : 1.0)) * w->tp_reduce;
 }
 
 /* C1, C2 the tp, cp, dp, pp groups (ranks tp innermost, then cp, dp, pp);
@@ -128,15 +158,11 @@ ALWAYS_INLINE void comm_dense_collectives(const pe_eval_ctx *ctx, const pe_plan 
     const bool x16 = ctx->tp_micro_pipeline && q->sp && t > 1 && !q->moe;
     w->t_ag_tp = x16 && ctx->tp_fp8_gather ? comm_reduce_scatter(net, &w->g_tp, 0.5 * w->s_tp)
                                            : 0.5 * t_ar; /* X22: float8 all-gathers */
-    if (x16) { /* X16: forward all-gathers feed QKV, MLP in; backward out, MLP out */
-        const double rs = 0.5 * t_ar, ag = w->t_ag_tp;
-        const double fwd[4] = {ag, rs, ag, rs}, bwd[4] = {rs, ag, rs, ag};
-        w->tp_mp_layer = comm_tp_micro_pipeline_parts(fwd, q->t, w->gemm_chunks_t, pl->overlap.tp,
-                                                      ctx->overlap_contention);
-        w->tp_mp_bwd_layer = comm_tp_micro_pipeline_parts(bwd, q->t, w->gemm_chunks_t,
-                                                          pl->overlap.tp, ctx->overlap_contention);
-    } else
-        w->tp_mp_layer = w->tp_mp_bwd_layer = -1.0;
+    if (x16)
+        comm_tp_micro_step(ctx, pl, q, w, t_ar);
+    else
+        w->tp_mp_layer = w->tp_mp_bwd_layer = -1.0, w->tp_unfused_layer = 0.0,
+        w->tp_reduce = w->tp_reduce_f = w->tp_reduce_b = 0.0;
     const bool x21 = ctx->op_sac && pl->recompute == PE_RECOMPUTE_SELECTIVE && q->sp && t > 1 &&
                      !q->moe; /* X21: F25's windows, X16's chunks (its g_i) when on */
     const double *g_x21 = w->tp_mp_layer >= 0.0 ? w->gemm_chunks_t : w->gemm_t;

@@ -365,6 +365,25 @@ inline double compute_attention_causal_work(bool causal_work, double tile, doubl
 {
     return causal_work && tile > 0.0 ? 0.5 / kappa : 1.0;
 }
+/* F34 (framework tp_fused_rs_reduce, with X16 and async TP): torch's
+ * _fused_matmul_reduce_scatter_impl (torch/distributed/_symmetric_memory)
+ * computes the t output chunks, sends each to the rank that owns it
+ * (_pipelined_produce_and_all2all into stacked_partials) and, after the
+ * pipeline, sums the t partials it received in one more kernel on the
+ * compute stream ("the transpose and reduction produce contiguous result in
+ * a single reduction kernel": torch.sum over dim 0), which NCCL's
+ * reduce-scatter does inside the ring. The kernel reads the t partials,
+ * S_tp bytes (the whole M × N output in the activation's dtype), and writes
+ * S_tp/t: (1 + 1/t)·S_tp/(W·η_W), exposed (nothing overlaps it); 0 when
+ * nothing is timed by bytes (W·η_W = 0). */
+#define PE_TEXT_F34 \
+    {"F34", "the sum of t partials after one fused matmul → reduce-scatter (async TP)", \
+     "(1 + 1/t)·S_tp/(W·η_W) per fused reduce-scatter: 2 a layer forward (wo, w2), backward those X24 fuses", \
+     "s", "torch distributed/_symmetric_memory _fused_matmul_reduce_scatter_impl"}
+inline double compute_fused_rs_reduce(double s_tp, double t, double ew_bps)
+{
+    return ew_bps > 0.0 && t > 0.0 ? (1.0 + 1.0 / t) * s_tp / ew_bps : 0.0;
+}
 /* F22 D(d) = min(1, [d/(d + d_half)]·[(128 + d_half)/128]): the head
  * dimension's factor against e_att, the figure at d = 128 (no kernel of
  * FlashAttention-3 Fig. 5 is faster at d 256 than at 128); 1 when d_half = 0. */

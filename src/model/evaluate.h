@@ -223,6 +223,8 @@ typedef struct {
     bool tp_micro_pipeline;            /* X16 */
     bool tp_fp8_gather;                /* X22 TP all-gathers in float8 (tensorwise) */
     bool tp_seq_copy;                  /* X28 DTensor's Shard(1) copy beside each unfused TP collective */
+    bool tp_unfused_qkv, tp_unfused_in; /* X24 backward reduce-scatters async TP leaves unfused */
+    bool tp_rs_reduce;                 /* F34 the fused reduce-scatter's own sum of t partials */
     bool tp_async_bwd;                 /* X13 */
     bool cp_allgather;                 /* X19 in place of X2 */
     bool cp_ring_per_step;             /* X23 in place of X2's ring-wide window */

@@ -320,6 +320,39 @@ static void test_x28_seq_copy(void **state)
     assert_true(comm_tp_seq_copy(s_tp, 0.0) == 0.0);
 }
 
+/* X24 the backward's four TP collectives with the reduce-scatters async TP
+ * leaves unfused: t = 4, overlap 1 (hide 3/4), T_i = 0.5 each, g = {0.4,
+ * 0.2, 0.8, 0.8} as X16's test. All fused (no u_i) is X16's sum bit for
+ * bit, 0.55 (0.75 with s/(1 + s) = 0.2). QKV unfused (GELU: u = 1, 0, 0,
+ * 0): 0.5 + max(0, 0.5 − 0.15) + 0 + 0 = 0.85; with 0.2: 0.5 + 0.35 + 0.1
+ * + 0.1 = 1.05. QKV and MLP in unfused (SwiGLU): 0.5 + 0.35 + 0.5 + 0 =
+ * 1.35; with 0.2: 0.5 + 0.35 + 0.5 + 0.1 = 1.45. Overlap 0: 4·0.5 = 2 =
+ * plain TP's, whatever is unfused. Properties: unfusing never shortens,
+ * more overlap never lengthens, never above plain TP's 2. */
+static void test_x24_unfused(void **state)
+{
+    (void)state;
+    const double g[4] = {0.4, 0.2, 0.8, 0.8}, part[4] = {0.5, 0.5, 0.5, 0.5};
+    const bool none[4] = {false, false, false, false}, gelu[4] = {true, false, false, false};
+    const bool swiglu[4] = {true, false, true, false};
+    assert_true(comm_tp_micro_pipeline_unfused(part, 4.0, g, 1.0, 0.0, none) ==
+                comm_tp_micro_pipeline(1.0, 4.0, g, 1.0, 0.0));
+    assert_true(comm_tp_micro_pipeline_unfused(part, 4.0, g, 1.0, 0.2, none) ==
+                comm_tp_micro_pipeline(1.0, 4.0, g, 1.0, 0.2));
+    assert_true(fabs(comm_tp_micro_pipeline_unfused(part, 4.0, g, 1.0, 0.0, gelu) - 0.85) < 1e-15);
+    assert_true(fabs(comm_tp_micro_pipeline_unfused(part, 4.0, g, 1.0, 0.2, gelu) - 1.05) < 1e-15);
+    assert_true(fabs(comm_tp_micro_pipeline_unfused(part, 4.0, g, 1.0, 0.0, swiglu) - 1.35) < 1e-15);
+    assert_true(fabs(comm_tp_micro_pipeline_unfused(part, 4.0, g, 1.0, 0.2, swiglu) - 1.45) < 1e-15);
+    assert_true(comm_tp_micro_pipeline_unfused(part, 4.0, g, 0.0, 0.2, swiglu) == 2.0);
+    for (double ov = 0.0; ov <= 1.0; ov += 0.125) {
+        const double e_none = comm_tp_micro_pipeline_unfused(part, 4.0, g, ov, 0.2, none);
+        const double e_gelu = comm_tp_micro_pipeline_unfused(part, 4.0, g, ov, 0.2, gelu);
+        const double e_swi = comm_tp_micro_pipeline_unfused(part, 4.0, g, ov, 0.2, swiglu);
+        assert_true(e_none <= e_gelu && e_gelu <= e_swi && e_swi <= 2.0);
+        assert_true(comm_tp_micro_pipeline_unfused(part, 4.0, g, ov + 0.125, 0.2, swiglu) <= e_swi);
+    }
+}
+
 /* X22 X16 with each collective's own time: t = 4, overlap 1 (hide 3/4),
  * g = {0.4, 0.2, 0.8, 0.8} as X16's test; float8 all-gathers T_ag = 0.25
  * before QKV and MLP in, reduce-scatters 0.5 after out and MLP out:
@@ -435,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_x19_cp_allgather),
         cmocka_unit_test(test_x21_op_recompute), cmocka_unit_test(test_x22_parts),
         cmocka_unit_test(test_x28_seq_copy),
+        cmocka_unit_test(test_x24_unfused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

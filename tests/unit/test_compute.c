@@ -184,6 +184,23 @@ static void test_f25_op_recompute(void **state)
     assert_true(compute_op_sac_recompute(12288, 96, 96, 128, 49152) == 1811939328.0);
 }
 
+/* F34 one fused matmul → reduce-scatter's sum of its t partials: Llama 3
+ * 8B at b 12, s' 8192, S_tp = 2·12·8192·4096 = 805306368 bytes, t = 8, on
+ * 2.4 TB/s (η_W 1): read 805306368, write 805306368/8 = 100663296, so
+ * 905969664/2.4e12 = 3.7748736e-4 s; t = 2: 1.5·805306368/2.4e12 =
+ * 5.0331648e-4 s; W·η_W = 0 (nothing timed by bytes): 0. Never below the
+ * read of the partials alone, S_tp/W. */
+static void test_f34_fused_rs_reduce(void **state)
+{
+    (void)state;
+    const double s_tp = 805306368.0;
+    assert_true(fabs(compute_fused_rs_reduce(s_tp, 8.0, 2.4e12) - 3.7748736e-4) < 1e-18);
+    assert_true(fabs(compute_fused_rs_reduce(s_tp, 2.0, 2.4e12) - 5.0331648e-4) < 1e-18);
+    assert_true(compute_fused_rs_reduce(s_tp, 8.0, 0.0) == 0.0);
+    for (double t = 2.0; t <= 64.0; t *= 2.0)
+        assert_true(compute_fused_rs_reduce(s_tp, t, 2.4e12) >= s_tp / 2.4e12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -194,6 +211,7 @@ int main(void)
         cmocka_unit_test(test_f25_op_recompute),
         cmocka_unit_test(test_f28_chunks),
         cmocka_unit_test(test_f28_never_faster),
+        cmocka_unit_test(test_f34_fused_rs_reduce),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -808,6 +808,118 @@ static void test_x28_plans(void **state)
     assert_rel(d.tp_copy_rs, 2.0 * d.s_tp / w, 1e-12);
 }
 
+/* X24 and X29 on whole plans (the X28 scenario with tp_grad_sum_unfused;
+ * GPT-3's GELU MLP and the same model with SwiGLU): under async TP
+ * (overlap.tp 1) the backward's exposure per layer is X24's sum over
+ * X16's backward parts with QKV's reduce-scatter unfused, and MLP in's too
+ * with SwiGLU, i.e. the key-off E_b plus, for each unfused one, what X16
+ * had hidden of its T_ar/2; X29 adds c_rs = 2·S_tp/(W·η_W) per unfused
+ * one (the fixture's W·η_W = hbm_tb_s·1e12·0.6). χ_tp,b grows by exactly
+ * (L/p)·(ΔE_b + n_u·c_rs), χ_tp,f not at all. Plain TP (overlap.tp 0),
+ * sp off: the step bit for bit the key-off one. Properties: async TP never
+ * slower than the same plan without it (overlap.tp 0), more overlap
+ * (0.5 → 1) never slower, the key never speeds a plan. */
+static void test_x24_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
+    s.framework.tp_micro_pipeline = true, s.framework.tp_seq_dim_copy = true;
+    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    s.framework.tp_grad_sum_unfused = true;
+    const double w = s.cluster.gpu.hbm_tb_s * 1e12 * 0.6, c = 0.189 / 1.189;
+    static const int64_t tps[] = {2, 4, 8};
+    for (int swi = 0; swi <= 1; swi++)
+        for (size_t i = 0; i < 3; i++)
+            for (int rc = 0; rc <= 2; rc++) {
+                pe_scenario on = s;
+                on.model.mlp = swi ? PE_MLP_SWIGLU : PE_MLP_GELU;
+                pe_scenario off = on;
+                off.framework.tp_grad_sum_unfused = false;
+                pe_plan p = fx_plan(128 / tps[i], tps[i], 1, 1);
+                p.recompute = rc == 0 ? PE_RECOMPUTE_NONE : rc == 1 ? PE_RECOMPUTE_SELECTIVE
+                                                                 : PE_RECOMPUTE_FULL;
+                pe_result r0, r5, r1, ro0, ro1;
+                pe_detail d, dof;
+                fx_eval_detail(&on, &p, &r0, &d); /* plain TP: neutral */
+                fx_eval_detail(&off, &p, &ro0, &dof);
+                assert_true(r0.step_time_s == ro0.step_time_s && d.tp_copy_unfused == 0.0);
+                p.overlap.tp = 0.5;
+                fx_eval_detail(&on, &p, &r5, &d);
+                p.overlap.tp = 1;
+                fx_eval_detail(&on, &p, &r1, &d);
+                fx_eval_detail(&off, &p, &ro1, &dof);
+                const double rs = 0.5 * d.t_ar_tp, bwd[4] = {rs, rs, rs, rs};
+                const bool u[4] = {true, false, swi == 1, false};
+                const double e_b = comm_tp_micro_pipeline_unfused(bwd, (double)tps[i],
+                                                                  d.gemm_chunks_t, 1.0, c, u);
+                const double n_u = swi ? 2.0 : 1.0, l = d.stage_layers[d.time_stage];
+                assert_rel(d.tp_mp_bwd_layer, e_b, 1e-12);
+                assert_rel(d.tp_unfused_layer, n_u * rs, 1e-12);
+                assert_rel(d.tp_copy_unfused, n_u * 2.0 * d.s_tp / w, 1e-12);
+                assert_true(d.chi_tp_f == dof.chi_tp_f);
+                assert_rel(d.chi_tp_b - dof.chi_tp_b,
+                           l * (e_b - dof.tp_mp_bwd_layer + d.tp_copy_unfused), 1e-9);
+                assert_true(r1.step_time_s > ro1.step_time_s); /* the key never speeds */
+                assert_true(r1.step_time_s <= r5.step_time_s && r5.step_time_s <= r0.step_time_s);
+                p.sequence_parallel = false; /* no X16: neutral */
+                fx_eval_detail(&on, &p, &r1, &d);
+                fx_eval_detail(&off, &p, &ro1, &dof);
+                assert_true(r1.step_time_s == ro1.step_time_s && d.tp_copy_unfused == 0.0);
+            }
+}
+
+/* F34 on whole plans (the X24 scenario, GELU and SwiGLU, with
+ * tp_fused_rs_reduce): under async TP each fused reduce-scatter adds
+ * r = (1 + 1/t)·S_tp/(W·η_W) (the fixture's W·η_W = hbm_tb_s·1e12·0.6):
+ * χ_tp,f by exactly (L/p)·2r (wo, w2), χ_tp,b by (L/p)·([full]·2r + n_f·r),
+ * n_f the backward reduce-scatters X24 leaves fused (GELU: MLP in's, 1;
+ * SwiGLU: none; X24 off: 2). Plain TP (overlap.tp 0) and sp off: bit for
+ * bit the key off. Property: with X28's copies on (as the presets have
+ * them), async TP with the sums is still never slower than overlap.tp 0,
+ * and the key never speeds a plan. */
+static void test_f34_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
+    s.framework.tp_micro_pipeline = true, s.framework.tp_seq_dim_copy = true;
+    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    s.framework.tp_fused_rs_reduce = true;
+    const double w = s.cluster.gpu.hbm_tb_s * 1e12 * 0.6;
+    for (int x24 = 0; x24 <= 1; x24++)
+        for (int swi = 0; swi <= 1; swi++)
+            for (int rc = 0; rc <= 2; rc++) {
+                pe_scenario on = s;
+                on.model.mlp = swi ? PE_MLP_SWIGLU : PE_MLP_GELU;
+                on.framework.tp_grad_sum_unfused = x24;
+                pe_scenario off = on;
+                off.framework.tp_fused_rs_reduce = false;
+                pe_plan p = fx_plan(16, 8, 1, 1);
+                p.recompute = rc == 0 ? PE_RECOMPUTE_NONE : rc == 1 ? PE_RECOMPUTE_SELECTIVE
+                                                                 : PE_RECOMPUTE_FULL;
+                pe_result r0, r1, ro0, ro1;
+                pe_detail d, dof;
+                fx_eval_detail(&on, &p, &r0, &d);
+                fx_eval_detail(&off, &p, &ro0, &dof);
+                assert_true(r0.step_time_s == ro0.step_time_s && d.tp_reduce == 0.0);
+                p.overlap.tp = 1;
+                fx_eval_detail(&on, &p, &r1, &d);
+                fx_eval_detail(&off, &p, &ro1, &dof);
+                const double r = (1.0 + 1.0 / 8.0) * d.s_tp / w, l = d.stage_layers[d.time_stage];
+                const double n_f = x24 ? (swi ? 0.0 : 1.0) : 2.0;
+                assert_rel(d.tp_reduce, r, 1e-12);
+                assert_rel(d.chi_tp_f - dof.chi_tp_f, l * 2.0 * r, 1e-9);
+                assert_rel(d.chi_tp_b - dof.chi_tp_b + 1.0,
+                           1.0 + l * ((rc == 2 ? 2.0 : 0.0) * r + n_f * r), 1e-12);
+                assert_true(r1.step_time_s > ro1.step_time_s && r1.step_time_s <= r0.step_time_s);
+                p.sequence_parallel = false;
+                fx_eval_detail(&on, &p, &r1, &d);
+                fx_eval_detail(&off, &p, &ro1, &dof);
+                assert_true(r1.step_time_s == ro1.step_time_s && d.tp_reduce == 0.0);
+            }
+}
+
 /* Property: more recompute never speeds a step. Under torchtitan's terms
  * (X15, X16, F25, X21) and without them, at t = 1, 2, 4, 8, sp on and off,
  * overlap.tp 0 and 1, micro-batches 1 and 4, zero 1 and 3: with recompute
@@ -940,6 +1052,8 @@ int main(void)
         cmocka_unit_test(test_x21_plans),   cmocka_unit_test(test_recompute_never_faster),
         cmocka_unit_test(test_x22_plans),
         cmocka_unit_test(test_x28_plans),
+        cmocka_unit_test(test_x24_plans),
+        cmocka_unit_test(test_f34_plans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
