@@ -339,6 +339,7 @@ typedef struct {
     pe_dp_grad_collective dp_grad_collective; /* X25 z = 1 gradients: reduce_scatter */
     double dp_grad_comm_bytes;    /* X26 bytes per gradient element on the wire; 0: grad_bytes */
     pe_dp_grad_window dp_grad_window; /* X27 z = 2 gradient window: backward */
+    bool fp8_cast_by_role;        /* F35, F36 torchao Float8Linear's casts GEMM role by role; false */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):
