@@ -7,7 +7,9 @@
 # 2024-12 preset's eager loss and foreach AdamW — the same mem_reserved_gib
 # as the file under `framework: torchtitan-2506` — while the file stays in
 # torchtitan's one source and F26 fit (its framework preset is torchtitan)
-# and its step time is the same under either.
+# and its step time is the same under either. The files describe their
+# command line whole: its three float8 flags, and tensorwise as what
+# torchtitan e7c0cae builds without a recipe_name.
 #
 #   bash tests/test_h200_step_memory.sh PLANEVAL_BINARY SOURCE_DIR WORKDIR
 . "$(dirname "$0")/testlib.sh"
@@ -29,5 +31,15 @@ for n in 32 64; do
         '[ -n "$ta" ] && [ "$ta" = "$tb" ]'
     check "H200 ${n} GPUs: the file stays in torchtitan's source (framework preset torchtitan)" \
         'grep -q "^framework: { preset: torchtitan," "$step"'
+    # the source's command line (cbccb3878) passes three float8 flags and no
+    # recipe_name: torchtitan e7c0cae then builds Float8LinearConfig(), tensorwise
+    for flag in enable_fsdp_float8_all_gather precompute_float8_dynamic_scale_for_fsdp \
+        force_recompute_fp8_weight_in_bwd; do
+        check "H200 ${n} GPUs: the file names --float8.$flag of its command line" \
+            'grep -q -- "--float8.$flag" "$step"'
+    done
+    check "H200 ${n} GPUs: tensorwise is the code's consequence, not an assumption" \
+        'grep -q "^precision: { compute: fp8, fp8_recipe: tensorwise } .*Float8LinearConfig(), tensorwise" "$step" &&
+         ! grep -q "^precision: .*assumed" "$step"'
 done
 finish

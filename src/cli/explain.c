@@ -764,6 +764,38 @@ static void explain_attention_shape(FILE *out, const pe_eval_ctx *ctx, const pe_
         explain_causal_work(out, ctx, s, tile);
 }
 
+/* §12 F35, F36: with fp8_cast_by_role, the casts role by role (bytes per
+ * token, gathered and sharded parts), where the gathered part is cast, and
+ * the forward and backward cast time per layer the evaluator took. */
+static void explain_fp8_role_casts(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                                   const pe_detail *d, double M)
+{
+    const pe_fp8_role_casts *r = &ctx->cast_roles;
+    const double c = ctx->fp8_cost.cast_bytes, t = (double)p->tp;
+    const bool row = ctx->scenario->precision.fp8_recipe == PE_FP8_RECIPE_ROWWISE;
+    eq_formula(out, "F24", NULL);
+    eq_subst(out, "fp8_recipe %s: r = %g (%s); casts c = %g bytes/element, counted by F35",
+             ctx->fp8_cost.name, ctx->fp8_cost.rate_ratio, ctx->fp8_cost.basis, c);
+    eq_formula(out, "F35", NULL);
+    eq_subst(out, "G: %g bytes/element (%s), X backward: %g + 2 = %g: forward %g gathered + %g "
+                  "sharded, backward %g gathered + %g sharded bytes/token (counts read from torchao's "
+                  "code, no fusion assumed: not measured)",
+             row ? 2.0 * c + 2.0 : c + 2.0, row ? "2c + 2, rows for dgrad, columns for wgrad"
+                                               : "c + 2, one cast for dgrad and wgrad",
+             c, c + 2.0, r->fwd_gathered, r->fwd_sharded, r->bwd_gathered, r->bwd_sharded);
+    const double gs = compute_fp8_cast_gathered_share(p->sequence_parallel,
+                                                      ctx->cast_before_gather, 1.0 / t);
+    eq_subst(out, "backward per layer %g·(%g·%g + %g/%g)/%.6g (F24's: twice the forward)", M,
+             r->bwd_gathered, gs, r->bwd_sharded, t, ctx->ew_bps);
+    eq_result(out, d->tau_cast_b, "F35");
+    eq_formula(out, "F36", NULL);
+    eq_subst(out, "gathered share %g (%s); forward per layer %g·(%g·%g + %g/%g)/%.6g", gs,
+             ctx->cast_before_gather ? "X22: cast before the all-gather"
+                                     : "bf16 all-gather, then the cast, or replicated",
+             M, r->fwd_gathered, gs, r->fwd_sharded, t, ctx->ew_bps);
+    eq_result(out, d->tau_cast_f, "F36");
+}
+
 /* §12 F24: the FP8 scaling recipe's GEMM rate ratio on F18 and its casts,
  * bytes per token that F10 below includes, and their time per layer. */
 static void explain_fp8_recipe(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, double M)
@@ -854,7 +886,9 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
                 rate8, rate8 / (g->peak_fp8_tflops * 1e12));
     }
     explain_gemm_rate_scale(out, ctx); /* F26 */
-    if (ctx->fp8 && ctx->scenario->precision.fp8_recipe != PE_FP8_RECIPE_NONE)
+    if (ctx->cast_by_role)
+        explain_fp8_role_casts(out, ctx, p, d, M); /* F24, F35, F36 */
+    else if (ctx->fp8 && ctx->scenario->precision.fp8_recipe != PE_FP8_RECIPE_NONE)
         explain_fp8_recipe(out, ctx, p, M); /* F24 */
     for (int i = 0; i < PE_LAYER_GEMMS; i++) {
         const pe_gemm_shape *s = &ctx->gemms[i];

@@ -592,6 +592,13 @@ static const pe_field framework_fields[] = {
      "reduce-scatter sums the t partial outputs it received in one more kernel after the "
      "pipeline (torch _symmetric_memory's _fused_matmul_reduce_scatter_impl: torch.sum over "
      "stacked_partials), reading S_tp and writing S_tp/t at W·η_W, exposed; in tp_comm_s"},
+    {"fp8_cast_by_role", PE_FT_BOOL, PE_RANGE_NONE, FW(fp8_cast_by_role), NO, NULL, 0, NULL,
+     "false",
+     "F35, F36: with compute fp8 and fp8_recipe tensorwise or rowwise (refined compute), "
+     "F24's casts counted GEMM role by GEMM role as torchao's Float8Linear makes them (the "
+     "input once forward; backward the output gradient for dgrad and wgrad and the saved "
+     "bf16 input again for wgrad) instead of backward = 2 x forward, and TP-gathered tensors "
+     "cast whole unless X22 casts them before the all-gather"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

@@ -343,6 +343,7 @@ typedef struct {
     bool dp_chunk_sync;           /* X30 interleaved: each model chunk's DP collectives in its own window; false */
     bool tp_grad_sum_unfused;     /* X24, X29 async TP leaves the backward's summed-gradient reduce-scatters unfused; false */
     bool tp_fused_rs_reduce;      /* F34 async TP's fused reduce-scatter sums its t partials in a kernel of its own; false */
+    bool fp8_cast_by_role;        /* F35, F36 torchao Float8Linear's casts GEMM role by role; false */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

@@ -201,6 +201,43 @@ pe_fp8_recipe_cost compute_fp8_recipe(pe_fp8_recipe recipe)
     return FP8_RECIPES[recipe];
 }
 
+pe_fp8_role_casts compute_fp8_role_casts(pe_fp8_recipe recipe, double c,
+                                         const pe_gemm_shape gemms[PE_LAYER_GEMMS])
+{
+    pe_fp8_role_casts r = {0.0, 0.0, 0.0, 0.0};
+    const double layout = 2.0; /* F35 wgrad's operand copied into _scaled_mm's layout */
+    const double g_bytes = (recipe == PE_FP8_RECIPE_ROWWISE ? 2.0 * c : c) + layout;
+    for (int i = 0; i < PE_LAYER_GEMMS; i++) {
+        const pe_gemm_shape *g = &gemms[i];
+        /* column-parallel: X gathered, G sharded; row-parallel: X sharded, G gathered */
+        double *x_fwd = g->k_sharded ? &r.fwd_sharded : &r.fwd_gathered;
+        double *x_bwd = g->k_sharded ? &r.bwd_sharded : &r.bwd_gathered;
+        double *g_bwd = g->k_sharded ? &r.bwd_gathered : &r.bwd_sharded;
+        *x_fwd += c * g->K;
+        *x_bwd += (c + layout) * g->K;
+        *g_bwd += g_bytes * g->N;
+    }
+    return r;
+}
+
+/* F35, F36 with fp8_cast_by_role: the casts leave F24's element-wise bytes
+ * and are timed role by role (compute_step.h). */
+static bool prepare_fp8_role_casts(const pe_scenario *sc, pe_eval_ctx *ctx)
+{
+    const pe_fp8_recipe rc = sc->precision.fp8_recipe;
+    ctx->cast_by_role = ctx->fp8 && sc->framework.present && sc->framework.fp8_cast_by_role &&
+                        (rc == PE_FP8_RECIPE_TENSORWISE || rc == PE_FP8_RECIPE_ROWWISE);
+    if (!ctx->cast_by_role)
+        return false;
+    ctx->cast_before_gather = sc->framework.tp_fp8_all_gather && rc == PE_FP8_RECIPE_TENSORWISE;
+    ctx->cast_roles = compute_fp8_role_casts(rc, ctx->fp8_cost.cast_bytes, ctx->gemms);
+    const double inv_bw = ctx->ew_bps > 0.0 ? 1.0 / ctx->ew_bps : 0.0; /* η_W = 0: untimed */
+    ctx->cast_roles_s = (pe_fp8_role_casts){
+        ctx->cast_roles.fwd_gathered * inv_bw, ctx->cast_roles.fwd_sharded * inv_bw,
+        ctx->cast_roles.bwd_gathered * inv_bw, ctx->cast_roles.bwd_sharded * inv_bw};
+    return true;
+}
+
 /* F24 the recipe's GEMM rate on F18's, and its casts as F10 element-wise
  * bytes per token: each FP8 GEMM's input of K elements, replicated for the
  * column-parallel GEMMs (QKV, fc1), TP-sharded for the row-parallel ones
@@ -212,6 +249,8 @@ static void prepare_fp8_recipe(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->fp8_cost = compute_fp8_recipe(ctx->fp8 ? sc->precision.fp8_recipe : PE_FP8_RECIPE_NONE);
     ctx->gemm_rate8 *= ctx->fp8_cost.rate_ratio;
     ctx->cast_rep = ctx->cast_par = 0.0;
+    if (prepare_fp8_role_casts(sc, ctx)) /* F35, F36 instead of F24's bytes per token */
+        return;
     for (int i = 0; i < PE_LAYER_GEMMS; i++) {
         const pe_gemm_shape *g = &ctx->gemms[i];
         *(g->k_sharded ? &ctx->cast_par : &ctx->cast_rep) += ctx->fp8_cost.cast_bytes * g->K;

@@ -224,6 +224,49 @@ typedef struct {
      "s", "fp8_gemm.csv (pytorch/FBGEMM#2546); TE and torchao docs"}
 pe_fp8_recipe_cost compute_fp8_recipe(pe_fp8_recipe recipe);
 
+/* F35 torchao's casts GEMM role by GEMM role (framework fp8_cast_by_role,
+ * tensorwise and rowwise; docs/model.md §12), read from
+ * matmul_with_hp_or_float8_args at pytorch/ao@0afa4c1: forward casts the
+ * input X (c bytes an element, F24's c); backward casts the output gradient
+ * G for dgrad, G again for wgrad and the saved bf16 X again for wgrad. Under
+ * tensorwise the two casts of G are the same op (one scale), which
+ * compile's common-subexpression pass makes one (c); rowwise scales G by
+ * rows for dgrad and by columns for wgrad: two (2c). wgrad's two operands
+ * are made contiguous in the layout _scaled_mm takes (torchao float8_ops:
+ * a column-major copy), 2 bytes (read 1, write 1) an element each. So
+ * backward: tensorwise (c + 2)·G + (c + 2)·X, rowwise (2c + 2)·G + (c + 2)·X,
+ * against F24's 2c·X. Bytes per token of a layer, in two parts (F36):
+ * "gathered" the tensors TP all-gathers with sequence parallelism (the
+ * column-parallel GEMMs' X, the row-parallel ones' G), "sharded" the rest
+ * (X of the row-parallel GEMMs, G of the column-parallel ones: /t). */
+typedef struct {
+    double fwd_gathered, fwd_sharded; /* bytes per token, forward */
+    double bwd_gathered, bwd_sharded; /* bytes per token, backward */
+} pe_fp8_role_casts;
+#define PE_TEXT_F35 \
+    {"F35", "FP8 casts by GEMM role (refined)", \
+     "fwd c·X; bwd tensorwise (c+2)·G + (c+2)·X, rowwise (2c+2)·G + (c+2)·X; X, G elements " \
+     "per token of the layer GEMMs' inputs and output gradients, at W·η_W", \
+     "s", "pytorch/ao@0afa4c1 float8_linear.py matmul_with_hp_or_float8_args"}
+pe_fp8_role_casts compute_fp8_role_casts(pe_fp8_recipe recipe, double c,
+                                         const pe_gemm_shape gemms[PE_LAYER_GEMMS]);
+/* F36 where the cast runs: with sequence parallelism a TP all-gather
+ * brings the column-parallel GEMMs' input X (forward) and the row-parallel
+ * ones' output gradient G (backward) to every rank; torchao's Float8 TP
+ * (X22, tensorwise with tp_fp8_all_gather) casts before the all-gather, on
+ * the rank's 1/t, but otherwise the all-gather is bf16 and Float8Linear
+ * casts the gathered tensor whole (torchtitan @820504e: rowwise "all-gather
+ * happens in high precision"). Without sequence parallelism those tensors
+ * are replicated: whole. */
+#define PE_TEXT_F36 \
+    {"F36", "FP8 casts of TP-gathered tensors (refined)", \
+     "gathered part × (sp and X22 ? 1/t : 1), sharded part × 1/t", \
+     "s", "torchtitan parallelize_llama.py @820504e; torchao float8_tensor_parallel.py"}
+inline double compute_fp8_cast_gathered_share(bool sp, bool cast_before_gather, double inv_t)
+{
+    return sp && cast_before_gather ? inv_t : 1.0;
+}
+
 /* F26 the framework's GEMM rate (docs/model.md §12 "Compute by matrix
  * shape"): its matrix multiplies run at σ times the rate F8 and F18 give
  * with the GPU preset's numbers, which were fitted on Megatron-Core and

@@ -183,13 +183,19 @@ ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *
         chunks += w->gemm_chunks_t[i] - w->gemm_t[i];
     }
     w->tau_chunks = chunks;
-    const double lf = gemm + core + ew + chunks; /* backward: twice the forward, plus recompute */
+    const double gs = compute_fp8_cast_gathered_share(q->sp, ctx->cast_before_gather, inv_t);
+    const pe_fp8_role_casts *cr = &ctx->cast_roles_s; /* F35, F36; all 0 when off */
+    const double cast_f = M * (cr->fwd_gathered * gs + cr->fwd_sharded * inv_t);
+    const double cast_b = M * (cr->bwd_gathered * gs + cr->bwd_sharded * inv_t);
+    w->tau_cast_f = cast_f, w->tau_cast_b = cast_b;
+    const double lf = gemm + core + ew + chunks + cast_f; /* backward: 2 × forward, + recompute */
     const double op = ctx->op_rec_share[0] * w->gemm_t[0] + ctx->op_rec_share[1] * w->gemm_t[1] +
                       ctx->op_rec_share[2] * w->gemm_t[2] + ctx->op_rec_share[3] * w->gemm_t[3];
     const double sel = ctx->op_sac && !q->moe ? op : core + ew_att; /* F25, or the core */
     const double rec = q->full ? lf : pl->recompute == PE_RECOMPUTE_SELECTIVE ? sel : 0.0;
     w->tau_lf = lf;
-    w->tau_lb = 2.0 * lf + rec - chunks; /* F29: input-gradient GEMMs chunked, weight-gradient not */
+    /* F29: input-gradient GEMMs chunked, weight-gradient not; F35: the casts role by role */
+    w->tau_lb = 2.0 * lf + rec - chunks - 2.0 * cast_f + cast_b;
     w->tau_att = core;
     w->tau_gemm = gemm, w->tau_core = core, w->tau_ew = ew, w->tau_ew_att = ew_att;
     w->tau_out = out;
@@ -234,18 +240,19 @@ ALWAYS_INLINE void compute_refined_moe_layer(const pe_eval_ctx *ctx, const pe_pl
     const double ew = M * (ctx->ew_rep_s * (q->sp ? inv_t : 1.0) + ctx->ew_par_m_s * inv_t) +
                       w->tau_ew_att;
     const double lf = w->gemm_t[0] + w->gemm_t[1] + w->moe.t_sh + w->moe.t_router +
-                      w->moe.t_exp + w->tau_core + ew;
+                      w->moe.t_exp + w->tau_core + ew + w->tau_cast_f; /* F35: the dense layer's */
     const double rec = q->full ? lf
                        : pl->recompute == PE_RECOMPUTE_SELECTIVE ? w->tau_core + w->tau_ew_att
                                                                  : 0.0;
     if (ctx->moe_permute_s > 0.0) { /* F23: once forward, once backward (+ full recompute) */
         const double perm = w->moe.t_perm = M * inv_t * e->k * e->rho * ctx->moe_permute_s;
         w->moe.tau_mlf = lf + perm;
-        w->moe.tau_mlb = 2.0 * lf + rec + (q->full ? 2.0 : 1.0) * perm;
+        w->moe.tau_mlb = 2.0 * lf + rec + (q->full ? 2.0 : 1.0) * perm - 2.0 * w->tau_cast_f +
+                         w->tau_cast_b;
         return;
     }
     w->moe.tau_mlf = lf;
-    w->moe.tau_mlb = 2.0 * lf + rec;
+    w->moe.tau_mlb = 2.0 * lf + rec - 2.0 * w->tau_cast_f + w->tau_cast_b;
 }
 
 /* F11, F20: each candidate stage from its layers' times, the output layer

@@ -237,6 +237,10 @@ typedef struct {
     double gemm_rate8;                 /* F18 peak_fp8·e_max8 (fp8_gemm_efficiency), F24 · r */
     pe_fp8_recipe_cost fp8_cost;       /* F24 the scaling recipe's rate ratio and cast bytes */
     double cast_rep, cast_par;         /* F24 cast bytes per token: replicated, TP-sharded */
+    bool cast_by_role;                 /* F35 torchao's casts role by role (fp8_cast_by_role) */
+    bool cast_before_gather;           /* F36 X22's float8 TP casts the shard, not the gathered */
+    pe_fp8_role_casts cast_roles;      /* F35 bytes per token; cast_roles_s over W·η_W, s */
+    pe_fp8_role_casts cast_roles_s;
     pe_gemm_coef moe_coef[5];          /* F19 shared experts in/out, router, expert in/out */
     double ew_par_m_s;                 /* F19 element-wise TP-sharded s per token, MoE layer */
     double moe_permute_s;              /* F23 moe_permute_bytes·h/(W·η_W), s per routed copy */

@@ -155,6 +155,138 @@ static void test_f24_fp8_recipe(void **state)
     assert_true(r.step_time_s == r0.step_time_s && d.tau_ew == d0.tau_ew);
 }
 
+/* F35 torchao's casts role by role on GPT-3's layer GEMMs (h = 12288,
+ * gelu f = 49152; QKV 12288 × 36864 and fc1 12288 × 49152 column-parallel,
+ * projection 12288 × 12288 and fc2 49152 × 12288 row-parallel), c = 5:
+ * forward c·X: gathered (the column-parallel X) 5·(12288 + 12288) = 122880,
+ * sharded (the row-parallel X) 5·(12288 + 49152) = 307200 bytes/token.
+ * Backward, tensorwise (G at c + 2 = 7, X at c + 2 = 7): gathered X of the
+ * column-parallel 7·24576 = 172032 + G of the row-parallel (N = 12288 each)
+ * 7·24576 = 172032 → 344064; sharded X 7·61440 = 430080 + G of the
+ * column-parallel 7·(36864 + 49152) = 602112 → 1032192. Rowwise (G at 2c +
+ * 2 = 12): gathered 172032 + 12·24576 = 466944, sharded 430080 + 12·86016 =
+ * 1462272.
+ * Whole plan (test_f24_fp8_recipe's: t = 1, M = 2048, W·η_W = 1e12),
+ * tensorwise with fp8_cast_by_role: forward 2048·(122880 + 307200)/1e12 =
+ * 8.8080384e-4 s, F24's forward exactly; backward 2048·(344064 +
+ * 1032192)/1e12 = 2.818572288e-3 s against F24's 2·8.8080384e-4 =
+ * 1.76160768e-3 s: τ_lb 1.056964608e-3 s longer, τ_lf the same. */
+static void test_f35_role_casts(void **state)
+{
+    (void)state;
+    pe_gemm_shape g[PE_LAYER_GEMMS];
+    const pe_model gpt3 = fx_gpt3(1).model;
+    compute_layer_gemms(&gpt3, g);
+    const pe_fp8_role_casts tw = compute_fp8_role_casts(PE_FP8_RECIPE_TENSORWISE, 5.0, g);
+    assert_rel(tw.fwd_gathered, 122880.0, 1e-15);
+    assert_rel(tw.fwd_sharded, 307200.0, 1e-15);
+    assert_rel(tw.bwd_gathered, 344064.0, 1e-15);
+    assert_rel(tw.bwd_sharded, 1032192.0, 1e-15);
+    const pe_fp8_role_casts rw = compute_fp8_role_casts(PE_FP8_RECIPE_ROWWISE, 5.0, g);
+    assert_rel(rw.fwd_gathered, 122880.0, 1e-15);
+    assert_rel(rw.bwd_gathered, 466944.0, 1e-15);
+    assert_rel(rw.bwd_sharded, 1462272.0, 1e-15);
+    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
+    s.model.has_params = false;
+    s.cluster.gpu.elementwise_efficiency = 0.5;
+    s.precision.compute = PE_COMPUTE_FP8, s.precision.fp8_recipe = PE_FP8_RECIPE_TENSORWISE;
+    s.framework.present = true;
+    pe_plan p = fx_plan(8, 1, 1, 1);
+    pe_result r0, r;
+    pe_detail d0, d;
+    fx_eval_detail(&s, &p, &r0, &d0);
+    s.framework.fp8_cast_by_role = true;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.tau_cast_f, 8.8080384e-4, 1e-12);
+    assert_rel(d.tau_cast_b, 2.818572288e-3, 1e-12);
+    assert_rel(d.tau_lf, d0.tau_lf, 1e-12);
+    assert_rel(d.tau_lb - d0.tau_lb, 1.056964608e-3, 1e-9);
+    s.precision.fp8_recipe = PE_FP8_RECIPE_DELAYED; /* not a torchao recipe: F24 as before */
+    fx_eval_detail(&s, &p, &r, &d);
+    s.framework.fp8_cast_by_role = false;
+    fx_eval_detail(&s, &p, &r0, &d0);
+    assert_true(r.step_time_s == r0.step_time_s && d.tau_cast_b == 0.0);
+}
+
+/* F36 where the casts run (GPT-3, t = 8, sequence parallelism, M = 2048 as
+ * above): the gathered part whole under rowwise (bf16 all-gather, then the
+ * cast) and under tensorwise without X22: forward 2048·(122880 + 307200/8)/
+ * 1e12 = 3.3030144e-4 s; tensorwise with tp_fp8_all_gather (X22 casts
+ * before the all-gather) 2048·(122880/8 + 307200/8)/1e12 = 1.1010048e-4 s;
+ * sp off: the column-parallel input replicated, whole, 3.3030144e-4 s. */
+static void test_f36_cast_place(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
+    s.model.has_params = false;
+    s.cluster.gpu.elementwise_efficiency = 0.5;
+    s.precision.compute = PE_COMPUTE_FP8, s.precision.fp8_recipe = PE_FP8_RECIPE_TENSORWISE;
+    s.framework.present = true, s.framework.fp8_cast_by_role = true;
+    pe_plan p = fx_plan(1, 8, 1, 1);
+    p.sequence_parallel = true;
+    pe_result r;
+    pe_detail d;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.tau_cast_f, 3.3030144e-4, 1e-12);
+    s.framework.tp_fp8_all_gather = true;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.tau_cast_f, 1.1010048e-4, 1e-12);
+    p.sequence_parallel = false;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.tau_cast_f, 3.3030144e-4, 1e-12);
+    s.precision.fp8_recipe = PE_FP8_RECIPE_ROWWISE; /* X22 is tensorwise only */
+    p.sequence_parallel = true;
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_rel(d.tau_cast_f, 3.3030144e-4, 1e-12);
+}
+
+/* Properties of F35, F36 on whole plans (GPT-3, η_W 0.5, t = 1, 2, 4, 8,
+ * sp on and off, every recompute, tensorwise and rowwise, X22 on and off):
+ * a faster kernel never slows a plan — a higher fp8_gemm_efficiency, a
+ * higher elementwise_efficiency (faster casts) or a rowwise GEMM as fast as
+ * tensorwise's never gives a longer step; rowwise's casts never take less
+ * than tensorwise's; casting before the all-gather (X22) never more. */
+static void test_f35_f36_properties(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
+    s.model.has_params = false;
+    s.cluster.gpu.elementwise_efficiency = 0.5;
+    s.cluster.gpu.has_fp8_gemm_efficiency = true, s.cluster.gpu.fp8_gemm_efficiency = 0.4;
+    s.precision.compute = PE_COMPUTE_FP8;
+    s.framework.present = true, s.framework.fp8_cast_by_role = true;
+    for (int rc = 0; rc < 3; rc++)
+        for (int64_t t = 1; t <= 8; t *= 2)
+            for (int sp = 0; sp <= 1; sp++)
+                for (int x22 = 0; x22 <= 1; x22++) {
+                    pe_plan p = fx_plan(8 / t, t, 1, 1);
+                    p.recompute = (pe_recompute)rc, p.sequence_parallel = sp && t > 1;
+                    pe_scenario a = s;
+                    a.framework.tp_fp8_all_gather = x22;
+                    pe_result rt, rr, rf;
+                    pe_detail dt, dr, df;
+                    a.precision.fp8_recipe = PE_FP8_RECIPE_TENSORWISE;
+                    fx_eval_detail(&a, &p, &rt, &dt);
+                    a.precision.fp8_recipe = PE_FP8_RECIPE_ROWWISE;
+                    fx_eval_detail(&a, &p, &rr, &dr);
+                    assert_true(dr.tau_cast_f >= dt.tau_cast_f && dr.tau_cast_b > dt.tau_cast_b);
+                    assert_true(rr.step_time_s > rt.step_time_s);
+                    pe_scenario fast = a; /* rowwise, every kernel faster */
+                    fast.cluster.gpu.fp8_gemm_efficiency = 0.6;
+                    fx_eval_detail(&fast, &p, &rf, &df);
+                    assert_true(rf.step_time_s <= rr.step_time_s);
+                    fast.cluster.gpu.elementwise_efficiency = 0.9;
+                    fx_eval_detail(&fast, &p, &rr, &dr);
+                    assert_true(rr.step_time_s <= rf.step_time_s && dr.tau_cast_b < df.tau_cast_b);
+                    pe_scenario no22 = a;
+                    no22.framework.tp_fp8_all_gather = false;
+                    no22.precision.fp8_recipe = a.precision.fp8_recipe = PE_FP8_RECIPE_TENSORWISE;
+                    fx_eval_detail(&a, &p, &rt, &dt);
+                    fx_eval_detail(&no22, &p, &rf, &df);
+                    assert_true(dt.tau_cast_f <= df.tau_cast_f && dt.tau_cast_b <= df.tau_cast_b);
+                }
+}
+
 /* F19 Mixtral 8x7B, 8 GPUs, dp 8, tp 1, ep 8, etp 1, b 1, s 4096: M = 4096;
  * rows per local expert M_e = M·k·ρ·ep·etp/(t·E) = 4096·2·8/8 = 8192, one
  * local expert (E/ep = 1): in 8192 × 4096 × 28672 = 1.924145348608e12 FLOP
@@ -221,6 +353,9 @@ int main(void)
         cmocka_unit_test(test_f17_shapes),
         cmocka_unit_test(test_f18_fp8_gemm),
         cmocka_unit_test(test_f24_fp8_recipe),
+        cmocka_unit_test(test_f35_role_casts),
+        cmocka_unit_test(test_f36_cast_place),
+        cmocka_unit_test(test_f35_f36_properties),
         cmocka_unit_test(test_f19_moe_layer),
         cmocka_unit_test(test_f20_uneven),
     };
