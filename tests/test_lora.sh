@@ -14,7 +14,11 @@ for f in "$src"/tests/lora/*.yaml; do
 done
 
 # the calculator and the scenario agree on the 7B QLoRA plan
-"$planeval" run --quiet -o "$work/q7" "$src/tests/lora/llama2-7b-qlora-a100.yaml"
+"$planeval" run --quiet --html -o "$work/q7" "$src/tests/lora/llama2-7b-qlora-a100.yaml"
+check "the summary and the page name the fine-tune" \
+    'grep -q "^fact: finetune,\"lora: rank 64 on all-linear, dropout 0.1, base weights nf4\"" "$work/q7/llama2-7b-qlora-a100.summary.csv" && grep -q "base weights nf4" "$work/q7/llama2-7b-qlora-a100.html"'
+"$planeval" run --quiet -o "$work/full" "$src/tests/lora/llama2-7b-full-a100.yaml"
+check "a full fine-tune's summary has no finetune fact" '! grep -q "^fact: finetune" "$work/full/llama2-7b-full-a100.summary.csv"'
 scenario_total=$(csv_column "$work/q7/llama2-7b-qlora-a100.csv" mem_total_gib)
 calc=$("$planeval" memory --model llama2-7b --seq-len 512 --cluster a100-node --gpus-per-node 1 \
     --finetune lora --lora-rank 64 --lora-targets all-linear --lora-dropout 0.1 \
