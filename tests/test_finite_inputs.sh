@@ -209,6 +209,27 @@ questions:
     column: mem_total_gib
     abs_tol: 1                #@ questions[].abs_tol
 EOF
+# training.finetune: lora (docs/model.md §3 M15–M17, A27): refused with
+# compute: fp8, so a dense bf16 scenario of its own, under ZeRO 0–3 and TP
+cat >"$work/base/lora.yaml" <<'EOF'
+schema: planeval/v1
+name: finite-lora
+model: { layers: 8, hidden: 1024, heads: 16, kv_heads: 8, vocab: 32000, seq_len: 2048, mlp: swiglu }
+cluster:
+  nodes: 1
+  gpus_per_node: 8
+  gpu: { hbm_gib: 80, peak_tflops: 989, hbm_tb_s: 3.35, flops_efficiency: 0.5 }
+  intra_node: { topology: switch, bandwidth_gb_s: 450, latency_us: 2 }
+training:
+  global_batch: 64
+  finetune: lora
+  base_quant: nf4
+  lora_rank: 16               #@ training.lora_rank
+  lora_dropout: 0.1           #@ training.lora_dropout
+plans:
+  - { name: a, dp: 8 }
+  - { name: b, dp: 2, tp: 2, pp: 2, zero: 3, recompute: full }
+EOF
 # the design axes (docs/sweeps.md "Sweeping the design"): their keys are not
 # given in cluster, training or model
 cat >"$work/base/design.yaml" <<'EOF'
@@ -317,7 +338,7 @@ answers:
   q2: 20
 EOF
 
-for f in dense moe design gpus targets; do
+for f in dense moe design gpus targets lora; do
     "$planeval" run --quiet -o "$work/base/out" "$work/base/$f.yaml" 2>"$work/err"; rc=$?
     check "the $f scenario runs as written (got $rc: $(head -c 300 "$work/err"))" '[ $rc -eq 0 ]'
 done
@@ -359,7 +380,7 @@ mkdir -p "$work/schema"
 while read -r sec key kind lo hi zero text; do
     mark="#@ $sec.$key"
     base=
-    for f in dense moe design gpus targets; do
+    for f in dense moe design gpus targets lora; do
         if grep -qF -- "$mark" "$work/base/$f.yaml"; then base=$f; fi
     done
     if [ -z "$base" ]; then

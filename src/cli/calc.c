@@ -356,6 +356,12 @@ static const mapped_option MEMORY_KEYS[] = {
     {"reserve-gib", "cluster", "reserve_gib"}, {"gpus-per-node", "cluster", "gpus_per_node"},
     {"gpu", "gpu", "preset"},            {"hbm-gib", "gpu", "hbm_gib"},
     {"global-batch", "training", "global_batch"},
+    /* parameter-efficient fine-tuning (docs/model.md §3 M15–M17, A27) */
+    {"finetune", "training", "finetune"}, {"lora-rank", "training", "lora_rank"},
+    {"lora-targets", "training", "lora_targets"}, {"lora-dropout", "training", "lora_dropout"},
+    {"base-quant", "training", "base_quant"},
+    {"param-bytes", "precision", "param_bytes"}, {"grad-bytes", "precision", "grad_bytes"},
+    {"optimizer-bytes", "precision", "optimizer_bytes"},
 };
 #define MEMORY_FIXED_COUNT (sizeof MEMORY_KEYS / sizeof MEMORY_KEYS[0])
 #define MEMORY_KEY_MAX 64
@@ -529,6 +535,10 @@ static void memory_scenario_text(text *t, const memory_args *a, long long batch)
     add(t, "schema: planeval/v1\nname: memory\nmodel:\n");
     add_section(t, "model", "  ", a);
     memory_cluster_text(t, a);
+    if (memory_has_section(a, "precision")) {
+        add(t, "precision:\n");
+        add_section(t, "precision", "  ", a);
+    }
     add(t, "training:\n");
     add_section(t, "training", "  ", a);
     if (!memory_value(a, "global-batch"))

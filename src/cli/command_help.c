@@ -260,6 +260,9 @@ static const command_help HELP[] = {
     "         --ep --etp --first-stage-layers --last-stage-layers\n"
     "         --offload-optimizer true|false, ...\n"
     "         --global-batch (default dp * micro_batch * 4 * pp, i.e. m = 4 pp)\n"
+    "fine-tune: --finetune full|lora --lora-rank R --lora-targets all-linear|attention|mlp\n"
+    "         --lora-dropout P --base-quant none|nf4|int8 (docs/model.md M15-M17, A27)\n"
+    "precision: --param-bytes --grad-bytes --optimizer-bytes (e.g. 8-bit Adam)\n"
     "  --explain   print each equation with the numbers substituted\n"
     "  --catalog DIR  add or override presets from DIR/*.yaml, merged key by key\n"
     "Presets: see scenarios/catalog/.\n"},

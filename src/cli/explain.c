@@ -15,6 +15,7 @@
 #include "model/formula.h"
 #include "cli/explain.h"
 #include "model/memory.h"
+#include "model/memory_lora.h"
 #include "model/memory_megatron.h"
 #include "model/memory_native.h"
 #include "model/pipeline.h"
@@ -221,6 +222,65 @@ static void explain_a21(FILE *out, const pe_plan *p, const pe_detail *d, int i, 
     eq_result(out, d->a6[i], "A21");
 }
 
+/* §3 M16 one layer's adapters on one TP rank, and M17 the frozen base's
+ * working set (training.finetune: lora). */
+static void explain_lora_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                               const pe_detail *d)
+{
+    const pe_lora_ctx *lo = &ctx->lora;
+    const double t = (double)p->tp;
+    const double n_ad = params_lora_layer(lo->r, lo->rep, lo->sh, t);
+    eq_formula(out, "M16", NULL);
+    eq_subst(out, "%g·(%g + %g/%g)  (r = lora_rank; %g targeted linears)", lo->r, lo->rep, lo->sh,
+             t, lo->targets);
+    eq_result(out, n_ad, "M16");
+    const double x = (lo->beta_q * ctx->N_mm + ctx->beta_w * (ctx->N_layer - ctx->N_mm)) / t;
+    eq_formula(out, "M17", NULL);
+    const double c = ctx->beta_w * lo->dequant / t;
+    eq_subst(out, "c = %g·%.6g/%g = %.6g; x = (%.12g·%.6g + %g·(%.6g − %.6g))/%g = %.6g",
+             ctx->beta_w, lo->dequant, t, c, lo->beta_q, ctx->N_mm, ctx->beta_w, ctx->N_layer,
+             ctx->N_mm, t, x);
+    if (p->zero == 3)
+        eq_subst(out, "max(2·%.6g + %g·%.6g + %.6g, 2·%g·%.6g/%g)", x, ctx->beta_g, n_ad, c,
+                 ctx->beta_w, ctx->Vh, t);
+    eq_result(out, d->m4, "M17");
+}
+
+/* §3 M15 and M16's states on each stage (training.finetune: lora): M1 the
+ * frozen base and the adapters, M2 and M3 the adapters' alone. */
+static void explain_lora_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                               const pe_detail *d)
+{
+    const pe_lora_ctx *lo = &ctx->lora;
+    const long long z = p->zero;
+    const double t = (double)p->tp;
+    fprintf(out, "     finetune: lora, base_quant %s: β_q = %.12g bytes per frozen linear weight "
+                 "(nf4: (4 + 8/64 + 32/(64·256))/8, QLoRA §3)\n",
+            pe_base_quant_name(ctx->scenario->training.base_quant), lo->beta_q);
+    char sb[32];
+    for (int i = 0; i < shown_stages(p, d); i++) {
+        const char *st = stage_name(i, p, d, sb);
+        const double n_lin = d->stage_layers[i] * ctx->N_mm / t;
+        eq_formula(out, "M15", st);
+        eq_subst(out, "[%.12g·%.6g + %g·(%.6g − %.6g)] / %g", lo->beta_q, n_lin, ctx->beta_w,
+                 d->n_gpu[i], n_lin, z >= 3 ? d->D : 1.0);
+        eq_result(out, d->m15[i], "M15");
+        fprintf(out, "     adapters (M16) %s: N_ad = %g layers · M16 = %.6g\n", st,
+                d->stage_layers[i], d->n_train[i]);
+        eq_begin(out, "M1", "weights (lora)", "M15 + β_w·N_ad / (z ≥ 3 ? D : 1)");
+        eq_subst(out, "%.6g + %g·%.6g / %g", d->m15[i], ctx->beta_w, d->n_train[i],
+                 z >= 3 ? d->D : 1.0);
+        eq_result(out, d->m1[i], "M1");
+        eq_begin(out, "M2", "gradients (lora: the adapters' alone)", "β_g·N_ad / (z ≥ 2 ? D : 1)");
+        eq_subst(out, "%g·%.6g / %g", ctx->beta_g, d->n_train[i], z >= 2 ? d->D : 1.0);
+        eq_result(out, d->m2[i], "M2");
+        eq_begin(out, "M3", "optimizer (lora: the adapters' alone)", "β_o·N_ad / (z ≥ 1 ? D : 1)");
+        eq_subst(out, "%g·%.6g / %g", ctx->beta_o, d->n_train[i], z >= 1 ? d->D : 1.0);
+        eq_result(out, d->m3[i], "M3");
+    }
+    explain_lora_layer(out, ctx, p, d);
+}
+
 /* §3 M1–M4: model state per stage. */
 static void explain_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                           const pe_detail *d)
@@ -230,6 +290,10 @@ static void explain_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     heading(out, "Memory per GPU (docs/model.md §3)");
     fprintf(out, "     D = dp·c = %lld·%lld = %g (ZeRO sharding group); z = %lld\n",
             (long long)p->dp, (long long)p->cp, d->D, z);
+    if (ctx->lora.on) {
+        explain_lora_state(out, ctx, p, d); /* M15–M17 in place of M1–M4 */
+        return;
+    }
     char sb[32];
     int stages = shown_stages(p, d);
     for (int i = 0; i < stages; i++) {
@@ -288,7 +352,14 @@ static void explain_act_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     double ffn = (double)m->ffn_hidden;
     eq_formula(out, "A1", NULL);
     eq_subst(out, "8·%g + 2·%g·%g", ctx->h, ctx->delta, ctx->h);
-    eq_result(out, ctx->act_rep, "A1");
+    eq_result(out, ctx->act_rep - ctx->lora.act, "A1");
+    if (ctx->lora.on) { /* A27, added to A1's rep */
+        eq_formula(out, "A27", NULL);
+        eq_subst(out, "2·%g·%g + %d·3·%g  (lora_dropout %g)", ctx->lora.r, ctx->lora.targets,
+                 ctx->scenario->training.lora_dropout > 0.0, ctx->lora.in_sum,
+                 ctx->scenario->training.lora_dropout);
+        eq_result(out, ctx->lora.act, "A27");
+    }
     if (ctx->act_legacy > 0.0) { /* §12 A17, added to A2 */
         eq_formula(out, "A17", NULL);
         eq_subst(out, "[%s]·2·%g + [%s]·(2·%g·%g + 4·(%g − %g)·%g)",

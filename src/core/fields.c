@@ -39,6 +39,9 @@ static const char *const attention_kernel_values[] = {"none", "flash-attention-2
                                                      "flash-attention-3", "cudnn", NULL};
 static const char *const dp_grad_collective_values[] = {"reduce_scatter", "all_reduce", NULL};
 static const char *const dp_grad_window_values[] = {"backward", "microbatch", NULL};
+static const char *const finetune_values[] = {"full", "lora", NULL};
+static const char *const lora_targets_values[] = {"all-linear", "attention", "mlp", NULL};
+static const char *const base_quant_values[] = {"none", "nf4", "int8", NULL};
 static const char *const rank_by_values[] = {"step_time", "mfu", "memory", "train_days",
                                              "interventions", NULL};
 
@@ -316,6 +319,22 @@ static const pe_field training_fields[] = {
      NULL, "B, sequences per optimizer step"},
     {"tokens", PE_FT_NUMBER, PE_RANGE_TOKENS, T(tokens), T(has_tokens), NULL, 0, NULL, NULL,
      "tokens to train on; enables train_days and gpu_hours"},
+    /* parameter-efficient fine-tuning (docs/model.md §3 M15–M17, A27) */
+    {"finetune", PE_FT_ENUM, PE_RANGE_NONE, T(finetune), NO, finetune_values, 0, NULL, "full",
+     "full (every weight trained) or lora (frozen base weights, trained low-rank adapters)"},
+    {"lora_rank", PE_FT_INT, PE_RANGE_WHOLE, T(lora_rank), NO, NULL, 0, NULL, "8",
+     "lora: r, the rank of each adapter (A is r x in, B is out x r)"},
+    {"lora_targets", PE_FT_ENUM, PE_RANGE_NONE, T(lora_targets), NO, lora_targets_values, 0,
+     NULL, "all-linear",
+     "lora: the linears of each layer that get an adapter: all-linear (q, k, v, o and the MLP's), "
+     "attention (q, k, v, o) or mlp"},
+    {"lora_dropout", PE_FT_NUMBER, PE_RANGE_UNIT, T(lora_dropout), NO, NULL, 0, NULL, "0",
+     "lora: dropout probability on each adapter's input (> 0 keeps a copy of the input and its "
+     "mask, A27)"},
+    {"base_quant", PE_FT_ENUM, PE_RANGE_NONE, T(base_quant), NO, base_quant_values, 0, NULL,
+     "none",
+     "lora: storage of the frozen linear weights: none (param_bytes), nf4 (QLoRA's NF4 with "
+     "double quantisation, 4.127 bits) or int8 (1 byte)"},
 };
 #undef T
 const pe_fieldset pe_fields_training = {"training", "the run", training_fields,

@@ -69,6 +69,11 @@ const char *pe_fidelity_name(pe_fidelity v)
     static const char *const t[] = {"refined", "textbook"};
     return NAME_OF(t, v);
 }
+const char *pe_base_quant_name(pe_base_quant v)
+{
+    static const char *const t[] = {"none", "nf4", "int8"};
+    return NAME_OF(t, v);
+}
 const char *pe_dp_algorithm_name(pe_dp_algorithm v)
 {
     static const char *const t[] = {"hierarchical", "flat"};

@@ -57,6 +57,15 @@ typedef enum {
  * and framework supply; textbook forces every one of them to neutral (the
  * textbook model). */
 typedef enum { PE_FIDELITY_REFINED, PE_FIDELITY_TEXTBOOK } pe_fidelity;
+/* training.finetune (docs/model.md §3 M15–M17, A27): full trains every
+ * weight; lora freezes the base and trains low-rank adapters (Hu et al.,
+ * arXiv:2106.09685). */
+typedef enum { PE_FINETUNE_FULL, PE_FINETUNE_LORA } pe_finetune;
+/* training.lora_targets: the linears of a layer that get an adapter
+ * (huggingface/peft "all-linear": every linear but the output layer) */
+typedef enum { PE_LORA_ALL_LINEAR, PE_LORA_ATTENTION, PE_LORA_MLP } pe_lora_targets;
+/* training.base_quant: how the frozen linear weights are stored (M15) */
+typedef enum { PE_BASE_QUANT_NONE, PE_BASE_QUANT_NF4, PE_BASE_QUANT_INT8 } pe_base_quant;
 /* C9: a ZeRO/DP collective spanning nodes as a two-level (hierarchical)
  * ring — C4 of the textbook model — or as one flat ring over every member. */
 typedef enum { PE_DP_HIERARCHICAL, PE_DP_FLAT } pe_dp_algorithm;
@@ -104,6 +113,7 @@ const char *pe_recompute_name(pe_recompute v);
 const char *pe_schedule_name(pe_schedule v);
 const char *pe_rank_by_name(pe_rank_by v);
 const char *pe_fidelity_name(pe_fidelity v);
+const char *pe_base_quant_name(pe_base_quant v);
 const char *pe_dp_algorithm_name(pe_dp_algorithm v);
 const char *pe_allreduce_name(pe_allreduce v);
 const char *pe_attention_kernel_name(pe_attention_kernel v);
@@ -232,6 +242,12 @@ typedef struct {
     int64_t global_batch; /* B */
     bool has_tokens;
     double tokens;
+    /* parameter-efficient fine-tuning (M15–M17, A27); full: none of it */
+    pe_finetune finetune;
+    int64_t lora_rank;            /* r; 8 (peft LoraConfig's default) */
+    pe_lora_targets lora_targets; /* all-linear */
+    double lora_dropout;          /* p of lora_dropout; 0 (no saved copy) */
+    pe_base_quant base_quant;     /* none */
 } pe_training;
 
 typedef struct {

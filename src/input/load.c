@@ -87,6 +87,7 @@ static void set_defaults(pe_scenario *s)
     fields_store_defaults(&pe_fields_intra_node, &s->cluster.intra_node);
     fields_store_defaults(&pe_fields_inter_node, &s->cluster.inter_node);
     fields_store_defaults(&pe_fields_overlap, &s->overlap);
+    fields_store_defaults(&pe_fields_training, &s->training);
 }
 
 /* Does mapping m hold an unknown key close to key (a typo, reported as
@@ -2273,9 +2274,28 @@ static pe_status required_section(loader *L, const yaml_node_t *root, const char
     return n ? load(L, n) : missing(L, &pe_fields_scenario, root, "", key, "");
 }
 
+/* The LoRA keys (M15–M17, A27) describe an adapter; with finetune: full
+ * there is none, so one given there is refused at the key. */
+static pe_status check_lora_keys(loader *L, const yaml_node_t *n)
+{
+    static const char *const keys[] = {"lora_rank", "lora_targets", "lora_dropout", "base_quant"};
+    if (L->s->training.finetune == PE_FINETUNE_LORA)
+        return PE_OK;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const yaml_node_t *at = y_map_get(L->d, n, keys[i]);
+        if (at)
+            return bad(L, L->d, at,
+                       "training.%s needs training.finetune: lora (a full fine-tune trains every "
+                       "weight and has no adapter)",
+                       keys[i]);
+    }
+    return PE_OK;
+}
+
 static pe_status load_training(loader *L, const yaml_node_t *n)
 {
-    return load_simple(L, &pe_fields_training, n, &L->s->training);
+    const pe_status st = load_simple(L, &pe_fields_training, n, &L->s->training);
+    return st == PE_OK ? check_lora_keys(L, n) : st;
 }
 
 /* rank_by: one key or a list, each breaking the ties of the one before. */
@@ -2566,6 +2586,37 @@ static pe_status check_refined_schedules(loader *L)
     return PE_OK;
 }
 
+/* finetune: lora (M15–M17, A27) is modelled for dense models with bf16
+ * GEMMs and the optimizer on the GPU; the other combinations are refused at
+ * training.finetune rather than charged with terms written for full training. */
+static pe_status check_finetune(loader *L, const yaml_node_t *root)
+{
+    const pe_scenario *s = L->s;
+    if (s->training.finetune != PE_FINETUNE_LORA)
+        return PE_OK;
+    const yaml_node_t *at = y_map_get(L->d, y_map_get(L->d, root, "training"), "finetune");
+    const char *why = NULL;
+    if (s->model.experts > 0)
+        why = "a mixture-of-experts model (experts > 0)";
+    else if (s->model.attention == PE_ATTENTION_MLA)
+        why = "attention: mla";
+    else if (s->precision.compute == PE_COMPUTE_FP8)
+        why = "precision.compute: fp8";
+    bool offload = false;
+    for (size_t i = 0; i < s->plan_count; i++)
+        offload = offload || s->plans[i].offload_optimizer;
+    for (size_t i = 0; i < s->sweep.offload_optimizer.count; i++)
+        offload = offload || s->sweep.offload_optimizer.values[i];
+    if (!why && offload)
+        why = "offload_optimizer";
+    if (!why)
+        return PE_OK;
+    return bad(L, L->d, at,
+               "training.finetune: lora is not modelled with %s (docs/model.md M15–M17 cover "
+               "dense models with bf16 GEMMs and the optimizer on the GPU)",
+               why);
+}
+
 /* plans, sweep, expect, questions. */
 static pe_status load_plan_sections(loader *L, const yaml_node_t *root)
 {
@@ -2581,6 +2632,8 @@ static pe_status load_plan_sections(loader *L, const yaml_node_t *root)
         st = worse(st, check_gpu_needs(L, root)); /* fp8 peak, host link */
     if (L->plans_ok)
         st = worse(st, check_refined_schedules(L)); /* dualpipe: refined only */
+    if (L->plans_ok && L->model_ok && L->training_ok)
+        st = worse(st, check_finetune(L, root)); /* lora: dense, bf16, no offload */
     if ((n = TOP("expect")))
         st = worse(st, load_expect(L, n));
     if ((n = TOP("questions")))

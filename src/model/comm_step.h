@@ -329,9 +329,11 @@ ALWAYS_INLINE void comm_dp_step(const pe_eval_ctx *ctx, const pe_plan *pl, const
 {
     const int64_t z = pl->zero;
     const double ov = pl->overlap.dp;
-    w->s_g = ctx->beta_g * w->n_gpu[ts];
-    w->s_w = ctx->beta_w * w->n_gpu[ts];
-    w->s_gc = comm_dp_grad_bytes(ctx->dp_grad_comm_bytes, ctx->beta_g, w->n_gpu[ts]); /* X26 */
+    w->s_g = ctx->beta_g * w->n_train[ts]; /* gradients of the trained parameters (M16) */
+    /* z ≤ 2 gathers the updated (trained) weights after the step, z = 3 every
+     * weight per micro-batch (a frozen base at β_w: an upper bound when quantised) */
+    w->s_w = ctx->beta_w * (z == 3 ? w->n_gpu[ts] : w->n_train[ts]);
+    w->s_gc = comm_dp_grad_bytes(ctx->dp_grad_comm_bytes, ctx->beta_g, w->n_train[ts]); /* X26 */
     double rs_g, rs_w, g, s_g = w->s_gc;
     comm_dp_group(ctx, z, &w->g_dp, w->s_gc, w->s_w, &rs_g, &rs_w, &g, &w->t_ar_dp_tree);
     if (q->moe) {
@@ -387,7 +389,7 @@ ALWAYS_INLINE double comm_optimizer_step(const pe_eval_ctx *ctx, const pe_plan *
 {
     if (q->off)
         return comm_offload_step(ctx, pl, q, ts, w); /* X12 */
-    const double dense = w->n_gpu[ts];
+    const double dense = w->n_train[ts]; /* the optimizer steps the trained parameters (M16) */
     const int64_t z = pl->zero;
     if (ctx->opt_s_per_param > 0.0) { /* X14 */
         const double opt = comm_optimizer_passes(dense, z, q->D, ctx->opt_s_per_param);

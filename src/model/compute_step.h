@@ -333,7 +333,7 @@ ALWAYS_INLINE void compute_step(const pe_eval_ctx *ctx, const pe_plan *pl, const
     for (int i = 0; i < q->nst; i++) {
         w->tau_f[i] = tau_f[i];
         if (accum) {
-            const double n = w->n_gpu[i] / (shard ? q->D : 1.0) +
+            const double n = w->n_train[i] / (shard ? q->D : 1.0) +
                              (q->moe ? w->moe.n_exp[i] / (shard ? q->D_e : 1.0) : 0.0);
             w->t_accum[i] = n * ctx->accum_s_per_param; /* F21 */
         }

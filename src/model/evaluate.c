@@ -62,6 +62,8 @@ void evaluate_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->scenario = sc;
     params_prepare(sc, ctx);   /* §0, §2 */
     memory_prepare(sc, ctx);   /* §3 */
+    if (sc->training.finetune == PE_FINETUNE_LORA)
+        memory_lora_prepare(sc, ctx); /* §3 M15–M17, A27 */
     compute_prepare(sc, ctx);  /* §4, §12 F7–F11, F21, §14 F13–F19 */
     comm_prepare(sc, ctx);     /* §5, §6, §12 X6–X8, X13, X14, §14 X12 */
     pipeline_prepare(sc, ctx); /* §7 B5 */

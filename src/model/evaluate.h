@@ -163,6 +163,19 @@ typedef struct {
     double tau_sync, goodput_sync; /* R7, R8 of a sync save */
 } pe_run_ctx;
 
+/* training.finetune: lora (docs/model.md §3 M15–M17, A27), per scenario */
+typedef struct {
+    bool on;             /* finetune: lora */
+    bool quantised;      /* base_quant nf4 or int8: M17's dequantised copy */
+    double beta_q;       /* M15 bytes per frozen linear weight */
+    double r;            /* lora_rank */
+    double rep, sh;      /* M16 Σ whole and Σ TP-split dimensions of the targets */
+    double targets;      /* A27 targeted linears per layer */
+    double in_sum;       /* A27 Σ their input widths */
+    double dequant;      /* M17 max(in·out) of a layer's linears (0: not quantised) */
+    double act;          /* A27 bytes per token and layer (in act_rep) */
+} pe_lora_ctx;
+
 /* Scenario-level constants, computed once; opaque to callers but plain data
  * so it can live on the stack and be shared read-only between threads. Each
  * field is filled by the preparation of the section that owns it (prepare.h). */
@@ -297,6 +310,7 @@ typedef struct {
     double a19_par_att, a19_par_sh;    /* an MoE layer's attention part; its shared experts */
     double a19_inner;                  /* an expert copy's 2·β_c·f_e */
     pe_run_ctx run;         /* §15 the whole run */
+    pe_lora_ctx lora;       /* §3 M15–M17, A27 (training.finetune: lora); on false: full */
 } pe_eval_ctx;
 
 void evaluate_prepare(const pe_scenario *s, pe_eval_ctx *ctx);

@@ -10,6 +10,7 @@
 #include "model/detail.h"
 #include "model/layout.h"
 #include "model/memory.h"
+#include "model/memory_lora.h"
 #include "model/memory_native.h"
 #include "model/memory_megatron.h"
 #include "model/params.h"
@@ -23,7 +24,24 @@ typedef struct {
     double m1, m2, m3;     /* M1–M3 (M1′–M3′) */
     double experts;        /* the expert part of m1 + m2 + m3 */
     double m7, m7e;        /* M7 FP8 weight copies, of which the experts' */
+    double n_train;        /* the trained parameters: N_gpu, or M16's adapters (lora) */
+    double m15;            /* M15 the frozen base weights (lora; 0 else), part of m1 */
 } mem_state;
+
+/* M15, M16 (training.finetune: lora): the frozen base at its storage bytes,
+ * the adapters with their gradients and optimizer state. */
+ALWAYS_INLINE void mem_lora_state(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
+                                  mem_state *s, int i)
+{
+    const pe_lora_ctx *lo = &ctx->lora;
+    const int64_t z = pl->zero;
+    const double n_lin = q->ls[i] * ctx->N_mm / q->t;
+    s->n_train = q->ls[i] * params_lora_layer(lo->r, lo->rep, lo->sh, q->t);  /* M16 */
+    s->m15 = mem_lora_base(ctx->beta_w, lo->beta_q, s->n_gpu, n_lin, z, q->D); /* M15 */
+    s->m1 = s->m15 + mem_weights(ctx->beta_w, s->n_train, z, q->D);
+    s->m2 = mem_grads(ctx->beta_g, s->n_train, z, q->D);
+    s->m3 = mem_optimizer(ctx->beta_o, s->n_train, z, q->D);
+}
 
 /* The model state of candidate stage i; M1′–M3′'s expert part is sharded
  * over edp. */
@@ -56,6 +74,9 @@ ALWAYS_INLINE mem_state mem_stage_state(const pe_eval_ctx *ctx, const pe_plan *p
         s.m2 = mem_grads(bg, s.n_gpu, z, q->D);   /* M2 */
         s.m3 = mem_optimizer(bo, s.n_gpu, z, q->D); /* M3 */
     }
+    s.n_train = s.n_gpu;
+    if (ctx->lora.on)
+        mem_lora_state(ctx, pl, q, &s, i); /* M15, M16 */
     if (q->fp8) { /* M7 TE's FP8 copies of every FP8-GEMM weight, sharded like the weights */
         const pe_moe_ctx *e = &ctx->moe;
         const double dense8 = (nd * ctx->N8_layer + n * e->N8_layer_m_dense) / q->t;
@@ -183,6 +204,7 @@ ALWAYS_INLINE mem_state mem_dualpipe_state(const pe_eval_ctx *ctx, const pe_plan
     s.n_gpu += t.n_gpu, s.n_exp += t.n_exp;
     s.m1 += t.m1, s.m2 += t.m2, s.m3 += t.m3;
     s.experts += t.experts, s.m7 += t.m7, s.m7e += t.m7e;
+    s.n_train += t.n_train, s.m15 += t.m15;
     return s;
 }
 
@@ -191,6 +213,13 @@ ALWAYS_INLINE double mem_working_set(const pe_eval_ctx *ctx, const pe_plan *pl,
                                      const pe_layout *q)
 {
     const int64_t z = pl->zero;
+    if (ctx->lora.on) { /* M17 in place of M4 */
+        const pe_lora_ctx *lo = &ctx->lora;
+        const double x = (lo->beta_q * ctx->N_mm + ctx->beta_w * (ctx->N_layer - ctx->N_mm)) / q->t;
+        return mem_lora_working(z, ctx->beta_w, ctx->beta_g, x,
+                                params_lora_layer(lo->r, lo->rep, lo->sh, q->t), ctx->Vh,
+                                lo->dequant, q->t);
+    }
     if (!q->moe)
         return mem_zero3_working(z, ctx->beta_w, ctx->beta_g, ctx->N_layer, ctx->Vh, q->t);
     const pe_moe_ctx *e = &ctx->moe;
@@ -229,9 +258,10 @@ ALWAYS_INLINE void mem_stage_phases(const pe_eval_ctx *ctx, const pe_plan *pl, c
     const double u = mem_pp_unsharded(ctx->pp_unsharded, pl->zero, q->p, ctx->beta_w,
                                       w->n_gpu[i], !ctx->master_only, q->D); /* M12 U_w */
     const double ug = mem_pp_unsharded(ctx->pp_unsharded, pl->zero, q->p, ctx->beta_g,
-                                       w->n_gpu[i], 1, q->D); /* M12 U_g */
-    const double w_f = u > 0.0 ? 0.0 : w->m4 * 2.0 * ctx->beta_w / zw;
-    const double w_b = u > 0.0 ? w->m4 * ctx->beta_g / zw : w->m4;
+                                       w->n_train[i], 1, q->D); /* M12 U_g */
+    /* M17 (lora) is the same working set in forward and backward */
+    const double w_f = ctx->lora.on ? w->m4 : u > 0.0 ? 0.0 : w->m4 * 2.0 * ctx->beta_w / zw;
+    const double w_b = ctx->lora.on ? w->m4 : u > 0.0 ? w->m4 * ctx->beta_g / zw : w->m4;
     const double a12 = mem_rank_has_moe(q, dual, i) ? w->moe.a12 : 0.0;
     const double kept = state + w->a6[i] + w->a7[i] + (last ? w->a8_in : 0.0) + u + a12 +
                         ctx->workspace_bytes;
@@ -245,7 +275,7 @@ ALWAYS_INLINE void mem_stage_phases(const pe_eval_ctx *ctx, const pe_plan *pl, c
     ph[2] += w->a24_stage[i]; /* A24: the last stage of 1f1b receives no gradient */
     ph[3] = last ? kept - a12 + w->a14 + ug : 0.0;            /* loss (A14) */
     ph[4] = state + ctx->workspace_bytes +
-            mem_optimizer_temp(ctx->opt_temp_bytes, w->n_gpu[i], pl->zero, q->D) +
+            mem_optimizer_temp(ctx->opt_temp_bytes, w->n_train[i], pl->zero, q->D) +
             (q->moe ? mem_optimizer_temp(ctx->opt_temp_bytes, w->moe.n_exp[i], pl->zero, q->D_e)
                     : 0.0); /* optimizer (M11; the expert shard over edp) */
     const int k = mem_peak_phase(ph, last);                   /* M9 */
@@ -275,6 +305,7 @@ ALWAYS_INLINE void memory_step(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         const mem_state s = dual ? mem_dualpipe_state(ctx, pl, q, w->n_out, i)
                                  : mem_stage_state(ctx, pl, q, w->n_out, i);
         w->n_gpu[i] = s.n_gpu;
+        w->n_train[i] = s.n_train, w->m15[i] = s.m15;
         if (!dual)
             w->k[i] = i < 2 ? act_inflight(sched, q->p, q->m_d, q->v, i)
                             : act_inflight_stage(sched, q->p, q->m_d, q->v, (double)q->mid_stage);
@@ -299,8 +330,10 @@ ALWAYS_INLINE void memory_step(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         w->total[i] = total;
         w->m1[i] = q->fp8 ? s.m1 + (s.m7 + s.m7e) : s.m1;
         if (ctx->mem_phases) { /* §12 M9–M13 replace M5 */
-            w->m1[i] = mem_weights_refined(s.m1, ctx->master_only, pl->zero) +
-                       (q->fp8 ? s.m7 + s.m7e : 0.0); /* M10 */
+            w->m1[i] = ctx->lora.on /* M10: a frozen base has no master copy (M15) */
+                           ? s.m15 + mem_weights_refined(s.m1 - s.m15, ctx->master_only, pl->zero)
+                           : mem_weights_refined(s.m1, ctx->master_only, pl->zero) +
+                                 (q->fp8 ? s.m7 + s.m7e : 0.0); /* M10 */
             w->moe.n_exp[i] = s.n_exp;
             mem_stage_phases(ctx, pl, q, w, w->m1[i] + s.m2 + (q->off ? 0.0 : s.m3), i);
         }

@@ -314,6 +314,12 @@ size_t html_scenario_facts(const pe_scenario *s, pe_html_fact *out, size_t max)
     fact(out, max, &n, "training", "global batch %lld sequences%s",
          (long long)s->training.global_batch,
          s->training.has_tokens ? ", tokens given (train_days)" : "");
+    if (s->training.finetune == PE_FINETUNE_LORA) { /* docs/model.md §3 M15–M17, A27 */
+        static const char *const targets[] = {"all-linear", "attention", "mlp"};
+        fact(out, max, &n, "finetune", "lora: rank %lld on %s, dropout %.6g, base weights %s",
+             (long long)s->training.lora_rank, targets[s->training.lora_targets],
+             s->training.lora_dropout, pe_base_quant_name(s->training.base_quant));
+    }
     budget_facts(s, out, max, &n);
     return n;
 }
