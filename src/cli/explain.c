@@ -608,7 +608,8 @@ static void explain_deepspeed(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     if (!ctx->ds_zero)
         return;
     const int64_t z = p->zero;
-    const bool two = z <= 2 && ctx->ds_overlap == PE_DS_OVERLAP_TRUE; /* A28's doubling */
+    const bool piped = z <= 2 && p->pp > 1; /* the PipelineEngine's one bucket after the flush */
+    const bool two = z <= 2 && !piped && ctx->ds_overlap == PE_DS_OVERLAP_TRUE; /* doubled */
     if (z == 1 && ctx->beta_g == 4.0 && ctx->beta_w == 2.0) {
         fprintf(out, "A28, M18 %s: 0 bytes: zero 1 with bf16 weights and fp32 gradients is "
                      "DeepSpeed's BF16_Optimizer (its fp32 gradients are M2, its step's "
@@ -620,7 +621,11 @@ static void explain_deepspeed(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     eq_subst(out, "[contiguous_gradients %s]·%.6g·%g·%d (zero %lld: %s)",
              ctx->ds_contiguous ? "true" : "false", ctx->ds_bucket, ctx->beta_w, two ? 2 : 1,
              (long long)z,
-             z < 1 ? "no ZeRO optimizer, none" : z <= 2 ? "each backward" : "every phase");
+             z < 1    ? "no ZeRO optimizer, none"
+             : piped  ? "pp > 1: once, after the pipeline flush; the optimizer phase holds the "
+                        "larger of it and M18"
+             : z <= 2 ? "each backward"
+                      : "every phase");
     eq_result(out, d->ds_a28[i], "A28");
     if (z == 3) {
         eq_formula(out, "A29", st);

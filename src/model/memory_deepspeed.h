@@ -22,12 +22,13 @@
  * its BF16_Optimizer instead (engine.py _do_optimizer_sanity_check:
  * bfloat16, grad_accum_dtype fp32, stage 1; bf16_optimizer.py keeps the
  * fp32 gradients in one flat buffer, M2, and steps on views of it: no
- * bucket, no M18; memory_step.h applies it). */
+ * bucket, no M18; memory_step.h applies it, and with pp > 1 at zero 1-2
+ * the pipeline engine's one bucket after the flush). */
 #define PE_TEXT_A28 \
     {"A28", "DeepSpeed reduce (ipg) buckets", \
      "[contiguous_gradients]·B_r·β_w·(z ≤ 2 ? 1 + [overlap_comm] : 1), z ≥ 1; z ≤ 2 backward " \
-     "only, z = 3 every phase", \
-     "bytes", "DeepSpeed stage_1_and_2.py backward, stage3.py __init__"}
+     "only (pp > 1: one, after the flush, the optimizer phase max(A28, M18)), z = 3 every phase", \
+     "bytes", "DeepSpeed stage_1_and_2.py backward, reduce_gradients; stage3.py __init__"}
 inline double mem_ds_reduce_buckets(int64_t zero, int contiguous, int overlap, double bucket,
                                     double beta_w)
 {

@@ -220,7 +220,12 @@ ALWAYS_INLINE double mem_stage_nccl(const pe_eval_ctx *ctx, const pe_plan *pl, c
 /* §12 A28, A29, M18 (framework deepspeed_zero) on candidate stage i's
  * phases ph, whose M4 split (w_f forward, w_b backward) A29 replaces at
  * zero 3: the reduce buckets (backward at zero 1-2, every phase at zero 3),
- * the gathered and persistent parameters, the step's fp32 gradient. */
+ * the gathered and persistent parameters, the step's fp32 gradient. With
+ * pp > 1 at zero 1-2 DeepSpeed's PipelineEngine runs the backward itself
+ * (pipe/engine.py, not the ZeRO optimizer's backward()), and the bucket is
+ * made once, by reduce_gradients(pipeline_parallel=True) after the flush,
+ * and freed before the step: the optimizer phase holds the larger of it
+ * and M18. */
 ALWAYS_INLINE void mem_ds_phases(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
                                  pe_detail *w, int i, int last, double w_f, double w_b)
 {
@@ -233,7 +238,7 @@ ALWAYS_INLINE void mem_ds_phases(const pe_eval_ctx *ctx, const pe_plan *pl, cons
      * its fp32 gradients are M2's flat buffer and its step's partitions
      * views of it (bf16_optimizer.py), so no bucket and no M18 */
     const bool bf16_optimizer = z == 1 && ctx->beta_g == 4.0 && ctx->beta_w == 2.0;
-    const double a28 = bf16_optimizer ? 0.0
+    double a28 = bf16_optimizer ? 0.0
                                       : mem_ds_reduce_buckets(z, ctx->ds_contiguous, overlap,
                                                               ctx->ds_bucket, ctx->beta_w);
     w->ds_a28[i] = a28;
@@ -254,8 +259,6 @@ ALWAYS_INLINE void mem_ds_phases(const pe_eval_ctx *ctx, const pe_plan *pl, cons
         ph[2] += dw[2] - w_b + a28 + w->ds_persist[i];
         ph[3] += last ? dw[3] + a28 + w->ds_persist[i] : 0.0;
         ph[4] += a28 + w->ds_persist[i];
-    } else {
-        ph[2] += a28; /* the buckets of each backward */
     }
     w->ds_m18[i] = bf16_optimizer ? 0.0 :
                    mem_ds_fp32_grads(z, ctx->beta_g, w->n_gpu[i], q->D, ctx->ds_sub_group) +
@@ -263,6 +266,13 @@ ALWAYS_INLINE void mem_ds_phases(const pe_eval_ctx *ctx, const pe_plan *pl, cons
                                                ctx->ds_sub_group)
                            : 0.0); /* M18 */
     ph[4] += w->ds_m18[i];
+    if (z <= 2 && q->p > 1.0) { /* the pipeline engine's one bucket, at the step's end */
+        w->ds_a28[i] = a28 = mem_ds_reduce_buckets(z, ctx->ds_contiguous, 0, ctx->ds_bucket,
+                                                   ctx->beta_w) * !bf16_optimizer;
+        ph[4] += a28 > w->ds_m18[i] ? a28 - w->ds_m18[i] : 0.0; /* before M18 is made */
+    } else if (z <= 2) {
+        ph[2] += a28; /* the buckets of each backward */
+    }
 }
 
 /* §12 M9–M13 of candidate stage i (framework memory_by_phase): each phase's

@@ -202,6 +202,23 @@ static void test_neutral(void **state)
     fx_eval_detail(&bf, &p1, &r, &d);
     assert_true(d.ds_a28[0] == 0.0 && d.ds_m18[0] == 0.0);
     assert_true(fx_eval(&bf, &p1).mem_total_gib == fx_eval(&bf_off, &p1).mem_total_gib);
+    /* pp 2 at zero 1 (DeepSpeed's PipelineEngine): one bucket, made after the flush,
+     * not in backward: 5e8·2 = 1e9 bytes, below M18 (6·N_stage/4), so the backward
+     * and the optimizer phases are those without the bucket */
+    pe_scenario pipe = llama7b(1, true), pipe_off = llama7b(1, false);
+    pipe.framework.overlap_comm = PE_DS_OVERLAP_TRUE;
+    pe_plan pp2 = fx_plan(4, 1, 2, 1);
+    pp2.zero = 1, pp2.recompute = PE_RECOMPUTE_FULL;
+    pe_detail d_off;
+    fx_eval_detail(&pipe, &pp2, &r, &d);
+    fx_eval_detail(&pipe_off, &pp2, &r, &d_off);
+    assert_true(d.valid && d.ds_a28[0] == 1e9);
+    assert_true(d.phase[0][2] == d_off.phase[0][2]);
+    assert_abs(d.phase[0][4] - d_off.phase[0][4], d.ds_m18[0], 1.0);
+    pipe.framework.reduce_bucket_size = 4e9; /* a bucket above M18 sets the phase */
+    fx_eval_detail(&pipe, &pp2, &r, &d);
+    assert_true(d.ds_a28[0] == 8e9 && d.ds_m18[0] < 8e9);
+    assert_abs(d.phase[0][4] - d_off.phase[0][4], 8e9, 1.0);
     const pe_plan p2 = plan7b(8, 2); /* zero 2 with fp32 gradients stays ZeRO's: M18 4·N/8 */
     fx_eval_detail(&bf, &p2, &r, &d);
     assert_true(d.ds_m18[0] == 4.0 * 842301952.0);
