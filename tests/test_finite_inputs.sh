@@ -155,6 +155,10 @@ framework:
   cpu_offloading_num_layers: 2 #@ framework.cpu_offloading_num_layers
   nccl_channels: 16           #@ framework.nccl_channels
   dp_grad_comm_bytes: 2       #@ framework.dp_grad_comm_bytes
+  deepspeed_zero: true
+  stage3_max_live_parameters: 1e9 #@ framework.stage3_max_live_parameters
+  stage3_max_reuse_distance: 1e9 #@ framework.stage3_max_reuse_distance
+  sub_group_size: 1e9         #@ framework.sub_group_size
 plans:
   - name: a
     dp: 4                     #@ plans[].dp

@@ -16,6 +16,7 @@
 #include "cli/explain.h"
 #include "model/memory.h"
 #include "model/memory_lora.h"
+#include "model/memory_deepspeed.h"
 #include "model/memory_megatron.h"
 #include "model/memory_native.h"
 #include "model/pipeline.h"
@@ -669,6 +670,54 @@ static void explain_a26(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, con
     eq_result(out, d->a26[i], "A26");
 }
 
+/* §12 A28, A29, M18 (framework deepspeed_zero), stage i: DeepSpeed's ZeRO
+ * buffers with the sizes they took ("auto" resolved) and the phase each is
+ * live in. */
+static void explain_deepspeed(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                              const pe_detail *d, int i, const char *st)
+{
+    if (!ctx->ds_zero)
+        return;
+    const int64_t z = p->zero;
+    const bool piped = z <= 2 && p->pp > 1; /* the PipelineEngine's one bucket after the flush */
+    const bool two = z <= 2 && !piped && ctx->ds_overlap == PE_DS_OVERLAP_TRUE; /* doubled */
+    if (z == 1 && ctx->beta_g == 4.0 && ctx->beta_w == 2.0) {
+        fprintf(out, "A28, M18 %s: 0 bytes: zero 1 with bf16 weights and fp32 gradients is "
+                     "DeepSpeed's BF16_Optimizer (its fp32 gradients are M2, its step's "
+                     "partitions views of them; no reduce bucket)\n",
+                st);
+        return;
+    }
+    eq_formula(out, "A28", st);
+    eq_subst(out, "[contiguous_gradients %s]·%.6g·%g·%d (zero %lld: %s)",
+             ctx->ds_contiguous ? "true" : "false", ctx->ds_bucket, ctx->beta_w, two ? 2 : 1,
+             (long long)z,
+             z < 1    ? "no ZeRO optimizer, none"
+             : piped  ? "pp > 1: once, after the pipeline flush; the optimizer phase holds the "
+                        "larger of it and M18"
+             : z <= 2 ? "each backward"
+                      : "every phase");
+    eq_result(out, d->ds_a28[i], "A28");
+    if (z == 3) {
+        eq_formula(out, "A29", st);
+        eq_subst(out, "X = %.6g/%lld, P %.6g, L_live %.6g: G = %.6g; R %.6g: K = min(R/2, "
+                      "N_gpu %.6g) = %.6g elements",
+                 ctx->ds_largest, (long long)p->tp, ctx->ds_prefetch, ctx->ds_max_live,
+                 d->ds_gathered, ctx->ds_reuse, d->n_gpu[i], d->ds_kept[i]);
+        fprintf(out, "       forward %.6g, backward %.6g, loss %.6g bytes (in place of M4)\n",
+                d->ds_w[i][1], d->ds_w[i][2], d->ds_w[i][3]);
+        eq_formula(out, "A29'", st);
+        eq_subst(out, "T %.6g: %g per layer + %g final norm, ·%g·(1 − 1/%g), every phase",
+                 ctx->ds_threshold, ctx->ds_persist_layer, ctx->ds_persist_final, ctx->beta_w,
+                 (double)p->dp * (double)p->cp);
+        eq_result(out, d->ds_persist[i], "A29'");
+    }
+    eq_formula(out, "M18", st);
+    eq_subst(out, "(4 + %g)·%s, in the optimizer phase", ctx->beta_g != 4.0 ? ctx->beta_g : 0.0,
+             z < 1 ? "0 (zero 0)" : z == 3 ? "min(N_gpu/D, sub_group_size)" : "N_gpu/D");
+    eq_result(out, d->ds_m18[i], "M18");
+}
+
 static void explain_phases(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                            const pe_detail *d, const pe_result *r)
 {
@@ -681,6 +730,7 @@ static void explain_phases(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         eq_subst(out, "U_w = %.6g bytes, U_g = %.6g bytes", d->unsharded[i],
                  d->unsharded_grads[i]);
         explain_a24(out, ctx, p, d, i, st);
+        explain_deepspeed(out, ctx, p, d, i, st);
         eq_formula(out, "M9", st);
         fprintf(out, "       forward %.6g, backward %.6g, loss %.6g, optimizer %.6g bytes "
                      "(S = M1 (M10) + M2 + M3 = %.6g, A6 = %.6g, A7 = %.6g, W_lib = %.6g)\n",

@@ -42,6 +42,7 @@ static const char *const dp_grad_window_values[] = {"backward", "microbatch", NU
 static const char *const finetune_values[] = {"full", "lora", NULL};
 static const char *const lora_targets_values[] = {"all-linear", "attention", "mlp", NULL};
 static const char *const base_quant_values[] = {"none", "nf4", "int8", NULL};
+static const char *const ds_overlap_values[] = {"auto", "false", "true", NULL};
 static const char *const rank_by_values[] = {"step_time", "mfu", "memory", "train_days",
                                              "interventions", NULL};
 
@@ -618,6 +619,40 @@ static const pe_field framework_fields[] = {
      "input once forward; backward the output gradient for dgrad and wgrad and the saved "
      "bf16 input again for wgrad) instead of backward = 2 x forward, and TP-gathered tensors "
      "cast whole unless X22 casts them before the all-gather"},
+    /* DeepSpeed's zero_optimization keys, spelled and defaulted as its
+     * deepspeed/runtime/zero/config.py (v0.16.4); "auto" as Hugging Face's
+     * Trainer resolves it (transformers integrations/deepspeed.py) */
+    {"deepspeed_zero", PE_FT_BOOL, PE_RANGE_NONE, FW(deepspeed_zero), NO, NULL, 0, NULL, "false",
+     "A28, A29, M18: with memory_by_phase, the buffers DeepSpeed's ZeRO optimizer allocates "
+     "(reduce buckets, ZeRO-3's gathered and persistent parameters, the fp32 gradient "
+     "partition of the step), sized by the keys below"},
+    {"reduce_bucket_size", PE_FT_NUMBER, PE_RANGE_NONNEG, FW(reduce_bucket_size), NO, NULL,
+     PE_F_AUTO, NULL, "5e8",
+     "A28: elements of one gradient reduce (ipg) bucket, in the 16-bit dtype; auto: hidden² "
+     "(Hugging Face's Trainer)"},
+    {"contiguous_gradients", PE_FT_BOOL, PE_RANGE_NONE, FW(contiguous_gradients), NO, NULL, 0,
+     NULL, "true", "A28: gradients are copied into the reduce buckets (allocated); false: none"},
+    {"overlap_comm", PE_FT_ENUM, PE_RANGE_NONE, FW(overlap_comm), NO, ds_overlap_values,
+     PE_F_AUTO, NULL, "auto",
+     "A28: at zero 1-2, two reduce buckets (double buffering) instead of one; auto: "
+     "DeepSpeed's default, true at zero 3 only"},
+    {"stage3_prefetch_bucket_size", PE_FT_NUMBER, PE_RANGE_NONNEG,
+     FW(stage3_prefetch_bucket_size), NO, NULL, PE_F_AUTO, NULL, "5e7",
+     "A29: zero 3, elements of parameters all-gathered ahead of use; auto: 0.9·hidden²"},
+    {"stage3_max_live_parameters", PE_FT_NUMBER, PE_RANGE_NONNEG,
+     FW(stage3_max_live_parameters), NO, NULL, 0, NULL, "1e9",
+     "A29: zero 3, elements of gathered parameters past which nothing more is prefetched"},
+    {"stage3_max_reuse_distance", PE_FT_NUMBER, PE_RANGE_NONNEG, FW(stage3_max_reuse_distance),
+     NO, NULL, 0, NULL, "1e9",
+     "A29: zero 3, a parameter reused within this many elements is not released (at the turn "
+     "from forward to backward)"},
+    {"stage3_param_persistence_threshold", PE_FT_NUMBER, PE_RANGE_NONNEG,
+     FW(stage3_param_persistence_threshold), NO, NULL, PE_F_AUTO, NULL, "1e5",
+     "A29: zero 3, parameters of at most this many elements stay gathered all step (norms, "
+     "biases); auto: 10·hidden"},
+    {"sub_group_size", PE_FT_NUMBER, PE_RANGE_NONNEG, FW(sub_group_size), NO, NULL, 0, NULL, "1e9",
+     "M18: zero 3, elements of one optimizer sub-group, whose fp32 gradient the step makes at "
+     "a time"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

@@ -300,6 +300,11 @@ typedef struct {
 /* What a training framework does beyond the textbook (docs/model.md §12; a
  * `framework:` preset or mapping). Its overlap keys are merged into the
  * scenario's overlap defaults by the loader and not kept here. */
+/* DeepSpeed's zero_optimization.overlap_comm: None (its default: true at
+ * stage 3 only), false or true (docs/model.md §12 A28) */
+typedef enum { PE_DS_OVERLAP_AUTO, PE_DS_OVERLAP_FALSE, PE_DS_OVERLAP_TRUE } pe_ds_overlap;
+#define PE_DS_AUTO (-1.0) /* a DeepSpeed size given as Hugging Face's "auto" */
+
 typedef struct {
     bool present;
     char name[PE_NAME_MAX];       /* the preset's name, "" when none */
@@ -360,6 +365,18 @@ typedef struct {
     bool tp_grad_sum_unfused;     /* X24, X29 async TP leaves the backward's summed-gradient reduce-scatters unfused; false */
     bool tp_fused_rs_reduce;      /* F34 async TP's fused reduce-scatter sums its t partials in a kernel of its own; false */
     bool fp8_cast_by_role;        /* F35, F36 torchao Float8Linear's casts GEMM role by role; false */
+    /* DeepSpeed's ZeRO buffers (docs/model.md §12 A28, A29, M18), with
+     * memory_by_phase; sizes in elements, DeepSpeed's defaults; PE_DS_AUTO:
+     * Hugging Face's "auto", resolved from model.hidden by the evaluator */
+    bool deepspeed_zero;              /* A28, A29, M18 on; false */
+    double reduce_bucket_size;        /* A28 elements of an ipg bucket; 5e8 (auto: h²) */
+    bool contiguous_gradients;        /* A28 the ipg buckets are allocated; true */
+    pe_ds_overlap overlap_comm;       /* A28 two ipg buckets at zero 1-2; auto: zero 3 only */
+    double stage3_prefetch_bucket_size; /* A29 elements prefetched; 5e7 (auto: 0.9·h²) */
+    double stage3_max_live_parameters;  /* A29 elements gathered at most; 1e9 */
+    double stage3_max_reuse_distance;   /* A29 reuse distance kept gathered; 1e9 */
+    double stage3_param_persistence_threshold; /* A29 persistent numel limit; 1e5 (auto: 10·h) */
+    double sub_group_size;            /* M18 zero 3 optimizer sub-group elements; 1e9 */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

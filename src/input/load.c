@@ -871,6 +871,63 @@ static pe_status check_cpu_offloading(loader *L, const pe_framework *fw, const p
                (long long)fw->cpu_offloading_num_layers, (long long)L->s->model.layers);
 }
 
+/* A28, A29: DeepSpeed's sizes that Hugging Face's Trainer fills when a
+ * config says "auto" (transformers integrations/deepspeed.py,
+ * HfTrainerDeepSpeedConfig.trainer_config_finalize: reduce_bucket_size
+ * hidden², stage3_prefetch_bucket_size 0.9·hidden², stage3_param_persistence_
+ * threshold 10·hidden): auto is stored as PE_DS_AUTO and resolved from the
+ * model by the evaluator; any other value is a number >= 0. overlap_comm is
+ * auto (DeepSpeed's None: true at stage 3 only) or a boolean. */
+static pe_status load_deepspeed_sizes(loader *L, pe_framework *fw, const pe_applied *a,
+                                      const pe_layer *layers)
+{
+    static const char *const keys[] = {"reduce_bucket_size", "stage3_prefetch_bucket_size",
+                                       "stage3_param_persistence_threshold"};
+    double *const dst[] = {&fw->reduce_bucket_size, &fw->stage3_prefetch_bucket_size,
+                           &fw->stage3_param_persistence_threshold};
+    for (size_t k = 0; k < 3; k++) {
+        const size_t i = IDX(pe_fields_framework, keys[k]);
+        if (!a->set[i])
+            continue;
+        const yaml_node_t *v = a->value[i];
+        const pe_ydoc *d = layers[a->layer[i]].doc;
+        if (y_is_plain_word(v, "auto")) {
+            *dst[k] = PE_DS_AUTO;
+            continue;
+        }
+        char fp[PE_YPATH_MAX];
+        int64_t iv = 0;
+        y_path(fp, "framework", keys[k]);
+        pe_status st = keep(L, y_get_field(d, v, fp, &pe_fields_framework.fields[i], &iv, dst[k],
+                                           L->err));
+        if (st)
+            return st;
+    }
+    const size_t oi = IDX(pe_fields_framework, "overlap_comm"); /* auto, or true/false */
+    if (!a->set[oi] || y_is_plain_word(a->value[oi], "auto"))
+        return PE_OK;
+    bool on = false;
+    const pe_ydoc *d = layers[a->layer[oi]].doc;
+    if (y_get_bool(d, a->value[oi], "framework.overlap_comm", &on, L->err))
+        return bad(L, d, a->value[oi], "framework.overlap_comm: expected auto, true or false, got \"%.*s\"",
+                   (int)y_len(a->value[oi]), y_text(a->value[oi]));
+    fw->overlap_comm = on ? PE_DS_OVERLAP_TRUE : PE_DS_OVERLAP_FALSE;
+    return PE_OK;
+}
+
+/* A28, A29, M18 are terms of the phases (M9): deepspeed_zero without
+ * memory_by_phase would change nothing, which a user would not expect. */
+static pe_status check_deepspeed_zero(loader *L, const pe_framework *fw, const pe_applied *a,
+                                      const pe_layer *layers)
+{
+    const size_t di = IDX(pe_fields_framework, "deepspeed_zero");
+    if (!fw->deepspeed_zero || fw->memory_by_phase)
+        return PE_OK;
+    return bad(L, layers[a->layer[di]].doc, a->value[di],
+               "framework.deepspeed_zero: true needs memory_by_phase: true (A28, A29 and M18 "
+               "are buffers of the step's phases, docs/model.md §12)");
+}
+
 /* framework: a catalog name, or {preset: NAME, keys...} (docs/model.md §12). Its
  * overlap keys become the scenario's overlap defaults (the scenario's own
  * overlap: is applied after). Under fidelity: textbook it is read and
@@ -917,6 +974,9 @@ static pe_status load_framework(loader *L, const yaml_node_t *node, const char *
     }
     st = worse(st, check_recompute_modules(L, &fw, &a, layers));
     st = worse(st, check_cpu_offloading(L, &fw, &a, layers));
+    if (!st)
+        st = load_deepspeed_sizes(L, &fw, &a, layers);
+    st = worse(st, check_deepspeed_zero(L, &fw, &a, layers));
     if (st || s->fidelity == PE_FIDELITY_TEXTBOOK)
         return st;
     fw.present = true;

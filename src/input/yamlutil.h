@@ -141,7 +141,7 @@ pe_status y_get_field(const pe_ydoc *d, const yaml_node_t *n, const char *path,
 
 /* ------------------------------------------------------------ applying mappings */
 #define PE_MAX_LAYERS 8 /* a gpu: its preset chain, the cluster preset chain's, the file */
-#define PE_MAX_FIELDS 64 /* keys of the longest table (framework); test_load checks each fits */
+#define PE_MAX_FIELDS 96 /* keys of the longest table (framework); test_load checks each fits */
 
 /* One source mapping: a catalog preset or the scenario file. */
 typedef struct {

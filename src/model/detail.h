@@ -44,6 +44,11 @@ struct pe_detail {
     double a24;                                /* A24 the received output gradient; 0: none */
     double a24_stage[3];                       /* A24 as candidate stage i holds it in backward */
     double a26[3];                             /* A26 NCCL buffers of candidate stage i; 0: none */
+    double ds_a28[3];                          /* A28 DeepSpeed reduce buckets of stage i; 0: none */
+    double ds_gathered, ds_kept[3];            /* A29 G and K, elements; 0: none */
+    double ds_w[3][PE_PHASE_COUNT];            /* A29 gathered-parameter bytes by phase; 0 */
+    double ds_persist[3];                      /* A29' persistent parameters, bytes */
+    double ds_m18[3];                          /* M18 fp32 gradient partition of the step */
     int mem_stage;                             /* 0, 1 or 2 (index into the arrays) */
     /* compute (§4, §12) */
     double x;                                  /* F4 per token per layer */

@@ -302,6 +302,20 @@ typedef struct {
     double offload_layers; /* A23 N layers offloaded (framework cpu_offloading); 0: none */
     double a25_bytes; /* A25 bytes the dispatcher saves per token copy (framework moe_dispatch_saved); 0 */
     bool pp_recv_grad;     /* A24 the received output gradient in backward (framework pp_recv_grad) */
+    /* A28, A29, M18 DeepSpeed's ZeRO buffers (framework deepspeed_zero, with
+     * memory_by_phase); false: none. Sizes in elements, "auto" resolved */
+    bool ds_zero;
+    double ds_bucket;          /* A28 B_r reduce_bucket_size */
+    bool ds_contiguous;        /* A28 contiguous_gradients */
+    pe_ds_overlap ds_overlap;  /* A28 overlap_comm */
+    double ds_prefetch;        /* A29 P stage3_prefetch_bucket_size */
+    double ds_max_live;        /* A29 L_live stage3_max_live_parameters */
+    double ds_reuse;           /* A29 R stage3_max_reuse_distance */
+    double ds_threshold;       /* A29 T stage3_param_persistence_threshold */
+    double ds_largest;         /* A29 X·t = max(V·h, h·f), the largest module's parameters */
+    double ds_persist_layer;   /* A29 N_pers of one layer (t = 1) */
+    double ds_persist_final;   /* A29 the final norm's elements if they persist */
+    double ds_sub_group;       /* M18 S sub_group_size */
     /* A19 recompute_modules layernorm mla_up_proj moe_act: what recompute:
      * selective keeps per token (false: A1, A2, A10, A11 as they are) */
     bool a19;

@@ -2,6 +2,7 @@
  * FP8 and offload A9–A13, M7, M8 of §14), and its preparation. */
 #include "model/memory.h"
 #include "model/memory_megatron.h"
+#include "model/memory_deepspeed.h"
 #include "model/memory_native.h"
 
 #include "model/params.h"
@@ -198,6 +199,45 @@ static void prepare_legacy(const pe_model *m, pe_eval_ctx *ctx)
         ctx->moe.act_par_att += act_legacy_extra(0, flash, 0.0, a, g, d);
 }
 
+/* A28, A29, M18 (framework deepspeed_zero): DeepSpeed's sizes, Hugging
+ * Face's "auto" resolved from the hidden size as its Trainer does
+ * (transformers integrations/deepspeed.py trainer_config_finalize:
+ * reduce_bucket_size h², stage3_prefetch_bucket_size 0.9·h² (int() of it),
+ * stage3_param_persistence_threshold 10·h), and the tensors of a layer
+ * small enough to persist under ZeRO 3 (A29, at t = 1): the norms' weights
+ * (and layernorm's biases), with model.bias the fused QKV bias h + 2·g·d,
+ * the output projection's and fc2's h, fc1's f (two of f with swiglu). */
+static void prepare_deepspeed(const pe_model *m, const pe_framework *fw, pe_eval_ctx *ctx)
+{
+    if (!fw->present || !fw->memory_by_phase || !fw->deepspeed_zero)
+        return; /* the loader refuses deepspeed_zero without memory_by_phase */
+    const double h = ctx->h, f = (double)m->ffn_hidden;
+    ctx->ds_zero = true;
+    ctx->ds_bucket = fw->reduce_bucket_size == PE_DS_AUTO ? h * h : fw->reduce_bucket_size;
+    ctx->ds_contiguous = fw->contiguous_gradients;
+    ctx->ds_overlap = fw->overlap_comm;
+    ctx->ds_prefetch = fw->stage3_prefetch_bucket_size == PE_DS_AUTO
+                           ? floor(0.9 * h * h)
+                           : fw->stage3_prefetch_bucket_size;
+    ctx->ds_max_live = fw->stage3_max_live_parameters;
+    ctx->ds_reuse = fw->stage3_max_reuse_distance;
+    const double T = fw->stage3_param_persistence_threshold == PE_DS_AUTO
+                         ? 10.0 * h
+                         : fw->stage3_param_persistence_threshold;
+    ctx->ds_threshold = T;
+    ctx->ds_largest = ctx->Vh > h * f ? ctx->Vh : h * f;
+    const double norm_tensors = m->norm == PE_NORM_LAYERNORM ? 2.0 : 1.0;
+    double layer = 2.0 * norm_tensors * mem_ds_small(h, T);
+    if (m->bias) {
+        const double d = m->has_head_dim ? (double)m->head_dim : params_head_dim(m);
+        layer += mem_ds_small(h + 2.0 * (double)m->kv_heads * d, T) + 2.0 * mem_ds_small(h, T) +
+                 (m->mlp == PE_MLP_SWIGLU ? 2.0 : 1.0) * mem_ds_small(f, T);
+    }
+    ctx->ds_persist_layer = layer;
+    ctx->ds_persist_final = norm_tensors * mem_ds_small(h, T);
+    ctx->ds_sub_group = fw->sub_group_size;
+}
+
 void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
 {
     const pe_model *m = &sc->model;
@@ -244,6 +284,7 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         ctx->pp_recv_grad = true;
     if (fw->present && fw->pp_microbatch_group > 0) /* A6″ */
         ctx->pp_group = (double)fw->pp_microbatch_group;
+    prepare_deepspeed(m, fw, ctx); /* A28, A29, M18 (framework deepspeed_zero) */
     if (fw->present && fw->memory_by_phase) { /* §12 M9–M13 */
         ctx->mem_phases = true;
         ctx->loss_bytes = fw->loss_bytes;                   /* A14 */

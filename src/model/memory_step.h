@@ -11,6 +11,7 @@
 #include "model/layout.h"
 #include "model/memory.h"
 #include "model/memory_lora.h"
+#include "model/memory_deepspeed.h"
 #include "model/memory_native.h"
 #include "model/memory_megatron.h"
 #include "model/params.h"
@@ -245,6 +246,64 @@ ALWAYS_INLINE double mem_stage_nccl(const pe_eval_ctx *ctx, const pe_plan *pl, c
                             mem_nccl_pp_peers(q->p, wraps, i == 2)); /* A26 */
 }
 
+/* §12 A28, A29, M18 (framework deepspeed_zero) on candidate stage i's
+ * phases ph, whose M4 split (w_f forward, w_b backward) A29 replaces at
+ * zero 3: the reduce buckets (backward at zero 1-2, every phase at zero 3),
+ * the gathered and persistent parameters, the step's fp32 gradient. With
+ * pp > 1 at zero 1-2 DeepSpeed's PipelineEngine runs the backward itself
+ * (pipe/engine.py, not the ZeRO optimizer's backward()), and the bucket is
+ * made once, by reduce_gradients(pipeline_parallel=True) after the flush,
+ * and freed before the step: the optimizer phase holds the larger of it
+ * and M18. */
+ALWAYS_INLINE void mem_ds_phases(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
+                                 pe_detail *w, int i, int last, double w_f, double w_b)
+{
+    double *ph = w->phase[i], *dw = w->ds_w[i];
+    const int64_t z = pl->zero;
+    const bool overlap = ctx->ds_overlap == PE_DS_OVERLAP_TRUE ||
+                         (ctx->ds_overlap == PE_DS_OVERLAP_AUTO && z == 3);
+    /* zero 1 with bf16 weights and fp32 gradient accumulation is DeepSpeed's
+     * BF16_Optimizer (engine.py _do_optimizer_sanity_check), not ZeRO's:
+     * its fp32 gradients are M2's flat buffer and its step's partitions
+     * views of it (bf16_optimizer.py), so no bucket and no M18 */
+    const bool bf16_optimizer = z == 1 && ctx->beta_g == 4.0 && ctx->beta_w == 2.0;
+    double a28 = bf16_optimizer ? 0.0
+                                      : mem_ds_reduce_buckets(z, ctx->ds_contiguous, overlap,
+                                                              ctx->ds_bucket, ctx->beta_w);
+    w->ds_a28[i] = a28;
+    w->ds_persist[i] = 0.0;
+    dw[1] = dw[2] = dw[3] = dw[4] = 0.0;
+    if (z == 3) { /* A29 in place of M4; A28's one bucket in every phase */
+        const double x = ctx->ds_largest / q->t;
+        const double g = mem_ds_gathered(x, ctx->ds_prefetch, ctx->ds_max_live);
+        const double k = mem_ds_reuse_kept(ctx->ds_reuse, w->n_gpu[i]);
+        w->ds_gathered = g, w->ds_kept[i] = k;
+        w->ds_persist[i] = mem_ds_persistent(ctx->ds_persist_layer * q->ls[i] +
+                                                 (last ? ctx->ds_persist_final : 0.0),
+                                             ctx->beta_w, q->D); /* A29' */
+        dw[1] = ctx->beta_w * g;
+        dw[2] = ctx->beta_w * (g + k) + ctx->beta_g * x;
+        dw[3] = last ? ctx->beta_w * (g + k) : 0.0;
+        ph[1] += dw[1] - w_f + a28 + w->ds_persist[i];
+        ph[2] += dw[2] - w_b + a28 + w->ds_persist[i];
+        ph[3] += last ? dw[3] + a28 + w->ds_persist[i] : 0.0;
+        ph[4] += a28 + w->ds_persist[i];
+    }
+    w->ds_m18[i] = bf16_optimizer ? 0.0 :
+                   mem_ds_fp32_grads(z, ctx->beta_g, w->n_gpu[i], q->D, ctx->ds_sub_group) +
+                   (q->moe ? mem_ds_fp32_grads(z, ctx->beta_g, w->moe.n_exp[i], q->D_e,
+                                               ctx->ds_sub_group)
+                           : 0.0); /* M18 */
+    ph[4] += w->ds_m18[i];
+    if (z <= 2 && q->p > 1.0) { /* the pipeline engine's one bucket, at the step's end */
+        w->ds_a28[i] = a28 = mem_ds_reduce_buckets(z, ctx->ds_contiguous, 0, ctx->ds_bucket,
+                                                   ctx->beta_w) * !bf16_optimizer;
+        ph[4] += a28 > w->ds_m18[i] ? a28 - w->ds_m18[i] : 0.0; /* before M18 is made */
+    } else if (z <= 2) {
+        ph[2] += a28; /* the buckets of each backward */
+    }
+}
+
 /* §12 M9–M13 of candidate stage i (framework memory_by_phase): each phase's
  * live set, the peak, what the allocator reserves and the device total,
  * which replaces M5 (w->total) so the memory-worst stage is the one whose
@@ -278,6 +337,8 @@ ALWAYS_INLINE void mem_stage_phases(const pe_eval_ctx *ctx, const pe_plan *pl, c
             mem_optimizer_temp(ctx->opt_temp_bytes, w->n_train[i], pl->zero, q->D) +
             (q->moe ? mem_optimizer_temp(ctx->opt_temp_bytes, w->moe.n_exp[i], pl->zero, q->D_e)
                     : 0.0); /* optimizer (M11; the expert shard over edp) */
+    if (ctx->ds_zero)
+        mem_ds_phases(ctx, pl, q, w, i, last, w_f, w_b); /* A28, A29, M18 */
     const int k = mem_peak_phase(ph, last);                   /* M9 */
     w->unsharded[i] = u, w->unsharded_grads[i] = ug;
     w->peak_phase[i] = k;

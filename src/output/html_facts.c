@@ -65,7 +65,13 @@ static void add_value(text *t, const pe_field *f, const void *base)
     int e;
     switch (f->type) {
     case PE_FT_INT: memcpy(&i, p, sizeof i); add(t, "%lld", (long long)i); break;
-    case PE_FT_NUMBER: memcpy(&d, p, sizeof d); add(t, "%.6g", d); break;
+    case PE_FT_NUMBER: /* a size given as `auto` (framework reduce_bucket_size, ...) says so */
+        memcpy(&d, p, sizeof d);
+        if ((f->flags & PE_F_AUTO) && d == PE_DS_AUTO)
+            add(t, "auto");
+        else
+            add(t, "%.6g", d);
+        break;
     case PE_FT_BOOL: memcpy(&b, p, sizeof b); add(t, "%s", b ? "true" : "false"); break;
     case PE_FT_ENUM:
         memcpy(&e, p, sizeof e);

@@ -1,0 +1,117 @@
+/* memory_deepspeed.h — docs/model.md §12 "DeepSpeed's ZeRO buffers" (A28,
+ * A29, M18): the buffers DeepSpeed's ZeRO optimizer allocates beyond the
+ * model state, sized by its zero_optimization keys (framework
+ * deepspeed_zero, with memory_by_phase; neutral otherwise). Read from
+ * microsoft/DeepSpeed v0.16.4 (38327e07): deepspeed/runtime/zero/config.py
+ * (the defaults), stage_1_and_2.py, stage3.py, partitioned_param_coordinator.py.
+ * All sizes in bytes; element counts as DeepSpeed counts them. Inline: they
+ * run for every plan of a scenario that turns them on. */
+#ifndef PLANEVAL_MODEL_MEMORY_DEEPSPEED_H
+#define PLANEVAL_MODEL_MEMORY_DEEPSPEED_H
+
+#include <stdint.h>
+
+/* A28 the reduce (ipg) buckets, B_r = reduce_bucket_size elements of the
+ * 16-bit dtype (β_w). ZeRO 1-2 (stage_1_and_2.py backward()): with
+ * contiguous_gradients each backward allocates one bucket, and a second
+ * with overlap_comm ("double buffers to avoid data access conflict"),
+ * freed when the gradients are reduced: backward only. ZeRO 3 (stage3.py
+ * __init__: __ipg_bucket_flat_buffer, one, whatever overlap_comm): allocated
+ * once, live in every phase. 0 at zero 0 or without contiguous_gradients,
+ * and at zero 1 with bf16 weights and fp32 gradients, where DeepSpeed runs
+ * its BF16_Optimizer instead (engine.py _do_optimizer_sanity_check:
+ * bfloat16, grad_accum_dtype fp32, stage 1; bf16_optimizer.py keeps the
+ * fp32 gradients in one flat buffer, M2, and steps on views of it: no
+ * bucket, no M18; memory_step.h applies it, and with pp > 1 at zero 1-2
+ * the pipeline engine's one bucket after the flush). */
+#define PE_TEXT_A28 \
+    {"A28", "DeepSpeed reduce (ipg) buckets", \
+     "[contiguous_gradients]·B_r·β_w·(z ≤ 2 ? 1 + [overlap_comm] : 1), z ≥ 1; z ≤ 2 backward " \
+     "only (pp > 1: one, after the flush, the optimizer phase max(A28, M18)), z = 3 every phase", \
+     "bytes", "DeepSpeed stage_1_and_2.py backward, reduce_gradients; stage3.py __init__"}
+inline double mem_ds_reduce_buckets(int64_t zero, int contiguous, int overlap, double bucket,
+                                    double beta_w)
+{
+    if (zero < 1 || !contiguous)
+        return 0.0;
+    return bucket * beta_w * (zero <= 2 && overlap ? 2.0 : 1.0);
+}
+
+/* A29 ZeRO 3's gathered parameters (partitioned_param_coordinator.py
+ * fetch_sub_module, __params_to_release). A module's parameters are
+ * all-gathered when it runs, and the parameters of the modules next in the
+ * trace are prefetched while fewer than min(P, L_live − n_available)
+ * elements are in flight (P stage3_prefetch_bucket_size, L_live
+ * stage3_max_live_parameters): G = X + min(P, max(L_live − X, 0)) elements
+ * live, X the largest module's parameters (max(V·h, h·f)/t: the embedding
+ * or output layer, else an MLP matrix). A parameter that is used again
+ * within R = stage3_max_reuse_distance elements of the trace is not
+ * released; at the turn from forward to backward the last layers' are
+ * (a parameter d elements from the forward's end is reused about 2d
+ * elements later, after the rest of the forward and the mirrored backward),
+ * so K = min(R/2, N_gpu) elements stay gathered into the backward (an
+ * approximation: the trace's exact order is not modelled). The backward
+ * also holds the gathered module's full gradient before it is copied into
+ * the bucket (β_g·X). Bytes: forward β_w·G, backward β_w·(G + K) + β_g·X,
+ * loss β_w·(G + K); they replace M4's two layers. Never more elements than
+ * the stage's parameters in G + K. */
+#define PE_TEXT_A29 \
+    {"A29", "DeepSpeed ZeRO-3 gathered parameters by phase", \
+     "G = X + min(P, max(L_live − X, 0)), K = min(R/2, N_gpu); forward β_w·G, backward " \
+     "β_w·(G + K) + β_g·X, loss β_w·(G + K)", \
+     "bytes", "DeepSpeed partitioned_param_coordinator.py"}
+inline double mem_ds_gathered(double largest, double prefetch, double max_live)
+{
+    const double room = max_live - largest > 0.0 ? max_live - largest : 0.0;
+    return largest + (prefetch < room ? prefetch : room);
+}
+inline double mem_ds_reuse_kept(double reuse_distance, double n_gpu)
+{
+    const double k = 0.5 * reuse_distance;
+    return k < n_gpu ? k : n_gpu;
+}
+
+/* A29's persistent parameters: ZeRO 3 never partitions a parameter of at
+ * most T = stage3_param_persistence_threshold elements (stage3.py,
+ * parameter_offload.py: ds_persist; the coordinator skips them when it
+ * releases), so each is held whole beside its shard in every phase:
+ * β_w·N_pers·(1 − 1/D), N_pers the elements of the stage's parameters that
+ * small — a layer's norm weights (and biases), its bias vectors (the
+ * projections', the MLP's) — counted at t = 1. */
+#define PE_TEXT_A29_PERSIST \
+    {"A29'", "DeepSpeed ZeRO-3 persistent parameters (every phase)", \
+     "β_w·N_pers·(1 − 1/D), N_pers = elements of the tensors of ≤ T elements", "bytes", \
+     "DeepSpeed stage3.py param_persistence_threshold"}
+inline double mem_ds_persistent(double n_persistent, double beta_w, double D)
+{
+    return beta_w * n_persistent * (1.0 - 1.0 / D);
+}
+/* One tensor's elements if it persists (n ≤ T), else 0. */
+inline double mem_ds_small(double n, double threshold) { return n <= threshold ? n : 0.0; }
+
+/* M18 the fp32 gradient of the optimizer step. ZeRO 1-2 (stage_1_and_2.py
+ * step): single_grad_partition = flatten(averaged_gradients).to(fp32) makes
+ * the 16-bit flat copy (β_g, none when the gradients are fp32 already:
+ * .to of an fp32 tensor is the tensor) and the fp32 partition (4) of all
+ * N_gpu/D of the rank's partition at once; ZeRO 3 (stage3.py
+ * _prepare_fp32_grad_for_sub_group, _release_sub_group) one optimizer
+ * sub-group at a time, at most S = sub_group_size elements:
+ * (4 + [β_g ≠ 4]·β_g)·(z = 3 ? min(N_gpu/D, S) : N_gpu/D), in the optimizer
+ * phase. DeepSpeed's own estimate_zero2_model_states_mem_needs counts the
+ * fp32 partition (its "4_grads_32bit"), not the transient 16-bit copy. */
+#define PE_TEXT_M18 \
+    {"M18", "DeepSpeed fp32 gradient partition of the step", \
+     "(4 + [β_g ≠ 4]·β_g)·(z = 3 ? min(N_gpu/D, S) : N_gpu/D), z ≥ 1", "bytes", \
+     "DeepSpeed stage_1_and_2.py step, stage3.py _prepare_fp32_grad_for_sub_group"}
+inline double mem_ds_fp32_grads(int64_t zero, double beta_g, double n_gpu, double D,
+                                double sub_group)
+{
+    if (zero < 1)
+        return 0.0;
+    double n = n_gpu / D;
+    if (zero == 3 && sub_group < n)
+        n = sub_group;
+    return (4.0 + (beta_g != 4.0 ? beta_g : 0.0)) * n;
+}
+
+#endif

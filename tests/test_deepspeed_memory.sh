@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# test_deepspeed_memory.sh PLANEVAL SOURCE_DIR WORKDIR — DeepSpeed's ZeRO
+# buffers through the loader and the presets (docs/model.md §12 A28, A29,
+# M18): Llama 2 7B on 8 GPUs (tests/deepspeed/llama2-7b-zero.yaml,
+# N = 6,738,415,616 parameters) under the `deepspeed` preset (DeepSpeed's
+# defaults) and `deepspeed-hf` (Hugging Face's "auto" values), the peaks
+# against hand arithmetic, explain's lines with their numbers, and the
+# sweep of both presets. Columns are found by name.
+. "$(dirname "$0")/testlib.sh"
+
+f=$src/tests/deepspeed/llama2-7b-zero.yaml
+sed 's/^framework: deepspeed$/framework: deepspeed-hf/; s/^name: llama2-7b-zero$/name: llama2-7b-zero-hf/' \
+    "$f" >"$work/hf.yaml"
+check "the -hf copy names deepspeed-hf" 'grep -q "^framework: deepspeed-hf$" "$work/hf.yaml"'
+"$planeval" run -o "$work/out" "$f" "$work/hf.yaml" >"$work/run.out" 2>&1
+ds=$work/out/llama2-7b-zero.csv hf=$work/out/llama2-7b-zero-hf.csv
+check "both reports written" '[ -f "$ds" ] && [ -f "$hf" ]'
+# cell FILE PLAN COLUMN: the column of the named plan's row
+cell() { paste -d'|' <(csv_column "$1" plan) <(csv_column "$1" "$3") | awk -F'|' -v p="$2" '$1 == p { print $2 }'; }
+near() { awk -v a="$1" -v b="$2" 'BEGIN { d = (a - b) / b; exit !(d < 1e-9 && d > -1e-9) }'; }
+GiB=1073741824
+# ZeRO-2: S = 2N + 2N/8 + 12N/8, M18 (4 + 2)·N/8 in the step: 4.5·N = 30,322,870,272 bytes
+check "zero 2: peak in the optimizer phase ($(cell "$ds" z2 mem_peak_phase))" '[ "$(cell "$ds" z2 mem_peak_phase)" = optimizer ]'
+check "zero 2: mem_peak_gib 4.5·N = 30,322,870,272 bytes ($(cell "$ds" z2 mem_peak_gib))" \
+    'near "$(cell "$ds" z2 mem_peak_gib)" "$(awk -v g=$GiB "BEGIN { printf \"%.12g\", 30322870272 / g }")"'
+# ZeRO-3: 16N/8 + A28 1e9 + A29' 465,920 + M18 6N/8 = 19,531,108,864 bytes;
+# -hf: the bucket h² = 16,777,216 elements, 33,554,432 bytes: 18,564,663,296
+check "zero 3, deepspeed: mem_peak_gib 19,531,108,864 bytes ($(cell "$ds" z3 mem_peak_gib))" \
+    'near "$(cell "$ds" z3 mem_peak_gib)" "$(awk -v g=$GiB "BEGIN { printf \"%.12g\", 19531108864 / g }")"'
+check "zero 3, deepspeed-hf: mem_peak_gib 18,564,663,296 bytes ($(cell "$hf" z3 mem_peak_gib))" \
+    'near "$(cell "$hf" z3 mem_peak_gib)" "$(awk -v g=$GiB "BEGIN { printf \"%.12g\", 18564663296 / g }")"'
+check "zero 1, 2: the presets agree (the step's peak has no bucket) " \
+    '[ "$(cell "$ds" z2 mem_peak_gib)" = "$(cell "$hf" z2 mem_peak_gib)" ] && [ "$(cell "$ds" z1 mem_peak_gib)" = "$(cell "$hf" z1 mem_peak_gib)" ]'
+check "step time does not move with the memory keys" \
+    '[ "$(cell "$ds" z3 step_time_s)" = "$(cell "$hf" z3 step_time_s)" ]'
+"$planeval" explain "$f" --plan z3 >"$work/z3.out" 2>&1
+"$planeval" explain "$work/hf.yaml" --plan z3 >"$work/z3hf.out" 2>&1
+"$planeval" explain "$f" --plan z2 >"$work/z2.out" 2>&1
+check "explain z3: A28 with DeepSpeed's 5e8" 'grep -q "\[contiguous_gradients true\]·5e+08·2·1 (zero 3: every phase)" "$work/z3.out"'
+check "explain z3 -hf: A28 with h² resolved" 'grep -q "\[contiguous_gradients true\]·1.67772e+07·2·1" "$work/z3hf.out"'
+check "explain z3: A29's G and K" 'grep -q "G = 1.81072e+08; R 1e+09: K = min(R/2, N_gpu 6.73842e+09) = 5e+08 elements" "$work/z3.out"'
+check "explain z3 -hf: A29's prefetch 0.9·h²" 'grep -q "P 1.50995e+07" "$work/z3hf.out"'
+check "explain z3: A29' persistent parameters" 'grep -q "^A29'"'"' " "$work/z3.out" && grep -q "= 465920 bytes" "$work/z3.out"'
+check "explain z2: M18 6·N/8" 'grep -q "^M18 " "$work/z2.out" && grep -q "= 5.05381e+09 bytes" "$work/z2.out"'
+check "explain z2: no A29 below zero 3" '! grep -q "^A29 " "$work/z2.out"'
+# the presets in a sweep: one design per preset, both through the loader
+cat >"$work/sweep.yaml" <<'YAML'
+schema: planeval/v1
+name: ds-sweep
+fidelity: refined
+model: { preset: llama2-7b }
+cluster: { preset: a100-node, nodes: 1 }
+training: { global_batch: 64 }
+sweep: { framework: [deepspeed, deepspeed-hf], dp: 8, zero: [3], recompute: [full] }
+YAML
+"$planeval" run -o "$work/sw" "$work/sweep.yaml" >"$work/sw.out" 2>&1
+check "a sweep over both presets runs ($(tail -1 "$work/sw.out"))" '[ -f "$work/sw/ds-sweep.csv" ]'
+finish
