@@ -713,8 +713,10 @@ static void explain_deepspeed(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
         eq_result(out, d->ds_persist[i], "A29'");
     }
     eq_formula(out, "M18", st);
-    eq_subst(out, "(4 + %g)·%s, in the optimizer phase", ctx->beta_g != 4.0 ? ctx->beta_g : 0.0,
-             z < 1 ? "0 (zero 0)" : z == 3 ? "min(N_gpu/D, sub_group_size)" : "N_gpu/D");
+    eq_subst(out, "(4 + %g)·%s, N_t = %.6g %s, in the optimizer phase",
+             ctx->beta_g != 4.0 ? ctx->beta_g : 0.0,
+             z < 1 ? "0 (zero 0)" : z == 3 ? "min(N_t/D, sub_group_size)" : "N_t/D", d->n_train[i],
+             ctx->lora.on ? "(M16's adapters: only they require gradients)" : "(N_gpu)");
     eq_result(out, d->ds_m18[i], "M18");
 }
 
@@ -1945,7 +1947,8 @@ static void explain_moe_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
         if (ctx->moe_half_rows > 0.0) {
             eq_formula(out, "F38", NULL);
             eq_subst(out, "g(%g) = %g/(%g + %g) = %.6g of the large-M rate, in the experts' "
-                          "%.6g s   (M_half: grouped_gemm_half_rows, measured, DeepGEMM on H800)",
+                          "%.6g s   (M_half: grouped_gemm_half_rows, the GPU's; the h800 preset's 123 is "
+                          "measured: DeepGEMM's H800 tables, scenarios/measurements/grouped_gemm.csv)",
                      d->moe.M_e, d->moe.M_e, d->moe.M_e, ctx->moe_half_rows,
                      compute_grouped_gemm_efficiency(d->moe.M_e, ctx->moe_half_rows),
                      d->moe.t_exp);

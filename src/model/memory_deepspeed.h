@@ -101,7 +101,8 @@ inline double mem_ds_small(double n, double threshold) { return n <= threshold ?
  * fp32 partition (its "4_grads_32bit"), not the transient 16-bit copy. */
 #define PE_TEXT_M18 \
     {"M18", "DeepSpeed fp32 gradient partition of the step", \
-     "(4 + [β_g ≠ 4]·β_g)·(z = 3 ? min(N_gpu/D, S) : N_gpu/D), z ≥ 1", "bytes", \
+     "(4 + [β_g ≠ 4]·β_g)·(z = 3 ? min(N_t/D, S) : N_t/D), z ≥ 1, N_t the trained parameters", \
+     "bytes", \
      "DeepSpeed stage_1_and_2.py step, stage3.py _prepare_fp32_grad_for_sub_group"}
 inline double mem_ds_fp32_grads(int64_t zero, double beta_g, double n_gpu, double D,
                                 double sub_group)

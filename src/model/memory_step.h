@@ -282,7 +282,8 @@ ALWAYS_INLINE void mem_ds_phases(const pe_eval_ctx *ctx, const pe_plan *pl, cons
                                                  (last ? ctx->ds_persist_final : 0.0),
                                              ctx->beta_w, q->D); /* A29' */
         dw[1] = ctx->beta_w * g;
-        dw[2] = ctx->beta_w * (g + k) + ctx->beta_g * x;
+        /* a frozen base (lora) has no gradient for the gathered module */
+        dw[2] = ctx->beta_w * (g + k) + (ctx->lora.on ? 0.0 : ctx->beta_g * x);
         dw[3] = last ? ctx->beta_w * (g + k) : 0.0;
         ph[1] += dw[1] - w_f + a28 + w->ds_persist[i];
         ph[2] += dw[2] - w_b + a28 + w->ds_persist[i];
@@ -290,7 +291,9 @@ ALWAYS_INLINE void mem_ds_phases(const pe_eval_ctx *ctx, const pe_plan *pl, cons
         ph[4] += a28 + w->ds_persist[i];
     }
     w->ds_m18[i] = bf16_optimizer ? 0.0 :
-                   mem_ds_fp32_grads(z, ctx->beta_g, w->n_gpu[i], q->D, ctx->ds_sub_group) +
+                   /* over the trained parameters: DeepSpeed's optimizer groups hold
+                    * only those that require gradients (N_gpu, or M16's adapters) */
+                   mem_ds_fp32_grads(z, ctx->beta_g, w->n_train[i], q->D, ctx->ds_sub_group) +
                    (q->moe ? mem_ds_fp32_grads(z, ctx->beta_g, w->moe.n_exp[i], q->D_e,
                                                ctx->ds_sub_group)
                            : 0.0); /* M18 */

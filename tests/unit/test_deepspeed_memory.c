@@ -264,6 +264,37 @@ static void test_larger_sizes_never_lower(void **state)
     }
 }
 
+/* finetune: lora (r 8, all-linear) under DeepSpeed: the optimizer groups
+ * hold only the adapters, so M18 is over M16's adapters, and ZeRO-3's
+ * gathered base module has no gradient. Adapters per layer of Llama 2 7B:
+ * 8·(4·(4096 + 4096) + 2·(4096 + 11008) + (11008 + 4096)) = 8·78,080 =
+ * 624,640; ·32 = 19,988,480 (peft's print_trainable_parameters count).
+ *   ZeRO-2, 8 GPUs, overlap_comm true: M18 = 6·19,988,480/8 = 14,991,360;
+ *     A28 stays 2·5e8·2 = 2e9 (the ipg buffer's size is the bucket's)
+ *   ZeRO-3: backward 2·(G + K) = 2·(181,072,000 + 5e8) = 1,362,144,000
+ *     (full fine-tune: + 2·X = 262,144,000 more) */
+static void test_lora_trained_only(void **state)
+{
+    (void)state;
+    pe_scenario s = llama7b(1, true);
+    s.framework.overlap_comm = PE_DS_OVERLAP_TRUE;
+    s.training.finetune = PE_FINETUNE_LORA;
+    s.training.lora_rank = 8;
+    s.training.lora_targets = PE_LORA_ALL_LINEAR;
+    pe_result r;
+    pe_detail d;
+    const pe_plan p2 = plan7b(8, 2);
+    fx_eval_detail(&s, &p2, &r, &d);
+    assert_true(d.valid);
+    assert_true(d.n_train[0] == 19988480.0);
+    assert_true(d.ds_a28[0] == 2e9);
+    assert_abs(d.ds_m18[0], 14991360.0, 1e-3);
+    const pe_plan p3 = plan7b(8, 3);
+    fx_eval_detail(&s, &p3, &r, &d);
+    assert_true(d.valid);
+    assert_abs(d.ds_w[0][2], 1362144000.0, 1.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +304,7 @@ int main(void)
         cmocka_unit_test(test_neutral),
         cmocka_unit_test(test_more_gpus_never_raise),
         cmocka_unit_test(test_larger_sizes_never_lower),
+        cmocka_unit_test(test_lora_trained_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
