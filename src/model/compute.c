@@ -34,6 +34,7 @@ extern inline double compute_expert_gemm_time_coef(const pe_gemm_coef *c, double
 extern inline double compute_attention_shape(double s_local, double s_half, double tile);
 extern inline double compute_attention_causal_work(bool causal_work, double tile, double kappa);
 extern inline double compute_elementwise_time(double bytes, double ew_bps);
+extern inline double compute_fp8_cast_gathered_share(bool sp, bool cast_before_gather, double inv_t);
 extern inline pe_gemm_coef compute_gemm_coef_fp8(const pe_gemm_shape *g, double gemm_rate,
                                                  double hbm_bps);
 
