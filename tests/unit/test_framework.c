@@ -12,24 +12,8 @@
 
 #include <cmocka.h>
 
-#include "input/catalog.h"
+#include "catalog_fixture.h"
 #include "input/load.h"
-
-static pe_catalog *catalog; /* the built-in catalog */
-
-static int setup(void **state)
-{
-    (void)state;
-    pe_error err = {0};
-    return catalog_open(NULL, &catalog, &err) == PE_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    catalog_free(catalog);
-    return 0;
-}
 
 #define HEAD                                                                       \
     "schema: planeval/v1\n"                                                        \
@@ -208,5 +192,5 @@ int main(void)
         cmocka_unit_test(test_textbook),
         cmocka_unit_test(test_link_keys),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

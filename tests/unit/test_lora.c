@@ -22,25 +22,9 @@
 #include <cmocka.h>
 
 #include "eval_fixtures.h"
-#include "input/catalog.h"
+#include "catalog_fixture.h"
 #include "input/load.h"
 #include "model/memory_lora.h"
-
-static pe_catalog *catalog; /* the built-in catalog */
-
-static int setup(void **state)
-{
-    (void)state;
-    pe_error err = {0};
-    return catalog_open(NULL, &catalog, &err) == PE_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    catalog_free(catalog);
-    return 0;
-}
 
 /* The terms one by one. */
 static void test_lora_terms(void **state)
@@ -282,5 +266,5 @@ int main(void)
         cmocka_unit_test(test_lora_rank_and_quant),
         cmocka_unit_test(test_full_is_default),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }

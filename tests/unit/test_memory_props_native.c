@@ -32,25 +32,9 @@
 #include <cmocka.h>
 
 #include "eval_fixtures.h"
-#include "input/catalog.h"
+#include "catalog_fixture.h"
 #include "input/load.h"
 #include "model/memory_native.h"
-
-static pe_catalog *catalog; /* the built-in catalog */
-
-static int setup(void **state)
-{
-    (void)state;
-    pe_error err = {0};
-    return catalog_open(NULL, &catalog, &err) == PE_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    catalog_free(catalog);
-    return 0;
-}
 
 /* One scenario: model preset, framework preset, bf16 or fp8 linears
  * (torchao: no cached FP8 weight), on H100 nodes with a large global batch
@@ -317,5 +301,5 @@ int main(void)
         cmocka_unit_test(test_a20_cp_monotone),
         cmocka_unit_test(test_native_properties),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }
