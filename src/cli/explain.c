@@ -1118,6 +1118,8 @@ static void explain_f37(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, con
         fprintf(out, "       dequantisation %.6g B/%g / %.6g B/s = %.6g s a layer per forward and "
                      "backward (bitsandbytes' kernel as HBM traffic, no measurement)\n",
                 lo->deq_bytes, t, lo->deq_bps, d->lora_dq_t);
+    fprintf(out, "       frozen output layer: %g·%.6g/%g FLOP, %.6g s less in the last stage's backward\n",
+            M, ctx->F_out, t, d->lora_out_t);
     fprintf(out, "       F5, F6 and F11 below include these; F3's F_model (MFU) does not\n");
 }
 

@@ -325,12 +325,13 @@ ALWAYS_INLINE void compute_comm_sms(const pe_eval_ctx *ctx, const pe_plan *pl, p
  * per backward (and per recomputed forward): (β_q + 2)·N_mm/t bytes at
  * W·η_W, counted as memory traffic (no measurement). Textbook: FLOPs at
  * peak·e; refined: each adapter GEMM at F8 by its shape. The output layer
- * is left at F5's full backward (an over-estimate). */
+ * is frozen too: its backward loses the weight-gradient multiply, M·F_out/t
+ * (refined: its F8 GEMM time once). */
 #define PE_TEXT_F37 \
     {"F37", "LoRA compute per layer (finetune: lora)", \
      "τ_lf + ad + dq; τ_lb − wg + 2·ad + dq (+ ad + dq full recompute); ad = adapters' GEMMs " \
      "2·M·r·(Σwhole + Σsplit/t) (refined: F8 each), wg = 2·M·N_mm/t (refined: the layer GEMMs), " \
-     "dq = (β_q + 2)·N_mm/t/(W·η_W)", \
+     "dq = (β_q + 2)·N_mm/t/(W·η_W); last stage τ_b − the output layer's wgrad M·2hV/t", \
      "s", "Hu et al. arXiv:2106.09685; Dettmers et al. arXiv:2305.14314; PEFT tuners/lora"}
 ALWAYS_INLINE void compute_lora(const pe_eval_ctx *ctx, const pe_layout *q, pe_detail *w,
                                 double tau_f[3], double tau_b[3])
@@ -353,12 +354,19 @@ ALWAYS_INLINE void compute_lora(const pe_eval_ctx *ctx, const pe_layout *q, pe_d
     w->lora_ad_t = ad, w->lora_wg_t = wg, w->lora_dq_t = dq;
     w->tau_lf += ad + dq;
     w->tau_lb += (2.0 + again) * ad - wg + (1.0 + again) * dq;
+    /* the frozen output layer: no weight gradient either, M·F_out/t (F2) */
+    const double out_flop = M * ctx->F_out * inv_t;
+    const double out_t = ctx->refined_compute
+                             ? compute_gemm_time_coef(&ctx->out_coef, M, inv_t, ctx->t_half)
+                             : out_flop / ctx->rate;
+    w->lora_out_t = out_t;
     for (int i = 0; i < q->nst; i++) {
         const double ls = q->ls[i], rec = q->full ? w->rec_layers[i] : 0.0; /* F27 */
+        const int last = i == 1 || q->one;
         w->f_fwd[i] += ls * ad_flop;
-        w->f_bwd[i] += ls * (2.0 * ad_flop - wg_flop) + rec * ad_flop;
+        w->f_bwd[i] += ls * (2.0 * ad_flop - wg_flop) + rec * ad_flop - (last ? out_flop : 0.0);
         tau_f[i] += ls * (ad + dq);
-        tau_b[i] += ls * (2.0 * ad - wg + dq) + rec * (ad + dq);
+        tau_b[i] += ls * (2.0 * ad - wg + dq) + rec * (ad + dq) - (last ? out_t : 0.0);
     }
 }
 
