@@ -44,6 +44,8 @@ a27=$(grep -A2 "^A27 " <<<"$ex")
 expr=$(sed -n 2p <<<"$a27" | sed -E 's/^ *= //; s/  \(.*//; s/·/*/g')
 value=$(sed -n 3p <<<"$a27" | awk '{ print $2 }')
 check "A27's substitution $expr = $((expr)) is its printed value $value" '[ "$((expr))" = "$value" ]'
+check "explain prints F37 with the adapters' 5.11705e+09 FLOP and nf4's 5.09149e+08 dequantised bytes" \
+    'grep -A4 "^F37 " <<<"$ex" | grep -q "= 5.11705e+09 FLOP a layer" && grep -A4 "^F37 " <<<"$ex" | grep -q "dequantisation 5.09149e+08 B"'
 
 # DP gradients of the adapters alone: 8-way DP of the 7B LoRA exposes less
 # gradient communication than the full fine-tune of the same plan
@@ -63,6 +65,10 @@ sed 's/ FINETUNE//' "$work/dp.yaml" >"$work/dp-full.yaml"
 dl=$(csv_column "$work/dl/dp.csv" dp_comm_s) df=$(csv_column "$work/df/dp.csv" dp_comm_s)
 check "LoRA's DP communication ($dl s) is below the full fine-tune's ($df s)" \
     'awk -v l="$dl" -v f="$df" "BEGIN { exit !(l != \"\" && f > 0 && l < f / 10) }"'
+# F37: the same plan's compute without the frozen base's weight gradients
+cl=$(csv_column "$work/dl/dp.csv" compute_s) cf=$(csv_column "$work/df/dp.csv" compute_s)
+check "LoRA's compute ($cl s) is below the full fine-tune's ($cf s) (F37)" \
+    'awk -v l="$cl" -v f="$cf" "BEGIN { exit !(l != \"\" && f > 0 && l < f * 0.8) }"'
 
 # refused: an adapter key without finetune: lora
 sed 's/ FINETUNE/, lora_rank: 16/' "$work/dp.yaml" >"$work/bad.yaml"

@@ -1100,6 +1100,29 @@ static void explain_f27(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, con
     }
 }
 
+/* F37 (finetune: lora): the per-layer terms F5, F6 or F11 below already hold */
+static void explain_f37(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d)
+{
+    const pe_lora_ctx *lo = &ctx->lora;
+    const double M = (double)p->micro_batch * d->s_local, t = (double)p->tp;
+    eq_formula(out, "F37", NULL);
+    fprintf(out, "       adapters forward 2·%g·%g·(%g + %g/%g) = %.6g FLOP a layer (backward twice%s)\n",
+            M, lo->r, lo->rep, lo->sh, t, d->lora_ad_flop,
+            p->recompute == PE_RECOMPUTE_FULL ? ", recomputed once" : "");
+    fprintf(out, "       frozen base: no weight-gradient GEMMs, 2·%g·%.6g/%g = %.6g FLOP a layer "
+                 "less in F5's backward\n",
+            M, ctx->N_mm, t, d->lora_wg_flop);
+    fprintf(out, "       times a layer: adapters %.6g s%s, weight gradients saved %.6g s\n",
+            d->lora_ad_t, ctx->refined_compute ? " (F8 each GEMM)" : "", d->lora_wg_t);
+    if (lo->quantised)
+        fprintf(out, "       dequantisation %.6g B/%g / %.6g B/s = %.6g s a layer per forward and "
+                     "backward (bitsandbytes' kernel as HBM traffic, no measurement)\n",
+                lo->deq_bytes, t, lo->deq_bps, d->lora_dq_t);
+    fprintf(out, "       frozen output layer: %g·%.6g/%g FLOP, %.6g s less in the last stage's backward\n",
+            M, ctx->F_out, t, d->lora_out_t);
+    fprintf(out, "       F5, F6 and F11 below include these; F3's F_model (MFU) does not\n");
+}
+
 static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                             const pe_detail *d)
 {
@@ -1124,6 +1147,8 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         explain_op_sac(out, ctx, d);
     if (ctx->rc_by_layer && p->recompute == PE_RECOMPUTE_FULL)
         explain_f27(out, ctx, p, d);
+    if (ctx->lora.on)
+        explain_f37(out, ctx, p, d);
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p, d, sb);
         bool last = i == 1 || p->pp == 1;

@@ -10,6 +10,7 @@
 #include "model/compute.h"
 #include "model/detail.h"
 #include "model/layout.h"
+#include "model/memory_lora.h"
 
 /* F4 x of an MoE layer: its whole hardware forward (full), the attention
  * core (selective), 0 */
@@ -314,6 +315,61 @@ ALWAYS_INLINE void compute_comm_sms(const pe_eval_ctx *ctx, const pe_plan *pl, p
     }
 }
 
+/* F37 (training.finetune: lora, docs/model.md §4): a frozen base linear's
+ * backward computes the input gradient only (PEFT sets requires_grad False
+ * on it, so autograd runs no weight-gradient GEMM: 2·M·K·N of F5's 4·M·K·N,
+ * the wgrad term removed is 2·M·N_mm/t a layer); the adapters add x·A and
+ * (x·A)·B per target, forward once, backward twice (input and weight
+ * gradient), again with full recompute; with a quantised base bitsandbytes'
+ * dequantize kernel writes each linear's bf16 weight once per forward and
+ * per backward (and per recomputed forward): (β_q + 2)·N_mm/t bytes at
+ * W·η_W, counted as memory traffic (no measurement). Textbook: FLOPs at
+ * peak·e; refined: each adapter GEMM at F8 by its shape. The output layer
+ * is frozen too: its backward loses the weight-gradient multiply, M·F_out/t
+ * (refined: its F8 GEMM time once). */
+#define PE_TEXT_F37 \
+    {"F37", "LoRA compute per layer (finetune: lora)", \
+     "τ_lf + ad + dq; τ_lb − wg + 2·ad + dq (+ ad + dq full recompute); ad = adapters' GEMMs " \
+     "2·M·r·(Σwhole + Σsplit/t) (refined: F8 each), wg = 2·M·N_mm/t (refined: the layer GEMMs), " \
+     "dq = (β_q + 2)·N_mm/t/(W·η_W); last stage τ_b − the output layer's wgrad M·2hV/t", \
+     "s", "Hu et al. arXiv:2106.09685; Dettmers et al. arXiv:2305.14314; PEFT tuners/lora"}
+ALWAYS_INLINE void compute_lora(const pe_eval_ctx *ctx, const pe_layout *q, pe_detail *w,
+                                double tau_f[3], double tau_b[3])
+{
+    const pe_lora_ctx *lo = &ctx->lora;
+    const double M = q->b * q->sl, inv_t = 1.0 / q->t, again = q->full ? 1.0 : 0.0;
+    const double ad_flop = 2.0 * M * params_lora_layer(lo->r, lo->rep, lo->sh, q->t);
+    const double wg_flop = 2.0 * M * ctx->N_mm * inv_t;
+    double ad = ad_flop / ctx->rate, wg = wg_flop / ctx->rate;
+    if (ctx->refined_compute) {
+        ad = 0.0;
+        for (int j = 0; j < lo->n_gemms; j++)
+            ad += compute_gemm_time(M, lo->ad_split[j] == 1 ? lo->ad_K[j] * inv_t : lo->ad_K[j],
+                                    lo->ad_split[j] == 2 ? lo->ad_N[j] * inv_t : lo->ad_N[j],
+                                    ctx->gemm_rate, ctx->t_half_layer, ctx->hbm_bps); /* F8 */
+        wg = w->tau_gemm;
+    }
+    const double dq = lo->deq_bytes * inv_t / lo->deq_bps;
+    w->lora_ad_flop = ad_flop, w->lora_wg_flop = wg_flop;
+    w->lora_ad_t = ad, w->lora_wg_t = wg, w->lora_dq_t = dq;
+    w->tau_lf += ad + dq;
+    w->tau_lb += (2.0 + again) * ad - wg + (1.0 + again) * dq;
+    /* the frozen output layer: no weight gradient either, M·F_out/t (F2) */
+    const double out_flop = M * ctx->F_out * inv_t;
+    const double out_t = ctx->refined_compute
+                             ? compute_gemm_time_coef(&ctx->out_coef, M, inv_t, ctx->t_half)
+                             : out_flop / ctx->rate;
+    w->lora_out_t = out_t;
+    for (int i = 0; i < q->nst; i++) {
+        const double ls = q->ls[i], rec = q->full ? w->rec_layers[i] : 0.0; /* F27 */
+        const int last = i == 1 || q->one;
+        w->f_fwd[i] += ls * ad_flop;
+        w->f_bwd[i] += ls * (2.0 * ad_flop - wg_flop) + rec * ad_flop - (last ? out_flop : 0.0);
+        tau_f[i] += ls * (ad + dq);
+        tau_b[i] += ls * (2.0 * ad - wg + dq) + rec * (ad + dq) - (last ? out_t : 0.0);
+    }
+}
+
 ALWAYS_INLINE void compute_step(const pe_eval_ctx *ctx, const pe_plan *pl, const pe_layout *q,
                                 pe_detail *w)
 {
@@ -329,6 +385,8 @@ ALWAYS_INLINE void compute_step(const pe_eval_ctx *ctx, const pe_plan *pl, const
     } else {
         compute_textbook(ctx, pl, q, w, tau_f, tau_b);
     }
+    if (ctx->lora.on)
+        compute_lora(ctx, q, w, tau_f, tau_b); /* F37 */
     const int accum = ctx->accum_s_per_param > 0.0, shard = pl->zero >= 2;
     for (int i = 0; i < q->nst; i++) {
         w->tau_f[i] = tau_f[i];

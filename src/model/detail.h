@@ -54,6 +54,9 @@ struct pe_detail {
     double x;                                  /* F4 per token per layer */
     double f_fwd[3], f_bwd[3];                 /* F5 */
     double tau_f[3], tau_b[3], tau_lf, tau_lb, tau_att; /* F6 (F16, F11/F20; τ_b with F21) */
+    double lora_ad_flop, lora_wg_flop;         /* F37 per layer: adapters' forward, base wgrad */
+    double lora_ad_t, lora_wg_t, lora_dq_t;    /* F37 their times, and one dequantisation */
+    double lora_out_t;                         /* F37 the frozen output layer's wgrad time */
     double gemm_t[PE_LAYER_GEMMS];             /* F8 each forward GEMM of a layer */
     double tau_gemm, tau_core, tau_ew, tau_ew_att, tau_out; /* F8–F10 per layer / output */
     double t_accum[3];                         /* F21 per micro-batch, in tau_b */

@@ -174,6 +174,13 @@ typedef struct {
     double in_sum;       /* A27 Σ their input widths */
     double dequant;      /* M17 max(in·out) of a layer's linears (0: not quantised) */
     double act;          /* A27 bytes per token and layer (in act_rep) */
+    /* F37 (docs/model.md §4): the adapters' GEMMs, A then B of each target:
+     * K × N with split 0 (whole on every TP rank), 1 (K/t) or 2 (N/t) */
+    int n_gemms;
+    double ad_K[14], ad_N[14];
+    int ad_split[14];
+    double deq_bytes;    /* F37 (β_q + 2)·Σ in·out of a layer's linears per use (0: none) */
+    double deq_bps;      /* F37 W·η_W of the dequantisation pass */
 } pe_lora_ctx;
 
 /* Scenario-level constants, computed once; opaque to callers but plain data

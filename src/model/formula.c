@@ -44,6 +44,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_F24,
     PE_TEXT_F35,
     PE_TEXT_F36,
+    PE_TEXT_F37,
     PE_TEXT_X15,
     PE_TEXT_X16,
     PE_TEXT_X21,

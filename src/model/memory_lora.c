@@ -4,6 +4,8 @@
 
 #include "model/memory.h"
 
+#include "model/compute.h"
+
 #include "model/params.h"
 #include "model/prepare.h"
 
@@ -45,6 +47,17 @@ static bool lora_targeted(pe_lora_targets targets, const lora_linear *l)
     return targets == PE_LORA_ALL_LINEAR || (targets == PE_LORA_ATTENTION) == l->attention;
 }
 
+/* F37 one target's adapter GEMMs as PEFT's LoraParallelLinear splits them
+ * (M16): a column-parallel base has A (in × r) whole and B (r × out) split
+ * by columns, a row-parallel one A split by rows (in/t × r) and B whole. */
+static void lora_adapter_gemms(pe_lora_ctx *lo, const lora_linear *l)
+{
+    const int i = lo->n_gemms;
+    lo->ad_K[i] = l->in, lo->ad_N[i] = lo->r, lo->ad_split[i] = l->column ? 0 : 1;
+    lo->ad_K[i + 1] = lo->r, lo->ad_N[i + 1] = l->out, lo->ad_split[i + 1] = l->column ? 2 : 0;
+    lo->n_gemms = i + 2;
+}
+
 void memory_lora_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
 {
     const pe_training *tr = &sc->training;
@@ -66,7 +79,10 @@ void memory_lora_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         lo->sh += lin[i].column ? lin[i].out : lin[i].in;
         lo->targets += 1.0;
         lo->in_sum += lin[i].in;
+        lora_adapter_gemms(lo, &lin[i]); /* F37 */
     }
+    lo->deq_bytes = lo->quantised ? (lo->beta_q + 2.0) * ctx->N_mm : 0.0; /* F37 */
+    lo->deq_bps = compute_pass_bps(&sc->cluster.gpu, sc->cluster.gpu.hbm_tb_s * 1e12);
     lo->act = act_lora(lo->r, lo->targets, lo->in_sum, tr->lora_dropout > 0.0); /* A27 */
     ctx->act_rep += lo->act;
     /* §3's state total on one GPU: M15 + M16 at t = 1, unsharded */
