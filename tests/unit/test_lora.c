@@ -22,8 +22,7 @@
 #include <cmocka.h>
 
 #include "eval_fixtures.h"
-#include "catalog_fixture.h"
-#include "input/load.h"
+#include "lora_fixtures.h"
 #include "model/memory_lora.h"
 
 /* The terms one by one. */
@@ -61,31 +60,6 @@ static void test_lora_terms(void **state)
     /* A27 r = 64, 7 targets: 2·64·7 = 896; with dropout + 3·35,584 = 107,648 */
     assert_true(act_lora(64.0, 7.0, 35584.0, 0) == 896.0);
     assert_true(act_lora(64.0, 7.0, 35584.0, 1) == 107648.0);
-}
-
-static pe_scenario load_text(const char *text)
-{
-    pe_scenario s;
-    pe_error err = {0};
-    if (load_scenario_buffer("lora.yaml", text, strlen(text), catalog, &s, &err) != PE_OK)
-        fail_msg("load failed: %s", err.msg);
-    return s;
-}
-
-/* A scenario: model preset, fine-tune keys ("" for none), framework line
- * ("" for the textbook model). */
-static pe_scenario load_lora(const char *model, const char *finetune, const char *framework)
-{
-    char text[1024];
-    snprintf(text, sizeof text,
-             "schema: planeval/v1\n"
-             "%s"
-             "model: { preset: %s, seq_len: 4096 }\n"
-             "cluster: { preset: a100-node, nodes: 1 }\n"
-             "training: { global_batch: 64%s%s }\n"
-             "plans:\n  - { name: one, dp: 1 }\n",
-             framework, model, finetune[0] ? ", " : "", finetune);
-    return load_text(text);
 }
 
 /* Llama 2 7B QLoRA, r = 64 all-linear, dropout 0.1, paged 32-bit AdamW on
@@ -127,44 +101,11 @@ static void test_lora_llama2_7b_qlora(void **state)
     scenario_free(&s);
 }
 
-typedef struct {
-    int64_t tp, pp, zero, b;
-    pe_recompute rc;
-} grid_plan;
-
-/* Each plan of the grid on one node (tp·pp·dp = 8) in turn. */
-static size_t grid(grid_plan *out, size_t cap)
-{
-    static const int64_t tps[] = {1, 2, 8}, pps[] = {1, 2}, bs[] = {1, 4};
-    static const pe_recompute rcs[] = {PE_RECOMPUTE_NONE, PE_RECOMPUTE_SELECTIVE,
-                                       PE_RECOMPUTE_FULL};
-    size_t n = 0;
-    for (size_t a = 0; a < 3; a++)
-        for (size_t b = 0; b < 2; b++)
-            for (int64_t z = 0; z <= 3; z++)
-                for (size_t c = 0; c < 2; c++)
-                    for (size_t e = 0; e < 3 && n < cap; e++)
-                        if (tps[a] * pps[b] <= 8)
-                            out[n++] = (grid_plan){tps[a], pps[b], z, bs[c], rcs[e]};
-    return n;
-}
-
-static pe_plan grid_to_plan(const pe_scenario *s, const grid_plan *g)
-{
-    pe_plan p = s->plans[0];
-    p.tp = g->tp, p.pp = g->pp, p.dp = 8 / (g->tp * g->pp), p.zero = g->zero;
-    p.micro_batch = g->b, p.recompute = g->rc, p.etp = g->tp;
-    return p;
-}
-
 static double total(const pe_scenario *s, const pe_plan *p)
 {
     const pe_result r = fx_eval(s, p);
     return r.mem_total_gib;
 }
-
-static const char *const MODELS[] = {"llama2-7b", "llama2-70b", "llama3-8b"};
-static const char *const FRAMEWORKS[] = {"", "fidelity: refined\nframework: megatron-core\n"};
 
 /* Property 1. With lora_dropout 0 A27 adds 2r bytes a token per targeted
  * linear to the activations the full fine-tune keeps, while M15–M17 save
@@ -181,9 +122,9 @@ static void test_lora_below_full(void **state)
     const size_t n = grid(g, 128);
     for (size_t m = 0; m < 3; m++)
         for (size_t f = 0; f < 2; f++) {
-            pe_scenario full = load_lora(MODELS[m], "", FRAMEWORKS[f]);
-            pe_scenario lora = load_lora(MODELS[m], "finetune: lora, lora_rank: 64", FRAMEWORKS[f]);
-            pe_scenario qlora = load_lora(MODELS[m], "finetune: lora, lora_rank: 64, base_quant: nf4",
+            pe_scenario full = load_node(MODELS[m], "", FRAMEWORKS[f]);
+            pe_scenario lora = load_node(MODELS[m], "finetune: lora, lora_rank: 64", FRAMEWORKS[f]);
+            pe_scenario qlora = load_node(MODELS[m], "finetune: lora, lora_rank: 64, base_quant: nf4",
                                           FRAMEWORKS[f]);
             for (size_t i = 0; i < n; i++) {
                 const pe_plan p = grid_to_plan(&full, &g[i]);
@@ -217,7 +158,7 @@ static void test_lora_rank_and_quant(void **state)
                         snprintf(keys, sizeof keys,
                                  "finetune: lora, lora_rank: %d, base_quant: %s, lora_dropout: %s",
                                  ranks[k], quants[q], dropout ? "0.05" : "0");
-                        s[k][q] = load_lora(MODELS[m], keys, FRAMEWORKS[f]);
+                        s[k][q] = load_node(MODELS[m], keys, FRAMEWORKS[f]);
                     }
                 for (size_t i = 0; i < n; i++) {
                     const pe_plan p = grid_to_plan(&s[0][0], &g[i]);
@@ -245,8 +186,8 @@ static void test_full_is_default(void **state)
     grid_plan g[128];
     const size_t n = grid(g, 128);
     for (size_t f = 0; f < 2; f++) {
-        pe_scenario a = load_lora("llama3-8b", "", FRAMEWORKS[f]);
-        pe_scenario b = load_lora("llama3-8b", "finetune: full", FRAMEWORKS[f]);
+        pe_scenario a = load_node("llama3-8b", "", FRAMEWORKS[f]);
+        pe_scenario b = load_node("llama3-8b", "finetune: full", FRAMEWORKS[f]);
         for (size_t i = 0; i < n; i++) {
             const pe_plan p = grid_to_plan(&a, &g[i]);
             const pe_result ra = fx_eval(&a, &p), rb = fx_eval(&b, &p);

@@ -20,33 +20,7 @@
 #include <cmocka.h>
 
 #include "eval_fixtures.h"
-#include "input/catalog.h"
-#include "input/load.h"
-
-static pe_catalog *catalog; /* the built-in catalog */
-
-static int setup(void **state)
-{
-    (void)state;
-    pe_error err = {0};
-    return catalog_open(NULL, &catalog, &err) == PE_OK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    catalog_free(catalog);
-    return 0;
-}
-
-static pe_scenario load_text(const char *text)
-{
-    pe_scenario s;
-    pe_error err = {0};
-    if (load_scenario_buffer("lora.yaml", text, strlen(text), catalog, &s, &err) != PE_OK)
-        fail_msg("load failed: %s", err.msg);
-    return s;
-}
+#include "lora_fixtures.h"
 
 /* Llama 2 7B on one A100, s = 512, b = 1, textbook (F6), with the given
  * fine-tune keys ("" for a full fine-tune). */
@@ -108,54 +82,6 @@ static void test_lora_step_llama2_7b(void **state)
     assert_true(close_to(dq.tau_b[0] - dl.tau_b[0], 32.0 * dq.lora_dq_t));
     assert_true(rl.step_time_s < rf.step_time_s && rq.step_time_s > rl.step_time_s);
     scenario_free(&full), scenario_free(&lora), scenario_free(&qlora);
-}
-
-typedef struct {
-    int64_t tp, pp, zero, b;
-    pe_recompute rc;
-} grid_plan;
-
-/* Each plan of the grid on one node (tp·pp·dp = 8) in turn. */
-static size_t grid(grid_plan *out, size_t cap)
-{
-    static const int64_t tps[] = {1, 2, 8}, pps[] = {1, 2}, bs[] = {1, 4};
-    static const pe_recompute rcs[] = {PE_RECOMPUTE_NONE, PE_RECOMPUTE_SELECTIVE,
-                                       PE_RECOMPUTE_FULL};
-    size_t n = 0;
-    for (size_t a = 0; a < 3; a++)
-        for (size_t b = 0; b < 2; b++)
-            for (int64_t z = 0; z <= 3; z++)
-                for (size_t c = 0; c < 2; c++)
-                    for (size_t e = 0; e < 3 && n < cap; e++)
-                        if (tps[a] * pps[b] <= 8)
-                            out[n++] = (grid_plan){tps[a], pps[b], z, bs[c], rcs[e]};
-    return n;
-}
-
-static pe_plan grid_to_plan(const pe_scenario *s, const grid_plan *g)
-{
-    pe_plan p = s->plans[0];
-    p.tp = g->tp, p.pp = g->pp, p.dp = 8 / (g->tp * g->pp), p.zero = g->zero;
-    p.micro_batch = g->b, p.recompute = g->rc, p.etp = g->tp;
-    return p;
-}
-
-static const char *const MODELS[] = {"llama2-7b", "llama2-70b", "llama3-8b"};
-static const char *const FRAMEWORKS[] = {"", "fidelity: refined\nframework: megatron-core\n"};
-
-/* A scenario on one A100 node: model preset, fine-tune keys, framework. */
-static pe_scenario load_node(const char *model, const char *finetune, const char *framework)
-{
-    char text[1024];
-    snprintf(text, sizeof text,
-             "schema: planeval/v1\n"
-             "%s"
-             "model: { preset: %s, seq_len: 4096 }\n"
-             "cluster: { preset: a100-node, nodes: 1 }\n"
-             "training: { global_batch: 64%s%s }\n"
-             "plans:\n  - { name: one, dp: 1 }\n",
-             framework, model, finetune[0] ? ", " : "", finetune);
-    return load_text(text);
 }
 
 static double step(const pe_scenario *s, const pe_plan *p) { return fx_eval(s, p).step_time_s; }
@@ -221,5 +147,5 @@ int main(void)
         cmocka_unit_test(test_lora_step_llama2_7b),
         cmocka_unit_test(test_lora_step_properties),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }
