@@ -1069,11 +1069,16 @@ static void explain_f39(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d)
 {
     const double c = ctx->fp8_cost.cast_bytes, a = ctx->op_sac_amax_saved;
     eq_formula(out, "F39", NULL);
-    eq_subst(out, "(%.6g − %.6g) + %.6g·(%g − %g)/%g", d->tau_ew, d->tau_ew_att, d->tau_cast_f, c,
-             c > 0.0 ? a : 0.0, c);
-    fprintf(out, "       e_f, e_att: F10/F28's forward element-wise bytes (counted from the "
+    if (c > 0.0 && d->tau_cast_f > 0.0)
+        eq_subst(out, "(%.6g − %.6g) + %.6g·(%g − %g)/%g", d->tau_ew, d->tau_ew_att, d->tau_cast_f,
+                 c, a, c);
+    else
+        eq_subst(out, "(%.6g − %.6g) + 0 (no FP8 casts by role)", d->tau_ew, d->tau_ew_att);
+    fprintf(out, "       e_f, e_att: F10/F28's forward element-wise time (byte counts of the "
                  "framework's code, not fitted); cast_f: F35/F36's forward casts; a: the amax "
-                 "read _save_list keeps (aten.max, tensorwise)\n");
+                 "read _save_list keeps (aten.max: tensorwise); under compile the partitioner "
+                 "may skip some (an upper bound)   [torchtitan@9dec370 parallelize_llama.py "
+                 "_custom_policy; pytorch/ao@0afa4c1 float8_utils.py tensor_to_amax]\n");
     eq_result(out, d->tau_rec_ew, "F39");
 }
 

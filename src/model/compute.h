@@ -58,7 +58,7 @@ inline double compute_op_sac_recompute(double h, double a, double g, double d, d
 #define PE_TEXT_F39 \
     {"F39", "op-level SAC's recomputed element-wise ops and FP8 casts per layer (refined)", \
      "(e_f − e_att) + cast_f·(c − a)/c; a = 2 (tensorwise: aten.max saved), 0 (rowwise)", "s", \
-     "torchtitan parallelize_llama.py _custom_policy, _save_list"}
+     "torchtitan@9dec370 parallelize_llama.py _custom_policy"}
 inline double compute_op_sac_elementwise(double ew_fwd, double ew_att, double cast_f, double c,
                                          double amax_saved)
 {
