@@ -1063,6 +1063,25 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
 }
 
 /* §4 F1–F6. */
+/* F39: the element-wise ops and FP8 casts the op policy re-runs (framework
+ * op_sac_recompute_elementwise), one layer's time in τ_lb. */
+static void explain_f39(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d)
+{
+    const double c = ctx->fp8_cost.cast_bytes, a = ctx->op_sac_amax_saved;
+    eq_formula(out, "F39", NULL);
+    if (c > 0.0 && d->tau_cast_f > 0.0)
+        eq_subst(out, "(%.6g − %.6g) + %.6g·(%g − %g)/%g", d->tau_ew, d->tau_ew_att, d->tau_cast_f,
+                 c, a, c);
+    else
+        eq_subst(out, "(%.6g − %.6g) + 0 (no FP8 casts by role)", d->tau_ew, d->tau_ew_att);
+    fprintf(out, "       e_f, e_att: F10/F28's forward element-wise time (byte counts of the "
+                 "framework's code, not fitted); cast_f: F35/F36's forward casts; a: the amax "
+                 "read _save_list keeps (aten.max: tensorwise); under compile the partitioner "
+                 "may skip some (an upper bound)   [torchtitan@9dec370 parallelize_llama.py "
+                 "_custom_policy; pytorch/ao@0afa4c1 float8_utils.py tensor_to_amax]\n");
+    eq_result(out, d->tau_rec_ew, "F39");
+}
+
 /* F25: what torchtitan's op-level policy recomputes (A15), as FLOPs and,
  * with the refined model, as the recomputed GEMMs' time per layer. */
 static void explain_op_sac(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d)
@@ -1078,6 +1097,8 @@ static void explain_op_sac(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d
                      "s per layer, in τ_lb   [torchtitan parallelize_llama.py]\n",
                 ctx->op_rec_share[0], d->gemm_t[0], ctx->op_rec_share[1], d->gemm_t[1],
                 ctx->op_rec_share[2], d->gemm_t[2], ctx->op_rec_share[3], d->gemm_t[3]);
+    if (ctx->refined_compute && ctx->op_sac_ew)
+        explain_f39(out, ctx, d);
 }
 
 /* §12 F27: the layers each stage's backward recomputes under full

@@ -619,6 +619,13 @@ static const pe_field framework_fields[] = {
      "input once forward; backward the output gradient for dgrad and wgrad and the saved "
      "bf16 input again for wgrad) instead of backward = 2 x forward, and TP-gathered tensors "
      "cast whole unless X22 casts them before the all-gather"},
+    {"op_sac_recompute_elementwise", PE_FT_BOOL, PE_RANGE_NONE, FW(op_sac_recompute_elementwise),
+     NO, NULL, 0, NULL, "false",
+     "F39: with selective_recompute op and recompute selective (refined compute, dense "
+     "layers), backward also re-runs the forward's element-wise ops outside the attention "
+     "core and the FP8 input casts (torchtitan's _custom_policy saves only _save_list's ops: "
+     "mm, SDPA, reduce_scatter, max), at F10/F28's bytes; false: F25's recomputed matmuls "
+     "only"},
     /* DeepSpeed's zero_optimization keys, spelled and defaulted as its
      * deepspeed/runtime/zero/config.py (v0.16.4); "auto" as Hugging Face's
      * Trainer resolves it (transformers integrations/deepspeed.py) */

@@ -377,6 +377,8 @@ double compute_attention_head_dim(const pe_model *m)
 }
 
 extern inline double compute_op_sac_recompute(double h, double a, double g, double d, double f);
+extern inline double compute_op_sac_elementwise(double ew_fwd, double ew_att, double cast_f,
+                                                double c, double amax_saved);
 extern inline double compute_gemm_rate_scale(const pe_framework *fw);
 extern inline bool compute_eager(const pe_framework *fw);
 extern inline double compute_comm_sms_stretch(int64_t comm_sms, int64_t sm_count);
@@ -403,6 +405,9 @@ static void prepare_op_sac(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->op_rec_share[1] = 1.0;
     ctx->op_rec_share[2] = swiglu ? 0.5 : 0.0;
     ctx->op_rec_share[3] = swiglu ? 0.0 : 1.0;
+    ctx->op_sac_ew = sc->framework.present && sc->framework.op_sac_recompute_elementwise; /* F39 */
+    ctx->op_sac_amax_saved =
+        sc->precision.fp8_recipe == PE_FP8_RECIPE_TENSORWISE ? PE_F39_AMAX_READ_BYTES : 0.0;
 }
 
 double compute_pass_bps(const pe_gpu *g, double hbm_bps)

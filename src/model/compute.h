@@ -41,6 +41,31 @@ inline double compute_op_sac_recompute(double h, double a, double g, double d, d
     return 2.0 * h * g * d + 2.0 * a * d * h + 2.0 * h * f;
 }
 
+/* F39 (framework op_sac_recompute_elementwise, with F25): what else the op
+ * policy recomputes. _custom_policy marks every op outside _save_list
+ * PREFER_RECOMPUTE (torchtitan parallelize_llama.py @395a52627, @9dec370,
+ * models/llama3/parallelize_llama.py @820504e and @e7c0cae), so backward
+ * re-runs the forward's element-wise ops — norms, rotary, SiLU·mul, the
+ * residual adds — but not the attention core (SDPA is saved): one forward's
+ * F10/F28 element-wise time less its attention part, e_f − e_att. Under
+ * F35 the FP8 input casts are re-run too, less the amax pass where
+ * _save_list keeps its output: tensorwise's torch.max(torch.abs(x)) is
+ * aten.max (saved: its bf16 read, 2 of F24's c bytes, not re-run),
+ * rowwise's torch.amax is aten.amax (not in _save_list: all c bytes again)
+ * (pytorch/ao@eab345c, 6243040, 0afa4c1 float8_utils.py tensor_to_amax).
+ * No FLOPs: HFU keeps F25's. */
+#define PE_F39_AMAX_READ_BYTES 2.0 /* the amax pass's read of a bf16 element */
+#define PE_TEXT_F39 \
+    {"F39", "op-level SAC's recomputed element-wise ops and FP8 casts per layer (refined)", \
+     "(e_f − e_att) + cast_f·(c − a)/c; a = 2 (tensorwise: aten.max saved), 0 (rowwise)", "s", \
+     "torchtitan@9dec370 parallelize_llama.py _custom_policy"}
+inline double compute_op_sac_elementwise(double ew_fwd, double ew_att, double cast_f, double c,
+                                         double amax_saved)
+{
+    const double recast = c > 0.0 ? cast_f * (c - amax_saved) / c : 0.0;
+    return (ew_fwd - ew_att) + recast;
+}
+
 /* F4 recompute FLOPs per token per layer: F_layer (full), 4·s·h·κ (selective), 0 */
 #define PE_TEXT_F4 \
     {"F4", "x, recompute FLOPs per token per layer", \

@@ -192,7 +192,12 @@ ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *
     const double lf = gemm + core + ew + chunks + cast_f; /* backward: 2 × forward, + recompute */
     const double op = ctx->op_rec_share[0] * w->gemm_t[0] + ctx->op_rec_share[1] * w->gemm_t[1] +
                       ctx->op_rec_share[2] * w->gemm_t[2] + ctx->op_rec_share[3] * w->gemm_t[3];
-    const double sel = ctx->op_sac && !q->moe ? op : core + ew_att; /* F25, or the core */
+    const bool f39 = ctx->op_sac_ew && !q->moe && !q->full && pl->recompute == PE_RECOMPUTE_SELECTIVE;
+    w->tau_rec_ew = f39 /* F39: the forward's element-wise and casts, re-run */
+                        ? compute_op_sac_elementwise(ew, ew_att, cast_f, ctx->fp8_cost.cast_bytes,
+                                                     ctx->op_sac_amax_saved)
+                        : 0.0;
+    const double sel = ctx->op_sac && !q->moe ? op + w->tau_rec_ew : core + ew_att; /* F25, or the core */
     const double rec = q->full ? lf : pl->recompute == PE_RECOMPUTE_SELECTIVE ? sel : 0.0;
     w->tau_lf = lf;
     /* F29: input-gradient GEMMs chunked, weight-gradient not; F35: the casts role by role */

@@ -66,6 +66,7 @@ struct pe_detail {
     double gemm_chunks_t[PE_LAYER_GEMMS];      /* F29 each GEMM as async TP's t chunks (X16's g_i) */
     double tau_chunks;                         /* F29 Σ_i (chunks − whole GEMM) per layer, in τ_lf */
     double tau_cast_f, tau_cast_b;             /* F35, F36 a layer's FP8 casts, in τ_lf and τ_lb */
+    double tau_rec_ew;                         /* F39 op SAC's recomputed element-wise, in τ_lb */
     /* communication per layer (§5, §6 X1, X2) */
     pe_group g_tp, g_cp, g_dp, g_pp;           /* C1, C2 */
     double s_tp, t_ar_tp;                      /* X1 */

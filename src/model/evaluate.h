@@ -295,6 +295,8 @@ typedef struct {
     double nccl_channel_bytes;   /* A26 C·B (framework nccl_channels); 0: none */
     bool op_sac;                 /* A15 selective = torchtitan's op policy */
     double op_rec_share[4];      /* F25 share of each layer GEMM recomputed (op policy, dense) */
+    bool op_sac_ew;              /* F39 the op policy re-runs the forward's element-wise ops */
+    double op_sac_amax_saved;    /* F39 bytes an element of the cast's amax pass _save_list keeps */
     double act_op_rep, act_op_seq, act_op_par; /* A15 bytes per token: replicated, sp-split, TP */
     double act_gathered;         /* A16 bytes per token of A1 kept whole under TP+SP; 0 */
     pe_cp_ring cp_ring;          /* A20 how ring attention rotates KV; none */

@@ -51,6 +51,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_X22,
     PE_TEXT_X28,
     PE_TEXT_F25,
+    PE_TEXT_F39,
     PE_TEXT_A18, PE_TEXT_A17, PE_TEXT_A6_GROUP,
     PE_TEXT_F26,
     PE_TEXT_F27,

@@ -184,6 +184,33 @@ static void test_f25_op_recompute(void **state)
     assert_true(compute_op_sac_recompute(12288, 96, 96, 128, 49152) == 1811939328.0);
 }
 
+/* F39 Llama 3 8B (h 4096, g·d 1024, f 14336) on TP 8 with sequence
+ * parallelism, b 12, s' 8192: M = 98304 tokens, W·η_W = 2.4e12 (η_W 1).
+ * F10 under compile: rep 20h = 81920, par 106496 bytes/token, both /8:
+ * e_f = 98304·(10240 + 13312)/2.4e12 = 2315255808/2.4e12 = 9.6468992e-4 s,
+ * e_att = 0 (flash). F35/F36 tensorwise with X22 (gathered share 1/8):
+ * fwd c·X, c = 5: gathered 5·(4096 + 4096) = 40960 (wq|wk|wv in, w1|w3
+ * in), sharded 5·(4096 + 14336) = 92160 (wo in, w2 in): cast_f =
+ * 98304·(5120 + 11520)/2.4e12 = 6.815744e-4 s. Tensorwise keeps the amax
+ * (aten.max in _save_list): the re-cast moves 3 of 5 bytes, 4.0894464e-4
+ * s, F39 = 1.37363456e-3 s. Rowwise (aten.amax, not saved): all 5, F39 =
+ * 9.6468992e-4 + 6.815744e-4 = 1.64626432e-3 s. bf16 (c = 0, no casts):
+ * e_f alone. Megatron-style attention element-wise e_att is not re-run:
+ * e_f = 1e-3, e_att = 4e-4 → 6e-4. */
+static void test_f39_op_sac_elementwise(void **state)
+{
+    (void)state;
+    const double ef = 98304.0 * (81920.0 / 8.0 + 106496.0 / 8.0) / 2.4e12;
+    const double cf = 98304.0 * (40960.0 / 8.0 + 92160.0 / 8.0) / 2.4e12;
+    assert_rel(ef, 9.6468992e-4, 1e-12);
+    assert_rel(cf, 6.815744e-4, 1e-12);
+    assert_rel(compute_op_sac_elementwise(ef, 0.0, cf, 5.0, PE_F39_AMAX_READ_BYTES),
+               1.37363456e-3, 1e-12);
+    assert_rel(compute_op_sac_elementwise(ef, 0.0, cf, 5.0, 0.0), 1.64626432e-3, 1e-12);
+    assert_rel(compute_op_sac_elementwise(ef, 0.0, 0.0, 0.0, 0.0), 9.6468992e-4, 1e-12);
+    assert_rel(compute_op_sac_elementwise(1e-3, 4e-4, 0.0, 0.0, 0.0), 6e-4, 1e-12);
+}
+
 /* F34 one fused matmul → reduce-scatter's sum of its t partials: Llama 3
  * 8B at b 12, s' 8192, S_tp = 2·12·8192·4096 = 805306368 bytes, t = 8, on
  * 2.4 TB/s (η_W 1): read 805306368, write 805306368/8 = 100663296, so
@@ -209,6 +236,7 @@ int main(void)
         cmocka_unit_test(test_per_microbatch),
         cmocka_unit_test(test_compute_column),
         cmocka_unit_test(test_f25_op_recompute),
+        cmocka_unit_test(test_f39_op_sac_elementwise),
         cmocka_unit_test(test_f28_chunks),
         cmocka_unit_test(test_f28_never_faster),
         cmocka_unit_test(test_f34_fused_rs_reduce),

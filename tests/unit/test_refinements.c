@@ -645,6 +645,43 @@ static void test_f25_plans(void **state)
     assert_true(r.hfu > 0 && r.hfu != ra.hfu);
 }
 
+/* F39 on whole plans (refined GPT-3 under torchtitan's op policy, bf16,
+ * t = 8 with sp): op_sac_recompute_elementwise adds one forward's
+ * element-wise time outside the core, τ_ew − τ_ew_att, to τ_lb (F25's
+ * matmuls already there), and nothing to τ_lf or the FLOPs (HFU is F25's,
+ * MFU F3's); nothing under recompute none or full, or under Megatron's
+ * attention policy. */
+static void test_f39_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    pe_scenario on = s;
+    on.framework.op_sac_recompute_elementwise = true;
+    pe_plan p = fx_plan(16, 8, 1, 1);
+    p.recompute = PE_RECOMPUTE_SELECTIVE, p.sequence_parallel = true;
+    pe_result r0, r;
+    pe_detail d0, d;
+    fx_eval_detail(&s, &p, &r0, &d0);
+    fx_eval_detail(&on, &p, &r, &d);
+    assert_true(d.tau_ew > d.tau_ew_att && d.tau_rec_ew > 0.0 && d0.tau_rec_ew == 0.0);
+    assert_rel(d.tau_rec_ew, d.tau_ew - d.tau_ew_att, 1e-12);
+    assert_rel(d.tau_lb - d0.tau_lb, d.tau_ew - d.tau_ew_att, 1e-9);
+    assert_true(d.tau_lf == d0.tau_lf && d.x == d0.x);
+    assert_true(r.mfu < r0.mfu && r.hfu < r0.hfu && r.step_time_s > r0.step_time_s);
+    for (int rc = PE_RECOMPUTE_NONE; rc <= PE_RECOMPUTE_FULL; rc += 2) {
+        p.recompute = (pe_recompute)rc;
+        fx_eval_detail(&s, &p, &r0, &d0);
+        fx_eval_detail(&on, &p, &r, &d);
+        assert_true(r.step_time_s == r0.step_time_s && d.tau_rec_ew == 0.0);
+    }
+    p.recompute = PE_RECOMPUTE_SELECTIVE;
+    s.framework.selective_recompute = on.framework.selective_recompute = PE_SELECTIVE_ATTENTION;
+    fx_eval_detail(&s, &p, &r0, &d0);
+    fx_eval_detail(&on, &p, &r, &d);
+    assert_true(r.step_time_s == r0.step_time_s);
+}
+
 /* X21 on whole plans (refined GPT-3 under torchtitan's op policy: MHA, so
  * F25 recomputes wk's g·d/(a·d + 2·g·d) = 1/3 of QKV; GELU, so w2 and no
  * matmul after the MLP's all-gather, r = 0): with sp and t > 1 the
@@ -1048,6 +1085,7 @@ int main(void)
         cmocka_unit_test(test_x15_plans),    cmocka_unit_test(test_x16_plans),
         cmocka_unit_test(test_f28_plans),
         cmocka_unit_test(test_f25_plans),
+        cmocka_unit_test(test_f39_plans),
         cmocka_unit_test(test_x19_plans),
         cmocka_unit_test(test_x21_plans),   cmocka_unit_test(test_recompute_never_faster),
         cmocka_unit_test(test_x22_plans),
