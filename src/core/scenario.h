@@ -365,6 +365,7 @@ typedef struct {
     bool tp_grad_sum_unfused;     /* X24, X29 async TP leaves the backward's summed-gradient reduce-scatters unfused; false */
     bool tp_fused_rs_reduce;      /* F34 async TP's fused reduce-scatter sums its t partials in a kernel of its own; false */
     bool fp8_cast_by_role;        /* F35, F36 torchao Float8Linear's casts GEMM role by role; false */
+    bool cp_ring_load_balance;    /* X31 PyTorch's load-balanced CP ring: its kernels' shapes and merge passes; false */
     /* DeepSpeed's ZeRO buffers (docs/model.md §12 A28, A29, M18), with
      * memory_by_phase; sizes in elements, DeepSpeed's defaults; PE_DS_AUTO:
      * Hugging Face's "auto", resolved from model.hidden by the evaluator */
