@@ -82,10 +82,10 @@ static void test_x31_plan(void **state)
     assert_rel(r_on.mfu * r_on.step_time_s, r.mfu * r.step_time_s, 1e-12);
 }
 
-/* With F33 on and no shape numbers but the tile (s_half 0: S_h = 1,
- * S_d = s'/(s' + B_c)), the ring's core is F33's core of the same plan less
- * the diagonal tiles of the c − 1 blocks that are not causal: on this plan
- * F33 alone charges F9·0.5/S_d, X31 F9·(0.5/(2·S_d) + 1/4). */
+/* With F33 on and s_half 0 (S_h = 1, S_d = s'/(s' + B_c) = 1024/1152): F33
+ * alone charges the whole rank's work as one causal kernel, F9·0.5/S_d;
+ * X31 charges the causal diagonal tile penalty on step 0 only and the
+ * non-causal half block at S_h = 1: F9·(0.5/(2·S_d) + 1/(2·2)), less. */
 static void test_x31_with_causal_work(void **state)
 {
     (void)state;
