@@ -887,6 +887,36 @@ static void explain_attention_shape(FILE *out, const pe_eval_ctx *ctx, const pe_
         explain_causal_work(out, ctx, s, tile);
 }
 
+/* §12 X31: with cp_ring_load_balance and c > 1, the attention core as
+ * PyTorch's load-balanced ring computes it (the causal diagonal block at
+ * F33's work, c − 1 non-causal half blocks) and the ring's merge passes. */
+static void explain_cp_ring_core(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                                 const pe_detail *d, double M)
+{
+    if (d->cp_ring_share <= 0.0)
+        return;
+    const double c = (double)p->cp, t = (double)p->tp, s = d->s_local;
+    eq_formula(out, "X31", NULL);
+    eq_subst(out, "%g·%.6g/%g/(%.6g·%.6g)·[%g/(%g·%.6g) + (%g − 1)/(2·%g·%g·%.6g)]   "
+                  "(step 0: causal %g × %g at F33's ω = %g; %g non-causal half blocks %g × %g, "
+                  "S_h = %g/(%g + %g); code: torch _attention.py _templated_ring_attention)",
+             M, ctx->F_att, t, ctx->att_rate, ctx->att_head, ctx->att_work, c, d->att_shape, c,
+             ctx->att_kappa, c, d->cp_ring_shape_half, s, s, ctx->att_work, c - 1.0, s,
+             0.5 * s, 0.5 * s, 0.5 * s, ctx->att_half_seq);
+    eq_subst(out, "share of F_att/(peak·e_att·D) = %.6g (F9 with F33 and F22 took %.6g)",
+             d->cp_ring_share, ctx->att_work / d->att_shape);
+    eq_result(out, d->tau_core, "X31");
+    eq_formula(out, "X31:bytes", NULL);
+    eq_subst(out, "%g·%g/%g·(%g, %g) / %.6g   (W = a·d = %g, the K/V torchtitan repeats; "
+                  "bytes counted from torch _attention.py: _SDPAMerger and the backward's "
+                  "fp32 accumulation)",
+             M, ctx->cp_ring_merge_w, t, compute_cp_ring_fwd_bytes(c),
+             compute_cp_ring_bwd_bytes(c), ctx->ew_bps, ctx->cp_ring_merge_w);
+    fprintf(out, "       = forward %.6g s, backward %.6g s a layer (in τ_lf and τ_lb; the "
+                 "recomputed forward repeats the forward's)\n",
+            d->cp_ring_f, d->cp_ring_b);
+}
+
 /* §12 F35, F36: with fp8_cast_by_role, the casts role by role (bytes per
  * token, gathered and sharded parts), where the gathered part is cast, and
  * the forward and backward cast time per layer the evaluator took. */
@@ -1038,7 +1068,8 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
                  ctx->att_rate, ctx->att_head, d->att_shape);
     else
         eq_subst(out, "%g·%.6g/%g / %.6g", M, ctx->F_att, t, ctx->att_rate);
-    eq_result(out, d->tau_core, "F9");
+    eq_result(out, d->core_f9, "F9");
+    explain_cp_ring_core(out, ctx, p, d, M); /* X31 */
     explain_eager_elementwise(out, ctx); /* F28 */
     eq_formula(out, "F10", NULL);
     eq_subst(out, "%g·(%g/%g + %g/%g + %g/%g) / %.6g", M, ctx->ew_rep,

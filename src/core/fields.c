@@ -626,6 +626,13 @@ static const pe_field framework_fields[] = {
      "core and the FP8 input casts (torchtitan's _custom_policy saves only _save_list's ops: "
      "mm, SDPA, reduce_scatter, max), at F10/F28's bytes; false: F25's recomputed matmuls "
      "only"},
+    {"cp_ring_load_balance", PE_FT_BOOL, PE_RANGE_NONE, FW(cp_ring_load_balance), NO, NULL, 0,
+     NULL, "false",
+     "X31: with cp > 1 (refined compute), the attention core as PyTorch's load-balanced ring "
+     "attention runs it (torch distributed/tensor/experimental/_attention.py "
+     "_templated_ring_attention, enable_load_balance): one causal s'×s' kernel (F33's work) "
+     "and c − 1 non-causal half blocks of s'²/2 each, keys per query s'/2, plus the ring's "
+     "eager fp32 merge and gradient-accumulation passes at W·η_W"},
     /* DeepSpeed's zero_optimization keys, spelled and defaulted as its
      * deepspeed/runtime/zero/config.py (v0.16.4); "auto" as Hugging Face's
      * Trainer resolves it (transformers integrations/deepspeed.py) */

@@ -366,6 +366,7 @@ typedef struct {
     bool tp_fused_rs_reduce;      /* F34 async TP's fused reduce-scatter sums its t partials in a kernel of its own; false */
     bool fp8_cast_by_role;        /* F35, F36 torchao Float8Linear's casts GEMM role by role; false */
     bool op_sac_recompute_elementwise; /* F39 op-level SAC re-runs the forward's element-wise ops; false */
+    bool cp_ring_load_balance;    /* X31 PyTorch's load-balanced CP ring: its kernels' shapes and merge passes; false */
     /* DeepSpeed's ZeRO buffers (docs/model.md §12 A28, A29, M18), with
      * memory_by_phase; sizes in elements, DeepSpeed's defaults; PE_DS_AUTO:
      * Hugging Face's "auto", resolved from model.hidden by the evaluator */

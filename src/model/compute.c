@@ -33,6 +33,10 @@ extern inline double compute_expert_gemm_time_coef(const pe_gemm_coef *c, double
                                                    double inv_etp, double t_half, double half_rows);
 extern inline double compute_attention_shape(double s_local, double s_half, double tile);
 extern inline double compute_attention_causal_work(bool causal_work, double tile, double kappa);
+extern inline double compute_cp_ring_core_share(double c, double omega, double kappa,
+                                                double shape_diag, double shape_half);
+extern inline double compute_cp_ring_fwd_bytes(double c);
+extern inline double compute_cp_ring_bwd_bytes(double c);
 extern inline double compute_elementwise_time(double bytes, double ew_bps);
 extern inline double compute_fp8_cast_gathered_share(bool sp, bool cast_before_gather, double inv_t);
 extern inline pe_gemm_coef compute_gemm_coef_fp8(const pe_gemm_shape *g, double gemm_rate,
@@ -272,6 +276,7 @@ static void prepare_coefficients(pe_eval_ctx *ctx)
     ctx->out_coef = compute_gemm_coef(&out, ctx->gemm_rate, ctx->hbm_bps);
     ctx->core_s = ctx->att_head < 1.0 ? ctx->F_att / (ctx->att_rate * ctx->att_head) /* F22 */
                                       : ctx->F_att / ctx->att_rate;
+    ctx->core_unit_s = ctx->core_s; /* X31: before F33's ω */
     ctx->core_s *= ctx->att_work; /* F33 (1: off, exact) */
     const double inv_bw = ctx->ew_bps > 0.0 ? 1.0 / ctx->ew_bps : 0.0; /* η_W = 0: untimed */
     ctx->ew_rep_s = ctx->ew_rep * inv_bw, ctx->ew_par_s = ctx->ew_par * inv_bw;
@@ -297,6 +302,9 @@ static void prepare_refined(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->att_work = compute_attention_causal_work(sc->framework.attention_causal_work,
                                                   g->attention_causal_tile,
                                                   compute_kappa(&sc->model)); /* F33 */
+    ctx->att_kappa = compute_kappa(&sc->model);
+    ctx->cp_ring_lb = sc->framework.cp_ring_load_balance; /* X31 */
+    ctx->cp_ring_merge_w = (double)sc->model.heads * compute_attention_head_dim(&sc->model);
     ctx->att_head = compute_attention_head_factor(compute_attention_head_dim(&sc->model),
                                                   g->attention_half_head_dim);
     ctx->ew_bps = ctx->hbm_bps * g->elementwise_efficiency;               /* F10 */

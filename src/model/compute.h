@@ -433,6 +433,63 @@ inline double compute_attention_causal_work(bool causal_work, double tile, doubl
 {
     return causal_work && tile > 0.0 ? 0.5 / kappa : 1.0;
 }
+/* X31 (framework cp_ring_load_balance): the attention core of one CP rank as
+ * PyTorch's load-balanced ring attention computes it (torch
+ * distributed/tensor/experimental/_attention.py, _templated_ring_attention
+ * and _templated_ring_attention_backward with _cp_options.enable_load_balance,
+ * default True; read at pytorch@0123248, the load balancing from
+ * pytorch/pytorch#132442, 2024-09, reported on by default in #141429,
+ * 2024-11). Each rank holds chunks r and 2c − 1 − r of the sequence (s'
+ * tokens). Step 0 runs SDPA with is_causal on the local s' × s' block: the
+ * causal kernel, F33's work ω of its s'² pairs at F22's causal rate. Each of
+ * the c − 1 other steps runs it without a mask on half a block — all s'
+ * queries against the first half of the arrived K/V (i ≤ rank) or the second
+ * half of the queries against all of it (i > rank) — s'²/2 pairs, all
+ * useful, at F22's non-causal rate with s_k keys per query: s'/2 on the
+ * rank that waits on the rest (rank c − 1 takes the first case at every
+ * step; the per-layer all-gather makes every rank wait on it). Of F9's
+ * κ·c·s'² pairs per rank: the share ω/(c·S_d) + (c − 1)/(2κ·c·S_h), S_d =
+ * F22(s') causal, S_h = F22(s'/2) non-causal. The backward re-runs the same
+ * ring (the same blocks), so F5's backward = 2 × forward holds for it. */
+#define PE_TEXT_X31 \
+    {"X31", "attention core of PyTorch's load-balanced CP ring (refined)", \
+     "F_att/(peak·e_att·D)·[ω/(c·S_d) + (c − 1)/(2κ·c·S_h)], S_d = F22(s') causal, " \
+     "S_h = (s'/2)/(s'/2 + s_half)", \
+     "s", "pytorch/pytorch torch/distributed/tensor/experimental/_attention.py " \
+     "_templated_ring_attention (enable_load_balance)"}
+inline double compute_cp_ring_core_share(double c, double omega, double kappa, double shape_diag,
+                                         double shape_half)
+{
+    return omega / (c * shape_diag) + (c - 1.0) / (2.0 * kappa * c * shape_half);
+}
+/* X31 the ring's own passes, eager element-wise kernels over one rank's
+ * s' × W (W = a·d/t, the repeated K/V torchtitan passes: models/llama
+ * repeat_kv), in bytes per element, counted from the same code for the rank
+ * of the longest steps (c − 1: every step i ≤ rank, none partial).
+ * Forward: K and V made contiguous (read + write bf16, 2·4), the torch.cat of
+ * K and V before each of the c − 1 sends (2·4 each), each step's output cast
+ * to fp32 (_SDPAMerger.step: 2 + 4), each of the c − 1 merges out − σ(Δlse)·
+ * (out − block_out) in fp32 (three passes: 12 + 8 + 12), the result cast back
+ * (4 + 2): 8 + 8(c − 1) + 6c + 32(c − 1) + 6. Backward: three fp32 zeros
+ * (12), K and V contiguous (8), the c − 1 K/V cats (8 each), step 0's
+ * dK += and dV += in fp32 (2·10), each later step's _partial_update of dK
+ * and dV (half added, 5, and torch.cat whole, 8: 2·13), the fp32 torch.cat
+ * of dK and dV before each of the c sends (16), dQ += at every step (10),
+ * dQ cast back (6) and the last received dK, dV cast back (12):
+ * 58 + 34(c − 1) + 26c. The kernels' own traffic is in their measured rate. */
+#define PE_TEXT_X31_BYTES \
+    {"X31:bytes", "the CP ring's merge and accumulation passes per element of s'×W (refined)", \
+     "forward 14 + 40·(c − 1) + 6c, backward 58 + 34·(c − 1) + 26c bytes; b·s'·W·bytes/(W_hbm·η_W)", \
+     "bytes", "pytorch/pytorch torch/distributed/tensor/experimental/_attention.py " \
+     "_SDPAMerger, _templated_ring_attention_backward"}
+inline double compute_cp_ring_fwd_bytes(double c)
+{
+    return 14.0 + 40.0 * (c - 1.0) + 6.0 * c;
+}
+inline double compute_cp_ring_bwd_bytes(double c)
+{
+    return 58.0 + 34.0 * (c - 1.0) + 26.0 * c;
+}
 /* F34 (framework tp_fused_rs_reduce, with X16 and async TP): torch's
  * _fused_matmul_reduce_scatter_impl (torch/distributed/_symmetric_memory)
  * computes the t output chunks, sends each to the rank that owns it

@@ -155,6 +155,31 @@ ALWAYS_INLINE void compute_textbook(const pe_eval_ctx *ctx, const pe_plan *pl, c
     {"F8-10", "τ_lf, τ_lb, τ_att per layer", \
      "GEMMs + core + element-wise; 2·τ_lf + recompute (full τ_lf, selective core + att part)", \
      "s", "spec §12"}
+/* X31 (cp_ring_load_balance, cp > 1): the core F9 gave (core, kept in
+ * core_f9) becomes the load-balanced ring's causal diagonal step and its
+ * c − 1 non-causal half blocks, and the ring's eager merge passes are timed
+ * per layer (forward, backward) at W·η_W. Off or c = 1: core as given. */
+ALWAYS_INLINE double compute_cp_ring_layer(const pe_eval_ctx *ctx, const pe_layout *q,
+                                           pe_detail *w, double M, double inv_t, double core)
+{
+    w->core_f9 = core;
+    w->cp_ring_f = w->cp_ring_b = w->cp_ring_share = 0.0;
+    w->cp_ring_shape_half = 1.0;
+    if (!ctx->cp_ring_lb || q->c <= 1.0)
+        return core;
+    const double s_h = ctx->att_by_shape /* F22 non-causal, s'/2 keys per query */
+                           ? compute_attention_shape(0.5 * q->sl, ctx->att_half_seq, 0.0)
+                           : 1.0;
+    const double share =
+        compute_cp_ring_core_share(q->c, ctx->att_work, ctx->att_kappa, w->att_shape, s_h);
+    w->cp_ring_share = share, w->cp_ring_shape_half = s_h;
+    const double elems = M * ctx->cp_ring_merge_w * inv_t; /* s'·b·W */
+    const double inv_bw = ctx->ew_bps > 0.0 ? 1.0 / ctx->ew_bps : 0.0;
+    w->cp_ring_f = elems * compute_cp_ring_fwd_bytes(q->c) * inv_bw;
+    w->cp_ring_b = elems * compute_cp_ring_bwd_bytes(q->c) * inv_bw;
+    return M * inv_t * ctx->core_unit_s * share;
+}
+
 ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *pl,
                                          const pe_layout *q, pe_detail *w)
 {
@@ -168,8 +193,10 @@ ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *
     w->att_shape = ctx->att_by_shape
                        ? compute_attention_shape(q->sl, ctx->att_half_seq, ctx->att_tile) /* F22 */
                        : 1.0;
-    const double core = ctx->att_by_shape ? M * inv_t * ctx->core_s / w->att_shape
-                                          : M * inv_t * ctx->core_s; /* F9 */
+    const double core = compute_cp_ring_layer( /* X31, else F9 as is */
+        ctx, q, w, M, inv_t,
+        ctx->att_by_shape ? M * inv_t * ctx->core_s / w->att_shape : M * inv_t * ctx->core_s);
+    const double ring_f = w->cp_ring_f; /* X31's merge passes (0: off) */
     const double ew_att = M * inv_t * ctx->ew_att_s;                                   /* F10 */
     const double ew = M * (ctx->ew_rep_s * (q->sp ? inv_t : 1.0) + ctx->ew_par_s * inv_t) + ew_att;
     const double out = compute_gemm_time_coef(&ctx->out_coef, M, inv_t, ctx->t_half) +
@@ -189,7 +216,7 @@ ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *
     const double cast_f = M * (cr->fwd_gathered * gs + cr->fwd_sharded * inv_t);
     const double cast_b = M * (cr->bwd_gathered * gs + cr->bwd_sharded * inv_t);
     w->tau_cast_f = cast_f, w->tau_cast_b = cast_b;
-    const double lf = gemm + core + ew + chunks + cast_f; /* backward: 2 × forward, + recompute */
+    const double lf = gemm + core + ew + chunks + cast_f + ring_f; /* backward: 2 × fwd, + rec */
     const double op = ctx->op_rec_share[0] * w->gemm_t[0] + ctx->op_rec_share[1] * w->gemm_t[1] +
                       ctx->op_rec_share[2] * w->gemm_t[2] + ctx->op_rec_share[3] * w->gemm_t[3];
     const bool f39 = ctx->op_sac_ew && !q->moe && !q->full && pl->recompute == PE_RECOMPUTE_SELECTIVE;
@@ -197,11 +224,11 @@ ALWAYS_INLINE void compute_refined_layer(const pe_eval_ctx *ctx, const pe_plan *
                         ? compute_op_sac_elementwise(ew, ew_att, cast_f, ctx->fp8_cost.cast_bytes,
                                                      ctx->op_sac_amax_saved)
                         : 0.0;
-    const double sel = ctx->op_sac && !q->moe ? op + w->tau_rec_ew : core + ew_att; /* F25, or the core */
+    const double sel = ctx->op_sac && !q->moe ? op + w->tau_rec_ew : core + ew_att + ring_f; /* F25, or core */
     const double rec = q->full ? lf : pl->recompute == PE_RECOMPUTE_SELECTIVE ? sel : 0.0;
     w->tau_lf = lf;
     /* F29: input-gradient GEMMs chunked, weight-gradient not; F35: the casts role by role */
-    w->tau_lb = 2.0 * lf + rec - chunks - 2.0 * cast_f + cast_b;
+    w->tau_lb = 2.0 * lf + rec - chunks - 2.0 * cast_f + cast_b - 2.0 * ring_f + w->cp_ring_b;
     w->tau_att = core;
     w->tau_gemm = gemm, w->tau_core = core, w->tau_ew = ew, w->tau_ew_att = ew_att;
     w->tau_out = out;
@@ -246,19 +273,21 @@ ALWAYS_INLINE void compute_refined_moe_layer(const pe_eval_ctx *ctx, const pe_pl
     const double ew = M * (ctx->ew_rep_s * (q->sp ? inv_t : 1.0) + ctx->ew_par_m_s * inv_t) +
                       w->tau_ew_att;
     const double lf = w->gemm_t[0] + w->gemm_t[1] + w->moe.t_sh + w->moe.t_router +
-                      w->moe.t_exp + w->tau_core + ew + w->tau_cast_f; /* F35: the dense layer's */
+                      w->moe.t_exp + w->tau_core + ew + w->tau_cast_f + w->cp_ring_f; /* F35, X31 */
     const double rec = q->full ? lf
-                       : pl->recompute == PE_RECOMPUTE_SELECTIVE ? w->tau_core + w->tau_ew_att
-                                                                 : 0.0;
+                       : pl->recompute == PE_RECOMPUTE_SELECTIVE
+                           ? w->tau_core + w->tau_ew_att + w->cp_ring_f
+                           : 0.0;
+    const double ring_b = w->cp_ring_b - 2.0 * w->cp_ring_f; /* X31 (0: off) */
     if (ctx->moe_permute_s > 0.0) { /* F23: once forward, once backward (+ full recompute) */
         const double perm = w->moe.t_perm = M * inv_t * e->k * e->rho * ctx->moe_permute_s;
         w->moe.tau_mlf = lf + perm;
         w->moe.tau_mlb = 2.0 * lf + rec + (q->full ? 2.0 : 1.0) * perm - 2.0 * w->tau_cast_f +
-                         w->tau_cast_b;
+                         w->tau_cast_b + ring_b;
         return;
     }
     w->moe.tau_mlf = lf;
-    w->moe.tau_mlb = 2.0 * lf + rec - 2.0 * w->tau_cast_f + w->tau_cast_b;
+    w->moe.tau_mlb = 2.0 * lf + rec - 2.0 * w->tau_cast_f + w->tau_cast_b + ring_b;
 }
 
 /* F11, F20: each candidate stage from its layers' times, the output layer

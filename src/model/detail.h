@@ -61,6 +61,9 @@ struct pe_detail {
     double tau_gemm, tau_core, tau_ew, tau_ew_att, tau_out; /* F8–F10 per layer / output */
     double t_accum[3];                         /* F21 per micro-batch, in tau_b */
     double att_shape;                          /* F22 the sequence and causal factor (1: off) */
+    double cp_ring_share, cp_ring_shape_half;  /* X31 the core's share of F_att/(peak·F22), S_h */
+    double core_f9;                            /* F9 the core before X31 (= tau_core when off) */
+    double cp_ring_f, cp_ring_b;               /* X31 the ring's merge passes per layer, s */
     double rec_layers[3];                      /* F27 layers each stage's backward recomputes */
     double f_hw;                               /* F4 (F27 by layer) F_hw of the plan, for hfu */
     double gemm_chunks_t[PE_LAYER_GEMMS];      /* F29 each GEMM as async TP's t chunks (X16's g_i) */

@@ -226,6 +226,10 @@ typedef struct {
     double att_half_seq, att_tile;     /* F22 s_half, B_c (tokens) */
     double att_head;                   /* F22 D(d), folded into core_s */
     double att_work;                   /* F33 useful causal FLOPs per F9 FLOP (1: off) */
+    double att_kappa;                  /* F1 κ (X31) */
+    bool cp_ring_lb;                   /* X31 PyTorch's load-balanced CP ring; false: F9·ω */
+    double core_unit_s;                /* X31 F_att/(peak·e_att·D), s per token at t = 1 */
+    double cp_ring_merge_w;             /* X31 a·d, the repeated K/V width at t = 1 */
     pe_attention_kernel_rate att_kernel; /* F30 e_att, s_half of the framework's kernel */
     double ew_bps;                     /* F10 W·η_W (0: untimed) */
     double ew_rep, ew_par, ew_att, ew_out; /* F10 bytes per token */

@@ -63,7 +63,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_F30,
     PE_TEXT_F32,
     PE_TEXT_X18,
-    PE_TEXT_F33,
+    PE_TEXT_F33, PE_TEXT_X31, PE_TEXT_X31_BYTES,
     PE_TEXT_X25, PE_TEXT_X26, PE_TEXT_X27,
     PE_TEXT_X23_F, PE_TEXT_X23_B,
     PE_TEXT_X30,
