@@ -103,7 +103,7 @@ check "explain (A100, refined): e_max, η_W fitted, F_half at its neutral 0, e_a
     >"$work/h100.txt" 2>&1 || true
 check "explain (H100 fp8): e_max8 fitted, e_att measured (F22's kernel asymptote)" \
     'grep "^     basis: " "$work/h100.txt" | grep -q "e_att 0.53: measured (F22)" &&
-     grep "^     basis: " "$work/h100.txt" | grep -q "e_max8 0.4839: fitted"'
+     grep "^     basis: " "$work/h100.txt" | grep -q "e_max8 0.4815: fitted"'
 "$planeval" explain "$src/scenarios/drills/01-fit-the-model.yaml" --plan "$(awk '/- name:/ {print $3; exit}' "$src/scenarios/drills/01-fit-the-model.yaml")" >"$work/textbook.txt" 2>&1 || true
 check "explain (textbook): no basis line" '! grep -q "^     basis: " "$work/textbook.txt"'
 finish
