@@ -343,6 +343,27 @@ static void explain_a19(FILE *out, const pe_eval_ctx *ctx)
     eq_value(out, ctx->a19_rep, "bytes/token (rep)", "DeepSeek-V3 §3.2.3, §3.3.3");
 }
 
+/* §12 A30 (joins A1) and A31 (joins A3 without recompute): what Transformer
+ * Engine's layers save beyond Korthikanti's tensors (framework te_saved_tensors). */
+static void explain_te_saved(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p)
+{
+    const pe_model *m = &ctx->scenario->model;
+    if (ctx->a30_rep <= 0.0)
+        return;
+    eq_formula(out, "A30", NULL);
+    eq_subst(out, "2 norms·%g  (%s: %s fp32)", ctx->a30_rep / 2.0,
+             m->norm == PE_NORM_LAYERNORM ? "LayerNorm" : "RMSNorm",
+             m->norm == PE_NORM_LAYERNORM ? "mu 4 + rsigma 4" : "rsigma 4");
+    eq_result(out, ctx->a30_rep, "A30");
+    const bool kept = p->recompute != PE_RECOMPUTE_SELECTIVE;
+    const bool fused = ctx->attention != PE_ATTENTION_STANDARD;
+    eq_formula(out, "A31", NULL);
+    eq_subst(out, "[%s]·(4·%g + [%s]·2·%g)%s", fused ? "fused" : "not fused", (double)m->heads,
+             ctx->fp8 ? "fp8" : "not fp8", act_fp8_saving_attention(m),
+             kept ? "" : "  (recompute selective: core attention rebuilt in backward, 0)");
+    eq_result(out, kept ? ctx->a31_att : 0.0, "A31");
+}
+
 /* §3 A1–A5: activation bytes per token and per layer. */
 static void explain_act_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                               const pe_detail *d)
@@ -353,7 +374,8 @@ static void explain_act_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     double ffn = (double)m->ffn_hidden;
     eq_formula(out, "A1", NULL);
     eq_subst(out, "8·%g + 2·%g·%g", ctx->h, ctx->delta, ctx->h);
-    eq_result(out, ctx->act_rep - ctx->lora.act, "A1");
+    eq_result(out, ctx->act_rep - ctx->lora.act - ctx->a30_rep, "A1");
+    explain_te_saved(out, ctx, p);
     if (ctx->lora.on) { /* A27, added to A1's rep */
         eq_formula(out, "A27", NULL);
         eq_subst(out, "2·%g·%g + %d·3·%g  (lora_dropout %g)", ctx->lora.r, ctx->lora.targets,
@@ -374,8 +396,9 @@ static void explain_act_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
              m->mlp == PE_MLP_GELU ? 4.0 : 6.0, ffn, ctx->act_legacy > 0.0 ? " + A17" : "");
     eq_result(out, ctx->act_par, "A2");
     eq_formula(out, "A3", NULL);
-    eq_subst(out, "%s", d->att == 0 ? (ctx->attention != PE_ATTENTION_STANDARD ? "0 (flash)" : "0 (selective recompute)")
-                                    : "(2 + 3δ)·a·s");
+    eq_subst(out, "%s%s", d->att == 0 ? (ctx->attention != PE_ATTENTION_STANDARD ? "0 (flash)" : "0 (selective recompute)")
+                                    : ctx->attention != PE_ATTENTION_STANDARD ? "0 (flash)" : "(2 + 3δ)·a·s",
+             d->att > 0.0 && ctx->a31_att > 0.0 ? " + A31" : "");
     eq_result(out, d->att, "A3");
     const bool a19 = ctx->a19 && p->recompute == PE_RECOMPUTE_SELECTIVE;
     if (a19)

@@ -477,6 +477,12 @@ static const pe_field framework_fields[] = {
      "A17: the activations of Megatron-LM's legacy GPT model (megatron/model, before "
      "--use-mcore-models): unfused swiglu, flash attention's output kept twice and K, V "
      "expanded to every head"},
+    {"te_saved_tensors", PE_FT_BOOL, PE_RANGE_NONE, FW(te_saved_tensors), NO, NULL, 0, NULL,
+     "false",
+     "A30, A31: what Megatron-Core's Transformer Engine layers save for backward beyond "
+     "A1-A3: the two norms' fp32 statistics (A30) and, without recompute, the fused "
+     "attention's fp32 softmax statistics and, under FP8, its bf16 output beside the "
+     "projection's FP8 input (A31); not with megatron_legacy_model"},
     {"gemm_rate_scale", PE_FT_NUMBER, PE_RANGE_FACTOR, FW(gemm_rate_scale), NO, NULL, 0, NULL,
      "1", "F26: the framework's matrix-multiply rate over the one the GPU preset's numbers "
      "give (e_max and e_max8 times it; refined compute only; 1: as fitted)"},

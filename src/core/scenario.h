@@ -334,6 +334,8 @@ typedef struct {
     pe_recompute_method recompute_method; /* A18 which layers full recompute checkpoints */
     int64_t recompute_num_layers;  /* A18 N of --recompute-num-layers; 1 */
     bool megatron_legacy_model;    /* A17 Megatron-LM's legacy GPT model's activations; false */
+    bool te_saved_tensors;         /* A30, A31 Transformer Engine's norm and softmax statistics,
+                                    * FP8's bf16 attention output kept; false */
     pe_cp_ring cp_ring_buffers;    /* A20 CP ring attention's KV and gradient buffers; none */
     char flags[PE_FLAGS_MAX];     /* what the preset stands for (its flags); "" when none */
     double overlap_slowdown;      /* X15 compute's slowdown while a collective overlaps it; 0 */

@@ -928,6 +928,20 @@ static pe_status check_deepspeed_zero(loader *L, const pe_framework *fw, const p
                "are buffers of the step's phases, docs/model.md §12)");
 }
 
+/* A30, A31 count Transformer Engine's layers, which Megatron-LM's legacy
+ * model (A17, its own layers) does not run: one of the two describes a run. */
+static pe_status check_te_saved_tensors(loader *L, const pe_framework *fw, const pe_applied *a,
+                                        const pe_layer *layers)
+{
+    const size_t ti = IDX(pe_fields_framework, "te_saved_tensors");
+    if (!fw->te_saved_tensors || !fw->megatron_legacy_model)
+        return PE_OK;
+    return bad(L, layers[a->layer[ti]].doc, a->value[ti],
+               "framework.te_saved_tensors: true and megatron_legacy_model: true cannot both "
+               "hold (A30, A31 count Transformer Engine's layers, A17 the legacy model's own, "
+               "docs/model.md §12)");
+}
+
 /* framework: a catalog name, or {preset: NAME, keys...} (docs/model.md §12). Its
  * overlap keys become the scenario's overlap defaults (the scenario's own
  * overlap: is applied after). Under fidelity: textbook it is read and
@@ -977,6 +991,7 @@ static pe_status load_framework(loader *L, const yaml_node_t *node, const char *
     if (!st)
         st = load_deepspeed_sizes(L, &fw, &a, layers);
     st = worse(st, check_deepspeed_zero(L, &fw, &a, layers));
+    st = worse(st, check_te_saved_tensors(L, &fw, &a, layers));
     if (st || s->fidelity == PE_FIDELITY_TEXTBOOK)
         return st;
     fw.present = true;

@@ -311,6 +311,8 @@ typedef struct {
     pe_recompute_method rc_method;
     double rc_layers;
     double act_legacy; /* A17 bytes per token added to A2 (framework megatron_legacy_model); 0 */
+    double a30_rep; /* A30 TE norm statistics added to A1 (framework te_saved_tensors); 0 */
+    double a31_att; /* A31 TE fused attention's saved extras added to A3 (te_saved_tensors); 0 */
     double pp_group;   /* A6″ N contiguous micro-batches per chunk (framework pp_microbatch_group); 0: A6 */
     double offload_layers; /* A23 N layers offloaded (framework cpu_offloading); 0: none */
     double a25_bytes; /* A25 bytes the dispatcher saves per token copy (framework moe_dispatch_saved); 0 */

@@ -199,6 +199,30 @@ static void prepare_legacy(const pe_model *m, pe_eval_ctx *ctx)
         ctx->moe.act_par_att += act_legacy_extra(0, flash, 0.0, a, g, d);
 }
 
+/* A30, A31 (framework te_saved_tensors): Transformer Engine's norm
+ * statistics join A1's replicated bytes (the dense layers and the attention
+ * of MoE layers share them), its fused attention's softmax statistics (and
+ * FP8's bf16 output) A3's, which recompute: selective drops. */
+static void prepare_te_saved(const pe_model *m, pe_eval_ctx *ctx)
+{
+    ctx->a30_rep = act_te_norm_stats(m->norm == PE_NORM_LAYERNORM); /* A30 */
+    ctx->a31_att = act_te_attention_saved(m->attention != PE_ATTENTION_STANDARD, ctx->fp8,
+                                          (double)m->heads, act_fp8_saving_attention(m)); /* A31 */
+    ctx->act_rep += ctx->a30_rep;
+    ctx->act_att += ctx->a31_att;
+}
+
+/* Whose layers keep the activations beyond A1–A3: Megatron-LM's legacy
+ * model (A17) or Transformer Engine's (A30, A31); the loader refuses both. */
+static void prepare_layer_implementation(const pe_framework *fw, const pe_model *m,
+                                         pe_eval_ctx *ctx)
+{
+    if (fw->present && fw->megatron_legacy_model)
+        prepare_legacy(m, ctx);
+    if (fw->present && fw->te_saved_tensors)
+        prepare_te_saved(m, ctx);
+}
+
 /* A28, A29, M18 (framework deepspeed_zero): DeepSpeed's sizes, Hugging
  * Face's "auto" resolved from the hidden size as its Trainer does
  * (transformers integrations/deepspeed.py trainer_config_finalize:
@@ -263,8 +287,7 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     }
     if (ctx->moe.on)
         prepare_experts(sc, ctx);
-    if (sc->framework.present && sc->framework.megatron_legacy_model)
-        prepare_legacy(m, ctx);
+    prepare_layer_implementation(&sc->framework, m, ctx); /* A17 or A30, A31 */
     if (sc->framework.present &&
         sc->framework.recompute_modules == PE_RECOMPUTE_MODULES_NORM_MLA_MOE_ACT)
         prepare_modules(sc, ctx); /* A19 */

@@ -61,6 +61,49 @@ inline double act_legacy_extra(int swiglu, int flash, double f, double a, double
     return (swiglu ? 2.0 * f : 0.0) + (flash ? 2.0 * a * d + 4.0 * (a - g) * d : 0.0);
 }
 
+/* A30 what Megatron-Core's Transformer Engine layers save beyond A1 for
+ * the two norms, bytes per token (replicated like A1; split by t under
+ * sequence parallelism, where each rank normalises its own tokens): the
+ * fused norm + linear (TELayerNormColumnParallelLinear: linear_qkv with the
+ * input norm, linear_fc1 with the pre-MLP norm) saves, besides its input and
+ * the norm's output that A1 counts, the norm's fp32 statistics per token
+ * (NVIDIA/TransformerEngine@d0067d0d transformer_engine/pytorch/module/
+ * layernorm_linear.py _LayerNormLinear.forward: prepare_for_saving(inputmat,
+ * ..., ln_out_to_save, mu, rsigma)): LayerNorm mu and rsigma (4 + 4),
+ * RMSNorm rsigma alone (4; mu is None). Counted from the code. */
+#define PE_TEXT_A30 \
+    {"A30", "TE norm statistics saved per layer", \
+     "2 norms·(LayerNorm 8: mu + rsigma fp32 | RMSNorm 4: rsigma fp32)", "bytes/token", "§12"}
+inline double act_te_norm_stats(int layernorm)
+{
+    return 2.0 * (layernorm ? 8.0 : 4.0);
+}
+
+/* A31 what Transformer Engine's fused attention (FusedAttnFunc, the cuDNN
+ * and flash backends of DotProductAttention) saves beyond A2's q, k, v and
+ * output, bytes per token of the tensor-parallel shard (so over t; a = the
+ * heads), kept only without recompute (Megatron's selective checkpoints
+ * core_attn, whose saved tensors are rebuilt in backward):
+ *   the fp32 softmax statistics, log Σ e^(x − max x), one per head and
+ *     query token (TE@d0067d0d transformer_engine/pytorch/cpp_extensions/
+ *     fused_attn.py fused_attn_fwd: aux_ctx_tensors [softmaxStats
+ *     [b, h, s, 1] float32, rng_state]): 4a
+ *   under FP8 (fp8_dpa off, Megatron's default), the bf16 output out_f16
+ *     (TE@d0067d0d attention/dot_product_attention/backends.py
+ *     FusedAttnFunc.forward: f16_tensors = (q, k, v, out_f16)) beside the
+ *     FP8 copy of it that linear_proj saves (A13's a·d_v; module/linear.py
+ *     saved_inputmat = the quantized inputmat): 2·a·d_v. In bf16 the two
+ *     are one tensor (linear_proj's input is a view of the output).
+ * 0 with the standard (unfused) attention, whose scores are A3. Counted
+ * from the code. */
+#define PE_TEXT_A31 \
+    {"A31", "TE fused attention's saved statistics (and FP8's bf16 output)", \
+     "[fused]·(4·a + [fp8]·2·a·d_v), over t, recompute none", "bytes/token", "§12"}
+inline double act_te_attention_saved(int fused, int fp8, double a, double a_dv)
+{
+    return fused ? 4.0 * a + (fp8 ? 2.0 * a_dv : 0.0) : 0.0;
+}
+
 /* A23 Megatron-Core's activation offload (TransformerConfig cpu_offloading,
  * cpu_offloading_num_layers N; Transformer Engine's get_cpu_offload_context,
  * AsyncDoubleBufferGroupOffloadHandler): the activations of layers 0…N−1
