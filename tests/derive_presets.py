@@ -193,6 +193,21 @@ def f22_fit(chip, kernel="flash-attention-3"):
     return best[2], best[1]
 
 
+def causal_training_rates(chip):
+    """F41 (docs/model.md §12 "Attention by shape"): the e_att that times a
+    causal kernel's training call under F9's κ = 1, from rows that have
+    both directions of one source, kernel and length (the backward counted
+    as 2.5x the forward FLOPs, as F22 does): min(1, 2·R/peak), R = 3/(1/fwd
+    + 2.5/bwd) on the causal half the kernel computes. One value a pair."""
+    pairs = {}
+    for r in att:
+        if r["gpu"] == chip and r["causal"] == "yes":
+            key = (r["source"].split(" ")[0], r["kernel"], r["seq_kv"], r["peak_tflops"])
+            pairs.setdefault(key, {})[r["direction"]] = float(r["tflops"])
+    return [min(1.0, 2 * 3 / (1 / d["fwd"] + 2.5 / d["bwd"]) / float(k[3]))
+            for k, d in sorted(pairs.items()) if "fwd" in d and "bwd" in d]
+
+
 for name, g in gpus.items():
     if "attention_efficiency" not in g:
         continue
@@ -210,6 +225,23 @@ for name, g in gpus.items():
         report(abs(float(g["attention_half_seq"]) - fit[1]) <= 0.25 * fit[1],
                name + ".attention_half_seq", g["attention_half_seq"], fit[1],
                "equal ±25%: F22 half-length of FA3 fwd+bwd, attention.csv")
+        continue
+    training = causal_training_rates(CHIP.get(name, name))
+    if training:
+        # Rule F41 (equal, ±0.0005): a GPU with causal forward and backward
+        # rows (one source, kernel and length each) and attention_measured
+        # carries the rows' median; without the flag its e_att is a fit to
+        # runs, which must sit at or under the fastest row (a ceiling)
+        if g.get("attention_measured") == "true":
+            derived = round(statistics.median(training), 4)
+            report(abs(float(g["attention_efficiency"]) - derived) <= 0.0005,
+                   name + ".attention_efficiency", g["attention_efficiency"], derived,
+                   "equal ±0.0005: F41, median of min(1, 2·3/(1/fwd + 2.5/bwd)/peak), "
+                   "attention.csv")
+        else:
+            report(float(g["attention_efficiency"]) <= max(training) + 0.0005,
+                   name + ".attention_efficiency", g["attention_efficiency"], max(training),
+                   "ceiling: F41, fitted e_att ≤ the fastest causal training pair, attention.csv")
         continue
     causal = [float(r["tflops"]) / float(r["peak_tflops"]) for r in att
               if r["gpu"] == CHIP.get(name, name) and r["causal"] == "yes"
@@ -344,8 +376,9 @@ def prior_rows(chip, fp8_gpu, hbm_gpu):
     v = [float(r["tflops"]) / float(r["peak_fp8_tflops"]) for r in fp8 if r["gpu"] == fp8_gpu]
     if v:
         out["fp8_gemm_efficiency"] = spread(v)
-    v = [min(1.0, 2 * float(r["tflops"]) / float(r["peak_tflops"])) for r in att
-         if r["gpu"] == chip and r["causal"] == "yes" and r["direction"] == "fwd"]
+    v = causal_training_rates(chip) or [
+        min(1.0, 2 * float(r["tflops"]) / float(r["peak_tflops"])) for r in att
+        if r["gpu"] == chip and r["causal"] == "yes" and r["direction"] == "fwd"]
     if v:
         out["attention_efficiency"] = spread(v)
     v = [float(r["bytes_moved_gb_s"]) / (1000 * float(r["peak_tb_s"])) for r in rows("hbm.csv")

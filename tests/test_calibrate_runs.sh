@@ -49,16 +49,20 @@ for gpu in a100:a100-80gb h100:h100-sxm; do
     done
 done
 
-# The B200 preset holds the numbers its runs measure apart, named with --fit
-# (docs/model.md §13): the catalog's values are that fit's.
-"$planeval" calibrate "$cal/b200.csv" --fit fp8_gemm_efficiency,attention_efficiency \
+# The B200 preset holds the number its runs measure, named with --fit, and
+# its attention core at F41's measurement (attention_measured: calibrate
+# holds it, prints no line for it and names it for no removal;
+# docs/model.md §13): the catalog's values are that fit's.
+"$planeval" calibrate "$cal/b200.csv" --fit fp8_gemm_efficiency \
     >"$work/b200.out" 2>"$work/b200.err"; rc=$?
 check "b200: exits 0 (got $rc)" '[ $rc -eq 0 ] && [ ! -s "$work/b200.err" ]'
-for key in fp8_gemm_efficiency attention_efficiency; do
+for key in fp8_gemm_efficiency step_time_below step_time_above; do
     got=$(awk -v k="$key:" '$1 == k { print $2 }' "$work/b200.out")
     want=$(preset_value b200 "$key")
     check "b200: $key in the catalog ($want) is the fit ($got)" '[ -n "$got" ] && [ "$got" = "$want" ]'
 done
+check "b200: the measured attention_efficiency ($(preset_value b200 attention_efficiency)) is held, not named" \
+    '[ "$(preset_value b200 attention_measured)" = true ] && ! grep -q "attention_efficiency" "$work/b200.out"'
 nfit=$(grep -c ',fit$' "$cal/b200.csv") nrows=$(($(wc -l <"$cal/b200.csv") - 1))
 check "b200: at most half of the runs are fitted ($nfit of $nrows)" '[ $((2 * nfit)) -le "$nrows" ]'
 

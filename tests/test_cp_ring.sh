@@ -4,7 +4,7 @@
 # nemo and megatron presets set it; explain prints X23's step comparison in
 # place of X2's ring-wide one (Mixtral 8x22B on DGX B200: the CP ring crosses
 # InfiniBand and each 16.8 MB K/V transfer, 0.356 ms, is shorter than one
-# ring step's attention, 0.503 ms: hidden); and a ring whose transfers are
+# ring step's attention, 0.479 ms: hidden); and a ring whose transfers are
 # longer than a step (Llama 3 8B at 8K tokens, cp 16 over two DGX B200s)
 # exposes more with the key on than X2 did with it off.
 #
@@ -18,9 +18,10 @@ check "explain prints X23's forward and backward lines, not X2's" \
     'grep -q "^X23  χ_cp,f" "$work/explain.out" && grep -q "^X23  χ_cp,b" "$work/explain.out" &&
      ! grep -q "^X2   χ_cp,f" "$work/explain.out"'
 # S_kv = 2·1·8192·2·8·128/2 = 16,777,216 bytes; T_p2p = 5e-6 + S/47.75e9 =
-# 3.56355e-4 s; τ_att/c = 4.0253e-3/8 = 5.03163e-4 s: hidden
-check "explain compares one transfer with one ring step's attention (0.000356355 against 0.000503163 s: hidden)" \
-    'grep -q "T_p2p = 0.000356355 s against one step.s attention overlap.cp·τ_att/c = 1·0.0040253/8 = 0.000503163 s .*: hidden" "$work/explain.out"'
+# 3.56355e-4 s; τ_att = 8192·1.61061e9/2/(2250e12·0.7645) = 3.83523e-3 s,
+# τ_att/c = 3.83523e-3/8 = 4.79403e-4 s: hidden
+check "explain compares one transfer with one ring step's attention (0.000356355 against 0.000479403 s: hidden)" \
+    'grep -q "T_p2p = 0.000356355 s against one step.s attention overlap.cp·τ_att/c = 1·0.00383523/8 = 0.000479403 s .*: hidden" "$work/explain.out"'
 
 cat >"$work/ring.yaml" <<'YAML'
 schema: planeval/v1

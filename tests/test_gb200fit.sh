@@ -7,8 +7,8 @@
 # GB200 file once, its fit rows exactly the files marked `# group: fit`, at
 # most half of them; with the priors derived from the measurements the runs
 # constrain the FP8 rate and not the bf16 one; a published GB200 file runs
-# F18 at the fitted rate (explain), and the attention core, which no
-# measurement or run gives, stays neutral.
+# F18 at the fitted rate (explain), and the attention core, which the runs
+# do not constrain, stands on F41's measurement.
 . "$(dirname "$0")/testlib.sh"
 
 cal=$src/scenarios/calibration
@@ -33,8 +33,13 @@ done
 # prints it only for a GPU that has none): its presence turns F7-F11 on
 check "gb200: gemm_efficiency is the held textbook 0.5 ($(preset_value gb200 gemm_efficiency))" \
     '[ "$(preset_value gb200 gemm_efficiency)" = 0.5 ]'
-check "gb200: no attention_efficiency (no run or measurement gives one)" \
-    '[ -z "$(preset_value gb200 attention_efficiency)" ]'
+# the attention core, which the runs do not constrain, stands on F41's
+# measurement (the median of the GB200's cuDNN causal training rows,
+# tests/derive_presets.py), held by calibrate (attention_measured)
+python3 "$src/tests/derive_presets.py" "$src" >"$work/derive-f41.out" 2>&1
+check "gb200: attention_efficiency is F41's measured $(preset_value gb200 attention_efficiency), held" \
+    'grep -q "^ok   gb200.attention_efficiency  *preset=$(preset_value gb200 attention_efficiency) .*equal ±0.0005: F41" "$work/derive-f41.out" &&
+     [ "$(preset_value gb200 attention_measured)" = true ] && ! grep -q "attention_efficiency" "$work/fit.out"'
 check "gb200: no elementwise_efficiency (no HBM measurement for it)" \
     '[ -z "$(preset_value gb200 elementwise_efficiency)" ]'
 
@@ -67,8 +72,8 @@ check "priors: gemm_efficiency not constrained, left at its measured value" \
 # the two Blackwell priors files are what tests/derive_presets.py derives
 # from the measurements (value and width of each number)
 python3 "$src/tests/derive_presets.py" "$src" >"$work/derive.out" 2>&1
-check "priors/b200.csv and priors/gb200.csv are derived from the measurements (4 numbers)" \
-    '[ "$(grep -c "^ok   priors/g\?b200\." "$work/derive.out")" -eq 4 ] && ! grep -q "^FAIL   *priors/g\?b200" "$work/derive.out"'
+check "priors/b200.csv and priors/gb200.csv are derived from the measurements (6 numbers)" \
+    '[ "$(grep -c "^ok   priors/g\?b200\." "$work/derive.out")" -eq 6 ] && ! grep -q "^FAIL   *priors/g\?b200" "$work/derive.out"'
 
 # a published GB200 file runs the FP8 GEMMs at the fitted rate, by shape
 fitted=$(preset_value gb200 fp8_gemm_efficiency)
@@ -76,6 +81,8 @@ fitted=$(preset_value gb200 fp8_gemm_efficiency)
     --plan nemo-2504-nemotron-15b-gb200-64gpu >"$work/explain.out" 2>&1
 check "explain: F18 on a GB200 run with e_max8 = $fitted" \
     'grep "^F18 " "$work/explain.out" | grep -q "$fitted"'
+check "explain: the attention core at F41's measured e_att" \
+    'grep -q "e_att $(preset_value gb200 attention_efficiency): measured (F41" "$work/explain.out"'
 check "explain: compute by shape (F7-F8, F9), not F6" \
     'grep -q "^F7-8 MLP in GEMM" "$work/explain.out" && grep -q "^F9 " "$work/explain.out" && ! grep -q "^F6 " "$work/explain.out"'
 finish

@@ -414,16 +414,20 @@ static pe_status choose_numbers(const char *list, size_t n_fit, bool fp8_fit, ru
 /* The neutral values of the numbers not fitted (docs/model.md §12,
  * "Neutral values"), so a fit does not depend on what the preset held
  * before; gemm_efficiency, when --fit leaves it out, keeps the GPU's. */
+static bool attention_is_measured(const pe_gpu *g)
+{
+    return g->has_attention_efficiency && (g->attention_half_seq > 0.0 || g->attention_measured);
+}
+
 static void neutral_fixed(const pe_gpu *g, double fixed[NPAR])
 {
     fixed[P_GEMM] = g->has_gemm_efficiency ? g->gemm_efficiency : g->flops_efficiency;
     fixed[P_ELEMENTWISE] = 0.0; /* untimed */
     fixed[P_HALF] = 0.0;
-    /* e_att = e_max, unless the GPU's attention core is measured by shape
-     * (F22: attention_half_seq given), whose e_att is a kernel measurement */
-    fixed[P_ATTENTION] = g->attention_half_seq > 0.0 && g->has_attention_efficiency
-                             ? g->attention_efficiency
-                             : -1.0;
+    /* e_att = e_max, unless the GPU's attention core is measured: by shape
+     * (F22: attention_half_seq given) or flat (F41: attention_measured),
+     * whose e_att is a kernel measurement */
+    fixed[P_ATTENTION] = attention_is_measured(g) ? g->attention_efficiency : -1.0;
     fixed[P_FP8] = -1.0;       /* e_max8 = e_max */
     fixed[P_MB] = 0.0;
     fixed[P_SCALE] = 1.0; /* F26 neutral (a GPU fit does not set it) */
@@ -514,7 +518,7 @@ static pe_status fill_result(const run_set *rs, const double *loo, pe_fit *out, 
     out->gemm_held = !fitted[P_GEMM] && !g->has_gemm_efficiency;
     out->gemm_held_value = rs->fixed[P_GEMM];
     const bool carried[NPAR] = {false, g->elementwise_efficiency > 0.0, g->gemm_half_gflop > 0.0,
-                                g->has_attention_efficiency && !(g->attention_half_seq > 0.0),
+                                g->has_attention_efficiency && !attention_is_measured(g),
                                 g->has_fp8_gemm_efficiency, /* F22's e_att: held, measured */
                                 g->microbatch_overhead_us > 0.0, false};
     for (int i = 0; i < NPAR; i++)

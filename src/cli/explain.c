@@ -2164,6 +2164,8 @@ static void explain_basis(FILE *out, const pe_eval_ctx *ctx)
                 ctx->att_rate / ctx->peak,
                 /* F22's GPUs carry the kernel's measured asymptote, the rest a fit */
                 g->attention_half_seq > 0 ? "measured (F22)"
+                : g->attention_measured && g->has_attention_efficiency
+                    ? "measured (F41: median of the causal training rows)"
                 : g->has_attention_efficiency ? "fitted" : "= e_max",
                 g->elementwise_efficiency, basis_fitted(g->elementwise_efficiency, 0),
                 g->microbatch_overhead_us, basis_fitted(g->microbatch_overhead_us, 0));
