@@ -41,4 +41,48 @@ check "DeepSeek-V3's substitution under A13 is the hand-worked one" \
 check "DeepSeek-V3's substitution under A19 is the hand-worked one" \
     '[ "$(cd "$src" && a11 scenarios/published/deepseek-v3-h800-2048gpu.yaml deepseek-v3-h800-2048gpu | sed -n 2p)" = "       = 1·4096·8·1/1·(1·1·7168 + 2·2048)  (β_in = 1, c_e = 2: A19)" ] &&
      [ "$(cd "$src" && a11 scenarios/published/deepseek-v3-h800-2048gpu.yaml deepseek-v3-h800-2048gpu | sed -n 3p | awk "{ print \$2 }")" = 3.69099e+08 ]'
+# LoRA (F37): F5's substitution once printed F5's textbook terms only while
+# its result held the adapters' FLOPs (+ L'·ad), less the frozen base's
+# weight gradients (− L'·wg) and the frozen output layer's (− b·s'·F_out/t),
+# and F6's left out QLoRA's dequantisation time (+ L'·dq): the 7B line read
+# 1·512·[32·4.13139e+08 + 2.62144e+08] / 1 = 6.90307e+12 against 7.06683e+12
+# printed. Every F5, F5:bwd and F6 substitution, evaluated, is its result.
+# lora_lines SCENARIO PLAN: "substitution<TAB>result" for each of the three
+substitutions() {
+    "$planeval" explain "$1" --plan "$2" | awk '
+        /^F5 |^F6   τ_f, τ_b/ { getline sub_; getline res; print sub_ "\t" res }'
+}
+# agree: reads those lines, prints one "ok" or "MISMATCH ..." per value
+agree() {
+    python3 -c '
+import re, sys
+for line in sys.stdin:
+    subst, res = line.rstrip("\n").split("\t")
+    subst = re.sub(r"  \(F37:.*\)$", "", subst.strip()[2:])
+    want = [float(v.split()[0]) for v in res.strip()[2:].split(", ")]
+    exprs = subst.split(", ")
+    if len(exprs) != len(want):
+        print("MISMATCH count", subst, res); continue
+    for e, w in zip(exprs, want):
+        got = eval(e.replace("·", "*").replace("−", "-").replace("[", "(").replace("]", ")"))
+        print("ok" if abs(got - w) <= 2e-5 * abs(w) else "MISMATCH %s = %.6g, printed %.6g" % (e, got, w))
+'
+}
+# the two stages of a pipeline (the output layer in the last only), TP 2
+sed -e 's/gpus_per_node: 1/gpus_per_node: 4\n  intra_node: { topology: switch, bandwidth_gb_s: 300, latency_us: 2 }/' \
+    -e 's/{ name: qlora, dp: 1,/{ name: qlora, tp: 2, pp: 2, dp: 1,/' \
+    "$src/tests/lora/llama-65b-qlora-48gb.yaml" >"$work/qlora-pp2.yaml"
+sed 's/base_quant: nf4/base_quant: none/' "$src/tests/lora/llama-65b-qlora-48gb.yaml" >"$work/lora-bf16.yaml"
+# (per stage: F5, F5:bwd and F6's two times, four values)
+for c in "$src/tests/lora/llama2-7b-qlora-a100.yaml 4" "$src/tests/lora/llama-65b-qlora-48gb.yaml 4" \
+         "$work/qlora-pp2.yaml 8" "$work/lora-bf16.yaml 4"; do
+    set -- $c
+    got=$(substitutions "$1" qlora | agree) n=$2
+    check "$(basename "$1"): its $n LoRA values, each its substitution evaluated ($got)" \
+        '[ "$(grep -c "^ok$" <<<"$got")" -eq "$n" ] && ! grep -q MISMATCH <<<"$got"'
+done
+# the 7B QLoRA line by hand: 512·(32·4.13139e8 + 2.62144e8) + 32·5.11705e9
+# = 6.90307e12 + 1.63746e11 = 7.06682e12 (7.06683e+12 printed)
+check "the 7B QLoRA F5 substitution names F37's adapters term" \
+    '[ "$(cd "$src" && "$planeval" explain tests/lora/llama2-7b-qlora-a100.yaml --plan qlora | grep -A1 "^F5   f_fwd" | sed -n 2p)" = "       = 1·512·[32·4.13139e+08 + 2.62144e+08] / 1 + 32·5.11705e+09  (F37: + L'"'"'·ad)" ]'
 finish

@@ -1123,10 +1123,66 @@ static void explain_f37(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, con
     fprintf(out, "       F5, F6 and F11 below include these; F3's F_model (MFU) does not\n");
 }
 
+/* F5 of stage i; with LoRA (F37) f_fwd and f_bwd hold the adapters' FLOPs,
+ * less the frozen base's weight gradients and the frozen output layer's,
+ * and the substitution shows those terms so that it evaluates to the result. */
+static void explain_f5(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d,
+                       int i, const char *st)
+{
+    const double t = (double)p->tp, b = (double)p->micro_batch;
+    const bool last = i == 1 || p->pp == 1, lora = ctx->lora.on;
+    const double ls = d->stage_layers[i];
+    const double rec = p->recompute == PE_RECOMPUTE_FULL ? d->rec_layers[i] : 0.0;
+    char fwd[96] = "", bwd[192] = "";
+    if (lora) {
+        snprintf(fwd, sizeof fwd, " + %g·%.6g  (F37: + L'·ad)", ls, d->lora_ad_flop);
+        int n = snprintf(bwd, sizeof bwd, " + %g·%.6g − %g·%.6g", rec, d->lora_ad_flop, ls,
+                         d->lora_wg_flop);
+        if (last)
+            snprintf(bwd + n, sizeof bwd - (size_t)n, " − %g·%g·%.6g / %g", b, d->s_local,
+                     ctx->F_out, t);
+        strncat(bwd, last ? "  (F37: + L_rec·ad − L'·wg − b·s'·F_out/t)"
+                          : "  (F37: + L_rec·ad − L'·wg)",
+                sizeof bwd - strlen(bwd) - 1);
+    }
+    eq_formula(out, "F5", st);
+    eq_subst(out, "%g·%g·[%g·%.6g + %.6g] / %g%s", b, d->s_local, ls, ctx->F_layer,
+             last ? ctx->F_out : 0.0, t, fwd);
+    eq_result(out, d->f_fwd[i], "F5");
+    eq_formula(out, "F5:bwd", st);
+    eq_subst(out, "2·%.6g + %g·%g·%g·%.6g / %g%s", d->f_fwd[i], b, d->s_local, d->rec_layers[i],
+             d->x, t, bwd); /* L/p, or F27's recomputed layers */
+    eq_result(out, d->f_bwd[i], "F5:bwd");
+}
+
+/* F6 of stage i; a quantised LoRA base (F37) adds its dequantisation time,
+ * L'·dq to τ_f and (L' + L_rec)·dq to τ_b, which FLOPs do not hold. */
+static void explain_f6(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d,
+                       int i, const char *st)
+{
+    const double ls = d->stage_layers[i];
+    const double rec = p->recompute == PE_RECOMPUTE_FULL ? d->rec_layers[i] : 0.0;
+    char dqf[64] = "", dqb[96] = "";
+    if (ctx->lora.on && ctx->lora.quantised) {
+        snprintf(dqf, sizeof dqf, " + %g·%.6g", ls, d->lora_dq_t);
+        snprintf(dqb, sizeof dqb, " + (%g + %g)·%.6g", ls, rec, d->lora_dq_t);
+    }
+    const char *note = dqf[0] ? "  (F37: + L'·dq, + (L' + L_rec)·dq)" : "";
+    if (ctx->accum_s_per_param > 0) { /* τ_b includes F21's pass, printed below */
+        eq_formula(out, "F6:accum", st);
+        eq_subst(out, "%.6g / %.6g%s, %.6g / %.6g%s + %.6g%s", d->f_fwd[i], ctx->rate, dqf,
+                 d->f_bwd[i], ctx->rate, dqb, d->t_accum[i], note);
+    } else {
+        eq_formula(out, "F6", st);
+        eq_subst(out, "%.6g / %.6g%s, %.6g / %.6g%s%s", d->f_fwd[i], ctx->rate, dqf, d->f_bwd[i],
+                 ctx->rate, dqb, note);
+    }
+    fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
+}
+
 static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                             const pe_detail *d)
 {
-    const double t = (double)p->tp, b = (double)p->micro_batch;
     char sb[32], what[96];
     const int stages = shown_stages(p, d);
     heading(out, "Compute (docs/model.md §4)");
@@ -1151,33 +1207,15 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         explain_f37(out, ctx, p, d);
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p, d, sb);
-        bool last = i == 1 || p->pp == 1;
-        eq_formula(out, "F5", st);
-        eq_subst(out, "%g·%g·[%g·%.6g + %.6g] / %g", b, d->s_local, d->stage_layers[i], ctx->F_layer,
-                 last ? ctx->F_out : 0.0, t);
-        eq_result(out, d->f_fwd[i], "F5");
-        eq_formula(out, "F5:bwd", st);
-        eq_subst(out, "2·%.6g + %g·%g·%g·%.6g / %g", d->f_fwd[i], b, d->s_local,
-                 d->rec_layers[i], d->x, t); /* L/p, or F27's recomputed layers */
-        eq_result(out, d->f_bwd[i], "F5:bwd");
+        explain_f5(out, ctx, p, d, i, st);
         if (ctx->refined_compute)
             continue; /* the times come from F7–F11 below */
-        snprintf(what, sizeof what, "τ_f, τ_b %s", st);
         if (ctx->fp8) { /* F16 replaced F6's times: two rates (GEMM precision below) */
             eq_formula(out, ctx->accum_s_per_param > 0 ? "F16:accum" : "F16", st);
             fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
             continue;
         }
-        if (ctx->accum_s_per_param > 0) { /* τ_b includes F21's pass, printed below */
-            eq_formula(out, "F6:accum", st);
-            eq_subst(out, "%.6g / %.6g, %.6g / %.6g + %.6g", d->f_fwd[i], ctx->rate, d->f_bwd[i],
-                     ctx->rate, d->t_accum[i]);
-        } else {
-            eq_formula(out, "F6", st);
-            eq_subst(out, "%.6g / %.6g, %.6g / %.6g", d->f_fwd[i], ctx->rate, d->f_bwd[i],
-                     ctx->rate);
-        }
-        fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
+        explain_f6(out, ctx, p, d, i, st);
     }
     if (ctx->refined_compute) {
         explain_refined_compute(out, ctx, p, d);
