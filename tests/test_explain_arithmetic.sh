@@ -85,4 +85,39 @@ done
 # = 6.90307e12 + 1.63746e11 = 7.06682e12 (7.06683e+12 printed)
 check "the 7B QLoRA F5 substitution names F37's adapters term" \
     '[ "$(cd "$src" && "$planeval" explain tests/lora/llama2-7b-qlora-a100.yaml --plan qlora | grep -A1 "^F5   f_fwd" | sed -n 2p)" = "       = 1·512·[32·4.13139e+08 + 2.62144e+08] / 1 + 32·5.11705e+09  (F37: + L'"'"'·ad)" ]'
+# X28: the line printed c_ag's bytes computed back from its time and named
+# them by the framework's float8 flag alone: with X16 off the all-gather is
+# not X22's float8 one (S = S_tp), yet the line said "X22: float8, S_tp/2"
+# beside S_tp. Now it prints the bytes charged: each copy's 2·S/W is its
+# time, and the label names the S it shows (S_tp/2 exactly when float8).
+# x28_agrees SCENARIO PLAN: "ok" or what disagrees
+x28_agrees() {
+    "$planeval" explain "$1" --plan "$2" | grep -A1 '^X28 ' | sed -n 2p | python3 -c '
+import re, sys
+line = sys.stdin.read()
+m = re.search(r"c_ag = 2·(\S+)/(\S+) = (\S+) s \(([^)]*)\), c_rs = 2·(\S+)/(\S+) = (\S+) s", line)
+if not m:
+    print("no X28 line: " + line); sys.exit()
+ag, w, t_ag, label, s_tp, w2, t_rs = m.groups()
+ag, w, t_ag, s_tp, w2, t_rs = map(float, (ag, w, t_ag, s_tp, w2, t_rs))
+near = lambda a, b: abs(a - b) <= 1e-5 * abs(b)
+bad = []
+if not near(2 * ag / w, t_ag): bad.append("c_ag: 2·%g/%g is not %g" % (ag, w, t_ag))
+if not near(2 * s_tp / w2, t_rs): bad.append("c_rs: 2·%g/%g is not %g" % (s_tp, w2, t_rs))
+half = "S_tp/2" in label
+if not near(ag, s_tp / 2 if half else s_tp): bad.append("%s beside %g bytes (S_tp %g)" % (label, ag, s_tp))
+print("; ".join(bad) or "ok")'
+}
+tw=scenarios/published/torchtitan-2506atp-llama3-8b-64gpu-float8-tensorwise-tp.yaml
+twp=torchtitan-2506atp-llama3-8b-64gpu-float8-tensorwise-tp
+sed 's/^framework: torchtitan .*/framework: { preset: torchtitan, tp_micro_pipeline: false }/' \
+    "$src/$tw" >"$work/tw-no-x16.yaml"
+for c in "$src/$tw float8 all-gathers (X16, X22)" "$work/tw-no-x16.yaml bf16 all-gathers (no X16)" \
+         "$src/scenarios/published/torchtitan-2506atp-llama3-8b-64gpu-bf16-tp.yaml bf16 TP"; do
+    set -- $c
+    plan=$(sed -n 's/^name: *//p' "$1" | head -1)
+    [ "$1" = "$work/tw-no-x16.yaml" ] && plan=$twp
+    got=$(x28_agrees "$1" "$plan")
+    check "X28 of $plan, ${*:2}: its bytes, their time and their label agree ($got)" '[ "$got" = ok ]'
+done
 finish

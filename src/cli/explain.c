@@ -1352,10 +1352,10 @@ static void explain_tp_seq_copies(FILE *out, const pe_eval_ctx *ctx, const pe_pl
 {
     const double lt = d->stage_layers[d->time_stage];
     const double full = p->recompute == PE_RECOMPUTE_FULL ? 2.0 : 1.0;
-    eq_formula(out, "X28", NULL);
+    eq_formula(out, "X28", NULL); /* the bytes each copy charges, and the time from them */
     eq_subst(out, "c_ag = 2·%.6g/%.6g = %.6g s (%s), c_rs = 2·%.6g/%.6g = %.6g s; E_c = 2·c_ag + 2·c_rs",
-             d->tp_copy_ag * ctx->ew_bps / 2, ctx->ew_bps, d->tp_copy_ag,
-             ctx->tp_fp8_gather ? "X22: float8, S_tp/2" : "S_tp", d->s_tp, ctx->ew_bps,
+             d->tp_copy_ag_bytes, ctx->ew_bps, d->tp_copy_ag,
+             d->tp_copy_ag_bytes < d->s_tp ? "X22: float8, S_tp/2" : "S_tp", d->s_tp, ctx->ew_bps,
              d->tp_copy_rs);
     eq_result(out, d->tp_copy_layer, "X28");
     fprintf(out, "     in χ_tp,f and χ_tp,b above: (L/p)·E_c = %g·%.6g = %.6g s forward, %g·(%g·%.6g + %.6g "

@@ -99,6 +99,7 @@ ALWAYS_INLINE void comm_tp_seq_copies(const pe_eval_ctx *ctx, const pe_plan *pl,
     const bool on = ctx->tp_seq_copy && q->sp && pl->tp > 1 && !q->moe &&
                     !(x16 && pl->overlap.tp > 0.0);
     const double ag_bytes = x16 && ctx->tp_fp8_gather ? 0.5 * w->s_tp : w->s_tp; /* X22 */
+    w->tp_copy_ag_bytes = ag_bytes;
     w->tp_copy_ag = on ? comm_tp_seq_copy(ag_bytes, ctx->ew_bps) : 0.0;
     w->tp_copy_rs = on ? comm_tp_seq_copy(w->s_tp, ctx->ew_bps) : 0.0;
     w->tp_copy_layer = 2.0 * w->tp_copy_ag + 2.0 * w->tp_copy_rs;

@@ -76,6 +76,7 @@ struct pe_detail {
     double t_ag_tp;                            /* X22 one TP all-gather (T_ar/2 unless in float8) */
     double tp_mp_bwd_layer;                    /* X16 backward TP exposed per layer (X22's parts) */
     double tp_copy_ag, tp_copy_rs;             /* X28 one Shard(1) copy beside an all-gather, a reduce-scatter */
+    double tp_copy_ag_bytes;                   /* X28 S of c_ag: S_tp, or S_tp/2 (X22's float8 all-gather) */
     double tp_copy_layer, tp_copy_rec;         /* X28 per layer one pass's four, X21's two re-run */
     double tp_unfused_layer;                   /* X24 of tp_mp_bwd_layer, the unfused reduce-scatters */
     double tp_copy_unfused;                    /* X29 their Shard(1) copies per layer (backward) */
