@@ -120,4 +120,44 @@ for c in "$src/$tw float8 all-gathers (X16, X22)" "$work/tw-no-x16.yaml bf16 all
     got=$(x28_agrees "$1" "$plan")
     check "X28 of $plan, ${*:2}: its bytes, their time and their label agree ($got)" '[ "$got" = ok ]'
 done
+# X26: an MoE plan's T_rs(S_g′) carries the expert gradients too (over the
+# edp group), but the line printed the dense bytes β_gc·N_t alone beside it:
+# DeepSeek-V2's ep32-flat, dp_grad_comm_bytes 2, printed 2.60478e+10 bytes
+# against the 3.99676e+10 its T_rs carried. The products the line shows now
+# add up to the bytes printed, and X7's "of S_g" is that same S_g′.
+# x26_agrees SCENARIO PLAN: "ok" or what disagrees
+x26_agrees() {
+    "$planeval" explain "$1" --plan "$2" | grep -A2 -E '^(X26|X7) ' | python3 -c '
+import re, sys
+lines = sys.stdin.read().split("\n")
+x26 = [i for i, l in enumerate(lines) if l.startswith("X26 ")]
+x7 = [i for i, l in enumerate(lines) if l.startswith("X7 ")]
+if not x26:
+    print("no X26 line"); sys.exit()
+i = x26[0]
+terms = re.findall(r"([0-9.e+]+)·([0-9.e+]+)", lines[i + 1].split("(accumulated")[0])
+got = sum(float(a) * float(b) for a, b in terms)
+want = float(lines[i + 2].split()[1])
+bad = [] if abs(got - want) <= 1e-5 * want else ["X26 %s adds to %.6g, printed %.6g" % (terms, got, want)]
+if x7:
+    s7 = float(re.search(r"of S_g (\S+)", lines[x7[0] + 1]).group(1))
+    if abs(s7 - want) > 1e-5 * want: bad.append("X7 S_g %.6g, X26 S_g′ %.6g" % (s7, want))
+print("; ".join(bad) or "ok")'
+}
+sed -e 's/^fidelity: textbook.*/fidelity: refined/' \
+    -e 's/^cluster: .*/&\nprecision: { grad_bytes: 4 }\nframework: { preset: deepspeed, dp_grad_comm_bytes: 2 }/' \
+    "$src/scenarios/drills/04-moe-236b.yaml" >"$work/moe-x26.yaml"
+for c in "$work/moe-x26.yaml ep32-flat" "$work/moe-x26.yaml dense-style" \
+         "$src/scenarios/published/bloom-176b-tr11-48nodes.yaml bloom-176b-tr11-48nodes"; do
+    set -- $c
+    got=$(x26_agrees "$1" "$2")
+    check "X26 of $(basename "$1") $2: the bytes shown are the bytes printed ($got)" '[ "$got" = ok ]'
+done
+# by hand: at z = 1 every GPU holds all its N_t + N_e parameters, and
+# β_gc = β_w = 2, so S_g′ = 2·(N_t + N_e) is M1's weight bytes (3.99676e+10:
+# 2·1.30239e+10 dense + 2·6.95992e+09 experts)
+x26_m1=$("$planeval" explain "$work/moe-x26.yaml" --plan ep32-flat | awk '
+    /^M1 / { getline; getline; m1 = $2 } /^X26 / { getline; getline; x26 = $2 } END { print m1, x26 }')
+check "ep32-flat: X26's S_g′ is M1's 2·(N_t + N_e) ($x26_m1)" \
+    '[ "${x26_m1% *}" = 3.99676e+10 ] && [ "${x26_m1#* }" = 3.99676e+10 ]'
 finish

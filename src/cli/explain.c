@@ -1628,7 +1628,9 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                      "%.6g s: X4 takes the faster   [NCCL]\n", d->t_ar_dp_tree, 2 * d->t_rs_g);
     if (ctx->dp_bucket_bytes > 0 && p->zero <= 1) {
         eq_formula(out, "X7", NULL);
-        eq_subst(out, "bucket %.6g bytes of S_g %.6g", ctx->dp_bucket_bytes, d->s_g);
+        eq_subst(out, "bucket %.6g bytes of S_g %.6g%s", ctx->dp_bucket_bytes,
+                 d->s_gc + d->s_gc_exp, /* the bytes on the wire (X26), experts' included */
+                 d->s_gc_exp > 0 ? " (with the experts')" : "");
         eq_result(out, d->dp_last_bucket, "X7");
     }
     if (ctx->comm_slowdown > 0)
@@ -1675,11 +1677,18 @@ static void explain_x18(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, con
 static void explain_dp_grad(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                             const pe_detail *d)
 {
-    if (ctx->dp_grad_comm_bytes > 0) {
+    if (ctx->dp_grad_comm_bytes > 0) { /* the bytes X4's T_rs carried, experts' included */
+        const int ts = d->time_stage;
         eq_formula(out, "X26", NULL);
-        eq_subst(out, "%g·%.6g (accumulated in β_g = %g bytes), T_rs(S_g′) = %.6g s in X4 above",
-                 ctx->dp_grad_comm_bytes, d->n_gpu[d->time_stage], ctx->beta_g, d->t_rs_g);
-        eq_result(out, d->s_gc, "X26");
+        if (d->s_gc_exp > 0)
+            eq_subst(out, "%g·%.6g over dp·c + %g·%.6g of the experts over edp (accumulated in "
+                          "β_g = %g bytes), T_rs(S_g′) = %.6g s in X4 above, the two groups' together",
+                     ctx->dp_grad_comm_bytes, d->n_train[ts], ctx->dp_grad_comm_bytes,
+                     d->moe.n_exp[ts], ctx->beta_g, d->t_rs_g);
+        else
+            eq_subst(out, "%g·%.6g (accumulated in β_g = %g bytes), T_rs(S_g′) = %.6g s in X4 above",
+                     ctx->dp_grad_comm_bytes, d->n_train[ts], ctx->beta_g, d->t_rs_g);
+        eq_result(out, d->s_gc + d->s_gc_exp, "X26");
     }
     if (ctx->dp_grad_allreduce && p->zero == 1) {
         eq_formula(out, "X25", NULL);

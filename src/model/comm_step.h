@@ -344,6 +344,7 @@ ALWAYS_INLINE void comm_dp_step(const pe_eval_ctx *ctx, const pe_plan *pl, const
         comm_dp_group(ctx, z, &w->moe.g_edp, se_g, ctx->beta_w * ex, &erg, &erw, &eg, &unused);
         rs_g += erg, rs_w += erw, g += eg, s_g += se_g;
     }
+    w->s_gc_exp = s_g - w->s_gc; /* X26: the experts' share of T_rs(S_g′), for explain */
     w->t_rs_g = rs_g, w->t_rs_w = rs_w;
     g = w->t_g = comm_dp_grad_time(z, ctx->dp_grad_allreduce, g); /* X25 */
     const double tf = w->tau_f[ts];

@@ -97,6 +97,7 @@ struct pe_detail {
     double pp_hop_bytes;                       /* X6: bytes crossing the pipeline link */
     double s_g, s_w, t_rs_g, t_rs_w, chi_dp;   /* X4 (time stage) */
     double s_gc, t_g, tau_g;                   /* X26 wire bytes, X25 gradient time, X27 window τ */
+    double s_gc_exp;                           /* X26 the expert gradients' wire bytes (edp group); 0 dense */
     double dp_critical;                        /* S3: X4's windows under a longer collective */
     double dp_last_bucket;                     /* X7 extra exposure */
     double dp_comm_all;                        /* X15: X4's collectives, s (its T) */
