@@ -700,10 +700,19 @@ static void explain_deepspeed(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     eq_result(out, d->ds_a28[i], "A28");
     if (z == 3) {
         eq_formula(out, "A29", st);
-        eq_subst(out, "X = %.6g/%lld, P %.6g, L_live %.6g: G = %.6g; R %.6g: K = min(R/2, "
-                      "N_gpu %.6g) = %.6g elements",
-                 ctx->ds_largest, (long long)p->tp, ctx->ds_prefetch, ctx->ds_max_live,
-                 d->ds_gathered, ctx->ds_reuse, d->n_gpu[i], d->ds_kept[i]);
+        if (ctx->lora.on && ctx->lora.quantised) /* the quantised base's storage elements */
+            eq_subst(out, "X = max(%.6g, %g/%g·%.6g)/%lld = %.6g, P %.6g, L_live %.6g: G = %.6g; "
+                          "R %.6g: K = min(R/2, N_s = %.6g − (1 − %g/%g)·%.6g = %.6g) = %.6g "
+                          "storage elements (quantised base)",
+                     ctx->Vh, ctx->lora.beta_q, ctx->beta_w, ctx->h * (double)ctx->ffn_hidden,
+                     (long long)p->tp, d->ds_x, ctx->ds_prefetch, ctx->ds_max_live,
+                     d->ds_gathered, ctx->ds_reuse, d->n_gpu[i], ctx->lora.beta_q, ctx->beta_w,
+                     d->stage_layers[i] * ctx->N_mm / (double)p->tp, d->ds_n_s[i], d->ds_kept[i]);
+        else
+            eq_subst(out, "X = %.6g/%lld, P %.6g, L_live %.6g: G = %.6g; R %.6g: K = min(R/2, "
+                          "N_gpu %.6g) = %.6g elements",
+                     ctx->ds_largest, (long long)p->tp, ctx->ds_prefetch, ctx->ds_max_live,
+                     d->ds_gathered, ctx->ds_reuse, d->n_gpu[i], d->ds_kept[i]);
         fprintf(out, "       forward %.6g, backward %.6g, loss %.6g bytes (in place of M4)\n",
                 d->ds_w[i][1], d->ds_w[i][2], d->ds_w[i][3]);
         eq_formula(out, "A29'", st);
@@ -1609,7 +1618,13 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     const pe_net *net = &ctx->net;
     const int ts = d->time_stage;
     eq_formula(out, "X4:S", NULL);
-    eq_subst(out, "%g·%.6g, %g·%.6g", ctx->beta_g, d->n_gpu[ts], ctx->beta_w, d->n_gpu[ts]);
+    eq_subst(out, "%g·%.6g, %g·%.6g%s", ctx->beta_g, d->n_train[ts], ctx->beta_w, d->n_w,
+             !ctx->lora.on ? ""
+             : p->zero == 3 && ctx->lora.quantised
+                 ? "  (lora: N_t the adapters; S_w every weight, the quantised base as its "
+                   "storage N_s, §12 A29)"
+             : p->zero == 3 ? "  (lora: N_t the adapters; S_w every weight)"
+                            : "  (lora: N_t the adapters, for both)");
     fprintf(out, "       = %.6g bytes, %.6g bytes\n", d->s_g, d->s_w);
     if (ctx->dp_flat && d->g_dp.n_out > 1) {
         eq_formula(out, "C9", NULL);

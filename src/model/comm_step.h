@@ -14,6 +14,7 @@
 #include "model/compute.h"
 #include "model/detail.h"
 #include "model/layout.h"
+#include "model/memory_lora.h"
 
 /* An exposed time of `all` seconds of communication: X15's contention
  * (ctx->overlap_contention, 0: off), then X8's share φ of what stays hidden. */
@@ -332,8 +333,14 @@ ALWAYS_INLINE void comm_dp_step(const pe_eval_ctx *ctx, const pe_plan *pl, const
     const double ov = pl->overlap.dp;
     w->s_g = ctx->beta_g * w->n_train[ts]; /* gradients of the trained parameters (M16) */
     /* z ≤ 2 gathers the updated (trained) weights after the step, z = 3 every
-     * weight per micro-batch (a frozen base at β_w: an upper bound when quantised) */
-    w->s_w = ctx->beta_w * (z == 3 ? w->n_gpu[ts] : w->n_train[ts]);
+     * weight per micro-batch; a quantised lora base as its storage (A29's N_s:
+     * ZeRO-3 and FSDP gather the packed quantised parameters, not bf16) */
+    const bool quant = ctx->lora.on && ctx->lora.quantised;
+    w->n_w = z != 3 ? w->n_train[ts]
+             : quant ? params_lora_storage(w->n_gpu[ts], q->ls[ts] * ctx->N_mm / q->t,
+                                           ctx->lora.beta_q, ctx->beta_w)
+                     : w->n_gpu[ts];
+    w->s_w = ctx->beta_w * w->n_w;
     w->s_gc = comm_dp_grad_bytes(ctx->dp_grad_comm_bytes, ctx->beta_g, w->n_train[ts]); /* X26 */
     double rs_g, rs_w, g, s_g = w->s_gc;
     comm_dp_group(ctx, z, &w->g_dp, w->s_gc, w->s_w, &rs_g, &rs_w, &g, &w->t_ar_dp_tree);
