@@ -37,16 +37,13 @@ plans:
 YAML
 sed -e 's/^name: ring-on/name: ring-off/' \
     -e 's/preset: nemo, overlap/preset: nemo, cp_ring_per_step: false, overlap/' "$work/ring.yaml" >"$work/ring-off.yaml"
-"$planeval" run "$work/ring.yaml" "$work/ring-off.yaml" -o "$work/out" --quiet >"$work/run.out" 2>&1
-rc=$?
-check "both runs run (exit $rc)" '[ "$rc" -eq 0 ]'
+run_both "both runs run" "$work/ring.yaml" "$work/ring-off.yaml"
 on=$(csv_column "$work/out/ring-on.csv" cp_comm_s)
 off=$(csv_column "$work/out/ring-off.csv" cp_comm_s)
 check "transfers longer than a step: X23 exposes more than X2 ($off -> $on s)" \
-    'awk -v a="$off" -v b="$on" "BEGIN { exit !(a > 0 && b > a) }"'
+    'above "$off" 0 && above "$on" "$off"'
 s_on=$(csv_column "$work/out/ring-on.csv" step_time_s)
 s_off=$(csv_column "$work/out/ring-off.csv" step_time_s)
-check "and the step is longer ($s_off -> $s_on s)" \
-    'awk -v a="$s_off" -v b="$s_on" "BEGIN { exit !(b > a) }"'
+check "and the step is longer ($s_off -> $s_on s)" 'above "$s_on" "$s_off"'
 
 finish

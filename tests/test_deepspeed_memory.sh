@@ -55,4 +55,28 @@ sweep: { framework: [deepspeed, deepspeed-hf], dp: 8, zero: [3], recompute: [ful
 YAML
 "$planeval" run -o "$work/sw" "$work/sweep.yaml" >"$work/sw.out" 2>&1
 check "a sweep over both presets runs ($(tail -1 "$work/sw.out"))" '[ -f "$work/sw/ds-sweep.csv" ]'
+# QLoRA (nf4) under ZeRO-3: DeepSpeed gathers the quantised storage (PEFT's
+# QLoRA + ZeRO3 recipe: bnb_4bit_quant_storage = the model dtype), whose
+# elements it counts, a packed weight 2113/8192 of one: with R = 1e11 the
+# kept K is the stage's N_s = 6,738,415,616 − (6079/8192)·6,476,005,376 =
+# 1,932,795,904 storage elements, not N_gpu; backward 2·(G + K) =
+# 2·(181,072,000 + 1,932,795,904) = 4,227,735,808 bytes (was 1.3839e+10)
+cat >"$work/qlora-z3.yaml" <<'YAML'
+schema: planeval/v1
+name: llama2-7b-qlora-zero3
+fidelity: refined
+model: { preset: llama2-7b }
+cluster: { preset: a100-node, nodes: 1 }
+training: { global_batch: 64, finetune: lora, lora_rank: 64, base_quant: nf4 }
+framework: { preset: deepspeed, stage3_max_reuse_distance: 1e11 }
+plans:
+  - { name: z3, dp: 8, zero: 3, micro_batch: 1, recompute: full }
+YAML
+"$planeval" explain "$work/qlora-z3.yaml" --plan z3 >"$work/qz3.out" 2>&1
+check "explain QLoRA z3: A29's K over the quantised storage elements" \
+    'grep -q "K = min(R/2, N_s = 6.73842e+09 − (1 − 0.515869/2)·6.47601e+09 = 1.9328e+09) = 1.9328e+09 storage elements" "$work/qz3.out"'
+check "explain QLoRA z3: X4 all-gathers the storage, 2·N_s = 3,865,591,808 bytes" \
+    'grep -A2 "^X4   S_g" "$work/qz3.out" | grep -q "= 2·1.59908e+08, 2·1.9328e+09  (lora" && grep -A2 "^X4   S_g" "$work/qz3.out" | grep -q "= 3.19816e+08 bytes, 3.86559e+09 bytes"'
+check "explain QLoRA z3: A29's backward 2·(G + K) = 4,227,735,808 bytes" \
+    'grep -q "forward 3.62144e+08, backward 4.22774e+09, loss 4.22774e+09 bytes" "$work/qz3.out"'
 finish

@@ -41,4 +41,123 @@ check "DeepSeek-V3's substitution under A13 is the hand-worked one" \
 check "DeepSeek-V3's substitution under A19 is the hand-worked one" \
     '[ "$(cd "$src" && a11 scenarios/published/deepseek-v3-h800-2048gpu.yaml deepseek-v3-h800-2048gpu | sed -n 2p)" = "       = 1·4096·8·1/1·(1·1·7168 + 2·2048)  (β_in = 1, c_e = 2: A19)" ] &&
      [ "$(cd "$src" && a11 scenarios/published/deepseek-v3-h800-2048gpu.yaml deepseek-v3-h800-2048gpu | sed -n 3p | awk "{ print \$2 }")" = 3.69099e+08 ]'
+# LoRA (F37): F5's substitution once printed F5's textbook terms only while
+# its result held the adapters' FLOPs (+ L'·ad), less the frozen base's
+# weight gradients (− L'·wg) and the frozen output layer's (− b·s'·F_out/t),
+# and F6's left out QLoRA's dequantisation time (+ L'·dq): the 7B line read
+# 1·512·[32·4.13139e+08 + 2.62144e+08] / 1 = 6.90307e+12 against 7.06683e+12
+# printed. Every F5, F5:bwd and F6 substitution, evaluated, is its result.
+# lora_lines SCENARIO PLAN: "substitution<TAB>result" for each of the three
+substitutions() {
+    "$planeval" explain "$1" --plan "$2" | awk '
+        /^F5 |^F6   τ_f, τ_b/ { getline sub_; getline res; print sub_ "\t" res }'
+}
+# agree: reads those lines, prints one "ok" or "MISMATCH ..." per value
+agree() {
+    python3 -c '
+import re, sys
+for line in sys.stdin:
+    subst, res = line.rstrip("\n").split("\t")
+    subst = re.sub(r"  \(F37:.*\)$", "", subst.strip()[2:])
+    want = [float(v.split()[0]) for v in res.strip()[2:].split(", ")]
+    exprs = subst.split(", ")
+    if len(exprs) != len(want):
+        print("MISMATCH count", subst, res); continue
+    for e, w in zip(exprs, want):
+        got = eval(e.replace("·", "*").replace("−", "-").replace("[", "(").replace("]", ")"))
+        print("ok" if abs(got - w) <= 2e-5 * abs(w) else "MISMATCH %s = %.6g, printed %.6g" % (e, got, w))
+'
+}
+# the two stages of a pipeline (the output layer in the last only), TP 2
+sed -e 's/gpus_per_node: 1/gpus_per_node: 4\n  intra_node: { topology: switch, bandwidth_gb_s: 300, latency_us: 2 }/' \
+    -e 's/{ name: qlora, dp: 1,/{ name: qlora, tp: 2, pp: 2, dp: 1,/' \
+    "$src/tests/lora/llama-65b-qlora-48gb.yaml" >"$work/qlora-pp2.yaml"
+sed 's/base_quant: nf4/base_quant: none/' "$src/tests/lora/llama-65b-qlora-48gb.yaml" >"$work/lora-bf16.yaml"
+# (per stage: F5, F5:bwd and F6's two times, four values)
+for c in "$src/tests/lora/llama2-7b-qlora-a100.yaml 4" "$src/tests/lora/llama-65b-qlora-48gb.yaml 4" \
+         "$work/qlora-pp2.yaml 8" "$work/lora-bf16.yaml 4"; do
+    set -- $c
+    got=$(substitutions "$1" qlora | agree) n=$2
+    check "$(basename "$1"): its $n LoRA values, each its substitution evaluated ($got)" \
+        '[ "$(grep -c "^ok$" <<<"$got")" -eq "$n" ] && ! grep -q MISMATCH <<<"$got"'
+done
+# the 7B QLoRA line by hand: 512·(32·4.13139e8 + 2.62144e8) + 32·5.11705e9
+# = 6.90307e12 + 1.63746e11 = 7.06682e12 (7.06683e+12 printed)
+check "the 7B QLoRA F5 substitution names F37's adapters term" \
+    '[ "$(cd "$src" && "$planeval" explain tests/lora/llama2-7b-qlora-a100.yaml --plan qlora | grep -A1 "^F5   f_fwd" | sed -n 2p)" = "       = 1·512·[32·4.13139e+08 + 2.62144e+08] / 1 + 32·5.11705e+09  (F37: + L'"'"'·ad)" ]'
+# X28: the line printed c_ag's bytes computed back from its time and named
+# them by the framework's float8 flag alone: with X16 off the all-gather is
+# not X22's float8 one (S = S_tp), yet the line said "X22: float8, S_tp/2"
+# beside S_tp. Now it prints the bytes charged: each copy's 2·S/W is its
+# time, and the label names the S it shows (S_tp/2 exactly when float8).
+# x28_agrees SCENARIO PLAN: "ok" or what disagrees
+x28_agrees() {
+    "$planeval" explain "$1" --plan "$2" | grep -A1 '^X28 ' | sed -n 2p | python3 -c '
+import re, sys
+line = sys.stdin.read()
+m = re.search(r"c_ag = 2·(\S+)/(\S+) = (\S+) s \(([^)]*)\), c_rs = 2·(\S+)/(\S+) = (\S+) s", line)
+if not m:
+    print("no X28 line: " + line); sys.exit()
+ag, w, t_ag, label, s_tp, w2, t_rs = m.groups()
+ag, w, t_ag, s_tp, w2, t_rs = map(float, (ag, w, t_ag, s_tp, w2, t_rs))
+near = lambda a, b: abs(a - b) <= 1e-5 * abs(b)
+bad = []
+if not near(2 * ag / w, t_ag): bad.append("c_ag: 2·%g/%g is not %g" % (ag, w, t_ag))
+if not near(2 * s_tp / w2, t_rs): bad.append("c_rs: 2·%g/%g is not %g" % (s_tp, w2, t_rs))
+half = "S_tp/2" in label
+if not near(ag, s_tp / 2 if half else s_tp): bad.append("%s beside %g bytes (S_tp %g)" % (label, ag, s_tp))
+print("; ".join(bad) or "ok")'
+}
+tw=scenarios/published/torchtitan-2506atp-llama3-8b-64gpu-float8-tensorwise-tp.yaml
+twp=torchtitan-2506atp-llama3-8b-64gpu-float8-tensorwise-tp
+sed 's/^framework: torchtitan .*/framework: { preset: torchtitan, tp_micro_pipeline: false }/' \
+    "$src/$tw" >"$work/tw-no-x16.yaml"
+for c in "$src/$tw float8 all-gathers (X16, X22)" "$work/tw-no-x16.yaml bf16 all-gathers (no X16)" \
+         "$src/scenarios/published/torchtitan-2506atp-llama3-8b-64gpu-bf16-tp.yaml bf16 TP"; do
+    set -- $c
+    plan=$(sed -n 's/^name: *//p' "$1" | head -1)
+    [ "$1" = "$work/tw-no-x16.yaml" ] && plan=$twp
+    got=$(x28_agrees "$1" "$plan")
+    check "X28 of $plan, ${*:2}: its bytes, their time and their label agree ($got)" '[ "$got" = ok ]'
+done
+# X26: an MoE plan's T_rs(S_g′) carries the expert gradients too (over the
+# edp group), but the line printed the dense bytes β_gc·N_t alone beside it:
+# DeepSeek-V2's ep32-flat, dp_grad_comm_bytes 2, printed 2.60478e+10 bytes
+# against the 3.99676e+10 its T_rs carried. The products the line shows now
+# add up to the bytes printed, and X7's "of S_g" is that same S_g′.
+# x26_agrees SCENARIO PLAN: "ok" or what disagrees
+x26_agrees() {
+    "$planeval" explain "$1" --plan "$2" | grep -A2 -E '^(X26|X7) ' | python3 -c '
+import re, sys
+lines = sys.stdin.read().split("\n")
+x26 = [i for i, l in enumerate(lines) if l.startswith("X26 ")]
+x7 = [i for i, l in enumerate(lines) if l.startswith("X7 ")]
+if not x26:
+    print("no X26 line"); sys.exit()
+i = x26[0]
+terms = re.findall(r"([0-9.e+]+)·([0-9.e+]+)", lines[i + 1].split("(accumulated")[0])
+got = sum(float(a) * float(b) for a, b in terms)
+want = float(lines[i + 2].split()[1])
+bad = [] if abs(got - want) <= 1e-5 * want else ["X26 %s adds to %.6g, printed %.6g" % (terms, got, want)]
+if x7:
+    s7 = float(re.search(r"of S_g (\S+)", lines[x7[0] + 1]).group(1))
+    if abs(s7 - want) > 1e-5 * want: bad.append("X7 S_g %.6g, X26 S_g′ %.6g" % (s7, want))
+print("; ".join(bad) or "ok")'
+}
+sed -e 's/^fidelity: textbook.*/fidelity: refined/' \
+    -e 's/^cluster: .*/&\nprecision: { grad_bytes: 4 }\nframework: { preset: deepspeed, dp_grad_comm_bytes: 2 }/' \
+    "$src/scenarios/drills/04-moe-236b.yaml" >"$work/moe-x26.yaml"
+for c in "$work/moe-x26.yaml ep32-flat" "$work/moe-x26.yaml dense-style" \
+         "$src/scenarios/published/bloom-176b-tr11-48nodes.yaml bloom-176b-tr11-48nodes"; do
+    set -- $c
+    got=$(x26_agrees "$1" "$2")
+    check "X26 of $(basename "$1") $2: the bytes shown are the bytes printed ($got)" '[ "$got" = ok ]'
+done
+# by hand: at z = 1 every GPU holds all its N_t + N_e parameters, and
+# β_gc = β_w = 2, so S_g′ = 2·(N_t + N_e) is M1's weight bytes (3.99676e+10:
+# 2·1.30239e+10 dense + 2·6.95992e+09 experts)
+x26_m1=$("$planeval" explain "$work/moe-x26.yaml" --plan ep32-flat | awk '
+    /^M1 / { getline; getline; m1 = $2 } /^X26 / { getline; getline; x26 = $2 } END { print m1, x26 }')
+check "ep32-flat: X26's S_g′ is M1's 2·(N_t + N_e) ($x26_m1)" \
+    '[ "${x26_m1% *}" = 3.99676e+10 ] && [ "${x26_m1#* }" = 3.99676e+10 ]'
 finish

@@ -13,6 +13,19 @@ finish() {
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
 }
+# run_both WHAT FILE... — `run` the scenario files quietly into $work/out
+# (its output in $work/run.out) and check that it exits 0: "WHAT (exit N)"
+run_both() {
+    local what=$1 rc
+    shift
+    "$planeval" run "$@" -o "$work/out" --quiet >"$work/run.out" 2>&1
+    rc=$?
+    check "$what (exit $rc)" "[ $rc -eq 0 ]"
+}
+# within A B TOL — A is a number within TOL of B (an empty A is not)
+within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; exit !(a != "" && d < t && d > -t) }'; }
+# above A B — the number A is larger than B
+above() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
 # cells_matching FILE REGEX — "LINE: cell" for every cell of a CSV file
 # (quotes undone) that matches the awk regular expression REGEX.
 cells_matching() {

@@ -723,10 +723,19 @@ static void explain_deepspeed(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     eq_result(out, d->ds_a28[i], "A28");
     if (z == 3) {
         eq_formula(out, "A29", st);
-        eq_subst(out, "X = %.6g/%lld, P %.6g, L_live %.6g: G = %.6g; R %.6g: K = min(R/2, "
-                      "N_gpu %.6g) = %.6g elements",
-                 ctx->ds_largest, (long long)p->tp, ctx->ds_prefetch, ctx->ds_max_live,
-                 d->ds_gathered, ctx->ds_reuse, d->n_gpu[i], d->ds_kept[i]);
+        if (ctx->lora.on && ctx->lora.quantised) /* the quantised base's storage elements */
+            eq_subst(out, "X = max(%.6g, %g/%g·%.6g)/%lld = %.6g, P %.6g, L_live %.6g: G = %.6g; "
+                          "R %.6g: K = min(R/2, N_s = %.6g − (1 − %g/%g)·%.6g = %.6g) = %.6g "
+                          "storage elements (quantised base)",
+                     ctx->Vh, ctx->lora.beta_q, ctx->beta_w, ctx->h * (double)ctx->ffn_hidden,
+                     (long long)p->tp, d->ds_x, ctx->ds_prefetch, ctx->ds_max_live,
+                     d->ds_gathered, ctx->ds_reuse, d->n_gpu[i], ctx->lora.beta_q, ctx->beta_w,
+                     d->stage_layers[i] * ctx->N_mm / (double)p->tp, d->ds_n_s[i], d->ds_kept[i]);
+        else
+            eq_subst(out, "X = %.6g/%lld, P %.6g, L_live %.6g: G = %.6g; R %.6g: K = min(R/2, "
+                          "N_gpu %.6g) = %.6g elements",
+                     ctx->ds_largest, (long long)p->tp, ctx->ds_prefetch, ctx->ds_max_live,
+                     d->ds_gathered, ctx->ds_reuse, d->n_gpu[i], d->ds_kept[i]);
         fprintf(out, "       forward %.6g, backward %.6g, loss %.6g bytes (in place of M4)\n",
                 d->ds_w[i][1], d->ds_w[i][2], d->ds_w[i][3]);
         eq_formula(out, "A29'", st);
@@ -1198,10 +1207,66 @@ static void explain_f37(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, con
     fprintf(out, "       F5, F6 and F11 below include these; F3's F_model (MFU) does not\n");
 }
 
+/* F5 of stage i; with LoRA (F37) f_fwd and f_bwd hold the adapters' FLOPs,
+ * less the frozen base's weight gradients and the frozen output layer's,
+ * and the substitution shows those terms so that it evaluates to the result. */
+static void explain_f5(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d,
+                       int i, const char *st)
+{
+    const double t = (double)p->tp, b = (double)p->micro_batch;
+    const bool last = i == 1 || p->pp == 1, lora = ctx->lora.on;
+    const double ls = d->stage_layers[i];
+    const double rec = p->recompute == PE_RECOMPUTE_FULL ? d->rec_layers[i] : 0.0;
+    char fwd[96] = "", bwd[192] = "";
+    if (lora) {
+        snprintf(fwd, sizeof fwd, " + %g·%.6g  (F37: + L'·ad)", ls, d->lora_ad_flop);
+        int n = snprintf(bwd, sizeof bwd, " + %g·%.6g − %g·%.6g", rec, d->lora_ad_flop, ls,
+                         d->lora_wg_flop);
+        if (last)
+            snprintf(bwd + n, sizeof bwd - (size_t)n, " − %g·%g·%.6g / %g", b, d->s_local,
+                     ctx->F_out, t);
+        strncat(bwd, last ? "  (F37: + L_rec·ad − L'·wg − b·s'·F_out/t)"
+                          : "  (F37: + L_rec·ad − L'·wg)",
+                sizeof bwd - strlen(bwd) - 1);
+    }
+    eq_formula(out, "F5", st);
+    eq_subst(out, "%g·%g·[%g·%.6g + %.6g] / %g%s", b, d->s_local, ls, ctx->F_layer,
+             last ? ctx->F_out : 0.0, t, fwd);
+    eq_result(out, d->f_fwd[i], "F5");
+    eq_formula(out, "F5:bwd", st);
+    eq_subst(out, "2·%.6g + %g·%g·%g·%.6g / %g%s", d->f_fwd[i], b, d->s_local, d->rec_layers[i],
+             d->x, t, bwd); /* L/p, or F27's recomputed layers */
+    eq_result(out, d->f_bwd[i], "F5:bwd");
+}
+
+/* F6 of stage i; a quantised LoRA base (F37) adds its dequantisation time,
+ * L'·dq to τ_f and (L' + L_rec)·dq to τ_b, which FLOPs do not hold. */
+static void explain_f6(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d,
+                       int i, const char *st)
+{
+    const double ls = d->stage_layers[i];
+    const double rec = p->recompute == PE_RECOMPUTE_FULL ? d->rec_layers[i] : 0.0;
+    char dqf[64] = "", dqb[96] = "";
+    if (ctx->lora.on && ctx->lora.quantised) {
+        snprintf(dqf, sizeof dqf, " + %g·%.6g", ls, d->lora_dq_t);
+        snprintf(dqb, sizeof dqb, " + (%g + %g)·%.6g", ls, rec, d->lora_dq_t);
+    }
+    const char *note = dqf[0] ? "  (F37: + L'·dq, + (L' + L_rec)·dq)" : "";
+    if (ctx->accum_s_per_param > 0) { /* τ_b includes F21's pass, printed below */
+        eq_formula(out, "F6:accum", st);
+        eq_subst(out, "%.6g / %.6g%s, %.6g / %.6g%s + %.6g%s", d->f_fwd[i], ctx->rate, dqf,
+                 d->f_bwd[i], ctx->rate, dqb, d->t_accum[i], note);
+    } else {
+        eq_formula(out, "F6", st);
+        eq_subst(out, "%.6g / %.6g%s, %.6g / %.6g%s%s", d->f_fwd[i], ctx->rate, dqf, d->f_bwd[i],
+                 ctx->rate, dqb, note);
+    }
+    fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
+}
+
 static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                             const pe_detail *d)
 {
-    const double t = (double)p->tp, b = (double)p->micro_batch;
     char sb[32], what[96];
     const int stages = shown_stages(p, d);
     heading(out, "Compute (docs/model.md §4)");
@@ -1226,33 +1291,15 @@ static void explain_compute(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         explain_f37(out, ctx, p, d);
     for (int i = 0; i < stages; i++) {
         const char *st = stage_name(i, p, d, sb);
-        bool last = i == 1 || p->pp == 1;
-        eq_formula(out, "F5", st);
-        eq_subst(out, "%g·%g·[%g·%.6g + %.6g] / %g", b, d->s_local, d->stage_layers[i], ctx->F_layer,
-                 last ? ctx->F_out : 0.0, t);
-        eq_result(out, d->f_fwd[i], "F5");
-        eq_formula(out, "F5:bwd", st);
-        eq_subst(out, "2·%.6g + %g·%g·%g·%.6g / %g", d->f_fwd[i], b, d->s_local,
-                 d->rec_layers[i], d->x, t); /* L/p, or F27's recomputed layers */
-        eq_result(out, d->f_bwd[i], "F5:bwd");
+        explain_f5(out, ctx, p, d, i, st);
         if (ctx->refined_compute)
             continue; /* the times come from F7–F11 below */
-        snprintf(what, sizeof what, "τ_f, τ_b %s", st);
         if (ctx->fp8) { /* F16 replaced F6's times: two rates (GEMM precision below) */
             eq_formula(out, ctx->accum_s_per_param > 0 ? "F16:accum" : "F16", st);
             fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
             continue;
         }
-        if (ctx->accum_s_per_param > 0) { /* τ_b includes F21's pass, printed below */
-            eq_formula(out, "F6:accum", st);
-            eq_subst(out, "%.6g / %.6g, %.6g / %.6g + %.6g", d->f_fwd[i], ctx->rate, d->f_bwd[i],
-                     ctx->rate, d->t_accum[i]);
-        } else {
-            eq_formula(out, "F6", st);
-            eq_subst(out, "%.6g / %.6g, %.6g / %.6g", d->f_fwd[i], ctx->rate, d->f_bwd[i],
-                     ctx->rate);
-        }
-        fprintf(out, "       = %.6g s, %.6g s\n", d->tau_f[i], d->tau_b[i]);
+        explain_f6(out, ctx, p, d, i, st);
     }
     if (ctx->refined_compute) {
         explain_refined_compute(out, ctx, p, d);
@@ -1389,10 +1436,10 @@ static void explain_tp_seq_copies(FILE *out, const pe_eval_ctx *ctx, const pe_pl
 {
     const double lt = d->stage_layers[d->time_stage];
     const double full = p->recompute == PE_RECOMPUTE_FULL ? 2.0 : 1.0;
-    eq_formula(out, "X28", NULL);
+    eq_formula(out, "X28", NULL); /* the bytes each copy charges, and the time from them */
     eq_subst(out, "c_ag = 2·%.6g/%.6g = %.6g s (%s), c_rs = 2·%.6g/%.6g = %.6g s; E_c = 2·c_ag + 2·c_rs",
-             d->tp_copy_ag * ctx->ew_bps / 2, ctx->ew_bps, d->tp_copy_ag,
-             ctx->tp_fp8_gather ? "X22: float8, S_tp/2" : "S_tp", d->s_tp, ctx->ew_bps,
+             d->tp_copy_ag_bytes, ctx->ew_bps, d->tp_copy_ag,
+             d->tp_copy_ag_bytes < d->s_tp ? "X22: float8, S_tp/2" : "S_tp", d->s_tp, ctx->ew_bps,
              d->tp_copy_rs);
     eq_result(out, d->tp_copy_layer, "X28");
     fprintf(out, "     in χ_tp,f and χ_tp,b above: (L/p)·E_c = %g·%.6g = %.6g s forward, %g·(%g·%.6g + %.6g "
@@ -1646,7 +1693,13 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     const pe_net *net = &ctx->net;
     const int ts = d->time_stage;
     eq_formula(out, "X4:S", NULL);
-    eq_subst(out, "%g·%.6g, %g·%.6g", ctx->beta_g, d->n_gpu[ts], ctx->beta_w, d->n_gpu[ts]);
+    eq_subst(out, "%g·%.6g, %g·%.6g%s", ctx->beta_g, d->n_train[ts], ctx->beta_w, d->n_w,
+             !ctx->lora.on ? ""
+             : p->zero == 3 && ctx->lora.quantised
+                 ? "  (lora: N_t the adapters; S_w every weight, the quantised base as its "
+                   "storage N_s, §12 A29)"
+             : p->zero == 3 ? "  (lora: N_t the adapters; S_w every weight)"
+                            : "  (lora: N_t the adapters, for both)");
     fprintf(out, "       = %.6g bytes, %.6g bytes\n", d->s_g, d->s_w);
     if (ctx->dp_flat && d->g_dp.n_out > 1) {
         eq_formula(out, "C9", NULL);
@@ -1665,7 +1718,9 @@ static void explain_dp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                      "%.6g s: X4 takes the faster   [NCCL]\n", d->t_ar_dp_tree, 2 * d->t_rs_g);
     if (ctx->dp_bucket_bytes > 0 && p->zero <= 1) {
         eq_formula(out, "X7", NULL);
-        eq_subst(out, "bucket %.6g bytes of S_g %.6g", ctx->dp_bucket_bytes, d->s_g);
+        eq_subst(out, "bucket %.6g bytes of S_g %.6g%s", ctx->dp_bucket_bytes,
+                 d->s_gc + d->s_gc_exp, /* the bytes on the wire (X26), experts' included */
+                 d->s_gc_exp > 0 ? " (with the experts')" : "");
         eq_result(out, d->dp_last_bucket, "X7");
     }
     if (ctx->comm_slowdown > 0)
@@ -1712,11 +1767,18 @@ static void explain_x18(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, con
 static void explain_dp_grad(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                             const pe_detail *d)
 {
-    if (ctx->dp_grad_comm_bytes > 0) {
+    if (ctx->dp_grad_comm_bytes > 0) { /* the bytes X4's T_rs carried, experts' included */
+        const int ts = d->time_stage;
         eq_formula(out, "X26", NULL);
-        eq_subst(out, "%g·%.6g (accumulated in β_g = %g bytes), T_rs(S_g′) = %.6g s in X4 above",
-                 ctx->dp_grad_comm_bytes, d->n_gpu[d->time_stage], ctx->beta_g, d->t_rs_g);
-        eq_result(out, d->s_gc, "X26");
+        if (d->s_gc_exp > 0)
+            eq_subst(out, "%g·%.6g over dp·c + %g·%.6g of the experts over edp (accumulated in "
+                          "β_g = %g bytes), T_rs(S_g′) = %.6g s in X4 above, the two groups' together",
+                     ctx->dp_grad_comm_bytes, d->n_train[ts], ctx->dp_grad_comm_bytes,
+                     d->moe.n_exp[ts], ctx->beta_g, d->t_rs_g);
+        else
+            eq_subst(out, "%g·%.6g (accumulated in β_g = %g bytes), T_rs(S_g′) = %.6g s in X4 above",
+                     ctx->dp_grad_comm_bytes, d->n_train[ts], ctx->beta_g, d->t_rs_g);
+        eq_result(out, d->s_gc + d->s_gc_exp, "X26");
     }
     if (ctx->dp_grad_allreduce && p->zero == 1) {
         eq_formula(out, "X25", NULL);

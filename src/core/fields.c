@@ -673,7 +673,8 @@ static const pe_field framework_fields[] = {
      FW(stage3_param_persistence_threshold), NO, NULL, PE_F_AUTO, NULL, "1e5",
      "A29: zero 3, parameters of at most this many elements stay gathered all step (norms, "
      "biases); auto: 10·hidden"},
-    {"sub_group_size", PE_FT_NUMBER, PE_RANGE_NONNEG, FW(sub_group_size), NO, NULL, 0, NULL, "1e9",
+    {"sub_group_size", PE_FT_NUMBER, PE_RANGE_NONNEG, FW(sub_group_size), NO, NULL, PE_F_LOADER,
+     NULL, "1e9",
      "M18: zero 3, elements of one optimizer sub-group, whose fp32 gradient the step makes at "
      "a time"},
 };

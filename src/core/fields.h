@@ -68,7 +68,9 @@ enum {
     PE_F_AUTO = 1u << 1,      /* accepts `auto` (plan dp; sweep dp tp pp cp micro_batch virtual_stages) */
     PE_F_SWITCH = 1u << 2,    /* intra_node key of topology: switch only */
     PE_F_FULL_MESH = 1u << 3, /* intra_node key of topology: full_mesh only */
-    PE_F_NO_PRESET = 1u << 4  /* never set by a catalog preset (cluster.nodes) */
+    PE_F_NO_PRESET = 1u << 4, /* never set by a catalog preset (cluster.nodes) */
+    PE_F_LOADER = 1u << 5     /* typed and stored by input/load.c, whose error says what the
+                                 key accepts, not by y_apply (framework.sub_group_size) */
 };
 
 #define PE_NO_OFFSET ((size_t)-1)

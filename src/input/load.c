@@ -871,6 +871,30 @@ static pe_status check_cpu_offloading(loader *L, const pe_framework *fw, const p
                (long long)fw->cpu_offloading_num_layers, (long long)L->s->model.layers);
 }
 
+/* M18: DeepSpeed's sub_group_size is an integer >= 0 and has no auto
+ * (deepspeed/runtime/zero/config.py, DeepSpeedZeroConfig: sub_group_size:
+ * int = Field(1e9, ge=0)), and Hugging Face's Trainer fills auto in the three
+ * sizes below only: "auto" is refused saying so; any other value is typed and
+ * range-checked as y_apply would. */
+static pe_status load_sub_group_size(loader *L, pe_framework *fw, const pe_applied *a,
+                                     const pe_layer *layers)
+{
+    const size_t i = IDX(pe_fields_framework, "sub_group_size");
+    if (!a->set[i])
+        return PE_OK;
+    const yaml_node_t *v = a->value[i];
+    const pe_ydoc *d = layers[a->layer[i]].doc;
+    if (y_is_plain_word(v, "auto"))
+        return bad(L, d, v,
+                   "framework.sub_group_size: expected a number of elements >= 0, got \"auto\" "
+                   "(DeepSpeed has no auto for it, and Hugging Face's Trainer fills auto only in "
+                   "reduce_bucket_size, stage3_prefetch_bucket_size and "
+                   "stage3_param_persistence_threshold)");
+    int64_t iv = 0;
+    return keep(L, y_get_field(d, v, "framework.sub_group_size", &pe_fields_framework.fields[i],
+                               &iv, &fw->sub_group_size, L->err));
+}
+
 /* A28, A29: DeepSpeed's sizes that Hugging Face's Trainer fills when a
  * config says "auto" (transformers integrations/deepspeed.py,
  * HfTrainerDeepSpeedConfig.trainer_config_finalize: reduce_bucket_size
@@ -990,6 +1014,8 @@ static pe_status load_framework(loader *L, const yaml_node_t *node, const char *
     st = worse(st, check_cpu_offloading(L, &fw, &a, layers));
     if (!st)
         st = load_deepspeed_sizes(L, &fw, &a, layers);
+    if (!st)
+        st = load_sub_group_size(L, &fw, &a, layers);
     st = worse(st, check_deepspeed_zero(L, &fw, &a, layers));
     st = worse(st, check_te_saved_tensors(L, &fw, &a, layers));
     if (st || s->fidelity == PE_FIDELITY_TEXTBOOK)

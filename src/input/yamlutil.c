@@ -1250,7 +1250,7 @@ static void store(void *base, const pe_field *f, int64_t iv, double dv)
 
 static bool stored_by_apply(const pe_field *f)
 {
-    return f->offset != PE_NO_OFFSET && !(f->flags & PE_F_AUTO) &&
+    return f->offset != PE_NO_OFFSET && !(f->flags & (PE_F_AUTO | PE_F_LOADER)) &&
            (f->type == PE_FT_INT || f->type == PE_FT_NUMBER || f->type == PE_FT_BOOL ||
             f->type == PE_FT_ENUM);
 }

@@ -161,9 +161,10 @@ typedef struct {
 
 /* Apply layers[0..n) in order over base (a struct of the fieldset's type):
  * unknown keys are errors ("did you mean"); INT, NUMBER, BOOL and ENUM keys
- * with an offset (and without PE_F_AUTO) are typed, range-checked and stored,
- * later layers overriding earlier ones; every other key (TEXT, MAP, LIST,
- * PRESET, auto) is only recorded in *st for the caller. */
+ * with an offset (and without PE_F_AUTO or PE_F_LOADER) are typed,
+ * range-checked and stored, later layers overriding earlier ones; every other
+ * key (TEXT, MAP, LIST, PRESET, auto, the loader's) is only recorded in *st
+ * for the caller. */
 pe_status y_apply(const pe_fieldset *set, const pe_layer *layers, size_t n, const char *path,
                   void *base, pe_applied *st, pe_error *err);
 /* The same, going on after a bad key: each error is added to errs (then

@@ -389,6 +389,10 @@ inline double comm_pp(double p, double m, double v, double t_p2p, double overlap
  *  z=1 max(0, T_rs(S_g) − ov·τ_b) + max(0, T_rs(S_w) − ov·τ_f)
  *  z=2 m·max(0, T_rs(S_g) − ov·τ_b) + max(0, T_rs(S_w) − ov·τ_f)
  *  z=3 m·max(0, 2·T_rs(S_w) + T_rs(S_g) − ov·(τ_f + τ_b)) */
+/* X4's bytes. With finetune: lora N_gpu is the trained N_t (M16's
+ * adapters), and S_w at z = 3 every weight, a quantised base as its
+ * storage N_s (A29: ZeRO-3 and FSDP all-gather the packed quantised
+ * parameters); explain says so on a LoRA plan's line. */
 #define PE_TEXT_X4_S {"X4:S", "S_g, S_w (time stage)", "β_g·N_gpu, β_w·N_gpu", "bytes", "ZeRO §5"}
 #define PE_TEXT_X4_Z0 \
     {"X4:z0", "χ_dp, DP/ZeRO per step", \

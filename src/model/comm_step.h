@@ -14,6 +14,7 @@
 #include "model/compute.h"
 #include "model/detail.h"
 #include "model/layout.h"
+#include "model/memory_lora.h"
 
 /* An exposed time of `all` seconds of communication: X15's contention
  * (ctx->overlap_contention, 0: off), then X8's share φ of what stays hidden. */
@@ -99,6 +100,7 @@ ALWAYS_INLINE void comm_tp_seq_copies(const pe_eval_ctx *ctx, const pe_plan *pl,
     const bool on = ctx->tp_seq_copy && q->sp && pl->tp > 1 && !q->moe &&
                     !(x16 && pl->overlap.tp > 0.0);
     const double ag_bytes = x16 && ctx->tp_fp8_gather ? 0.5 * w->s_tp : w->s_tp; /* X22 */
+    w->tp_copy_ag_bytes = ag_bytes;
     w->tp_copy_ag = on ? comm_tp_seq_copy(ag_bytes, ctx->ew_bps) : 0.0;
     w->tp_copy_rs = on ? comm_tp_seq_copy(w->s_tp, ctx->ew_bps) : 0.0;
     w->tp_copy_layer = 2.0 * w->tp_copy_ag + 2.0 * w->tp_copy_rs;
@@ -331,8 +333,14 @@ ALWAYS_INLINE void comm_dp_step(const pe_eval_ctx *ctx, const pe_plan *pl, const
     const double ov = pl->overlap.dp;
     w->s_g = ctx->beta_g * w->n_train[ts]; /* gradients of the trained parameters (M16) */
     /* z ≤ 2 gathers the updated (trained) weights after the step, z = 3 every
-     * weight per micro-batch (a frozen base at β_w: an upper bound when quantised) */
-    w->s_w = ctx->beta_w * (z == 3 ? w->n_gpu[ts] : w->n_train[ts]);
+     * weight per micro-batch; a quantised lora base as its storage (A29's N_s:
+     * ZeRO-3 and FSDP gather the packed quantised parameters, not bf16) */
+    const bool quant = ctx->lora.on && ctx->lora.quantised;
+    w->n_w = z != 3 ? w->n_train[ts]
+             : quant ? params_lora_storage(w->n_gpu[ts], q->ls[ts] * ctx->N_mm / q->t,
+                                           ctx->lora.beta_q, ctx->beta_w)
+                     : w->n_gpu[ts];
+    w->s_w = ctx->beta_w * w->n_w;
     w->s_gc = comm_dp_grad_bytes(ctx->dp_grad_comm_bytes, ctx->beta_g, w->n_train[ts]); /* X26 */
     double rs_g, rs_w, g, s_g = w->s_gc;
     comm_dp_group(ctx, z, &w->g_dp, w->s_gc, w->s_w, &rs_g, &rs_w, &g, &w->t_ar_dp_tree);
@@ -343,6 +351,7 @@ ALWAYS_INLINE void comm_dp_step(const pe_eval_ctx *ctx, const pe_plan *pl, const
         comm_dp_group(ctx, z, &w->moe.g_edp, se_g, ctx->beta_w * ex, &erg, &erw, &eg, &unused);
         rs_g += erg, rs_w += erw, g += eg, s_g += se_g;
     }
+    w->s_gc_exp = s_g - w->s_gc; /* X26: the experts' share of T_rs(S_g′), for explain */
     w->t_rs_g = rs_g, w->t_rs_w = rs_w;
     g = w->t_g = comm_dp_grad_time(z, ctx->dp_grad_allreduce, g); /* X25 */
     const double tf = w->tau_f[ts];

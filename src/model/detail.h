@@ -46,6 +46,7 @@ struct pe_detail {
     double a26[3];                             /* A26 NCCL buffers of candidate stage i; 0: none */
     double ds_a28[3];                          /* A28 DeepSpeed reduce buckets of stage i; 0: none */
     double ds_gathered, ds_kept[3];            /* A29 G and K, elements; 0: none */
+    double ds_x, ds_n_s[3];                    /* A29 X and K's cap N_s, storage elements */
     double ds_w[3][PE_PHASE_COUNT];            /* A29 gathered-parameter bytes by phase; 0 */
     double ds_persist[3];                      /* A29' persistent parameters, bytes */
     double ds_m18[3];                          /* M18 fp32 gradient partition of the step */
@@ -80,6 +81,7 @@ struct pe_detail {
     double t_ag_tp;                            /* X22 one TP all-gather (T_ar/2 unless in float8) */
     double tp_mp_bwd_layer;                    /* X16 backward TP exposed per layer (X22's parts) */
     double tp_copy_ag, tp_copy_rs;             /* X28 one Shard(1) copy beside an all-gather, a reduce-scatter */
+    double tp_copy_ag_bytes;                   /* X28 S of c_ag: S_tp, or S_tp/2 (X22's float8 all-gather) */
     double tp_copy_layer, tp_copy_rec;         /* X28 per layer one pass's four, X21's two re-run */
     double tp_unfused_layer;                   /* X24 of tp_mp_bwd_layer, the unfused reduce-scatters */
     double tp_copy_unfused;                    /* X29 their Shard(1) copies per layer (backward) */
@@ -99,7 +101,9 @@ struct pe_detail {
     double s_pp, t_p2p_pp, chi_pp;             /* X3 */
     double pp_hop_bytes;                       /* X6: bytes crossing the pipeline link */
     double s_g, s_w, t_rs_g, t_rs_w, chi_dp;   /* X4 (time stage) */
+    double n_w;                                /* X4 S_w's elements: N_t, at z = 3 N_gpu or N_s */
     double s_gc, t_g, tau_g;                   /* X26 wire bytes, X25 gradient time, X27 window τ */
+    double s_gc_exp;                           /* X26 the expert gradients' wire bytes (edp group); 0 dense */
     double dp_critical;                        /* S3: X4's windows under a longer collective */
     double dp_last_bucket;                     /* X7 extra exposure */
     double dp_comm_all;                        /* X15: X4's collectives, s (its T) */

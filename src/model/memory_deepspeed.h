@@ -55,11 +55,30 @@ inline double mem_ds_reduce_buckets(int64_t zero, int contiguous, int overlap, d
  * the bucket (β_g·X). Bytes: forward β_w·G, backward β_w·(G + K) + β_g·X,
  * loss β_w·(G + K); they replace M4's two layers. Never more elements than
  * the stage's parameters in G + K. */
+/* With a quantised frozen base (lora, base_quant nf4 or int8) ZeRO-3
+ * partitions and all-gathers the quantised storage, not bf16 weights: PEFT's
+ * QLoRA + ZeRO-3 recipe loads the model with bnb_4bit_quant_storage = its
+ * torch dtype so that every parameter, the packed 4-bit ones included, is of
+ * the one dtype DeepSpeed flattens (huggingface/peft docs/source/accelerate/
+ * deepspeed.md "Use PEFT QLoRA and DeepSpeed with ZeRO3"; peft#1550), and
+ * bitsandbytes' Params4bit holds the packed codes as that storage
+ * (bitsandbytes nn/modules.py Params4bit, functional.py quantize_4bit; the
+ * dequantisation to bf16 happens per matmul after the gather, M17). So DeepSpeed's
+ * element counts (ds_numel: P, L_live, R) count storage elements of β_w
+ * bytes, and a quantised linear weight is β_q/β_w of one: X = max(V·h,
+ * (β_q/β_w)·h·f)/t, K's cap the stage's storage elements N_s = N_gpu −
+ * (1 − β_q/β_w)·N_lin (M15's N_lin). β_q is M15's storage bytes, its
+ * absmax constants included (0.127 of NF4's 4.127 bits), which stay whole
+ * on each rank rather than gathered: an upper bound by that share. int8
+ * (Int8Params) is counted the same way, though bitsandbytes#1451 reports
+ * its ZeRO-3 loss wrong. Without a quantised base N_s = N_gpu (neutral). */
 #define PE_TEXT_A29 \
     {"A29", "DeepSpeed ZeRO-3 gathered parameters by phase", \
-     "G = X + min(P, max(L_live − X, 0)), K = min(R/2, N_gpu); forward β_w·G, backward " \
-     "β_w·(G + K) + β_g·X, loss β_w·(G + K)", \
-     "bytes", "DeepSpeed partitioned_param_coordinator.py"}
+     "G = X + min(P, max(L_live − X, 0)), K = min(R/2, N_s), in storage elements (quantised " \
+     "base, lora: a linear weight β_q/β_w of one, N_s = N_gpu − (1 − β_q/β_w)·N_lin); forward " \
+     "β_w·G, backward β_w·(G + K) + β_g·X, loss β_w·(G + K)", \
+     "bytes", "DeepSpeed partitioned_param_coordinator.py; peft accelerate/deepspeed.md (QLoRA ZeRO3)"}
+
 inline double mem_ds_gathered(double largest, double prefetch, double max_live)
 {
     const double room = max_live - largest > 0.0 ? max_live - largest : 0.0;

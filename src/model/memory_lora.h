@@ -38,6 +38,16 @@ inline double mem_lora_base(double beta_w, double beta_q, double n_gpu, double n
     return (beta_q * n_lin + beta_w * rest) / (zero >= 3 ? D : 1.0);
 }
 
+/* A quantised base's parameters as ZeRO-3 and FSDP partition and gather
+ * them: elements of its storage dtype, the model's (β_w bytes; PEFT's
+ * QLoRA recipes set bnb_4bit_quant_storage to it), a quantised linear
+ * weight β_q/β_w of one: n − (1 − β_q/β_w)·n_lin of n parameters with n_lin
+ * linear weights (A29's N_s, X4's S_w at z = 3). n when β_q = β_w. */
+inline double params_lora_storage(double n, double n_lin, double beta_q, double beta_w)
+{
+    return n - (1.0 - beta_q / beta_w) * n_lin;
+}
+
 /* M16 adapter parameters of one layer on one tensor-parallel rank: each
  * targeted linear (in → out) gets A (r × in) and B (out × r) (Hu et al.,
  * arXiv:2106.09685 §4.1; huggingface/peft tuners/lora/layer.py). Under TP,

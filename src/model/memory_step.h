@@ -274,10 +274,17 @@ ALWAYS_INLINE void mem_ds_phases(const pe_eval_ctx *ctx, const pe_plan *pl, cons
     w->ds_persist[i] = 0.0;
     dw[1] = dw[2] = dw[3] = dw[4] = 0.0;
     if (z == 3) { /* A29 in place of M4; A28's one bucket in every phase */
-        const double x = ctx->ds_largest / q->t;
+        /* a quantised lora base is gathered as its storage: β_q/β_w elements a weight */
+        const bool quant = ctx->lora.on && ctx->lora.quantised;
+        const double bq = ctx->lora.beta_q, hf = ctx->h * (double)ctx->ffn_hidden;
+        const double x = quant ? fmax(ctx->Vh, params_lora_storage(hf, hf, bq, ctx->beta_w)) / q->t
+                               : ctx->ds_largest / q->t;
+        const double n_s = quant ? params_lora_storage(w->n_gpu[i], q->ls[i] * ctx->N_mm / q->t,
+                                                           bq, ctx->beta_w)
+                                 : w->n_gpu[i];
         const double g = mem_ds_gathered(x, ctx->ds_prefetch, ctx->ds_max_live);
-        const double k = mem_ds_reuse_kept(ctx->ds_reuse, w->n_gpu[i]);
-        w->ds_gathered = g, w->ds_kept[i] = k;
+        const double k = mem_ds_reuse_kept(ctx->ds_reuse, n_s);
+        w->ds_gathered = g, w->ds_kept[i] = k, w->ds_x = x, w->ds_n_s[i] = n_s;
         w->ds_persist[i] = mem_ds_persistent(ctx->ds_persist_layer * q->ls[i] +
                                                  (last ? ctx->ds_persist_final : 0.0),
                                              ctx->beta_w, q->D); /* A29' */

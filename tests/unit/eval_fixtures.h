@@ -151,6 +151,19 @@ static inline void fx_eval_detail(const pe_scenario *s, const pe_plan *p, pe_res
     evaluate_plan_detail(&ctx, p, r, d);
 }
 
+/* A framework key's evaluator test: plan p under the scenario with the key
+ * on (r[0], d[0]) and off (r[1], d[1]). 1 when both are valid and the key
+ * off is the step without a framework bit for bit (the key is neutral). */
+static inline int fx_eval_key(const pe_scenario *on, const pe_scenario *off, const pe_plan *p,
+                              pe_result r[2], pe_detail d[2])
+{
+    pe_scenario none = *off;
+    none.framework.present = false;
+    fx_eval_detail(on, p, &r[0], &d[0]);
+    fx_eval_detail(off, p, &r[1], &d[1]);
+    return d[0].valid && d[1].valid && r[1].step_time_s == fx_eval(&none, p).step_time_s;
+}
+
 /* |a − b| ≤ rel·|b| */
 static inline int fx_rel(double a, double b, double rel) { return fabs(a - b) <= rel * fabs(b); }
 

@@ -15,6 +15,7 @@
 #include "eval_fixtures.h"
 #include "model/detail.h"
 #include "model/memory_deepspeed.h"
+#include "model/memory_lora.h"
 
 /* Llama 2 7B (HF meta-llama/Llama-2-7b-hf config.json): L 32, h 4096, a 32,
  * g 32, f 11008, V 32000, s 4096, swiglu, rmsnorm, no bias, rotary, flash,
@@ -295,6 +296,47 @@ static void test_lora_trained_only(void **state)
     assert_abs(d.ds_w[0][2], 1362144000.0, 1.0);
 }
 
+/* QLoRA (nf4) under ZeRO-3: DeepSpeed gathers the quantised storage, its
+ * elements (ds_numel) of β_w = 2 bytes, a packed nf4 weight β_q/β_w =
+ * (2113/4096)/2 = 2113/8192 of one. Llama 2 7B, 8 GPUs, r 8 on all linears:
+ *   one MLP matrix h·f = 45,088,768 weights = 45,088,768/8192·2113 =
+ *     11,629,952 storage elements (X stays V·h = 131,072,000)
+ *   N_lin = 32·N_mm = 32·202,375,168 = 6,476,005,376;
+ *     N_s = N − (6079/8192)·N_lin = 6,738,415,616 − 790,528·6079
+ *     = 6,738,415,616 − 4,805,619,712 = 1,932,795,904 storage elements
+ *   R = 1e11: K = min(5e10, N_s) = N_s; backward 2·(G + K) =
+ *     2·(181,072,000 + 1,932,795,904) = 4,227,735,808 bytes (bf16 counted
+ *     2·(181,072,000 + 6,738,415,616) = 13,838,975,232)
+ *   R = 1e9 (the default): K = 5e8 either way, 1,362,144,000 as bf16 LoRA
+ *   X4's S_w, the weights all-gathered per micro-batch: β_w·N_s =
+ *     3,865,591,808 bytes (bf16 counted 13,476,831,232) */
+static void test_qlora_storage_elements(void **state)
+{
+    (void)state;
+    assert_true(params_lora_storage(45088768.0, 45088768.0, 2113.0 / 4096.0, 2.0) ==
+                11629952.0);
+    pe_scenario s = llama7b(1, true);
+    s.training.finetune = PE_FINETUNE_LORA;
+    s.training.lora_rank = 8;
+    s.training.lora_targets = PE_LORA_ALL_LINEAR;
+    s.training.base_quant = PE_BASE_QUANT_NF4;
+    s.framework.stage3_max_reuse_distance = 1e11;
+    pe_result r;
+    pe_detail d;
+    const pe_plan p3 = plan7b(8, 3);
+    fx_eval_detail(&s, &p3, &r, &d);
+    assert_true(d.valid);
+    assert_true(d.ds_x == VH_7B);
+    assert_abs(d.ds_n_s[0], 1932795904.0, 1e-3);
+    assert_abs(d.ds_kept[0], 1932795904.0, 1e-3);
+    assert_abs(d.ds_w[0][2], 4227735808.0, 1.0);
+    /* X4's all-gather per micro-batch the same storage: 2·1,932,795,904 */
+    assert_abs(d.s_w, 3865591808.0, 1.0);
+    s.framework.stage3_max_reuse_distance = 1e9;
+    fx_eval_detail(&s, &p3, &r, &d);
+    assert_abs(d.ds_w[0][2], 1362144000.0, 1.0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -305,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_more_gpus_never_raise),
         cmocka_unit_test(test_larger_sizes_never_lower),
         cmocka_unit_test(test_lora_trained_only),
+        cmocka_unit_test(test_qlora_storage_elements),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,22 +73,19 @@ static void test_x30_evaluator(void **state)
 {
     (void)state;
     const pe_scenario on = gpt3_chunk(true), off = gpt3_chunk(false);
-    pe_scenario none = gpt3_chunk(false);
-    none.framework.present = false;
     for (int z = 0; z <= 2; z++) {
         pe_plan p = fx_plan(4, 8, 4, 1);
         p.zero = z, p.schedule = PE_SCHEDULE_INTERLEAVED, p.virtual_stages = 2;
-        pe_result r_on, r_off;
-        pe_detail d_on, d_off;
-        fx_eval_detail(&on, &p, &r_on, &d_on);
-        fx_eval_detail(&off, &p, &r_off, &d_off);
-        assert_true(d_on.valid && d_off.valid);
-        assert_true(r_off.step_time_s == fx_eval(&none, &p).step_time_s);
+        pe_result r[2];
+        pe_detail d[2];
+        assert_true(fx_eval_key(&on, &off, &p, r, d));
+        const pe_result r_on = r[0], r_off = r[1];
+        const pe_detail *const on_d = &d[0];
         assert_true(r_on.dp_comm_s <= r_off.dp_comm_s);
-        const double want = comm_dp_chunked(z, d_on.t_g, d_on.t_rs_w, 1.0,
-                                            d_on.tau_f[d_on.time_stage], d_on.tau_g, 2, 4);
+        const double want = comm_dp_chunked(z, on_d->t_g, on_d->t_rs_w, 1.0,
+                                            on_d->tau_f[on_d->time_stage], on_d->tau_g, 2, 4);
         if (z <= 1) {
-            assert_rel(d_on.chi_dp + 1e-30, want + 1e-30, 1e-12);
+            assert_rel(on_d->chi_dp + 1e-30, want + 1e-30, 1e-12);
             assert_true(r_on.dp_comm_s < r_off.dp_comm_s); /* every collective here longer than its window's share */
         } else {
             assert_true(r_on.step_time_s == r_off.step_time_s);
