@@ -1314,11 +1314,12 @@ static void explain_tp_shard_stage(FILE *out, const pe_eval_ctx *ctx, const pe_p
              (long long)p->tp, ctx->ew_bps, ctx->tp_fp8_gather ? "= S_tp/2, X22's float8" : "= S_tp");
     eq_result(out, d->tp_stage, "X32");
     fprintf(out, "     in χ_tp,f and χ_tp,b below: %g·%.6g = %.6g s forward (QKV, MLP in), %g·(%.6g + %.6g) = "
-                 "%.6g s backward (full recompute's forward; out, MLP out%s); the copy is not overlapped (the code gives up "
+                 "%.6g s backward (%sout, MLP out%s); the copy is not overlapped (the code gives up "
                  "overlapping it with the first chunk), the barrier untimed   [pytorch@0e9ed9c "
                  "_symmetric_memory _pipelined_multi_all_gather_and_consume]\n",
             lt, d->tp_stage_f, lt * d->tp_stage_f, lt, full ? d->tp_stage_f : 0.0, d->tp_stage_b,
             lt * ((full ? d->tp_stage_f : 0.0) + d->tp_stage_b),
+            full ? "full recompute's forward; " : "",
             d->tp_stage_b > d->tp_stage_f ? ", X21's two re-run all-gathers" : "");
 }
 
