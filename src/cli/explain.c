@@ -1349,6 +1349,27 @@ static void explain_tp_unfused(FILE *out, const pe_eval_ctx *ctx, const pe_detai
             lt, d->tp_copy_unfused, lt * d->tp_copy_unfused);
 }
 
+/* X32: each fused all-gather's copy of the local shard into its symmetric
+ * buffer before the first chunk, and what it adds to χ_tp,f and χ_tp,b. */
+static void explain_tp_shard_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                                   const pe_detail *d)
+{
+    const double lt = d->stage_layers[d->time_stage];
+    const bool full = p->recompute == PE_RECOMPUTE_FULL;
+    eq_formula(out, "X32", NULL);
+    eq_subst(out, "2·(%.6g/%lld)/%.6g (S %s)", ctx->tp_fp8_gather ? d->s_tp / 2 : d->s_tp,
+             (long long)p->tp, ctx->ew_bps, ctx->tp_fp8_gather ? "= S_tp/2, X22's float8" : "= S_tp");
+    eq_result(out, d->tp_stage, "X32");
+    fprintf(out, "     in χ_tp,f and χ_tp,b below: %g·%.6g = %.6g s forward (QKV, MLP in), %g·(%.6g + %.6g) = "
+                 "%.6g s backward (%sout, MLP out%s); the copy is not overlapped (the code gives up "
+                 "overlapping it with the first chunk), the barrier untimed   [pytorch@0e9ed9c "
+                 "_symmetric_memory _pipelined_multi_all_gather_and_consume]\n",
+            lt, d->tp_stage_f, lt * d->tp_stage_f, lt, full ? d->tp_stage_f : 0.0, d->tp_stage_b,
+            lt * ((full ? d->tp_stage_f : 0.0) + d->tp_stage_b),
+            full ? "full recompute's forward; " : "",
+            d->tp_stage_b > d->tp_stage_f ? ", X21's two re-run all-gathers" : "");
+}
+
 /* X16: the async-TP micro-pipeline's forward exposure per layer and X1's
  * counts from it (the time stage's layers). */
 static void explain_tp_micro(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
@@ -1394,7 +1415,10 @@ static void explain_tp_micro(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
                 p->recompute == PE_RECOMPUTE_FULL ? "E_f's + " : "", d->tp_reduce_b,
                 lt * ((p->recompute == PE_RECOMPUTE_FULL ? d->tp_reduce_f : 0.0) + d->tp_reduce_b));
     }
+    if (d->tp_stage > 0)
+        explain_tp_shard_stage(out, ctx, p, d);
     const char *x28 = d->tp_copy_layer > 0 ? " (+ X28's (L/p)·E_c below)"
+                      : d->tp_stage > 0    ? " (+ F34's sums, X32's copies above)"
                       : d->tp_reduce > 0   ? " (+ F34's sums above)"
                                            : "";
     fprintf(out, "X1   with X16: χ_tp,f = (L/p)·E_f = %g·%.6g%s = %.6g s, χ_tp,b = [full]·(L/p)·E_f + (L/p)·E_b "

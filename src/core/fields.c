@@ -621,6 +621,13 @@ static const pe_field framework_fields[] = {
      "reduce-scatter sums the t partial outputs it received in one more kernel after the "
      "pipeline (torch _symmetric_memory's _fused_matmul_reduce_scatter_impl: torch.sum over "
      "stacked_partials), reading S_tp and writing S_tp/t at W·η_W, exposed; in tp_comm_s"},
+    {"tp_ag_shard_stage", PE_FT_BOOL, PE_RANGE_NONE, FW(tp_ag_shard_stage), NO, NULL, 0, NULL,
+     "false",
+     "X32: with tp_micro_pipeline and async TP (overlap.tp > 0), each fused all-gather → "
+     "matmul first copies the rank's own shard into its symmetric-memory buffer and waits at "
+     "a barrier before the first chunk (torch _symmetric_memory's "
+     "_pipelined_multi_all_gather_and_consume: the copy is not overlapped), reading and "
+     "writing S/t at W·η_W, exposed; in tp_comm_s"},
     {"fp8_cast_by_role", PE_FT_BOOL, PE_RANGE_NONE, FW(fp8_cast_by_role), NO, NULL, 0, NULL,
      "false",
      "F35, F36: with compute fp8 and fp8_recipe tensorwise or rowwise (refined compute), "

@@ -367,6 +367,7 @@ typedef struct {
     bool dp_chunk_sync;           /* X30 interleaved: each model chunk's DP collectives in its own window; false */
     bool tp_grad_sum_unfused;     /* X24, X29 async TP leaves the backward's summed-gradient reduce-scatters unfused; false */
     bool tp_fused_rs_reduce;      /* F34 async TP's fused reduce-scatter sums its t partials in a kernel of its own; false */
+    bool tp_ag_shard_stage;       /* X32 async TP's fused all-gather first copies the local shard into its symmetric buffer, exposed; false */
     bool fp8_cast_by_role;        /* F35, F36 torchao Float8Linear's casts GEMM role by role; false */
     bool op_sac_recompute_elementwise; /* F39 op-level SAC re-runs the forward's element-wise ops; false */
     bool cp_ring_load_balance;    /* X31 PyTorch's load-balanced CP ring: its kernels' shapes and merge passes; false */

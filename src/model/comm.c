@@ -140,6 +140,7 @@ void comm_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->tp_unfused_qkv = fw->present && fw->tp_grad_sum_unfused;
     ctx->tp_unfused_in = ctx->tp_unfused_qkv && m->mlp == PE_MLP_SWIGLU;
     ctx->tp_rs_reduce = fw->present && fw->tp_fused_rs_reduce; /* F34 */
+    ctx->tp_ag_stage = fw->present && fw->tp_ag_shard_stage;   /* X32 */
     ctx->opt_s_per_param = fw->present ? fw->optimizer_pass_bytes /
                                              compute_pass_bps(&cl->gpu, ctx->hbm_bps)
                                        : 0.0; /* X14 */

@@ -56,10 +56,10 @@ ALWAYS_INLINE void comm_layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, con
     }
     if (w->tp_rec_layer > 0.0) /* X21: X15 is inside; X8 on the re-run all-gathers' 2·T_ag */
         chi[1] += comm_slowed(l * w->tp_rec_layer, l * 2.0 * w->t_ag_tp, ctx->comm_slowdown);
-    chi[0] += l * (w->tp_copy_layer + w->tp_reduce_f); /* X28, F34: 0 when off */
+    chi[0] += l * (w->tp_copy_layer + w->tp_reduce_f + w->tp_stage_f); /* X28, F34, X32 */
     chi[1] += l * ((q->full ? 2.0 : 1.0) * w->tp_copy_layer + w->tp_copy_rec +
-                   w->tp_copy_unfused + (q->full ? w->tp_reduce_f : 0.0) +
-                   w->tp_reduce_b); /* X29, F34: 0 when off */
+                   w->tp_copy_unfused + (q->full ? w->tp_reduce_f + w->tp_stage_f : 0.0) +
+                   w->tp_reduce_b + w->tp_stage_b); /* X29, F34, X32: 0 when off */
     if (ctx->cp_allgather && q->c > 1.0) { /* X19: exposed, all of it */
         const double f = comm_cp_allgather_fwd(l, w->t_ag_cp);
         const double b = comm_cp_allgather_bwd(l, w->t_ag_cp, rc);
@@ -118,6 +118,7 @@ ALWAYS_INLINE void comm_tp_micro_step(const pe_eval_ctx *ctx, const pe_plan *pl,
                                       const pe_layout *q, pe_detail *w, double t_ar)
 {
     const double rs = 0.5 * t_ar, ag = w->t_ag_tp;
+    const double ag_bytes = ctx->tp_fp8_gather ? 0.5 * w->s_tp : w->s_tp; /* X22 */
     const double fwd[4] = {ag, rs, ag, rs}, bwd[4] = {rs, ag, rs, ag};
     const bool async = pl->overlap.tp > 0.0;
     const bool unfused[4] = {async && ctx->tp_unfused_qkv, false, async && ctx->tp_unfused_in,
@@ -132,6 +133,10 @@ ALWAYS_INLINE void comm_tp_micro_step(const pe_eval_ctx *ctx, const pe_plan *pl,
                                               : 0.0; /* F34 */
     w->tp_reduce_f = 2.0 * w->tp_reduce; /* after wo and w2 */
     w->tp_reduce_b = ((unfused[0] ? 0.0 : 1.0) + (unfused[2] ? 0.0 : 1.0)) * w->tp_reduce;
+    w->tp_stage = async && ctx->tp_ag_stage ? compute_ag_shard_stage(ag_bytes, q->t, ctx->ew_bps)
+                                            : 0.0; /* X32 */
+    w->tp_stage_f = 2.0 * w->tp_stage; /* before QKV and MLP in */
+    w->tp_stage_b = 2.0 * w->tp_stage; /* before out's and MLP out's input-gradient GEMMs */
 }
 
 /* C1, C2 the tp, cp, dp, pp groups (ranks tp innermost, then cp, dp, pp);
@@ -164,7 +169,8 @@ ALWAYS_INLINE void comm_dense_collectives(const pe_eval_ctx *ctx, const pe_plan 
         comm_tp_micro_step(ctx, pl, q, w, t_ar);
     else
         w->tp_mp_layer = w->tp_mp_bwd_layer = -1.0, w->tp_unfused_layer = 0.0,
-        w->tp_reduce = w->tp_reduce_f = w->tp_reduce_b = 0.0;
+        w->tp_reduce = w->tp_reduce_f = w->tp_reduce_b = 0.0,
+        w->tp_stage = w->tp_stage_f = w->tp_stage_b = 0.0;
     const bool x21 = ctx->op_sac && pl->recompute == PE_RECOMPUTE_SELECTIVE && q->sp && t > 1 &&
                      !q->moe; /* X21: F25's windows, X16's chunks (its g_i) when on */
     const double *g_x21 = w->tp_mp_layer >= 0.0 ? w->gemm_chunks_t : w->gemm_t;
@@ -176,6 +182,8 @@ ALWAYS_INLINE void comm_dense_collectives(const pe_eval_ctx *ctx, const pe_plan 
                                                  ctx->op_rec_share[2], g_x21[2],
                                                  ctx->overlap_contention)
                           : 0.0;
+    if (x21) /* X32: X21's re-run all-gathers are fused ones too under async TP */
+        w->tp_stage_b += 2.0 * w->tp_stage;
     comm_tp_seq_copies(ctx, pl, q, w, x16, x21);
     w->s_kv = comm_cp_bytes(q->b, q->sl, ctx->g, ctx->d, q->t); /* X2 */
     w->t_p2p_cp = comm_p2p(net, &w->g_cp, w->s_kv);

@@ -392,6 +392,7 @@ extern inline bool compute_eager(const pe_framework *fw);
 extern inline double compute_comm_sms_stretch(int64_t comm_sms, int64_t sm_count);
 extern inline double compute_comm_sms_time(double tau, double overlap_ep, double stretch);
 extern inline double compute_fused_rs_reduce(double s_tp, double t, double ew_bps);
+extern inline double compute_ag_shard_stage(double s_ag, double t, double ew_bps);
 
 /* F25 with A15's op policy (ctx->op_sac, from memory_prepare) on a dense
  * model: x and the hardware FLOPs of recompute: selective are the unsaved

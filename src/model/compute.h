@@ -509,6 +509,25 @@ inline double compute_fused_rs_reduce(double s_tp, double t, double ew_bps)
 {
     return ew_bps > 0.0 && t > 0.0 ? (1.0 + 1.0 / t) * s_tp / ew_bps : 0.0;
 }
+/* X32 (framework tp_ag_shard_stage, with X16 and async TP): torch's
+ * _pipelined_multi_all_gather_and_consume (torch/distributed/_symmetric_memory,
+ * pytorch@0e9ed9c) first copies the rank's own shard into its local p2p
+ * (symmetric-memory) buffer on the compute stream ("mv"), then waits at a
+ * barrier, and only then runs the first chunk's matmul: "to prevent
+ * suboptimal scenarios, we are giving up the chance to overlap mv and b with
+ * the first shard_consumer for now". The copy reads and writes the shard,
+ * S/t bytes each (S the gathered bytes: S_tp, X22's S_tp/2 in float8):
+ * 2·(S/t)/(W·η_W) per fused all-gather, exposed; 0 when nothing is timed by
+ * bytes (W·η_W = 0). Counted from the code, no number fitted; the barrier
+ * (a few µs) is not timed. */
+#define PE_TEXT_X32 \
+    {"X32", "the copy of the local shard into the symmetric buffer before a fused all-gather → matmul (async TP)", \
+     "2·(S/t)/(W·η_W) per fused all-gather: 2 a layer forward (QKV, MLP in), backward 2 (out, MLP out) + X21's re-run 2, full recompute's forward once more", \
+     "s", "pytorch@0e9ed9c torch/distributed/_symmetric_memory/__init__.py _pipelined_multi_all_gather_and_consume"}
+inline double compute_ag_shard_stage(double s_ag, double t, double ew_bps)
+{
+    return ew_bps > 0.0 && t > 0.0 ? 2.0 * (s_ag / t) / ew_bps : 0.0;
+}
 /* F22 D(d) = min(1, [d/(d + d_half)]·[(128 + d_half)/128]): the head
  * dimension's factor against e_att, the figure at d = 128 (no kernel of
  * FlashAttention-3 Fig. 5 is faster at d 256 than at 128); 1 when d_half = 0. */

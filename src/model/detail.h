@@ -86,6 +86,7 @@ struct pe_detail {
     double tp_unfused_layer;                   /* X24 of tp_mp_bwd_layer, the unfused reduce-scatters */
     double tp_copy_unfused;                    /* X29 their Shard(1) copies per layer (backward) */
     double tp_reduce, tp_reduce_f, tp_reduce_b; /* F34 one fused RS's sum; per layer forward, backward */
+    double tp_stage, tp_stage_f, tp_stage_b;    /* X32 one fused AG's shard copy; per layer forward, backward */
     double s_kv, t_p2p_cp;                     /* X2 */
     double t_ag_cp;                            /* X19 all-gather of c·S_kv (0: X2's ring) */
     double chi_st[3][4];                       /* χ_tp,f/b and χ_cp,f/b of each stage */

@@ -249,6 +249,7 @@ typedef struct {
     bool tp_seq_copy;                  /* X28 DTensor's Shard(1) copy beside each unfused TP collective */
     bool tp_unfused_qkv, tp_unfused_in; /* X24 backward reduce-scatters async TP leaves unfused */
     bool tp_rs_reduce;                 /* F34 the fused reduce-scatter's own sum of t partials */
+    bool tp_ag_stage;                  /* X32 the fused all-gather's exposed copy of its own shard */
     bool tp_async_bwd;                 /* X13 */
     bool cp_allgather;                 /* X19 in place of X2 */
     bool cp_ring_per_step;             /* X23 in place of X2's ring-wide window */

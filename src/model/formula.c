@@ -67,7 +67,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_X25, PE_TEXT_X26, PE_TEXT_X27,
     PE_TEXT_X23_F, PE_TEXT_X23_B,
     PE_TEXT_X30,
-    PE_TEXT_X24, PE_TEXT_X29, PE_TEXT_F34,
+    PE_TEXT_X24, PE_TEXT_X29, PE_TEXT_F34, PE_TEXT_X32,
 };
 
 const pe_formula *pe_formula_find(const char *key)

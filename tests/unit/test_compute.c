@@ -228,6 +228,25 @@ static void test_f34_fused_rs_reduce(void **state)
         assert_true(compute_fused_rs_reduce(s_tp, t, 2.4e12) >= s_tp / 2.4e12);
 }
 
+/* X32 one fused all-gather's copy of the local shard into its symmetric
+ * buffer: Llama 3 8B at b 12, s' 8192, S_tp = 805306368 bytes gathered,
+ * t = 8: the shard is 805306368/8 = 100663296 bytes, read and written,
+ * 2·100663296/2.4e12 = 8.388608e-5 s; X22's float8 all-gather (S_tp/2 =
+ * 402653184): 2·50331648/2.4e12 = 4.194304e-5 s; t = 2: 2·402653184/2.4e12
+ * = 3.3554432e-4 s; W·η_W = 0: 0. At t ≥ 2 never more than S/W (read and
+ * write of half the gathered tensor). */
+static void test_x32_ag_shard_stage(void **state)
+{
+    (void)state;
+    const double s_tp = 805306368.0;
+    assert_true(fabs(compute_ag_shard_stage(s_tp, 8.0, 2.4e12) - 8.388608e-5) < 1e-18);
+    assert_true(fabs(compute_ag_shard_stage(0.5 * s_tp, 8.0, 2.4e12) - 4.194304e-5) < 1e-18);
+    assert_true(fabs(compute_ag_shard_stage(s_tp, 2.0, 2.4e12) - 3.3554432e-4) < 1e-18);
+    assert_true(compute_ag_shard_stage(s_tp, 8.0, 0.0) == 0.0);
+    for (double t = 2.0; t <= 64.0; t *= 2.0)
+        assert_true(compute_ag_shard_stage(s_tp, t, 2.4e12) <= s_tp / 2.4e12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -240,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_f28_chunks),
         cmocka_unit_test(test_f28_never_faster),
         cmocka_unit_test(test_f34_fused_rs_reduce),
+        cmocka_unit_test(test_x32_ag_shard_stage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -957,6 +957,54 @@ static void test_f34_plans(void **state)
             }
 }
 
+/* X32 on whole plans (the F34 scenario, GELU and SwiGLU, every recompute,
+ * with tp_ag_shard_stage): under async TP each fused all-gather adds
+ * c = 2·(S_tp/t)/(W·η_W) (the fixture's W·η_W = hbm_tb_s·1e12·0.6):
+ * χ_tp,f by exactly (L/p)·2c (QKV, MLP in), χ_tp,b by
+ * (L/p)·([full]·2c + 2c + [X21]·2c) (out's and MLP out's input-gradient
+ * all-gathers; op-level selective recompute re-runs two more, X21). Plain
+ * TP (overlap.tp 0) and sp off: bit for bit the key off. Property: the key
+ * never speeds a plan, and with X28's copies async TP stays no slower than
+ * overlap.tp 0. */
+static void test_x32_plans(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
+    s.framework.tp_micro_pipeline = true, s.framework.tp_seq_dim_copy = true;
+    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    s.framework.tp_fused_rs_reduce = true, s.framework.tp_ag_shard_stage = true;
+    const double w = s.cluster.gpu.hbm_tb_s * 1e12 * 0.6;
+    for (int swi = 0; swi <= 1; swi++)
+        for (int rc = 0; rc <= 2; rc++) {
+            pe_scenario on = s;
+            on.model.mlp = swi ? PE_MLP_SWIGLU : PE_MLP_GELU;
+            pe_scenario off = on;
+            off.framework.tp_ag_shard_stage = false;
+            pe_plan p = fx_plan(16, 8, 1, 1);
+            p.recompute = rc == 0 ? PE_RECOMPUTE_NONE : rc == 1 ? PE_RECOMPUTE_SELECTIVE
+                                                             : PE_RECOMPUTE_FULL;
+            pe_result r0, r1, ro0, ro1;
+            pe_detail d, dof;
+            fx_eval_detail(&on, &p, &r0, &d);
+            fx_eval_detail(&off, &p, &ro0, &dof);
+            assert_true(r0.step_time_s == ro0.step_time_s && d.tp_stage == 0.0);
+            p.overlap.tp = 1;
+            fx_eval_detail(&on, &p, &r1, &d);
+            fx_eval_detail(&off, &p, &ro1, &dof);
+            const double c = 2.0 * (d.s_tp / 8.0) / w, l = d.stage_layers[d.time_stage];
+            const double n_b = (rc == 2 ? 2.0 : 0.0) + 2.0 + (rc == 1 ? 2.0 : 0.0);
+            assert_rel(d.tp_stage, c, 1e-12);
+            assert_rel(d.chi_tp_f - dof.chi_tp_f, l * 2.0 * c, 1e-9);
+            assert_rel(d.chi_tp_b - dof.chi_tp_b + 1.0, 1.0 + l * n_b * c, 1e-12);
+            assert_true(r1.step_time_s > ro1.step_time_s && r1.step_time_s <= r0.step_time_s);
+            p.sequence_parallel = false;
+            fx_eval_detail(&on, &p, &r1, &d);
+            fx_eval_detail(&off, &p, &ro1, &dof);
+            assert_true(r1.step_time_s == ro1.step_time_s && d.tp_stage == 0.0);
+        }
+}
+
 /* Property: more recompute never speeds a step. Under torchtitan's terms
  * (X15, X16, F25, X21) and without them, at t = 1, 2, 4, 8, sp on and off,
  * overlap.tp 0 and 1, micro-batches 1 and 4, zero 1 and 3: with recompute
@@ -1092,6 +1140,7 @@ int main(void)
         cmocka_unit_test(test_x28_plans),
         cmocka_unit_test(test_x24_plans),
         cmocka_unit_test(test_f34_plans),
+        cmocka_unit_test(test_x32_plans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
