@@ -317,6 +317,7 @@ framework:
   cached_input_bytes: 1       #@ framework.cached_input_bytes
   attention_output_bytes: 1.5 #@ framework.attention_output_bytes
   comm_sms: 20                #@ framework.comm_sms
+  cp_ring_net_channels: 2     #@ framework.cp_ring_net_channels
 plans:
   - name: a
     dp: 8

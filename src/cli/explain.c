@@ -1494,6 +1494,25 @@ static void explain_cp_ring_steps(FILE *out, const pe_plan *p, const pe_detail *
     eq_result(out, d->chi_cp_b, "X23:b");
 }
 
+/* X33 (framework cp_ring_net_channels): the contention the CP counts
+ * below charge on the ring's hidden transfers, c/S across nodes. */
+static void explain_cp_contention(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d)
+{
+    if (ctx->cp_net_contention < 0.0)
+        return;
+    if (d->g_cp.n_out <= 1.0) {
+        fprintf(out, "     X33 the cp group is inside one node (NVLink channels): X15's "
+                     "contention %.6g stays on the ring\n",
+                ctx->overlap_contention);
+        return;
+    }
+    eq_formula(out, "X33", NULL);
+    eq_subst(out, "%g/%g   (%g network channels of the %g SMs; X15's %.6g not charged on the ring)",
+             ctx->cp_net_channels, ctx->cp_net_sms, ctx->cp_net_channels, ctx->cp_net_sms,
+             ctx->overlap_contention);
+    eq_result(out, ctx->cp_net_contention, "X33");
+}
+
 /* §6 X2 (the K/V ring behind the attention core) or X19 (framework
  * cp_kv_allgather: the all-gather of K and V, exposed) on the time stage. */
 static void explain_cp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
@@ -1528,6 +1547,7 @@ static void explain_cp_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         return;
     }
     explain_p2p(out, "T_p2p(S_kv)", &d->g_cp, net, d->s_kv, d->t_p2p_cp);
+    explain_cp_contention(out, ctx, d);
     if (ctx->cp_ring_per_step) {
         explain_cp_ring_steps(out, p, d, lt);
         return;

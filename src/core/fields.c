@@ -602,6 +602,13 @@ static const pe_field framework_fields[] = {
      "attention, τ_att/c (backward: K/V and their gradients behind 2·τ_att/c), as Transformer "
      "Engine's AttnFuncWithCPAndKVP2P runs the ring, instead of X2's whole ring behind the "
      "whole attention core"},
+    {"cp_ring_net_channels", PE_FT_INT, PE_RANGE_NONNEG, FW(cp_ring_net_channels), NO, NULL, 0,
+     NULL, "0",
+     "X33 c: the channels, one SM each, NCCL gives each peer of a point-to-point ring that "
+     "reaches a peer over the network (NCCL's NCHANNELS_PER_NET_PEER, 2); on a CP group that "
+     "spans nodes the compute beside the ring's hidden transfers runs on S − c of "
+     "cluster.gpu.sm_count, c/S of them charged in place of X15's s/(1 + s) (0, or no "
+     "sm_count: X15's)"},
     {"dp_chunk_sync", PE_FT_BOOL, PE_RANGE_NONE, FW(dp_chunk_sync), NO, NULL, 0, NULL, "false",
      "X30: with the interleaved schedule (v > 1) and zero 0 or 1, each model chunk's gradient "
      "collective starts after its last micro-batch's backward and each chunk's weight "

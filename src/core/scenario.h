@@ -364,6 +364,7 @@ typedef struct {
     double dp_grad_comm_bytes;    /* X26 bytes per gradient element on the wire; 0: grad_bytes */
     pe_dp_grad_window dp_grad_window; /* X27 z = 2 gradient window: backward */
     bool cp_ring_per_step;        /* X23 each CP ring transfer behind its own step's attention; false */
+    int64_t cp_ring_net_channels; /* X33 NCCL channels (SMs) of a CP ring spanning nodes; 0 */
     bool dp_chunk_sync;           /* X30 interleaved: each model chunk's DP collectives in its own window; false */
     bool tp_grad_sum_unfused;     /* X24, X29 async TP leaves the backward's summed-gradient reduce-scatters unfused; false */
     bool tp_fused_rs_reduce;      /* F34 async TP's fused reduce-scatter sums its t partials in a kernel of its own; false */

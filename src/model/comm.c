@@ -28,6 +28,7 @@ extern inline double comm_all_reduce(const pe_net *net, const pe_group *g, doubl
 extern inline double comm_tied_bytes(double beta_g, double V, double h, double t);
 extern inline double comm_all_to_all(const pe_net *net, const pe_group *g, double S);
 extern inline double comm_p2p(const pe_net *net, const pe_group *g, double S);
+extern inline double comm_cp_net_contention(int64_t channels, int64_t sm_count);
 extern inline double comm_tp_bytes(double b, double s_local, double h);
 extern inline double comm_tp_fwd(double layers_per_stage, double t_ar, double overlap,
                                  double tau_lf);
@@ -126,6 +127,10 @@ void comm_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->tp_micro_pipeline = fw->present && fw->tp_micro_pipeline;           /* X16 */
     ctx->cp_allgather = fw->present && fw->cp_kv_allgather;                   /* X19 */
     ctx->cp_ring_per_step = fw->present && fw->cp_ring_per_step;              /* X23 */
+    ctx->cp_net_contention = comm_cp_net_contention(fw->present ? fw->cp_ring_net_channels : 0,
+                                                    cl->gpu.sm_count); /* X33 */
+    ctx->cp_net_channels = fw->present ? (double)fw->cp_ring_net_channels : 0.0;
+    ctx->cp_net_sms = (double)cl->gpu.sm_count;
     ctx->dp_chunk_sync = fw->present && fw->dp_chunk_sync;                    /* X30 */
     ctx->tied_allreduce = fw->present && fw->tied_embedding_allreduce &&
                           sc->model.tied_embeddings; /* X18 */

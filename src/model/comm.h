@@ -329,6 +329,32 @@ inline double comm_cp_bwd_steps(double layers_per_stage, double c, double t_p2p,
     return layers_per_stage * (ring + again);
 }
 
+/* X33 (framework cp_ring_net_channels): the CP ring's point-to-point
+ * transfers hold few SMs when the group spans nodes. NCCL gives a
+ * communicator's point-to-point operations p2pnChannelsPerPeer channels,
+ * the least over its peers (NVIDIA/nccl@8c6c595, v2.19.3-1,
+ * src/graph/paths.cc ncclTopoComputeP2pChannels), and a peer reached over
+ * the network NCHANNELS_PER_NET_PEER of them, 2 (ncclTopoGetNchannels;
+ * v2.21.5-1 starts there too); each channel is one thread block, one SM.
+ * A ring step's send to the next rank and receive from the previous one
+ * are one round of those channels. Compute beside them runs on S − c SMs,
+ * (1 + s) slower with s = c/(S − c) (F32's stretch), and X15's exposed
+ * max(T − W, T·s/(1 + s)) charges T·c/S of each hidden transfer: c/S in
+ * place of X15's measured s/(1 + s), a collective average (many channels)
+ * that a ring inside one node's NVLink (2 per NVLink, up to the
+ * communicator's channels) keeps. Off (negative, X15's) at c = 0 or
+ * without the GPU's SM count (or c >= S). */
+#define PE_TEXT_X33 \
+    {"X33", "the CP ring's contention across nodes (cp_ring_net_channels)", \
+     "c/S (X15's s/(1 + s) with s = c/(S − c)), on a cp group spanning nodes", "", \
+     "NCCL src/graph/paths.cc ncclTopoGetNchannels, ncclTopoComputeP2pChannels"}
+inline double comm_cp_net_contention(int64_t channels, int64_t sm_count)
+{
+    if (channels <= 0 || sm_count <= channels)
+        return -1.0;
+    return (double)channels / (double)sm_count;
+}
+
 /* X19 (framework cp_kv_allgather): Llama 3's context parallelism
  * (arXiv:2407.21783 §3.3.2) "first all-gather[s] the key (K) and value (V)
  * tensors, and then compute[s] attention output for the local query (Q)

@@ -24,6 +24,14 @@ ALWAYS_INLINE double comm_charged(const pe_eval_ctx *ctx, double exposed, double
                        ctx->comm_slowdown);
 }
 
+/* X15's contention on the CP ring, or X33's c/S where the cp group spans
+ * nodes and the framework gives the ring's network channels. */
+ALWAYS_INLINE double comm_cp_contention(const pe_eval_ctx *ctx, const pe_detail *w)
+{
+    return ctx->cp_net_contention >= 0.0 && w->g_cp.n_out > 1.0 ? ctx->cp_net_contention
+                                                                 : ctx->overlap_contention;
+}
+
 /* X1's backward on a stage of l layers (X13 when on), with X15 and X8 on
  * all of X1's count tp_b. */
 ALWAYS_INLINE double comm_layer_tp_bwd(const pe_eval_ctx *ctx, const pe_layout *q,
@@ -73,8 +81,10 @@ ALWAYS_INLINE void comm_layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, con
     const double cp_b = ctx->cp_ring_per_step
                             ? comm_cp_bwd_steps(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc)
                             : comm_cp_bwd(l, q->c, w->t_p2p_cp, ov->cp, w->tau_att, rc);
-    chi[2] = comm_charged(ctx, cp_f, cp_hops);
-    chi[3] = comm_charged(ctx, cp_b, (rc ? 3.0 : 2.0) * cp_hops);
+    const double ctn = comm_cp_contention(ctx, w); /* X15, or X33 across nodes */
+    chi[2] = comm_slowed(comm_contended(cp_f, cp_hops, ctn), cp_hops, ctx->comm_slowdown);
+    chi[3] = comm_slowed(comm_contended(cp_b, (rc ? 3.0 : 2.0) * cp_hops,
+                                        ctn), (rc ? 3.0 : 2.0) * cp_hops, ctx->comm_slowdown);
 }
 
 /* max(0, before − overlap·window) with X15 and X8 on `all`: before = all,

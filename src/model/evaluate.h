@@ -253,6 +253,8 @@ typedef struct {
     bool tp_async_bwd;                 /* X13 */
     bool cp_allgather;                 /* X19 in place of X2 */
     bool cp_ring_per_step;             /* X23 in place of X2's ring-wide window */
+    double cp_net_contention;          /* X33 c/S on a CP ring spanning nodes; < 0: off (X15's) */
+    double cp_net_channels, cp_net_sms; /* X33 c and S (for explain) */
     bool dp_chunk_sync;                /* X30 in place of X4's one-micro-batch windows */
     bool bubble_by_stage;              /* B5 */
     double accum_s_per_param;          /* F21 grad_accum_bytes/(W·η_W), 0: off */

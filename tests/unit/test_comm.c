@@ -260,6 +260,32 @@ static void test_x15_contention(void **state)
     }
 }
 
+/* X33 the CP ring's contention across nodes: c channels of S SMs, compute
+ * on S − c, s = c/(S − c), X15's s/(1 + s) = c/S: NCCL's 2 network
+ * channels of the H100's 132 SMs, 2/132 = 0.0151515; a ring step of
+ * T = 0.00147992 s hidden behind a window of 0.00430501 s is charged
+ * T·c/S = 0.00147992·2/132 = 2.24230e-05 s (X15's s = 0.189:
+ * 0.00147992·0.189/1.189 = 2.35243e-04 s). Off (negative): no channels,
+ * no SM count, or c >= S. */
+static void test_x33_cp_net_contention(void **state)
+{
+    (void)state;
+    const double c = comm_cp_net_contention(2, 132);
+    assert_true(fabs(c - 2.0 / 132.0) < 1e-15);
+    assert_true(fabs(c - 0.0151515) < 1e-7);
+    const double s = 2.0 / 130.0; /* F32's stretch c/(S − c) */
+    assert_true(fabs(c - s / (1.0 + s)) < 1e-15);
+    const double T = 0.00147992;
+    assert_true(fabs(comm_contended(comm_pos(T - 0.00430501), T, c) - 2.24230e-05) < 1e-10);
+    assert_true(fabs(comm_contended(comm_pos(T - 0.00430501), T, 0.189 / 1.189) - 2.35243e-04) <
+                1e-9);
+    /* a transfer longer than its window stays exposed by the difference */
+    assert_true(comm_contended(comm_pos(T - 0.001), T, c) == comm_pos(T - 0.001));
+    assert_true(comm_cp_net_contention(0, 132) < 0.0);
+    assert_true(comm_cp_net_contention(2, 0) < 0.0);
+    assert_true(comm_cp_net_contention(132, 132) < 0.0);
+}
+
 /* X16 a layer's four TP collectives at t = 4, T_ar = 1 (each T_ar/2 =
  * 0.5), GEMM times g = {0.4, 0.2, 0.8, 0.8}, overlap 1: each hides behind
  * 3/4 of its GEMM: max(0, 0.5 − 0.3) + max(0, 0.5 − 0.15) + 0 + 0 = 0.55;
@@ -465,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_x4_dp),         cmocka_unit_test(test_x5_optimizer),
         cmocka_unit_test(test_zero3_dp_grows_with_m), cmocka_unit_test(test_eval_tiers),
         cmocka_unit_test(test_x15_contention), cmocka_unit_test(test_x16_micro_pipeline),
+        cmocka_unit_test(test_x33_cp_net_contention),
         cmocka_unit_test(test_x19_cp_allgather),
         cmocka_unit_test(test_x21_op_recompute), cmocka_unit_test(test_x22_parts),
         cmocka_unit_test(test_x28_seq_copy),
