@@ -940,6 +940,24 @@ static void explain_cp_ring_core(FILE *out, const pe_eval_ctx *ctx, const pe_pla
             d->cp_ring_f, d->cp_ring_b);
 }
 
+/* §12 F42: printed only where the GPU's measured rowwise kernel rate
+ * replaces F24's r (so every other explain output stays as it was). */
+static void explain_fp8_rowwise_measured(FILE *out, const pe_eval_ctx *ctx, double e_max8)
+{
+    const pe_gpu *g = &ctx->scenario->cluster.gpu;
+    const double e_row = g->fp8_rowwise_gemm_efficiency;
+    if (!ctx->fp8 || compute_fp8_measured_rate_ratio(ctx->scenario->precision.fp8_recipe, -1.0,
+                                                     e_max8, e_row) < 0.0)
+        return;
+    eq_formula(out, "F42", NULL);
+    eq_subst(out, "rowwise at the kernel rate measured on this GPU (fp8_rowwise_gemm_efficiency "
+                  "e_row = %g, measured: fp8_gemm.csv): r = e_row/e_max8 = %g/%g = %g, "
+                  "in place of F24's %g",
+             e_row, e_row, e_max8, e_row / e_max8,
+             compute_fp8_recipe(PE_FP8_RECIPE_ROWWISE).rate_ratio);
+    eq_result(out, g->peak_fp8_tflops * 1e12 * e_row, "F42");
+}
+
 /* §12 F35, F36: with fp8_cast_by_role, the casts role by role (bytes per
  * token, gathered and sharded parts), where the gathered part is cast, and
  * the forward and backward cast time per layer the evaluator took. */
@@ -1060,6 +1078,7 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
         fprintf(out, "F18  the layer GEMMs in fp8: peak_fp8·e_max8 = %.6g FLOP/s (e_max8 = %g), "
                      "roofline (MK + KN + 2MN)/W (efficiencies below are against the bf16 peak)\n",
                 rate8, rate8 / (g->peak_fp8_tflops * 1e12));
+        explain_fp8_rowwise_measured(out, ctx, rate8 / (g->peak_fp8_tflops * 1e12)); /* F42 */
     }
     explain_gemm_rate_scale(out, ctx); /* F26 */
     if (ctx->cast_by_role)

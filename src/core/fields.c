@@ -195,6 +195,10 @@ static const pe_field gpu_fields[] = {
      G(has_fp8_gemm_efficiency), NULL, 0, NULL, "gemm_efficiency",
      "F18 e_max of the fp8 matrix multiplies, a fraction of peak_fp8_tflops (refined model); "
      "not given: gemm_efficiency (taken by the model)"},
+    {"fp8_rowwise_gemm_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY_OR_ZERO,
+     G(fp8_rowwise_gemm_efficiency), NO, NULL, 0, NULL, "0",
+     "F42 e_row: the rowwise-scaled FP8 GEMM kernel's rate measured on this GPU, a fraction of "
+     "peak_fp8_tflops, taken by fp8_recipe rowwise in place of F24's r on e_max8 (0: F24's r)"},
     {"host_link_gb_s", PE_FT_NUMBER, PE_RANGE_RATE, G(host_link_gb_s),
      G(has_host_link_gb_s), NULL, 0, NULL, NULL,
      "GPU-host GB/s per direction (needed by offload_optimizer)"},

@@ -183,6 +183,7 @@ typedef struct {
     double peak_fp8_tflops; /* dense FP8 TFLOP/s (compute: fp8) */
     bool has_fp8_gemm_efficiency;
     double fp8_gemm_efficiency; /* F18 e_max of FP8 GEMMs; default gemm_efficiency */
+    double fp8_rowwise_gemm_efficiency; /* F42 e_row, rowwise FP8 kernel measured; 0: F24's r */
     double host_link_gb_s;  /* GPU↔host GB/s per direction (offload_optimizer) */
     /* S6 prediction interval from calibrate's leave-one-out residuals
      * (docs/model.md §12 "Prediction intervals"); absent: the stated default */

@@ -249,6 +249,20 @@ typedef struct {
      "s", "fp8_gemm.csv (pytorch/FBGEMM#2546); TE and torchao docs"}
 pe_fp8_recipe_cost compute_fp8_recipe(pe_fp8_recipe recipe);
 
+/* F42 the rowwise FP8 kernel measured on the GPU itself (docs/model.md §12,
+ * GPU key fp8_rowwise_gemm_efficiency e_row): with fp8_recipe rowwise and
+ * e_row > 0 the recipe's GEMMs run at peak_fp8·e_row, i.e. F24's ratio
+ * becomes e_row/e_max8 and r is not applied on top (F24's r = 0.7961 is
+ * itself a 500 W rowwise measurement over a 700 W tensorwise one, so on a
+ * base measured at 500 W it would derate twice). Any other recipe, or
+ * e_row = 0: F24's r unchanged. */
+#define PE_TEXT_F42 \
+    {"F42", "rowwise FP8 GEMM rate measured on the GPU (refined)", \
+     "rowwise, e_row > 0: F18 rate · e_row/e_max8 = peak_fp8·e_row (F24's r not applied)", \
+     "FLOP/s", "fp8_gemm.csv (pytorch/FBGEMM#2546, H100 500 W, row gemm only)"}
+double compute_fp8_measured_rate_ratio(pe_fp8_recipe recipe, double r, double e_max8,
+                                       double e_row);
+
 /* F35 torchao's casts GEMM role by GEMM role (framework fp8_cast_by_role,
  * tensorwise and rowwise; docs/model.md §12), read from
  * matmul_with_hp_or_float8_args at pytorch/ao@0afa4c1: forward casts the
