@@ -958,6 +958,22 @@ static void explain_fp8_rowwise_measured(FILE *out, const pe_eval_ctx *ctx, doub
     eq_result(out, g->peak_fp8_tflops * 1e12 * e_row, "F42");
 }
 
+/* §12 F42: printed only where the framework's fp8_kernel_rate takes the
+ * GPU's measured kernel rate (so every other explain output stays as it was). */
+static void explain_fp8_kernel_rate(FILE *out, const pe_eval_ctx *ctx)
+{
+    const pe_gpu *g = &ctx->scenario->cluster.gpu;
+    const pe_framework *fw = &ctx->scenario->framework;
+    if (!fw->present || !fw->fp8_kernel_rate || !(g->fp8_kernel_gemm_efficiency > 0.0))
+        return;
+    eq_formula(out, "F42:kernel", NULL);
+    eq_subst(out, "framework %s counts its casts apart: e_max8 = e_k8 = %g (measured: "
+                  "fp8_kernel_gemm_efficiency, fp8_gemm.csv), not fp8_gemm_efficiency %g",
+             fw->name, g->fp8_kernel_gemm_efficiency,
+             g->has_fp8_gemm_efficiency ? g->fp8_gemm_efficiency : g->gemm_efficiency);
+    eq_result(out, compute_fp8_gemm_efficiency(g, fw), "F42:kernel");
+}
+
 /* §12 F35, F36: with fp8_cast_by_role, the casts role by role (bytes per
  * token, gathered and sharded parts), where the gathered part is cast, and
  * the forward and backward cast time per layer the evaluator took. */
@@ -1078,6 +1094,7 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
         fprintf(out, "F18  the layer GEMMs in fp8: peak_fp8·e_max8 = %.6g FLOP/s (e_max8 = %g), "
                      "roofline (MK + KN + 2MN)/W (efficiencies below are against the bf16 peak)\n",
                 rate8, rate8 / (g->peak_fp8_tflops * 1e12));
+        explain_fp8_kernel_rate(out, ctx);                                            /* F42 */
         explain_fp8_rowwise_measured(out, ctx, rate8 / (g->peak_fp8_tflops * 1e12)); /* F42 */
     }
     explain_gemm_rate_scale(out, ctx); /* F26 */

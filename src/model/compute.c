@@ -216,6 +216,13 @@ double compute_fp8_measured_rate_ratio(pe_fp8_recipe recipe, double r, double e_
     return recipe == PE_FP8_RECIPE_ROWWISE && e_row > 0.0 && e_max8 > 0.0 ? e_row / e_max8 : r;
 }
 
+double compute_fp8_gemm_efficiency(const pe_gpu *g, const pe_framework *fw)
+{
+    if (fw->present && fw->fp8_kernel_rate && g->fp8_kernel_gemm_efficiency > 0.0)
+        return g->fp8_kernel_gemm_efficiency; /* F42 the measured kernel, no casts */
+    return g->has_fp8_gemm_efficiency ? g->fp8_gemm_efficiency : g->gemm_efficiency; /* F18 */
+}
+
 pe_fp8_role_casts compute_fp8_role_casts(pe_fp8_recipe recipe, double c,
                                          const pe_gemm_shape gemms[PE_LAYER_GEMMS])
 {
@@ -331,7 +338,7 @@ static void prepare_refined(const pe_scenario *sc, pe_eval_ctx *ctx)
                                         &ctx->ew_par);
     ctx->t_mb = g->microbatch_overhead_us / 1e6;                          /* F11 */
     if (ctx->ext) {
-        const double e8 = g->has_fp8_gemm_efficiency ? g->fp8_gemm_efficiency : g->gemm_efficiency;
+        const double e8 = compute_fp8_gemm_efficiency(g, &sc->framework); /* F18, F42 */
         ctx->gemm_rate8 = g->peak_fp8_tflops * 1e12 * e8 * sigma; /* F18, F26 */
         prepare_fp8_recipe(sc, ctx, e8);                   /* F24, F42 */
     }

@@ -262,6 +262,15 @@ pe_fp8_recipe_cost compute_fp8_recipe(pe_fp8_recipe recipe);
      "FLOP/s", "fp8_gemm.csv (pytorch/FBGEMM#2546, H100 500 W, row gemm only)"}
 double compute_fp8_measured_rate_ratio(pe_fp8_recipe recipe, double r, double e_max8,
                                        double e_row);
+/* F42 e_max8 (docs/model.md §12): with the framework's fp8_kernel_rate and a
+ * GPU that gives fp8_kernel_gemm_efficiency e_k8 > 0, e_k8 (the tensorwise
+ * kernel measured without casts: the stack counts its casts apart);
+ * otherwise F18's fp8_gemm_efficiency, or gemm_efficiency without it. */
+#define PE_TEXT_F42_KERNEL \
+    {"F42:kernel", "FP8 GEMMs at the GPU's measured kernel rate (refined)", \
+     "fp8_kernel_rate, e_k8 > 0: e_max8 = e_k8 (the GPU's tensorwise kernel, no casts)", \
+     "1", "fp8_gemm.csv (the MAMF table's tensorwise rows)"}
+double compute_fp8_gemm_efficiency(const pe_gpu *g, const pe_framework *fw);
 
 /* F35 torchao's casts GEMM role by GEMM role (framework fp8_cast_by_role,
  * tensorwise and rowwise; docs/model.md §12), read from

@@ -43,6 +43,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_R7_YOUNG, PE_TEXT_R8, PE_TEXT_R8_LOST, PE_TEXT_R9,
     PE_TEXT_F24,
     PE_TEXT_F42,
+    PE_TEXT_F42_KERNEL,
     PE_TEXT_F35,
     PE_TEXT_F36,
     PE_TEXT_F37,
