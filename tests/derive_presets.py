@@ -173,6 +173,22 @@ if "h100-grandteton" in gpus:
                "h100-grandteton." + key, g.get(key, "missing"), d,
                "equal ±0.0005: mean of the 3 H100 500 W " + what + " / the preset's peak")
 
+# Rule (equal, ±0.0005): F42's fp8_kernel_gemm_efficiency (the tensorwise
+# FP8 kernel without casts, taken by a framework with fp8_kernel_rate) is
+# the GPU's best tensorwise gemm-only row of fp8_gemm.csv (its own rows, or
+# its chip's) over the preset's FP8 peak.
+for name, g in gpus.items():
+    if "fp8_kernel_gemm_efficiency" not in g:
+        continue
+    fp8_gpu = name if any(r["gpu"] == name for r in fp8) else CHIP.get(name, name)
+    vals = [float(r["tflops"]) for r in fp8 if r["gpu"] == fp8_gpu
+            and r["recipe"] == "tensorwise" and r["includes_scaling"] == "no"]
+    d = max(vals) / float(g["peak_fp8_tflops"]) if vals else float("nan")
+    report(bool(vals) and abs(float(g["fp8_kernel_gemm_efficiency"]) - d) <= 0.0005,
+           name + ".fp8_kernel_gemm_efficiency", g["fp8_kernel_gemm_efficiency"], d,
+           "equal ±0.0005: best tensorwise gemm-only FP8 row / the preset's FP8 peak, "
+           "fp8_gemm.csv")
+
 # ---------------------------------------------------------------- F10 element-wise
 for r in rows("hbm.csv"):
     g = gpus.get(r["gpu"])

@@ -194,6 +194,39 @@ static void test_f42_fp8_rowwise_measured(void **state)
     assert_rel(d.gemm_t[0], 1.855425871872e-3, 1e-13);
 }
 
+/* F42 fp8_kernel_rate: e_max8 from the GPU's measured tensorwise kernel
+ * e_k8 only where the framework says its casts are counted apart and the
+ * GPU gives e_k8. test_f24_fp8_recipe's plan: QKV 1.855425871872e12 FLOP;
+ * fp8_gemm_efficiency 0.25 → 2000e12·0.25 = 5e14 FLOP/s, 3.710851743744e-3
+ * s; e_k8 = 0.4 with fp8_kernel_rate → 8e14 FLOP/s, 2.31928233984e-3 s;
+ * without the framework flag, or e_k8 = 0: 3.710851743744e-3 s. */
+static void test_f42_fp8_kernel_rate(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
+    s.model.has_params = false;
+    s.cluster.gpu.elementwise_efficiency = 0.5;
+    s.cluster.gpu.has_fp8_gemm_efficiency = true, s.cluster.gpu.fp8_gemm_efficiency = 0.25;
+    s.precision.compute = PE_COMPUTE_FP8;
+    s.framework.present = true;
+    pe_plan p = fx_plan(8, 1, 1, 1);
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    const double t_fit = 3.710851743744e-3, t_kernel = 2.31928233984e-3;
+    const struct { bool flag; double e_k8, t; } cases[] = {
+        {false, 0.0, t_fit}, {true, 0.0, t_fit}, {false, 0.4, t_fit}, {true, 0.4, t_kernel}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        s.framework.fp8_kernel_rate = cases[i].flag;
+        s.cluster.gpu.fp8_kernel_gemm_efficiency = cases[i].e_k8;
+        assert_rel(compute_fp8_gemm_efficiency(&s.cluster.gpu, &s.framework),
+                   cases[i].t == t_kernel ? 0.4 : 0.25, 1e-15);
+        evaluate_prepare(&s, &ctx);
+        evaluate_plan_detail(&ctx, &p, &r, &d);
+        assert_rel(d.gemm_t[0], cases[i].t, 1e-13);
+    }
+}
+
 /* F35 torchao's casts role by role on GPT-3's layer GEMMs (h = 12288,
  * gelu f = 49152; QKV 12288 × 36864 and fc1 12288 × 49152 column-parallel,
  * projection 12288 × 12288 and fc2 49152 × 12288 row-parallel), c = 5:
@@ -393,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_f18_fp8_gemm),
         cmocka_unit_test(test_f24_fp8_recipe),
         cmocka_unit_test(test_f42_fp8_rowwise_measured),
+        cmocka_unit_test(test_f42_fp8_kernel_rate),
         cmocka_unit_test(test_f35_role_casts),
         cmocka_unit_test(test_f36_cast_place),
         cmocka_unit_test(test_f35_f36_properties),
