@@ -269,7 +269,7 @@ double compute_fp8_measured_rate_ratio(pe_fp8_recipe recipe, double r, double e_
 #define PE_TEXT_F42_KERNEL \
     {"F42:kernel", "FP8 GEMMs at the GPU's measured kernel rate (refined)", \
      "fp8_kernel_rate, e_k8 > 0: e_max8 = e_k8 (the GPU's tensorwise kernel, no casts)", \
-     "1", "fp8_gemm.csv (the MAMF table's tensorwise rows)"}
+     "of peak_fp8", "fp8_gemm.csv (the MAMF table's tensorwise rows)"}
 double compute_fp8_gemm_efficiency(const pe_gpu *g, const pe_framework *fw);
 
 /* F35 torchao's casts GEMM role by GEMM role (framework fp8_cast_by_role,
