@@ -120,6 +120,7 @@ for name, c in clusters.items():
 gemm = rows("gemm.csv")
 fp8 = rows("fp8_gemm.csv")
 CHIP = {"a100-40gb": "a100-80gb", "a100-80gb": "a100-80gb", "h100-sxm": "h100-sxm",
+        "h100-grandteton": "h100-sxm",
         "h200": "h100-sxm", "h800": "h100-sxm", "b200": "b200", "gb200": "gb200",
         "mi300x": "mi300x", "mi325x": "mi325x"}
 
@@ -147,6 +148,46 @@ for name, g in gpus.items():
                    g["fp8_gemm_efficiency"], c,
                    "ceiling: fitted e_max8 ≤ best measured tensorwise fp8 GEMM / fp8 peak, "
                    "fp8_gemm.csv")
+
+# ---------------------------------------------------------------- F8/F18/F42 the 500 W H100
+# Rule (equal, ±0.0005): h100-grandteton (Meta's Grand Teton H100 at its
+# 500 W power limit, torchtitan's benchmark GPU) takes its GEMM rates from
+# the rows measured on a 500 W H100 (software column "H100 500 W":
+# pytorch/FBGEMM#2546), each the mean of those rows' TFLOP/s over the
+# preset's datasheet peak: gemm_efficiency the bf16 rows (gemm.csv), and both
+# fp8_rowwise_gemm_efficiency (F42) and fp8_gemm_efficiency (no tensorwise
+# row at 500 W: the rowwise one, a lower bound) the rowwise "gemm only"
+# rows (fp8_gemm.csv, includes_scaling no).
+W500 = "H100 500 W"
+if "h100-grandteton" in gpus:
+    g = gpus["h100-grandteton"]
+    bf = [float(r["tflops"]) / float(g["peak_tflops"]) for r in gemm if W500 in r["software"]]
+    rw = [float(r["tflops"]) / float(g["peak_fp8_tflops"]) for r in fp8
+          if W500 in r["software"] and r["recipe"] == "rowwise" and r["includes_scaling"] == "no"]
+    for key, vals, what in (("gemm_efficiency", bf, "bf16 rows, gemm.csv"),
+                            ("fp8_rowwise_gemm_efficiency", rw, "rowwise gemm-only rows"),
+                            ("fp8_gemm_efficiency", rw, "rowwise gemm-only rows (no tensorwise "
+                             "row at 500 W)")):
+        d = statistics.mean(vals) if vals else float("nan")
+        report(key in g and len(vals) == 3 and abs(float(g[key]) - d) <= 0.0005,
+               "h100-grandteton." + key, g.get(key, "missing"), d,
+               "equal ±0.0005: mean of the 3 H100 500 W " + what + " / the preset's peak")
+
+# Rule (equal, ±0.0005): F42's fp8_kernel_gemm_efficiency (the tensorwise
+# FP8 kernel without casts, taken by a framework with fp8_kernel_rate) is
+# the GPU's best tensorwise gemm-only row of fp8_gemm.csv (its own rows, or
+# its chip's) over the preset's FP8 peak.
+for name, g in gpus.items():
+    if "fp8_kernel_gemm_efficiency" not in g:
+        continue
+    fp8_gpu = name if any(r["gpu"] == name for r in fp8) else CHIP.get(name, name)
+    vals = [float(r["tflops"]) for r in fp8 if r["gpu"] == fp8_gpu
+            and r["recipe"] == "tensorwise" and r["includes_scaling"] == "no"]
+    d = max(vals) / float(g["peak_fp8_tflops"]) if vals else float("nan")
+    report(bool(vals) and abs(float(g["fp8_kernel_gemm_efficiency"]) - d) <= 0.0005,
+           name + ".fp8_kernel_gemm_efficiency", g["fp8_kernel_gemm_efficiency"], d,
+           "equal ±0.0005: best tensorwise gemm-only FP8 row / the preset's FP8 peak, "
+           "fp8_gemm.csv")
 
 # ---------------------------------------------------------------- F10 element-wise
 for r in rows("hbm.csv"):

@@ -89,6 +89,8 @@ cluster:
     microbatch_overhead_us: 20  #@ cluster.gpu.microbatch_overhead_us
     peak_fp8_tflops: 1979     #@ cluster.gpu.peak_fp8_tflops
     fp8_gemm_efficiency: 0.4  #@ cluster.gpu.fp8_gemm_efficiency
+    fp8_rowwise_gemm_efficiency: 0.35 #@ cluster.gpu.fp8_rowwise_gemm_efficiency
+    fp8_kernel_gemm_efficiency: 0.5 #@ cluster.gpu.fp8_kernel_gemm_efficiency
     host_link_gb_s: 50        #@ cluster.gpu.host_link_gb_s
     step_time_below: 0.1      #@ cluster.gpu.step_time_below
     step_time_above: 0.1      #@ cluster.gpu.step_time_above

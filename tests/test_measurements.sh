@@ -69,6 +69,21 @@ check "an F38 grouped_gemm_half_rows moved off grouped_gemm.csv fails the deriva
      grep -q "^FAIL h800.grouped_gemm_half_rows " "$work/grouped.out" &&
      ! grep -q Traceback "$work/grouped.out"'
 
+check "F8, F18, F42: h100-grandteton's three GEMM rates are derived from the 500 W H100 rows" \
+    '[ "$(grep -c "^ok   h100-grandteton\.\(gemm_efficiency\|fp8_gemm_efficiency\|fp8_rowwise_gemm_efficiency\) .*equal ±0.0005: mean of the 3 H100 500 W" "$work/derive.out")" -eq 3 ]'
+check "F42: every fp8_kernel_gemm_efficiency (h100-sxm, h200) is derived from fp8_gemm.csv" \
+    '[ "$(grep -c "^ok   \(h100-sxm\|h200\)\.fp8_kernel_gemm_efficiency .*equal ±0.0005: best tensorwise" "$work/derive.out")" -eq 2 ]'
+sed 's/fp8_kernel_gemm_efficiency: 0.7344/fp8_kernel_gemm_efficiency: 0.8/' \
+    "$src/scenarios/catalog/gpus.yaml" >"$work/src/scenarios/catalog/gpus.yaml"
+check "an F42 fp8_kernel_gemm_efficiency moved off its MAMF row fails the derivation" \
+    '! python3 "$src/tests/derive_presets.py" "$work/src" >"$work/k8.out" 2>&1 &&
+     grep -q "^FAIL h200.fp8_kernel_gemm_efficiency " "$work/k8.out" && ! grep -q Traceback "$work/k8.out"'
+sed 's/fp8_rowwise_gemm_efficiency: 0.5642/fp8_rowwise_gemm_efficiency: 0.45/' \
+    "$src/scenarios/catalog/gpus.yaml" >"$work/src/scenarios/catalog/gpus.yaml"
+check "an F42 fp8_rowwise_gemm_efficiency moved off the 500 W rows fails the derivation" \
+    '! python3 "$src/tests/derive_presets.py" "$work/src" >"$work/row500.out" 2>&1 &&
+     grep -q "^FAIL h100-grandteton.fp8_rowwise_gemm_efficiency " "$work/row500.out" &&
+     ! grep -q Traceback "$work/row500.out"'
 cp "$src/scenarios/catalog/gpus.yaml" "$work/src/scenarios/catalog/"
 sed 's/{"rowwise", 0.7961,/{"rowwise", 0.9,/' "$src/src/model/compute.c" >"$work/src/src/model/compute.c"
 check "an F24 recipe rate ratio moved off fp8_gemm.csv fails the derivation" \

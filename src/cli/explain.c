@@ -949,6 +949,40 @@ static void explain_cp_ring_core(FILE *out, const pe_eval_ctx *ctx, const pe_pla
             d->cp_ring_f, d->cp_ring_b);
 }
 
+/* §12 F42: printed only where the GPU's measured rowwise kernel rate
+ * replaces F24's r (so every other explain output stays as it was). */
+static void explain_fp8_rowwise_measured(FILE *out, const pe_eval_ctx *ctx, double e_max8)
+{
+    const pe_gpu *g = &ctx->scenario->cluster.gpu;
+    const double e_row = g->fp8_rowwise_gemm_efficiency;
+    if (!ctx->fp8 || compute_fp8_measured_rate_ratio(ctx->scenario->precision.fp8_recipe, -1.0,
+                                                     e_max8, e_row) < 0.0)
+        return;
+    eq_formula(out, "F42", NULL);
+    eq_subst(out, "rowwise at the kernel rate measured on this GPU (fp8_rowwise_gemm_efficiency "
+                  "e_row = %g, measured: fp8_gemm.csv): r = e_row/e_max8 = %g/%g = %g, "
+                  "in place of F24's %g",
+             e_row, e_row, e_max8, e_row / e_max8,
+             compute_fp8_recipe(PE_FP8_RECIPE_ROWWISE).rate_ratio);
+    eq_result(out, g->peak_fp8_tflops * 1e12 * e_row, "F42");
+}
+
+/* §12 F42: printed only where the framework's fp8_kernel_rate takes the
+ * GPU's measured kernel rate (so every other explain output stays as it was). */
+static void explain_fp8_kernel_rate(FILE *out, const pe_eval_ctx *ctx)
+{
+    const pe_gpu *g = &ctx->scenario->cluster.gpu;
+    const pe_framework *fw = &ctx->scenario->framework;
+    if (!fw->present || !fw->fp8_kernel_rate || !(g->fp8_kernel_gemm_efficiency > 0.0))
+        return;
+    eq_formula(out, "F42:kernel", NULL);
+    eq_subst(out, "framework %s counts its casts apart: e_max8 = e_k8 = %g (measured: "
+                  "fp8_kernel_gemm_efficiency, fp8_gemm.csv), not fp8_gemm_efficiency %g",
+             fw->name, g->fp8_kernel_gemm_efficiency,
+             g->has_fp8_gemm_efficiency ? g->fp8_gemm_efficiency : g->gemm_efficiency);
+    eq_result(out, compute_fp8_gemm_efficiency(g, fw), "F42:kernel");
+}
+
 /* §12 F35, F36: with fp8_cast_by_role, the casts role by role (bytes per
  * token, gathered and sharded parts), where the gathered part is cast, and
  * the forward and backward cast time per layer the evaluator took. */
@@ -1069,6 +1103,8 @@ static void explain_refined_compute(FILE *out, const pe_eval_ctx *ctx, const pe_
         fprintf(out, "F18  the layer GEMMs in fp8: peak_fp8·e_max8 = %.6g FLOP/s (e_max8 = %g), "
                      "roofline (MK + KN + 2MN)/W (efficiencies below are against the bf16 peak)\n",
                 rate8, rate8 / (g->peak_fp8_tflops * 1e12));
+        explain_fp8_kernel_rate(out, ctx);                                            /* F42 */
+        explain_fp8_rowwise_measured(out, ctx, rate8 / (g->peak_fp8_tflops * 1e12)); /* F42 */
     }
     explain_gemm_rate_scale(out, ctx); /* F26 */
     if (ctx->cast_by_role)

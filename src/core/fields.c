@@ -195,6 +195,15 @@ static const pe_field gpu_fields[] = {
      G(has_fp8_gemm_efficiency), NULL, 0, NULL, "gemm_efficiency",
      "F18 e_max of the fp8 matrix multiplies, a fraction of peak_fp8_tflops (refined model); "
      "not given: gemm_efficiency (taken by the model)"},
+    {"fp8_rowwise_gemm_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY_OR_ZERO,
+     G(fp8_rowwise_gemm_efficiency), NO, NULL, 0, NULL, "0",
+     "F42 e_row: the rowwise-scaled FP8 GEMM kernel's rate measured on this GPU, a fraction of "
+     "peak_fp8_tflops, taken by fp8_recipe rowwise in place of F24's r on e_max8 (0: F24's r)"},
+    {"fp8_kernel_gemm_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY_OR_ZERO,
+     G(fp8_kernel_gemm_efficiency), NO, NULL, 0, NULL, "0",
+     "F42 e_k8: the tensorwise FP8 GEMM kernel's rate measured on this GPU without any cast, a "
+     "fraction of peak_fp8_tflops, taken in place of fp8_gemm_efficiency by a framework with "
+     "fp8_kernel_rate (0: not measured, fp8_gemm_efficiency)"},
     {"host_link_gb_s", PE_FT_NUMBER, PE_RANGE_RATE, G(host_link_gb_s),
      G(has_host_link_gb_s), NULL, 0, NULL, NULL,
      "GPU-host GB/s per direction (needed by offload_optimizer)"},
@@ -642,6 +651,12 @@ static const pe_field framework_fields[] = {
      "input once forward; backward the output gradient for dgrad and wgrad and the saved "
      "bf16 input again for wgrad) instead of backward = 2 x forward, and TP-gathered tensors "
      "cast whole unless X22 casts them before the all-gather"},
+    {"fp8_kernel_rate", PE_FT_BOOL, PE_RANGE_NONE, FW(fp8_kernel_rate), NO, NULL, 0, NULL,
+     "false",
+     "F42: with compute fp8 (refined compute), the FP8 GEMMs at the GPU's measured tensorwise "
+     "kernel rate fp8_kernel_gemm_efficiency (where the GPU gives one) instead of "
+     "fp8_gemm_efficiency, fitted on runs whose casts it holds: for a stack that counts its "
+     "casts apart (fp8_cast_by_role)"},
     {"op_sac_recompute_elementwise", PE_FT_BOOL, PE_RANGE_NONE, FW(op_sac_recompute_elementwise),
      NO, NULL, 0, NULL, "false",
      "F39: with selective_recompute op and recompute selective (refined compute, dense "

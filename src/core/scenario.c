@@ -111,7 +111,8 @@ const char *const pe_gpu_refinement_keys[] = {
     "attention_half_seq",       "attention_half_head_dim",  "attention_causal_tile",
     "attention_fa2_efficiency", "attention_fa2_half_seq",   "attention_fa3_efficiency",
     "attention_fa3_half_seq",   "attention_cudnn_efficiency", "attention_cudnn_half_seq",
-    "grouped_gemm_half_rows",   NULL};
+    "grouped_gemm_half_rows",   "fp8_rowwise_gemm_efficiency",
+    "fp8_kernel_gemm_efficiency", NULL};
 const char *const pe_link_refinement_keys[] = {"bus_efficiency", "half_message_mb", NULL};
 
 void scenario_cluster_force_textbook(pe_cluster *c)

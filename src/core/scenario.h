@@ -183,6 +183,8 @@ typedef struct {
     double peak_fp8_tflops; /* dense FP8 TFLOP/s (compute: fp8) */
     bool has_fp8_gemm_efficiency;
     double fp8_gemm_efficiency; /* F18 e_max of FP8 GEMMs; default gemm_efficiency */
+    double fp8_rowwise_gemm_efficiency; /* F42 e_row, rowwise FP8 kernel measured; 0: F24's r */
+    double fp8_kernel_gemm_efficiency;  /* F42 e_k8, tensorwise FP8 kernel measured (no casts); 0 */
     double host_link_gb_s;  /* GPU↔host GB/s per direction (offload_optimizer) */
     /* S6 prediction interval from calibrate's leave-one-out residuals
      * (docs/model.md §12 "Prediction intervals"); absent: the stated default */
@@ -370,6 +372,7 @@ typedef struct {
     bool tp_fused_rs_reduce;      /* F34 async TP's fused reduce-scatter sums its t partials in a kernel of its own; false */
     bool tp_ag_shard_stage;       /* X32 async TP's fused all-gather first copies the local shard into its symmetric buffer, exposed; false */
     bool fp8_cast_by_role;        /* F35, F36 torchao Float8Linear's casts GEMM role by role; false */
+    bool fp8_kernel_rate;         /* F42 FP8 GEMMs at the GPU's measured kernel rate e_k8; false */
     bool op_sac_recompute_elementwise; /* F39 op-level SAC re-runs the forward's element-wise ops; false */
     bool cp_ring_load_balance;    /* X31 PyTorch's load-balanced CP ring: its kernels' shapes and merge passes; false */
     /* DeepSpeed's ZeRO buffers (docs/model.md §12 A28, A29, M18), with

@@ -201,9 +201,26 @@ static const pe_fp8_recipe_cost FP8_RECIPES[] = {
      "not measured: GEMM rate kept at tensorwise; casts 2 + 1 + 1/32 bytes"},
 };
 
+static const char F42_BASIS[] =
+    "F42: e_row/e_max8, the rowwise kernel measured on this GPU (fp8_rowwise_gemm_efficiency); "
+    "casts 2 + 2 + 1 bytes";
+
 pe_fp8_recipe_cost compute_fp8_recipe(pe_fp8_recipe recipe)
 {
     return FP8_RECIPES[recipe];
+}
+
+double compute_fp8_measured_rate_ratio(pe_fp8_recipe recipe, double r, double e_max8,
+                                       double e_row)
+{
+    return recipe == PE_FP8_RECIPE_ROWWISE && e_row > 0.0 && e_max8 > 0.0 ? e_row / e_max8 : r;
+}
+
+double compute_fp8_gemm_efficiency(const pe_gpu *g, const pe_framework *fw)
+{
+    if (fw->present && fw->fp8_kernel_rate && g->fp8_kernel_gemm_efficiency > 0.0)
+        return g->fp8_kernel_gemm_efficiency; /* F42 the measured kernel, no casts */
+    return g->has_fp8_gemm_efficiency ? g->fp8_gemm_efficiency : g->gemm_efficiency; /* F18 */
 }
 
 pe_fp8_role_casts compute_fp8_role_casts(pe_fp8_recipe recipe, double c,
@@ -249,9 +266,15 @@ static bool prepare_fp8_role_casts(const pe_scenario *sc, pe_eval_ctx *ctx)
  * (projection, fc2); the backward's casts (output gradients, the
  * transposed copies) come with §12's backward = 2 × forward. Weights are
  * cast once a step into M7's cached copies and not counted. */
-static void prepare_fp8_recipe(const pe_scenario *sc, pe_eval_ctx *ctx)
+static void prepare_fp8_recipe(const pe_scenario *sc, pe_eval_ctx *ctx, double e8)
 {
-    ctx->fp8_cost = compute_fp8_recipe(ctx->fp8 ? sc->precision.fp8_recipe : PE_FP8_RECIPE_NONE);
+    const pe_fp8_recipe rc = ctx->fp8 ? sc->precision.fp8_recipe : PE_FP8_RECIPE_NONE;
+    const double e_row = sc->cluster.gpu.fp8_rowwise_gemm_efficiency;
+    ctx->fp8_cost = compute_fp8_recipe(rc);
+    const double ratio = compute_fp8_measured_rate_ratio(rc, ctx->fp8_cost.rate_ratio, e8,
+                                                         e_row); /* F42 */
+    if (ratio != ctx->fp8_cost.rate_ratio)
+        ctx->fp8_cost.rate_ratio = ratio, ctx->fp8_cost.basis = F42_BASIS;
     ctx->gemm_rate8 *= ctx->fp8_cost.rate_ratio;
     ctx->cast_rep = ctx->cast_par = 0.0;
     if (prepare_fp8_role_casts(sc, ctx)) /* F35, F36 instead of F24's bytes per token */
@@ -315,9 +338,9 @@ static void prepare_refined(const pe_scenario *sc, pe_eval_ctx *ctx)
                                         &ctx->ew_par);
     ctx->t_mb = g->microbatch_overhead_us / 1e6;                          /* F11 */
     if (ctx->ext) {
-        const double e8 = g->has_fp8_gemm_efficiency ? g->fp8_gemm_efficiency : g->gemm_efficiency;
+        const double e8 = compute_fp8_gemm_efficiency(g, &sc->framework); /* F18, F42 */
         ctx->gemm_rate8 = g->peak_fp8_tflops * 1e12 * e8 * sigma; /* F18, F26 */
-        prepare_fp8_recipe(sc, ctx);                       /* F24 */
+        prepare_fp8_recipe(sc, ctx, e8);                   /* F24, F42 */
     }
     ctx->t_half_layer = ctx->fp8 ? g->gemm_half_gflop * 1e9 / ctx->gemm_rate8 : ctx->t_half;
     prepare_coefficients(ctx);

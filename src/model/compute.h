@@ -249,6 +249,29 @@ typedef struct {
      "s", "fp8_gemm.csv (pytorch/FBGEMM#2546); TE and torchao docs"}
 pe_fp8_recipe_cost compute_fp8_recipe(pe_fp8_recipe recipe);
 
+/* F42 the rowwise FP8 kernel measured on the GPU itself (docs/model.md §12,
+ * GPU key fp8_rowwise_gemm_efficiency e_row): with fp8_recipe rowwise and
+ * e_row > 0 the recipe's GEMMs run at peak_fp8·e_row, i.e. F24's ratio
+ * becomes e_row/e_max8 and r is not applied on top (F24's r = 0.7961 is
+ * itself a 500 W rowwise measurement over a 700 W tensorwise one, so on a
+ * base measured at 500 W it would derate twice). Any other recipe, or
+ * e_row = 0: F24's r unchanged. */
+#define PE_TEXT_F42 \
+    {"F42", "rowwise FP8 GEMM rate measured on the GPU (refined)", \
+     "rowwise, e_row > 0: F18 rate · e_row/e_max8 = peak_fp8·e_row (F24's r not applied)", \
+     "FLOP/s", "fp8_gemm.csv (pytorch/FBGEMM#2546, H100 500 W, row gemm only)"}
+double compute_fp8_measured_rate_ratio(pe_fp8_recipe recipe, double r, double e_max8,
+                                       double e_row);
+/* F42 e_max8 (docs/model.md §12): with the framework's fp8_kernel_rate and a
+ * GPU that gives fp8_kernel_gemm_efficiency e_k8 > 0, e_k8 (the tensorwise
+ * kernel measured without casts: the stack counts its casts apart);
+ * otherwise F18's fp8_gemm_efficiency, or gemm_efficiency without it. */
+#define PE_TEXT_F42_KERNEL \
+    {"F42:kernel", "FP8 GEMMs at the GPU's measured kernel rate (refined)", \
+     "fp8_kernel_rate, e_k8 > 0: e_max8 = e_k8 (the GPU's tensorwise kernel, no casts)", \
+     "of peak_fp8", "fp8_gemm.csv (the MAMF table's tensorwise rows)"}
+double compute_fp8_gemm_efficiency(const pe_gpu *g, const pe_framework *fw);
+
 /* F35 torchao's casts GEMM role by GEMM role (framework fp8_cast_by_role,
  * tensorwise and rowwise; docs/model.md §12), read from
  * matmul_with_hp_or_float8_args at pytorch/ao@0afa4c1: forward casts the

@@ -222,6 +222,11 @@ static void compute_facts(const pe_scenario *s, pe_html_fact *out, size_t max, s
             add_field(&t, &pe_fields_gpu, g, "attention_measured");
         if (fp8)
             add_field(&t, &pe_fields_gpu, g, "fp8_gemm_efficiency");
+        if (fp8 && g->fp8_rowwise_gemm_efficiency > 0.0) /* F42, shown only where it is set */
+            add_field(&t, &pe_fields_gpu, g, "fp8_rowwise_gemm_efficiency");
+        if (fp8 && s->framework.present && s->framework.fp8_kernel_rate &&
+            g->fp8_kernel_gemm_efficiency > 0.0) /* F42, shown only where it is taken */
+            add_field(&t, &pe_fields_gpu, g, "fp8_kernel_gemm_efficiency");
         fact(out, max, n, "gpu_refinements", "by matrix shape (F7-F11%s), instead of "
              "flops_efficiency: %s", fp8 ? ", F18" : "", t.buf);
         return;

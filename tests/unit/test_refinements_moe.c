@@ -155,6 +155,78 @@ static void test_f24_fp8_recipe(void **state)
     assert_true(r.step_time_s == r0.step_time_s && d.tau_ew == d0.tau_ew);
 }
 
+/* F42 the rowwise kernel measured on the GPU (fp8_rowwise_gemm_efficiency
+ * e_row), on test_f24_fp8_recipe's GPT-3 plan (t = 1, M = 2048): QKV
+ * F = 2·2048·12288·36864 = 1.855425871872e12 FLOP; e_max8 = e_max = 0.5 on
+ * a 2000 TFLOP/s FP8 peak, 1e15 FLOP/s, 1.855425871872e-3 s (tensorwise).
+ * rowwise with e_row = 0.4: peak_fp8·e_row = 8e14 FLOP/s, 1.855425871872e12
+ * / 8e14 = 2.31928233984e-3 s (ratio e_row/e_max8 = 0.8, F24's 0.7961 not
+ * applied); e_row = 0: F24's 1.855425871872e-3/0.7961; tensorwise with
+ * e_row set: unchanged (F42 is rowwise's only). Roofline (MK + KN + 2MN)/W
+ * = 6.29e8/2e12 = 3.1e-4 s, not binding. */
+static void test_f42_fp8_rowwise_measured(void **state)
+{
+    (void)state;
+    assert_rel(compute_fp8_measured_rate_ratio(PE_FP8_RECIPE_ROWWISE, 0.7961, 0.5, 0.4), 0.8,
+               1e-15);
+    assert_true(compute_fp8_measured_rate_ratio(PE_FP8_RECIPE_ROWWISE, 0.7961, 0.5, 0.0) ==
+                0.7961);
+    assert_true(compute_fp8_measured_rate_ratio(PE_FP8_RECIPE_TENSORWISE, 1.0, 0.5, 0.4) == 1.0);
+    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
+    s.model.has_params = false;
+    s.cluster.gpu.elementwise_efficiency = 0.5;
+    s.precision.compute = PE_COMPUTE_FP8;
+    pe_plan p = fx_plan(8, 1, 1, 1);
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    s.precision.fp8_recipe = PE_FP8_RECIPE_ROWWISE;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(d.gemm_t[0], 1.855425871872e-3 / 0.7961, 1e-13); /* e_row 0: F24 */
+    s.cluster.gpu.fp8_rowwise_gemm_efficiency = 0.4;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(d.gemm_t[0], 2.31928233984e-3, 1e-13);
+    s.precision.fp8_recipe = PE_FP8_RECIPE_TENSORWISE;
+    evaluate_prepare(&s, &ctx);
+    evaluate_plan_detail(&ctx, &p, &r, &d);
+    assert_rel(d.gemm_t[0], 1.855425871872e-3, 1e-13);
+}
+
+/* F42 fp8_kernel_rate: e_max8 from the GPU's measured tensorwise kernel
+ * e_k8 only where the framework says its casts are counted apart and the
+ * GPU gives e_k8. test_f24_fp8_recipe's plan: QKV 1.855425871872e12 FLOP;
+ * fp8_gemm_efficiency 0.25 → 2000e12·0.25 = 5e14 FLOP/s, 3.710851743744e-3
+ * s; e_k8 = 0.4 with fp8_kernel_rate → 8e14 FLOP/s, 2.31928233984e-3 s;
+ * without the framework flag, or e_k8 = 0: 3.710851743744e-3 s. */
+static void test_f42_fp8_kernel_rate(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
+    s.model.has_params = false;
+    s.cluster.gpu.elementwise_efficiency = 0.5;
+    s.cluster.gpu.has_fp8_gemm_efficiency = true, s.cluster.gpu.fp8_gemm_efficiency = 0.25;
+    s.precision.compute = PE_COMPUTE_FP8;
+    s.framework.present = true;
+    pe_plan p = fx_plan(8, 1, 1, 1);
+    pe_eval_ctx ctx;
+    pe_result r;
+    pe_detail d;
+    const double t_fit = 3.710851743744e-3, t_kernel = 2.31928233984e-3;
+    const struct { bool flag; double e_k8, t; } cases[] = {
+        {false, 0.0, t_fit}, {true, 0.0, t_fit}, {false, 0.4, t_fit}, {true, 0.4, t_kernel}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        s.framework.fp8_kernel_rate = cases[i].flag;
+        s.cluster.gpu.fp8_kernel_gemm_efficiency = cases[i].e_k8;
+        assert_rel(compute_fp8_gemm_efficiency(&s.cluster.gpu, &s.framework),
+                   cases[i].t == t_kernel ? 0.4 : 0.25, 1e-15);
+        evaluate_prepare(&s, &ctx);
+        evaluate_plan_detail(&ctx, &p, &r, &d);
+        assert_rel(d.gemm_t[0], cases[i].t, 1e-13);
+    }
+}
+
 /* F35 torchao's casts role by role on GPT-3's layer GEMMs (h = 12288,
  * gelu f = 49152; QKV 12288 × 36864 and fc1 12288 × 49152 column-parallel,
  * projection 12288 × 12288 and fc2 49152 × 12288 row-parallel), c = 5:
@@ -353,6 +425,8 @@ int main(void)
         cmocka_unit_test(test_f17_shapes),
         cmocka_unit_test(test_f18_fp8_gemm),
         cmocka_unit_test(test_f24_fp8_recipe),
+        cmocka_unit_test(test_f42_fp8_rowwise_measured),
+        cmocka_unit_test(test_f42_fp8_kernel_rate),
         cmocka_unit_test(test_f35_role_casts),
         cmocka_unit_test(test_f36_cast_place),
         cmocka_unit_test(test_f35_f36_properties),
