@@ -2289,6 +2289,19 @@ static const char *basis_fitted(double v, double neutral)
     return v == neutral ? "neutral" : "fitted";
 }
 
+/* F42's kernel rates are measurements: the GPU's own (gemm_measured), or
+ * its tensorwise kernel row where the framework's fp8_kernel_rate takes it */
+static const char *basis_fp8_gemm(const pe_eval_ctx *ctx)
+{
+    const pe_gpu *g = &ctx->scenario->cluster.gpu;
+    const pe_framework *fw = &ctx->scenario->framework;
+    if (fw->present && fw->fp8_kernel_rate && g->fp8_kernel_gemm_efficiency > 0.0)
+        return "measured (F42: the tensorwise kernel row of fp8_gemm.csv)";
+    if (g->gemm_measured && g->has_fp8_gemm_efficiency)
+        return "measured (F42: fp8_gemm.csv)";
+    return g->has_fp8_gemm_efficiency ? "fitted" : "= e_max";
+}
+
 static void explain_basis(FILE *out, const pe_eval_ctx *ctx)
 {
     const pe_scenario *s = ctx->scenario;
@@ -2301,7 +2314,10 @@ static void explain_basis(FILE *out, const pe_eval_ctx *ctx)
             eta_in == 1 && eta_out == 1 ? "neutral" : "measured");
     if (ctx->refined_compute)
         fprintf(out, "; e_max %g: %s; F_half %g: %s; e_att %g: %s; η_W %g: %s; t_mb %g: %s",
-                g->gemm_efficiency, g->gemm_efficiency == 0.5 ? "not measured (textbook 0.5)" : "fitted",
+                g->gemm_efficiency,
+                g->gemm_measured              ? "measured (F42: gemm.csv)"
+                : g->gemm_efficiency == 0.5 ? "not measured (textbook 0.5)"
+                                              : "fitted",
                 g->gemm_half_gflop, basis_fitted(g->gemm_half_gflop, 0),
                 ctx->att_rate / ctx->peak,
                 /* F22's GPUs carry the kernel's measured asymptote, the rest a fit */
@@ -2313,7 +2329,7 @@ static void explain_basis(FILE *out, const pe_eval_ctx *ctx)
                 g->microbatch_overhead_us, basis_fitted(g->microbatch_overhead_us, 0));
     if (ctx->refined_compute && ctx->fp8)
         fprintf(out, "; e_max8 %g: %s", ctx->gemm_rate8 / (g->peak_fp8_tflops * 1e12),
-                g->has_fp8_gemm_efficiency ? "fitted" : "= e_max");
+                basis_fp8_gemm(ctx));
     if (ctx->refined_compute && ctx->moe_half_rows > 0.0) /* shown only where it is set */
         fprintf(out, "; F38 M_half %g: measured (grouped_gemm.csv)", ctx->moe_half_rows);
     fprintf(out, " (measured: derived from scenarios/measurements; fitted: calibrate on published "

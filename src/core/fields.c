@@ -181,6 +181,9 @@ static const pe_field gpu_fields[] = {
     {"attention_measured", PE_FT_BOOL, PE_RANGE_NONE, G(attention_measured), NO, NULL, 0, NULL,
      "false", "F41: attention_efficiency is a kernel measurement (flat: the median of the GPU's "
      "causal training rows), which calibrate holds like F22's instead of setting it neutral"},
+    {"gemm_measured", PE_FT_BOOL, PE_RANGE_NONE, G(gemm_measured), NO, NULL, 0, NULL, "false",
+     "F42: gemm_efficiency and the FP8 GEMM efficiencies are kernel measurements (derived from "
+     "scenarios/measurements by tests/derive_presets.py), not fits; explain names them so"},
     {"grouped_gemm_half_rows", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(grouped_gemm_half_rows), NO,
      NULL, 0, NULL, "0", "F38 M_half: rows per expert (M_e) at which the MoE expert GEMMs reach "
      "half of their large-M rate (0: the dense rate at every M_e)"},

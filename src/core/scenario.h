@@ -176,6 +176,7 @@ typedef struct {
     double attention_half_head_dim; /* F22 d_half of the head-dimension factor; 0 */
     double attention_causal_tile;  /* F22 B_c, causal kernels' tile (block skipping); 0 */
     bool attention_measured;       /* F41: e_att is a kernel measurement, calibrate holds it */
+    bool gemm_measured;            /* F42: e_max and e_max8 are kernel measurements (explain) */
     double grouped_gemm_half_rows; /* F38 M_half, rows per expert at half the expert GEMMs' rate; 0 */
     double elementwise_efficiency; /* F10 η_W; 0 leaves element-wise work untimed */
     double microbatch_overhead_us; /* F11 t_mb, µs per micro-batch; 0 */

@@ -220,6 +220,8 @@ static void compute_facts(const pe_scenario *s, pe_html_fact *out, size_t max, s
             add_field(&t, &pe_fields_gpu, g, keys[i]);
         if (g->attention_measured) /* F41, shown only where it is set */
             add_field(&t, &pe_fields_gpu, g, "attention_measured");
+        if (g->gemm_measured) /* F42, shown only where it is set */
+            add_field(&t, &pe_fields_gpu, g, "gemm_measured");
         if (fp8)
             add_field(&t, &pe_fields_gpu, g, "fp8_gemm_efficiency");
         if (fp8 && g->fp8_rowwise_gemm_efficiency > 0.0) /* F42, shown only where it is set */
