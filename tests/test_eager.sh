@@ -23,22 +23,16 @@ plans:
 YAML
 }
 step() { csv_column "$work/$1/eager.csv" step_time_s | sed -n "${2}p"; }
-run() { # run DIR FIDELITY FRAMEWORK_KEYS
-    mkdir -p "$work/$1"
-    scenario "$work/$1.yaml" "$2" "$3"
-    "$planeval" run --quiet -o "$work/$1" "$work/$1.yaml"
-}
-run compiled refined ""
-run off refined ", eager_elementwise: false"
-run eager refined ", eager_elementwise: true"
+run_scenario compiled refined ""
+run_scenario off refined ", eager_elementwise: false"
+run_scenario eager refined ", eager_elementwise: true"
 check "run with eager_elementwise: true exits 0" '[ $? -eq 0 ] && [ -s "$work/eager/eager.csv" ]'
-run fused refined ", eager_elementwise: true, fused_rmsnorm: true"
-run fused_only refined ", fused_rmsnorm: true"
+run_scenario fused refined ", eager_elementwise: true, fused_rmsnorm: true"
+run_scenario fused_only refined ", fused_rmsnorm: true"
 check "eager_elementwise: false is byte-identical to the key absent" \
     'cmp -s "$work/off/eager.csv" "$work/compiled/eager.csv"'
 check "fused_rmsnorm without eager_elementwise changes nothing" \
     'cmp -s "$work/fused_only/eager.csv" "$work/compiled/eager.csv"'
-gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 for row in 1 2; do
     check "plan $row: eager is slower than compiled" 'gt "$(step eager "$row")" "$(step compiled "$row")"'
     check "plan $row: eager with fused_rmsnorm between the two" \
@@ -46,8 +40,8 @@ for row in 1 2; do
 done
 
 # fidelity: textbook ignores F28
-run tb-eager textbook ", eager_elementwise: true"
-run tb-compiled textbook ""
+run_scenario tb-eager textbook ", eager_elementwise: true"
+run_scenario tb-compiled textbook ""
 check "fidelity: textbook with eager_elementwise: true is byte-identical to without it" \
     'cmp -s "$work/tb-eager/eager.csv" "$work/tb-compiled/eager.csv"'
 

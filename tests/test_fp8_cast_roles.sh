@@ -23,15 +23,9 @@ plans:
 YAML
 }
 step() { csv_column "$work/$1/fp8-cast-roles.csv" step_time_s | sed -n "${2}p"; }
-run() { # run DIR FIDELITY RECIPE BY_ROLE
-    mkdir -p "$work/$1"
-    scenario "$work/$1.yaml" "$2" "$3" "$4"
-    "$planeval" run --quiet -o "$work/$1" "$work/$1.yaml"
-}
-gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 for r in tensorwise rowwise; do
     for k in true false; do
-        run "$r-$k" refined "$r" "$k"
+        run_scenario "$r-$k" refined "$r" "$k"
         check "run $r, fp8_cast_by_role $k exits 0" '[ $? -eq 0 ] && [ -s "$work/$r-$k/fp8-cast-roles.csv" ]'
     done
     for i in 1 2; do
@@ -43,8 +37,8 @@ check "TP 8: rowwise's casts cost more than tensorwise's (F35's 2c + 2, F36's ga
     'gt "$(awk -v a="$(step rowwise-true 1)" -v b="$(step rowwise-false 1)" "BEGIN { print a - b }")" \
         "$(awk -v a="$(step tensorwise-true 1)" -v b="$(step tensorwise-false 1)" "BEGIN { print a - b }")"'
 
-run tb-true textbook rowwise true
-run tb-false textbook rowwise false
+run_scenario tb-true textbook rowwise true
+run_scenario tb-false textbook rowwise false
 check "fidelity: textbook with fp8_cast_by_role is byte-identical to without it" \
     'cmp -s "$work/tb-true/fp8-cast-roles.csv" "$work/tb-false/fp8-cast-roles.csv"'
 
