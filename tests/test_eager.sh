@@ -47,16 +47,16 @@ check "fidelity: textbook with eager_elementwise: true is byte-identical to with
 
 # explain: the F28 line with the byte counts (Llama 3 8B: 2·36·4096 +
 # 2·6·4096 = 344064; 10·14336 + 20·5120 + 4·5120 = 266240)
-"$planeval" explain "$work/eager.yaml" --plan fsdp >"$work/eager.txt" 2>&1
+explain_plan eager fsdp
 check "explain eager: F28 line, rep 344064 and par 266240 bytes per token" \
     'grep -q "^F28 " "$work/eager.txt" &&
      grep -q "rep = 2·36·4096 + 2·6·4096 = 344064, par = 266240" "$work/eager.txt"'
 check "explain eager: F10 takes F28's bytes" \
     'grep -A1 "^F10 " "$work/eager.txt" | grep -q "(344064/1 + 266240/1 + 0/1)"'
-"$planeval" explain "$work/fused.yaml" --plan fsdp >"$work/fused.txt" 2>&1
+explain_plan fused fsdp
 check "explain fused_rmsnorm: rep = 2·4·4096 + 2·6·4096 = 81920" \
     'grep -q "fused_rmsnorm: rep = 2·4·4096 + 2·6·4096 = 81920, par = 266240" "$work/fused.txt"'
-"$planeval" explain "$work/compiled.yaml" --plan fsdp >"$work/compiled.txt" 2>&1
+explain_plan compiled fsdp
 check "explain compiled: no F28 line" '! grep -q "^F28 " "$work/compiled.txt"'
 
 # a non-boolean value is bad input

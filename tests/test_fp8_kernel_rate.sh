@@ -32,12 +32,12 @@ check "fp8_kernel_rate: the measured kernel (0.7088) is faster than the fitted 0
     'shorter "$(step on)" "$(step off)"'
 check "a GPU without fp8_kernel_gemm_efficiency keeps fp8_gemm_efficiency ($(step unmeasured) = $(step off))" \
     '[ -n "$(step off)" ] && [ "$(step unmeasured)" = "$(step off)" ]'
-"$planeval" explain "$work/on.yaml" --plan fsdp >"$work/on.explain" 2>&1
+explain_plan on fsdp
 check "explain prints F42 with e_k8 0.7088 in place of fp8_gemm_efficiency 0.4815" \
-    'grep -q "^       = framework torchtitan counts its casts apart: e_max8 = e_k8 = 0.7088 (measured: fp8_kernel_gemm_efficiency, fp8_gemm.csv), not fp8_gemm_efficiency 0.4815" "$work/on.explain" &&
-     grep -q "^F18 .*(e_max8 = 0.7088)" "$work/on.explain"'
-"$planeval" explain "$work/off.yaml" --plan fsdp >"$work/off.explain" 2>&1
-check "without fp8_kernel_rate explain prints no F42" '! grep -q "^F42" "$work/off.explain"'
+    'grep -q "^       = framework torchtitan counts its casts apart: e_max8 = e_k8 = 0.7088 (measured: fp8_kernel_gemm_efficiency, fp8_gemm.csv), not fp8_gemm_efficiency 0.4815" "$work/on.txt" &&
+     grep -q "^F18 .*(e_max8 = 0.7088)" "$work/on.txt"'
+explain_plan off fsdp
+check "without fp8_kernel_rate explain prints no F42" '! grep -q "^F42" "$work/off.txt"'
 
 grandteton="preset: h100-grandteton"
 run_scenario row refined "$grandteton" rowwise ""; rc_row=$?
@@ -46,12 +46,12 @@ run_scenario tw refined "$grandteton" tensorwise ""
 check "h100-grandteton rowwise runs (exit $rc_row)" '[ $rc_row -eq 0 ]'
 check "F42: the measured 500 W rowwise kernel, not F24's r on top ($(step row) < $(step row_r))" \
     'shorter "$(step row)" "$(step row_r)"'
-"$planeval" explain "$work/row.yaml" --plan fsdp >"$work/row.explain" 2>&1
+explain_plan row fsdp
 check "explain prints F42: r = e_row/e_max8 = 0.5642/0.5642 = 1 in place of F24's 0.7961" \
-    'grep -q "r = e_row/e_max8 = 0.5642/0.5642 = 1, in place of F24.s 0.7961" "$work/row.explain"'
-"$planeval" explain "$work/tw.yaml" --plan fsdp >"$work/tw.explain" 2>&1
+    'grep -q "r = e_row/e_max8 = 0.5642/0.5642 = 1, in place of F24.s 0.7961" "$work/row.txt"'
+explain_plan tw fsdp
 check "tensorwise on h100-grandteton: no F42 rowwise line" \
-    '! grep -q "e_row/e_max8" "$work/tw.explain"'
+    '! grep -q "e_row/e_max8" "$work/tw.txt"'
 
 run_scenario tb_on textbook "$sxm, fp8_rowwise_gemm_efficiency: 0.3" rowwise ", fp8_kernel_rate: true"
 run_scenario tb_off textbook "$sxm" rowwise ", fp8_kernel_rate: false"

@@ -80,13 +80,19 @@ run_scenario() {
     scenario "$work/$dir.yaml" "$@"
     "$planeval" run --quiet -o "$work/$dir" "$work/$dir.yaml"
 }
-# explain_each PLAN V... — explain plan PLAN of $work/V.yaml into
-# $work/V.txt for each V, checking "explain V exits 0"
+# explain_plan V PLAN [OUT] — explain plan PLAN of $work/V.yaml into
+# $work/OUT.txt (OUT defaults to V), stderr with it; the exit status is
+# explain's
+explain_plan() {
+    "$planeval" explain "$work/$1.yaml" --plan "$2" >"$work/${3:-$1}.txt" 2>&1
+}
+# explain_each PLAN V... — explain_plan V PLAN for each V, checking
+# "explain V exits 0"
 explain_each() {
     local plan=$1 v rc
     shift
     for v in "$@"; do
-        "$planeval" explain "$work/$v.yaml" --plan "$plan" >"$work/$v.txt" 2>&1
+        explain_plan "$v" "$plan"
         rc=$?
         check "explain $v exits 0" "[ $rc -eq 0 ]"
     done
