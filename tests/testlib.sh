@@ -83,9 +83,10 @@ run_scenario() {
 # explain_plan V PLAN [OUT] — explain plan PLAN of $work/V.yaml into
 # $work/OUT.txt (OUT defaults to V), stderr with it; the exit status is
 # explain's
-explain_plan() {
-    "$planeval" explain "$work/$1.yaml" --plan "$2" >"$work/${3:-$1}.txt" 2>&1
-}
+explain_plan() { explain_file "$work/$1.yaml" "$2" "${3:-$1}"; }
+# explain_file FILE PLAN OUT — explain plan PLAN of scenario FILE into
+# $work/OUT.txt, stderr with it; the exit status is explain's
+explain_file() { "$planeval" explain "$1" --plan "$2" >"$work/$3.txt" 2>&1; }
 # explain_each PLAN V... — explain_plan V PLAN for each V, checking
 # "explain V exits 0"
 explain_each() {
