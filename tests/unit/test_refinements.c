@@ -435,15 +435,31 @@ static pe_recompute recompute_of(int rc)
     return rc == 0 ? PE_RECOMPUTE_NONE : rc == 1 ? PE_RECOMPUTE_SELECTIVE : PE_RECOMPUTE_FULL;
 }
 
+/* GPT-3 at dp 16, t 8 (sp on) under recompute rc: the plan tests' plan. */
+static pe_plan tp8_plan(pe_recompute rc)
+{
+    pe_plan p = fx_plan(16, 8, 1, 1);
+    p.recompute = rc;
+    return p;
+}
+
+/* refined_gpt3 under torchtitan's op-level selective checkpointing:
+ * F25's phase memory and the op policy (X21). */
+static pe_scenario op_sac_gpt3(void)
+{
+    pe_scenario s = refined_gpt3();
+    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    return s;
+}
+
 /* refined_gpt3 under torchtitan's TP terms: X15's overlap slowdown 0.189
  * alone, X16's micro-pipeline, X28's copies, F25's phase memory and X21's
  * op-level selective recompute (the X28, X24, F34 and X32 scenario). */
 static pe_scenario async_tp_gpt3(void)
 {
-    pe_scenario s = refined_gpt3();
+    pe_scenario s = op_sac_gpt3();
     s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
     s.framework.tp_micro_pipeline = true, s.framework.tp_seq_dim_copy = true;
-    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
     return s;
 }
 
@@ -690,20 +706,16 @@ static void test_x15_plans(void **state)
 static void test_f25_plans(void **state)
 {
     (void)state;
-    pe_scenario s = refined_gpt3();
-    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    pe_scenario s = op_sac_gpt3();
     pe_scenario attn = s;
     attn.framework.selective_recompute = PE_SELECTIVE_ATTENTION;
-    pe_plan p = fx_plan(16, 8, 1, 1);
-    p.recompute = PE_RECOMPUTE_SELECTIVE;
-    pe_result r, ra;
-    pe_detail d, da;
-    fx_eval_detail(&s, &p, &r, &d);
-    fx_eval_detail(&attn, &p, &ra, &da);
-    assert_true(d.x == 1811939328.0);
-    assert_rel(d.tau_lb, 2.0 * d.tau_lf + d.gemm_t[0] / 3.0 + d.gemm_t[1] + d.gemm_t[3], 1e-12);
-    assert_rel(da.tau_lb, 2.0 * da.tau_lf + da.tau_core + da.tau_ew_att, 1e-12);
-    assert_true(r.hfu > 0 && r.hfu != ra.hfu);
+    pe_plan p = tp8_plan(PE_RECOMPUTE_SELECTIVE);
+    const on_off_eval e = eval_on_off(&s, &attn, &p); /* op policy, Megatron's */
+    const pe_detail *d = &e.d, *da = &e.dof;
+    assert_true(d->x == 1811939328.0);
+    assert_rel(d->tau_lb, 2.0 * d->tau_lf + d->gemm_t[0] / 3.0 + d->gemm_t[1] + d->gemm_t[3], 1e-12);
+    assert_rel(da->tau_lb, 2.0 * da->tau_lf + da->tau_core + da->tau_ew_att, 1e-12);
+    assert_true(e.on.hfu > 0 && e.on.hfu != e.off.hfu);
 }
 
 /* F39 on whole plans (refined GPT-3 under torchtitan's op policy, bf16,
@@ -715,32 +727,28 @@ static void test_f25_plans(void **state)
 static void test_f39_plans(void **state)
 {
     (void)state;
-    pe_scenario s = refined_gpt3();
-    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    pe_scenario s = op_sac_gpt3();
     pe_scenario on = s;
     on.framework.op_sac_recompute_elementwise = true;
-    pe_plan p = fx_plan(16, 8, 1, 1);
-    p.recompute = PE_RECOMPUTE_SELECTIVE, p.sequence_parallel = true;
-    pe_result r0, r;
-    pe_detail d0, d;
-    fx_eval_detail(&s, &p, &r0, &d0);
-    fx_eval_detail(&on, &p, &r, &d);
-    assert_true(d.tau_ew > d.tau_ew_att && d.tau_rec_ew > 0.0 && d0.tau_rec_ew == 0.0);
-    assert_rel(d.tau_rec_ew, d.tau_ew - d.tau_ew_att, 1e-12);
-    assert_rel(d.tau_lb - d0.tau_lb, d.tau_ew - d.tau_ew_att, 1e-9);
-    assert_true(d.tau_lf == d0.tau_lf && d.x == d0.x);
-    assert_true(r.mfu < r0.mfu && r.hfu < r0.hfu && r.step_time_s > r0.step_time_s);
+    pe_plan p = tp8_plan(PE_RECOMPUTE_SELECTIVE);
+    p.sequence_parallel = true;
+    on_off_eval e = eval_on_off(&on, &s, &p);
+    const pe_detail *d = &e.d, *d0 = &e.dof;
+    const pe_result *r = &e.on, *r0 = &e.off;
+    assert_true(d->tau_ew > d->tau_ew_att && d->tau_rec_ew > 0.0 && d0->tau_rec_ew == 0.0);
+    assert_rel(d->tau_rec_ew, d->tau_ew - d->tau_ew_att, 1e-12);
+    assert_rel(d->tau_lb - d0->tau_lb, d->tau_ew - d->tau_ew_att, 1e-9);
+    assert_true(d->tau_lf == d0->tau_lf && d->x == d0->x);
+    assert_true(r->mfu < r0->mfu && r->hfu < r0->hfu && r->step_time_s > r0->step_time_s);
     for (int rc = PE_RECOMPUTE_NONE; rc <= PE_RECOMPUTE_FULL; rc += 2) {
         p.recompute = (pe_recompute)rc;
-        fx_eval_detail(&s, &p, &r0, &d0);
-        fx_eval_detail(&on, &p, &r, &d);
-        assert_true(r.step_time_s == r0.step_time_s && d.tau_rec_ew == 0.0);
+        e = eval_on_off(&on, &s, &p);
+        assert_true(e.on.step_time_s == e.off.step_time_s && e.d.tau_rec_ew == 0.0);
     }
     p.recompute = PE_RECOMPUTE_SELECTIVE;
     s.framework.selective_recompute = on.framework.selective_recompute = PE_SELECTIVE_ATTENTION;
-    fx_eval_detail(&s, &p, &r0, &d0);
-    fx_eval_detail(&on, &p, &r, &d);
-    assert_true(r.step_time_s == r0.step_time_s);
+    e = eval_on_off(&on, &s, &p);
+    assert_true(e.on.step_time_s == e.off.step_time_s);
 }
 
 /* X21 on whole plans (refined GPT-3 under torchtitan's op policy: MHA, so
@@ -787,8 +795,7 @@ static void test_x21_plans(void **state)
     }
     pe_scenario plain = s; /* no micro-pipeline: X1's backward plus the re-run T_ar */
     plain.framework.tp_micro_pipeline = false;
-    pe_plan p = fx_plan(16, 8, 1, 1);
-    p.recompute = PE_RECOMPUTE_SELECTIVE;
+    pe_plan p = tp8_plan(PE_RECOMPUTE_SELECTIVE);
     fx_eval_detail(&plain, &p, &r, &d);
     const double l = d.stage_layers[d.time_stage];
     assert_rel(d.tp_rec_layer, d.t_ar_tp, 1e-12);
@@ -972,8 +979,7 @@ static void test_f34_plans(void **state)
                 on.framework.tp_grad_sum_unfused = x24;
                 pe_scenario off = on;
                 off.framework.tp_fused_rs_reduce = false;
-                pe_plan p = fx_plan(16, 8, 1, 1);
-                p.recompute = recompute_of(rc);
+                pe_plan p = tp8_plan(recompute_of(rc));
                 const tp_key_evals e = eval_tp_key(&on, &off, p);
                 const pe_detail *d = &e.async.d, *dof = &e.async.dof;
                 const double r = (1.0 + 1.0 / 8.0) * d->s_tp / w;
@@ -1007,8 +1013,7 @@ static void test_x32_plans(void **state)
             on.model.mlp = swi ? PE_MLP_SWIGLU : PE_MLP_GELU;
             pe_scenario off = on;
             off.framework.tp_ag_shard_stage = false;
-            pe_plan p = fx_plan(16, 8, 1, 1);
-            p.recompute = recompute_of(rc);
+            pe_plan p = tp8_plan(recompute_of(rc));
             const tp_key_evals e = eval_tp_key(&on, &off, p);
             const pe_detail *d = &e.async.d, *dof = &e.async.dof;
             const double c = 2.0 * (d->s_tp / 8.0) / w, l = d->stage_layers[d->time_stage];
