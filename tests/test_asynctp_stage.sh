@@ -14,15 +14,15 @@
 
 pub=$src/scenarios/published
 x8=torchtitan-2506atp-llama3-8b-64gpu-bf16
-"$planeval" explain "$pub/$x8-asynctp.yaml" --plan "$x8-asynctp" >"$work/async.out" 2>&1
-"$planeval" explain "$pub/$x8-tp.yaml" --plan "$x8-tp" >"$work/tp.out" 2>&1
+explain_file "$pub/$x8-asynctp.yaml" "$x8-asynctp" async
+explain_file "$pub/$x8-tp.yaml" "$x8-tp" tp
 check "8B bf16 async TP: explain prints X32's copy, 2·(805306368/8)/2.4e+12" \
-    'grep -q "^X32 " "$work/async.out" && grep -q "= 2·(8.05306e+08/8)/2.4e+12 (S = S_tp)" "$work/async.out"'
+    'grep -q "^X32 " "$work/async.txt" && grep -q "= 2·(8.05306e+08/8)/2.4e+12 (S = S_tp)" "$work/async.txt"'
 check "8B bf16 async TP: X32 is 8.38861e-05 s a fused all-gather" \
-    'grep -A3 "^X32 " "$work/async.out" | grep -q "= 8.38861e-05 s"'
+    'grep -A3 "^X32 " "$work/async.txt" | grep -q "= 8.38861e-05 s"'
 check "8B bf16 async TP: six fused all-gathers a layer, 0.0161 s a step (forward 2, backward 2 + X21 2)" \
-    'grep -q "32·0.000167772 = 0.00536871 s forward (QKV, MLP in), 32·(0 + 0.000335544) = 0.0107374 s backward" "$work/async.out"'
-check "8B bf16 plain TP: no X32 (nothing fused)" '! grep -q "^X32 " "$work/tp.out"'
+    'grep -q "32·0.000167772 = 0.00536871 s forward (QKV, MLP in), 32·(0 + 0.000335544) = 0.0107374 s backward" "$work/async.txt"'
+check "8B bf16 plain TP: no X32 (nothing fused)" '! grep -q "^X32 " "$work/tp.txt"'
 
 t4=torchtitan-2412-t4-llama3-70b-256gpu-tp
 tw=torchtitan-2506atp-llama3-70b-256gpu-float8-tensorwise-tp

@@ -15,20 +15,18 @@ f=$src/scenarios/published/bloom-176b-tr11-48nodes.yaml
 plan=bloom-176b-tr11-48nodes
 check "the BLOOM file runs with dropout on, as the run's flags did" \
     'grep -q "^model: { preset: bloom-176b, dropout: true }" "$f"'
-"$planeval" run "$f" -o "$work/out" --quiet >"$work/run.out" 2>&1
-rc=$?
-check "the BLOOM file runs and its expect holds (exit $rc)" '[ "$rc" -eq 0 ]'
+run_both "the BLOOM file runs and its expect holds" "$f"
 status=$(csv_column "$work/out/$plan.csv" status)
 check "BLOOM trained, so it is ok or over_time ($status)" \
     '[ "$status" = ok ] || [ "$status" = over_time ]'
 
-"$planeval" explain "$f" --plan "$plan" >"$work/explain.out" 2>&1
+explain_file "$f" "$plan" explain
 check "explain counts the dropout masks: A1's 2·δ·h with δ = 1" \
-    'grep -q "= 8·14336 + 2·1·14336" "$work/explain.out"'
+    'grep -q "= 8·14336 + 2·1·14336" "$work/explain.txt"'
 # F10 with δ = 1 on stage 1's layer (b = 2, s = 2048, t = 4, a = 112):
 # rep 8h + 2h + ... = 315392, att (4 + 5)·a·s = 9·112·2048 = 2064384 bytes
 check "explain's F10 carries the attention dropout's 5·a·s bytes (att 2.06438e+06)" \
-    'grep -q "4096·(315392/1 + 344064/4 + 2.06438e+06/4)" "$work/explain.out"'
+    'grep -q "4096·(315392/1 + 344064/4 + 2.06438e+06/4)" "$work/explain.txt"'
 
 # property: the same run with dropout off is never slower, at every micro-batch
 with=$(csv_column "$work/out/$plan.csv" step_time_s)

@@ -10,14 +10,8 @@
 . "$(dirname "$0")/testlib.sh"
 
 name=nemo-2403-llama2-7b-h100-1024k-1024gpu
-cp "$src/scenarios/published/$name.yaml" "$work/off.yaml"
-sed 's/^framework: nemo\b.*/framework: { preset: nemo, attention_causal_work: true }/' \
-    "$work/off.yaml" >"$work/on.yaml"
-check "the on file names the key" 'grep -q "attention_causal_work: true" "$work/on.yaml"'
-for v in off on; do
-    "$planeval" explain "$work/$v.yaml" --plan "$name" >"$work/$v.txt" 2>&1
-    check "explain $v exits 0" '[ $? -eq 0 ]'
-done
+framework_variant "$name" nemo "attention_causal_work: true" off on
+explain_each "$name" off on
 f33() { grep -A2 "^F33 " "$1" | tail -1 | awk '{print $2}'; }
 f9() { grep -A2 "^F9 " "$1" | tail -1 | awk '{print $2}'; }
 check "off: F33 says the key is off and is 1" \
@@ -27,16 +21,10 @@ check "on: F33 is 1/(2·1) = 0.5 with the kernel's computed share 0.501953" \
 check "on: F9's core is half the off value ($(f9 "$work/on.txt") against $(f9 "$work/off.txt"))" \
     'awk -v a="$(f9 "$work/on.txt")" -v b="$(f9 "$work/off.txt")" "BEGIN { exit !(a > 0 && (a - b / 2) / a < 1e-5 && (a - b / 2) / a > -1e-5) }"'
 
-run() { # run FILE DIR -> the report's step_time_s and mfu of the plan
-    "$planeval" run "$1" --output "$2" --threads 1 >/dev/null 2>&1 || return 1
-    local r
-    r=$(ls "$2"/*.csv | grep -v summary | head -1)
-    paste -d' ' <(csv_column "$r" step_time_s) <(csv_column "$r" mfu) | tail -1
-}
-read -r s_off m_off <<<"$(run "$work/off.yaml" "$work/out-off")"
-read -r s_on m_on <<<"$(run "$work/on.yaml" "$work/out-on")"
+read -r s_off m_off <<<"$(last_row "$work/off.yaml" "$work/out-off" step_time_s mfu)"
+read -r s_on m_on <<<"$(last_row "$work/on.yaml" "$work/out-on" step_time_s mfu)"
 check "the step is shorter with the key ($s_on s against $s_off s)" \
-    'awk -v a="$s_on" -v b="$s_off" "BEGIN { exit !(a > 0 && a < b) }"'
+    'shorter "$s_on" "$s_off"'
 check "the FLOP count stays: mfu·step equal ($m_on·$s_on, $m_off·$s_off)" \
     'awk -v a="$m_on" -v b="$s_on" -v c="$m_off" -v d="$s_off" "BEGIN { x = a * b; y = c * d; exit !(x > 0 && (x - y) / y < 1e-4 && (y - x) / y < 1e-4) }"'
 
@@ -46,13 +34,10 @@ for v in off on; do
         "$work/$v.yaml" >"$work/half-$v.yaml"
 done
 check "the κ = 0.5 files name causal_flops" 'grep -q "causal_flops: true" "$work/half-on.yaml"'
-read -r h_off _ <<<"$(run "$work/half-off.yaml" "$work/out-half-off")"
-read -r h_on _ <<<"$(run "$work/half-on.yaml" "$work/out-half-on")"
+read -r h_off _ <<<"$(last_row "$work/half-off.yaml" "$work/out-half-off" step_time_s mfu)"
+read -r h_on _ <<<"$(last_row "$work/half-on.yaml" "$work/out-half-on" step_time_s mfu)"
 check "κ = 0.5: the same step with and without the key ($h_on, $h_off)" \
     '[ -n "$h_on" ] && [ "$h_on" = "$h_off" ]'
 
-sed 's/attention_causal_work: true/attention_causal_work: 2/' "$work/on.yaml" >"$work/bad.yaml"
-"$planeval" run "$work/bad.yaml" --output "$work/out-bad" >"$work/bad.txt" 2>&1
-rc=$?
-check "a key that is not a boolean exits 2 (got $rc)" '[ $rc -eq 2 ]'
+bad_value "a key that is not a boolean" "$work/on.yaml" "attention_causal_work: true" "attention_causal_work: 2"
 finish

@@ -23,9 +23,7 @@ plan=nemo-2403-llama2-7b-h100-512k-512gpu
 strip() { grep -v '^expect:\|^  - plan:\|^    step_time_s'; }
 sed -e 's/^framework: nemo .*/framework: { preset: nemo, cp_ring_net_channels: 0 }/' \
     -e 's/^name: .*/name: x15ring/' "$f" | strip >"$work/x15ring.yaml"
-"$planeval" run "$f" "$work/x15ring.yaml" -o "$work/out" --quiet >"$work/run.out" 2>&1
-rc=$?
-check "the published file and its cp_ring_net_channels: 0 copy run (exit $rc)" '[ "$rc" -eq 0 ]'
+run_both "the published file and its cp_ring_net_channels: 0 copy run" "$f" "$work/x15ring.yaml"
 x33=$(csv_column "$work/out/$plan.csv" cp_comm_s)
 x15=$(csv_column "$work/out/x15ring.csv" cp_comm_s)
 near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit !(d < 1e-6 && d > -1e-6) }'; }
@@ -33,12 +31,12 @@ check "the file as published (preset nemo) charges X33's 2/132 on the ring ($x33
     'near "$x33" 0.0645783'
 check "cp_ring_net_channels: 0 over the preset keeps X15's 0.158957 ($x15 s = 0.677502)" \
     'near "$x15" 0.677502'
-"$planeval" explain "$f" --plan "$plan" >"$work/explain.out" 2>&1
+explain_file "$f" "$plan" explain
 check "explain prints X33 with c, S and c/S" \
-    'grep -q "^X33  the CP ring" "$work/explain.out" && grep -q "= 2/132 " "$work/explain.out" &&
-     grep -q "= 0.0151515 " "$work/explain.out"'
+    'grep -q "^X33  the CP ring" "$work/explain.txt" && grep -q "= 2/132 " "$work/explain.txt" &&
+     grep -q "= 0.0151515 " "$work/explain.txt"'
 check "explain's X23 forward count is the hand number (0.0107631 s)" \
-    'grep -A2 "^X23  χ_cp,f" "$work/explain.out" | grep -q "= 0.0107631 s"'
+    'grep -A2 "^X23  χ_cp,f" "$work/explain.txt" | grep -q "= 0.0107631 s"'
 # a ring inside one node: X15 stays (the same as with the key off)
 g=$src/scenarios/published/nemo-2407-llama3-8b-8gpu.yaml
 gplan=nemo-2407-llama3-8b-8gpu
@@ -49,13 +47,13 @@ a=$(csv_column "$work/out2/$gplan.csv" cp_comm_s)
 b=$(csv_column "$work/out2/intra.csv" cp_comm_s)
 check "a cp group inside one node keeps X15 ($a s = $b s, nonzero)" \
     '[ -n "$a" ] && [ "$a" = "$b" ] && awk -v a="$a" "BEGIN { exit !(a > 0) }"'
-"$planeval" explain "$g" --plan "$gplan" >"$work/intra.out" 2>&1
+explain_file "$g" "$gplan" intra
 check "explain says the ring inside one node keeps X15" \
-    'grep -q "X33 the cp group is inside one node" "$work/intra.out"'
+    'grep -q "X33 the cp group is inside one node" "$work/intra.txt"'
 # B200 (no sm_count in its preset): X15, unchanged
 h=$src/scenarios/published/nemo-2504-llama3-8b-b200-512k-128gpu.yaml
-"$planeval" explain "$h" --plan nemo-2504-llama3-8b-b200-512k-128gpu >"$work/b200.out" 2>&1
+explain_file "$h" nemo-2504-llama3-8b-b200-512k-128gpu b200
 check "a GPU without sm_count (b200) keeps X15: no X33 line" \
-    '! grep -q "X33" "$work/b200.out" && grep -q "^X23  χ_cp,f" "$work/b200.out"'
+    '! grep -q "X33" "$work/b200.txt" && grep -q "^X23  χ_cp,f" "$work/b200.txt"'
 
 finish

@@ -23,22 +23,16 @@ plans:
 YAML
 }
 step() { csv_column "$work/$1/eager.csv" step_time_s | sed -n "${2}p"; }
-run() { # run DIR FIDELITY FRAMEWORK_KEYS
-    mkdir -p "$work/$1"
-    scenario "$work/$1.yaml" "$2" "$3"
-    "$planeval" run --quiet -o "$work/$1" "$work/$1.yaml"
-}
-run compiled refined ""
-run off refined ", eager_elementwise: false"
-run eager refined ", eager_elementwise: true"
+run_scenario compiled refined ""
+run_scenario off refined ", eager_elementwise: false"
+run_scenario eager refined ", eager_elementwise: true"
 check "run with eager_elementwise: true exits 0" '[ $? -eq 0 ] && [ -s "$work/eager/eager.csv" ]'
-run fused refined ", eager_elementwise: true, fused_rmsnorm: true"
-run fused_only refined ", fused_rmsnorm: true"
+run_scenario fused refined ", eager_elementwise: true, fused_rmsnorm: true"
+run_scenario fused_only refined ", fused_rmsnorm: true"
 check "eager_elementwise: false is byte-identical to the key absent" \
     'cmp -s "$work/off/eager.csv" "$work/compiled/eager.csv"'
 check "fused_rmsnorm without eager_elementwise changes nothing" \
     'cmp -s "$work/fused_only/eager.csv" "$work/compiled/eager.csv"'
-gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 for row in 1 2; do
     check "plan $row: eager is slower than compiled" 'gt "$(step eager "$row")" "$(step compiled "$row")"'
     check "plan $row: eager with fused_rmsnorm between the two" \
@@ -46,23 +40,23 @@ for row in 1 2; do
 done
 
 # fidelity: textbook ignores F28
-run tb-eager textbook ", eager_elementwise: true"
-run tb-compiled textbook ""
+run_scenario tb-eager textbook ", eager_elementwise: true"
+run_scenario tb-compiled textbook ""
 check "fidelity: textbook with eager_elementwise: true is byte-identical to without it" \
     'cmp -s "$work/tb-eager/eager.csv" "$work/tb-compiled/eager.csv"'
 
 # explain: the F28 line with the byte counts (Llama 3 8B: 2·36·4096 +
 # 2·6·4096 = 344064; 10·14336 + 20·5120 + 4·5120 = 266240)
-"$planeval" explain "$work/eager.yaml" --plan fsdp >"$work/eager.txt" 2>&1
+explain_plan eager fsdp
 check "explain eager: F28 line, rep 344064 and par 266240 bytes per token" \
     'grep -q "^F28 " "$work/eager.txt" &&
      grep -q "rep = 2·36·4096 + 2·6·4096 = 344064, par = 266240" "$work/eager.txt"'
 check "explain eager: F10 takes F28's bytes" \
     'grep -A1 "^F10 " "$work/eager.txt" | grep -q "(344064/1 + 266240/1 + 0/1)"'
-"$planeval" explain "$work/fused.yaml" --plan fsdp >"$work/fused.txt" 2>&1
+explain_plan fused fsdp
 check "explain fused_rmsnorm: rep = 2·4·4096 + 2·6·4096 = 81920" \
     'grep -q "fused_rmsnorm: rep = 2·4·4096 + 2·6·4096 = 81920, par = 266240" "$work/fused.txt"'
-"$planeval" explain "$work/compiled.yaml" --plan fsdp >"$work/compiled.txt" 2>&1
+explain_plan compiled fsdp
 check "explain compiled: no F28 line" '! grep -q "^F28 " "$work/compiled.txt"'
 
 # a non-boolean value is bad input

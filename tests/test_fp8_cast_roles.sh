@@ -23,15 +23,9 @@ plans:
 YAML
 }
 step() { csv_column "$work/$1/fp8-cast-roles.csv" step_time_s | sed -n "${2}p"; }
-run() { # run DIR FIDELITY RECIPE BY_ROLE
-    mkdir -p "$work/$1"
-    scenario "$work/$1.yaml" "$2" "$3" "$4"
-    "$planeval" run --quiet -o "$work/$1" "$work/$1.yaml"
-}
-gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 for r in tensorwise rowwise; do
     for k in true false; do
-        run "$r-$k" refined "$r" "$k"
+        run_scenario "$r-$k" refined "$r" "$k"
         check "run $r, fp8_cast_by_role $k exits 0" '[ $? -eq 0 ] && [ -s "$work/$r-$k/fp8-cast-roles.csv" ]'
     done
     for i in 1 2; do
@@ -43,12 +37,12 @@ check "TP 8: rowwise's casts cost more than tensorwise's (F35's 2c + 2, F36's ga
     'gt "$(awk -v a="$(step rowwise-true 1)" -v b="$(step rowwise-false 1)" "BEGIN { print a - b }")" \
         "$(awk -v a="$(step tensorwise-true 1)" -v b="$(step tensorwise-false 1)" "BEGIN { print a - b }")"'
 
-run tb-true textbook rowwise true
-run tb-false textbook rowwise false
+run_scenario tb-true textbook rowwise true
+run_scenario tb-false textbook rowwise false
 check "fidelity: textbook with fp8_cast_by_role is byte-identical to without it" \
     'cmp -s "$work/tb-true/fp8-cast-roles.csv" "$work/tb-false/fp8-cast-roles.csv"'
 
-"$planeval" explain "$work/rowwise-true.yaml" --plan tp8 >"$work/rowwise.txt" 2>&1
+explain_plan rowwise-true tp8 rowwise
 check "explain rowwise: F35 with G at 12 bytes/element and the four sums" \
     'grep -q "^F35 " "$work/rowwise.txt" &&
      grep -q "G: 12 bytes/element (2c + 2.*forward 40960 gathered + 92160 sharded, backward 155648 gathered + 546816 sharded bytes/token" "$work/rowwise.txt"'
@@ -65,10 +59,10 @@ check "explain rowwise: F35's backward per layer is its arithmetic ($(redo F35 "
     'redo F35 "$work/rowwise.txt" | awk "{ d = \$1 - \$2; exit !(\$2 > 0 && (d < 0 ? -d : d) <= 1e-5 * \$2) }"'
 check "explain rowwise: F36's forward per layer is its arithmetic ($(redo F36 "$work/rowwise.txt"))" \
     'redo F36 "$work/rowwise.txt" | awk "{ d = \$1 - \$2; exit !(\$2 > 0 && (d < 0 ? -d : d) <= 1e-5 * \$2) }"'
-"$planeval" explain "$work/tensorwise-true.yaml" --plan tp8 >"$work/tensorwise.txt" 2>&1
+explain_plan tensorwise-true tp8 tensorwise
 check "explain tensorwise under X22: the gathered inputs cast on the shard (share 0.125)" \
     'grep -q "gathered share 0.125 (X22: cast before the all-gather)" "$work/tensorwise.txt"'
-"$planeval" explain "$work/rowwise-false.yaml" --plan tp8 >"$work/off.txt" 2>&1
+explain_plan rowwise-false tp8 off
 check "explain with the key off: F24's line, no F35" \
     'grep -q "^F24 " "$work/off.txt" && ! grep -q "^F35 " "$work/off.txt"'
 

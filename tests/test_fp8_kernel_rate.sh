@@ -23,43 +23,38 @@ plans:
 YAML
 }
 step() { csv_column "$work/$1/fp8-kernel-rate.csv" step_time_s | sed -n 1p; }
-run() { # run DIR FIDELITY GPU RECIPE FRAMEWORK_KEYS
-    mkdir -p "$work/$1"
-    scenario "$work/$1.yaml" "$2" "$3" "$4" "$5"
-    "$planeval" run --quiet -o "$work/$1" "$work/$1.yaml"
-}
 sxm="preset: h100-sxm"
-run on refined "$sxm" tensorwise ", fp8_kernel_rate: true"; rc_on=$?
-run off refined "$sxm" tensorwise ", fp8_kernel_rate: false"; rc_off=$?
-run unmeasured refined "$sxm, fp8_kernel_gemm_efficiency: 0" tensorwise ", fp8_kernel_rate: true"
+run_scenario on refined "$sxm" tensorwise ", fp8_kernel_rate: true"; rc_on=$?
+run_scenario off refined "$sxm" tensorwise ", fp8_kernel_rate: false"; rc_off=$?
+run_scenario unmeasured refined "$sxm, fp8_kernel_gemm_efficiency: 0" tensorwise ", fp8_kernel_rate: true"
 check "runs with fp8_kernel_rate true and false exit 0" '[ $rc_on -eq 0 ] && [ $rc_off -eq 0 ]'
 check "fp8_kernel_rate: the measured kernel (0.7088) is faster than the fitted 0.4815 ($(step on) < $(step off))" \
-    'awk -v a="$(step on)" -v b="$(step off)" "BEGIN { exit !(a + 0 > 0 && a + 0 < b + 0) }"'
+    'shorter "$(step on)" "$(step off)"'
 check "a GPU without fp8_kernel_gemm_efficiency keeps fp8_gemm_efficiency ($(step unmeasured) = $(step off))" \
     '[ -n "$(step off)" ] && [ "$(step unmeasured)" = "$(step off)" ]'
-"$planeval" explain "$work/on.yaml" --plan fsdp >"$work/on.explain" 2>&1
+explain_plan on fsdp
 check "explain prints F42 with e_k8 0.7088 in place of fp8_gemm_efficiency 0.4815" \
-    'grep -q "^       = framework torchtitan counts its casts apart: e_max8 = e_k8 = 0.7088 (measured: fp8_kernel_gemm_efficiency, fp8_gemm.csv), not fp8_gemm_efficiency 0.4815" "$work/on.explain" &&
-     grep -q "^F18 .*(e_max8 = 0.7088)" "$work/on.explain"'
-"$planeval" explain "$work/off.yaml" --plan fsdp >"$work/off.explain" 2>&1
-check "without fp8_kernel_rate explain prints no F42" '! grep -q "^F42" "$work/off.explain"'
+    'grep -q "^       = framework torchtitan counts its casts apart: e_max8 = e_k8 = 0.7088 (measured: fp8_kernel_gemm_efficiency, fp8_gemm.csv), not fp8_gemm_efficiency 0.4815" "$work/on.txt" &&
+     grep -q "^F18 .*(e_max8 = 0.7088)" "$work/on.txt"'
+explain_plan off fsdp
+check "without fp8_kernel_rate explain prints no F42" '! grep -q "^F42" "$work/off.txt"'
 
-gt="preset: h100-grandteton"
-run row refined "$gt" rowwise ""; rc_row=$?
-run row_r refined "$gt, fp8_rowwise_gemm_efficiency: 0" rowwise ""
-run tw refined "$gt" tensorwise ""
+grandteton="preset: h100-grandteton"
+run_scenario row refined "$grandteton" rowwise ""; rc_row=$?
+run_scenario row_r refined "$grandteton, fp8_rowwise_gemm_efficiency: 0" rowwise ""
+run_scenario tw refined "$grandteton" tensorwise ""
 check "h100-grandteton rowwise runs (exit $rc_row)" '[ $rc_row -eq 0 ]'
 check "F42: the measured 500 W rowwise kernel, not F24's r on top ($(step row) < $(step row_r))" \
-    'awk -v a="$(step row)" -v b="$(step row_r)" "BEGIN { exit !(a + 0 > 0 && a + 0 < b + 0) }"'
-"$planeval" explain "$work/row.yaml" --plan fsdp >"$work/row.explain" 2>&1
+    'shorter "$(step row)" "$(step row_r)"'
+explain_plan row fsdp
 check "explain prints F42: r = e_row/e_max8 = 0.5642/0.5642 = 1 in place of F24's 0.7961" \
-    'grep -q "r = e_row/e_max8 = 0.5642/0.5642 = 1, in place of F24.s 0.7961" "$work/row.explain"'
-"$planeval" explain "$work/tw.yaml" --plan fsdp >"$work/tw.explain" 2>&1
+    'grep -q "r = e_row/e_max8 = 0.5642/0.5642 = 1, in place of F24.s 0.7961" "$work/row.txt"'
+explain_plan tw fsdp
 check "tensorwise on h100-grandteton: no F42 rowwise line" \
-    '! grep -q "e_row/e_max8" "$work/tw.explain"'
+    '! grep -q "e_row/e_max8" "$work/tw.txt"'
 
-run tb_on textbook "$sxm, fp8_rowwise_gemm_efficiency: 0.3" rowwise ", fp8_kernel_rate: true"
-run tb_off textbook "$sxm" rowwise ", fp8_kernel_rate: false"
+run_scenario tb_on textbook "$sxm, fp8_rowwise_gemm_efficiency: 0.3" rowwise ", fp8_kernel_rate: true"
+run_scenario tb_off textbook "$sxm" rowwise ", fp8_kernel_rate: false"
 check "fidelity: textbook is byte-identical with and without the F42 keys" \
     'cmp -s "$work/tb_on/fp8-kernel-rate.csv" "$work/tb_off/fp8-kernel-rate.csv"'
 check "both torchtitan presets set fp8_kernel_rate: true" \

@@ -24,20 +24,14 @@ plans:
 YAML
 }
 step() { csv_column "$work/$1/fp8-recipe.csv" step_time_s | sed -n "${2}p"; }
-run() { # run DIR FIDELITY COMPUTE [RECIPE]
-    mkdir -p "$work/$1"
-    scenario "$work/$1.yaml" "$2" "$3" "${4:-}"
-    "$planeval" run --quiet -o "$work/$1" "$work/$1.yaml"
-}
 for r in tensorwise rowwise delayed blockwise mxfp8 none; do
-    run "$r" refined fp8 "$r"
+    run_scenario "$r" refined fp8 "$r"
     check "run with fp8_recipe: $r exits 0" '[ $? -eq 0 ] && [ -s "$work/$r/fp8-recipe.csv" ]'
 done
-run absent refined fp8
-run bf16 refined bf16
+run_scenario absent refined fp8
+run_scenario bf16 refined bf16
 check "fp8_recipe: none is byte-identical to no fp8_recipe (F18 alone)" \
     'cmp -s "$work/none/fp8-recipe.csv" "$work/absent/fp8-recipe.csv"'
-gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 for row in 1 2; do
     for r in tensorwise rowwise delayed blockwise mxfp8; do
         check "plan $row: $r's casts make the step slower than F18 alone" \
@@ -53,8 +47,8 @@ check "every report holds the same plans" \
     '[ "$(csv_column "$work/rowwise/fp8-recipe.csv" plan | sort)" = "$(csv_column "$work/none/fp8-recipe.csv" plan | sort)" ]'
 
 # fidelity: textbook ignores the recipe (F24 is a refinement)
-run tb-rowwise textbook fp8 rowwise
-run tb-absent textbook fp8
+run_scenario tb-rowwise textbook fp8 rowwise
+run_scenario tb-absent textbook fp8
 check "fidelity: textbook with fp8_recipe: rowwise is byte-identical to without it" \
     'cmp -s "$work/tb-rowwise/fp8-recipe.csv" "$work/tb-absent/fp8-recipe.csv"'
 

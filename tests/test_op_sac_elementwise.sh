@@ -29,15 +29,9 @@ YAML
 step() { csv_column "$work/$1/op-sac-ew.csv" step_time_s | sed -n "${2}p"; }
 plan_row() { csv_column "$work/$1/op-sac-ew.csv" plan | grep -n "^$2\$" | cut -d: -f1; }
 step_of() { step "$1" "$(plan_row "$1" "$2")"; }
-run() { # run DIR FIDELITY COMPUTE RECIPE KEY
-    mkdir -p "$work/$1"
-    scenario "$work/$1.yaml" "$2" "$3" "$4" "$5"
-    "$planeval" run --quiet -o "$work/$1" "$work/$1.yaml"
-}
-gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 for c in bf16 fp8; do
     for k in true false; do
-        run "$c-$k" refined "$c" "$([ $c = fp8 ] && echo ", fp8_recipe: tensorwise")" "$k"
+        run_scenario "$c-$k" refined "$c" "$([ $c = fp8 ] && echo ", fp8_recipe: tensorwise")" "$k"
         check "run $c, op_sac_recompute_elementwise $k exits 0" \
             '[ $? -eq 0 ] && [ -s "$work/$c-$k/op-sac-ew.csv" ]'
     done
@@ -51,8 +45,8 @@ for c in bf16 fp8; do
     done
 done
 
-run tb-true textbook bf16 "" true
-run tb-false textbook bf16 "" false
+run_scenario tb-true textbook bf16 "" true
+run_scenario tb-false textbook bf16 "" false
 check "fidelity: textbook with op_sac_recompute_elementwise is byte-identical to without it" \
     'cmp -s "$work/tb-true/op-sac-ew.csv" "$work/tb-false/op-sac-ew.csv"'
 

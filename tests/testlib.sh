@@ -66,3 +66,62 @@ csv_column() {
     if (col) print f[col]
 }' "$1"
 }
+# gt A B — A is larger than B as numbers (an empty one counts as 0)
+gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
+# shorter A B — A is a positive number below B (a step that got shorter)
+shorter() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > 0 && a + 0 < b + 0) }'; }
+# run_scenario DIR ARG... — write $work/DIR.yaml with the test's own
+# `scenario FILE ARG...` and `run` it quietly into $work/DIR; the exit
+# status is run's
+run_scenario() {
+    local dir=$1
+    shift
+    mkdir -p "$work/$dir"
+    scenario "$work/$dir.yaml" "$@"
+    "$planeval" run --quiet -o "$work/$dir" "$work/$dir.yaml"
+}
+# explain_plan V PLAN [OUT] — explain plan PLAN of $work/V.yaml into
+# $work/OUT.txt (OUT defaults to V), stderr with it; the exit status is
+# explain's
+explain_plan() { explain_file "$work/$1.yaml" "$2" "${3:-$1}"; }
+# explain_file FILE PLAN OUT — explain plan PLAN of scenario FILE into
+# $work/OUT.txt, stderr with it; the exit status is explain's
+explain_file() { "$planeval" explain "$1" --plan "$2" >"$work/$3.txt" 2>&1; }
+# explain_each PLAN V... — explain_plan V PLAN for each V, checking
+# "explain V exits 0"
+explain_each() {
+    local plan=$1 v rc
+    shift
+    for v in "$@"; do
+        explain_plan "$v" "$plan"
+        rc=$?
+        check "explain $v exits 0" "[ $rc -eq 0 ]"
+    done
+}
+# last_row FILE DIR COLUMN... — `run` FILE (one thread) into DIR and print
+# the report's last row's cells of the COLUMNs, space-separated
+last_row() {
+    local file=$1 dir=$2 r c out=""
+    shift 2
+    "$planeval" run "$file" --output "$dir" --threads 1 >/dev/null 2>&1 || return 1
+    r=$(ls "$dir"/*.csv | grep -v summary | head -1)
+    for c in "$@"; do out="$out${out:+ }$(csv_column "$r" "$c" | tail -1)"; done
+    echo "$out"
+}
+# framework_variant NAME PRESET KEYS FROM TO — $work/FROM.yaml is the
+# published scenario NAME (framework: PRESET), $work/TO.yaml the same with
+# `framework: { preset: PRESET, KEYS }`; checks that TO names KEYS
+framework_variant() {
+    cp "$src/scenarios/published/$1.yaml" "$work/$4.yaml"
+    sed "s/^framework: $2\b.*/framework: { preset: $2, $3 }/" "$work/$4.yaml" >"$work/$5.yaml"
+    check "the $5 file names the key" "grep -q \"$3\" \"$work/$5.yaml\""
+}
+# bad_value WHAT FILE FROM TO — FILE with FROM replaced by TO ($work/bad.yaml)
+# is bad input: `run` exits 2, "WHAT exits 2 (got N)"
+bad_value() {
+    local rc
+    sed "s/$3/$4/" "$2" >"$work/bad.yaml"
+    "$planeval" run "$work/bad.yaml" --output "$work/out-bad" >"$work/bad.txt" 2>&1
+    rc=$?
+    check "$1 exits 2 (got $rc)" "[ $rc -eq 2 ]"
+}

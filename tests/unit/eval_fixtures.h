@@ -73,6 +73,28 @@ static inline pe_scenario fx_gpt3_attention_shape(int64_t nodes)
     return s;
 }
 
+/* GPT-3 on n MI300X nodes with the refined compute on: e_max 0.5, e_att
+ * 0.25 (rate 326.85e12), element-wise at 0.5 of the HBM bandwidth
+ * (test_attention.c's F22 and F30 plan tests add their shape numbers). */
+static inline pe_scenario fx_gpt3_shaped(int64_t nodes)
+{
+    pe_scenario s = fx_gpt3(nodes);
+    pe_gpu *g = &s.cluster.gpu;
+    g->has_gemm_efficiency = true, g->gemm_efficiency = 0.5;
+    g->has_attention_efficiency = true, g->attention_efficiency = 0.25;
+    g->elementwise_efficiency = 0.5;
+    return s;
+}
+
+/* fx_gpt3_shaped on 8 nodes with F22's causal kernel: s_half 207, causal
+ * tile B_c 128 (test_attention.c's test_f22_plan; F33's and X31's plans). */
+static inline pe_scenario fx_gpt3_causal_tile(void)
+{
+    pe_scenario s = fx_gpt3_shaped(8);
+    s.cluster.gpu.attention_half_seq = 207, s.cluster.gpu.attention_causal_tile = 128;
+    return s;
+}
+
 /* A plan with the interface defaults: zero 0, recompute none, micro_batch 1,
  * 1f1b, v 1, sp = tp > 1, overlap {0, 1, 1, 0}. */
 static inline pe_plan fx_plan(int64_t dp, int64_t tp, int64_t pp, int64_t cp)

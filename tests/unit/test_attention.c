@@ -38,19 +38,6 @@ static void test_f22_factors(void **state)
     assert_true(compute_attention_head_dim(&v3) == 160.0);
 }
 
-/* GPT-3 on n MI300X nodes with the refined compute on: e_max 0.5, e_att
- * 0.25 (rate 326.85e12), element-wise at 0.5 of the HBM bandwidth; the F22
- * and F30 plan tests add their shape numbers on top. */
-static pe_scenario fx_gpt3_shaped(int64_t nodes)
-{
-    pe_scenario s = fx_gpt3(nodes);
-    pe_gpu *g = &s.cluster.gpu;
-    g->has_gemm_efficiency = true, g->gemm_efficiency = 0.5;
-    g->has_attention_efficiency = true, g->attention_efficiency = 0.25;
-    g->elementwise_efficiency = 0.5;
-    return s;
-}
-
 /* GPT-3 on 8 MI300X nodes as in test_refinements.c's test_refined_plan:
  * e_att 0.25 (rate 326.85e12), tp 8, pp 8, b 1: F9's core is
  * 2048·4·2048·12288/8 / 326.85e12 = 2.5769803776e10/326.85e12 s. With
@@ -60,9 +47,7 @@ static pe_scenario fx_gpt3_shaped(int64_t nodes)
 static void test_f22_plan(void **state)
 {
     (void)state;
-    pe_scenario s = fx_gpt3_shaped(8);
-    pe_gpu *g = &s.cluster.gpu;
-    g->attention_half_seq = 207, g->attention_causal_tile = 128;
+    pe_scenario s = fx_gpt3_causal_tile();
     pe_result r;
     pe_detail d;
     const pe_plan p = fx_plan(1, 8, 8, 1);
@@ -181,9 +166,8 @@ static void test_f30_kernel(void **state)
 static void test_f30_plan(void **state)
 {
     (void)state;
-    pe_scenario s = fx_gpt3_shaped(8);
+    pe_scenario s = fx_gpt3_causal_tile();
     pe_gpu *g = &s.cluster.gpu;
-    g->attention_half_seq = 207, g->attention_causal_tile = 128;
     g->attention_fa2_efficiency = 0.15, g->attention_fa2_half_seq = 150;
     pe_result r;
     pe_detail d;

@@ -36,21 +36,10 @@ static void test_f33_factor(void **state)
  * 0.53125 of the count, at the kernel's rate 326.85e12·1024/1231:
  * 2.5769803776e10·0.53125/(326.85e12·1024/1231) = 0.0504558... s, half the
  * off value. */
-static pe_scenario fx_causal(void)
-{
-    pe_scenario s = fx_gpt3(8);
-    pe_gpu *g = &s.cluster.gpu;
-    g->has_gemm_efficiency = true, g->gemm_efficiency = 0.5;
-    g->has_attention_efficiency = true, g->attention_efficiency = 0.25;
-    g->elementwise_efficiency = 0.5;
-    g->attention_half_seq = 207, g->attention_causal_tile = 128;
-    return s;
-}
-
 static void test_f33_plan(void **state)
 {
     (void)state;
-    pe_scenario s = fx_causal();
+    pe_scenario s = fx_gpt3_causal_tile();
     pe_result r, r_on;
     pe_detail d, d_on;
     const pe_plan p = fx_plan(1, 8, 8, 1);
@@ -75,7 +64,7 @@ static void test_f33_plan(void **state)
 static void test_f33_half_count(void **state)
 {
     (void)state;
-    pe_scenario s = fx_causal();
+    pe_scenario s = fx_gpt3_causal_tile();
     s.model.causal_flops = true;
     pe_result r;
     pe_detail d;
@@ -93,7 +82,7 @@ static void test_f33_half_count(void **state)
 static void test_f33_neutral(void **state)
 {
     (void)state;
-    pe_scenario s = fx_causal();
+    pe_scenario s = fx_gpt3_causal_tile();
     s.cluster.gpu.attention_causal_tile = 0;
     const pe_plan p = fx_plan(1, 8, 8, 1);
     const double base = fx_eval(&s, &p).step_time_s;

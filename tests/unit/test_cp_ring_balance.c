@@ -47,21 +47,10 @@ static void test_x31_share_and_bytes(void **state)
  * 1572864·66/2.65e12 and 1572864·144/2.65e12 s. τ_lb (recompute none) moves
  * by 2·(core_on − core_off) + the backward passes (the forward's, in τ_lf,
  * are not doubled). */
-static pe_scenario fx_ring(void)
-{
-    pe_scenario s = fx_gpt3(8);
-    pe_gpu *g = &s.cluster.gpu;
-    g->has_gemm_efficiency = true, g->gemm_efficiency = 0.5;
-    g->has_attention_efficiency = true, g->attention_efficiency = 0.25;
-    g->elementwise_efficiency = 0.5;
-    g->attention_half_seq = 207, g->attention_causal_tile = 128;
-    return s;
-}
-
 static void test_x31_plan(void **state)
 {
     (void)state;
-    pe_scenario s = fx_ring();
+    pe_scenario s = fx_gpt3_causal_tile();
     pe_result r, r_on;
     pe_detail d, d_on;
     const pe_plan p = fx_plan(2, 8, 2, 2);
@@ -89,7 +78,7 @@ static void test_x31_plan(void **state)
 static void test_x31_with_causal_work(void **state)
 {
     (void)state;
-    pe_scenario s = fx_ring();
+    pe_scenario s = fx_gpt3_causal_tile();
     s.cluster.gpu.attention_half_seq = 0;
     s.framework.attention_causal_work = true;
     const pe_plan p = fx_plan(2, 8, 2, 2);
@@ -109,7 +98,7 @@ static void test_x31_with_causal_work(void **state)
 static void test_x31_neutral(void **state)
 {
     (void)state;
-    pe_scenario s = fx_ring();
+    pe_scenario s = fx_gpt3_causal_tile();
     const pe_plan p = fx_plan(4, 8, 2, 1);
     const double base = fx_eval(&s, &p).step_time_s;
     s.framework.cp_ring_load_balance = true;

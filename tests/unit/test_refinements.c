@@ -429,6 +429,83 @@ static pe_scenario refined_gpt3(void)
     return s;
 }
 
+/* The plan tests' recompute loop index: 0 none, 1 selective, 2 full. */
+static pe_recompute recompute_of(int rc)
+{
+    return rc == 0 ? PE_RECOMPUTE_NONE : rc == 1 ? PE_RECOMPUTE_SELECTIVE : PE_RECOMPUTE_FULL;
+}
+
+/* GPT-3 at dp 16, t 8 (sp on) under recompute rc: the plan tests' plan. */
+static pe_plan tp8_plan(pe_recompute rc)
+{
+    pe_plan p = fx_plan(16, 8, 1, 1);
+    p.recompute = rc;
+    return p;
+}
+
+/* refined_gpt3 under torchtitan's op-level selective checkpointing:
+ * F25's phase memory and the op policy (X21). */
+static pe_scenario op_sac_gpt3(void)
+{
+    pe_scenario s = refined_gpt3();
+    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    return s;
+}
+
+/* refined_gpt3 under torchtitan's TP terms: X15's overlap slowdown 0.189
+ * alone, X16's micro-pipeline, X28's copies, F25's phase memory and X21's
+ * op-level selective recompute (the X28, X24, F34 and X32 scenario). */
+static pe_scenario async_tp_gpt3(void)
+{
+    pe_scenario s = op_sac_gpt3();
+    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
+    s.framework.tp_micro_pipeline = true, s.framework.tp_seq_dim_copy = true;
+    return s;
+}
+
+/* Plan p under a key on and off: both results and detail records. */
+typedef struct {
+    pe_result on, off;
+    pe_detail d, dof;
+} on_off_eval;
+
+static on_off_eval eval_on_off(const pe_scenario *on, const pe_scenario *off, const pe_plan *p)
+{
+    on_off_eval e;
+    fx_eval_detail(on, p, &e.on, &e.d);
+    fx_eval_detail(off, p, &e.off, &e.dof);
+    return e;
+}
+
+/* A TP key's plan p key on and off under plain TP (p's overlap.tp, 0),
+ * async TP (overlap.tp 1) and async TP without sequence parallelism. */
+typedef struct {
+    on_off_eval plain, async, no_sp;
+} tp_key_evals;
+
+static tp_key_evals eval_tp_key(const pe_scenario *on, const pe_scenario *off, pe_plan p)
+{
+    tp_key_evals e;
+    e.plain = eval_on_off(on, off, &p);
+    p.overlap.tp = 1;
+    e.async = eval_on_off(on, off, &p);
+    p.sequence_parallel = false;
+    e.no_sp = eval_on_off(on, off, &p);
+    return e;
+}
+
+/* A TP key that acts only under async TP: plain TP and sp off are bit for
+ * bit the key off (and the key's own term there, plain_term and
+ * no_sp_term, is 0); under async TP the key never speeds a plan and async
+ * TP stays no slower than plain TP. */
+static void assert_async_tp_only(const tp_key_evals *e, double plain_term, double no_sp_term)
+{
+    assert_true(e->plain.on.step_time_s == e->plain.off.step_time_s && plain_term == 0.0);
+    assert_true(e->async.on.step_time_s > e->async.off.step_time_s &&
+                e->async.on.step_time_s <= e->plain.on.step_time_s);
+    assert_true(e->no_sp.on.step_time_s == e->no_sp.off.step_time_s && no_sp_term == 0.0);
+}
+
 static void more_bandwidth(pe_scenario *s, pe_plan *p)
 {
     (void)p;
@@ -629,20 +706,16 @@ static void test_x15_plans(void **state)
 static void test_f25_plans(void **state)
 {
     (void)state;
-    pe_scenario s = refined_gpt3();
-    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    pe_scenario s = op_sac_gpt3();
     pe_scenario attn = s;
     attn.framework.selective_recompute = PE_SELECTIVE_ATTENTION;
-    pe_plan p = fx_plan(16, 8, 1, 1);
-    p.recompute = PE_RECOMPUTE_SELECTIVE;
-    pe_result r, ra;
-    pe_detail d, da;
-    fx_eval_detail(&s, &p, &r, &d);
-    fx_eval_detail(&attn, &p, &ra, &da);
-    assert_true(d.x == 1811939328.0);
-    assert_rel(d.tau_lb, 2.0 * d.tau_lf + d.gemm_t[0] / 3.0 + d.gemm_t[1] + d.gemm_t[3], 1e-12);
-    assert_rel(da.tau_lb, 2.0 * da.tau_lf + da.tau_core + da.tau_ew_att, 1e-12);
-    assert_true(r.hfu > 0 && r.hfu != ra.hfu);
+    pe_plan p = tp8_plan(PE_RECOMPUTE_SELECTIVE);
+    const on_off_eval e = eval_on_off(&s, &attn, &p); /* op policy, Megatron's */
+    const pe_detail *d = &e.d, *da = &e.dof;
+    assert_true(d->x == 1811939328.0);
+    assert_rel(d->tau_lb, 2.0 * d->tau_lf + d->gemm_t[0] / 3.0 + d->gemm_t[1] + d->gemm_t[3], 1e-12);
+    assert_rel(da->tau_lb, 2.0 * da->tau_lf + da->tau_core + da->tau_ew_att, 1e-12);
+    assert_true(e.on.hfu > 0 && e.on.hfu != e.off.hfu);
 }
 
 /* F39 on whole plans (refined GPT-3 under torchtitan's op policy, bf16,
@@ -654,32 +727,28 @@ static void test_f25_plans(void **state)
 static void test_f39_plans(void **state)
 {
     (void)state;
-    pe_scenario s = refined_gpt3();
-    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    pe_scenario s = op_sac_gpt3();
     pe_scenario on = s;
     on.framework.op_sac_recompute_elementwise = true;
-    pe_plan p = fx_plan(16, 8, 1, 1);
-    p.recompute = PE_RECOMPUTE_SELECTIVE, p.sequence_parallel = true;
-    pe_result r0, r;
-    pe_detail d0, d;
-    fx_eval_detail(&s, &p, &r0, &d0);
-    fx_eval_detail(&on, &p, &r, &d);
-    assert_true(d.tau_ew > d.tau_ew_att && d.tau_rec_ew > 0.0 && d0.tau_rec_ew == 0.0);
-    assert_rel(d.tau_rec_ew, d.tau_ew - d.tau_ew_att, 1e-12);
-    assert_rel(d.tau_lb - d0.tau_lb, d.tau_ew - d.tau_ew_att, 1e-9);
-    assert_true(d.tau_lf == d0.tau_lf && d.x == d0.x);
-    assert_true(r.mfu < r0.mfu && r.hfu < r0.hfu && r.step_time_s > r0.step_time_s);
+    pe_plan p = tp8_plan(PE_RECOMPUTE_SELECTIVE);
+    p.sequence_parallel = true;
+    on_off_eval e = eval_on_off(&on, &s, &p);
+    const pe_detail *d = &e.d, *d0 = &e.dof;
+    const pe_result *r = &e.on, *r0 = &e.off;
+    assert_true(d->tau_ew > d->tau_ew_att && d->tau_rec_ew > 0.0 && d0->tau_rec_ew == 0.0);
+    assert_rel(d->tau_rec_ew, d->tau_ew - d->tau_ew_att, 1e-12);
+    assert_rel(d->tau_lb - d0->tau_lb, d->tau_ew - d->tau_ew_att, 1e-9);
+    assert_true(d->tau_lf == d0->tau_lf && d->x == d0->x);
+    assert_true(r->mfu < r0->mfu && r->hfu < r0->hfu && r->step_time_s > r0->step_time_s);
     for (int rc = PE_RECOMPUTE_NONE; rc <= PE_RECOMPUTE_FULL; rc += 2) {
         p.recompute = (pe_recompute)rc;
-        fx_eval_detail(&s, &p, &r0, &d0);
-        fx_eval_detail(&on, &p, &r, &d);
-        assert_true(r.step_time_s == r0.step_time_s && d.tau_rec_ew == 0.0);
+        e = eval_on_off(&on, &s, &p);
+        assert_true(e.on.step_time_s == e.off.step_time_s && e.d.tau_rec_ew == 0.0);
     }
     p.recompute = PE_RECOMPUTE_SELECTIVE;
     s.framework.selective_recompute = on.framework.selective_recompute = PE_SELECTIVE_ATTENTION;
-    fx_eval_detail(&s, &p, &r0, &d0);
-    fx_eval_detail(&on, &p, &r, &d);
-    assert_true(r.step_time_s == r0.step_time_s);
+    e = eval_on_off(&on, &s, &p);
+    assert_true(e.on.step_time_s == e.off.step_time_s);
 }
 
 /* X21 on whole plans (refined GPT-3 under torchtitan's op policy: MHA, so
@@ -726,8 +795,7 @@ static void test_x21_plans(void **state)
     }
     pe_scenario plain = s; /* no micro-pipeline: X1's backward plus the re-run T_ar */
     plain.framework.tp_micro_pipeline = false;
-    pe_plan p = fx_plan(16, 8, 1, 1);
-    p.recompute = PE_RECOMPUTE_SELECTIVE;
+    pe_plan p = tp8_plan(PE_RECOMPUTE_SELECTIVE);
     fx_eval_detail(&plain, &p, &r, &d);
     const double l = d.stage_layers[d.time_stage];
     assert_rel(d.tp_rec_layer, d.t_ar_tp, 1e-12);
@@ -766,8 +834,7 @@ static void test_x22_plans(void **state)
         for (int rc = 0; rc <= 2; rc++) {
             pe_plan p = fx_plan(16, 8, 1, 1);
             p.overlap.tp = ov;
-            p.recompute = rc == 0 ? PE_RECOMPUTE_NONE : rc == 1 ? PE_RECOMPUTE_SELECTIVE
-                                                             : PE_RECOMPUTE_FULL;
+            p.recompute = recompute_of(rc);
             fx_eval_detail(&s, &p, &r, &d);
             const double ag = d.t_ag_tp, rs = 0.5 * d.t_ar_tp, l = d.stage_layers[d.time_stage];
             assert_true(ag > 0.25 * d.t_ar_tp && ag < rs);
@@ -801,10 +868,7 @@ static void test_x22_plans(void **state)
 static void test_x28_plans(void **state)
 {
     (void)state;
-    pe_scenario s = refined_gpt3();
-    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
-    s.framework.tp_micro_pipeline = true, s.framework.tp_seq_dim_copy = true;
-    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    pe_scenario s = async_tp_gpt3();
     pe_scenario off = s;
     off.framework.tp_seq_dim_copy = false;
     const double w = s.cluster.gpu.hbm_tb_s * 1e12 * 0.6;
@@ -814,8 +878,7 @@ static void test_x28_plans(void **state)
         for (int rc = 0; rc <= 2; rc++) {
             pe_plan p = fx_plan(16, 8, 1, 1);
             p.overlap.tp = ov;
-            p.recompute = rc == 0 ? PE_RECOMPUTE_NONE : rc == 1 ? PE_RECOMPUTE_SELECTIVE
-                                                             : PE_RECOMPUTE_FULL;
+            p.recompute = recompute_of(rc);
             fx_eval_detail(&s, &p, &r, &d);
             fx_eval_detail(&off, &p, &ro, &dof);
             const double l = d.stage_layers[d.time_stage];
@@ -859,10 +922,7 @@ static void test_x28_plans(void **state)
 static void test_x24_plans(void **state)
 {
     (void)state;
-    pe_scenario s = refined_gpt3();
-    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
-    s.framework.tp_micro_pipeline = true, s.framework.tp_seq_dim_copy = true;
-    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    pe_scenario s = async_tp_gpt3();
     s.framework.tp_grad_sum_unfused = true;
     const double w = s.cluster.gpu.hbm_tb_s * 1e12 * 0.6, c = 0.189 / 1.189;
     static const int64_t tps[] = {2, 4, 8};
@@ -874,35 +934,25 @@ static void test_x24_plans(void **state)
                 pe_scenario off = on;
                 off.framework.tp_grad_sum_unfused = false;
                 pe_plan p = fx_plan(128 / tps[i], tps[i], 1, 1);
-                p.recompute = rc == 0 ? PE_RECOMPUTE_NONE : rc == 1 ? PE_RECOMPUTE_SELECTIVE
-                                                                 : PE_RECOMPUTE_FULL;
-                pe_result r0, r5, r1, ro0, ro1;
-                pe_detail d, dof;
-                fx_eval_detail(&on, &p, &r0, &d); /* plain TP: neutral */
-                fx_eval_detail(&off, &p, &ro0, &dof);
-                assert_true(r0.step_time_s == ro0.step_time_s && d.tp_copy_unfused == 0.0);
+                p.recompute = recompute_of(rc);
+                const tp_key_evals e = eval_tp_key(&on, &off, p);
+                const pe_detail *d = &e.async.d, *dof = &e.async.dof;
+                assert_async_tp_only(&e, e.plain.d.tp_copy_unfused, e.no_sp.d.tp_copy_unfused);
+                const double r0 = e.plain.on.step_time_s, r1 = e.async.on.step_time_s;
                 p.overlap.tp = 0.5;
-                fx_eval_detail(&on, &p, &r5, &d);
-                p.overlap.tp = 1;
-                fx_eval_detail(&on, &p, &r1, &d);
-                fx_eval_detail(&off, &p, &ro1, &dof);
-                const double rs = 0.5 * d.t_ar_tp, bwd[4] = {rs, rs, rs, rs};
+                const double r5 = fx_eval(&on, &p).step_time_s;
+                const double rs = 0.5 * d->t_ar_tp, bwd[4] = {rs, rs, rs, rs};
                 const bool u[4] = {true, false, swi == 1, false};
                 const double e_b = comm_tp_micro_pipeline_unfused(bwd, (double)tps[i],
-                                                                  d.gemm_chunks_t, 1.0, c, u);
-                const double n_u = swi ? 2.0 : 1.0, l = d.stage_layers[d.time_stage];
-                assert_rel(d.tp_mp_bwd_layer, e_b, 1e-12);
-                assert_rel(d.tp_unfused_layer, n_u * rs, 1e-12);
-                assert_rel(d.tp_copy_unfused, n_u * 2.0 * d.s_tp / w, 1e-12);
-                assert_true(d.chi_tp_f == dof.chi_tp_f);
-                assert_rel(d.chi_tp_b - dof.chi_tp_b,
-                           l * (e_b - dof.tp_mp_bwd_layer + d.tp_copy_unfused), 1e-9);
-                assert_true(r1.step_time_s > ro1.step_time_s); /* the key never speeds */
-                assert_true(r1.step_time_s <= r5.step_time_s && r5.step_time_s <= r0.step_time_s);
-                p.sequence_parallel = false; /* no X16: neutral */
-                fx_eval_detail(&on, &p, &r1, &d);
-                fx_eval_detail(&off, &p, &ro1, &dof);
-                assert_true(r1.step_time_s == ro1.step_time_s && d.tp_copy_unfused == 0.0);
+                                                                  d->gemm_chunks_t, 1.0, c, u);
+                const double n_u = swi ? 2.0 : 1.0, l = d->stage_layers[d->time_stage];
+                assert_rel(d->tp_mp_bwd_layer, e_b, 1e-12);
+                assert_rel(d->tp_unfused_layer, n_u * rs, 1e-12);
+                assert_rel(d->tp_copy_unfused, n_u * 2.0 * d->s_tp / w, 1e-12);
+                assert_true(d->chi_tp_f == dof->chi_tp_f);
+                assert_rel(d->chi_tp_b - dof->chi_tp_b,
+                           l * (e_b - dof->tp_mp_bwd_layer + d->tp_copy_unfused), 1e-9);
+                assert_true(r1 <= r5 && r5 <= r0); /* more overlap never slower */
             }
 }
 
@@ -918,10 +968,7 @@ static void test_x24_plans(void **state)
 static void test_f34_plans(void **state)
 {
     (void)state;
-    pe_scenario s = refined_gpt3();
-    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
-    s.framework.tp_micro_pipeline = true, s.framework.tp_seq_dim_copy = true;
-    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    pe_scenario s = async_tp_gpt3();
     s.framework.tp_fused_rs_reduce = true;
     const double w = s.cluster.gpu.hbm_tb_s * 1e12 * 0.6;
     for (int x24 = 0; x24 <= 1; x24++)
@@ -932,28 +979,16 @@ static void test_f34_plans(void **state)
                 on.framework.tp_grad_sum_unfused = x24;
                 pe_scenario off = on;
                 off.framework.tp_fused_rs_reduce = false;
-                pe_plan p = fx_plan(16, 8, 1, 1);
-                p.recompute = rc == 0 ? PE_RECOMPUTE_NONE : rc == 1 ? PE_RECOMPUTE_SELECTIVE
-                                                                 : PE_RECOMPUTE_FULL;
-                pe_result r0, r1, ro0, ro1;
-                pe_detail d, dof;
-                fx_eval_detail(&on, &p, &r0, &d);
-                fx_eval_detail(&off, &p, &ro0, &dof);
-                assert_true(r0.step_time_s == ro0.step_time_s && d.tp_reduce == 0.0);
-                p.overlap.tp = 1;
-                fx_eval_detail(&on, &p, &r1, &d);
-                fx_eval_detail(&off, &p, &ro1, &dof);
-                const double r = (1.0 + 1.0 / 8.0) * d.s_tp / w, l = d.stage_layers[d.time_stage];
-                const double n_f = x24 ? (swi ? 0.0 : 1.0) : 2.0;
-                assert_rel(d.tp_reduce, r, 1e-12);
-                assert_rel(d.chi_tp_f - dof.chi_tp_f, l * 2.0 * r, 1e-9);
-                assert_rel(d.chi_tp_b - dof.chi_tp_b + 1.0,
+                pe_plan p = tp8_plan(recompute_of(rc));
+                const tp_key_evals e = eval_tp_key(&on, &off, p);
+                const pe_detail *d = &e.async.d, *dof = &e.async.dof;
+                const double r = (1.0 + 1.0 / 8.0) * d->s_tp / w;
+                const double n_f = x24 ? (swi ? 0.0 : 1.0) : 2.0, l = d->stage_layers[d->time_stage];
+                assert_rel(d->tp_reduce, r, 1e-12);
+                assert_rel(d->chi_tp_f - dof->chi_tp_f, l * 2.0 * r, 1e-9);
+                assert_rel(d->chi_tp_b - dof->chi_tp_b + 1.0,
                            1.0 + l * ((rc == 2 ? 2.0 : 0.0) * r + n_f * r), 1e-12);
-                assert_true(r1.step_time_s > ro1.step_time_s && r1.step_time_s <= r0.step_time_s);
-                p.sequence_parallel = false;
-                fx_eval_detail(&on, &p, &r1, &d);
-                fx_eval_detail(&off, &p, &ro1, &dof);
-                assert_true(r1.step_time_s == ro1.step_time_s && d.tp_reduce == 0.0);
+                assert_async_tp_only(&e, e.plain.d.tp_reduce, e.no_sp.d.tp_reduce);
             }
 }
 
@@ -969,10 +1004,7 @@ static void test_f34_plans(void **state)
 static void test_x32_plans(void **state)
 {
     (void)state;
-    pe_scenario s = refined_gpt3();
-    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0.189;
-    s.framework.tp_micro_pipeline = true, s.framework.tp_seq_dim_copy = true;
-    s.framework.memory_by_phase = true, s.framework.selective_recompute = PE_SELECTIVE_OP;
+    pe_scenario s = async_tp_gpt3();
     s.framework.tp_fused_rs_reduce = true, s.framework.tp_ag_shard_stage = true;
     const double w = s.cluster.gpu.hbm_tb_s * 1e12 * 0.6;
     for (int swi = 0; swi <= 1; swi++)
@@ -981,27 +1013,15 @@ static void test_x32_plans(void **state)
             on.model.mlp = swi ? PE_MLP_SWIGLU : PE_MLP_GELU;
             pe_scenario off = on;
             off.framework.tp_ag_shard_stage = false;
-            pe_plan p = fx_plan(16, 8, 1, 1);
-            p.recompute = rc == 0 ? PE_RECOMPUTE_NONE : rc == 1 ? PE_RECOMPUTE_SELECTIVE
-                                                             : PE_RECOMPUTE_FULL;
-            pe_result r0, r1, ro0, ro1;
-            pe_detail d, dof;
-            fx_eval_detail(&on, &p, &r0, &d);
-            fx_eval_detail(&off, &p, &ro0, &dof);
-            assert_true(r0.step_time_s == ro0.step_time_s && d.tp_stage == 0.0);
-            p.overlap.tp = 1;
-            fx_eval_detail(&on, &p, &r1, &d);
-            fx_eval_detail(&off, &p, &ro1, &dof);
-            const double c = 2.0 * (d.s_tp / 8.0) / w, l = d.stage_layers[d.time_stage];
+            pe_plan p = tp8_plan(recompute_of(rc));
+            const tp_key_evals e = eval_tp_key(&on, &off, p);
+            const pe_detail *d = &e.async.d, *dof = &e.async.dof;
+            const double c = 2.0 * (d->s_tp / 8.0) / w, l = d->stage_layers[d->time_stage];
             const double n_b = (rc == 2 ? 2.0 : 0.0) + 2.0 + (rc == 1 ? 2.0 : 0.0);
-            assert_rel(d.tp_stage, c, 1e-12);
-            assert_rel(d.chi_tp_f - dof.chi_tp_f, l * 2.0 * c, 1e-9);
-            assert_rel(d.chi_tp_b - dof.chi_tp_b + 1.0, 1.0 + l * n_b * c, 1e-12);
-            assert_true(r1.step_time_s > ro1.step_time_s && r1.step_time_s <= r0.step_time_s);
-            p.sequence_parallel = false;
-            fx_eval_detail(&on, &p, &r1, &d);
-            fx_eval_detail(&off, &p, &ro1, &dof);
-            assert_true(r1.step_time_s == ro1.step_time_s && d.tp_stage == 0.0);
+            assert_rel(d->tp_stage, c, 1e-12);
+            assert_rel(d->chi_tp_f - dof->chi_tp_f, l * 2.0 * c, 1e-9);
+            assert_rel(d->chi_tp_b - dof->chi_tp_b + 1.0, 1.0 + l * n_b * c, 1e-12);
+            assert_async_tp_only(&e, e.plain.d.tp_stage, e.no_sp.d.tp_stage);
         }
 }
 

@@ -32,6 +32,18 @@ static pe_scenario fx_refined(pe_model m, int64_t global_batch)
     return s;
 }
 
+/* fx_refined with GPT-3's layers on one node computing in FP8 (the F24,
+ * F35, F36 and F42 plans): no parameter memory, element-wise work (the
+ * casts) at η_W 0.5, i.e. W·η_W = 1e12 B/s. */
+static pe_scenario fx_gpt3_fp8(void)
+{
+    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
+    s.model.has_params = false;
+    s.cluster.gpu.elementwise_efficiency = 0.5;
+    s.precision.compute = PE_COMPUTE_FP8;
+    return s;
+}
+
 /* F17 head_dim (Qwen3-30B-A3B's attention: h 2048, a 32, g 4, d 128):
  * projection a·d × h = 4096 × 2048; the rest 2·h·a·d + 2·h·g·d − a·d·h =
  * 16,777,216 + 2,097,152 − 8,388,608 = 10,485,760 = h × 5120 (a·d + 2gd).
@@ -84,27 +96,22 @@ static void test_f18_fp8_gemm(void **state)
     s.model.has_params = false;
     s.precision.compute = PE_COMPUTE_FP8;
     pe_plan p = fx_plan(8, 1, 1, 1);
-    pe_eval_ctx ctx;
     pe_result r;
     pe_detail d;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &p, &r, &d);
+    fx_eval_detail(&s, &p, &r, &d);
     assert_rel(d.gemm_t[0], 1.855425871872e-3, 1e-13);
     s.precision.compute = PE_COMPUTE_BF16; /* bf16: half the rate, twice the time */
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &p, &r, &d);
+    fx_eval_detail(&s, &p, &r, &d);
     assert_rel(d.gemm_t[0], 2.0 * 1.855425871872e-3, 1e-13);
     /* fp8_gemm_efficiency (F18's e_max8) at a quarter of gemm_efficiency:
      * the fp8 rate is a quarter, 4 · 1.855425871872e-3 s (still compute
      * bound); bf16 GEMMs do not use it */
     s.cluster.gpu.has_fp8_gemm_efficiency = true;
     s.cluster.gpu.fp8_gemm_efficiency = s.cluster.gpu.gemm_efficiency / 4.0;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &p, &r, &d);
+    fx_eval_detail(&s, &p, &r, &d);
     assert_rel(d.gemm_t[0], 2.0 * 1.855425871872e-3, 1e-13);
     s.precision.compute = PE_COMPUTE_FP8;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &p, &r, &d);
+    fx_eval_detail(&s, &p, &r, &d);
     assert_rel(d.gemm_t[0], 4.0 * 1.855425871872e-3, 1e-13);
 }
 
@@ -123,35 +130,26 @@ static void test_f24_fp8_recipe(void **state)
     (void)state;
     const pe_fp8_recipe_cost none = compute_fp8_recipe(PE_FP8_RECIPE_NONE);
     assert_true(none.rate_ratio == 1.0 && none.cast_bytes == 0.0);
-    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
-    s.model.has_params = false;
-    s.cluster.gpu.elementwise_efficiency = 0.5;
-    s.precision.compute = PE_COMPUTE_FP8;
+    pe_scenario s = fx_gpt3_fp8();
     pe_plan p = fx_plan(8, 1, 1, 1);
-    pe_eval_ctx ctx;
     pe_result r0, r;
     pe_detail d0, d;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &p, &r0, &d0);
+    fx_eval_detail(&s, &p, &r0, &d0);
     assert_rel(d0.gemm_t[0], 1.855425871872e-3, 1e-13);
     s.precision.fp8_recipe = PE_FP8_RECIPE_ROWWISE;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &p, &r, &d);
+    fx_eval_detail(&s, &p, &r, &d);
     assert_rel(d.gemm_t[0], 1.855425871872e-3 / 0.7961, 1e-13);
     assert_rel(d.tau_ew - d0.tau_ew, 8.8080384e-4, 1e-9);
     assert_rel(d.tau_lb - d0.tau_lb, 2.0 * (d.tau_lf - d0.tau_lf), 1e-9);
     assert_true(r.step_time_s > r0.step_time_s);
     s.precision.fp8_recipe = PE_FP8_RECIPE_DELAYED;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &p, &r, &d);
+    fx_eval_detail(&s, &p, &r, &d);
     assert_rel(d.gemm_t[0], 1.855425871872e-3, 1e-13);
     assert_rel(d.tau_ew - d0.tau_ew, 5.28482304e-4, 1e-9);
     s.precision.compute = PE_COMPUTE_BF16; /* a recipe without fp8 GEMMs: no effect */
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &p, &r, &d);
+    fx_eval_detail(&s, &p, &r, &d);
     s.precision.fp8_recipe = PE_FP8_RECIPE_NONE;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &p, &r0, &d0);
+    fx_eval_detail(&s, &p, &r0, &d0);
     assert_true(r.step_time_s == r0.step_time_s && d.tau_ew == d0.tau_ew);
 }
 
@@ -172,25 +170,18 @@ static void test_f42_fp8_rowwise_measured(void **state)
     assert_true(compute_fp8_measured_rate_ratio(PE_FP8_RECIPE_ROWWISE, 0.7961, 0.5, 0.0) ==
                 0.7961);
     assert_true(compute_fp8_measured_rate_ratio(PE_FP8_RECIPE_TENSORWISE, 1.0, 0.5, 0.4) == 1.0);
-    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
-    s.model.has_params = false;
-    s.cluster.gpu.elementwise_efficiency = 0.5;
-    s.precision.compute = PE_COMPUTE_FP8;
+    pe_scenario s = fx_gpt3_fp8();
     pe_plan p = fx_plan(8, 1, 1, 1);
-    pe_eval_ctx ctx;
     pe_result r;
     pe_detail d;
     s.precision.fp8_recipe = PE_FP8_RECIPE_ROWWISE;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &p, &r, &d);
+    fx_eval_detail(&s, &p, &r, &d);
     assert_rel(d.gemm_t[0], 1.855425871872e-3 / 0.7961, 1e-13); /* e_row 0: F24 */
     s.cluster.gpu.fp8_rowwise_gemm_efficiency = 0.4;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &p, &r, &d);
+    fx_eval_detail(&s, &p, &r, &d);
     assert_rel(d.gemm_t[0], 2.31928233984e-3, 1e-13);
     s.precision.fp8_recipe = PE_FP8_RECIPE_TENSORWISE;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &p, &r, &d);
+    fx_eval_detail(&s, &p, &r, &d);
     assert_rel(d.gemm_t[0], 1.855425871872e-3, 1e-13);
 }
 
@@ -203,14 +194,10 @@ static void test_f42_fp8_rowwise_measured(void **state)
 static void test_f42_fp8_kernel_rate(void **state)
 {
     (void)state;
-    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
-    s.model.has_params = false;
-    s.cluster.gpu.elementwise_efficiency = 0.5;
+    pe_scenario s = fx_gpt3_fp8();
     s.cluster.gpu.has_fp8_gemm_efficiency = true, s.cluster.gpu.fp8_gemm_efficiency = 0.25;
-    s.precision.compute = PE_COMPUTE_FP8;
     s.framework.present = true;
     pe_plan p = fx_plan(8, 1, 1, 1);
-    pe_eval_ctx ctx;
     pe_result r;
     pe_detail d;
     const double t_fit = 3.710851743744e-3, t_kernel = 2.31928233984e-3;
@@ -221,8 +208,7 @@ static void test_f42_fp8_kernel_rate(void **state)
         s.cluster.gpu.fp8_kernel_gemm_efficiency = cases[i].e_k8;
         assert_rel(compute_fp8_gemm_efficiency(&s.cluster.gpu, &s.framework),
                    cases[i].t == t_kernel ? 0.4 : 0.25, 1e-15);
-        evaluate_prepare(&s, &ctx);
-        evaluate_plan_detail(&ctx, &p, &r, &d);
+        fx_eval_detail(&s, &p, &r, &d);
         assert_rel(d.gemm_t[0], cases[i].t, 1e-13);
     }
 }
@@ -258,10 +244,8 @@ static void test_f35_role_casts(void **state)
     assert_rel(rw.fwd_gathered, 122880.0, 1e-15);
     assert_rel(rw.bwd_gathered, 466944.0, 1e-15);
     assert_rel(rw.bwd_sharded, 1462272.0, 1e-15);
-    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
-    s.model.has_params = false;
-    s.cluster.gpu.elementwise_efficiency = 0.5;
-    s.precision.compute = PE_COMPUTE_FP8, s.precision.fp8_recipe = PE_FP8_RECIPE_TENSORWISE;
+    pe_scenario s = fx_gpt3_fp8();
+    s.precision.fp8_recipe = PE_FP8_RECIPE_TENSORWISE;
     s.framework.present = true;
     pe_plan p = fx_plan(8, 1, 1, 1);
     pe_result r0, r;
@@ -289,10 +273,8 @@ static void test_f35_role_casts(void **state)
 static void test_f36_cast_place(void **state)
 {
     (void)state;
-    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
-    s.model.has_params = false;
-    s.cluster.gpu.elementwise_efficiency = 0.5;
-    s.precision.compute = PE_COMPUTE_FP8, s.precision.fp8_recipe = PE_FP8_RECIPE_TENSORWISE;
+    pe_scenario s = fx_gpt3_fp8();
+    s.precision.fp8_recipe = PE_FP8_RECIPE_TENSORWISE;
     s.framework.present = true, s.framework.fp8_cast_by_role = true;
     pe_plan p = fx_plan(1, 8, 1, 1);
     p.sequence_parallel = true;
@@ -321,11 +303,8 @@ static void test_f36_cast_place(void **state)
 static void test_f35_f36_properties(void **state)
 {
     (void)state;
-    pe_scenario s = fx_refined(fx_gpt3(1).model, 8);
-    s.model.has_params = false;
-    s.cluster.gpu.elementwise_efficiency = 0.5;
+    pe_scenario s = fx_gpt3_fp8();
     s.cluster.gpu.has_fp8_gemm_efficiency = true, s.cluster.gpu.fp8_gemm_efficiency = 0.4;
-    s.precision.compute = PE_COMPUTE_FP8;
     s.framework.present = true, s.framework.fp8_cast_by_role = true;
     for (int rc = 0; rc < 3; rc++)
         for (int64_t t = 1; t <= 8; t *= 2)
@@ -376,11 +355,9 @@ static void test_f19_moe_layer(void **state)
     pe_scenario s = fx_refined(fx_mixtral_8x7b(), 8);
     pe_plan p = fx_plan(8, 1, 1, 1);
     p.ep = 8, p.etp = 1;
-    pe_eval_ctx ctx;
     pe_result r;
     pe_detail d;
-    evaluate_prepare(&s, &ctx);
-    evaluate_plan_detail(&ctx, &p, &r, &d);
+    fx_eval_detail(&s, &p, &r, &d);
     assert_int_equal(r.status, PE_STATUS_OK);
     assert_rel(d.moe.M_e, 8192.0, 1e-15);
     assert_rel(d.moe.t_exp, 5.772436045824e-3, 1e-13);
@@ -393,7 +370,7 @@ static void test_f19_moe_layer(void **state)
      * same FLOPs, still compute bound (in: 9.62e-4 s of FLOPs vs 1.85e-4 s
      * of bytes), so t_exp is unchanged */
     p.ep = 2;
-    evaluate_plan_detail(&ctx, &p, &r, &d);
+    fx_eval_detail(&s, &p, &r, &d);
     assert_rel(d.moe.M_e, 2048.0, 1e-15);
     assert_rel(d.moe.t_exp, 5.772436045824e-3, 1e-12);
 }
