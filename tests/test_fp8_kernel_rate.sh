@@ -62,14 +62,13 @@ check "both torchtitan presets set fp8_kernel_rate: true" \
 # explain's basis line says which kind each GEMM number is: h100-grandteton's
 # rates are F42 measurements (gemm_measured), h100-sxm's bf16 rate a fit, and
 # its FP8 rate the measured kernel row where fp8_kernel_rate takes it
-run gt refined "preset: h100-grandteton" tensorwise ""
-"$planeval" explain "$work/gt.yaml" --plan fsdp >"$work/gt.explain" 2>&1
-"$planeval" explain "$work/off.yaml" --plan fsdp >"$work/off.explain" 2>&1
+run_scenario gt refined "$grandteton" tensorwise ""
+explain_plan gt fsdp
 check "explain: h100-grandteton's e_max and e_max8 are named measured" \
-    'grep "basis:" "$work/gt.explain" | grep -q "e_max 0.575: measured (F42: gemm.csv)" &&
-     grep "basis:" "$work/gt.explain" | grep -q "e_max8 [0-9.]*: measured (F42"'
+    'grep "basis:" "$work/gt.txt" | grep -q "e_max 0.575: measured (F42: gemm.csv)" &&
+     grep "basis:" "$work/gt.txt" | grep -q "e_max8 [0-9.]*: measured (F42"'
 check "explain: h100-sxm's e_max is a fit; its e_max8 is the measured kernel with fp8_kernel_rate, a fit without" \
-    'grep "basis:" "$work/on.explain" | grep -q "e_max 0.6538: fitted" &&
-     grep "basis:" "$work/on.explain" | grep -q "e_max8 [0-9.]*: measured (F42: the tensorwise kernel row" &&
-     grep "basis:" "$work/off.explain" | grep -q "e_max8 [0-9.]*: fitted"'
+    'grep "basis:" "$work/on.txt" | grep -q "e_max 0.6538: fitted" &&
+     grep "basis:" "$work/on.txt" | grep -q "e_max8 [0-9.]*: measured (F42: the tensorwise kernel row" &&
+     grep "basis:" "$work/off.txt" | grep -q "e_max8 [0-9.]*: fitted"'
 finish
