@@ -235,7 +235,7 @@ static void explain_lora_layer(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     eq_subst(out, "%g·(%g + %g/%g)  (r = lora_rank; %g targeted linears)", lo->r, lo->rep, lo->sh,
              t, lo->targets);
     eq_result(out, n_ad, "M16");
-    const double x = (lo->beta_q * ctx->N_mm + ctx->beta_w * (ctx->N_layer - ctx->N_mm)) / t;
+    const double x = mem_lora_layer_weights(lo->beta_q, ctx->beta_w, ctx->N_mm, ctx->N_layer, t);
     eq_formula(out, "M17", NULL);
     const double c = ctx->beta_w * lo->dequant / t;
     eq_subst(out, "c = %g·%.6g/%g = %.6g; x = (%.12g·%.6g + %g·(%.6g − %.6g))/%g = %.6g",
@@ -704,7 +704,7 @@ static void explain_deepspeed(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     const int64_t z = p->zero;
     const bool piped = z <= 2 && p->pp > 1; /* the PipelineEngine's one bucket after the flush */
     const bool two = z <= 2 && !piped && ctx->ds_overlap == PE_DS_OVERLAP_TRUE; /* doubled */
-    if (z == 1 && ctx->beta_g == 4.0 && ctx->beta_w == 2.0) {
+    if (mem_ds_bf16_optimizer(z, ctx->beta_g, ctx->beta_w)) {
         fprintf(out, "A28, M18 %s: 0 bytes: zero 1 with bf16 weights and fp32 gradients is "
                      "DeepSpeed's BF16_Optimizer (its fp32 gradients are M2, its step's "
                      "partitions views of them; no reduce bucket)\n",
@@ -973,7 +973,7 @@ static void explain_fp8_kernel_rate(FILE *out, const pe_eval_ctx *ctx)
 {
     const pe_gpu *g = &ctx->scenario->cluster.gpu;
     const pe_framework *fw = &ctx->scenario->framework;
-    if (!fw->present || !fw->fp8_kernel_rate || !(g->fp8_kernel_gemm_efficiency > 0.0))
+    if (!compute_fp8_kernel_rate_on(g, fw))
         return;
     eq_formula(out, "F42:kernel", NULL);
     eq_subst(out, "framework %s counts its casts apart: e_max8 = e_k8 = %g (measured: "
@@ -2295,7 +2295,7 @@ static const char *basis_fp8_gemm(const pe_eval_ctx *ctx)
 {
     const pe_gpu *g = &ctx->scenario->cluster.gpu;
     const pe_framework *fw = &ctx->scenario->framework;
-    if (fw->present && fw->fp8_kernel_rate && g->fp8_kernel_gemm_efficiency > 0.0)
+    if (compute_fp8_kernel_rate_on(g, fw))
         return "measured (F42: the tensorwise kernel row of fp8_gemm.csv)";
     if (g->gemm_measured && g->has_fp8_gemm_efficiency)
         return "measured (F42: fp8_gemm.csv)";

@@ -216,9 +216,14 @@ double compute_fp8_measured_rate_ratio(pe_fp8_recipe recipe, double r, double e_
     return recipe == PE_FP8_RECIPE_ROWWISE && e_row > 0.0 && e_max8 > 0.0 ? e_row / e_max8 : r;
 }
 
+bool compute_fp8_kernel_rate_on(const pe_gpu *g, const pe_framework *fw)
+{
+    return fw->present && fw->fp8_kernel_rate && g->fp8_kernel_gemm_efficiency > 0.0;
+}
+
 double compute_fp8_gemm_efficiency(const pe_gpu *g, const pe_framework *fw)
 {
-    if (fw->present && fw->fp8_kernel_rate && g->fp8_kernel_gemm_efficiency > 0.0)
+    if (compute_fp8_kernel_rate_on(g, fw))
         return g->fp8_kernel_gemm_efficiency; /* F42 the measured kernel, no casts */
     return g->has_fp8_gemm_efficiency ? g->fp8_gemm_efficiency : g->gemm_efficiency; /* F18 */
 }

@@ -271,6 +271,8 @@ double compute_fp8_measured_rate_ratio(pe_fp8_recipe recipe, double r, double e_
      "fp8_kernel_rate, e_k8 > 0: e_max8 = e_k8 (the GPU's tensorwise kernel, no casts)", \
      "of peak_fp8", "fp8_gemm.csv (the MAMF table's tensorwise rows)"}
 double compute_fp8_gemm_efficiency(const pe_gpu *g, const pe_framework *fw);
+/* F42: does the framework's fp8_kernel_rate take the GPU's measured kernel? */
+bool compute_fp8_kernel_rate_on(const pe_gpu *g, const pe_framework *fw);
 
 /* F35 torchao's casts GEMM role by GEMM role (framework fp8_cast_by_role,
  * tensorwise and rowwise; docs/model.md §12), read from

@@ -9,6 +9,7 @@
 #ifndef PLANEVAL_MODEL_MEMORY_DEEPSPEED_H
 #define PLANEVAL_MODEL_MEMORY_DEEPSPEED_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* A28 the reduce (ipg) buckets, B_r = reduce_bucket_size elements of the
@@ -83,6 +84,14 @@ inline double mem_ds_gathered(double largest, double prefetch, double max_live)
 {
     const double room = max_live - largest > 0.0 ? max_live - largest : 0.0;
     return largest + (prefetch < room ? prefetch : room);
+}
+/* zero 1 with bf16 weights and fp32 gradient accumulation is DeepSpeed's
+ * BF16_Optimizer (engine.py _do_optimizer_sanity_check), not ZeRO's: its
+ * fp32 gradients are M2's flat buffer and its step's partitions views of it
+ * (bf16_optimizer.py), so no A28 bucket and no M18 */
+inline bool mem_ds_bf16_optimizer(int64_t zero, double beta_g, double beta_w)
+{
+    return zero == 1 && beta_g == 4.0 && beta_w == 2.0;
 }
 inline double mem_ds_reuse_kept(double reuse_distance, double n_gpu)
 {

@@ -12,6 +12,8 @@
 extern inline double mem_lora_base(double beta_w, double beta_q, double n_gpu, double n_lin,
                                    int64_t zero, double D);
 extern inline double params_lora_layer(double r, double rep, double sh, double t);
+extern inline double mem_lora_layer_weights(double beta_q, double beta_w, double n_mm,
+                                            double n_layer, double t);
 extern inline double params_lora_storage(double n, double n_lin, double beta_q, double beta_w);
 extern inline double mem_lora_working(int64_t zero, double beta_w, double beta_g, double x,
                                       double n_ad, double vh, double dequant, double t);

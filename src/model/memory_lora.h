@@ -81,6 +81,13 @@ inline double params_lora_layer(double r, double rep, double sh, double t)
     {"M17", "frozen base working set (lora, replaces M4)", \
      "z = 3: max(2·x + β_g·N_ad + c, 2·β_w·V·h/t); else c; c = [quantised]·β_w·max(in·out)/t", \
      "bytes", "QLoRA §3; bitsandbytes MatMul4Bit"}
+/* M17's x: one layer's weights on one TP rank, the N_mm linear weights at
+ * β_q (the quantised base's storage) and the rest at β_w */
+inline double mem_lora_layer_weights(double beta_q, double beta_w, double n_mm, double n_layer,
+                                     double t)
+{
+    return (beta_q * n_mm + beta_w * (n_layer - n_mm)) / t;
+}
 inline double mem_lora_working(int64_t zero, double beta_w, double beta_g, double x,
                                double n_ad, double vh, double dequant, double t)
 {

@@ -216,7 +216,7 @@ ALWAYS_INLINE double mem_working_set(const pe_eval_ctx *ctx, const pe_plan *pl,
     const int64_t z = pl->zero;
     if (ctx->lora.on) { /* M17 in place of M4 */
         const pe_lora_ctx *lo = &ctx->lora;
-        const double x = (lo->beta_q * ctx->N_mm + ctx->beta_w * (ctx->N_layer - ctx->N_mm)) / q->t;
+        const double x = mem_lora_layer_weights(lo->beta_q, ctx->beta_w, ctx->N_mm, ctx->N_layer, q->t);
         return mem_lora_working(z, ctx->beta_w, ctx->beta_g, x,
                                 params_lora_layer(lo->r, lo->rep, lo->sh, q->t), ctx->Vh,
                                 lo->dequant, q->t);
@@ -262,11 +262,7 @@ ALWAYS_INLINE void mem_ds_phases(const pe_eval_ctx *ctx, const pe_plan *pl, cons
     const int64_t z = pl->zero;
     const bool overlap = ctx->ds_overlap == PE_DS_OVERLAP_TRUE ||
                          (ctx->ds_overlap == PE_DS_OVERLAP_AUTO && z == 3);
-    /* zero 1 with bf16 weights and fp32 gradient accumulation is DeepSpeed's
-     * BF16_Optimizer (engine.py _do_optimizer_sanity_check), not ZeRO's:
-     * its fp32 gradients are M2's flat buffer and its step's partitions
-     * views of it (bf16_optimizer.py), so no bucket and no M18 */
-    const bool bf16_optimizer = z == 1 && ctx->beta_g == 4.0 && ctx->beta_w == 2.0;
+    const bool bf16_optimizer = mem_ds_bf16_optimizer(z, ctx->beta_g, ctx->beta_w);
     double a28 = bf16_optimizer ? 0.0
                                       : mem_ds_reduce_buckets(z, ctx->ds_contiguous, overlap,
                                                               ctx->ds_bucket, ctx->beta_w);
