@@ -871,59 +871,71 @@ static pe_status check_cpu_offloading(loader *L, const pe_framework *fw, const p
                (long long)fw->cpu_offloading_num_layers, (long long)L->s->model.layers);
 }
 
-/* M18: DeepSpeed's sub_group_size is an integer >= 0 and has no auto
- * (deepspeed/runtime/zero/config.py, DeepSpeedZeroConfig: sub_group_size:
- * int = Field(1e9, ge=0)), and Hugging Face's Trainer fills auto in the three
- * sizes below only: "auto" is refused saying so; any other value is typed and
- * range-checked as y_apply would. */
-static pe_status load_sub_group_size(loader *L, pe_framework *fw, const pe_applied *a,
-                                     const pe_layer *layers)
+/* One of DeepSpeed's sizes below that accepts auto: a number outside the
+ * key's range, or anything but a number, is refused saying auto is accepted
+ * too; a number in range (or one too large for a double: y_get_field's
+ * message) is typed as y_apply would. */
+static pe_status load_deepspeed_auto_size(loader *L, const pe_ydoc *d, const yaml_node_t *v,
+                                          const char *path, const pe_field *f, double *dst)
 {
-    const size_t i = IDX(pe_fields_framework, "sub_group_size");
-    if (!a->set[i])
-        return PE_OK;
-    const yaml_node_t *v = a->value[i];
-    const pe_ydoc *d = layers[a->layer[i]].doc;
-    if (y_is_plain_word(v, "auto"))
-        return bad(L, d, v,
-                   "framework.sub_group_size: expected a number of elements >= 0, got \"auto\" "
-                   "(DeepSpeed has no auto for it, and Hugging Face's Trainer fills auto only in "
-                   "reduce_bucket_size, stage3_prefetch_bucket_size and "
-                   "stage3_param_persistence_threshold)");
+    const pe_ykind k = y_kind(v);
+    if (k != PE_Y_INT && k != PE_Y_FLOAT) {
+        char desc[128];
+        y_describe(v, desc, sizeof desc);
+        return bad(L, d, v, "%s: expected auto or a number >= 0, got %s", path, desc);
+    }
+    const double x = strtod(y_text(v), NULL);
+    if (isfinite(x) && !fields_in_range(f->range, x))
+        return bad(L, d, v, "%s must be auto or %s, got %.*s", path, fields_range_text(f->range),
+                   (int)y_len(v), y_text(v));
     int64_t iv = 0;
-    return keep(L, y_get_field(d, v, "framework.sub_group_size", &pe_fields_framework.fields[i],
-                               &iv, &fw->sub_group_size, L->err));
+    return keep(L, y_get_field(d, v, path, f, &iv, dst, L->err));
 }
 
-/* A28, A29: DeepSpeed's sizes that Hugging Face's Trainer fills when a
- * config says "auto" (transformers integrations/deepspeed.py,
+/* A28, A29, M18: DeepSpeed's sizes. Hugging Face's Trainer fills three of
+ * them when a config says "auto" (transformers integrations/deepspeed.py,
  * HfTrainerDeepSpeedConfig.trainer_config_finalize: reduce_bucket_size
  * hidden², stage3_prefetch_bucket_size 0.9·hidden², stage3_param_persistence_
  * threshold 10·hidden): auto is stored as PE_DS_AUTO and resolved from the
- * model by the evaluator; any other value is a number >= 0. overlap_comm is
- * auto (DeepSpeed's None: true at stage 3 only) or a boolean. */
+ * model by the evaluator. sub_group_size (M18) is an integer >= 0 with no
+ * auto (deepspeed/runtime/zero/config.py, DeepSpeedZeroConfig:
+ * sub_group_size: int = Field(1e9, ge=0)): "auto" is refused saying so. Any
+ * other value is a number >= 0. overlap_comm is auto (DeepSpeed's None:
+ * true at stage 3 only) or a boolean. */
 static pe_status load_deepspeed_sizes(loader *L, pe_framework *fw, const pe_applied *a,
                                       const pe_layer *layers)
 {
     static const char *const keys[] = {"reduce_bucket_size", "stage3_prefetch_bucket_size",
-                                       "stage3_param_persistence_threshold"};
+                                       "stage3_param_persistence_threshold", "sub_group_size"};
+    static const bool auto_ok[] = {true, true, true, false};
     double *const dst[] = {&fw->reduce_bucket_size, &fw->stage3_prefetch_bucket_size,
-                           &fw->stage3_param_persistence_threshold};
-    for (size_t k = 0; k < 3; k++) {
+                           &fw->stage3_param_persistence_threshold, &fw->sub_group_size};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         const size_t i = IDX(pe_fields_framework, keys[k]);
         if (!a->set[i])
             continue;
         const yaml_node_t *v = a->value[i];
         const pe_ydoc *d = layers[a->layer[i]].doc;
-        if (y_is_plain_word(v, "auto")) {
-            *dst[k] = PE_DS_AUTO;
-            continue;
-        }
+        const pe_field *f = &pe_fields_framework.fields[i];
         char fp[PE_YPATH_MAX];
-        int64_t iv = 0;
         y_path(fp, "framework", keys[k]);
-        pe_status st = keep(L, y_get_field(d, v, fp, &pe_fields_framework.fields[i], &iv, dst[k],
-                                           L->err));
+        const bool is_auto = y_is_plain_word(v, "auto");
+        pe_status st = PE_OK;
+        if (is_auto && auto_ok[k])
+            *dst[k] = PE_DS_AUTO;
+        else if (is_auto)
+            st = bad(L, d, v,
+                     "%s: expected a number of elements >= 0, got \"auto\" (DeepSpeed has no "
+                     "auto for it, and Hugging Face's Trainer fills auto only in "
+                     "reduce_bucket_size, stage3_prefetch_bucket_size and "
+                     "stage3_param_persistence_threshold)",
+                     fp);
+        else if (auto_ok[k])
+            st = load_deepspeed_auto_size(L, d, v, fp, f, dst[k]);
+        else {
+            int64_t iv = 0;
+            st = keep(L, y_get_field(d, v, fp, f, &iv, dst[k], L->err));
+        }
         if (st)
             return st;
     }
@@ -1014,8 +1026,6 @@ static pe_status load_framework(loader *L, const yaml_node_t *node, const char *
     st = worse(st, check_cpu_offloading(L, &fw, &a, layers));
     if (!st)
         st = load_deepspeed_sizes(L, &fw, &a, layers);
-    if (!st)
-        st = load_sub_group_size(L, &fw, &a, layers);
     st = worse(st, check_deepspeed_zero(L, &fw, &a, layers));
     st = worse(st, check_te_saved_tensors(L, &fw, &a, layers));
     if (st || s->fidelity == PE_FIDELITY_TEXTBOOK)
