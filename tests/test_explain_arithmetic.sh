@@ -160,4 +160,62 @@ x26_m1=$("$planeval" explain "$work/moe-x26.yaml" --plan ep32-flat | awk '
     /^M1 / { getline; getline; m1 = $2 } /^X26 / { getline; getline; x26 = $2 } END { print m1, x26 }')
 check "ep32-flat: X26's S_g′ is M1's 2·(N_t + N_e) ($x26_m1)" \
     '[ "${x26_m1% *}" = 3.99676e+10 ] && [ "${x26_m1#* }" = 3.99676e+10 ]'
+# Every bundled scenario (scenarios/drills, published, memory) and the
+# DeepSpeed and LoRA test files: explain of the best plan of each (and of
+# every plan of tests/deepspeed), each plain-arithmetic substitution
+# evaluated against its printed value (tests/explain_arithmetic.py). M1–M3
+# once printed β·N_gpu/D alone while their values held the experts'
+# β·N_exp/edp (M1′–M3′) and M7's FP8 copies: Mixtral 8x7B's M1 read
+# 2·1.60564e+09 / 1 against 2.84442e+10 printed; P7 printed the dense
+# N_layer's count beside P15's value; M18 printed no D and no sub_group_size.
+# SKIP: the ids whose substitution still shows the textbook terms while the
+# value holds refinements (not yet reconciled; docs/model.md §12).
+skip=A1,A2,A4,A6,M4,M5,P1,P16,F1,F3,F5,X1,X2,X4,X5,X23,X30,C4
+dirs="scenarios/drills scenarios/drills/02-choose-parallelism scenarios/drills/03-comm-budget
+      scenarios/drills/06-llama3-70b-h100-vs-b200 scenarios/published scenarios/memory
+      tests/deepspeed tests/lora"
+# shellcheck disable=SC2086
+(cd "$src" && "$planeval" run --quiet --threads 2 -o "$work/all" $dirs >"$work/all.out" 2>&1)
+check "every bundled scenario runs ($(head -c 300 "$work/all.out"))" '[ $? -eq 0 ]'
+mkdir -p "$work/explain"
+for dir in $dirs; do
+    for f in "$src/$dir"/*.yaml; do
+        stem=$(sed -n 's/^name: *\([^ #]*\).*/\1/p' "$f" | head -1)
+        [ -f "$work/all/$stem.csv" ] || continue
+        { sed -n 2p "$work/all/$stem.csv" | cut -d, -f3
+          [ "$dir" = tests/deepspeed ] && tail -n +2 "$work/all/$stem.csv" | cut -d, -f3; } |
+        awk '!seen[$0]++' | while read -r plan; do
+            "$planeval" explain "$f" --plan "$plan" >"$work/explain/$stem--$plan.txt" 2>&1
+        done
+    done
+done
+n_files=$(find "$work/explain" -name '*.txt' | wc -l)
+got=$(python3 "$src/tests/explain_arithmetic.py" --skip "$skip" "$work/explain"/*.txt 2>"$work/arith.err")
+rc=$?
+check "the $n_files explain outputs' substitutions are their values ($(cat "$work/arith.err"); $(head -5 <<<"$got"))" \
+    '[ $rc -eq 0 ] && [ "$n_files" -gt 150 ]'
+# the new lines by hand. Mixtral 8x7B on 64 B200, ep 8, z 1, FP8: N_gpu
+# (P15) = 0·N_layer^d + 32·4.1984e7 + 1.31072e8 + 1.31076e8 = 1.60564e9
+# (no TP: N_att,rep's term is 0); M1′ = 2·1.60564e9 + 2·5.63714e9 (P16:
+# 32·1.40929e9/8) + M7 1.39586e10 = 2.84442e10; M3′ = 12·1.60564e9/64 +
+# 12·5.63714e9/8 = 3.01058e8 + 8.45571e9 = 8.75677e9
+mx=scenarios/published/nemo-2502-mixtral-8x7b-b200-64gpu.yaml
+mx_lines=$(cd "$src" && "$planeval" explain "$mx" --plan nemo-2502-mixtral-8x7b-b200-64gpu | grep -A1 -E '^(P15|M1|M3) ' | grep '^       = ')
+check "Mixtral 8x7B's P15, M1′ and M3′ substitutions ($mx_lines)" \
+    '[ "$mx_lines" = "       = [0·2.18112e+08 + 32·4.1984e+07 + 1.31072e+08 + 1.31076e+08]/1 + 32·0·(1 − 1/1)  (the experts: P16)
+       = 2·1.60564e+09 / 1 + 2·5.63714e+09 / 1 + 1.39586e+10  (N_exp = P16; M7: FP8 weight copies)
+       = 12·1.60564e+09 / 64 + 12·5.63714e+09 / 8  (N_exp = P16)" ]'
+# M18 of llama2-7b at zero 3 on 8 GPUs (deepspeed, β_g = 2): (4 + 2)·
+# min(6.73842e9/8, 1e9) = 6·8.42303e8 = 5.05381e9 bytes; sub_group_size
+# 1e9 is DeepSpeed's default (deepspeed/runtime/zero/config.py)
+m18=$(cd "$src" && "$planeval" explain tests/deepspeed/llama2-7b-zero.yaml --plan z3 | grep -A1 '^M18' | sed -n 2p)
+check "M18 at zero 3 prints D and sub_group_size ($m18)" \
+    '[ "$m18" = "       = (4 + 2)·min(6.73842e+09/8, 1e+09), in the optimizer phase  (N_t/D, S = sub_group_size; N_t = N_gpu)" ]'
+sed 's/^framework: deepspeed$/framework: { preset: deepspeed, sub_group_size: 1e8 }/' \
+    "$src/tests/deepspeed/llama2-7b-zero.yaml" >"$work/ds-sub-group.yaml"
+m18s=$("$planeval" explain "$work/ds-sub-group.yaml" --plan z3 | grep -A2 '^M18' |
+      sed -n -e '2s/^ *= \(.*\), in the optimizer.*/\1/p' -e '3s/^ *= \([^ ]*\) .*/\1/p' | tr '\n' ' ')
+# sub_group_size 1e8 < N_t/D: (4 + 2)·1e8 = 6e8 bytes
+check "M18 with sub_group_size 1e8 prints it and charges 6e8 bytes ($m18s)" \
+    '[ "$m18s" = "(4 + 2)·min(6.73842e+09/8, 1e+08) 6e+08 " ]'
 finish

@@ -160,6 +160,40 @@ static void explain_validity(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p
     }
 }
 
+/* One stage's term of P15 as printed: "[..]/t + L_j·N_att,rep·(1 − 1/t)". */
+static void p15_term(char *buf, size_t size, const pe_eval_ctx *ctx, const pe_plan *p,
+                     const pe_detail *d, int i)
+{
+    const pe_moe_ctx *e = &ctx->moe;
+    const bool first = i == 0 || p->pp == 1, last = i == 1 || p->pp == 1;
+    const double n = d->moe.n_moe[i], nd = d->stage_layers[i] - n, t = (double)p->tp;
+    snprintf(buf, size, "[%g·%.6g + %g·%.6g + %.6g + %.6g]/%g + %g·%.6g·(1 − 1/%g)", nd,
+             e->N_layer_d, n, e->N_dense_part, first ? ctx->N_embed : 0.0,
+             last ? d->n_out + ctx->norm_h : 0.0, t, d->stage_layers[i], e->N_att_rep, t);
+}
+
+/* §2 P15 (experts): a stage's dense parameters per GPU, the MoE layers'
+ * attention, router and shared experts beside the dense layers, as
+ * mem_stage_state counts them (the experts themselves are P16's); under
+ * dualpipe (M14) a rank's two stages, the middle one's mirror taken equal
+ * to it. */
+static void explain_p15(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                        const pe_detail *d, int i)
+{
+    char sb[32], what[96], one[256], two[256] = "";
+    snprintf(what, sizeof what, "N_gpu, dense parameters per GPU %s", stage_name(i, p, d, sb));
+    eq_begin(out, "P15", what,
+             "[(L_j − n_j)·N_layer^d + n_j·N^m,d + (first ? N_embed) + (last ? N_out + "
+             "norm(h))]/t + L_j·N_att,rep·(1 − 1/t)");
+    p15_term(one, sizeof one, ctx, p, d, i);
+    const bool dual = p->schedule == PE_SCHEDULE_DUALPIPE && p->pp > 1;
+    if (dual)
+        p15_term(two, sizeof two, ctx, p, d, i == 0 ? 1 : i == 1 ? 0 : i);
+    eq_subst(out, "%s%s%s  (%sthe experts: P16)", one, dual ? " + " : "", two,
+             dual ? "M14: this stage and its mirror; " : "");
+    eq_value(out, d->n_gpu[i], "parameters", "design §2");
+}
+
 static void explain_params(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                            const pe_detail *d)
 {
@@ -190,6 +224,10 @@ static void explain_params(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     char sb[32];
     for (int i = 0; i < (shown_stages(p, d)); i++) {
         bool first = i == 0, last = i == 1 || p->pp == 1;
+        if (ctx->moe.on) {
+            explain_p15(out, ctx, p, d, i);
+            continue;
+        }
         eq_formula(out, "P7", stage_name(i, p, d, sb));
         eq_subst(out, "[%g·%.6g + %.6g + %.6g] / %lld", d->stage_layers[i], ctx->N_layer,
                  first ? ctx->N_embed : 0.0, last ? d->n_out + ctx->norm_h : 0.0,
@@ -282,6 +320,63 @@ static void explain_lora_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     explain_lora_layer(out, ctx, p, d);
 }
 
+/* §3 one of M1–M3 (M1′–M3′ with experts) on one stage: β·N_gpu over D
+ * when z ≥ zmin, + β·N_exp over edp with experts; M1 adds M7's FP8 weight
+ * copies, and under M10 its shard is 0; M3 is 0 when offloaded (M3″). The
+ * textbook line where none of these applies. */
+static void explain_state_term(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                               const pe_detail *d, int i, const char *st, int which)
+{
+    static const char *const ids[] = {"M1", "M2", "M3"};
+    static const char *const whats[] = {"weights", "gradients", "optimizer"};
+    static const char *const primes[] = {" with experts (M1′)", " with experts (M2′)",
+                                         " with experts (M3′)"};
+    static const char *const betas[] = {"β_w", "β_g", "β_o"};
+    const double beta[] = {ctx->beta_w, ctx->beta_g, ctx->beta_o};
+    const double value[] = {d->m1[i], d->m2[i], d->m3[i]};
+    const long long z = p->zero, zmin = 3 - which;
+    const bool moe = ctx->moe.on, m7 = which == 0 && ctx->fp8;
+    const bool m10 = which == 0 && !ctx->lora.on && ctx->mem_phases && ctx->master_only && z == 3;
+    const bool off = which == 2 && p->offload_optimizer;
+    const double shard = z >= zmin ? d->D : 1.0, shard_e = z >= zmin ? d->moe.D_e : 1.0;
+    if (!moe && !m7 && !m10 && !off) { /* the textbook line */
+        eq_formula(out, ids[which], st);
+        eq_subst(out, "%g·%.6g / %g", beta[which], d->n_gpu[i], shard);
+        eq_result(out, value[which], ids[which]);
+        return;
+    }
+    char what[96], state[120], formula[200], expr[160];
+    snprintf(what, sizeof what, "%s%s %s", whats[which], moe ? primes[which] : "", st);
+    snprintf(state, sizeof state, "%s·N_gpu / (z ≥ %lld ? D : 1)", betas[which], zmin);
+    if (moe)
+        snprintf(state + strlen(state), sizeof state - strlen(state),
+                 " + %s·N_exp / (z ≥ %lld ? edp : 1)", betas[which], zmin);
+    snprintf(formula, sizeof formula, off ? "0 (M3″: offload_optimizer)" : m10 ? "[¬M10]·(%s)%s" : "%s%s",
+             state, m7 ? " + M7" : "");
+    if (off || m10)
+        snprintf(expr, sizeof expr, "0");
+    else if (moe)
+        snprintf(expr, sizeof expr, "%g·%.6g / %g + %g·%.6g / %g", beta[which], d->n_gpu[i],
+                 shard, beta[which], d->moe.n_exp[i], shard_e);
+    else
+        snprintf(expr, sizeof expr, "%g·%.6g / %g", beta[which], d->n_gpu[i], shard);
+    if (m7)
+        snprintf(expr + strlen(expr), sizeof expr - strlen(expr), " + %.6g", d->m7[i]);
+    eq_begin(out, ids[which], what, "%s", formula);
+    eq_subst(out, "%s  (%s%s%s%s)", expr,
+             off ? "the optimizer state lives on the host" : moe && !m10 ? "N_exp = P16" : "",
+             m10 ? "M10: master_weights_only at z = 3, the shard is M3's fp32 master" : "",
+             m7 && (moe || m10) ? "; " : "", m7 ? "M7: FP8 weight copies" : "");
+    eq_result(out, value[which], ids[which]);
+}
+
+static void explain_state_stage(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                                const pe_detail *d, int i, const char *st)
+{
+    for (int which = 0; which < 3; which++)
+        explain_state_term(out, ctx, p, d, i, st, which);
+}
+
 /* §3 M1–M4: model state per stage. */
 static void explain_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                           const pe_detail *d)
@@ -297,18 +392,8 @@ static void explain_state(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     }
     char sb[32];
     int stages = shown_stages(p, d);
-    for (int i = 0; i < stages; i++) {
-        const char *st = stage_name(i, p, d, sb);
-        eq_formula(out, "M1", st);
-        eq_subst(out, "%g·%.6g / %g", ctx->beta_w, d->n_gpu[i], z >= 3 ? d->D : 1.0);
-        eq_result(out, d->m1[i], "M1");
-        eq_formula(out, "M2", st);
-        eq_subst(out, "%g·%.6g / %g", ctx->beta_g, d->n_gpu[i], z >= 2 ? d->D : 1.0);
-        eq_result(out, d->m2[i], "M2");
-        eq_formula(out, "M3", st);
-        eq_subst(out, "%g·%.6g / %g", ctx->beta_o, d->n_gpu[i], z >= 1 ? d->D : 1.0);
-        eq_result(out, d->m3[i], "M3");
-    }
+    for (int i = 0; i < stages; i++)
+        explain_state_stage(out, ctx, p, d, i, stage_name(i, p, d, sb));
     if (p->schedule == PE_SCHEDULE_DUALPIPE && p->pp > 1)
         explain_m14(out, p, d);
     eq_formula(out, "M4", NULL);
@@ -745,10 +830,17 @@ static void explain_deepspeed(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
         eq_result(out, d->ds_persist[i], "A29'");
     }
     eq_formula(out, "M18", st);
-    eq_subst(out, "(4 + %g)·%s, N_t = %.6g %s, in the optimizer phase",
-             ctx->beta_g != 4.0 ? ctx->beta_g : 0.0,
-             z < 1 ? "0 (zero 0)" : z == 3 ? "min(N_t/D, sub_group_size)" : "N_t/D", d->n_train[i],
-             ctx->lora.on ? "(M16's adapters: only they require gradients)" : "(N_gpu)");
+    const double bg = ctx->beta_g != 4.0 ? ctx->beta_g : 0.0;
+    const char *n_t = ctx->lora.on ? "M16's adapters: only they require gradients" : "N_gpu";
+    if (z < 1)
+        eq_subst(out, "0 (zero 0: no ZeRO optimizer partition)");
+    else if (z == 3)
+        eq_subst(out, "(4 + %g)·min(%.6g/%g, %.6g), in the optimizer phase  (N_t/D, S = "
+                      "sub_group_size; N_t = %s)",
+                 bg, d->n_train[i], d->D, ctx->ds_sub_group, n_t);
+    else
+        eq_subst(out, "(4 + %g)·%.6g/%g, in the optimizer phase  (N_t/D; N_t = %s)", bg,
+                 d->n_train[i], d->D, n_t);
     eq_result(out, d->ds_m18[i], "M18");
 }
 

@@ -29,6 +29,7 @@ struct pe_detail {
     double n_out, n_gpu[3];                    /* P4, P7 (P15 with experts) */
     double n_train[3], m15[3];                 /* trained parameters (M16 with lora), M15 */
     double m1[3], m2[3], m3[3], m4;            /* M1–M4 (M1 with M7; M3 0 with offload) */
+    double m7[3];                              /* M7 FP8 weight copies in m1 (experts' too) */
     double att, a_layer, a_in;                 /* A3 (as used), A4, A5 */
     double k[3], k_first, k_last;              /* in-flight micro-batches */
     double a6[3], a7[3], a8[3];                /* A6; A7, A8 as carried by each stage */

@@ -396,6 +396,7 @@ ALWAYS_INLINE void memory_step(const pe_eval_ctx *ctx, const pe_plan *pl, const 
             total -= s.m3; /* M3″: the optimizer state lives on the host */
         w->total[i] = total;
         w->m1[i] = q->fp8 ? s.m1 + (s.m7 + s.m7e) : s.m1;
+        w->m7[i] = q->fp8 ? s.m7 + s.m7e : 0.0;
         if (ctx->mem_phases) { /* §12 M9–M13 replace M5 */
             w->m1[i] = ctx->lora.on /* M10: a frozen base has no master copy (M15) */
                            ? s.m15 + mem_weights_refined(s.m1 - s.m15, ctx->master_only, pl->zero)
