@@ -1047,8 +1047,8 @@ static void explain_fp8_rowwise_measured(FILE *out, const pe_eval_ctx *ctx, doub
 {
     const pe_gpu *g = &ctx->scenario->cluster.gpu;
     const double e_row = g->fp8_rowwise_gemm_efficiency;
-    if (!ctx->fp8 || compute_fp8_measured_rate_ratio(ctx->scenario->precision.fp8_recipe, -1.0,
-                                                     e_max8, e_row) < 0.0)
+    if (!ctx->fp8 ||
+        !compute_fp8_measured_rate_on(ctx->scenario->precision.fp8_recipe, e_max8, e_row))
         return;
     eq_formula(out, "F42", NULL);
     eq_subst(out, "rowwise at the kernel rate measured on this GPU (fp8_rowwise_gemm_efficiency "

@@ -210,10 +210,15 @@ pe_fp8_recipe_cost compute_fp8_recipe(pe_fp8_recipe recipe)
     return FP8_RECIPES[recipe];
 }
 
+bool compute_fp8_measured_rate_on(pe_fp8_recipe recipe, double e_max8, double e_row)
+{
+    return recipe == PE_FP8_RECIPE_ROWWISE && e_row > 0.0 && e_max8 > 0.0;
+}
+
 double compute_fp8_measured_rate_ratio(pe_fp8_recipe recipe, double r, double e_max8,
                                        double e_row)
 {
-    return recipe == PE_FP8_RECIPE_ROWWISE && e_row > 0.0 && e_max8 > 0.0 ? e_row / e_max8 : r;
+    return compute_fp8_measured_rate_on(recipe, e_max8, e_row) ? e_row / e_max8 : r;
 }
 
 bool compute_fp8_kernel_rate_on(const pe_gpu *g, const pe_framework *fw)
@@ -276,10 +281,10 @@ static void prepare_fp8_recipe(const pe_scenario *sc, pe_eval_ctx *ctx, double e
     const pe_fp8_recipe rc = ctx->fp8 ? sc->precision.fp8_recipe : PE_FP8_RECIPE_NONE;
     const double e_row = sc->cluster.gpu.fp8_rowwise_gemm_efficiency;
     ctx->fp8_cost = compute_fp8_recipe(rc);
-    const double ratio = compute_fp8_measured_rate_ratio(rc, ctx->fp8_cost.rate_ratio, e8,
-                                                         e_row); /* F42 */
-    if (ratio != ctx->fp8_cost.rate_ratio)
-        ctx->fp8_cost.rate_ratio = ratio, ctx->fp8_cost.basis = F42_BASIS;
+    if (compute_fp8_measured_rate_on(rc, e8, e_row)) /* F42 */
+        ctx->fp8_cost.rate_ratio = compute_fp8_measured_rate_ratio(rc, ctx->fp8_cost.rate_ratio,
+                                                                   e8, e_row),
+        ctx->fp8_cost.basis = F42_BASIS;
     ctx->gemm_rate8 *= ctx->fp8_cost.rate_ratio;
     ctx->cast_rep = ctx->cast_par = 0.0;
     if (prepare_fp8_role_casts(sc, ctx)) /* F35, F36 instead of F24's bytes per token */

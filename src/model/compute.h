@@ -260,6 +260,9 @@ pe_fp8_recipe_cost compute_fp8_recipe(pe_fp8_recipe recipe);
     {"F42", "rowwise FP8 GEMM rate measured on the GPU (refined)", \
      "rowwise, e_row > 0: F18 rate · e_row/e_max8 = peak_fp8·e_row (F24's r not applied)", \
      "FLOP/s", "fp8_gemm.csv (pytorch/FBGEMM#2546, H100 500 W, row gemm only)"}
+/* F42: does the measured rowwise rate replace F24's r (rowwise, e_row > 0,
+ * e_max8 > 0)? The ratio: e_row/e_max8 when it does, r otherwise. */
+bool compute_fp8_measured_rate_on(pe_fp8_recipe recipe, double e_max8, double e_row);
 double compute_fp8_measured_rate_ratio(pe_fp8_recipe recipe, double r, double e_max8,
                                        double e_row);
 /* F42 e_max8 (docs/model.md §12): with the framework's fp8_kernel_rate and a

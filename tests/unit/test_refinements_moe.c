@@ -170,6 +170,12 @@ static void test_f42_fp8_rowwise_measured(void **state)
     assert_true(compute_fp8_measured_rate_ratio(PE_FP8_RECIPE_ROWWISE, 0.7961, 0.5, 0.0) ==
                 0.7961);
     assert_true(compute_fp8_measured_rate_ratio(PE_FP8_RECIPE_TENSORWISE, 1.0, 0.5, 0.4) == 1.0);
+    /* whether F42 applies is a predicate, not a sentinel ratio: rowwise with
+     * e_row > 0 and e_max8 > 0 only (e_max8 0: no ratio to take) */
+    assert_true(compute_fp8_measured_rate_on(PE_FP8_RECIPE_ROWWISE, 0.5, 0.4));
+    assert_false(compute_fp8_measured_rate_on(PE_FP8_RECIPE_ROWWISE, 0.5, 0.0));
+    assert_false(compute_fp8_measured_rate_on(PE_FP8_RECIPE_ROWWISE, 0.0, 0.4));
+    assert_false(compute_fp8_measured_rate_on(PE_FP8_RECIPE_TENSORWISE, 0.5, 0.4));
     pe_scenario s = fx_gpt3_fp8();
     pe_plan p = fx_plan(8, 1, 1, 1);
     pe_result r;
