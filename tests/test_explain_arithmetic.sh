@@ -86,10 +86,10 @@ done
 check "the 7B QLoRA F5 substitution names F37's adapters term" \
     '[ "$(cd "$src" && "$planeval" explain tests/lora/llama2-7b-qlora-a100.yaml --plan qlora | grep -A1 "^F5   f_fwd" | sed -n 2p)" = "       = 1·512·[32·4.13139e+08 + 2.62144e+08] / 1 + 32·5.11705e+09  (F37: + L'"'"'·ad)" ]'
 # X28: the line printed c_ag's bytes computed back from its time and named
-# them by the framework's float8 flag alone: with X16 off the all-gather is
-# not X22's float8 one (S = S_tp), yet the line said "X22: float8, S_tp/2"
-# beside S_tp. Now it prints the bytes charged: each copy's 2·S/W is its
-# time, and the label names the S it shows (S_tp/2 exactly when float8).
+# them by the framework's float8 flag alone, beside bytes that disagreed.
+# Now it prints the bytes charged: each copy's 2·S/W is its time, and the
+# label names the S it shows (S_tp/2 exactly when float8: X22's all-gathers
+# are float8 with X16 off too, torchao casting before the redistribute).
 # x28_agrees SCENARIO PLAN: "ok" or what disagrees
 x28_agrees() {
     "$planeval" explain "$1" --plan "$2" | grep -A1 '^X28 ' | sed -n 2p | python3 -c '
@@ -112,7 +112,7 @@ tw=scenarios/published/torchtitan-2506atp-llama3-8b-64gpu-float8-tensorwise-tp.y
 twp=torchtitan-2506atp-llama3-8b-64gpu-float8-tensorwise-tp
 sed 's/^framework: torchtitan .*/framework: { preset: torchtitan, tp_micro_pipeline: false }/' \
     "$src/$tw" >"$work/tw-no-x16.yaml"
-for c in "$src/$tw float8 all-gathers (X16, X22)" "$work/tw-no-x16.yaml bf16 all-gathers (no X16)" \
+for c in "$src/$tw float8 all-gathers (X16, X22)" "$work/tw-no-x16.yaml float8 all-gathers (X22 without X16)" \
          "$src/scenarios/published/torchtitan-2506atp-llama3-8b-64gpu-bf16-tp.yaml bf16 TP"; do
     set -- $c
     plan=$(sed -n 's/^name: *//p' "$1" | head -1)
@@ -120,6 +120,10 @@ for c in "$src/$tw float8 all-gathers (X16, X22)" "$work/tw-no-x16.yaml bf16 all
     got=$(x28_agrees "$1" "$plan")
     check "X28 of $plan, ${*:2}: its bytes, their time and their label agree ($got)" '[ "$got" = ok ]'
 done
+# without X16 the label is X22's S_tp/2: 2·12·8192·4096/2 = 402,653,184 bytes
+x28_no16=$("$planeval" explain "$work/tw-no-x16.yaml" --plan $twp | grep -A1 '^X28 ' | sed -n 2p)
+check "X28 without X16 copies X22's float8 S_tp/2 ($x28_no16)" \
+    '[[ "$x28_no16" == *"c_ag = 2·4.02653e+08/"* ]]' 
 # X26: an MoE plan's T_rs(S_g′) carries the expert gradients too (over the
 # edp group), but the line printed the dense bytes β_gc·N_t alone beside it:
 # DeepSeek-V2's ep32-flat, dp_grad_comm_bytes 2, printed 2.60478e+10 bytes

@@ -1726,8 +1726,15 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     if (d->tp_mp_layer >= 0) {
         explain_tp_micro(out, ctx, p, d);
     } else {
+        if (d->t_tp_pair != d->t_ar_tp) { /* X22 without X16: the pairs' all-gathers in float8 */
+            eq_formula(out, "X22", NULL);
+            eq_subst(out, "T_rs(S_tp/2) = T_rs(%.6g bytes) over tp; the reduce-scatters T_ar/2 = "
+                          "%.6g s; X1's pair in place of T_ar: %.6g + %.6g = %.6g s",
+                     d->s_tp / 2, d->t_ar_tp / 2, d->t_ag_tp, d->t_ar_tp / 2, d->t_tp_pair);
+            eq_result(out, d->t_ag_tp, "X22");
+        }
         eq_formula(out, "X1:f", NULL);
-        eq_subst(out, "%g·max(0, 2·%.6g − %g·%.6g)", lt, d->t_ar_tp, ov->tp, d->tau_lf);
+        eq_subst(out, "%g·max(0, 2·%.6g − %g·%.6g)", lt, d->t_tp_pair, ov->tp, d->tau_lf);
         eq_result(out, d->chi_tp_f, "X1:f");
         if (ctx->tp_async_bwd) { /* X13 */
             const bool sp = p->sequence_parallel, full = p->recompute == PE_RECOMPUTE_FULL;
@@ -1743,7 +1750,8 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
         } else {
             eq_formula(out, "X1:b", NULL);
             eq_subst(out, "%g·max(0, %g·%.6g − %g·%.6g)", lt,
-                     p->recompute == PE_RECOMPUTE_FULL ? 4.0 : 2.0, d->t_ar_tp, ov->tp, d->tau_lb);
+                     p->recompute == PE_RECOMPUTE_FULL ? 4.0 : 2.0, d->t_tp_pair, ov->tp,
+                     d->tau_lb);
         }
         eq_result(out, d->chi_tp_b, "X1:b");
     }

@@ -639,7 +639,7 @@ inline double comm_tp_micro_pipeline(double t_ar, double t, const double gemm_t[
 }
 
 /* X22 (framework tp_fp8_all_gather, compute fp8 with the tensorwise recipe,
- * with X16): torchtitan's float8 TP. parallelize_llama.py @820504e sets
+ * sequence parallelism; with or without X16): torchtitan's float8 TP. parallelize_llama.py @820504e sets
  * enable_float8_tensorwise_tp = float8 and not rowwise ("float8 all-gather
  * with TP is only supported for tensorwise scaling recipes. For rowwise
  * recipes, we use regular TP and all-gather happens in high precision") and
@@ -653,7 +653,10 @@ inline double comm_tp_micro_pipeline(double t_ar, double t, const double gemm_t[
  * the input gradients backward) stay bf16, T_ar/2. Forward the all-gathers
  * feed QKV and MLP in, backward they feed the input-gradient GEMMs of
  * attention out and MLP out (X16's backward patterns), and X21's re-run
- * ones are all-gathers too. Neutral (T_ag = T_ar/2) otherwise. */
+ * ones are all-gathers too. Without X16 X1's pair is T_ag + T_ar/2 in
+ * place of T_ar (the cast precedes the redistribute in torchao's
+ * _prepare_input_fn at pytorch/ao@0e0fba8f, async TP or not). Neutral
+ * (T_ag = T_ar/2) otherwise. */
 #define PE_TEXT_X22 \
     {"X22", "T_ag, one TP all-gather in float8 (tensorwise FP8 TP)", \
      "T_rs(S_tp/2) (C4); E_f parts QKV, MLP in T_ag, out, MLP out T_ar/2; E_b the reverse", \

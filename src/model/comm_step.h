@@ -39,7 +39,7 @@ ALWAYS_INLINE double comm_layer_tp_bwd(const pe_eval_ctx *ctx, const pe_layout *
 {
     return ctx->tp_async_bwd
                ? comm_charged(ctx, comm_tp_bwd_exposed(l, w->tp_bwd_layer, ov, w->tau_lb), tp_b)
-               : comm_charged(ctx, comm_tp_bwd(l, w->t_ar_tp, ov, w->tau_lb, q->full), tp_b);
+               : comm_charged(ctx, comm_tp_bwd(l, w->t_tp_pair, ov, w->tau_lb, q->full), tp_b);
 }
 
 /* X1, X2 exposed per micro-batch on a stage of l layers, each with X15's
@@ -51,15 +51,15 @@ ALWAYS_INLINE void comm_layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, con
     const pe_overlap *ov = &pl->overlap;
     const int rc = pl->recompute != PE_RECOMPUTE_NONE;
     const double cp_hops = (q->c - 1.0) * w->t_p2p_cp * l;
-    const double tp_b = l * (q->full ? 4.0 : 2.0) * w->t_ar_tp;
+    const double tp_b = l * (q->full ? 4.0 : 2.0) * w->t_tp_pair;
     if (w->tp_mp_layer >= 0.0) { /* X16: X15 is inside; X8 on all of X1's count (X22's bytes) */
         const double pair = w->t_ag_tp + 0.5 * w->t_ar_tp; /* T_ar without X22 */
         chi[0] = comm_slowed(l * w->tp_mp_layer, l * 2.0 * pair, ctx->comm_slowdown);
         chi[1] = comm_slowed((q->full ? l * w->tp_mp_layer : 0.0) + l * w->tp_mp_bwd_layer,
                              l * (q->full ? 4.0 : 2.0) * pair, ctx->comm_slowdown);
     } else {
-        chi[0] = comm_charged(ctx, comm_tp_fwd(l, w->t_ar_tp, ov->tp, w->tau_lf),
-                              l * 2.0 * w->t_ar_tp);
+        chi[0] = comm_charged(ctx, comm_tp_fwd(l, w->t_tp_pair, ov->tp, w->tau_lf),
+                              l * 2.0 * w->t_tp_pair); /* X22: float8 all-gathers */
         chi[1] = comm_layer_tp_bwd(ctx, q, w, ov->tp, l, tp_b);
     }
     if (w->tp_rec_layer > 0.0) /* X21: X15 is inside; X8 on the re-run all-gathers' 2·T_ag */
@@ -109,7 +109,7 @@ ALWAYS_INLINE void comm_tp_seq_copies(const pe_eval_ctx *ctx, const pe_plan *pl,
 {
     const bool on = ctx->tp_seq_copy && q->sp && pl->tp > 1 && !q->moe &&
                     !(x16 && pl->overlap.tp > 0.0);
-    const double ag_bytes = x16 && ctx->tp_fp8_gather ? 0.5 * w->s_tp : w->s_tp; /* X22 */
+    const double ag_bytes = ctx->tp_fp8_gather ? 0.5 * w->s_tp : w->s_tp; /* X22 */
     w->tp_copy_ag_bytes = ag_bytes;
     w->tp_copy_ag = on ? comm_tp_seq_copy(ag_bytes, ctx->ew_bps) : 0.0;
     w->tp_copy_rs = on ? comm_tp_seq_copy(w->s_tp, ctx->ew_bps) : 0.0;
@@ -173,8 +173,10 @@ ALWAYS_INLINE void comm_dense_collectives(const pe_eval_ctx *ctx, const pe_plan 
         w->tp_bwd_layer = comm_tp_bwd_async(t_ar, q->sp, q->full, w->gemm_t[0], w->gemm_t[2],
                                             ctx->overlap_contention); /* X15 on each */
     const bool x16 = ctx->tp_micro_pipeline && q->sp && t > 1 && !q->moe;
-    w->t_ag_tp = x16 && ctx->tp_fp8_gather ? comm_reduce_scatter(net, &w->g_tp, 0.5 * w->s_tp)
-                                           : 0.5 * t_ar; /* X22: float8 all-gathers */
+    /* X22: torchao's float8 TP casts before every all-gather, async TP (X16) or not */
+    const bool x22 = ctx->tp_fp8_gather && q->sp && t > 1 && !q->moe;
+    w->t_ag_tp = x22 ? comm_reduce_scatter(net, &w->g_tp, 0.5 * w->s_tp) : 0.5 * t_ar;
+    w->t_tp_pair = x22 ? w->t_ag_tp + 0.5 * t_ar : t_ar; /* X1's T_ar, X22's float8 pair */
     if (x16)
         comm_tp_micro_step(ctx, pl, q, w, t_ar);
     else

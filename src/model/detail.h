@@ -80,6 +80,7 @@ struct pe_detail {
     double tp_mp_layer;                        /* X16 forward TP exposed per layer; < 0: X1's */
     double tp_rec_layer;                       /* X21 op-level recompute's TP all-gathers per layer */
     double t_ag_tp;                            /* X22 one TP all-gather (T_ar/2 unless in float8) */
+    double t_tp_pair;                          /* X1 one all-gather and reduce-scatter pair: T_ar, X22: T_ag + T_ar/2 */
     double tp_mp_bwd_layer;                    /* X16 backward TP exposed per layer (X22's parts) */
     double tp_copy_ag, tp_copy_rs;             /* X28 one Shard(1) copy beside an all-gather, a reduce-scatter */
     double tp_copy_ag_bytes;                   /* X28 S of c_ag: S_tp, or S_tp/2 (X22's float8 all-gather) */

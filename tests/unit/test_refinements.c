@@ -812,7 +812,7 @@ static void test_x21_plans(void **state)
  * bytes) and T_ar/2, and the TP time per micro-batch is (L/p) times X16's
  * sum with T_ag before QKV and MLP in forward, before out and MLP out
  * backward (reduce-scatters T_ar/2), plus X21's re-run all-gathers at T_ag;
- * rowwise, the key off, or without X16 (sp off): T_ag = T_ar/2 exactly.
+ * rowwise, the key off, or sp off: T_ag = T_ar/2 exactly.
  * Property: float8 all-gathers never slow a plan. */
 static void test_x22_plans(void **state)
 {
@@ -856,6 +856,49 @@ static void test_x22_plans(void **state)
             fx_eval_detail(&s, &p, &r, &d);
             assert_true(d.t_ag_tp == 0.5 * d.t_ar_tp);
         }
+}
+
+/* X22 without X16 (tp_micro_pipeline false): torchao's Float8ColwiseParallel
+ * and PrepareFloat8ModuleInput cast before the all-gather whether or not
+ * async TP is on (pytorch/ao@0e0fba8 torchao/float8/float8_tensor_parallel.py
+ * _prepare_input_fn: the cast, then redistribute; pytorch/torchtitan@018740b
+ * parallelize.py: apply_tp takes enable_float8_tensorwise_tp, and
+ * maybe_enable_async_tp is a separate step after it). X1's pair of an
+ * all-gather and a reduce-scatter is then T_ag + T_ar/2 in place of T_ar:
+ * with overlap.tp 0, no recompute and comm_slowdown 0, χ_tp,f = (L/p)·2·pair
+ * and χ_tp,b = (L/p)·2·pair, against (L/p)·2·T_ar with the key off; so
+ * χ_tp,f(on)/χ_tp,f(off) = (T_ag + T_ar/2)/T_ar. Rowwise, or sp off: the
+ * pair is T_ar exactly. */
+static void test_x22_without_micro_pipeline(void **state)
+{
+    (void)state;
+    pe_scenario s = refined_gpt3();
+    s.framework.comm_slowdown = 0, s.framework.overlap_slowdown = 0;
+    s.framework.tp_micro_pipeline = false, s.framework.tp_fp8_all_gather = true;
+    s.cluster.gpu.has_peak_fp8_tflops = true, s.cluster.gpu.peak_fp8_tflops = 2614.8;
+    s.cluster.gpu.has_fp8_gemm_efficiency = true, s.cluster.gpu.fp8_gemm_efficiency = 0.5;
+    s.precision.compute = PE_COMPUTE_FP8, s.precision.fp8_recipe = PE_FP8_RECIPE_TENSORWISE;
+    pe_scenario off = s, rowwise = s;
+    off.framework.tp_fp8_all_gather = false;
+    rowwise.precision.fp8_recipe = PE_FP8_RECIPE_ROWWISE;
+    pe_plan p = fx_plan(16, 8, 1, 1);
+    p.recompute = PE_RECOMPUTE_NONE;
+    pe_result r, ro;
+    pe_detail d, dof, dr;
+    fx_eval_detail(&s, &p, &r, &d);
+    fx_eval_detail(&off, &p, &ro, &dof);
+    assert_true(d.tp_mp_layer < 0.0); /* X16 off: X1's path */
+    assert_true(d.t_ag_tp > 0.25 * d.t_ar_tp && d.t_ag_tp < 0.5 * d.t_ar_tp);
+    assert_true(d.t_tp_pair == d.t_ag_tp + 0.5 * d.t_ar_tp);
+    assert_true(dof.t_tp_pair == dof.t_ar_tp && dof.t_ag_tp == 0.5 * dof.t_ar_tp);
+    assert_rel(d.chi_tp_f / dof.chi_tp_f, d.t_tp_pair / d.t_ar_tp, 1e-12);
+    assert_rel(d.chi_tp_b / dof.chi_tp_b, d.t_tp_pair / d.t_ar_tp, 1e-12);
+    assert_true(r.tp_comm_s < ro.tp_comm_s);
+    fx_eval_detail(&rowwise, &p, &ro, &dr);
+    assert_true(dr.t_tp_pair == dr.t_ar_tp);
+    p.sequence_parallel = false; /* all-reduces: no all-gather to cast */
+    fx_eval_detail(&s, &p, &r, &d);
+    assert_true(d.t_tp_pair == d.t_ar_tp);
 }
 
 /* X28 on whole plans (the X21 scenario, the key on): plain TP (overlap.tp
@@ -1157,6 +1200,7 @@ int main(void)
         cmocka_unit_test(test_x19_plans),
         cmocka_unit_test(test_x21_plans),   cmocka_unit_test(test_recompute_never_faster),
         cmocka_unit_test(test_x22_plans),
+        cmocka_unit_test(test_x22_without_micro_pipeline),
         cmocka_unit_test(test_x28_plans),
         cmocka_unit_test(test_x24_plans),
         cmocka_unit_test(test_f34_plans),
