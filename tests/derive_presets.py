@@ -189,6 +189,32 @@ for name, g in gpus.items():
            "equal ±0.0005: best tensorwise gemm-only FP8 row / the preset's FP8 peak, "
            "fp8_gemm.csv")
 
+# Rule (present): a datasheet-only GPU preset (no fit to published runs)
+# whose own tensorwise FP8 rows are in fp8_gemm.csv carries F42's
+# fp8_kernel_gemm_efficiency, so the measurement is used (its value is the
+# rule above): the B300's MAMF row.
+for name in ("b300",):
+    if name in gpus:
+        own = any(r["gpu"] == name and r["recipe"] == "tensorwise" for r in fp8)
+        report(own and "fp8_kernel_gemm_efficiency" in gpus[name],
+               name + ".fp8_kernel_gemm_efficiency", gpus[name].get(
+                   "fp8_kernel_gemm_efficiency", "missing"), float("nan"),
+               "present: the GPU's own tensorwise FP8 rows in fp8_gemm.csv")
+
+# Rule (absent): the datasheet-only GPU presets have no public kernel
+# measurement and no published-run fit, so they carry no F8-F11 or F18
+# number (the textbook's neutral value applies; another GPU's fitted
+# numbers are not copied) and no prediction interval.
+FITTED_KEYS = ("gemm_efficiency", "elementwise_efficiency", "gemm_half_gflop",
+               "attention_efficiency", "fp8_gemm_efficiency", "microbatch_overhead_us",
+               "step_time_below", "step_time_above")
+for name in ("b300", "gb300", "h100-pcie", "h100-nvl", "l40s", "l4", "a6000",
+             "rtx-6000-ada", "rtx-4090", "rtx-3090", "v100-16gb", "v100-32gb"):
+    if name in gpus:
+        have = [k for k in FITTED_KEYS if k in gpus[name]]
+        report(not have, name + ".fitted keys", ",".join(have) or "none", float("nan"),
+               "absent: NOT MEASURED, no fit (docs/catalog.md)")
+
 # ---------------------------------------------------------------- F10 element-wise
 for r in rows("hbm.csv"):
     g = gpus.get(r["gpu"])
