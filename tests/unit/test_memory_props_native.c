@@ -36,6 +36,7 @@
 #include "eval_fixtures.h"
 #include "catalog_fixture.h"
 #include "input/load.h"
+#include "model/memory.h"
 #include "model/memory_native.h"
 
 /* One scenario: model preset, framework preset, bf16 or fp8 linears
@@ -442,6 +443,57 @@ static void test_stack_qlora_hand(void **state)
     scenario_free(&s);
 }
 
+/* M19 by hand: DDP's bucket copy, β_g·N_t at zero 0 on D > 1 ranks, else 0.
+ *   mem_ddp_buckets(on, z 0, D 8, β_g 4, N_t 1e9) = 4e9 bytes; off, z 1, z 3
+ *   or D 1: 0.
+ * Through the loader, hf-trainer (ddp_grad_buckets true), Llama 3 8B, fp32
+ * gradients, 8 GPUs, zero 0: 4·8,030,261,248 = 32,121,044,992 bytes in each
+ * of the four phases over the same plan with the key false; LoRA r 8
+ * all-linear with bf16 adapter gradients: 2·20,971,520 = 41,943,040. */
+static void test_m19_ddp_buckets_hand(void **state)
+{
+    (void)state;
+    assert_rel(mem_ddp_buckets(1, 0, 8.0, 4.0, 1e9), 4e9, 1e-15);
+    assert_true(mem_ddp_buckets(0, 0, 8.0, 4.0, 1e9) == 0.0);
+    assert_true(mem_ddp_buckets(1, 1, 8.0, 4.0, 1e9) == 0.0);
+    assert_true(mem_ddp_buckets(1, 3, 8.0, 4.0, 1e9) == 0.0);
+    assert_true(mem_ddp_buckets(1, 0, 1.0, 4.0, 1e9) == 0.0);
+    const char *const training[] = {
+        "{ global_batch: 16 }",
+        "{ global_batch: 16, finetune: lora, lora_rank: 8, lora_targets: all-linear }"};
+    const char *const prec[] = {"{ grad_bytes: 4 }", "{ grad_bytes: 2, optimizer_bytes: 4 }"};
+    const double m19[] = {32121044992.0, 41943040.0};
+    for (int k = 0; k < 2; k++) {
+        pe_scenario s = load_stack("llama3-8b", "hf-trainer", prec[k], 8, training[k], "");
+        assert_true(s.framework.ddp_grad_buckets);
+        s.plans[0].zero = 0;
+        pe_result r, r0;
+        pe_detail d, d0;
+        fx_eval_detail(&s, &s.plans[0], &r, &d);
+        s.framework.ddp_grad_buckets = false;
+        fx_eval_detail(&s, &s.plans[0], &r0, &d0);
+        check_phases(&r, &d);
+        assert_rel(d.m19[0], m19[k], 1e-15);
+        assert_true(d0.m19[0] == 0.0);
+        for (int ph = PE_PHASE_FORWARD; ph <= PE_PHASE_OPTIMIZER; ph++)
+            assert_rel(d.phase[0][ph] - d0.phase[0][ph], m19[k], 1e-9);
+        scenario_free(&s);
+    }
+    /* zero 3 (FSDP) and one GPU hold none */
+    pe_scenario z3 = load_stack("llama3-8b", "hf-trainer", "{ grad_bytes: 4 }", 8,
+                                "{ global_batch: 16 }", "");
+    pe_scenario one = load_stack("llama3-8b", "hf-trainer", "{ grad_bytes: 4 }", 1,
+                                 "{ global_batch: 16 }", "");
+    pe_result r;
+    pe_detail d;
+    fx_eval_detail(&z3, &z3.plans[0], &r, &d);
+    assert_true(d.m19[0] == 0.0);
+    fx_eval_detail(&one, &one.plans[0], &r, &d);
+    assert_true(d.m19[0] == 0.0);
+    scenario_free(&z3);
+    scenario_free(&one);
+}
+
 /* Properties 1–4 of the file's head on the fine-tuning presets. */
 static void test_stack_properties(void **state)
 {
@@ -470,6 +522,7 @@ int main(void)
         cmocka_unit_test(test_stack_full_finetune_hand),
         cmocka_unit_test(test_stack_lora_hand),
         cmocka_unit_test(test_stack_qlora_hand),
+        cmocka_unit_test(test_m19_ddp_buckets_hand),
         cmocka_unit_test(test_stack_properties),
     };
     return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
