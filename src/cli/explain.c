@@ -857,6 +857,11 @@ static void explain_phases(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                  d->unsharded_grads[i]);
         explain_a24(out, ctx, p, d, i, st);
         explain_deepspeed(out, ctx, p, d, i, st);
+        if (d->m19[i] > 0.0) { /* M19: DDP's buckets, in S of every phase */
+            eq_formula(out, "M19", st);
+            eq_subst(out, "%g·%.6g = %.6g bytes (zero 0, D = %g), added to S in every phase", ctx->beta_g,
+                     d->m19[i] / ctx->beta_g, d->m19[i], d->D);
+        }
         eq_formula(out, "M9", st);
         fprintf(out, "       forward %.6g, backward %.6g, loss %.6g, optimizer %.6g bytes "
                      "(S = M1 (M10) + M2 + M3 = %.6g, A6 = %.6g, A7 = %.6g, W_lib = %.6g)\n",

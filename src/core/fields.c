@@ -674,6 +674,11 @@ static const pe_field framework_fields[] = {
      "_templated_ring_attention, enable_load_balance): one causal s'×s' kernel (F33's work) "
      "and c − 1 non-causal half blocks of s'²/2 each, keys per query s'/2, plus the ring's "
      "eager fp32 merge and gradient-accumulation passes at W·η_W"},
+    {"ddp_grad_buckets", PE_FT_BOOL, PE_RANGE_NONE, FW(ddp_grad_buckets), NO, NULL, 0, NULL,
+     "false",
+     "M19: with memory_by_phase, zero 0 and more than one data-parallel rank, PyTorch DDP's "
+     "reducer holds its buckets as a flat copy of every trained gradient "
+     "(gradient_as_bucket_view False, DDP's default), grad_bytes each, in every phase"},
     /* DeepSpeed's zero_optimization keys, spelled and defaulted as its
      * deepspeed/runtime/zero/config.py (v0.16.4); "auto" as Hugging Face's
      * Trainer resolves it (transformers integrations/deepspeed.py) */

@@ -376,6 +376,7 @@ typedef struct {
     bool fp8_kernel_rate;         /* F42 FP8 GEMMs at the GPU's measured kernel rate e_k8; false */
     bool op_sac_recompute_elementwise; /* F39 op-level SAC re-runs the forward's element-wise ops; false */
     bool cp_ring_load_balance;    /* X31 PyTorch's load-balanced CP ring: its kernels' shapes and merge passes; false */
+    bool ddp_grad_buckets;        /* M19 DDP's reducer buckets: a copy of every trained gradient at zero 0, D > 1; false */
     /* DeepSpeed's ZeRO buffers (docs/model.md §12 A28, A29, M18), with
      * memory_by_phase; sizes in elements, DeepSpeed's defaults; PE_DS_AUTO:
      * Hugging Face's "auto", resolved from model.hidden by the evaluator */

@@ -51,6 +51,7 @@ struct pe_detail {
     double ds_w[3][PE_PHASE_COUNT];            /* A29 gathered-parameter bytes by phase; 0 */
     double ds_persist[3];                      /* A29' persistent parameters, bytes */
     double ds_m18[3];                          /* M18 fp32 gradient partition of the step */
+    double m19[3];                             /* M19 DDP's bucket copy of the gradients; 0: none */
     int mem_stage;                             /* 0, 1 or 2 (index into the arrays) */
     /* compute (§4, §12) */
     double x;                                  /* F4 per token per layer */

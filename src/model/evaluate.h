@@ -296,6 +296,7 @@ typedef struct {
     bool master_only;            /* M10 */
     bool pp_unsharded;           /* M12 */
     double opt_temp_bytes;       /* M11 β_ot */
+    bool ddp_buckets;            /* M19 DDP's bucket copy of the gradients */
     double workspace_bytes;      /* M13 W_lib */
     double fragmentation;        /* M13 f */
     double context_bytes;        /* M13 C_ctx */

@@ -46,6 +46,7 @@ extern inline double act_layer_op(double s_local, double b, double t, int sp, do
 extern inline double mem_loss(double beta_loss, double s_local, double b, double V, double t);
 extern inline double mem_weights_refined(double m1, int master_only, int64_t zero);
 extern inline double mem_optimizer_temp(double beta_ot, double n_gpu, int64_t zero, double D);
+extern inline double mem_ddp_buckets(int on, int64_t zero, double D, double beta_g, double n_train);
 extern inline double mem_pp_unsharded(int on, int64_t zero, double p, double beta, double n_gpu,
                                       int sharded_copy, double D);
 extern inline int mem_peak_phase(const double *phase, int last);
@@ -313,6 +314,7 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         ctx->loss_bytes = fw->loss_bytes;                   /* A14 */
         ctx->master_only = fw->master_weights_only;         /* M10 */
         ctx->opt_temp_bytes = fw->optimizer_temp_bytes;     /* M11 */
+        ctx->ddp_buckets = fw->ddp_grad_buckets;            /* M19 */
         ctx->pp_unsharded = fw->pp_unsharded_params;        /* M12 */
         ctx->workspace_bytes = fw->workspace_mib * 1048576.0; /* M13 */
         ctx->fragmentation = fw->allocator_fragmentation;

@@ -402,6 +402,23 @@ inline double mem_optimizer_temp(double beta_ot, double n_gpu, int64_t zero, dou
     return beta_ot * n_gpu / (zero >= 1 ? D : 1.0);
 }
 
+/* M19 with ddp_grad_buckets (PyTorch DDP, gradient_as_bucket_view False, its
+ * default): the reducer allocates each bucket's flattened `gradients` tensor
+ * at construction (pytorch@ad78a7b3 torch/csrc/distributed/c10d/reducer.cpp
+ * Reducer::initialize_buckets) over every parameter that requires a
+ * gradient (pytorch@25562d3d torch/nn/parallel/distributed.py; its
+ * docstring: gradient_as_bucket_view "can reduce peak memory usage, where
+ * the saved memory size will be equal to the total gradients size"), and
+ * copies each gradient in and out of it: β_g·N_t more bytes, in every phase,
+ * at z = 0 and D > 1 (DDP wraps nothing on one rank; ZeRO/FSDP shard the
+ * gradients instead). */
+#define PE_TEXT_M19 \
+    {"M19", "DDP's bucket copy of the gradients", "[z = 0 ∧ D > 1]·β_g·N_t", "bytes", "§12"}
+inline double mem_ddp_buckets(int on, int64_t zero, double D, double beta_g, double n_train)
+{
+    return on && zero == 0 && D > 1.0 ? beta_g * n_train : 0.0;
+}
+
 /* M12 with pp_unsharded_params, z = 3 and p > 1 the stage keeps its weights
  * gathered from its first forward to its last backward (torchtitan
  * parallelize_llama.py @9dec370: reshard_after_forward = False under

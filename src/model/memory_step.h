@@ -328,6 +328,10 @@ ALWAYS_INLINE void mem_stage_phases(const pe_eval_ctx *ctx, const pe_plan *pl, c
     const double w_f = ctx->lora.on ? w->m4 : u > 0.0 ? 0.0 : w->m4 * 2.0 * ctx->beta_w / zw;
     const double w_b = ctx->lora.on ? w->m4 : u > 0.0 ? w->m4 * ctx->beta_g / zw : w->m4;
     const double a12 = mem_rank_has_moe(q, dual, i) ? w->moe.a12 : 0.0;
+    /* M19: DDP's buckets, allocated with the wrapper, live in every phase */
+    w->m19[i] = mem_ddp_buckets(ctx->ddp_buckets, pl->zero, q->D, ctx->beta_g,
+                                w->n_train[i] + (q->moe ? w->moe.n_exp[i] : 0.0));
+    state += w->m19[i];
     const double kept = state + w->a6[i] + w->a7[i] + (last ? w->a8_in : 0.0) + u + a12 +
                         ctx->workspace_bytes;
     double *ph = w->phase[i];

@@ -21,7 +21,9 @@
  *
  * The scenarios come from YAML through the loader and the built-in catalog,
  * so a preset or a loader change that breaks a property shows here, not only
- * the C fixtures of test_memory.c. */
+ * the C fixtures of test_memory.c. The fine-tuning presets (fsdp, fsdp2,
+ * torchtune, hf-trainer) get the same properties and three hand scenarios
+ * (full fine-tune on 8 GPUs, LoRA on one, QLoRA on a 24 GB budget). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,6 +36,7 @@
 #include "eval_fixtures.h"
 #include "catalog_fixture.h"
 #include "input/load.h"
+#include "model/memory.h"
 #include "model/memory_native.h"
 
 /* One scenario: model preset, framework preset, bf16 or fp8 linears
@@ -293,6 +296,222 @@ static void test_native_properties(void **state)
     assert_true(checked > 2000);
 }
 
+/* The PyTorch-native fine-tuning presets (fsdp, fsdp2, torchtune,
+ * hf-trainer; scenarios/catalog/frameworks.yaml gives each number's code
+ * reading) on the three hand scenarios, through the loader. */
+static pe_scenario load_stack(const char *model, const char *framework, const char *precision,
+                              int gpus, const char *training, const char *budget)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "schema: planeval/v1\n"
+             "fidelity: refined\n"
+             "model: { preset: %s, seq_len: 2048 }\n"
+             "precision: %s\n"
+             "cluster: { preset: a100-node, nodes: 1, gpus_per_node: %d }\n"
+             "%s"
+             "framework: %s\n"
+             "training: %s\n"
+             "plans:\n  - { name: one, dp: %d, zero: %d, micro_batch: 2, recompute: full }\n",
+             model, precision, gpus, budget, framework, training, gpus, gpus > 1 ? 3 : 0);
+    pe_scenario s;
+    pe_error err = {0};
+    if (load_scenario_buffer("stack.yaml", text, strlen(text), catalog, &s, &err) != PE_OK)
+        fail_msg("load failed: %s", err.msg);
+    return s;
+}
+
+static void eval_first(pe_scenario *s, pe_result *r, pe_detail *d)
+{
+    fx_eval_detail(s, &s->plans[0], r, d);
+    assert_int_equal(r->status, PE_STATUS_OK);
+    check_phases(r, d);
+}
+
+/* The loss phase M9 sums on the one stage (pp 1: no U_w, U_g; W_lib 0). */
+static double loss_phase(const pe_detail *d)
+{
+    return d->m1[0] + d->m2[0] + d->m3[0] + d->a6[0] + d->a7[0] + d->a8_in + d->a14;
+}
+
+/* Llama 3 8B full fine-tune on 8 A100-80GB, FSDP zero 3, s 2048, b 2,
+ * recompute full; N = 8,030,261,248 parameters (llama3-8b preset), V 128,256,
+ * h 4096. s·b·V = 2048·2·128256 = 525,336,576; A8_in = 4·2048·2·4096 =
+ * 67,108,864.
+ *   fsdp (fp32 FlatParameter, grad_bytes 4, M10): state 16·N/8 =
+ *     16,060,522,496 bytes; loss 12·525,336,576 = 6,304,038,912; the
+ *     optimizer phase adds AdamW foreach's 4·N/8 = 4,015,130,624.
+ *   torchtune (bf16 throughout, optimizer_bytes 4): state (2 + 2 + 4)·N/8 =
+ *     8,030,261,248; loss 6.5·525,336,576 = 3,414,687,744; fused AdamW: the
+ *     optimizer phase is the state alone.
+ *   fsdp2 (a bf16 model, the same precision as torchtune): state
+ *     8,030,261,248; loss 12·525,336,576; foreach's bf16 sqrt 2·N/8 =
+ *     2,007,565,312.
+ *   hf-trainer on the same plan (its loss and optimizer as fsdp, but no M10:
+ *     the bf16 weights are M1, 2·N/8 = 2,007,565,312 more).
+ * Each peak is the loss phase, well below 80 GiB (fsdp ~22.4 GiB, torchtune
+ * ~12.3 GiB): S + A6 + A7 + A8_in + A14, A6 + A7 the stored layer inputs. */
+static void test_stack_full_finetune_hand(void **state)
+{
+    (void)state;
+    const char *const fws[] = {"fsdp", "torchtune", "fsdp2", "hf-trainer"};
+    const char *const prec[] = {"{ grad_bytes: 4 }", "{ grad_bytes: 2, optimizer_bytes: 4 }",
+                                "{ grad_bytes: 2, optimizer_bytes: 4 }", "{ grad_bytes: 4 }"};
+    const double state_bytes[] = {16060522496.0, 8030261248.0, 8030261248.0,
+                                  16060522496.0 + 2007565312.0};
+    const double loss_bytes[] = {6304038912.0, 3414687744.0, 6304038912.0, 6304038912.0};
+    const double temp_bytes[] = {4015130624.0, 0.0, 2007565312.0, 4015130624.0};
+    for (int f = 0; f < 4; f++) {
+        pe_scenario s = load_stack("llama3-8b", fws[f], prec[f], 8, "{ global_batch: 16 }", "");
+        pe_result r;
+        pe_detail d;
+        assert_true(s.framework.memory_by_phase);
+        eval_first(&s, &r, &d);
+        assert_rel(d.n_gpu[0], 8030261248.0, 1e-15);
+        assert_rel(d.m1[0] + d.m2[0] + d.m3[0], state_bytes[f], 1e-12);
+        assert_rel(d.a8_in, 67108864.0, 1e-15);
+        assert_rel(d.a14, loss_bytes[f], 1e-15);
+        assert_rel(d.phase[0][PE_PHASE_OPTIMIZER], state_bytes[f] + temp_bytes[f], 1e-12);
+        assert_int_equal(d.peak_phase[0], PE_PHASE_LOSS);
+        assert_rel(d.peak[0], loss_phase(&d), 1e-12);
+        assert_true(r.mem_total_gib < 30.0 && r.mem_total_gib == r.mem_peak_gib);
+        scenario_free(&s);
+    }
+}
+
+/* Llama 3 8B LoRA (r 8, all-linear) on one A100-80GB, zero 0, bf16 with
+ * bf16 adapters and AdamW states (torchtune's dtype bf16), b 2, s 2048, full
+ * recompute. The frozen base is 2·N = 16,060,522,496 bytes (M15, β_q = β_w);
+ * the adapters N_ad = 32·8·Σ(in + out) over q (4096 + 4096), k and v
+ * (4096 + 1024 each), o (4096 + 4096), gate, up and down (4096 + 14336
+ * each) = 32·8·(8192 + 5120 + 5120 + 8192 + 3·18432) = 32·8·81,920 =
+ * 20,971,520: weights 2·N_ad, gradients 2·N_ad = 41,943,040, AdamW 4·N_ad =
+ * 83,886,080. The loss: torchtune 6.5·525,336,576 = 3,414,687,744, the HF
+ * model's 12·525,336,576 = 6,304,038,912: the peaks (both at the loss)
+ * differ by exactly 2,889,351,168 bytes, and the optimizer phases by HF's
+ * foreach temporaries on the adapters, 4·N_ad = 83,886,080 (torchtune's
+ * fused AdamW has none). */
+static void test_stack_lora_hand(void **state)
+{
+    (void)state;
+    const char *lora = "{ global_batch: 16, finetune: lora, lora_rank: 8, lora_targets: all-linear }";
+    const char *prec = "{ grad_bytes: 2, optimizer_bytes: 4 }";
+    pe_scenario tt = load_stack("llama3-8b", "torchtune", prec, 1, lora, "");
+    pe_scenario hf = load_stack("llama3-8b", "hf-trainer", prec, 1, lora, "");
+    pe_result rt, rh;
+    pe_detail dt, dh;
+    eval_first(&tt, &rt, &dt);
+    eval_first(&hf, &rh, &dh);
+    assert_rel(dt.n_train[0], 20971520.0, 1e-15);
+    assert_rel(dt.m15[0], 16060522496.0, 1e-15);
+    assert_rel(dt.m2[0], 41943040.0, 1e-15);
+    assert_rel(dt.m3[0], 83886080.0, 1e-15);
+    assert_rel(dt.a14, 3414687744.0, 1e-15);
+    assert_rel(dh.a14, 6304038912.0, 1e-15);
+    assert_int_equal(dt.peak_phase[0], PE_PHASE_LOSS);
+    assert_int_equal(dh.peak_phase[0], PE_PHASE_LOSS);
+    assert_rel(dh.peak[0] - dt.peak[0], 2889351168.0, 1e-9);
+    assert_rel(dh.phase[0][PE_PHASE_OPTIMIZER] - dt.phase[0][PE_PHASE_OPTIMIZER], 83886080.0,
+               1e-9);
+    assert_true(rt.mem_total_gib < 24.0 && rh.mem_total_gib < 24.0);
+    scenario_free(&tt);
+    scenario_free(&hf);
+}
+
+/* Llama 2 7B QLoRA (nf4, r 8, all-linear) on a 24 GB GPU (budgets
+ * memory_gib 24 on an A100), torchtune's recipe: b 2, s 2048, full
+ * recompute. M15 = (2113/4096)·32·202,375,168 + 2·(6,738,415,616 −
+ * 32·202,375,168) = 3,340,771,328 + 524,820,480 = 3,865,591,808 bytes (the
+ * tests/lora file's figure); N_ad = 32·8·78,080 = 19,988,480;
+ * the loss 6.5·2048·2·32000 = 851,968,000 bytes (V 32,000). It fits: the
+ * peak is the loss phase, ~6.1 GiB, under 24. */
+static void test_stack_qlora_hand(void **state)
+{
+    (void)state;
+    pe_scenario s = load_stack("llama2-7b", "torchtune", "{ grad_bytes: 2, optimizer_bytes: 4 }", 1,
+                               "{ global_batch: 16, finetune: lora, lora_rank: 8, "
+                               "lora_targets: all-linear, base_quant: nf4 }",
+                               "budgets: { memory_gib: 24 }\n");
+    pe_result r;
+    pe_detail d;
+    eval_first(&s, &r, &d);
+    assert_rel(d.m15[0], 3865591808.0, 1e-12);
+    assert_rel(d.n_train[0], 19988480.0, 1e-15);
+    assert_rel(d.a14, 851968000.0, 1e-15);
+    assert_int_equal(d.peak_phase[0], PE_PHASE_LOSS);
+    assert_true(r.mem_total_gib < 24.0 && r.mem_headroom_gib > 0.0);
+    scenario_free(&s);
+}
+
+/* M19 by hand: DDP's bucket copy, β_g·N_t at zero 0 on D > 1 ranks, else 0.
+ *   mem_ddp_buckets(on, z 0, D 8, β_g 4, N_t 1e9) = 4e9 bytes; off, z 1, z 3
+ *   or D 1: 0.
+ * Through the loader, hf-trainer (ddp_grad_buckets true), Llama 3 8B, fp32
+ * gradients, 8 GPUs, zero 0: 4·8,030,261,248 = 32,121,044,992 bytes in each
+ * of the four phases over the same plan with the key false; LoRA r 8
+ * all-linear with bf16 adapter gradients: 2·20,971,520 = 41,943,040. */
+static void test_m19_ddp_buckets_hand(void **state)
+{
+    (void)state;
+    assert_rel(mem_ddp_buckets(1, 0, 8.0, 4.0, 1e9), 4e9, 1e-15);
+    assert_true(mem_ddp_buckets(0, 0, 8.0, 4.0, 1e9) == 0.0);
+    assert_true(mem_ddp_buckets(1, 1, 8.0, 4.0, 1e9) == 0.0);
+    assert_true(mem_ddp_buckets(1, 3, 8.0, 4.0, 1e9) == 0.0);
+    assert_true(mem_ddp_buckets(1, 0, 1.0, 4.0, 1e9) == 0.0);
+    const char *const training[] = {
+        "{ global_batch: 16 }",
+        "{ global_batch: 16, finetune: lora, lora_rank: 8, lora_targets: all-linear }"};
+    const char *const prec[] = {"{ grad_bytes: 4 }", "{ grad_bytes: 2, optimizer_bytes: 4 }"};
+    const double m19[] = {32121044992.0, 41943040.0};
+    for (int k = 0; k < 2; k++) {
+        pe_scenario s = load_stack("llama3-8b", "hf-trainer", prec[k], 8, training[k], "");
+        assert_true(s.framework.ddp_grad_buckets);
+        s.plans[0].zero = 0;
+        pe_result r, r0;
+        pe_detail d, d0;
+        fx_eval_detail(&s, &s.plans[0], &r, &d);
+        s.framework.ddp_grad_buckets = false;
+        fx_eval_detail(&s, &s.plans[0], &r0, &d0);
+        check_phases(&r, &d);
+        assert_rel(d.m19[0], m19[k], 1e-15);
+        assert_true(d0.m19[0] == 0.0);
+        for (int ph = PE_PHASE_FORWARD; ph <= PE_PHASE_OPTIMIZER; ph++)
+            assert_rel(d.phase[0][ph] - d0.phase[0][ph], m19[k], 1e-9);
+        scenario_free(&s);
+    }
+    /* zero 3 (FSDP) and one GPU hold none */
+    pe_scenario z3 = load_stack("llama3-8b", "hf-trainer", "{ grad_bytes: 4 }", 8,
+                                "{ global_batch: 16 }", "");
+    pe_scenario one = load_stack("llama3-8b", "hf-trainer", "{ grad_bytes: 4 }", 1,
+                                 "{ global_batch: 16 }", "");
+    pe_result r;
+    pe_detail d;
+    fx_eval_detail(&z3, &z3.plans[0], &r, &d);
+    assert_true(d.m19[0] == 0.0);
+    fx_eval_detail(&one, &one.plans[0], &r, &d);
+    assert_true(d.m19[0] == 0.0);
+    scenario_free(&z3);
+    scenario_free(&one);
+}
+
+/* Properties 1–4 of the file's head on the fine-tuning presets. */
+static void test_stack_properties(void **state)
+{
+    (void)state;
+    static const char *const models[] = {"llama3-8b", "llama3-70b"};
+    static const char *const frameworks[] = {"fsdp", "fsdp2", "torchtune", "hf-trainer"};
+    int checked = 0;
+    for (int m = 0; m < 2; m++)
+        for (int f = 0; f < 4; f++) {
+            pe_scenario s = load_native(models[m], frameworks[f], 0);
+            assert_true(s.framework.memory_by_phase);
+            checked += check_scenario(&s);
+            scenario_free(&s);
+        }
+    print_message("fine-tuning stack memory properties: %d plans checked\n", checked);
+    assert_true(checked > 2000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -300,6 +519,11 @@ int main(void)
         cmocka_unit_test(test_a20_hand),
         cmocka_unit_test(test_a20_cp_monotone),
         cmocka_unit_test(test_native_properties),
+        cmocka_unit_test(test_stack_full_finetune_hand),
+        cmocka_unit_test(test_stack_lora_hand),
+        cmocka_unit_test(test_stack_qlora_hand),
+        cmocka_unit_test(test_m19_ddp_buckets_hand),
+        cmocka_unit_test(test_stack_properties),
     };
     return cmocka_run_group_tests(tests, catalog_setup, catalog_teardown);
 }
