@@ -81,6 +81,20 @@ check "refined: the page shows them" \
 "$planeval" html --quiet -o "$work/refined-again" "$work/refined/refined-moe.csv"
 check "refined: planeval html reads them back from the summary" \
     'grep -q "<tr><th>framework</th><td>nemo: pp_scatter_gather" "$work/refined-again/refined-moe.html"'
+# the presets of today's stacks: the page shows what each stands for and
+# the numbers it sets (megatron-bridge: the bf16 128M-parameter bucket, TE's
+# fused loss), read back by planeval html from the summary too
+for fw in megatron-bridge nemo-automodel llm-foundry; do
+    sed "s/^framework: nemo$/framework: $fw/; s/^name: refined-moe$/name: refined-$fw/" "$work/refined.yaml" >"$work/refined-$fw.yaml"
+    "$planeval" run --quiet --html -o "$work/stacks" "$work/refined-$fw.yaml"; rc=$?
+    "$planeval" html --quiet -o "$work/stacks-again" "$work/stacks/refined-$fw.csv"; rc2=$?
+    check "refined under $fw: run --html and html exit 0 (got $rc, $rc2)" '[ $rc -eq 0 ] && [ $rc2 -eq 0 ]'
+    check "refined under $fw: the page names the preset and its flags, read back alike" \
+        'for d in stacks stacks-again; do grep -q "<tr><th>framework</th><td>$fw: pp_scatter_gather" "$work/$d/refined-$fw.html" &&
+             grep -q "<tr><th>framework_flags</th><td>$(awk -F"\"" "/^  $fw:\$/ { on = 1 } on && /^    flags: / { print substr(\$2, 1, 30); exit }" "$src/scenarios/catalog/frameworks.yaml")" "$work/$d/refined-$fw.html" || exit 1; done'
+done
+check "refined under megatron-bridge: its bucket and loss on the page" \
+    'grep -q "<tr><th>framework</th><td>megatron-bridge: pp_scatter_gather true, dp_algorithm flat, allreduce auto, dp_bucket_mb 268.4, .* loss_bytes 2, " "$work/stacks/refined-megatron-bridge.html"'
 check "textbook: the facts are the textbook ones" \
     '[ "$(awk -F, "/^fact: /{ print \$1 }" "$work/run/$name.summary.csv" | tr "\n" "|")" = "fact: model|fact: gpus|fact: gpu|fact: flops_efficiency|fact: reserve|fact: intra_node|fact: inter_node|fact: overlap|fact: training|fact: budgets|fact: budget: memory_gib|" ]'
 
