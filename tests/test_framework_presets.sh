@@ -87,6 +87,22 @@ check "explain: megatron-bridge's loss at 2 bytes a logit, nemo's at 10 (2·4096
 check "explain: megatron-bridge's last bucket is 268,435,456 bytes, nemo's 80 MB" \
     'grep -q "bucket 2.684e+08 bytes" "$work/explain-mb.out" && grep -q "bucket 8e+07 bytes" "$work/explain-nemo.out"'
 
+# X34: Megatron-Bridge overlaps the pipeline sends only when interleaved
+# (overlap_p2p_comm needs vp > 1); nemo's preset keeps overlap.pp 1 on 1F1B
+for fw in nemo megatron-bridge; do
+    sed "s/schedule: interleaved, virtual_stages: 5/schedule: 1f1b, virtual_stages: 1/; s/^name: .*/name: fw-$fw-1f1b/" \
+        "$work/fw-$fw.yaml" >"$work/fw-$fw-1f1b.yaml"
+    "$planeval" run "$work/fw-$fw-1f1b.yaml" -o "$work/out" >/dev/null 2>&1
+done
+"$planeval" explain "$work/fw-megatron-bridge-1f1b.yaml" --plan nemo-2407-llama3-70b-64gpu >"$work/explain-mb-1f1b.out" 2>&1
+pp_of() { csv_column "$work/out/fw-$1.csv" pp_comm_s; }
+check "explain: X34 puts megatron-bridge's 1F1B sends at overlap.pp 0, its interleaved ones at 1" \
+    'grep -A1 "^X34 " "$work/explain-mb-1f1b.out" | grep -q "^       = 0   (not interleaved, v = 1: the sends blocking)" &&
+     grep -A1 "^X34 " "$work/explain-mb.out" | grep -q "^       = 1   (interleaved, v = 5: the plan.s overlap.pp)" &&
+     ! grep -q "^X34 " "$work/explain-nemo.out"'
+check "so megatron-bridge's 1F1B plan exposes its sends ($(pp_of megatron-bridge-1f1b) > $(pp_of nemo-1f1b) s under nemo)" \
+    'awk -v a="$(pp_of megatron-bridge-1f1b)" -v b="$(pp_of nemo-1f1b)" "BEGIN { exit !(a > b && a > 0) }"'
+
 "$planeval" explain "$work/fw-torchtitan.yaml" --plan nemo-2407-llama3-70b-64gpu >"$work/explain.out" 2>&1
 check "explain prints the flags (async TP as X16's micro-pipeline named) and the overlap in force" \
     'grep -q "^     framework flags: .*async TP: overlap tp 1 in the runs that name it, X16" "$work/explain.out" &&
