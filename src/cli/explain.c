@@ -1767,12 +1767,28 @@ static void explain_layer_comm(FILE *out, const pe_eval_ctx *ctx, const pe_plan 
     explain_cp_comm(out, ctx, p, d);
 }
 
+/* §12 X34 (framework pp_overlap_interleaved_only): the overlap.pp X3 uses,
+ * with its line when the key is on; the plan's overlap.pp otherwise. */
+static double explain_pp_overlap(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p)
+{
+    const int interleaved = p->schedule == PE_SCHEDULE_INTERLEAVED;
+    const double v = (double)p->virtual_stages;
+    const double o = comm_pp_overlap(p->overlap.pp, ctx->pp_overlap_interleaved_only,
+                                     interleaved, v);
+    if (!ctx->pp_overlap_interleaved_only)
+        return o;
+    eq_formula(out, "X34", NULL);
+    fprintf(out, "       = %g   (%s, v = %g: %s)%*s[§12]\n", o,
+            interleaved ? "interleaved" : "not interleaved", v,
+            interleaved && v > 1.0 ? "the plan's overlap.pp" : "the sends blocking", 8, "");
+    return o;
+}
+
 /* §7 t_f, t_b of each stage; §6 X3 on the time stage. */
 static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                                 const pe_detail *d, const pe_result *r)
 {
     const double t = (double)p->tp, b = (double)p->micro_batch, m = d->m;
-    const pe_overlap *ov = &p->overlap;
     const pe_net *net = &ctx->net;
     char sb[32];
     const int stages = shown_stages(p, d);
@@ -1806,10 +1822,11 @@ static void explain_stage_times(FILE *out, const pe_eval_ctx *ctx, const pe_plan
         } else {
             explain_p2p(out, "T_p2p(S_pp)", &d->g_pp, net, d->s_pp, d->t_p2p_pp);
         }
+        const double ov_pp = explain_pp_overlap(out, ctx, p); /* X34 */
         eq_formula(out, "X3", NULL);
         eq_subst(out, "%g·%lld·[max(0, %.6g − %g·%.6g/%lld) + max(0, %.6g − %g·%.6g/%lld)]", m,
-                 (long long)p->virtual_stages, d->t_p2p_pp, ov->pp, d->tau_f[ts],
-                 (long long)p->virtual_stages, d->t_p2p_pp, ov->pp, d->tau_b[ts],
+                 (long long)p->virtual_stages, d->t_p2p_pp, ov_pp, d->tau_f[ts],
+                 (long long)p->virtual_stages, d->t_p2p_pp, ov_pp, d->tau_b[ts],
                  (long long)p->virtual_stages);
         eq_result(out, d->chi_pp, "X3");
     } else {

@@ -627,6 +627,12 @@ static const pe_field framework_fields[] = {
      "all-gather before its first forward (Megatron-Core's interleaved schedule), so X4's "
      "collectives hide T/v at a time behind the chunks still to run, not all of T behind one "
      "micro-batch"},
+    {"pp_overlap_interleaved_only", PE_FT_BOOL, PE_RANGE_NONE, FW(pp_overlap_interleaved_only), NO,
+     NULL, 0, NULL, "false",
+     "X34: overlap.pp hides the pipeline sends only with the interleaved schedule (v > 1); "
+     "with 1F1B (v = 1) they are blocking, X3 at overlap.pp 0 (Megatron-Core's "
+     "non-interleaved schedule refuses overlap_p2p_comm; Megatron-Bridge and NeMo set it only "
+     "when vp > 1)"},
     {"tp_grad_sum_unfused", PE_FT_BOOL, PE_RANGE_NONE, FW(tp_grad_sum_unfused), NO, NULL, 0,
      NULL, "false",
      "X24, X29: with tp_micro_pipeline and async TP (overlap.tp > 0), the backward's "

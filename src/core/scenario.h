@@ -369,6 +369,7 @@ typedef struct {
     bool cp_ring_per_step;        /* X23 each CP ring transfer behind its own step's attention; false */
     int64_t cp_ring_net_channels; /* X33 NCCL channels (SMs) of a CP ring spanning nodes; 0 */
     bool dp_chunk_sync;           /* X30 interleaved: each model chunk's DP collectives in its own window; false */
+    bool pp_overlap_interleaved_only; /* X34 overlap.pp only with the interleaved schedule, v > 1; false */
     bool tp_grad_sum_unfused;     /* X24, X29 async TP leaves the backward's summed-gradient reduce-scatters unfused; false */
     bool tp_fused_rs_reduce;      /* F34 async TP's fused reduce-scatter sums its t partials in a kernel of its own; false */
     bool tp_ag_shard_stage;       /* X32 async TP's fused all-gather first copies the local shard into its symmetric buffer, exposed; false */

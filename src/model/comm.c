@@ -49,6 +49,8 @@ extern inline double comm_cp_bwd(double layers_per_stage, double c, double t_p2p
                                  double tau_att, int recompute);
 extern inline double comm_cp_allgather_fwd(double layers_per_stage, double t_ag);
 extern inline double comm_dp_chunk_exposed(double t, double window, double v, double p);
+extern inline double comm_pp_overlap(double overlap, int interleaved_only, int interleaved,
+                                     double v);
 extern inline double comm_dp_chunked(int64_t zero, double rs_g, double rs_w, double overlap,
                                      double tau_f, double tau_b, double v, double p);
 extern inline double comm_cp_fwd_steps(double layers_per_stage, double c, double t_p2p,
@@ -132,6 +134,7 @@ void comm_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
     ctx->cp_net_channels = fw->present ? (double)fw->cp_ring_net_channels : 0.0;
     ctx->cp_net_sms = (double)cl->gpu.sm_count;
     ctx->dp_chunk_sync = fw->present && fw->dp_chunk_sync;                    /* X30 */
+    ctx->pp_overlap_interleaved_only = fw->present && fw->pp_overlap_interleaved_only; /* X34 */
     ctx->tied_allreduce = fw->present && fw->tied_embedding_allreduce &&
                           sc->model.tied_embeddings; /* X18 */
     ctx->dp_grad_allreduce = fw->present && fw->dp_grad_collective == PE_DP_GRAD_ALL_REDUCE;

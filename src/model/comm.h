@@ -410,6 +410,25 @@ inline double comm_pp(double p, double m, double v, double t_p2p, double overlap
     return m * v * (comm_pos(t_p2p - overlap * tau_f / v) + comm_pos(t_p2p - overlap * tau_b / v));
 }
 
+/* X34 (framework pp_overlap_interleaved_only): the overlap.pp X3 uses.
+ * Megatron-Core's non-interleaved 1F1B schedule raises on overlap_p2p_comm
+ * (NVIDIA/Megatron-LM@b0cc2706 megatron/core/pipeline_parallel/schedules.py
+ * forward_backward_pipelining_without_interleaving: "Non-interleaved
+ * pipeline parallelism does not support overlapping p2p communication"),
+ * and Megatron-Bridge's CommOverlapConfig sets overlap_p2p_comm only when
+ * pp > 1 and vp > 1, batch_p2p_comm (blocking batched sends) otherwise
+ * (NVIDIA-NeMo/Megatron-Bridge@21b02e0c src/megatron/bridge/training/
+ * comm_overlap.py _get_model_comm_overlap_cfgs). So with v = 1 every send
+ * is exposed: overlap.pp in force is 0. A code fact, not a measurement. */
+#define PE_TEXT_X34 \
+    {"X34", "overlap.pp in force (pp_overlap_interleaved_only)", \
+     "overlap.pp with the interleaved schedule and v > 1, else 0", "", \
+     "Megatron-Core schedules.py forward_backward_pipelining_without_interleaving"}
+inline double comm_pp_overlap(double overlap, int interleaved_only, int interleaved, double v)
+{
+    return interleaved_only && !(interleaved && v > 1.0) ? 0.0 : overlap;
+}
+
 /* X4 DP/ZeRO exposed time per step; rs_g = T_rs(β_g·N_gpu), rs_w = T_rs(β_w·N_gpu):
  *  z=0 max(0, T_ar(S_g) − ov·τ_b)
  *  z=1 max(0, T_rs(S_g) − ov·τ_b) + max(0, T_rs(S_w) − ov·τ_f)

@@ -439,7 +439,9 @@ ALWAYS_INLINE void comm_stage_step(const pe_eval_ctx *ctx, const pe_plan *pl, co
 {
     const int ts = w->time_stage;
     w->t_p2p_pp = comm_pipeline_hop(ctx, pl, q, w);
-    const double x3 = comm_pp(q->p, q->m_d, q->v, w->t_p2p_pp, pl->overlap.pp, w->tau_f[ts],
+    const double ov_pp = comm_pp_overlap(pl->overlap.pp, ctx->pp_overlap_interleaved_only,
+                                         pl->schedule == PE_SCHEDULE_INTERLEAVED, q->v); /* X34 */
+    const double x3 = comm_pp(q->p, q->m_d, q->v, w->t_p2p_pp, ov_pp, w->tau_f[ts],
                               w->tau_b[ts]); /* X3 */
     w->chi_pp = comm_slowed(x3, q->p == 1.0 ? 0.0 : q->m_d * q->v * 2.0 * w->t_p2p_pp,
                             ctx->comm_slowdown); /* X8 */

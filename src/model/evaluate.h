@@ -256,6 +256,7 @@ typedef struct {
     double cp_net_contention;          /* X33 c/S on a CP ring spanning nodes; < 0: off (X15's) */
     double cp_net_channels, cp_net_sms; /* X33 c and S (for explain) */
     bool dp_chunk_sync;                /* X30 in place of X4's one-micro-batch windows */
+    bool pp_overlap_interleaved_only;  /* X34 overlap.pp 0 unless interleaved with v > 1 */
     bool bubble_by_stage;              /* B5 */
     double accum_s_per_param;          /* F21 grad_accum_bytes/(W·η_W), 0: off */
     double opt_s_per_param;            /* X14 optimizer_pass_bytes/(W·η_W), 0: X5 */

@@ -70,6 +70,7 @@ static const pe_formula FORMULAS[] = {
     PE_TEXT_X23_F, PE_TEXT_X23_B,
     PE_TEXT_X33,
     PE_TEXT_X30,
+    PE_TEXT_X34,
     PE_TEXT_X24, PE_TEXT_X29, PE_TEXT_F34, PE_TEXT_X32,
 };
 
