@@ -53,10 +53,9 @@ ALWAYS_INLINE void comm_layer_chi(const pe_eval_ctx *ctx, const pe_plan *pl, con
     const double cp_hops = (q->c - 1.0) * w->t_p2p_cp * l;
     const double tp_b = l * (q->full ? 4.0 : 2.0) * w->t_tp_pair;
     if (w->tp_mp_layer >= 0.0) { /* X16: X15 is inside; X8 on all of X1's count (X22's bytes) */
-        const double pair = w->t_ag_tp + 0.5 * w->t_ar_tp; /* T_ar without X22 */
-        chi[0] = comm_slowed(l * w->tp_mp_layer, l * 2.0 * pair, ctx->comm_slowdown);
+        chi[0] = comm_slowed(l * w->tp_mp_layer, l * 2.0 * w->t_tp_pair, ctx->comm_slowdown);
         chi[1] = comm_slowed((q->full ? l * w->tp_mp_layer : 0.0) + l * w->tp_mp_bwd_layer,
-                             l * (q->full ? 4.0 : 2.0) * pair, ctx->comm_slowdown);
+                             tp_b, ctx->comm_slowdown);
     } else {
         chi[0] = comm_charged(ctx, comm_tp_fwd(l, w->t_tp_pair, ov->tp, w->tau_lf),
                               l * 2.0 * w->t_tp_pair); /* X22: float8 all-gathers */

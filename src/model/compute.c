@@ -281,10 +281,11 @@ static void prepare_fp8_recipe(const pe_scenario *sc, pe_eval_ctx *ctx, double e
     const pe_fp8_recipe rc = ctx->fp8 ? sc->precision.fp8_recipe : PE_FP8_RECIPE_NONE;
     const double e_row = sc->cluster.gpu.fp8_rowwise_gemm_efficiency;
     ctx->fp8_cost = compute_fp8_recipe(rc);
-    if (compute_fp8_measured_rate_on(rc, e8, e_row)) /* F42 */
+    if (compute_fp8_measured_rate_on(rc, e8, e_row)) { /* F42 */
         ctx->fp8_cost.rate_ratio = compute_fp8_measured_rate_ratio(rc, ctx->fp8_cost.rate_ratio,
-                                                                   e8, e_row),
+                                                                   e8, e_row);
         ctx->fp8_cost.basis = F42_BASIS;
+    }
     ctx->gemm_rate8 *= ctx->fp8_cost.rate_ratio;
     ctx->cast_rep = ctx->cast_par = 0.0;
     if (prepare_fp8_role_casts(sc, ctx)) /* F35, F36 instead of F24's bytes per token */
