@@ -80,4 +80,26 @@ check "V5 names the overflowing factors" 'grep -q "V5: micro_batch\*dp=900719925
 "$planeval" explain "$work/huge.yaml" --plan bdp >"$work/explain" 2>&1; rc=$?
 check "explain of an overflowing plan" '[ $rc -eq 0 ] && grep -q "= 9007199254740992\*9007199254740992 |" "$work/explain"'
 
+# A reserve above the GPU's memory is the spec's R >= 0, not an error: the
+# file loads and every plan is over_memory with budget - total as headroom
+# (a 16 GiB GPU under the default-sized 24 GiB reserve: 16 - 24 < 0).
+cat >"$work/reserve.yaml" <<'YAML'
+schema: planeval/v1
+model: {layers: 4, hidden: 1024, heads: 8, vocab: 32000, seq_len: 1024}
+cluster:
+  nodes: 1
+  gpus_per_node: 8
+  reserve_gib: 24
+  gpu: {hbm_gib: 16, peak_tflops: 312, hbm_tb_s: 2}
+  intra_node: {topology: switch, bandwidth_gb_s: 300, latency_us: 2}
+training: {global_batch: 64}
+sweep: {dp: auto, tp: [1, 2, 4, 8]}
+YAML
+"$planeval" run --quiet -o "$work/reserve" "$work/reserve.yaml" 2>"$work/err"; rc=$?
+check "reserve above hbm_gib loads and runs (got $rc)" '[ $rc -eq 0 ] && [ ! -s "$work/err" ]'
+check "reserve above hbm_gib: every plan over_memory" \
+    '[ "$(cut -d, -f4 "$work/reserve/reserve.csv" | tail -n +2 | sort -u)" = over_memory ]'
+check "reserve above hbm_gib: headroom = budget - total < 0 on every row" \
+    'awk -F, "NR > 1 { d = \$26 - \$25 - \$27; if (\$27 >= 0 || d > 1e-9 || d < -1e-9) bad = 1 } END { exit bad }" "$work/reserve/reserve.csv"'
+
 finish

@@ -301,7 +301,7 @@ static const pe_field cluster_fields[] = {
     {"gpus_per_node", PE_FT_INT, PE_RANGE_WHOLE, C(gpus_per_node), NO, NULL, PE_F_REQUIRED,
      NULL, NULL, "G, GPUs per node"},
     {"reserve_gib", PE_FT_NUMBER, PE_RANGE_AMOUNT, C(reserve_gib), NO, NULL, 0, NULL, "10",
-     "R, framework reserve per GPU, GiB (at most hbm_gib)"},
+     "R, framework reserve per GPU, GiB (above hbm_gib: every plan over_memory)"},
     {"gpu", PE_FT_MAP, PE_RANGE_NONE, C(gpu), NO, NULL, PE_F_REQUIRED, &pe_fields_gpu, NULL,
      "the GPU"},
     {"intra_node", PE_FT_MAP, PE_RANGE_NONE, C(intra_node), NO, NULL, 0, &pe_fields_intra_node,

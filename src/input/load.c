@@ -646,19 +646,6 @@ static pe_status load_inter(loader *L, const yaml_node_t *node, const pe_layer *
     return st;
 }
 
-/* The reserve R is part of the GPU's memory: R <= hbm_gib (the memory
- * budget min(hbm_gib, memory_gib) - R is then never below -R). */
-static pe_status check_reserve(loader *L, const pe_applied *a, int file_layer,
-                               const yaml_node_t *node)
-{
-    const pe_cluster *c = &L->s->cluster;
-    if (c->reserve_gib <= c->gpu.hbm_gib)
-        return PE_OK;
-    const yaml_node_t *at = file_node(a, IDX(pe_fields_cluster, "reserve_gib"), file_layer, node);
-    return bad(L, L->d, at, "cluster.reserve_gib must be at most cluster.gpu.hbm_gib (%g), got %g",
-               c->gpu.hbm_gib, c->reserve_gib);
-}
-
 /* One cluster into L->s->cluster: the preset pn names (cluster.preset, or an
  * item of sweep.cluster; NULL: none), then the file's cluster: block (node;
  * NULL when the file has none), then `own`, a sweep.cluster item's mapping
@@ -692,9 +679,9 @@ static pe_status load_one_cluster(loader *L, const yaml_node_t *node, const yaml
                   (long long)c->nodes, (long long)c->gpus_per_node);
     if (top == PE_INTERNAL)
         return top;
+    /* R may exceed hbm_gib (docs/scenarios.md: R >= 0 is the spec's only
+     * rule): every plan is then over_memory, with a negative headroom. */
     pe_status st = load_gpu(L, at, layers, n, &a);
-    if (!st && !top)
-        st = check_reserve(L, &a, (int)n - 1, at);
     st = worse(st, load_intra(L, at, layers, n, &a, top == PE_OK));
     return worse(st, worse(top, load_inter(L, at, layers, n, &a, top == PE_OK)));
 }
