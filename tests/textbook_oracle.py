@@ -643,10 +643,10 @@ def gen_cluster(rng):
         gpu_full = dict(GPU_PRESETS[name], flops_efficiency=0.5)
     yml["gpu"] = gpu
     full["gpu"] = gpu_full
-    if rng.random() < 0.5 or gpu_full["hbm_gib"] < 10:
-        # planeval refuses a reserve above hbm_gib (a load check beyond the spec)
-        yml["reserve_gib"] = full["reserve_gib"] = pick(
-            rng, [r for r in (0, 0.5, 2, 10, 12.75) if r <= gpu_full["hbm_gib"]])
+    if rng.random() < 0.5:
+        # any R >= 0 (the spec's range), above hbm_gib too: every plan is
+        # then over_memory; the default 10 on a 0.5 or 3.25 GiB GPU as well
+        yml["reserve_gib"] = full["reserve_gib"] = pick(rng, [0, 0.5, 2, 10, 12.75, 200])
     if rng.random() < 0.3:
         yml["allow_cross_node_tp"] = full["allow_cross_node_tp"] = rng.random() < 0.7
     if G > 1:
