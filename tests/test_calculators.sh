@@ -43,6 +43,30 @@ check "links under switch refused with the loader's message" '[ $rc -eq 2 ] && g
 # M4 = 6·N_layer = 10.1116, A7 + A8 = 0.0234 + 0.4844, R = 10 → 137.865 GiB
 out=$("$planeval" memory --model gpt3-175b --dp 64 --zero 3 --recompute selective)
 check "memory total 137.865 GiB" 'near "$(echo "$out" | field total)" 137.865 1e-5'
+# memory with a framework: the refined memory by phase of a memory-library
+# file, scenarios/memory/torchtitan-2412-t1-8b-fsdp8.yaml, from options
+# alone: the same peak, reserved bytes and phase as `run` on the file
+"$planeval" run --quiet -o "$work/tt" "$src/scenarios/memory/torchtitan-2412-t1-8b-fsdp8.yaml"
+tt_csv=$work/tt/torchtitan-2412-t1-8b-fsdp8.csv
+col() { awk -F, -v k="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i } NR == 2 { print $c }' "$tt_csv"; }
+out=$("$planeval" memory --model llama3-8b --seq-len 8192 --grad-bytes 4 --cluster h100-node \
+    --nodes 1 --hbm-gib 96 --fidelity refined --framework torchtitan --eager-elementwise true \
+    --zero 3 --recompute selective --micro-batch 2 --global-batch 16)
+check "memory --framework: reserved is the file's mem_reserved_gib ($(col mem_reserved_gib))" \
+    'near "$(echo "$out" | field reserved)" "$(col mem_reserved_gib)" 1e-4'
+check "memory --framework: peak is the file's mem_peak_gib ($(col mem_peak_gib))" \
+    'near "$(echo "$out" | field peak)" "$(col mem_peak_gib)" 1e-4'
+check "memory --framework: the peak's phase is the file's ($(col mem_peak_phase))" \
+    'echo "$out" | grep -q "^peak .* at the $(col mem_peak_phase) phase"'
+out=$("$planeval" memory --model llama3-8b --seq-len 8192 --cluster h100-node --nodes 1 \
+    --fidelity refined --framework torchtitan --zero 3 --recompute selective --selective-recompute attention)
+out_op=$("$planeval" memory --model llama3-8b --seq-len 8192 --cluster h100-node --nodes 1 \
+    --fidelity refined --framework torchtitan --zero 3 --recompute selective --selective-recompute op)
+check "memory: --selective-recompute op keeps fewer activations than attention" \
+    'awk -v a="$(echo "$out" | field activations)" -v b="$(echo "$out_op" | field activations)" "BEGIN { exit !(b < a) }"'
+out=$("$planeval" memory --model llama3-8b --framework torchtitan --fidelity textbook)
+check "memory: --fidelity textbook ignores the framework (no peak line)" \
+    '! echo "$out" | grep -q "^peak " && echo "$out" | grep -q "^total .* M5$"'
 "$planeval" memory --model gpt3-17b 2>"$work/err"; rc=$?
 check "unknown preset: did you mean" '[ $rc -eq 2 ] && grep -q "did you mean .gpt3-175b." "$work/err"'
 
@@ -125,6 +149,10 @@ calc_refused() { # WANT ARGS... — exit 2, stderr is exactly WANT
     check "'$*': exit 2 (got $rc), says '$want_err' (got: $(head -c 300 "$work/err"))" \
         '[ $rc -eq 2 ] && [ ! -s "$work/calc.out" ] && [ "$(cat "$work/err")" = "$want_err" ]'
 }
+calc_refused "error: memory: --framework nosuch: framework.preset: unknown framework preset 'nosuch'" \
+    memory --model llama3-8b --framework nosuch
+calc_refused "error: memory: --selective-recompute bogus: framework.selective_recompute: unknown value 'bogus'; expected one of attention, op" \
+    memory --model llama3-8b --selective-recompute bogus
 calc_refused "error: memory: no model given: --model PRESET, or --layers, --hidden, --heads, --vocab and --seq-len (see --help)" memory --dp 8
 calc_refused "error: memory: --heads 3: model.heads = 3 does not divide model.hidden = 64 (the head dimension hidden/heads must be whole)" \
     memory --layers 4 --hidden 64 --heads 3 --vocab 10 --seq-len 8

@@ -360,15 +360,17 @@ static const mapped_option MEMORY_KEYS[] = {
     {"finetune", "training", "finetune"}, {"lora-rank", "training", "lora_rank"},
     {"lora-targets", "training", "lora_targets"}, {"lora-dropout", "training", "lora_dropout"},
     {"base-quant", "training", "base_quant"},
-    {"param-bytes", "precision", "param_bytes"}, {"grad-bytes", "precision", "grad_bytes"},
-    {"optimizer-bytes", "precision", "optimizer_bytes"},
+    /* the refined memory model (docs/model.md §12 M9-M19): a framework
+     * preset and its keys; the precision keys follow from pe_fields_precision */
+    {"fidelity", "top", "fidelity"},     {"framework", "framework", "preset"},
 };
 #define MEMORY_FIXED_COUNT (sizeof MEMORY_KEYS / sizeof MEMORY_KEYS[0])
-#define MEMORY_KEY_MAX 64
+#define MEMORY_KEY_MAX 192
 
 /* memory's options and their values: MEMORY_KEYS, then one --KEY per key
- * of a scenario's plan (core/fields.c pe_fields_plan, '_' spelled '-'),
- * so a plan key added there is an option here. */
+ * of a scenario's plan, precision and framework (core/fields.c
+ * pe_fields_plan, pe_fields_precision, pe_fields_framework; '_' spelled
+ * '-'), so a key added there is an option here. */
 typedef struct {
     char opt[MEMORY_KEY_MAX][48];
     const char *section[MEMORY_KEY_MAX], *key[MEMORY_KEY_MAX];
@@ -384,18 +386,26 @@ static void memory_args_init(memory_args *a)
         a->section[i] = MEMORY_KEYS[i].section;
         a->key[i] = MEMORY_KEYS[i].key;
     }
-    for (size_t i = 0; i < pe_fields_plan.count && a->count < MEMORY_KEY_MAX; i++) {
-        const pe_field *f = &pe_fields_plan.fields[i];
-        /* a plan's name is the calculator's; overlap times, it sizes nothing */
-        if (strcmp(f->key, "name") == 0 || f->type == PE_FT_MAP)
-            continue;
-        char *o = a->opt[a->count];
-        snprintf(o, sizeof a->opt[0], "%s", f->key);
-        for (; *o; o++)
-            *o = *o == '_' ? '-' : *o;
-        a->section[a->count] = "plan";
-        a->key[a->count++] = f->key;
-    }
+    const struct {
+        const pe_fieldset *set;
+        const char *section;
+    } sets[] = {{&pe_fields_plan, "plan"}, {&pe_fields_precision, "precision"},
+                {&pe_fields_framework, "framework"}};
+    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
+        for (size_t i = 0; i < sets[k].set->count && a->count < MEMORY_KEY_MAX; i++) {
+            const pe_field *f = &sets[k].set->fields[i];
+            /* a plan's name is the calculator's; overlap times, it sizes
+             * nothing; --framework is the framework's preset */
+            if (strcmp(f->key, "name") == 0 || strcmp(f->key, "preset") == 0 ||
+                f->type == PE_FT_MAP)
+                continue;
+            char *o = a->opt[a->count];
+            snprintf(o, sizeof a->opt[0], "%s", f->key);
+            for (; *o; o++)
+                *o = *o == '_' ? '-' : *o;
+            a->section[a->count] = sets[k].section;
+            a->key[a->count++] = f->key;
+        }
 }
 
 /* The value of memory's option opt, or NULL when it was not given. */
@@ -532,9 +542,15 @@ static void memory_cluster_text(text *t, const memory_args *a)
  * and set once dp is (memory_default_batch). */
 static void memory_scenario_text(text *t, const memory_args *a, long long batch)
 {
-    add(t, "schema: planeval/v1\nname: memory\nmodel:\n");
+    add(t, "schema: planeval/v1\nname: memory\n");
+    add_section(t, "top", "", a);
+    add(t, "model:\n");
     add_section(t, "model", "  ", a);
     memory_cluster_text(t, a);
+    if (memory_has_section(a, "framework")) {
+        add(t, "framework:\n");
+        add_section(t, "framework", "  ", a);
+    }
     if (memory_has_section(a, "precision")) {
         add(t, "precision:\n");
         add_section(t, "precision", "  ", a);

@@ -262,7 +262,11 @@ static const command_help HELP[] = {
     "         --global-batch (default dp * micro_batch * 4 * pp, i.e. m = 4 pp)\n"
     "fine-tune: --finetune full|lora --lora-rank R --lora-targets all-linear|attention|mlp\n"
     "         --lora-dropout P --base-quant none|nf4|int8 (docs/model.md M15-M17, A27)\n"
-    "precision: --param-bytes --grad-bytes --optimizer-bytes (e.g. 8-bit Adam)\n"
+    "precision: every precision key: --param-bytes --grad-bytes --optimizer-bytes\n"
+    "         (e.g. 8-bit Adam) --compute bf16|fp8 --fp8-recipe ...\n"
+    "refined: --fidelity textbook|refined; --framework PRESET and every framework key\n"
+    "         (--selective-recompute op, --recompute-method every, --memory-by-phase\n"
+    "         true, ...): the peak by phase, reserved and device total (M9-M19)\n"
     "  --explain   print each equation with the numbers substituted\n"
     "  --catalog DIR  add or override presets from DIR/*.yaml, merged key by key\n"
     "Presets: see scenarios/catalog/.\n"},

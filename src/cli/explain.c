@@ -2560,7 +2560,15 @@ void explain_memory_summary(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     fprintf(out, "activations       %10.3f GiB   A6\n", r->mem_activations_gib);
     fprintf(out, "other             %10.3f GiB   M4 + A7/A8\n", r->mem_other_gib);
     fprintf(out, "reserve           %10.3f GiB   R\n", r->mem_reserve_gib);
-    fprintf(out, "total             %10.3f GiB   M5\n", r->mem_total_gib);
+    if (ctx->mem_phases) { /* the framework's memory by phase (docs/model.md §12 M9, M13) */
+        fprintf(out, "peak              %10.3f GiB   M9: allocated, at the %s phase\n",
+                r->mem_peak_gib, pe_mem_phase_name(r->mem_peak_phase));
+        fprintf(out, "reserved          %10.3f GiB   M13: what the caching allocator holds\n",
+                r->mem_reserved_gib);
+        fprintf(out, "total             %10.3f GiB   M13: reserved + context + NCCL buffers\n",
+                r->mem_total_gib);
+    } else
+        fprintf(out, "total             %10.3f GiB   M5\n", r->mem_total_gib);
     fprintf(out, "budget            %10.3f GiB   M6: %s (headroom %.3f GiB)\n", r->mem_budget_gib,
             r->mem_total_gib <= r->mem_budget_gib ? "fits" : "DOES NOT FIT", r->mem_headroom_gib);
     fprintf(out, "state_total       %10.3f GiB   whole model, no parallelism\n", r->state_total_gib);
