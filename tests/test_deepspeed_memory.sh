@@ -79,4 +79,28 @@ check "explain QLoRA z3: X4 all-gathers the storage, 2·N_s = 3,865,591,808 byte
     'grep -A2 "^X4   S_g" "$work/qz3.out" | grep -q "= 2·1.59908e+08, 2·1.9328e+09  (lora" && grep -A2 "^X4   S_g" "$work/qz3.out" | grep -q "= 3.19816e+08 bytes, 3.86559e+09 bytes"'
 check "explain QLoRA z3: A29's backward 2·(G + K) = 4,227,735,808 bytes" \
     'grep -q "forward 3.62144e+08, backward 4.22774e+09, loss 4.22774e+09 bytes" "$work/qz3.out"'
+# ZeRO-Offload (M20, M21): the same plans with offload_optimizer on a GPU with a
+# host link. zero 2: S = 2N (M2, M3 on the host), backward + A28 2e9 + the
+# staging buffer 2·V·h = 262,144,000 + the fp32 slice 4·V·h = 524,288,000;
+# the host per GPU (12 + 4)·N/8 + 2·V·h + 2·N/8 (m 8 > 1) = 15,423,579,136
+# bytes, a node 8 of them = 114.915 GiB
+sed 's/^name: llama2-7b-zero$/name: llama2-7b-zero-offload/; s/recompute: full }/recompute: full, offload_optimizer: true }/' \
+    "$f" >"$work/off.yaml"
+"$planeval" run -o "$work/offout" "$work/off.yaml" >"$work/off.out" 2>&1
+off=$work/offout/llama2-7b-zero-offload.csv
+check "offload: report written" '[ -f "$off" ]'
+check "offload zero 2: no gradient or optimizer state on the GPU" \
+    '[ "$(cell "$off" z2 mem_grads_gib)" = 0 ] && [ "$(cell "$off" z2 mem_optimizer_gib)" = 0 ]'
+check "offload never raises the peak (zero 1, 2, 3)" \
+    'for z in z1 z2 z3; do awk -v a="$(cell "$off" $z mem_peak_gib)" -v b="$(cell "$ds" $z mem_peak_gib)" "BEGIN { exit !(a <= b) }" || exit 1; done'
+"$planeval" explain "$work/off.yaml" --plan z2 >"$work/offz2.out" 2>&1
+"$planeval" explain "$work/off.yaml" --plan z3 >"$work/offz3.out" 2>&1
+check "explain offload z2: M20's staging buffer and fp32 slice" \
+    'grep -q "^M20 " "$work/offz2.out" && grep -q "every phase 2·n_max = 2.62144e+08, backward + 4·min(n_max, N_t/D) = 5.24288e+08" "$work/offz2.out"'
+check "explain offload z2: M18 0 (the host's fp32 gradient)" \
+    'grep -A1 "^M18 " "$work/offz2.out" | grep -q "0 (offload_optimizer"'
+check "explain offload z2: M21 15,423,579,136 bytes a GPU, 114.915 GiB a node" \
+    'grep -A2 "^M21 " "$work/offz2.out" | grep -q "= 1.54236e+10 bytes" && grep -q "M8 host memory per node = 114.915 GiB" "$work/offz2.out"'
+check "explain offload z3: M20's backward (2·5e8 + 4·V·h)/8 = 190,536,000" \
+    'grep -A2 "^M20 " "$work/offz3.out" | grep -q "= 1.90536e+08 bytes"'
 finish

@@ -147,6 +147,7 @@ framework:
   memory_by_phase: true
   loss_bytes: 12              #@ framework.loss_bytes
   optimizer_temp_bytes: 4     #@ framework.optimizer_temp_bytes
+  unsharded_grad_bytes: 2     #@ framework.unsharded_grad_bytes
   workspace_mib: 32           #@ framework.workspace_mib
   allocator_fragmentation: 0.2 #@ framework.allocator_fragmentation
   cuda_context_gib: 0.5       #@ framework.cuda_context_gib

@@ -75,4 +75,25 @@ sed 's/ FINETUNE/, lora_rank: 16/' "$work/dp.yaml" >"$work/bad.yaml"
 check "lora_rank without finetune: lora is refused (exit 2)" \
     '"$planeval" validate "$work/bad.yaml" 2>"$work/bad.err"; [ $? -eq 2 ] && grep -q "training.lora_rank needs training.finetune: lora" "$work/bad.err"'
 
+# A32: LoRA under torchtitan's op-level SAC saves the adapters' mm outputs:
+# Llama 3 8B r 8 all-linear, s 8192, b 1, t 1, compiled: 38,912 split +
+# 48 whole bytes a token, A15's layer 8192·94,384 = 773,193,728 bytes
+cat >"$work/sac.yaml" <<YAML
+schema: planeval/v1
+name: sac
+fidelity: refined
+model: { preset: llama3-8b, seq_len: 8192 }
+precision: { grad_bytes: 4 }
+cluster: { preset: h100-node, nodes: 1 }
+framework: torchtitan
+training: { global_batch: 64, finetune: lora, lora_rank: 8, lora_targets: all-linear }
+plans:
+  - { name: op, dp: 8, zero: 3, micro_batch: 1, recompute: selective }
+YAML
+"$planeval" explain "$work/sac.yaml" --plan op >"$work/sac.out" 2>&1
+check "explain: A32 with its whole and split bytes" \
+    'grep -A1 "^A32 " "$work/sac.out" | grep -q "whole 48 + split 38912/1" && grep -A2 "^A32 " "$work/sac.out" | grep -q "= 38960 bytes/token"'
+check "explain: A15's layer with A32, 773,193,728 bytes" \
+    'grep -A2 "^A15 " "$work/sac.out" | grep -q "8192·1·\[8192 + 48 + 86144/1\]" && grep -A2 "^A15 " "$work/sac.out" | grep -q "= 7.73194e+08 bytes"'
+
 finish

@@ -37,4 +37,26 @@ check "A26: explain gives the channels and the sets" \
 "$planeval" explain "$m" --plan "$plan" >"$work/a26-off.out" 2>&1
 check "A26: no preset sets nccl_channels (no A26 line without the key)" \
     '! grep -q "^A26 " "$work/a26-off.out" && grep -q "^M13 " "$work/a26-off.out"'
+# M22: the fsdp preset's unsharded gradient in bf16 (unsharded_grad_bytes 2):
+# Llama 3 8B, 8 GPUs, zero 3, t 1: X = V·h = 525,336,576, M4 = 8·X =
+# 4,202,692,608, W_b = 6·X = 3,152,019,456; no M22 line at the neutral 0
+cat >"$work/fsdp1.yaml" <<YAML
+schema: planeval/v1
+name: fsdp1
+fidelity: refined
+model: { preset: llama3-8b, seq_len: 2048 }
+precision: { grad_bytes: 4 }
+cluster: { preset: a100-node, nodes: 1 }
+framework: fsdp
+training: { global_batch: 16 }
+plans:
+  - { name: z3, dp: 8, zero: 3, micro_batch: 2, recompute: full }
+YAML
+"$planeval" explain "$work/fsdp1.yaml" --plan z3 >"$work/m22.out" 2>&1
+check "M22: explain gives W_b with the bf16 unsharded gradient" \
+    'grep -A1 "^M22 " "$work/m22.out" | grep -q "4.20269e+09·(2·2 + 2)/(2·2 + 4)" && grep -A2 "^M22 " "$work/m22.out" | grep -q "= 3.15202e+09 bytes"'
+sed 's/^framework: fsdp$/framework: { preset: fsdp, unsharded_grad_bytes: 0 }/' "$work/fsdp1.yaml" >"$work/fsdp1-0.yaml"
+"$planeval" explain "$work/fsdp1-0.yaml" --plan z3 >"$work/m22-0.out" 2>&1
+check "M22: no line at unsharded_grad_bytes 0 (β_g)" \
+    '! grep -q "^M22 " "$work/m22-0.out" && grep -q "backward W_b = 4.20269e+09 bytes" "$work/m22-0.out"'
 finish

@@ -680,7 +680,36 @@ static void explain_a22(FILE *out, const pe_eval_ctx *ctx)
     eq_subst(out, "[eager_elementwise %s]·2·%g (%s)", eager ? "true" : "false", ctx->h,
              eager ? "eager SAC caches every saved op's output" :
                      "compiled: the min-cut partitioner saves only what backward reads");
-    eq_result(out, ctx->act_op_rep, "A22");
+    eq_result(out, ctx->act_op_rep - ctx->lora.op_rep, "A22");
+}
+
+/* A32: the adapters' mm outputs op-level SAC saves (lora), in A15's
+ * replicated and TP-split bytes; printed with A15. */
+static void explain_a32(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p)
+{
+    if (!ctx->lora.on)
+        return;
+    eq_formula(out, "A32", NULL);
+    eq_subst(out, "whole %g + split %g/%lld  (r %g, %g targets; a saved base adds B's output, a "
+                  "recomputed one A's; eager_elementwise %s)",
+             ctx->lora.op_rep, ctx->lora.op_par, (long long)p->tp, ctx->lora.r, ctx->lora.targets,
+             ctx->scenario->framework.eager_elementwise ? "true" : "false");
+    eq_result(out, ctx->lora.op_rep + ctx->lora.op_par / (double)p->tp, "A32");
+}
+
+/* §12 M22 (framework unsharded_grad_bytes): the unsharded gradient of the
+ * backward working set at its own bytes; printed only when it is not β_g. */
+static void explain_m22(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, const pe_detail *d)
+{
+    if (ctx->unsharded_grad_bytes == ctx->beta_g || p->zero != 3 || ctx->lora.on ||
+        d->unsharded[0] > 0.0)
+        return;
+    eq_formula(out, "M22", NULL);
+    eq_subst(out, "%.6g·(2·%g + %g)/(2·%g + %g)  (M4 with the unsharded gradient at "
+                  "unsharded_grad_bytes %g, not grad_bytes %g)",
+             d->m4, ctx->beta_w, ctx->unsharded_grad_bytes, ctx->beta_w, ctx->beta_g,
+             ctx->unsharded_grad_bytes, ctx->beta_g);
+    eq_result(out, d->w_bwd, "M22");
 }
 
 /* §12 M9–M13, A14, A15: the framework's numbers, then each stage's phases. */
@@ -705,6 +734,7 @@ static void explain_phase_terms(FILE *out, const pe_eval_ctx *ctx, const pe_plan
                  ctx->act_op_par, (long long)p->tp);
         eq_result(out, d->a_layer, "A15");
         explain_a22(out, ctx);
+        explain_a32(out, ctx, p);
         fprintf(out, "     backward recomputes one layer (A4, no recompute): %.6g bytes = %.6g GiB\n",
                 d->a_recompute, d->a_recompute / GIB);
     }
@@ -735,6 +765,7 @@ static void explain_phase_terms(FILE *out, const pe_eval_ctx *ctx, const pe_plan
             d->a8_in);
     fprintf(out, "M4   working set by phase: forward W_f = %.6g bytes, backward W_b = %.6g bytes\n",
             d->w_fwd, d->w_bwd);
+    explain_m22(out, ctx, p, d);
 }
 
 /* §12 A24 (framework pp_recv_grad), stage i: the output gradient it received
@@ -778,6 +809,39 @@ static void explain_a26(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p, con
     eq_result(out, d->a26[i], "A26");
 }
 
+/* §12 M20, M21 (deepspeed_zero with offload_optimizer), stage i:
+ * ZeRO-Offload's GPU buffers by phase and its host memory per GPU. */
+static void explain_ds_offload(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
+                               const pe_detail *d, int i, const char *st)
+{
+    if (!p->offload_optimizer)
+        return;
+    const int64_t z = p->zero;
+    const double n_max = ctx->ds_largest / (double)p->tp;
+    const double part = d->ds_off_step[i] / 4.0;
+    eq_formula(out, "M20", st);
+    if (z <= 2)
+        eq_subst(out, "n_max = %.6g/%lld = %.6g: every phase %g·n_max = %.6g, backward + "
+                      "4·min(n_max, N_t/D) = %.6g, optimizer 4·N_t/D = 4·%.6g = %.6g (in place of "
+                      "M18); M2 on the GPU %s",
+                 ctx->ds_largest, (long long)p->tp, n_max, ctx->beta_w, d->ds_off_every[i],
+                 d->ds_off_bwd[i], part, d->ds_off_step[i],
+                 z == 2 ? "0 (no grads_in_partition)" : "kept (zero 1: accumulated in param.grad)");
+    else
+        eq_subst(out, "backward (%g·%.6g + 4·%.6g)/%g = %.6g; M2 on the GPU 0 "
+                      "(grad_partitions_flat_buffer on the host), M18 0",
+                 ctx->beta_g, ctx->ds_bucket, n_max, d->D, d->ds_off_bwd[i]);
+    eq_result(out, d->ds_off_every[i] + d->ds_off_bwd[i], "M20");
+    eq_formula(out, "M21", st);
+    if (z <= 2)
+        eq_subst(out, "(%g + 4)·N_t/D + %g·%.6g + [m %g > 1]·%g·N_t/D, a node %d of them",
+                 ctx->beta_o, ctx->beta_w, n_max, d->m, ctx->beta_w, (int)ctx->gpus_per_node);
+    else
+        eq_subst(out, "(%g + 4 + %g)·N_t/D, a node %d of them", ctx->beta_o, ctx->beta_g,
+                 (int)ctx->gpus_per_node);
+    eq_result(out, d->ds_off_host[i], "M21");
+}
+
 /* §12 A28, A29, M18 (framework deepspeed_zero), stage i: DeepSpeed's ZeRO
  * buffers with the sizes they took ("auto" resolved) and the phase each is
  * live in. */
@@ -789,7 +853,7 @@ static void explain_deepspeed(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     const int64_t z = p->zero;
     const bool piped = z <= 2 && p->pp > 1; /* the PipelineEngine's one bucket after the flush */
     const bool two = z <= 2 && !piped && ctx->ds_overlap == PE_DS_OVERLAP_TRUE; /* doubled */
-    if (mem_ds_bf16_optimizer(z, ctx->beta_g, ctx->beta_w)) {
+    if (mem_ds_bf16_optimizer(z, ctx->beta_g, ctx->beta_w, p->offload_optimizer)) {
         fprintf(out, "A28, M18 %s: 0 bytes: zero 1 with bf16 weights and fp32 gradients is "
                      "DeepSpeed's BF16_Optimizer (its fp32 gradients are M2, its step's "
                      "partitions views of them; no reduce bucket)\n",
@@ -797,8 +861,10 @@ static void explain_deepspeed(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
         return;
     }
     eq_formula(out, "A28", st);
+    const bool forced = p->offload_optimizer && z <= 2 && !ctx->ds_contiguous;
     eq_subst(out, "[contiguous_gradients %s]·%.6g·%g·%d (zero %lld: %s)",
-             ctx->ds_contiguous ? "true" : "false", ctx->ds_bucket, ctx->beta_w, two ? 2 : 1,
+             forced ? "true: forced by offload_optimizer" : ctx->ds_contiguous ? "true" : "false",
+             ctx->ds_bucket, ctx->beta_w, two ? 2 : 1,
              (long long)z,
              z < 1    ? "no ZeRO optimizer, none"
              : piped  ? "pp > 1: once, after the pipeline flush; the optimizer phase holds the "
@@ -832,7 +898,9 @@ static void explain_deepspeed(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
     eq_formula(out, "M18", st);
     const double bg = ctx->beta_g != 4.0 ? ctx->beta_g : 0.0;
     const char *n_t = ctx->lora.on ? "M16's adapters: only they require gradients" : "N_gpu";
-    if (z < 1)
+    if (p->offload_optimizer)
+        eq_subst(out, "0 (offload_optimizer: the step's fp32 gradient partition is on the host, M21)");
+    else if (z < 1)
         eq_subst(out, "0 (zero 0: no ZeRO optimizer partition)");
     else if (z == 3)
         eq_subst(out, "(4 + %g)·min(%.6g/%g, %.6g), in the optimizer phase  (N_t/D, S = "
@@ -842,6 +910,7 @@ static void explain_deepspeed(FILE *out, const pe_eval_ctx *ctx, const pe_plan *
         eq_subst(out, "(4 + %g)·%.6g/%g, in the optimizer phase  (N_t/D; N_t = %s)", bg,
                  d->n_train[i], d->D, n_t);
     eq_result(out, d->ds_m18[i], "M18");
+    explain_ds_offload(out, ctx, p, d, i, st);
 }
 
 static void explain_phases(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,

@@ -685,6 +685,11 @@ static const pe_field framework_fields[] = {
      "M19: with memory_by_phase, zero 0 and more than one data-parallel rank, PyTorch DDP's "
      "reducer holds its buckets as a flat copy of every trained gradient "
      "(gradient_as_bucket_view False, DDP's default), grad_bytes each, in every phase"},
+    {"unsharded_grad_bytes", PE_FT_NUMBER, PE_RANGE_BYTES, FW(unsharded_grad_bytes), NO, NULL, 0,
+     NULL, "0",
+     "M22: with memory_by_phase and zero 3, bytes a parameter of the gathered unit's unsharded "
+     "gradient in the backward working set (FSDP1 with MixedPrecision(param_dtype=bfloat16) "
+     "computes it in bf16, 2, and upcasts only the sharded gradient); 0: grad_bytes"},
     /* DeepSpeed's zero_optimization keys, spelled and defaulted as its
      * deepspeed/runtime/zero/config.py (v0.16.4); "auto" as Hugging Face's
      * Trainer resolves it (transformers integrations/deepspeed.py) */

@@ -378,6 +378,7 @@ typedef struct {
     bool op_sac_recompute_elementwise; /* F39 op-level SAC re-runs the forward's element-wise ops; false */
     bool cp_ring_load_balance;    /* X31 PyTorch's load-balanced CP ring: its kernels' shapes and merge passes; false */
     bool ddp_grad_buckets;        /* M19 DDP's reducer buckets: a copy of every trained gradient at zero 0, D > 1; false */
+    double unsharded_grad_bytes;  /* M22 bytes a parameter of FSDP's unsharded gradient in backward; 0: grad_bytes */
     /* DeepSpeed's ZeRO buffers (docs/model.md §12 A28, A29, M18), with
      * memory_by_phase; sizes in elements, DeepSpeed's defaults; PE_DS_AUTO:
      * Hugging Face's "auto", resolved from model.hidden by the evaluator */

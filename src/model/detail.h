@@ -51,6 +51,8 @@ struct pe_detail {
     double ds_w[3][PE_PHASE_COUNT];            /* A29 gathered-parameter bytes by phase; 0 */
     double ds_persist[3];                      /* A29' persistent parameters, bytes */
     double ds_m18[3];                          /* M18 fp32 gradient partition of the step */
+    double ds_off_every[3], ds_off_bwd[3], ds_off_step[3]; /* M20 ZeRO-Offload's GPU buffers; 0 */
+    double ds_off_host[3];                     /* M21 host bytes per GPU under ZeRO-Offload; 0 */
     double m19[3];                             /* M19 DDP's bucket copy of the gradients; 0: none */
     int mem_stage;                             /* 0, 1 or 2 (index into the arrays) */
     /* compute (§4, §12) */

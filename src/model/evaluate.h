@@ -174,6 +174,7 @@ typedef struct {
     double in_sum;       /* A27 Σ their input widths */
     double dequant;      /* M17 max(in·out) of a layer's linears (0: not quantised) */
     double act;          /* A27 bytes per token and layer (in act_rep) */
+    double op_rep, op_par; /* A32 under op-level SAC: saved adapter outputs, whole and TP-split */
     /* F37 (docs/model.md §4): the adapters' GEMMs, A then B of each target:
      * K × N with split 0 (whole on every TP rank), 1 (K/t) or 2 (N/t) */
     int n_gemms;
@@ -298,6 +299,7 @@ typedef struct {
     bool pp_unsharded;           /* M12 */
     double opt_temp_bytes;       /* M11 β_ot */
     bool ddp_buckets;            /* M19 DDP's bucket copy of the gradients */
+    double unsharded_grad_bytes; /* M22 β_ug, the unsharded gradient's bytes in W_b (β_g when unset) */
     double workspace_bytes;      /* M13 W_lib */
     double fragmentation;        /* M13 f */
     double context_bytes;        /* M13 C_ctx */

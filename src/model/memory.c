@@ -47,6 +47,8 @@ extern inline double mem_loss(double beta_loss, double s_local, double b, double
 extern inline double mem_weights_refined(double m1, int master_only, int64_t zero);
 extern inline double mem_optimizer_temp(double beta_ot, double n_gpu, int64_t zero, double D);
 extern inline double mem_ddp_buckets(int on, int64_t zero, double D, double beta_g, double n_train);
+extern inline double mem_backward_working(double m4, double beta_w, double beta_g,
+                                          double beta_ug);
 extern inline double mem_pp_unsharded(int on, int64_t zero, double p, double beta, double n_gpu,
                                       int sharded_copy, double D);
 extern inline int mem_peak_phase(const double *phase, int last);
@@ -263,6 +265,18 @@ static void prepare_deepspeed(const pe_model *m, const pe_framework *fw, pe_eval
     ctx->ds_sub_group = fw->sub_group_size;
 }
 
+/* A15 torchtitan's op-level policy: the block input and the saved matmul
+ * and flash-attention outputs, bytes a token (A22: eager keeps w2's). */
+static void prepare_op_sac(const pe_model *m, const pe_framework *fw, pe_eval_ctx *ctx)
+{
+    const double a = (double)m->heads, g = (double)m->kv_heads;
+    const double d = m->has_head_dim ? (double)m->head_dim : params_head_dim(m);
+    ctx->op_sac = true;
+    ctx->act_op_seq = 2.0 * ctx->h;
+    ctx->act_op_rep = act_op_eager_kept(ctx->h, fw->eager_elementwise); /* A22 */
+    ctx->act_op_par = 4.0 * a * d + 2.0 * g * d + 4.0 * a + 2.0 * (double)m->ffn_hidden;
+}
+
 void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
 {
     const pe_model *m = &sc->model;
@@ -315,19 +329,16 @@ void memory_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         ctx->master_only = fw->master_weights_only;         /* M10 */
         ctx->opt_temp_bytes = fw->optimizer_temp_bytes;     /* M11 */
         ctx->ddp_buckets = fw->ddp_grad_buckets;            /* M19 */
+        ctx->unsharded_grad_bytes = fw->unsharded_grad_bytes > 0.0 /* M22; 0: β_g, neutral */
+                                        ? fw->unsharded_grad_bytes
+                                        : ctx->beta_g;
         ctx->pp_unsharded = fw->pp_unsharded_params;        /* M12 */
         ctx->workspace_bytes = fw->workspace_mib * 1048576.0; /* M13 */
         ctx->fragmentation = fw->allocator_fragmentation;
         ctx->context_bytes = fw->cuda_context_gib * PE_GIB;
         ctx->nccl_channel_bytes = (double)fw->nccl_channels * PE_A26_BYTES_PER_SET; /* A26 */
-        if (fw->selective_recompute == PE_SELECTIVE_OP) { /* A15 */
-            const double a = (double)m->heads, g = (double)m->kv_heads;
-            const double d = m->has_head_dim ? (double)m->head_dim : params_head_dim(m);
-            ctx->op_sac = true;
-            ctx->act_op_seq = 2.0 * ctx->h;
-            ctx->act_op_rep = act_op_eager_kept(ctx->h, fw->eager_elementwise); /* A22 */
-            ctx->act_op_par = 4.0 * a * d + 2.0 * g * d + 4.0 * a + 2.0 * (double)m->ffn_hidden;
-        }
+        if (fw->selective_recompute == PE_SELECTIVE_OP)
+            prepare_op_sac(m, fw, ctx); /* A15, A22 */
         if (fw->tp_gathered_inputs) /* A16: the QKV and MLP inputs; FP8 (A13) only where the
                                      * TP all-gather carries float8: torchtitan @820504e applies
                                      * Float8ColwiseParallel for every recipe but rowwise, whose

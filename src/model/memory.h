@@ -419,6 +419,29 @@ inline double mem_ddp_buckets(int on, int64_t zero, double D, double beta_g, dou
     return on && zero == 0 && D > 1.0 ? beta_g * n_train : 0.0;
 }
 
+/* M22 the backward working set W_b = (2β_w + β_ug)·X at z = 3, M4 = (2β_w +
+ * β_g)·X with the unsharded gradient at β_ug bytes (unsharded_grad_bytes)
+ * instead of β_g. FSDP1 (pytorch@00ae0bc9 torch/distributed/fsdp/
+ * _runtime_utils.py _post_backward_hook) finds the unsharded gradient in
+ * flat_param.grad, which autograd computed in the dtype of the unsharded
+ * flat parameter, MixedPrecision's param_dtype (bf16: 2 bytes); it is cast
+ * to _reduce_dtype only if that differs (reduce_dtype None is param_dtype),
+ * reduce-scattered into new_sharded_grad = empty_like(chunks[0]) and only
+ * that shard is upcast to the fp32 parameter dtype
+ * (_cast_grad_to_param_dtype). So β_g = 4, the sharded gradient's bytes,
+ * overstates the unsharded one by 2X. β_ug = β_g gives M4 bit for bit
+ * (neutral); m4 = 0 (z < 3) stays 0. */
+#define PE_TEXT_M22 \
+    {"M22", "FSDP's unsharded gradient in the backward working set", \
+     "W_b = M4·(2β_w + β_ug)/(2β_w + β_g) = (2β_w + β_ug)·X, β_ug = unsharded_grad_bytes", \
+     "bytes", "pytorch@00ae0bc9 torch/distributed/fsdp/_runtime_utils.py _post_backward_hook"}
+inline double mem_backward_working(double m4, double beta_w, double beta_g, double beta_ug)
+{
+    if (beta_ug == beta_g)
+        return m4;
+    return m4 * (2.0 * beta_w + beta_ug) / (2.0 * beta_w + beta_g);
+}
+
 /* M12 with pp_unsharded_params, z = 3 and p > 1 the stage keeps its weights
  * gathered from its first forward to its last backward (torchtitan
  * parallelize_llama.py @9dec370: reshard_after_forward = False under

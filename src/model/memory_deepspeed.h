@@ -86,12 +86,14 @@ inline double mem_ds_gathered(double largest, double prefetch, double max_live)
     return largest + (prefetch < room ? prefetch : room);
 }
 /* zero 1 with bf16 weights and fp32 gradient accumulation is DeepSpeed's
- * BF16_Optimizer (engine.py _do_optimizer_sanity_check), not ZeRO's: its
+ * BF16_Optimizer (engine.py _do_optimizer_sanity_check), not ZeRO's, unless
+ * offload_optimizer sends it to ZeRO's (the check's not zero_cpu_offload): its
  * fp32 gradients are M2's flat buffer and its step's partitions views of it
  * (bf16_optimizer.py), so no A28 bucket and no M18 */
-inline bool mem_ds_bf16_optimizer(int64_t zero, double beta_g, double beta_w)
+inline bool mem_ds_bf16_optimizer(int64_t zero, double beta_g, double beta_w, bool offload)
 {
-    return zero == 1 && beta_g == 4.0 && beta_w == 2.0;
+    /* engine.py: "... == 1 and not self.zero_cpu_offload()": offload keeps ZeRO's */
+    return zero == 1 && beta_g == 4.0 && beta_w == 2.0 && !offload;
 }
 inline double mem_ds_reuse_kept(double reuse_distance, double n_gpu)
 {
@@ -141,6 +143,82 @@ inline double mem_ds_fp32_grads(int64_t zero, double beta_g, double n_gpu, doubl
     if (zero == 3 && sub_group < n)
         n = sub_group;
     return (4.0 + (beta_g != 4.0 ? beta_g : 0.0)) * n;
+}
+
+/* M20 ZeRO-Offload on the GPU (framework deepspeed_zero with the plan's
+ * offload_optimizer; DeepSpeed v0.16.4, 38327e07). What moves to the host
+ * is M21's; what the GPU holds besides the 16-bit weights (M1, every one at
+ * zero 1-2, the shard at zero 3), A28's buckets and A29's gathered set:
+ *   zero 1-2 (stage_1_and_2.py, cpu_offload): contiguous_gradients is
+ *     forced on ("CPU-Offload requires contiguous gradients"), so A28's
+ *     buckets are there whatever the key; copy_grads_in_partition returns
+ *     before it allocates grads_in_partition, so at zero 2 no gradient
+ *     partition stays on the GPU (M2 = 0; at zero 1 the gradients of the
+ *     micro-batches before the boundary still accumulate in param.grad, M2
+ *     kept); __init__ allocates temp_grad_buffer_for_gpu_offload,
+ *     largest_param_numel elements of the 16-bit dtype, on the GPU (every
+ *     phase: β_w·n_max); async_inplace_copy_grad_to_fp32_buffer_from_gpu
+ *     makes src_tensor.float() of one parameter's slice in the partition
+ *     (grad_position's num_elements) before its copy to the pinned fp32
+ *     partition (backward: at most 4·min(n_max, N_t/D)); step() runs
+ *     CPU Adam on the host partition and copies it back with
+ *     fp32_partition.to(device) before the 16-bit copy (optimizer phase:
+ *     4·N_t/D, in place of M18, which offload makes 0: the step's fp32
+ *     gradient is the host's single_partition_of_fp32_groups[i].grad).
+ *   zero 3 (stage3.py, offload_optimizer): self.device is the CPU, so
+ *     grad_partitions_flat_buffer (M2) is host memory; partition_grads
+ *     copies each bucket's gradient partitions there and back to the GPU
+ *     (grad_buffer.to(grad_partition.device), kept for the bucket: β_g·B_r/D)
+ *     and casts one at a time to fp32 for the fp32 host gradient
+ *     (grad_buffer.float(): at most 4·X/D, X the largest parameter): backward
+ *     (β_g·B_r + 4·X)/D; _prepare_fp32_grad_for_sub_group runs only without
+ *     offload (M18 = 0), and the updated fp32 sub-group reaches the 16-bit
+ *     shard by a blocking copy_ across devices and dtypes, which PyTorch
+ *     converts on the CPU "to avoid allocating extra GPU memory"
+ *     (pytorch@007aa8ae aten/src/ATen/native/cuda/Copy.cu copy_kernel_cuda):
+ *     nothing more in the optimizer phase.
+ * n_max = max(V·h, h·f)/t, the largest parameter tensor (A29's X). 0 without
+ * offload (neutral). */
+#define PE_TEXT_M20 \
+    {"M20", "DeepSpeed ZeRO-Offload on the GPU (offload_optimizer)", \
+     "z ≤ 2: every phase β_w·n_max, backward + 4·min(n_max, N_t/D), optimizer 4·N_t/D (M18 0), M2 0 at z = 2; " \
+     "z = 3: backward (β_g·B_r + 4·n_max)/D, M2 0, M18 0", \
+     "bytes", "DeepSpeed stage_1_and_2.py cpu_offload, stage3.py offload_optimizer; pytorch Copy.cu"}
+inline double mem_ds_offload_every(int64_t zero, double beta_w, double n_max)
+{
+    return zero <= 2 ? beta_w * n_max : 0.0; /* temp_grad_buffer_for_gpu_offload */
+}
+inline double mem_ds_offload_backward(int64_t zero, double beta_g, double n_max, double bucket,
+                                      double part, double D)
+{
+    if (zero <= 2) /* the slice of one parameter inside this rank's partition */
+        return 4.0 * (n_max < part ? n_max : part);
+    return (beta_g * bucket + 4.0 * n_max) / D;
+}
+inline double mem_ds_offload_step(int64_t zero, double part)
+{
+    return zero <= 2 ? 4.0 * part : 0.0; /* fp32_partition.to(device), part = N_t/D */
+}
+
+/* M21 host memory per GPU under ZeRO-Offload, in place of M8's (β_o + β_g)
+ * share: the fp32 master and the CPU optimizer's states (β_o, DeepSpeedCPUAdam
+ * on the host partition) and the fp32 gradient partition (4) of N_t/D
+ * parameters, pinned; zero 1-2 add temp_grad_buffer_for_cpu_offload (β_w·n_max)
+ * and, with gradient accumulation (m > 1), accumulated_grads_in_cpu, one
+ * 16-bit buffer per partition parameter (β_w·N_t/D); zero 3 adds
+ * grad_partitions_flat_buffer, the gradient partitions in their
+ * accumulation dtype (β_g·N_t/D). A node holds G of them (M8's check
+ * against host_memory_gib). */
+#define PE_TEXT_M21 \
+    {"M21", "DeepSpeed ZeRO-Offload host memory per GPU", \
+     "(β_o + 4)·N_t/D + (z ≤ 2 ? β_w·n_max + [m > 1]·β_w·N_t/D : β_g·N_t/D); a node G of them", \
+     "bytes", "DeepSpeed stage_1_and_2.py __init__, async_accumulate_grad_in_cpu_via_gpu; stage3.py"}
+inline double mem_ds_offload_host(int64_t zero, double beta_o, double beta_w, double beta_g,
+                                  double part, double n_max, double m)
+{
+    if (zero <= 2)
+        return (beta_o + 4.0) * part + beta_w * n_max + (m > 1.0 ? beta_w * part : 0.0);
+    return (beta_o + 4.0 + beta_g) * part;
 }
 
 #endif

@@ -18,6 +18,8 @@ extern inline double params_lora_storage(double n, double n_lin, double beta_q, 
 extern inline double mem_lora_working(int64_t zero, double beta_w, double beta_g, double x,
                                       double n_ad, double vh, double dequant, double t);
 extern inline double act_lora(double r, double targets, double in_sum, int dropout);
+extern inline void act_lora_op_saved(double r, double out, bool saved_base, bool column,
+                                     bool eager, double *rep, double *par);
 
 /* One linear (in → out) of a layer, column-parallel (its output split by t)
  * or row-parallel (its input split). */
@@ -83,7 +85,12 @@ void memory_lora_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         lo->targets += 1.0;
         lo->in_sum += lin[i].in;
         lora_adapter_gemms(lo, &lin[i]); /* F37 */
+        if (ctx->op_sac) /* A32: base i is the block's (i + 1)-th mm, saved when that is odd */
+            act_lora_op_saved(lo->r, lin[i].out, i % 2 == 0, lin[i].column,
+                              sc->framework.eager_elementwise, &lo->op_rep, &lo->op_par);
     }
+    ctx->act_op_rep += lo->op_rep; /* A32 into A15 (0 without op-level SAC) */
+    ctx->act_op_par += lo->op_par;
     lo->deq_bytes = lo->quantised ? (lo->beta_q + 2.0) * ctx->N_mm : 0.0; /* F37 */
     lo->deq_bps = compute_pass_bps(&sc->cluster.gpu, sc->cluster.gpu.hbm_tb_s * 1e12);
     lo->act = act_lora(lo->r, lo->targets, lo->in_sum, tr->lora_dropout > 0.0); /* A27 */

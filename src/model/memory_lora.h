@@ -7,6 +7,7 @@
 #ifndef PLANEVAL_MODEL_MEMORY_LORA_H
 #define PLANEVAL_MODEL_MEMORY_LORA_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/scenario.h"
@@ -114,6 +115,45 @@ inline double mem_lora_working(int64_t zero, double beta_w, double beta_g, doubl
 inline double act_lora(double r, double targets, double in_sum, int dropout)
 {
     return 2.0 * r * targets + (dropout ? 3.0 * in_sum : 0.0);
+}
+
+/* A32 the adapters under op-level selective checkpointing (A15, framework
+ * selective_recompute: op): what the policy saves of one targeted linear,
+ * bytes a token of one layer. torchtitan's _custom_policy
+ * (parallelize_llama.py @9dec370) counts every aten.mm a block runs and
+ * saves the output of each but every second one (odd counts MUST_SAVE);
+ * the count restarts with each block's checkpoint. The adapters' lora_A and
+ * lora_B are bias-free linears, so each targeted linear runs three mms in a
+ * row — the frozen base, then A, then B (peft tuners/lora/layer.py
+ * Linear.forward: base_layer(x), then lora_B(lora_A(dropout(x)))) — and the
+ * base linears keep their parity (two more mms a target): a base the policy
+ * saves (q, v, gate, down with SwiGLU; position 1, 3, 5, 7 of the block's
+ * linears) is followed by A (even: recomputed) and B (odd: saved, out wide),
+ * a base it recomputes (k, o, up) by A (odd: saved, r wide) and B (even).
+ * So a saved base adds B's output, 2·out bytes, split by t for a
+ * column-parallel base (B split by rows, M16) and whole for a row-parallel
+ * one (B whole), and a recomputed base adds A's r-wide output, 2r bytes,
+ * whole on every TP rank. B's output after a row-parallel base (down) only
+ * joins the residual add, whose gradient is the identity: like w2's output
+ * (A22) eager SAC keeps it and the compiled partitioner does not
+ * (eager = eager_elementwise). Dropout is not in the save list: it is
+ * recomputed (A27's 3·in is not kept). saved_base: the base linear is at an
+ * odd mm count; column: the base is column-parallel. Adds to A15's
+ * replicated (rep) or TP-split (par) bytes. */
+#define PE_TEXT_A32 \
+    {"A32", "adapter outputs op-level SAC saves (lora, selective_recompute op)", \
+     "Σ_targets [base saved] ? 2·out (/t column-parallel; row-parallel: [eager] whole) : 2r " \
+     "(whole)", \
+     "bytes/token", "torchtitan parallelize_llama.py @9dec370 _custom_policy; peft tuners/lora/layer.py"}
+inline void act_lora_op_saved(double r, double out, bool saved_base, bool column, bool eager,
+                              double *rep, double *par)
+{
+    if (!saved_base)
+        *rep += 2.0 * r; /* A's output, read by B's weight gradient */
+    else if (column)
+        *par += 2.0 * out; /* B's output, the base output's size and split */
+    else if (eager)
+        *rep += 2.0 * out; /* B's output into the residual add: eager keeps it */
 }
 
 #endif

@@ -246,6 +246,31 @@ ALWAYS_INLINE double mem_stage_nccl(const pe_eval_ctx *ctx, const pe_plan *pl, c
                             mem_nccl_pp_peers(q->p, wraps, i == 2)); /* A26 */
 }
 
+/* §12 M20, M21 (deepspeed_zero with offload_optimizer) on candidate stage
+ * i: ZeRO-Offload's GPU staging buffers by phase and its host memory per
+ * GPU; all 0 without offload. n_max the largest parameter tensor on a TP
+ * rank (A29's X), the trained partition N_t/D with the experts' over edp. */
+ALWAYS_INLINE void mem_ds_offload_phases(const pe_eval_ctx *ctx, const pe_plan *pl,
+                                         const pe_layout *q, pe_detail *w, int i, int last)
+{
+    double *ph = w->phase[i];
+    const int64_t z = pl->zero;
+    w->ds_off_every[i] = w->ds_off_bwd[i] = w->ds_off_step[i] = w->ds_off_host[i] = 0.0;
+    if (!q->off)
+        return;
+    const double n_max = ctx->ds_largest / q->t;
+    const double part = w->n_train[i] / q->D + (q->moe ? w->moe.n_exp[i] / q->D_e : 0.0);
+    const double every = mem_ds_offload_every(z, ctx->beta_w, n_max); /* M20 */
+    w->ds_off_every[i] = every;
+    w->ds_off_bwd[i] = mem_ds_offload_backward(z, ctx->beta_g, n_max, ctx->ds_bucket, part,
+                                               q->D);
+    w->ds_off_step[i] = mem_ds_offload_step(z, part);
+    ph[1] += every, ph[2] += every + w->ds_off_bwd[i], ph[4] += every;
+    ph[3] += last ? every : 0.0;
+    w->ds_off_host[i] = mem_ds_offload_host(z, ctx->beta_o, ctx->beta_w, ctx->beta_g, part, n_max,
+                                            q->m_d); /* M21 */
+}
+
 /* §12 A28, A29, M18 (framework deepspeed_zero) on candidate stage i's
  * phases ph, whose M4 split (w_f forward, w_b backward) A29 replaces at
  * zero 3: the reduce buckets (backward at zero 1-2, every phase at zero 3),
@@ -260,12 +285,15 @@ ALWAYS_INLINE void mem_ds_phases(const pe_eval_ctx *ctx, const pe_plan *pl, cons
 {
     double *ph = w->phase[i], *dw = w->ds_w[i];
     const int64_t z = pl->zero;
+    const bool off = q->off; /* M20: ZeRO-Offload (offload_optimizer) */
     const bool overlap = ctx->ds_overlap == PE_DS_OVERLAP_TRUE ||
                          (ctx->ds_overlap == PE_DS_OVERLAP_AUTO && z == 3);
-    const bool bf16_optimizer = mem_ds_bf16_optimizer(z, ctx->beta_g, ctx->beta_w);
+    const bool bf16_optimizer = mem_ds_bf16_optimizer(z, ctx->beta_g, ctx->beta_w, off);
+    /* "CPU-Offload requires contiguous gradients": forced on at zero 1-2 */
+    const int contiguous = ctx->ds_contiguous || (off && z <= 2);
     double a28 = bf16_optimizer ? 0.0
-                                      : mem_ds_reduce_buckets(z, ctx->ds_contiguous, overlap,
-                                                              ctx->ds_bucket, ctx->beta_w);
+                                : mem_ds_reduce_buckets(z, contiguous, overlap, ctx->ds_bucket,
+                                                        ctx->beta_w);
     w->ds_a28[i] = a28;
     w->ds_persist[i] = 0.0;
     dw[1] = dw[2] = dw[3] = dw[4] = 0.0;
@@ -293,18 +321,20 @@ ALWAYS_INLINE void mem_ds_phases(const pe_eval_ctx *ctx, const pe_plan *pl, cons
         ph[3] += last ? dw[3] + a28 + w->ds_persist[i] : 0.0;
         ph[4] += a28 + w->ds_persist[i];
     }
-    w->ds_m18[i] = bf16_optimizer ? 0.0 :
+    mem_ds_offload_phases(ctx, pl, q, w, i, last); /* M20, M21 (0 without offload) */
+    w->ds_m18[i] = bf16_optimizer || off ? 0.0 : /* offload: the fp32 gradient is the host's */
                    /* over the trained parameters: DeepSpeed's optimizer groups hold
                     * only those that require gradients (N_gpu, or M16's adapters) */
                    mem_ds_fp32_grads(z, ctx->beta_g, w->n_train[i], q->D, ctx->ds_sub_group) +
                    (q->moe ? mem_ds_fp32_grads(z, ctx->beta_g, w->moe.n_exp[i], q->D_e,
                                                ctx->ds_sub_group)
                            : 0.0); /* M18 */
-    ph[4] += w->ds_m18[i];
+    const double step = w->ds_m18[i] + w->ds_off_step[i]; /* M18, or M20's fp32 partition */
+    ph[4] += step;
     if (z <= 2 && q->p > 1.0) { /* the pipeline engine's one bucket, at the step's end */
-        w->ds_a28[i] = a28 = mem_ds_reduce_buckets(z, ctx->ds_contiguous, 0, ctx->ds_bucket,
+        w->ds_a28[i] = a28 = mem_ds_reduce_buckets(z, contiguous, 0, ctx->ds_bucket,
                                                    ctx->beta_w) * !bf16_optimizer;
-        ph[4] += a28 > w->ds_m18[i] ? a28 - w->ds_m18[i] : 0.0; /* before M18 is made */
+        ph[4] += a28 > step ? a28 - step : 0.0; /* before M18 is made */
     } else if (z <= 2) {
         ph[2] += a28; /* the buckets of each backward */
     }
@@ -326,7 +356,10 @@ ALWAYS_INLINE void mem_stage_phases(const pe_eval_ctx *ctx, const pe_plan *pl, c
                                        w->n_train[i], 1, q->D); /* M12 U_g */
     /* M17 (lora) is the same working set in forward and backward */
     const double w_f = ctx->lora.on ? w->m4 : u > 0.0 ? 0.0 : w->m4 * 2.0 * ctx->beta_w / zw;
-    const double w_b = ctx->lora.on ? w->m4 : u > 0.0 ? w->m4 * ctx->beta_g / zw : w->m4;
+    const double w_b = ctx->lora.on ? w->m4
+                       : u > 0.0   ? w->m4 * ctx->beta_g / zw
+                                   : mem_backward_working(w->m4, ctx->beta_w, ctx->beta_g,
+                                                          ctx->unsharded_grad_bytes); /* M22 */
     const double a12 = mem_rank_has_moe(q, dual, i) ? w->moe.a12 : 0.0;
     /* M19: DDP's buckets, allocated with the wrapper, live in every phase */
     w->m19[i] = mem_ddp_buckets(ctx->ddp_buckets, pl->zero, q->D, ctx->beta_g,
@@ -399,6 +432,9 @@ ALWAYS_INLINE void memory_step(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         if (q->off)
             total -= s.m3; /* M3″: the optimizer state lives on the host */
         w->total[i] = total;
+        /* M20: ZeRO-Offload keeps no gradient partition on the GPU at zero 2-3 */
+        const bool grads_off = ctx->ds_zero && q->off && pl->zero >= 2;
+        const double m2 = grads_off ? 0.0 : s.m2;
         w->m1[i] = q->fp8 ? s.m1 + (s.m7 + s.m7e) : s.m1;
         w->m7[i] = q->fp8 ? s.m7 + s.m7e : 0.0;
         if (ctx->mem_phases) { /* §12 M9–M13 replace M5 */
@@ -407,9 +443,9 @@ ALWAYS_INLINE void memory_step(const pe_eval_ctx *ctx, const pe_plan *pl, const 
                            : mem_weights_refined(s.m1, ctx->master_only, pl->zero) +
                                  (q->fp8 ? s.m7 + s.m7e : 0.0); /* M10 */
             w->moe.n_exp[i] = s.n_exp;
-            mem_stage_phases(ctx, pl, q, w, w->m1[i] + s.m2 + (q->off ? 0.0 : s.m3), i);
+            mem_stage_phases(ctx, pl, q, w, w->m1[i] + m2 + (q->off ? 0.0 : s.m3), i);
         }
-        w->m2[i] = s.m2;
+        w->m2[i] = m2;
         w->m3[i] = q->off ? 0.0 : s.m3;
         if (q->moe) {
             double experts = s.experts;
@@ -417,12 +453,16 @@ ALWAYS_INLINE void memory_step(const pe_eval_ctx *ctx, const pe_plan *pl, const 
                 experts += s.m7e;
             if (q->off) /* the same e3 as in s.experts, taken out after M7 (order kept) */
                 experts -= mem_optimizer(ctx->beta_o, s.n_exp, pl->zero, q->D_e);
+            if (grads_off) /* M20: the expert gradient partition is the host's too */
+                experts -= mem_grads(ctx->beta_g, s.n_exp, pl->zero, q->D_e);
             w->moe.n_exp[i] = s.n_exp;
             w->moe.mem_experts[i] = experts;
         }
         if (q->off) { /* M8 G GPUs' optimizer state and gradient copy per node */
             const double n_sh = s.n_gpu / q->D + (q->moe ? s.n_exp / q->D_e : 0.0);
-            const double h = (double)ctx->gpus_per_node * (ctx->beta_o + ctx->beta_g) * n_sh;
+            const double h = (double)ctx->gpus_per_node *
+                             (ctx->ds_zero ? w->ds_off_host[i] /* M21 */
+                                           : (ctx->beta_o + ctx->beta_g) * n_sh);
             host = h > host ? h : host;
         }
     }

@@ -1,5 +1,6 @@
 /* test_deepspeed_memory.c — docs/model.md §12 A28, A29, M18, DeepSpeed's
- * ZeRO buffers (framework deepspeed_zero), against hand arithmetic on
+ * ZeRO buffers (framework deepspeed_zero), and M20, M21, its ZeRO-Offload
+ * GPU staging and host memory (offload_optimizer), against hand arithmetic on
  * Llama 2 7B over 8 GPUs; DeepSpeed's own estimators (stage_1_and_2.py
  * estimate_zero2_model_states_mem_needs, stage3.py
  * estimate_zero3_model_states_mem_needs, v0.16.4) where they count the same
@@ -337,6 +338,165 @@ static void test_qlora_storage_elements(void **state)
     assert_abs(d.ds_w[0][2], 1362144000.0, 1.0);
 }
 
+/* Llama 2 7B on the fixture with a GPU↔host link and CPU Adam, so that
+ * offload_optimizer plans are valid (V15). */
+static pe_scenario llama7b_host(int64_t nodes, bool ds)
+{
+    pe_scenario s = llama7b(nodes, ds);
+    s.cluster.gpu.has_host_link_gb_s = true;
+    s.cluster.gpu.host_link_gb_s = 25;
+    s.cluster.cpu_adam_gparams_s = 2;
+    return s;
+}
+
+static pe_plan plan7b_off(int64_t dp, int64_t zero)
+{
+    pe_plan p = plan7b(dp, zero);
+    p.offload_optimizer = true;
+    return p;
+}
+
+/* M20, M21 ZeRO-Offload at zero 2, 8 GPUs, overlap_comm true, bf16 weights
+ * and gradients (β_w = β_g = 2, β_o = 12), N/8 = 842,301,952, n_max = V·h =
+ * 131,072,000, global batch 1024 on dp 8 at b 1: m = 128 micro-batches.
+ * Against the same plan without offload:
+ *   M2 1,684,603,904 (2·N/8) and M3 10,107,623,424 (12·N/8) leave the GPU:
+ *     −11,792,227,328 in every phase
+ *   temp_grad_buffer_for_gpu_offload 2·131,072,000 = 262,144,000, every phase
+ *   backward: the fp32 slice 4·min(131,072,000, 842,301,952) = 524,288,000
+ *   optimizer: fp32_partition.to(device) 4·N/8 = 3,369,207,808 in place of
+ *     M18's 6·N/8 = 5,053,811,712
+ * so forward −11,530,083,328, backward −11,005,795,328, optimizer
+ * −13,214,687,232; A28's two buckets (2e9) stay. M21 per GPU:
+ *   (12 + 4)·N/8 + 2·131,072,000 + [m > 1]·2·N/8 = 13,476,831,232 +
+ *   262,144,000 + 1,684,603,904 = 15,423,579,136; the node 8 of them,
+ *   123,388,633,088 bytes (M8 counted (12 + 2)·N/8·8 = 94,337,818,624). */
+static void test_offload_zero2_hand(void **state)
+{
+    (void)state;
+    pe_scenario s = llama7b_host(1, true);
+    s.framework.overlap_comm = PE_DS_OVERLAP_TRUE;
+    const pe_plan on = plan7b(8, 2), off = plan7b_off(8, 2);
+    pe_result r0, r1;
+    pe_detail d0, d1;
+    fx_eval_detail(&s, &on, &r0, &d0);
+    fx_eval_detail(&s, &off, &r1, &d1);
+    assert_true(d0.valid && d1.valid);
+    assert_true(d1.m2[0] == 0.0 && d1.m3[0] == 0.0);
+    assert_true(d1.ds_off_every[0] == 262144000.0);
+    assert_true(d1.ds_off_bwd[0] == 524288000.0);
+    assert_abs(d1.ds_off_step[0], 3369207808.0, 1e-3);
+    assert_true(d1.ds_m18[0] == 0.0 && d0.ds_m18[0] == 5053811712.0);
+    assert_true(d1.ds_a28[0] == 2e9);
+    assert_abs(d1.phase[0][1] - d0.phase[0][1], -11530083328.0, 1.0);
+    assert_abs(d1.phase[0][2] - d0.phase[0][2], -11005795328.0, 1.0);
+    assert_abs(d1.phase[0][4] - d0.phase[0][4], -13214687232.0, 1.0);
+    assert_abs(d1.ds_off_host[0], 15423579136.0, 1.0);
+    assert_abs(d1.off.host, 123388633088.0, 8.0);
+    assert_abs(r1.host_mem_gib, 123388633088.0 / GIB, 1e-9);
+    /* one micro-batch a step: no CPU accumulation buffers, 2·N/8 less */
+    s.training.global_batch = 8;
+    fx_eval_detail(&s, &off, &r1, &d1);
+    assert_abs(d1.ds_off_host[0], 15423579136.0 - 1684603904.0, 1.0);
+    /* contiguous_gradients false: forced on by offload (the buckets stay) */
+    s.framework.contiguous_gradients = false;
+    fx_eval_detail(&s, &off, &r1, &d1);
+    assert_true(d1.ds_a28[0] == 2e9);
+}
+
+/* M20, M21 at zero 3 (8 GPUs, DeepSpeed's defaults, one bucket of 5e8):
+ *   M2, M3 leave the GPU: −11,792,227,328 in every phase
+ *   backward: the bucket's gradient partitions back on the GPU and one fp32
+ *     copy, (2·5e8 + 4·131,072,000)/8 = 190,536,000
+ *   optimizer: M18 (5,053,811,712) 0, the fp32 → bf16 copy converts on the
+ *     host: nothing added
+ * forward −11,792,227,328, backward −11,601,691,328, optimizer
+ * −16,846,039,040; A29 unchanged. M21 per GPU (12 + 4 + 2)·N/8 =
+ * 15,161,435,136. */
+static void test_offload_zero3_hand(void **state)
+{
+    (void)state;
+    const pe_scenario s = llama7b_host(1, true);
+    const pe_plan on = plan7b(8, 3), off = plan7b_off(8, 3);
+    pe_result r0, r1;
+    pe_detail d0, d1;
+    fx_eval_detail(&s, &on, &r0, &d0);
+    fx_eval_detail(&s, &off, &r1, &d1);
+    assert_true(d0.valid && d1.valid);
+    assert_true(d1.m2[0] == 0.0 && d1.m3[0] == 0.0 && d1.ds_m18[0] == 0.0);
+    assert_true(d1.ds_off_every[0] == 0.0 && d1.ds_off_step[0] == 0.0);
+    assert_true(d1.ds_off_bwd[0] == 190536000.0);
+    assert_true(d1.ds_w[0][2] == d0.ds_w[0][2]);
+    assert_abs(d1.phase[0][1] - d0.phase[0][1], -11792227328.0, 1.0);
+    assert_abs(d1.phase[0][2] - d0.phase[0][2], -11601691328.0, 1.0);
+    assert_abs(d1.phase[0][4] - d0.phase[0][4], -16846039040.0, 1.0);
+    assert_abs(d1.ds_off_host[0], 15161435136.0, 1.0);
+}
+
+/* M20 at zero 1: the gradients stay (M2 = 2·N: the micro-batches before the
+ * boundary accumulate in param.grad); and with fp32 gradients offload keeps
+ * ZeRO's optimizer, not BF16_Optimizer (engine.py: "and not
+ * self.zero_cpu_offload()"): one bucket (overlap auto: false below stage 3)
+ * 5e8·2 = 1e9 in backward, M18 0. Neutral: offload without deepspeed_zero
+ * keeps M8's (β_o + β_g) host share and no M20 term. */
+static void test_offload_zero1_and_neutral(void **state)
+{
+    (void)state;
+    pe_scenario s = llama7b_host(1, true);
+    const pe_plan off = plan7b_off(8, 1);
+    pe_result r;
+    pe_detail d;
+    fx_eval_detail(&s, &off, &r, &d);
+    assert_true(d.valid && d.m2[0] == 2.0 * N_7B && d.m3[0] == 0.0);
+    assert_true(d.ds_off_every[0] == 262144000.0 && d.ds_off_bwd[0] == 524288000.0);
+    s.precision.grad_bytes = 4;
+    fx_eval_detail(&s, &off, &r, &d);
+    assert_true(d.ds_a28[0] == 1e9 && d.ds_m18[0] == 0.0);
+    const pe_scenario bare = llama7b_host(1, false);
+    const pe_plan off2 = plan7b_off(8, 2);
+    fx_eval_detail(&bare, &off2, &r, &d);
+    assert_true(d.ds_off_every[0] == 0.0 && d.ds_off_bwd[0] == 0.0 && d.ds_off_host[0] == 0.0);
+    assert_true(d.m2[0] == 2.0 * N_7B / 8.0);
+    assert_abs(d.off.host, 8.0 * 14.0 * N_7B / 8.0, 8.0);
+}
+
+/* Offload never raises the GPU memory (M20 against M2, M3, M18), at zero
+ * 1-3 and dp 8 … 64, and the peak is never below a phase. It is not a law of DeepSpeed's code at every D: at
+ * zero 1-2 temp_grad_buffer_for_gpu_offload holds β_w·n_max whatever D,
+ * while offload frees (β_o + [z = 2]·β_g)·N/D, so at some D offload adds
+ * memory (Llama 2 7B, zero 1: at dp 512, 262,144,000 + 4·13,160,968 bytes
+ * added against 12·13,160,968 freed), which the last check pins. Under
+ * ZeRO-3 with offload more GPUs never raise the total either. */
+static void test_offload_never_raises(void **state)
+{
+    (void)state;
+    for (int64_t z = 1; z <= 3; z++)
+        for (int64_t dp = 8; dp <= 64; dp *= 2) {
+            const pe_scenario s = llama7b_host(dp / 8, true);
+            const pe_plan p0 = plan7b(dp, z), p1 = plan7b_off(dp, z);
+            const pe_result r0 = fx_eval(&s, &p0), r1 = fx_eval(&s, &p1);
+            pe_result r;
+            pe_detail d;
+            fx_eval_detail(&s, &p1, &r, &d); /* the peak is never below a phase */
+            for (int k = 1; k < PE_PHASE_COUNT; k++)
+                assert_true(d.peak[0] >= d.phase[0][k]);
+            if (!(r1.mem_total_gib <= r0.mem_total_gib))
+                fail_msg("zero %lld dp %lld: offload %.6f GiB > %.6f", (long long)z,
+                         (long long)dp, r1.mem_total_gib, r0.mem_total_gib);
+        }
+    double last = INFINITY;
+    for (int64_t dp = 8; dp <= 128; dp *= 2) {
+        const pe_scenario s = llama7b_host(dp / 8, true);
+        const pe_plan p = plan7b_off(dp, 3);
+        const double total = fx_eval(&s, &p).mem_total_gib;
+        assert_true(total <= last);
+        last = total;
+    }
+    const pe_scenario big = llama7b_host(64, true);
+    const pe_plan q0 = plan7b(512, 1), q1 = plan7b_off(512, 1);
+    assert_true(fx_eval(&big, &q1).mem_total_gib > fx_eval(&big, &q0).mem_total_gib);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +508,10 @@ int main(void)
         cmocka_unit_test(test_larger_sizes_never_lower),
         cmocka_unit_test(test_lora_trained_only),
         cmocka_unit_test(test_qlora_storage_elements),
+        cmocka_unit_test(test_offload_zero2_hand),
+        cmocka_unit_test(test_offload_zero3_hand),
+        cmocka_unit_test(test_offload_zero1_and_neutral),
+        cmocka_unit_test(test_offload_never_raises),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
