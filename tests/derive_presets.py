@@ -408,6 +408,46 @@ for name, g in gpus.items():
            float("nan") if derived is None else round(derived, 1),
            "equal ±1: F38 mean per-shape half-length of 1/TFLOPS on 1/M, grouped_gemm.csv")
 
+# ---------------------------------------------------------------- F8 F_half
+# Rule (equal, ±0.01 GFLOP): a GPU flagged gemm_half_measured carries the
+# F_half of F8's e(F) = e_max·F/(F + F_half) (docs/model.md §12) fitted to
+# gemm_shapes.csv's rows of its silicon, F = 2·batch·m·n·k FLOP, the rate
+# tflops/peak_tflops: least squares on ln e, F_half by grid (0.01 GFLOP),
+# e_max in closed form, as f22_fit does; the fit's e_max and rms are
+# printed beside it (the kernel asymptote, not the preset's e_max, which
+# calibrate fits to whole runs with F_half held). A GPU with the flag and
+# no rows fails.
+SHAPES_OF = {"h100-sxm": "h100-sxm", "h200": "h100-sxm", "h800": "h100-sxm"}  # same GH100 die
+
+
+def f8_half_fit(chip):
+    sel = [r for r in rows("gemm_shapes.csv") if r["gpu"] == chip and r["dtype"] == "bf16"]
+    if len(sel) < 3:
+        return None
+    pts = [(2.0 * int(r["batch"]) * int(r["m"]) * int(r["n"]) * int(r["k"]),
+            float(r["tflops"]) / float(r["peak_tflops"])) for r in sel]
+    best = None
+    for i in range(0, 10001):
+        f_half = i * 0.01e9
+        d = [math.log(e) - math.log(f / (f + f_half)) for f, e in pts]
+        mean = sum(d) / len(d)
+        err = sum((x - mean) ** 2 for x in d)
+        if best is None or err < best[0]:
+            best = (err, i * 0.01, math.exp(mean))
+    return best[1], best[2], math.sqrt(best[0] / len(pts)), len(pts)
+
+
+for name, g in gpus.items():
+    if g.get("gemm_half_measured") != "true":
+        continue
+    fit = f8_half_fit(SHAPES_OF.get(name, name))
+    half = float("nan") if fit is None else fit[0]
+    report(fit is not None and abs(float(g.get("gemm_half_gflop", "0")) - half) <= 0.01 + 1e-9,
+           name + ".gemm_half_gflop", g.get("gemm_half_gflop", "unset"), half,
+           "equal ±0.01: F8 F_half, ln-rate least squares on %s rows of gemm_shapes.csv%s"
+           % ("no" if fit is None else fit[3],
+              "" if fit is None else " (e_max %.4f, rms %.1f%%)" % (fit[1], 100 * fit[2])))
+
 # ---------------------------------------------------------------- unmeasured numbers
 # Every refinement number of a GPU preset that no rule above derives must be
 # named in its entry's comments as fitted or not measured.

@@ -19,8 +19,9 @@ preset_value() {
 # leave-one-out error (three for both: the A100's gemm_efficiency,
 # elementwise_efficiency and gemm_half_gflop, the last at its bound 0; the
 # H100's, whose runs include fp8 ones, gemm_efficiency,
-# elementwise_efficiency and fp8_gemm_efficiency; docs/model.md §13). A key
-# the fit does not print must be absent from the preset too. A number at
+# elementwise_efficiency and fp8_gemm_efficiency, with its measured F_half
+# held: gemm_half_measured; docs/model.md §13). A key the fit does not
+# print must be absent from the preset too, but a measured one it holds. A number at
 # its bound 0 comes out at about 1e-13, its digits the simplex's: the
 # catalog's 0 is that value.
 for gpu in a100:a100-80gb h100:h100-sxm; do
@@ -45,7 +46,9 @@ for gpu in a100:a100-80gb h100:h100-sxm; do
     for key in gemm_efficiency elementwise_efficiency fp8_gemm_efficiency gemm_half_gflop attention_efficiency; do
         case " $keys " in *" $key "*) continue ;; esac
         check "$runs: $name carries no $key the fit held neutral ($(preset_value "$name" "$key"))" \
-            '! grep -q "^    $key:" "$work/$runs.out" && { [ "$key" = attention_efficiency ] && [ "$runs" = h100 ] || [ -z "$(preset_value "$name" "$key")" ]; }'
+            '! grep -q "^    $key:" "$work/$runs.out" && { [ "$key" = attention_efficiency ] && [ "$runs" = h100 ] ||
+             { [ "$key" = gemm_half_gflop ] && [ "$(preset_value "$name" gemm_half_measured)" = true ]; } ||
+             [ -z "$(preset_value "$name" "$key")" ]; }'
     done
 done
 
@@ -176,4 +179,20 @@ runs_case plan "$r_scen,no-such-plan,$r_col,$r_value,$r_group" \
     "2:2: error: no plan named 'no-such-plan' in $r_scen: give an explicit plan's name or a canonical text"
 runs_case cells "$r_scen,$r_plan,$r_col,$r_value,$r_group,extra" \
     "2:6: error: a run has at most 5 cells (scenario,plan,column,value,group), got 6"
+
+# F8's measured F_half (gemm_half_measured) is held: the H100 fit prints no
+# gemm_half_gflop line and tries three counts (its place among the first
+# four is kept, microbatch_overhead_us not freed); the same GPU without the
+# flag (an override) has it held neutral, named for removal, and fits
+# another e_max
+mkdir -p "$work/halfcat"
+printf 'gpus:\n  h100-sxm: { gemm_half_measured: false }\n' >"$work/halfcat/gpus.yaml"
+"$planeval" calibrate "$cal/h100.csv" --catalog "$work/halfcat" >"$work/half-neutral.out" 2>&1
+check "h100: the measured F_half is held (no gemm_half_gflop line, counts 1 to 3)" \
+    '! grep -q "^    gemm_half_gflop:" "$work/h100.out" && grep -q "^leave-one-out .* 3: [0-9.]*% -> 3$" "$work/h100.out"'
+check "h100 without gemm_half_measured: F_half held neutral and named for removal" \
+    'grep -q "remove gemm_half_gflop" "$work/half-neutral.out"'
+held=$(awk '$1 == "gemm_efficiency:" { print $2 }' "$work/h100.out")
+neutral=$(awk '$1 == "gemm_efficiency:" { print $2 }' "$work/half-neutral.out")
+check "the two fits differ (held $held, neutral $neutral)" '[ -n "$held" ] && [ -n "$neutral" ] && [ "$held" != "$neutral" ]'
 finish

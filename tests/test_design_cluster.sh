@@ -101,16 +101,16 @@ sweep:
 EOF2
 "$planeval" run -o "$work/tg" "$work/tg.yaml" >"$work/tg.out" 2>/dev/null; rc=$?
 check "targets: the smallest meeting size of each type, as drill 6's two files find (exit $rc: $(cat "$work/tg.out"))" \
-    '[ $rc -eq 0 ] && grep -q "^tg: targets met on h100-node: smallest cluster 1024 nodes (8192 GPUs); best plan on it: dp1024-tp8-pp1-cp1-z1-none-mb1-1f1b-v1-sp1 (rank [0-9]*): 22.7981 days, 4.48228e+06 GPU-hours, cost 8.96457e+06$" "$work/tg.out" &&
+    '[ $rc -eq 0 ] && grep -q "^tg: targets met on h100-node: smallest cluster 1024 nodes (8192 GPUs); best plan on it: dp1024-tp8-pp1-cp1-z1-none-mb1-1f1b-v1-sp1 (rank [0-9]*): 22.8077 days, 4.48417e+06 GPU-hours, cost 8.96834e+06$" "$work/tg.out" &&
      grep -q "^tg: targets met on b200-node: smallest cluster 512 nodes (4096 GPUs); best plan on it: dp1024-tp4-pp1-cp1-z1-none-mb2-1f1b-v1-sp1 (rank [0-9]*): 19.2884 days, 1.89613e+06 GPU-hours, cost 7.58453e+06$" "$work/tg.out"'
 sed -e 's/days: 30/days: 11/' -e 's/^name: tg/name: tg11/' "$work/tg.yaml" >"$work/tg11.yaml"
 "$planeval" run -o "$work/tg11" "$work/tg11.yaml" >"$work/tg11.out" 2>/dev/null; rc=$?
 check "a type that meets no size says which target and the best it reached; the others still answer (exit $rc)" \
-    '[ $rc -eq 0 ] && grep -q "^tg11: targets not met on h100-node: targets.days = 11: no design meets it; the best reached is 12.0559 days (dp2048-tp8-pp1-cp1-z1-none-mb1-1f1b-v1-sp1 on 16384 GPUs)$" "$work/tg11.out" && grep -q "^tg11: targets met on b200-node: smallest cluster 1024 nodes (8192 GPUs); " "$work/tg11.out"'
+    '[ $rc -eq 0 ] && grep -q "^tg11: targets not met on h100-node: targets.days = 11: no design meets it; the best reached is 12.0597 days (dp2048-tp8-pp1-cp1-z1-none-mb1-1f1b-v1-sp1 on 16384 GPUs)$" "$work/tg11.out" && grep -q "^tg11: targets met on b200-node: smallest cluster 1024 nodes (8192 GPUs); " "$work/tg11.out"'
 sed -e 's/days: 30/days: 5/' -e 's/^name: tg/name: tg5/' "$work/tg.yaml" >"$work/tg5.yaml"
 "$planeval" run -o "$work/tg5" "$work/tg5.yaml" >"$work/tg5.out" 2>"$work/tg5.err"; rc=$?
 check "no type meets them: exit 2, each type's best reached, no report (exit $rc)" \
-    '[ $rc -eq 2 ] && [ ! -e "$work/tg5/tg5.csv" ] && grep -q "tg5.yaml:6:10: error: targets: no type of sweep.cluster meets them: h100-node: targets.days = 5: no design meets it; the best reached is 12.0559 days .*; b200-node: targets.days = 5: no design meets it; the best reached is 9.08301 days" "$work/tg5.err"'
+    '[ $rc -eq 2 ] && [ ! -e "$work/tg5/tg5.csv" ] && grep -q "tg5.yaml:6:10: error: targets: no type of sweep.cluster meets them: h100-node: targets.days = 5: no design meets it; the best reached is 12.0597 days .*; b200-node: targets.days = 5: no design meets it; the best reached is 9.08301 days" "$work/tg5.err"'
 
 # shards merge into the one run's report; a cluster sweep resumes
 for i in 0 1 2; do "$planeval" run --quiet --shard $i/3 -o "$work/shards" "$work/two.yaml"; done

@@ -28,13 +28,13 @@ run_scenario on refined "$sxm" tensorwise ", fp8_kernel_rate: true"; rc_on=$?
 run_scenario off refined "$sxm" tensorwise ", fp8_kernel_rate: false"; rc_off=$?
 run_scenario unmeasured refined "$sxm, fp8_kernel_gemm_efficiency: 0" tensorwise ", fp8_kernel_rate: true"
 check "runs with fp8_kernel_rate true and false exit 0" '[ $rc_on -eq 0 ] && [ $rc_off -eq 0 ]'
-check "fp8_kernel_rate: the measured kernel (0.7088) is faster than the fitted 0.4815 ($(step on) < $(step off))" \
+check "fp8_kernel_rate: the measured kernel (0.7088) is faster than the fitted 0.4859 ($(step on) < $(step off))" \
     'shorter "$(step on)" "$(step off)"'
 check "a GPU without fp8_kernel_gemm_efficiency keeps fp8_gemm_efficiency ($(step unmeasured) = $(step off))" \
     '[ -n "$(step off)" ] && [ "$(step unmeasured)" = "$(step off)" ]'
 explain_plan on fsdp
-check "explain prints F42 with e_k8 0.7088 in place of fp8_gemm_efficiency 0.4815" \
-    'grep -q "^       = framework torchtitan counts its casts apart: e_max8 = e_k8 = 0.7088 (measured: fp8_kernel_gemm_efficiency, fp8_gemm.csv), not fp8_gemm_efficiency 0.4815" "$work/on.txt" &&
+check "explain prints F42 with e_k8 0.7088 in place of fp8_gemm_efficiency 0.4859" \
+    'grep -q "^       = framework torchtitan counts its casts apart: e_max8 = e_k8 = 0.7088 (measured: fp8_kernel_gemm_efficiency, fp8_gemm.csv), not fp8_gemm_efficiency 0.4859" "$work/on.txt" &&
      grep -q "^F18 .*(e_max8 = 0.7088)" "$work/on.txt"'
 explain_plan off fsdp
 check "without fp8_kernel_rate explain prints no F42" '! grep -q "^F42" "$work/off.txt"'
@@ -68,7 +68,7 @@ check "explain: h100-grandteton's e_max and e_max8 are named measured" \
     'grep "basis:" "$work/gt.txt" | grep -q "e_max 0.575: measured (F42: gemm.csv)" &&
      grep "basis:" "$work/gt.txt" | grep -q "e_max8 [0-9.]*: measured (F42"'
 check "explain: h100-sxm's e_max is a fit; its e_max8 is the measured kernel with fp8_kernel_rate, a fit without" \
-    'grep "basis:" "$work/on.txt" | grep -q "e_max 0.6538: fitted" &&
+    'grep "basis:" "$work/on.txt" | grep -q "e_max 0.6606: fitted" &&
      grep "basis:" "$work/on.txt" | grep -q "e_max8 [0-9.]*: measured (F42: the tensorwise kernel row" &&
      grep "basis:" "$work/off.txt" | grep -q "e_max8 [0-9.]*: fitted"'
 finish

@@ -70,7 +70,7 @@ check "refined: the framework and every number it sets ($(rfact framework | cut 
 check "refined: the overlap in force, ep too, and where it comes from ($(rfact overlap | cut -c1-60))" \
     'rfact overlap | grep -q "^tp 1, cp 1, dp 1, pp 1, ep 0.5 in force (the framework nemo.s overlap, then the scenario.s overlap:"'
 check "refined: the GPU preset's refinement numbers, FP8 ones too" \
-    'rfact gpu_refinements | grep -q "gemm_efficiency 0.6538, gemm_half_gflop 0, attention_efficiency 0.53, elementwise_efficiency 1, microbatch_overhead_us 0, attention_half_seq 370, attention_half_head_dim 58, attention_causal_tile 128, fp8_gemm_efficiency 0.4815$"'
+    'rfact gpu_refinements | grep -q "gemm_efficiency 0.6606, gemm_half_gflop 4.99, attention_efficiency 0.53, elementwise_efficiency 1, microbatch_overhead_us 0, attention_half_seq 370, attention_half_head_dim 58, attention_causal_tile 128, gemm_half_measured true, fp8_gemm_efficiency 0.4859$"'
 check "refined: no flops_efficiency row (gemm_efficiency replaces F6)" '[ -z "$(rfact flops_efficiency)" ]'
 check "refined: the compute precision" 'rfact precision | grep -q "^compute fp8 (the linear layers. GEMMs at peak_fp8_tflops 1978.9), fp8_weight_bytes 2"'
 check "refined: the links' C8 numbers" 'rfact intra_node | grep -q "(C8: bus_efficiency 0.81, half_message_mb 0)$"'

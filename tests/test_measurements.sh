@@ -12,7 +12,7 @@ meas=$src/scenarios/measurements
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
 
 # one file per kind, each with its citation columns, no row without them
-for kind in gemm attention hbm collectives fp8_gemm overlap grouped_gemm; do
+for kind in gemm gemm_shapes attention hbm collectives fp8_gemm overlap grouped_gemm; do
     f=$meas/$kind.csv
     check "$kind.csv exists" '[ -s "$f" ]'
     check "$kind.csv: every row has as many cells as the header and a source, read and date" \
@@ -38,6 +38,8 @@ for what in "intra_node.bus_efficiency" "inter_node.bus_efficiency" ".gemm_effic
 done
 check "derive_presets.py derives F38's grouped_gemm_half_rows of h800 from grouped_gemm.csv" \
     'grep -q "^ok .*h800.grouped_gemm_half_rows " "$work/derive.out"'
+check "derive_presets.py derives F8's gemm_half_gflop of the GH100 presets (h100-sxm, h200, h800) from gemm_shapes.csv" \
+    '[ "$(grep -c "^ok   \(h100-sxm\|h200\|h800\)\.gemm_half_gflop .*gemm_shapes.csv" "$work/derive.out")" -eq 3 ]'
 check "the calibration priors (scenarios/calibration/priors) are derived from the measurements" \
     '[ "$(grep -c "^ok   priors/\(a100\|h100\)\." "$work/derive.out")" -eq 6 ]'
 n_bus=$(grep -o "bus_efficiency: [0-9.]*" "$src/scenarios/catalog/clusters.yaml" | wc -l)
@@ -61,6 +63,12 @@ cp "$src/scenarios/catalog/clusters.yaml" "$work/src/scenarios/catalog/"
 check "a fitted gemm_efficiency over the measured GEMM ceiling fails" \
     '! python3 "$src/tests/derive_presets.py" "$work/src" >"$work/over.out" 2>&1 &&
      grep -q "^FAIL a100-80gb.gemm_efficiency " "$work/over.out" && ! grep -q Traceback "$work/over.out"'
+
+sed 's/gemm_half_gflop: 4.99/gemm_half_gflop: 6/' "$src/scenarios/catalog/gpus.yaml" \
+    >"$work/src/scenarios/catalog/gpus.yaml"
+check "an F8 gemm_half_gflop moved off gemm_shapes.csv fails the derivation" \
+    '! python3 "$src/tests/derive_presets.py" "$work/src" >"$work/half.out" 2>&1 &&
+     grep -q "^FAIL h100-sxm.gemm_half_gflop " "$work/half.out" && ! grep -q Traceback "$work/half.out"'
 
 sed 's/grouped_gemm_half_rows: 123/grouped_gemm_half_rows: 200/' "$src/scenarios/catalog/gpus.yaml" \
     >"$work/src/scenarios/catalog/gpus.yaml"
@@ -116,9 +124,10 @@ check "explain (A100, refined): e_max, η_W fitted, F_half at its neutral 0, e_a
 "$planeval" explain "$src/scenarios/published/nemo-2407-gpt3-175b-128gpu.yaml" \
     --plan "$(grep -m1 -o "name: [a-z0-9.-]*" "$src/scenarios/published/nemo-2407-gpt3-175b-128gpu.yaml" | sed -n 1p | cut -d" " -f2)" \
     >"$work/h100.txt" 2>&1 || true
-check "explain (H100 fp8): e_max8 fitted, e_att measured (F22's kernel asymptote)" \
+check "explain (H100 fp8): e_max8 fitted, e_att measured (F22's kernel asymptote), F_half measured (F8)" \
     'grep "^     basis: " "$work/h100.txt" | grep -q "e_att 0.53: measured (F22)" &&
-     grep "^     basis: " "$work/h100.txt" | grep -q "e_max8 0.4815: fitted"'
+     grep "^     basis: " "$work/h100.txt" | grep -q "e_max8 0.4859: fitted" &&
+     grep "^     basis: " "$work/h100.txt" | grep -q "F_half 4.99: measured (F8: gemm_shapes.csv)"'
 "$planeval" explain "$src/scenarios/drills/01-fit-the-model.yaml" --plan "$(awk '/- name:/ {print $3; exit}' "$src/scenarios/drills/01-fit-the-model.yaml")" >"$work/textbook.txt" 2>&1 || true
 check "explain (textbook): no basis line" '! grep -q "^     basis: " "$work/textbook.txt"'
 finish

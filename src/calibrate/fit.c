@@ -12,7 +12,7 @@
  * The numbers of F8–F11 and F18 — gemm_efficiency, elementwise_efficiency,
  * fp8_gemm_efficiency (only when a fit row runs compute: fp8),
  * gemm_half_gflop, attention_efficiency, microbatch_overhead_us: those --fit
- * names, else the first k of them in that order, k ≤ max(1, ⌊fit rows/2⌋)
+ * names, else the first k of them in that order (a measured one held), k ≤ max(1, ⌊fit rows/2⌋)
  * and ≤ 4 chosen by the smallest leave-one-out error — minimise the sum over the fit rows of ln(predicted/measured)²,
  * by Nelder–Mead in a box (a handful of numbers, a smooth, cheap model: no
  * gradient needed). The result: the values, every row's prediction and
@@ -32,7 +32,8 @@
 #define NPAR PE_FIT_NUMBERS
 #define MAX_FREE PE_FIT_MAX_FREE
 /* Numbers not fitted take their neutral values (neutral_fixed: η_W 0,
- * F_half 0, e_att = e_max, e_max8 = e_max, t_mb 0). */
+ * F_half 0, e_att = e_max, e_max8 = e_max, t_mb 0); a measured F_half
+ * (gemm_half_measured) or e_att (F22, F41) keeps its measurement. */
 /* The last, gemm_rate_scale (F26), is a framework's number: fitted only
  * alone (framework_fit), over runs of one framework that keep their GPU
  * presets' numbers; never among the default candidates. */
@@ -355,22 +356,42 @@ static pe_status framework_or_gpu(run_set *rs, pe_error *err)
     return rs->framework_fit ? same_framework(rs, err) : same_gpu(rs, err);
 }
 
+/* The GPU's e_att is a kernel measurement: by shape (F22: attention_half_seq
+ * given) or flat (F41: attention_measured). */
+static bool attention_is_measured(const pe_gpu *g)
+{
+    return g->has_attention_efficiency && (g->attention_half_seq > 0.0 || g->attention_measured);
+}
+
 /* The numbers to fit: --fit's names in their order, else the candidates
  * gemm_efficiency, elementwise_efficiency, fp8_gemm_efficiency (with an fp8
  * fit row), gemm_half_gflop, attention_efficiency, microbatch_overhead_us,
- * of which fit_all frees the first k ≤ max(1, ⌊fit rows/2⌋), ≤ 4. */
+ * but those the GPU measured (held: neutral_fixed), of which fit_all frees
+ * the first k ≤ max(1, ⌊fit rows/2⌋), ≤ 4. */
 static pe_status choose_numbers(const char *list, size_t n_fit, bool fp8_fit, run_set *rs,
                                 pe_error *err)
 {
     if (!list) {
         /* the GPU's numbers; gemm_rate_scale only when named */
         const int order[] = {P_GEMM, P_ELEMENTWISE, P_FP8, P_HALF, P_ATTENTION, P_MB};
-        int n = 0;
-        for (int k = 0; k < (int)(sizeof order / sizeof order[0]); k++)
-            if (order[k] != P_FP8 || fp8_fit)
-                rs->order[n++] = order[k];
         const size_t half = n_fit / 2 > 1 ? n_fit / 2 : 1; /* at most: two runs a number */
-        rs->free = half < MAX_FREE ? (int)half : MAX_FREE;
+        const int most = half < MAX_FREE ? (int)half : MAX_FREE;
+        /* a measured number (F_half: gemm_half_measured; e_att: F22, F41)
+         * is held, not a candidate; it keeps its place among the first
+         * `most`, so a measurement never lets a later candidate in */
+        const pe_gpu *g = &rs->runs[0].s.cluster.gpu;
+        int n = 0, place = 0, held = 0;
+        for (int k = 0; k < (int)(sizeof order / sizeof order[0]); k++) {
+            if (order[k] == P_FP8 && !fp8_fit)
+                continue;
+            const bool measured = (order[k] == P_HALF && g->gemm_half_measured) ||
+                                  (order[k] == P_ATTENTION && attention_is_measured(g));
+            held += measured && place < most;
+            place++;
+            if (!measured)
+                rs->order[n++] = order[k];
+        }
+        rs->free = most - held < 1 ? 1 : most - held;
         return PE_OK;
     }
     rs->free = 0;
@@ -414,16 +435,13 @@ static pe_status choose_numbers(const char *list, size_t n_fit, bool fp8_fit, ru
 /* The neutral values of the numbers not fitted (docs/model.md §12,
  * "Neutral values"), so a fit does not depend on what the preset held
  * before; gemm_efficiency, when --fit leaves it out, keeps the GPU's. */
-static bool attention_is_measured(const pe_gpu *g)
-{
-    return g->has_attention_efficiency && (g->attention_half_seq > 0.0 || g->attention_measured);
-}
-
 static void neutral_fixed(const pe_gpu *g, double fixed[NPAR])
 {
     fixed[P_GEMM] = g->has_gemm_efficiency ? g->gemm_efficiency : g->flops_efficiency;
     fixed[P_ELEMENTWISE] = 0.0; /* untimed */
-    fixed[P_HALF] = 0.0;
+    /* F_half 0, unless the GPU's is measured (gemm_half_measured: a fit of
+     * F8's e(F) to matrix multiplies timed by shape), held at its value */
+    fixed[P_HALF] = g->gemm_half_measured ? g->gemm_half_gflop : 0.0;
     /* e_att = e_max, unless the GPU's attention core is measured: by shape
      * (F22: attention_half_seq given) or flat (F41: attention_measured),
      * whose e_att is a kernel measurement */
@@ -517,7 +535,8 @@ static pe_status fill_result(const run_set *rs, const double *loo, pe_fit *out, 
     const pe_gpu *g = &rs->runs[0].s.cluster.gpu;
     out->gemm_held = !fitted[P_GEMM] && !g->has_gemm_efficiency;
     out->gemm_held_value = rs->fixed[P_GEMM];
-    const bool carried[NPAR] = {false, g->elementwise_efficiency > 0.0, g->gemm_half_gflop > 0.0,
+    const bool carried[NPAR] = {false, g->elementwise_efficiency > 0.0,
+                                g->gemm_half_gflop > 0.0 && !g->gemm_half_measured,
                                 g->has_attention_efficiency && !attention_is_measured(g),
                                 g->has_fp8_gemm_efficiency, /* F22's e_att: held, measured */
                                 g->microbatch_overhead_us > 0.0, false};

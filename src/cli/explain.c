@@ -2509,7 +2509,9 @@ static void explain_basis(FILE *out, const pe_eval_ctx *ctx)
                 g->gemm_measured              ? "measured (F42: gemm.csv)"
                 : g->gemm_efficiency == 0.5 ? "not measured (textbook 0.5)"
                                               : "fitted",
-                g->gemm_half_gflop, basis_fitted(g->gemm_half_gflop, 0),
+                g->gemm_half_gflop,
+                g->gemm_half_measured ? "measured (F8: gemm_shapes.csv)"
+                                      : basis_fitted(g->gemm_half_gflop, 0),
                 ctx->att_rate / ctx->peak,
                 /* F22's GPUs carry the kernel's measured asymptote, the rest a fit */
                 g->attention_half_seq > 0 ? "measured (F22)"

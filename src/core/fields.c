@@ -165,6 +165,9 @@ static const pe_field gpu_fields[] = {
      "F8 e_max: matrix multiplies timed one by one from their shapes (docs/model.md §12)"},
     {"gemm_half_gflop", PE_FT_NUMBER, PE_RANGE_AMOUNT, G(gemm_half_gflop), NO, NULL, 0, NULL,
      "0", "F8 F_half: GFLOP of a matrix multiply that reaches half of e_max"},
+    {"gemm_half_measured", PE_FT_BOOL, PE_RANGE_NONE, G(gemm_half_measured), NO, NULL, 0, NULL,
+     "false", "F8: gemm_half_gflop is a kernel measurement (a fit of e(F) to matrix multiplies "
+     "timed by shape), which calibrate holds instead of fitting or setting it neutral"},
     {"attention_efficiency", PE_FT_NUMBER, PE_RANGE_EFFICIENCY, G(attention_efficiency),
      G(has_attention_efficiency), NULL, 0, NULL, "gemm_efficiency",
      "F9 e_att: achieved fraction of peak of the attention core; not given: gemm_efficiency "

@@ -170,6 +170,7 @@ typedef struct {
     bool has_gemm_efficiency;
     double gemm_efficiency;        /* F8 e_max; absent: compute as F6 */
     double gemm_half_gflop;        /* F8 F_half, GFLOP (10^9); 0 */
+    bool gemm_half_measured;       /* F8: F_half is a kernel measurement, calibrate holds it */
     bool has_attention_efficiency;
     double attention_efficiency;   /* F9 e_att; default e_max */
     double attention_half_seq;     /* F22 s_half, keys per query reaching half of e_att; 0 */

@@ -218,6 +218,8 @@ static void compute_facts(const pe_scenario *s, pe_html_fact *out, size_t max, s
     if (g->has_gemm_efficiency) {
         for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
             add_field(&t, &pe_fields_gpu, g, keys[i]);
+        if (g->gemm_half_measured) /* F8's measured F_half, shown only where it is set */
+            add_field(&t, &pe_fields_gpu, g, "gemm_half_measured");
         if (g->attention_measured) /* F41, shown only where it is set */
             add_field(&t, &pe_fields_gpu, g, "attention_measured");
         if (g->gemm_measured) /* F42, shown only where it is set */
