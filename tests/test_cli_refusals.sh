@@ -217,4 +217,14 @@ timeout 10 "$planeval" html --quiet -o "$work/nodes/html" "$work/nodes/rep/01-fi
 check "html into a DIR whose page name is a FIFO: exit 3 (got $rc)" '[ $rc -eq 3 ]'
 check "html into a DIR whose page name is a FIFO: left as it was" '[ -p "$work/nodes/html/01-fit-the-model.html" ]'
 
+# Expert degrees whose products pass 64 bits (V10's ep·etp and tp·cp·dp,
+# V14's ep·etp): the plan is invalid, not an overflow (the ASan+UBSan run
+# of this test would stop at one).
+moe=$src/scenarios/drills/04-moe-236b.yaml
+sed -n '1,/^plans:/p' "$moe" | grep -v '^sweep:' >"$work/moe-big.yaml"
+printf '  - { name: huge-experts, dp: 4294967296, tp: 4294967296, ep: 4294967296, etp: 4294967296 }\n' >>"$work/moe-big.yaml"
+"$planeval" run --quiet -o "$work/moe-big" "$work/moe-big.yaml" >/dev/null 2>"$work/err"; rc=$?
+check "MoE plan of 2^32 degrees: exit 0 (got $rc: $(head -c 300 "$work/err"))" '[ $rc -eq 0 ]'
+check "MoE plan of 2^32 degrees: invalid, V10 named" 'grep -q "^1,[^,]*,huge-experts,invalid,.*V10: ep\*etp=4294967296\*4294967296" "$work/moe-big/"*.csv'
+
 finish
