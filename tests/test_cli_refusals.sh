@@ -131,4 +131,100 @@ for d in rs1 rs2; do
     says "--resume, checkpoint $d" "01-fit-the-model.checkpoint: error: not a regular file"
 done
 
+# A report, runs file or priors file that is a FIFO (opening one blocks
+# until a writer comes), a directory or a device: bad input (2) at once,
+# "not a regular file", and nothing written.
+mkdir -p "$work/odd/dir.csv"
+mkfifo "$work/odd/fifo.csv"
+runs=$work/odd/runs.csv
+printf 'scenario,plan,column,value,group\n%s,baseline,step_time_s,10,fit\n' "$scen" >"$runs"
+for odd in fifo.csv dir.csv /dev/null; do
+    case $odd in /*) p=$odd ;; *) p=$work/odd/$odd ;; esac
+    for cmd in html compare merge calibrate check-golden priors; do
+        case $cmd in
+        html) args=(html --quiet "$p" -o "$work/odd/out") ;;
+        compare) args=(compare "$p" -o "$work/odd/out/c.html") ;;
+        merge) args=(merge --quiet "$p" -o "$work/odd/out/m.csv") ;;
+        calibrate) args=(calibrate "$p" --fit gemm_efficiency) ;;
+        priors) args=(calibrate "$runs" --priors "$p") ;;
+        check-golden)
+            # the golden report of the scenario itself is the odd file
+            rm -rf "$work/odd/golden" && mkdir -p "$work/odd/golden"
+            [ "$odd" = /dev/null ] && continue
+            if [ "$odd" = fifo.csv ]; then mkfifo "$work/odd/golden/01-fit-the-model.csv"
+            else mkdir "$work/odd/golden/01-fit-the-model.csv"; fi
+            args=(check --quiet --golden "$work/odd/golden" "$scen") ;;
+        esac
+        # calibrate takes a directory or a path without .csv as a scenario
+        [ "$cmd" = calibrate ] && [ "$odd" != fifo.csv ] && continue
+        timeout 10 "$planeval" "${args[@]}" >"$work/out" 2>"$work/err" </dev/null; rc=$?
+        label="$cmd of $odd"
+        if [ "$cmd" = check-golden ]; then
+            check "$label: exit 1 or 2, not a hang (got $rc)" '[ $rc -eq 1 ] || [ $rc -eq 2 ]'
+        else
+            check "$label: exit 2 (got $rc)" '[ $rc -eq 2 ]'
+            check "$label: nothing on stdout" '[ ! -s "$work/out" ]'
+        fi
+        if [ "$cmd" = merge ] && [ "$odd" = dir.csv ]; then says "$label" "is a directory"
+        else says "$label" "not a regular file"; fi
+        check "$label: wrote nothing" '[ ! -e "$work/odd/out" ]'
+    done
+done
+
+# explain and calibrate read one scenario: a second path, or words after
+# `--`, is a usage error before anything is printed.
+refused "explain of two scenarios" explain "$scen" "$scen" --plan baseline
+says "explain of two scenarios" "explain takes exactly one scenario"
+refused "explain SCENARIO --plan P -- --plan" explain "$scen" --plan baseline -- --plan x
+says "explain SCENARIO --plan P -- --plan" "explain takes exactly one scenario"
+refused "calibrate SCENARIO - (a second path)" calibrate "$scen" --plan baseline --step-time 10 -
+says "calibrate SCENARIO - (a second path)" "calibrate takes exactly one scenario"
+
+# An output that is a device or a FIFO (`-o /dev/null`) is not renamed
+# over: as root that would put a regular file in the place of the machine's
+# /dev/null. Private nodes here (a FIFO, and a copy of /dev/null where
+# mknod is allowed), never the machine's own. An I/O error (3) that says so,
+# and the node left as it was.
+mkdir -p "$work/nodes/run" "$work/nodes/html"
+nodes=("$work/nodes/fifo")
+mkfifo "$work/nodes/fifo"
+mkfifo "$work/nodes/run/01-fit-the-model.csv"
+mkfifo "$work/nodes/html/01-fit-the-model.html"
+mknod -m 666 "$work/nodes/null" c 1 3 2>/dev/null && nodes+=("$work/nodes/null")
+"$planeval" run --quiet -o "$work/nodes/rep" "$scen" >/dev/null 2>&1
+# compare needs a run's length (training.tokens)
+"$planeval" run --quiet -o "$work/nodes/rep" "$src/scenarios/drills/02-choose-parallelism/02a-7b-one-node.yaml" >/dev/null 2>&1
+for node in "${nodes[@]}"; do
+    for cmd in grade gradebook merge compare; do
+        case $cmd in
+        grade) args=(grade --quiet "$key" "$sub" -o "$node") ;;
+        gradebook) args=(grade --quiet "$key" "$sub" -o "$work/nodes/g.csv" --gradebook "$node") ;;
+        merge) args=(merge --quiet "$s0" "$s1" -o "$node") ;;
+        compare) args=(compare "$work/nodes/rep/02a-7b-one-node.csv" -o "$node") ;;
+        esac
+        timeout 10 "$planeval" "${args[@]}" >"$work/out" 2>"$work/err" </dev/null; rc=$?
+        label="$cmd -o ${node##*/}"
+        check "$label: exit 3 (got $rc)" '[ $rc -eq 3 ]'
+        says "$label" "is a device, a FIFO or a socket, not a regular file"
+        check "$label: the node is left as it was" '[ -p "$node" ] || [ -c "$node" ]'
+    done
+done
+timeout 10 "$planeval" run --quiet -o "$work/nodes/run" "$scen" >/dev/null 2>"$work/err"; rc=$?
+check "run into a DIR whose report name is a FIFO: exit 3 (got $rc)" '[ $rc -eq 3 ]'
+says "run into a DIR whose report name is a FIFO" "is a device, a FIFO or a socket"
+check "run into a DIR whose report name is a FIFO: left as it was" '[ -p "$work/nodes/run/01-fit-the-model.csv" ]'
+timeout 10 "$planeval" html --quiet -o "$work/nodes/html" "$work/nodes/rep/01-fit-the-model.csv" >/dev/null 2>"$work/err"; rc=$?
+check "html into a DIR whose page name is a FIFO: exit 3 (got $rc)" '[ $rc -eq 3 ]'
+check "html into a DIR whose page name is a FIFO: left as it was" '[ -p "$work/nodes/html/01-fit-the-model.html" ]'
+
+# Expert degrees whose products pass 64 bits (V10's ep·etp and tp·cp·dp,
+# V14's ep·etp): the plan is invalid, not an overflow (the ASan+UBSan run
+# of this test would stop at one).
+moe=$src/scenarios/drills/04-moe-236b.yaml
+sed -n '1,/^plans:/p' "$moe" | grep -v '^sweep:' >"$work/moe-big.yaml"
+printf '  - { name: huge-experts, dp: 4294967296, tp: 4294967296, ep: 4294967296, etp: 4294967296 }\n' >>"$work/moe-big.yaml"
+"$planeval" run --quiet -o "$work/moe-big" "$work/moe-big.yaml" >/dev/null 2>"$work/err"; rc=$?
+check "MoE plan of 2^32 degrees: exit 0 (got $rc: $(head -c 300 "$work/err"))" '[ $rc -eq 0 ]'
+check "MoE plan of 2^32 degrees: invalid, V10 named" 'grep -q "^1,[^,]*,huge-experts,invalid,.*V10: ep\*etp=4294967296\*4294967296" "$work/moe-big/"*.csv'
+
 finish

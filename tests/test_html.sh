@@ -183,11 +183,20 @@ check "merged shards: a page with every point" \
 check "html without a report: usage error" \
     '[ $rc -eq 2 ] && grep -qx "planeval: html: no report given (planeval html REPORT.csv... \[-o DIR\])" "$work/err"'
 "$planeval" html --quiet -o "$work/x" "$work/nope.csv" 2>"$work/err"; rc=$?
-check "missing report: exit 2" '[ $rc -eq 2 ] && grep -q "^$work/nope.csv: error: cannot read: No such file or directory" "$work/err"'
+check "missing report: exit 2" '[ $rc -eq 2 ] && grep -q "^$work/nope.csv: error: cannot read the file: No such file or directory" "$work/err"'
 printf 'a,b\n1,2\n' >"$work/notreport.csv"
 "$planeval" html --quiet -o "$work/x" "$work/notreport.csv" 2>"$work/err"; rc=$?
 check "not a report: exit 2, exact message" \
     '[ $rc -eq 2 ] && grep -qx "$work/notreport.csv:1:1: error: not a planeval report: no column '"'"'rank'"'"'" "$work/err"'
+# a figure that is not one as the writer writes it (nan, inf, hexadecimal,
+# text, a negative time): refused at its cell, no page with a bar of no length
+for v in nan inf -inf 0x10 1e999 abc -1; do
+    awk -F, -v OFS=, -v v="$v" 'NR == 2 { $35 = v } { print }' "$work/run/$name.csv" >"$work/fig.csv"
+    rm -rf "$work/fig"
+    "$planeval" html --quiet -o "$work/fig" "$work/fig.csv" >"$work/out" 2>"$work/err"; rc=$?
+    check "step_time_s '$v': exit 2 at its cell, no page (got $rc: $(head -c 200 "$work/err"))" \
+        '[ $rc -eq 2 ] && grep -q "^$work/fig.csv:2:35: error: step_time_s: not a figure" "$work/err" && [ ! -e "$work/fig/fig.html" ] && [ ! -s "$work/out" ]'
+done
 mkdir -p "$work/o2"; cp "$work/run/$name.csv" "$work/o2/$name.csv"
 "$planeval" html --quiet -o "$work/x" "$work/run/$name.csv" "$work/o2/$name.csv" 2>"$work/err"; rc=$?
 check "two reports of one stem refused" '[ $rc -eq 2 ] && grep -q "give reports of different file names" "$work/err"'

@@ -126,6 +126,39 @@ awk -F, -v OFS=, 'NR == 2 { $35 = "=1+1" } { print }' "$(shard 0)" >"$work/formu
 check "(the edit hit step_time_s)" 'head -1 "$(shard 0)" | cut -d, -f35 | grep -qx step_time_s'
 merge --allow-partial "$work"/formula/$name.shard-*-of-3.csv -o "$work/m.csv"; rc=$?
 check "a step_time_s cell '=1+1': exit 2 (got $rc), named" '[ $rc -eq 2 ] && grep -q "shard-0-of-3.csv:2:35: error: step_time_s: not a number" "$work/err"'
+# a number column as the writer never writes it (nan, inf, hexadecimal,
+# an overflow), key or not: refused at its cell, as what merge reads it writes
+for v in inf nan -inf 0x10 1e999; do
+    for col in 35:step_time_s 29:tp_comm_s; do
+        awk -F, -v OFS=, -v v="$v" -v c="${col%%:*}" 'NR == 2 { $c = v } { print }' "$(shard 0)" \
+            >"$work/formula/$name.shard-0-of-3.csv"
+        rm -f "$work/m.csv"
+        merge --allow-partial "$work"/formula/$name.shard-*-of-3.csv -o "$work/m.csv"; rc=$?
+        check "a ${col#*:} cell '$v': exit 2 (got $rc), named, nothing written" \
+            '[ $rc -eq 2 ] && grep -q "shard-0-of-3.csv:2:${col%%:*}: error: ${col#*:}: not a number" "$work/err" && [ ! -e "$work/m.csv" ]'
+    done
+done
+# a negative figure where none can be (all but mem_headroom_gib, budget − total)
+awk -F, -v OFS=, 'NR == 2 { $39 = -1 } { print }' "$(shard 0)" >"$work/formula/$name.shard-0-of-3.csv"
+rm -f "$work/m.csv"
+merge --allow-partial "$work"/formula/$name.shard-*-of-3.csv -o "$work/m.csv"; rc=$?
+check "(the edit hit tokens_per_s)" 'head -1 "$(shard 0)" | cut -d, -f39 | grep -qx tokens_per_s'
+check "a tokens_per_s cell '-1': exit 2 (got $rc), named, nothing written" \
+    '[ $rc -eq 2 ] && grep -q "shard-0-of-3.csv:2:39: error: tokens_per_s: not a number >= 0: '"'"'-1'"'"'" "$work/err" && [ ! -e "$work/m.csv" ]'
+awk -F, -v OFS=, 'NR == 2 { $27 = -1.5 } { print }' "$(shard 0)" >"$work/formula/$name.shard-0-of-3.csv"
+merge --allow-partial "$work"/formula/$name.shard-*-of-3.csv -o "$work/m.csv"; rc=$?
+check "a mem_headroom_gib cell '-1.5' is a figure: exit 0 (got $rc)" '[ $rc -eq 0 ]'
+rm -f "$work/m.csv"
+# a text cell the writer could not have written, passed on by merge
+for edit in "38:bound:nan" "82:pipeline_layout:-inf" "82:pipeline_layout:1.1" "66:offload_optimizer:yes"; do
+    IFS=: read -r n colname v <<<"$edit"
+    check "(column $n is $colname)" 'head -1 "$(shard 0)" | cut -d, -f$n | grep -qx $colname'
+    awk -F, -v OFS=, -v c="$n" -v v="$v" 'NR == 2 { $c = v } { print }' "$(shard 0)" >"$work/formula/$name.shard-0-of-3.csv"
+    rm -f "$work/m.csv"
+    merge --allow-partial "$work"/formula/$name.shard-*-of-3.csv -o "$work/m.csv"; rc=$?
+    check "a $colname cell '$v': exit 2 (got $rc), named, nothing written" \
+        '[ $rc -eq 2 ] && grep -q "shard-0-of-3.csv:2:$n: error: $colname: " "$work/err" && [ ! -e "$work/m.csv" ]'
+done
 long=$(head -c 20000 /dev/zero | tr '\0' x)
 awk -F, -v OFS=, -v r="$long" 'NR == 2 { $5 = r } { print }' "$(shard 0)" >"$work/formula/$name.shard-0-of-3.csv"
 rm -f "$work/m.csv"

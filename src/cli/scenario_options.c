@@ -342,6 +342,13 @@ int cli_scenario_command(int argc, char **argv, pe_command_fn handler, const cli
         return cli_usage_error(handler == command_merge ? "%s: no report given"
                                                         : "%s: no scenario given",
                                argv[0]);
+    /* explain and calibrate read one scenario (or one runs file): a second
+     * path (a typo, or words after `--`) is refused before anything is
+     * loaded or printed, not dropped as a missing file beside the output */
+    if ((handler == command_explain || handler == command_calibrate) && argc - optind != 1) {
+        snprintf(msg, sizeof msg, "%s takes exactly one scenario", argv[0]);
+        return command_usage_error(argv[0], msg);
+    }
     if (handler == command_run)
         ctx->install_stop_handlers();
     return run_over_files(argc, argv, optind, catalog_dir, handler, &opt);

@@ -96,5 +96,10 @@ int columns_find(const char *name)
     return -1;
 }
 
+bool columns_may_be_negative(pe_column col)
+{
+    return col == COL_MEM_HEADROOM_GIB;
+}
+
 const char *const pe_bound_values[PE_BOUND_VALUE_COUNT + 1] = {
     "compute", "communication", "bubble", "optimizer", "host", NULL};

@@ -4,6 +4,8 @@
 #ifndef PLANEVAL_COLUMNS_H
 #define PLANEVAL_COLUMNS_H
 
+#include <stdbool.h>
+
 #include <stddef.h>
 
 typedef enum { PE_COL_INT, PE_COL_NUMBER, PE_COL_TEXT, PE_COL_BOOL } pe_column_kind;
@@ -66,5 +68,10 @@ extern const char *const pe_bound_values[PE_BOUND_VALUE_COUNT + 1];
 
 /* Index of the column called name, or -1. */
 int columns_find(const char *name);
+
+/* Whether a number column's figure may be below zero: mem_headroom_gib
+ * alone (budget − total, negative when over: docs/scenarios.md); every
+ * other figure is a size, a time, a rate, a fraction, a count or a price. */
+bool columns_may_be_negative(pe_column col);
 
 #endif

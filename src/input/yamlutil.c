@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/regular_file.h"
 #include "input/yamlutil.h"
 
 #define YAML_TAG_PREFIX "tag:yaml.org,2002:"
@@ -959,17 +960,16 @@ pe_status pe_read_file(const char *path, char **data, size_t *size, pe_error *er
     *data = NULL;
     *size = 0;
     struct stat sb;
-    if (stat(path, &sb) != 0)
-        return pe_fail(err, PE_BAD_INPUT, path, 0, 0, "cannot read the file: %s", strerror(errno));
-    if (!S_ISREG(sb.st_mode))
-        return pe_fail(err, PE_BAD_INPUT, path, 0, 0, "not a regular file");
-    if ((unsigned long long)sb.st_size > PE_YAML_MAX_FILE)
+    FILE *f;
+    pe_status opened = regular_file_open(path, &f, &sb, err);
+    if (opened != PE_OK)
+        return opened;
+    if ((unsigned long long)sb.st_size > PE_YAML_MAX_FILE) {
+        fclose(f);
         return pe_fail(err, PE_BAD_INPUT, path, 0, 0,
                        "the file is too large (%lld bytes; at most %u)", (long long)sb.st_size,
                        PE_YAML_MAX_FILE);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return pe_fail(err, PE_BAD_INPUT, path, 0, 0, "cannot read the file: %s", strerror(errno));
+    }
     size_t cap = (size_t)sb.st_size + 1, len = 0;
     char *buf = malloc(cap + 1);
     if (!buf) {

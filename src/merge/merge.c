@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/columns.h"
 #include "merge/merge.h"
@@ -217,10 +218,11 @@ static pe_status read_summary(shard_file *f, pe_error *err)
         f->summary[0] = '\0';
         return PE_OK;
     }
-    FILE *probe = fopen(f->summary, "r");
-    if (!probe)
+    /* a summary that is not there is none; one that is there but is not a
+     * regular file (a FIFO would block the read) is refused by csv_table_read */
+    struct stat sb;
+    if (lstat(f->summary, &sb) != 0 && errno == ENOENT)
         return PE_OK;
-    fclose(probe);
     pe_csv_table t;
     pe_status st = csv_table_read(f->summary, &t, err);
     if (st != PE_OK)

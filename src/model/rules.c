@@ -362,7 +362,15 @@ static bool holds_v9(const pe_eval_ctx *ctx, const pe_plan *p)
 /* V10 ep·etp divides tp·cp·dp (Megatron-Core's parallel folding) */
 static bool holds_v10(const pe_eval_ctx *ctx, const pe_plan *p)
 {
-    return !ctx->moe.on || divides(p->ep * p->etp, p->tp * p->cp * p->dp);
+    /* degrees up to 2^53 each: a product past 64 bits divides nothing a
+     * cluster has (V1 fails beside it), and is not computed */
+    int64_t eg, tcd;
+    if (!ctx->moe.on)
+        return true;
+    if (__builtin_mul_overflow(p->ep, p->etp, &eg) ||
+        __builtin_mul_overflow(p->tp, p->cp, &tcd) || __builtin_mul_overflow(tcd, p->dp, &tcd))
+        return false;
+    return divides(eg, tcd);
 }
 
 /* V11 etp divides f_e; tp divides n_s·f_e */
@@ -390,7 +398,10 @@ static bool holds_v14(const pe_eval_ctx *ctx, const pe_plan *p)
 {
     if (!ctx->moe.on)
         return true;
-    const int64_t etp = p->etp, eg = p->ep * p->etp, G = ctx->gpus_per_node;
+    int64_t eg;
+    if (__builtin_mul_overflow(p->ep, p->etp, &eg))
+        return false; /* past 64 bits: no node size divides it (as V10) */
+    const int64_t etp = p->etp, G = ctx->gpus_per_node;
     const bool etp_ok = divides(etp, G) || (ctx->allow_cross_node_tp && etp % G == 0);
     return etp_ok && (divides(eg, G) || eg % G == 0);
 }

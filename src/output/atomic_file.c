@@ -118,6 +118,17 @@ pe_status atomic_file_open(pe_atomic_file *f, const char *path, pe_error *err)
     pe_status st = atomic_file_make_parent_dirs(path, err);
     if (st != PE_OK)
         return st;
+    /* The rename would put a regular file in the place of whatever has the
+     * name: given `-o /dev/null` (or a FIFO, a socket), as root, that is the
+     * device itself gone for every program of the machine. Only a regular
+     * file, a symbolic link (the link is replaced, not what it names) or a
+     * name not yet taken is written. */
+    struct stat sb;
+    if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode) &&
+        !S_ISDIR(sb.st_mode))
+        return pe_fail(err, PE_INTERNAL, path, 0, 0,
+                       "cannot write: it is a device, a FIFO or a socket, not a regular file "
+                       "(planeval replaces an output whole: give the path of a file)");
     snprintf(f->path, sizeof f->path, "%s", path);
     atomic_file_temp_path(path, f->tmp, sizeof f->tmp);
     f->fp = fopen(f->tmp, "w");

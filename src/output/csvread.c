@@ -8,6 +8,7 @@
 
 #include <csv.h>
 
+#include "core/regular_file.h"
 #include "output/csvread.h"
 
 typedef struct {
@@ -84,9 +85,10 @@ static void on_row(int c, void *ctx)
 pe_status csv_table_read(const char *path, pe_csv_table *t, pe_error *err)
 {
     memset(t, 0, sizeof *t);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return pe_fail(err, PE_BAD_INPUT, path, 0, 0, "cannot read: %s", strerror(errno));
+    FILE *fp;
+    pe_status opened = regular_file_open(path, &fp, NULL, err);
+    if (opened != PE_OK)
+        return opened;
     struct csv_parser p;
     if (csv_init(&p, CSV_STRICT | CSV_APPEND_NULL | CSV_STRICT_FINI) != 0) {
         fclose(fp);

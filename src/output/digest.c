@@ -7,6 +7,7 @@
 
 #include <zlib.h>
 
+#include "core/regular_file.h"
 #include "output/digest.h"
 
 uint32_t digest_crc32(uint32_t crc, const void *data, size_t n)
@@ -24,9 +25,10 @@ uint32_t digest_crc32(uint32_t crc, const void *data, size_t n)
 
 pe_status digest_file_crc32(const char *path, uint32_t *crc, pe_error *err)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return pe_fail(err, PE_INTERNAL, path, 0, 0, "cannot read: %s", strerror(errno));
+    FILE *fp;
+    pe_status opened = regular_file_open(path, &fp, NULL, err);
+    if (opened != PE_OK)
+        return opened;
     char buf[65536];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, fp)) > 0)

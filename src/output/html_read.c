@@ -8,6 +8,7 @@
 #include "core/columns.h"
 #include "model/evaluate.h"
 #include "output/html_read.h"
+#include "output/report_read.h"
 #include "output/summary.h"
 
 /* The columns the page reads, by name: reports of this version have them
@@ -95,19 +96,30 @@ static const char *read_point(char **c, const int *at, pe_html_point *p, int *ba
     if (b < 0)
         return "unknown value";
     p->bound = (pe_bound)b;
-    for (int i = 0; i < 6; i++)
-        p->mem[i] = strtod(c[at[R_MEM0 + i]], NULL);
-    for (int i = 0; i < 7; i++)
-        p->time[i] = strtod(c[at[R_TIME0 + i]], NULL);
-    p->time[7] = strtod(c[at[R_EP_COMM]], NULL); /* S1′'s last addend */
-    p->mem_total = strtod(c[at[R_MEM_TOTAL]], NULL);
-    p->step_time = strtod(c[at[R_STEP]], NULL);
-    p->tokens_per_s = strtod(c[at[R_TOKENS]], NULL);
-    p->mfu = strtod(c[at[R_MFU]], NULL);
+    /* every figure as the writer writes it (report_read.h): text, "nan",
+     * "inf" or a negative size would be drawn as a bar of no length, or of
+     * none the page can hold */
+    struct { int k; double *into; } figures[] = {
+        {R_MEM0, &p->mem[0]}, {R_MEM0 + 1, &p->mem[1]}, {R_MEM0 + 2, &p->mem[2]},
+        {R_MEM0 + 3, &p->mem[3]}, {R_MEM0 + 4, &p->mem[4]}, {R_MEM0 + 5, &p->mem[5]},
+        {R_TIME0, &p->time[0]}, {R_TIME0 + 1, &p->time[1]}, {R_TIME0 + 2, &p->time[2]},
+        {R_TIME0 + 3, &p->time[3]}, {R_TIME0 + 4, &p->time[4]}, {R_TIME0 + 5, &p->time[5]},
+        {R_TIME0 + 6, &p->time[6]}, {R_EP_COMM, &p->time[7]}, /* S1′'s last addend */
+        {R_MEM_TOTAL, &p->mem_total}, {R_STEP, &p->step_time}, {R_TOKENS, &p->tokens_per_s},
+        {R_MFU, &p->mfu}};
+    for (size_t i = 0; i < sizeof figures / sizeof figures[0]; i++) {
+        *bad = figures[i].k;
+        if (!report_cell_number(c[at[figures[i].k]], false, figures[i].into) ||
+            *figures[i].into < 0)
+            return "not a figure (a finite decimal number >= 0)";
+    }
     p->has_interval = at[R_LO] >= 0 && at[R_HI] >= 0 && c[at[R_LO]][0] && c[at[R_HI]][0];
     if (p->has_interval) {
-        p->step_time_lo = strtod(c[at[R_LO]], NULL);
-        p->step_time_hi = strtod(c[at[R_HI]], NULL);
+        *bad = R_STEP; /* the interval's columns are optional: named by the one they bound */
+        if (!report_cell_number(c[at[R_LO]], false, &p->step_time_lo) ||
+            !report_cell_number(c[at[R_HI]], false, &p->step_time_hi) || p->step_time_lo < 0 ||
+            p->step_time_hi < p->step_time_lo)
+            return "its step time interval is not two figures, low to high";
     }
     return NULL;
 }
@@ -173,8 +185,10 @@ static bool read_summary(const char *report, pe_html_page *page)
             pe_html_fact *f = &page->facts[page->fact_count++];
             snprintf(f->key, sizeof f->key, "%s", key + 6);
             snprintf(f->value, sizeof f->value, "%s", value);
-            if (strcmp(f->key, "budget: step_time_s") == 0)
-                page->step_budget_s = strtod(value, NULL);
+            double budget;
+            if (strcmp(f->key, "budget: step_time_s") == 0 &&
+                report_cell_number(value, false, &budget) && budget > 0)
+                page->step_budget_s = budget;
         } else if (strncmp(key, "status: ", 8) == 0 || strncmp(key, "invalid: ", 9) == 0 ||
                    strncmp(key, "skipped: ", 9) == 0 || strcmp(key, "pareto_optimal") == 0 ||
                    strcmp(key, "rows_written") == 0) {
@@ -211,7 +225,10 @@ static void page_defaults(const char *path, const pe_html_source *src, pe_html_p
              src->table.rows > 1 ? src->table.cells[1][at[R_SCENARIO]] : slash ? slash + 1 : path);
     for (size_t r = 1; r < src->table.rows; r++)
         if (src->points[r - 1].status != PE_STATUS_INVALID) {
-            page->mem_budget_gib = strtod(src->table.cells[r][at[R_MEM_BUDGET]], NULL);
+            double budget; /* no budget unless the cell is a figure */
+            if (report_cell_number(src->table.cells[r][at[R_MEM_BUDGET]], false, &budget) &&
+                budget > 0)
+                page->mem_budget_gib = budget;
             break;
         }
 }

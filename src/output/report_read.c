@@ -1,11 +1,13 @@
 /* report_read.c — a report read back and its cells read as the writer
  * wrote them (report_read.h). */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pipeline_layout.h"
 #include "output/report_read.h"
 
 bool report_column_value(const pe_result *r, const pe_plan *p, pe_column col, double *out)
@@ -132,13 +134,30 @@ bool report_cell_number(const char *cell, bool may_be_empty, double *out)
         *out = 0;
         return may_be_empty;
     }
-    char *end;
-    errno = 0;
-    *out = strtod(cell, &end);
-    bool starts_like_a_number = cell[0] == '-' || cell[0] == '.' ||
-                                (cell[0] >= '0' && cell[0] <= '9');
-    return *end == '\0' &&
-           (starts_like_a_number || strcmp(cell, "inf") == 0 || strcmp(cell, "nan") == 0);
+    /* The writer's forms only: [-]digits[.digits][e[+-]digits]. strtod
+     * alone also reads "inf", "nan", "0x10" and "1e999" (as inf), none of
+     * which a report holds: a shard or page built from one would show it. */
+    const char *s = cell + (cell[0] == '-');
+    size_t digits = strspn(s, "0123456789");
+    s += digits;
+    if (*s == '.') {
+        size_t frac = strspn(s + 1, "0123456789");
+        digits += frac;
+        s += 1 + frac;
+    }
+    if (digits == 0)
+        return false;
+    if (*s == 'e' || *s == 'E') {
+        s += 1 + (s[1] == '+' || s[1] == '-');
+        size_t exp = strspn(s, "0123456789");
+        if (exp == 0)
+            return false;
+        s += exp;
+    }
+    if (*s != '\0')
+        return false;
+    *out = strtod(cell, NULL);
+    return isfinite(*out);
 }
 
 bool report_cell_uint(const char *cell, uint64_t *out)
@@ -181,6 +200,39 @@ const char *report_cell_plan(const char *const *c, pe_plan *p, int *col)
     return NULL;
 }
 
+/* The first text cell of a row that the writer could not have written: a
+ * boolean that is neither true nor false, a bound that is none of S3's, a
+ * pipeline_layout that is not a canonical layout text (empty cells are
+ * figures that do not apply). NULL, or why and the column (*col). */
+static const char *report_cell_text_fault(char *const *c, int *col)
+{
+    for (int k = 0; k < COL_COUNT; k++) {
+        *col = k;
+        if (!c[k][0])
+            continue;
+        if (pe_columns[k].kind == PE_COL_BOOL && strcmp(c[k], "true") != 0 &&
+            strcmp(c[k], "false") != 0)
+            return "neither true nor false";
+    }
+    *col = COL_BOUND;
+    if (c[COL_BOUND][0]) {
+        bool known = false;
+        for (int i = 0; pe_bound_values[i]; i++)
+            known |= strcmp(c[COL_BOUND], pe_bound_values[i]) == 0;
+        if (!known)
+            return "not a bound (compute, communication, bubble, optimizer, host)";
+    }
+    *col = COL_PIPELINE_LAYOUT;
+    if (c[COL_PIPELINE_LAYOUT][0]) {
+        pe_pipeline_layout lay;
+        const char *end;
+        char why[160];
+        if (!pipeline_layout_read(c[COL_PIPELINE_LAYOUT], &end, &lay, why, sizeof why) || *end)
+            return "not a pipeline layout as a report writes it";
+    }
+    return NULL;
+}
+
 /* The refusal of a table that is no report of this version, or PE_OK. */
 static pe_status report_shape(const char *path, const pe_csv_table *t, pe_error *err)
 {
@@ -193,10 +245,40 @@ static pe_status report_shape(const char *path, const pe_csv_table *t, pe_error 
             return pe_fail(err, PE_BAD_INPUT, path, t->lines[0], c + 1,
                            "not a planeval report of this version: column %d is '%s', "
                            "expected '%s'", c + 1, report_quote_cell(t->cells[0][c], b), pe_columns[c].name);
-    for (size_t r = 1; r < t->rows; r++)
+    int bad_col = 0;
+    for (size_t r = 1; r < t->rows; r++) {
         if (t->cols[r] != COL_COUNT)
             return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], 1,
                            "row has %zu cells, expected %d", t->cols[r], COL_COUNT);
+        /* every figure as the writer writes it, or empty (a figure that
+         * does not apply): what is read back is written again (merge), and
+         * no report shows inf or nan */
+        for (int c = 0; c < COL_COUNT; c++) {
+            const char *cell = t->cells[r][c];
+            double v;
+            uint64_t u;
+            bool ok = pe_columns[c].kind == PE_COL_NUMBER ? report_cell_number(cell, true, &v)
+                      : pe_columns[c].kind == PE_COL_INT  ? !cell[0] || report_cell_uint(cell, &u)
+                                                          : true;
+            if (!ok)
+                return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], c + 1,
+                               "%s: not a %s: '%s'", pe_columns[c].name,
+                               pe_columns[c].kind == PE_COL_INT
+                                   ? "whole number"
+                                   : "number (a finite decimal, as a report writes it)",
+                               report_quote_cell(cell, b));
+            if (pe_columns[c].kind == PE_COL_NUMBER && v < 0 &&
+                !columns_may_be_negative((pe_column)c))
+                return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], c + 1,
+                               "%s: not a number >= 0: '%s'", pe_columns[c].name,
+                               report_quote_cell(cell, b));
+        }
+        const char *why = report_cell_text_fault(t->cells[r], &bad_col);
+        if (why)
+            return pe_fail(err, PE_BAD_INPUT, path, t->lines[r], bad_col + 1, "%s: %s: '%s'",
+                           pe_columns[bad_col].name, why,
+                           report_quote_cell(t->cells[r][bad_col], b));
+    }
     return PE_OK;
 }
 

@@ -26,8 +26,10 @@ pe_status report_read(const char *path, pe_csv_table *t, pe_error *err);
 
 /* A status cell's pe_plan_status, or -1. */
 int report_cell_status(const char *cell);
-/* A whole cell as a number, as the writer writes one: no spaces, nothing
- * after it ("=1+1" is not a number). An empty cell is 0 when allowed. */
+/* A whole cell as a number, as the writer writes one: a finite decimal
+ * ([-]digits[.digits][e[+-]digits]), no spaces, nothing after it ("=1+1",
+ * "inf", "nan", "0x10" and "1e999" are not numbers). An empty cell is 0
+ * when allowed. */
 bool report_cell_number(const char *cell, bool may_be_empty, double *out);
 /* A whole cell as a whole number (digits only). */
 bool report_cell_uint(const char *cell, uint64_t *out);
