@@ -417,7 +417,9 @@ for name, g in gpus.items():
 # printed beside it (the kernel asymptote, not the preset's e_max, which
 # calibrate fits to whole runs with F_half held). A GPU with the flag and
 # no rows fails.
-SHAPES_OF = {"h100-sxm": "h100-sxm", "h200": "h100-sxm", "h800": "h100-sxm"}  # same GH100 die
+SHAPES_OF = {"h100-sxm": "h100-sxm", "h200": "h100-sxm", "h800": "h100-sxm",  # same GH100 die
+             "b200": "b200",
+             "mi300x": "mi300x", "mi325x": "mi300x"}  # same gfx942 silicon
 
 
 def f8_half_fit(chip):

@@ -24,12 +24,12 @@ copy defaults 'megatron-core'
 run_both "the published file and its dp_chunk_sync: false copy run" "$f" "$work/unchunked.yaml"
 x30=$(csv_column "$work/out/$plan.csv" dp_comm_s)
 x4=$(csv_column "$work/out/unchunked.csv" dp_comm_s)
-# X30: max(0, 0.228663/12, 0.344059 − 45·0.115396/12) + max(0, 0.286361/12,
-# 0.344059 − 45·0.0576979/12) = 0.019055 + 0.127692 = 0.146747 s (above
+# X30: max(0, 0.228517/12, 0.344059 − 45·0.115542/12) + max(0, 0.286288/12,
+# 0.344059 − 45·0.0577708/12) = 0.019043 + 0.127419 = 0.146462 s (above
 # X15's floor 0.158957·0.688119 = 0.109382)
-check "the file as published (preset nemo) times X30's per-chunk windows ($x30 s = 0.146747)" 'within "$x30" 0.146747 1e-5'
-# X4: max(0, 0.344059 − 0.115396) + max(0, 0.344059 − 0.0576979) = 0.515025 s
-check "dp_chunk_sync: false over the preset keeps X4 ($x4 s = 0.515025)" 'within "$x4" 0.515025 1e-5'
+check "the file as published (preset nemo) times X30's per-chunk windows ($x30 s = 0.146462)" 'within "$x30" 0.146462 1e-5'
+# X4: max(0, 0.344059 − 0.115542) + max(0, 0.344059 − 0.0577708) = 0.514806 s
+check "dp_chunk_sync: false over the preset keeps X4 ($x4 s = 0.514806)" 'within "$x4" 0.514806 1e-5'
 "$planeval" explain "$f" --plan "$plan" >"$work/explain.out" 2>&1
 check "explain prints X30 with its numbers in place of X4's line" \
     'grep -q "^X30  χ_dp" "$work/explain.out" && grep -q "(v = 12, p = 4)" "$work/explain.out" &&
