@@ -209,6 +209,21 @@ for node in "${nodes[@]}"; do
         check "$label: the node is left as it was" '[ -p "$node" ] || [ -c "$node" ]'
     done
 done
+# A directory where a file is asked for (`grade -o out/`): bad input (2),
+# said at once, nothing written into it.
+mkdir -p "$work/nodes/outdir"
+for cmd in grade merge compare; do
+    case $cmd in
+    grade) args=(grade --quiet "$key" "$sub" -o "$work/nodes/outdir") ;;
+    merge) args=(merge --quiet "$s0" "$s1" -o "$work/nodes/outdir") ;;
+    compare) args=(compare "$work/nodes/rep/02a-7b-one-node.csv" -o "$work/nodes/outdir") ;;
+    esac
+    timeout 10 "$planeval" "${args[@]}" >"$work/out" 2>"$work/err" </dev/null; rc=$?
+    check "$cmd -o DIR: exit 2 (got $rc)" '[ $rc -eq 2 ]'
+    says "$cmd -o DIR" "cannot write: it is a directory (give the path of a file in it)"
+    check "$cmd -o DIR: nothing written into it" '[ -z "$(ls -A "$work/nodes/outdir")" ]'
+    check "$cmd -o DIR: nothing on stdout" '[ ! -s "$work/out" ]'
+done
 timeout 10 "$planeval" run --quiet -o "$work/nodes/run" "$scen" >/dev/null 2>"$work/err"; rc=$?
 check "run into a DIR whose report name is a FIFO: exit 3 (got $rc)" '[ $rc -eq 3 ]'
 says "run into a DIR whose report name is a FIFO" "is a device, a FIFO or a socket"

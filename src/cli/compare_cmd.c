@@ -26,12 +26,15 @@ static int compare_reports(char *const *paths, int n, const char *page)
     if (status == PE_OK) {
         bool by_cost;
         compare_pareto(rows.rows, rows.n, &by_cost);
-        compare_write_text(stdout, rows.rows, rows.n, by_cost);
+        /* the page first: a page that cannot be written (bad input for a
+         * directory, an I/O error otherwise) is refused before stdout */
         pe_error err = {0};
-        if (page && compare_write_html(page, rows.rows, rows.n, by_cost, &err) != PE_OK) {
+        pe_status st = page ? compare_write_html(page, rows.rows, rows.n, by_cost, &err) : PE_OK;
+        if (st != PE_OK) {
             cli_print_error(&err);
-            status = PE_INTERNAL;
-        }
+            status = (int)st;
+        } else
+            compare_write_text(stdout, rows.rows, rows.n, by_cost);
     }
     free(rows.rows);
     return status;
