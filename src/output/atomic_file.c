@@ -124,12 +124,13 @@ pe_status atomic_file_open(pe_atomic_file *f, const char *path, pe_error *err)
      * file, a symbolic link (the link is replaced, not what it names) or a
      * name not yet taken is written. */
     struct stat sb;
+    const int taken = lstat(path, &sb) == 0;
     /* A directory where a file is asked for is the user's mistake (`grade -o
      * out/`), bad input, not an I/O error found at the rename. */
-    if (lstat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+    if (taken && S_ISDIR(sb.st_mode))
         return pe_fail(err, PE_BAD_INPUT, path, 0, 0,
                        "cannot write: it is a directory (give the path of a file in it)");
-    if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode))
+    if (taken && !S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode))
         return pe_fail(err, PE_INTERNAL, path, 0, 0,
                        "cannot write: it is a device, a FIFO or a socket, not a regular file "
                        "(planeval replaces an output whole: give the path of a file)");
