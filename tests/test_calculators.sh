@@ -58,6 +58,11 @@ check "memory --framework: peak is the file's mem_peak_gib ($(col mem_peak_gib))
     'near "$(echo "$out" | field peak)" "$(col mem_peak_gib)" 1e-4'
 check "memory --framework: the peak's phase is the file's ($(col mem_peak_phase))" \
     'echo "$out" | grep -q "^peak .* at the $(col mem_peak_phase) phase"'
+# M23: the total's interval at the peak's ratios, the report's lo/peak and hi/peak
+ratio_lo=$(awk -v a="$(col mem_peak_lo_gib)" -v b="$(col mem_peak_gib)" -v t="$(col mem_total_gib)" 'BEGIN { printf "%.3f", t * a / b }')
+ratio_hi=$(awk -v a="$(col mem_peak_hi_gib)" -v b="$(col mem_peak_gib)" -v t="$(col mem_total_gib)" 'BEGIN { printf "%.3f", t * a / b }')
+check "memory --framework: the M23 interval line is the report's ($ratio_lo..$ratio_hi)" \
+    'echo "$out" | grep -q "^interval  *$ratio_lo\.\.$ratio_hi GiB   M23: the total.s 80% interval (δ− 0.0544, δ+ 0.0847: the framework.s memory residuals)"'
 out=$("$planeval" memory --model llama3-8b --seq-len 8192 --cluster h100-node --nodes 1 \
     --fidelity refined --framework torchtitan --zero 3 --recompute selective --selective-recompute attention)
 out_op=$("$planeval" memory --model llama3-8b --seq-len 8192 --cluster h100-node --nodes 1 \
@@ -65,8 +70,8 @@ out_op=$("$planeval" memory --model llama3-8b --seq-len 8192 --cluster h100-node
 check "memory: --selective-recompute op keeps fewer activations than attention" \
     'awk -v a="$(echo "$out" | field activations)" -v b="$(echo "$out_op" | field activations)" "BEGIN { exit !(b < a) }"'
 out=$("$planeval" memory --model llama3-8b --framework torchtitan --fidelity textbook)
-check "memory: --fidelity textbook ignores the framework (no peak line)" \
-    '! echo "$out" | grep -q "^peak " && echo "$out" | grep -q "^total .* M5$"'
+check "memory: --fidelity textbook ignores the framework (no peak line, no interval)" \
+    '! echo "$out" | grep -q "^peak " && ! echo "$out" | grep -q "^interval " && echo "$out" | grep -q "^total .* M5$"'
 "$planeval" memory --model gpt3-17b 2>"$work/err"; rc=$?
 check "unknown preset: did you mean" '[ $rc -eq 2 ] && grep -q "did you mean .gpt3-175b." "$work/err"'
 

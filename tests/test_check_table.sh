@@ -208,7 +208,7 @@ TABLE
 check "memory table: per source and group, by hand" 'cmp -s "$work/mem.want" "$work/mem.table"'
 cmp -s "$work/mem.want" "$work/mem.table" || diff "$work/mem.want" "$work/mem.table"
 check "memory table after the time tables" \
-    '[ "$(grep -n "^| source | group | memory" "$work/mem.out" | cut -d: -f1)" -gt "$(grep -n "^| source | group | time" "$work/mem.out" | cut -d: -f1)" ]'
+    '[ "$(grep -n "^| source | group | memory assertions" "$work/mem.out" | cut -d: -f1)" -gt "$(grep -n "^| source | group | time" "$work/mem.out" | cut -d: -f1)" ]'
 check "the time group table holds no memory row" \
     '! sed -n "/^| source | group | time/,/^$/p" "$work/mem.out" | grep -q "^| handmade"'
 "$planeval" check --table "$m/hm-d.yaml" "$m/hm-f.yaml" >"$work/mem-wrong.out" 2>&1; rc=$?

@@ -183,8 +183,8 @@ says "calibrate SCENARIO - (a second path)" "calibrate takes exactly one scenari
 # An output that is a device or a FIFO (`-o /dev/null`) is not renamed
 # over: as root that would put a regular file in the place of the machine's
 # /dev/null. Private nodes here (a FIFO, and a copy of /dev/null where
-# mknod is allowed), never the machine's own. An I/O error (3) that says so,
-# and the node left as it was.
+# mknod is allowed), never the machine's own. Bad input (2) that says so,
+# as a directory is, and the node left as it was.
 mkdir -p "$work/nodes/run" "$work/nodes/html"
 nodes=("$work/nodes/fifo")
 mkfifo "$work/nodes/fifo"
@@ -204,7 +204,7 @@ for node in "${nodes[@]}"; do
         esac
         timeout 10 "$planeval" "${args[@]}" >"$work/out" 2>"$work/err" </dev/null; rc=$?
         label="$cmd -o ${node##*/}"
-        check "$label: exit 3 (got $rc)" '[ $rc -eq 3 ]'
+        check "$label: exit 2 (got $rc)" '[ $rc -eq 2 ]'
         says "$label" "is a device, a FIFO or a socket, not a regular file"
         check "$label: the node is left as it was" '[ -p "$node" ] || [ -c "$node" ]'
     done
@@ -225,11 +225,11 @@ for cmd in grade merge compare; do
     check "$cmd -o DIR: nothing on stdout" '[ ! -s "$work/out" ]'
 done
 timeout 10 "$planeval" run --quiet -o "$work/nodes/run" "$scen" >/dev/null 2>"$work/err"; rc=$?
-check "run into a DIR whose report name is a FIFO: exit 3 (got $rc)" '[ $rc -eq 3 ]'
+check "run into a DIR whose report name is a FIFO: exit 2 (got $rc)" '[ $rc -eq 2 ]'
 says "run into a DIR whose report name is a FIFO" "is a device, a FIFO or a socket"
 check "run into a DIR whose report name is a FIFO: left as it was" '[ -p "$work/nodes/run/01-fit-the-model.csv" ]'
 timeout 10 "$planeval" html --quiet -o "$work/nodes/html" "$work/nodes/rep/01-fit-the-model.csv" >/dev/null 2>"$work/err"; rc=$?
-check "html into a DIR whose page name is a FIFO: exit 3 (got $rc)" '[ $rc -eq 3 ]'
+check "html into a DIR whose page name is a FIFO: exit 2 (got $rc)" '[ $rc -eq 2 ]'
 check "html into a DIR whose page name is a FIFO: left as it was" '[ -p "$work/nodes/html/01-fit-the-model.html" ]'
 
 # Expert degrees whose products pass 64 bits (V10's ep·etp and tp·cp·dp,

@@ -144,6 +144,9 @@ framework:
   grad_accum_bytes: 6         #@ framework.grad_accum_bytes
   optimizer_pass_bytes: 50    #@ framework.optimizer_pass_bytes
   moe_permute_bytes: 14       #@ framework.moe_permute_bytes
+  mem_peak_below: 0.05        #@ framework.mem_peak_below
+  mem_peak_above: 0.08        #@ framework.mem_peak_above
+  mem_peak_interval_runs: 9   #@ framework.mem_peak_interval_runs
   memory_by_phase: true
   loss_bytes: 12              #@ framework.loss_bytes
   optimizer_temp_bytes: 4     #@ framework.optimizer_temp_bytes

@@ -48,6 +48,35 @@ check "lo <= step <= hi on every row: $(head -3 "$work/prop.out" | tr '\n' ' ')"
 check "rows with an interval exist" '! grep -q "^with 0 " "$work/prop.out"'
 check "rows without one exist (textbook, invalid)" '! grep -q " without 0 " "$work/prop.out"'
 
+# M23: lo ≤ mem_peak ≤ hi on every row with the cells, both empty together
+python3 - "$work/reports" >"$work/mprop.out" 2>&1 <<'PY'
+import csv, glob, os, sys
+bad, with_iv, without = [], 0, 0
+for path in sorted(glob.glob(os.path.join(sys.argv[1], '*.csv'))):
+    if path.endswith('.summary.csv'):
+        continue
+    with open(path, newline='') as f:
+        rows = list(csv.DictReader(f))
+    if not rows or 'mem_peak_lo_gib' not in rows[0]:
+        bad.append(f'{path}: no mem_peak_lo_gib column'); continue
+    for r in rows:
+        lo, hi, pk = r['mem_peak_lo_gib'], r['mem_peak_hi_gib'], r['mem_peak_gib']
+        if (lo == '') != (hi == ''):
+            bad.append(f'{path}: one of lo, hi empty')
+        elif lo == '':
+            without += 1
+        elif pk == '' or not (float(lo) <= float(pk) <= float(hi)):
+            bad.append(f'{path}: {lo} <= {pk} <= {hi} fails')
+        else:
+            with_iv += 1
+print(f'with {with_iv} without {without} bad {len(bad)}')
+for b in bad[:5]:
+    print(b)
+PY
+check "M23: lo <= mem_peak <= hi on every row: $(head -3 "$work/mprop.out" | tr '\n' ' ')" \
+    'grep -q "bad 0$" "$work/mprop.out"'
+check "M23: rows with a memory interval exist" '! grep -q "^with 0 " "$work/mprop.out"'
+
 # textbook mode: the two cells empty on every row
 cp "$src/scenarios/published/korthikanti-r1-22b-t5-selective.yaml" "$work/tb.yaml"
 sed -i 's/^fidelity: refined.*/fidelity: textbook/' "$work/tb.yaml"
@@ -55,6 +84,8 @@ sed -i 's/^fidelity: refined.*/fidelity: textbook/' "$work/tb.yaml"
 tb=$(find "$work/tb" -name '*.csv' ! -name '*.summary.csv' | head -1)
 cells=$(python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(','.join(x['step_time_lo_s']+'|'+x['step_time_hi_s'] for x in r))" "$tb")
 check "textbook: lo and hi empty ($cells)" '[ "$cells" = "|" ]'
+mcells=$(python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(','.join(x['mem_peak_lo_gib']+'|'+x['mem_peak_hi_gib'] for x in r))" "$tb")
+check "textbook: mem_peak_lo_gib and _hi_gib empty ($mcells)" '[ "$mcells" = "|" ]'
 
 # the refined file: the A100's interval from its preset, explained
 "$planeval" explain "$src/scenarios/published/korthikanti-r1-22b-t5-selective.yaml" \
@@ -66,6 +97,45 @@ check "explain prints S6 with the preset's numbers" \
     --plan torchtitan-2412-t1-llama3-8b-8gpu-fsdp >"$work/explain2.out" 2>&1
 check "explain names the default as not a measurement" \
     'grep -q "δ− = 0.333333, δ+ = 0.5: the stated default, not a measurement" "$work/explain2.out"'
+
+# M23: the framework preset's memory interval: its numbers recomputed from
+# the memory library, the report cells, explain, the default elsewhere
+python3 "$src/tests/derive_memory_interval.py" "$planeval" "$src" >"$work/derive.out" 2>&1
+rc=$?
+check "derive_memory_interval.py: every number agrees (rc $rc; $(grep -c '^ok' "$work/derive.out") ok)" \
+    '[ $rc -eq 0 ] && ! grep -q "^FAIL" "$work/derive.out" && [ "$(grep -c "^ok" "$work/derive.out")" -eq 10 ]'
+check "derive: torchtitan's 9 residuals" \
+    'grep -q "torchtitan/torchtitan-2506: 9 residuals, q- -0.0487, q+ +0.0707, w 1.1490, delta- 0.0544, delta+ 0.0847" "$work/derive.out"'
+# a catalog with another δ− is caught
+mkdir -p "$work/bad/scenarios"
+cp -r "$src/scenarios/memory" "$src/scenarios/catalog" "$work/bad/scenarios/"
+sed -i '0,/mem_peak_below: 0.0544/s//mem_peak_below: 0.06/' "$work/bad/scenarios/catalog/frameworks.yaml"
+python3 "$src/tests/derive_memory_interval.py" "$planeval" "$work/bad" >"$work/derive-bad.out" 2>&1
+rc=$?
+check "derive: a catalog number that disagrees fails (rc $rc)" \
+    '[ $rc -eq 1 ] && grep -q "^FAIL torchtitan.mem_peak_below catalog=0.06 derived=0.0544" "$work/derive-bad.out"'
+mem=scenarios/memory/torchtitan-2412-t2-8b-fsdp8-cp1.yaml
+"$planeval" run --quiet -o "$work/mem" "$src/$mem" >/dev/null 2>&1
+cells=$(python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1])))[0]; print(r['mem_peak_gib'], r['mem_peak_lo_gib'], r['mem_peak_hi_gib'])" "$work/mem/torchtitan-2412-t2-8b-fsdp8-cp1.csv")
+# 73.86377716064453·(1 − 0.0544) = 69.8456..., ·(1 + 0.0847) = 80.1209...
+check "M23 cells: peak·(1 − 0.0544), peak·(1 + 0.0847) ($cells)" \
+    'echo "$cells" | python3 -c "import sys; p, lo, hi = map(float, sys.stdin.read().split()); sys.exit(not (abs(lo - p * (1 - 0.0544)) < 1e-9 * p and abs(hi - p * 1.0847) < 1e-9 * p))"'
+"$planeval" explain "$src/$mem" --plan torchtitan-2412-t2-8b-fsdp8-cp1 >"$work/mexplain.out" 2>&1
+check "explain prints M23 with the framework's numbers" \
+    'grep -q "δ− = 0.0544, δ+ = 0.0847: the framework torchtitan.s, from 9 residuals of its published memory runs" "$work/mexplain.out"'
+check "explain carries the ratios to the reserved and device totals" \
+    'grep -q "the same ratios: mem_reserved_gib 88.1195 in \[83.3258, 95.5832\]" "$work/mexplain.out"'
+"$planeval" explain "$src/scenarios/published/nemo-2407-llama3-8b-8gpu.yaml" \
+    --plan nemo-2407-llama3-8b-8gpu >"$work/explain3.out" 2>&1
+check "explain names the memory default for a framework with no memory runs (nemo)" \
+    'grep -q "^     δ− = 0.333333, δ+ = 0.5: the stated default, not a measurement: no memory runs of this framework in the library" "$work/explain3.out"'
+(cd "$src" && "$planeval" check --table scenarios/memory) >"$work/mtable.out" 2>&1
+check "memory coverage table header" \
+    'grep -qx "| source | group | memory peaks with an interval | inside | coverage % |" "$work/mtable.out"'
+check "memory coverage: 21 of 24 inside" \
+    'grep -qx "memory intervals (M23, 80%): 21 of 24 published memory peaks inside (87.5%)" "$work/mtable.out"'
+check "memory coverage: torchtitan predict 8 of 11" \
+    'grep -qx "| torchtitan | predict | 11 | 8 | 72.7 |" "$work/mtable.out"'
 
 # check --table: the coverage table and line
 (cd "$src" && "$planeval" check --table scenarios/published) >"$work/table.out" 2>&1

@@ -132,6 +132,18 @@ static void report_interval(const pe_eval_ctx *ctx, const char *name, long long 
     sink->interval(sink->user, lo, hi);
 }
 
+/* The plan's memory peak and its M23 cells, to sink->mem_interval. */
+static void report_mem_interval(const pe_eval_ctx *ctx, const char *name, long long rank,
+                                const pe_plan *plan, const pe_row *row,
+                                const pe_expect_sink *sink)
+{
+    char peak[64], lo[64], hi[64];
+    report_format_cell(ctx, name, rank, plan, row, COL_MEM_PEAK_GIB, peak, sizeof peak);
+    report_format_cell(ctx, name, rank, plan, row, COL_MEM_PEAK_LO_GIB, lo, sizeof lo);
+    report_format_cell(ctx, name, rank, plan, row, COL_MEM_PEAK_HI_GIB, hi, sizeof hi);
+    sink->mem_interval(sink->user, peak, lo, hi);
+}
+
 void expect_check(const pe_scenario *s, const pe_plan_space *space, const pe_eval_ctx *ctx,
                   const pe_run_result *rr, const pe_expect_sink *sink, pe_check_tally *t)
 {
@@ -164,6 +176,9 @@ void expect_check(const pe_scenario *s, const pe_plan_space *space, const pe_eva
             o.ok = expect_cell_matches(c, cell, why, sizeof why);
             if (sink->interval)
                 report_interval(ctx, s->name, (long long)rank, &plan, row, sink);
+            if (sink->mem_interval)
+                report_mem_interval(plans_ctx(space, row->index, ctx), s->name,
+                                    (long long)rank, &plan, row, sink);
             if (sink->seen)
                 sink->seen(sink->user, s->name, x->plan, c, cell);
             line[0] = '\0';

@@ -42,6 +42,10 @@ typedef struct {
      * step_time_lo_s and step_time_hi_s cells (S6; "" in textbook mode);
      * NULL: none. */
     void (*interval)(void *user, const char *lo_cell, const char *hi_cell);
+    /* Likewise the plan's mem_peak_gib, mem_peak_lo_gib and mem_peak_hi_gib
+     * cells (M23; the interval cells "" in textbook mode); NULL: none. */
+    void (*mem_interval)(void *user, const char *peak_cell, const char *lo_cell,
+                         const char *hi_cell);
     void *user;
 } pe_expect_sink;
 

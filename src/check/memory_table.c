@@ -29,7 +29,7 @@ void memory_file_read(const char *path, const char *name, pe_memory_file *f)
 
 /* Whether c is a memory assertion, and if so the row it makes. */
 static bool memory_row(const pe_memory_file *f, const pe_expect_check *c, const char *cell,
-                       pe_memory_row *r)
+                       const pe_memory_interval *iv, pe_memory_row *r)
 {
     memset(r, 0, sizeof *r);
     if (!strcmp(c->column, "status") && c->is_text && c->text) {
@@ -47,6 +47,15 @@ static bool memory_row(const pe_memory_file *f, const pe_expect_check *c, const 
         r->has_error = cell[0] && !*end && c->value != 0;
         if (r->has_error)
             r->error_pct = 100.0 * (got - c->value) / fabs(c->value);
+        /* M23 bounds the peak and, with the same ratios, the reserved and
+         * device totals; not the state or activation terms */
+        const bool peak_like = !strcmp(c->column, "mem_peak_gib") ||
+                               !strcmp(c->column, "mem_reserved_gib") ||
+                               !strcmp(c->column, "mem_total_gib");
+        r->peak_like = r->has_error && peak_like;
+        r->has_interval = r->peak_like && iv && iv->has;
+        if (r->has_interval)
+            r->inside = c->value >= got * iv->ratio_lo && c->value <= got * iv->ratio_hi;
     } else {
         return false;
     }
@@ -56,10 +65,10 @@ static bool memory_row(const pe_memory_file *f, const pe_expect_check *c, const 
 }
 
 bool memory_table_add(pe_memory_table *t, const pe_memory_file *f, const pe_expect_check *c,
-                      const char *cell)
+                      const char *cell, const pe_memory_interval *iv)
 {
     pe_memory_row row;
-    if (!memory_row(f, c, cell, &row))
+    if (!memory_row(f, c, cell, iv, &row))
         return true;
     if (t->count == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 32;
@@ -119,6 +128,50 @@ void memory_table_print(const pe_memory_table *t, FILE *out)
         for (size_t g = 0; !seen && g < 3; g++)
             group_line(t, t->rows[i].source, groups[g], out);
     }
+}
+
+/* M23's coverage of one source and group: its peak-like rows with an
+ * interval, and how many published values lie inside. */
+static void coverage_line(const pe_memory_table *t, const char *source, const char *group,
+                          FILE *out, size_t *in_all, size_t *n_all)
+{
+    size_t n = 0, in = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        const pe_memory_row *r = &t->rows[i];
+        if (strcmp(r->source, source) || strcmp(r->group, group) || !r->has_interval)
+            continue;
+        n++;
+        in += r->inside;
+    }
+    if (n)
+        fprintf(out, "| %s | %s | %zu | %zu | %.1f |\n", source, group[0] ? group : "(none)", n,
+                in, 100.0 * (double)in / (double)n);
+    *in_all += in, *n_all += n;
+}
+
+void memory_table_print_coverage(const pe_memory_table *t, FILE *out)
+{
+    bool peaks = false;
+    for (size_t i = 0; i < t->count && !peaks; i++)
+        peaks = t->rows[i].peak_like;
+    if (!peaks)
+        return;
+    fprintf(out, "\n| source | group | memory peaks with an interval | inside | coverage %% |\n"
+                 "|---|---|---:|---:|---:|\n");
+    static const char *const groups[] = {"fit", "predict", ""};
+    size_t in = 0, n = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(t->rows[j].source, t->rows[i].source);
+        for (size_t g = 0; !seen && g < 3; g++)
+            coverage_line(t, t->rows[i].source, groups[g], out, &in, &n);
+    }
+    if (n)
+        fprintf(out, "\nmemory intervals (M23, 80%%): %zu of %zu published memory peaks inside "
+                     "(%.1f%%)\n", in, n, 100.0 * (double)in / (double)n);
+    else
+        fprintf(out, "\nmemory intervals (M23, 80%%): no memory peak with an interval\n");
 }
 
 void memory_table_free(pe_memory_table *t)

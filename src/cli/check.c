@@ -55,6 +55,7 @@ typedef struct {
     char framework[PE_NAME_MAX]; /* of the scenario being checked (table_add copies it) */
     bool has_interval; /* the S6 cells of the assertion being seen (table_add copies them) */
     double lo, hi;
+    pe_memory_interval mem_interval; /* the M23 cells of the assertion being seen */
     pe_memory_file file;   /* the comment lines of the scenario being checked */
     pe_memory_table memory; /* --table: the memory assertions */
     pe_check_format format;
@@ -127,13 +128,27 @@ static void interval_seen(void *user, const char *lo_cell, const char *hi_cell)
     t->has_interval = lo_cell[0] && !*end_lo && hi_cell[0] && !*end_hi;
 }
 
+/* expect_check's observer of the plan's M23 cells, before table_seen. */
+static void mem_interval_seen(void *user, const char *peak_cell, const char *lo_cell,
+                              const char *hi_cell)
+{
+    tally *t = user;
+    char *end_peak, *end_lo, *end_hi;
+    const double peak = strtod(peak_cell, &end_peak);
+    const double lo = strtod(lo_cell, &end_lo), hi = strtod(hi_cell, &end_hi);
+    t->mem_interval.has = peak_cell[0] && !*end_peak && peak > 0 && lo_cell[0] && !*end_lo &&
+                          hi_cell[0] && !*end_hi;
+    t->mem_interval.ratio_lo = t->mem_interval.has ? lo / peak : 0.0;
+    t->mem_interval.ratio_hi = t->mem_interval.has ? hi / peak : 0.0;
+}
+
 /* expect_check's observer: every assertion, for the table. */
 static void table_seen(void *user, const char *scenario, const char *plan,
                        const pe_expect_check *c, const char *cell)
 {
     tally *t = user;
     table_add(t, scenario, plan, c, cell);
-    if (t->table && !memory_table_add(&t->memory, &t->file, c, cell))
+    if (t->table && !memory_table_add(&t->memory, &t->file, c, cell, &t->mem_interval))
         return; /* the memory table loses a row; the check itself is unaffected */
 }
 
@@ -411,6 +426,7 @@ static void table_print(const tally *t)
     frameworks_print(t);
     coverage_print(t);
     memory_table_print(&t->memory, stdout);
+    memory_table_print_coverage(&t->memory, stdout);
 }
 
 static void table_free(tally *t)
@@ -526,7 +542,8 @@ static pe_status check_one(const pe_scenario *s, const pe_command_options *opt, 
     memory_file_read(s->file, s->name, &t->file);
     pe_expect_sink sink = {.out = t->format == PE_CHECK_TEXT ? t->out : NULL,
                            .seen = table_seen, .outcome = outcome_seen,
-                           .interval = interval_seen, .user = t};
+                           .interval = interval_seen, .mem_interval = mem_interval_seen,
+                           .user = t};
     expect_check(s, &space, &ctx, &rr, &sink, &t->count);
     if (opt->golden_dir)
         st = check_golden(s, &space, &ctx, &rr, opt, t, err);

@@ -951,6 +951,39 @@ static void explain_phases(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
             r->mem_total_gib <= r->mem_budget_gib ? "yes" : "NO");
 }
 
+/* §12 M23: the memory peak's interval, with the δ± it took and where they
+ * came from (the framework preset's memory residuals, or the stated default);
+ * the same ratios on the reserved and device totals. */
+static void explain_mem_interval(FILE *out, const pe_eval_ctx *ctx, const pe_result *r)
+{
+    const pe_framework *fw = &ctx->scenario->framework;
+    if (ctx->mem_interval_source == PE_INTERVAL_NONE) {
+        fprintf(out, "M23  no memory interval in textbook mode (mem_peak_lo_gib, "
+                     "mem_peak_hi_gib empty)\n");
+        return;
+    }
+    eq_formula(out, "M23", NULL);
+    if (ctx->mem_interval_source == PE_INTERVAL_FRAMEWORK)
+        fprintf(out, "     δ− = %.6g, δ+ = %.6g: the framework %s's, from %lld residuals of its "
+                     "published memory runs (80%%; an error spread, not a measurement)\n",
+                ctx->mem_interval_below, ctx->mem_interval_above, fw->name,
+                (long long)fw->mem_peak_interval_runs);
+    else
+        fprintf(out, "     δ− = %.6g, δ+ = %.6g: the stated default, not a measurement: %s\n",
+                ctx->mem_interval_below, ctx->mem_interval_above,
+                fw->present ? "no memory runs of this framework in the library"
+                            : "no framework named");
+    eq_subst(out, "%.6g·(1 − %.6g) = %.6g GiB, %.6g·(1 + %.6g) = %.6g GiB", r->mem_peak_gib,
+             ctx->mem_interval_below, r->mem_peak_lo_gib, r->mem_peak_gib,
+             ctx->mem_interval_above, r->mem_peak_hi_gib);
+    fprintf(out, "     the same ratios: mem_reserved_gib %.6g in [%.6g, %.6g], mem_total_gib "
+                 "%.6g in [%.6g, %.6g]\n",
+            r->mem_reserved_gib, mem_interval_lo(r->mem_reserved_gib, ctx->mem_interval_below),
+            mem_interval_hi(r->mem_reserved_gib, ctx->mem_interval_above), r->mem_total_gib,
+            mem_interval_lo(r->mem_total_gib, ctx->mem_interval_below),
+            mem_interval_hi(r->mem_total_gib, ctx->mem_interval_above));
+}
+
 static void explain_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                            const pe_detail *d, const pe_result *r)
 {
@@ -961,6 +994,7 @@ static void explain_memory(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
         explain_phases(out, ctx, p, d, r);
     else
         explain_mem_totals(out, ctx, p, d, r);
+    explain_mem_interval(out, ctx, r);
 }
 
 static void explain_group(FILE *out, const char *axis, const pe_group *g, long long k,
@@ -2640,6 +2674,20 @@ void explain_memory_summary(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
                 r->mem_total_gib);
     } else
         fprintf(out, "total             %10.3f GiB   M5\n", r->mem_total_gib);
+    if (r->has_mem_interval) { /* M23, at the peak's ratios on the total */
+        const double lo = mem_interval_lo(r->mem_total_gib, ctx->mem_interval_below),
+                     hi = mem_interval_hi(r->mem_total_gib, ctx->mem_interval_above);
+        char range[64];
+        snprintf(range, sizeof range, "%.3f..%.3f", lo, hi);
+        fprintf(out, "interval %19s GiB   M23: the total's 80%% interval (δ− %.4g, δ+ %.4g: %s)%s\n",
+                range, ctx->mem_interval_below, ctx->mem_interval_above,
+                ctx->mem_interval_source == PE_INTERVAL_FRAMEWORK
+                    ? "the framework's memory residuals"
+                    : "the stated default, not a measurement",
+                r->mem_total_gib <= r->mem_budget_gib && hi > r->mem_budget_gib
+                    ? "; its high end is over the budget"
+                    : "");
+    }
     fprintf(out, "budget            %10.3f GiB   M6: %s (headroom %.3f GiB)\n", r->mem_budget_gib,
             r->mem_total_gib <= r->mem_budget_gib ? "fits" : "DOES NOT FIT", r->mem_headroom_gib);
     fprintf(out, "state_total       %10.3f GiB   whole model, no parallelism\n", r->state_total_gib);

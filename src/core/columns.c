@@ -86,6 +86,8 @@ const pe_column_info pe_columns[COL_COUNT] = {
     {"overlap.ep", PE_COL_NUMBER},
     {"framework", PE_COL_TEXT},
     {"pipeline_layout", PE_COL_TEXT},
+    {"mem_peak_lo_gib", PE_COL_NUMBER},
+    {"mem_peak_hi_gib", PE_COL_NUMBER},
 };
 
 int columns_find(const char *name)

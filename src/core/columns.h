@@ -50,6 +50,8 @@ typedef enum {
     COL_OVERLAP_TP, COL_OVERLAP_CP, COL_OVERLAP_DP, COL_OVERLAP_PP, COL_OVERLAP_EP,
     COL_FRAMEWORK, /* the design's framework preset (sweep.framework, framework:) */
     COL_PIPELINE_LAYOUT, /* a plan's pipeline_layout (V3″) as its canonical text; empty without */
+    COL_MEM_PEAK_LO_GIB, /* M23 the memory peak's prediction interval, refined model (empty in */
+    COL_MEM_PEAK_HI_GIB, /* textbook) */
     COL_COUNT
 } pe_column;
 

@@ -442,6 +442,16 @@ static const pe_field framework_fields[] = {
     {"calibrated", PE_FT_BOOL, PE_RANGE_NONE, FW(calibrated), NO, NULL, 0, NULL, "false",
      "S6: the GPU presets' intervals were measured on runs of this framework (else the "
      "stated default interval)"},
+    /* M23 memory peak prediction interval (docs/model.md §12), from
+     * tests/derive_memory_interval.py's residuals */
+    {"mem_peak_below", PE_FT_NUMBER, PE_RANGE_UNIT, FW(mem_peak_below),
+     FW(has_mem_peak_interval), NULL, 0, NULL, "none",
+     "M23 δ−: mem_peak_lo_gib = mem_peak_gib × (1 − δ−), from the memory library's residuals of "
+     "this framework's runs; not given: the stated default (refined model)"},
+    {"mem_peak_above", PE_FT_NUMBER, PE_RANGE_AMOUNT, FW(mem_peak_above), NO, NULL, 0, NULL, "0",
+     "M23 δ+: mem_peak_hi_gib = mem_peak_gib × (1 + δ+) (with mem_peak_below)"},
+    {"mem_peak_interval_runs", PE_FT_INT, PE_RANGE_NONNEG, FW(mem_peak_interval_runs), NO, NULL,
+     0, NULL, "0", "M23: how many memory residuals gave mem_peak_below and _above"},
     {"memory_by_phase", PE_FT_BOOL, PE_RANGE_NONE, FW(memory_by_phase), NO, NULL, 0, NULL,
      "false", "M9: peak memory is the largest phase of the step (forward, backward, loss, "
               "optimizer), with modelled overheads (M13) instead of reserve_gib"},

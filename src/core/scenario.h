@@ -324,6 +324,11 @@ typedef struct {
     bool bubble_by_stage;         /* B5 fill and drain at each stage's own pace; false */
     double moe_permute_bytes;     /* F23 bytes per hidden element per routed token copy; 0 */
     bool calibrated;              /* S6: the GPUs' intervals were measured on it; false */
+    /* M23 the memory peak's prediction interval: δ−, δ+ from the memory
+     * library's residuals of runs on this framework (has_: both given) */
+    bool has_mem_peak_interval;
+    double mem_peak_below, mem_peak_above;
+    int64_t mem_peak_interval_runs; /* the residuals behind them; 0 */
     /* memory as the framework allocates it (docs/model.md §12 "Peak memory by
      * phase"); every key neutral: the textbook M5 with the flat reserve R */
     bool memory_by_phase;         /* M9 the peak over the step's phases, overheads M13; false */

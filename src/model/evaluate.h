@@ -108,6 +108,9 @@ typedef struct {
     double goodput;              /* R8, 1 without failures: */
     bool has_effective_train_days; /* train_days, and a goodput above 0 */
     double effective_train_days;   /* R9 */
+    /* M23 the memory peak's prediction interval, appended last: refined model only */
+    bool has_mem_interval;
+    double mem_peak_lo_gib, mem_peak_hi_gib;
 } pe_result;
 
 /* Where S6's δ−, δ+ came from (docs/model.md §12 "Prediction intervals"). */
@@ -115,6 +118,7 @@ typedef enum {
     PE_INTERVAL_NONE,    /* textbook: no interval */
     PE_INTERVAL_GPU,     /* the GPU preset's, from calibrate's leave-one-out residuals */
     PE_INTERVAL_DEFAULT, /* no residuals for this GPU and framework: the stated default */
+    PE_INTERVAL_FRAMEWORK, /* M23: the framework preset's, from the memory library's residuals */
 } pe_interval_source;
 
 /* M9's phases, in pe_mem_phase_name's order; PE_PHASE_SUM is the textbook's
@@ -291,6 +295,9 @@ typedef struct {
     /* S6 prediction interval (step.c's step_prepare) */
     pe_interval_source interval_source;
     double interval_below, interval_above; /* δ−, δ+ */
+    /* M23 the memory peak's interval (step.c's step_prepare) */
+    pe_interval_source mem_interval_source;
+    double mem_interval_below, mem_interval_above; /* δ−, δ+ */
     /* peak memory by phase (docs/model.md §12 M9–M13); mem_phases false:
      * the textbook M5 */
     bool mem_phases;             /* M9 framework memory_by_phase */

@@ -54,6 +54,8 @@ extern inline double mem_pp_unsharded(int on, int64_t zero, double p, double bet
 extern inline int mem_peak_phase(const double *phase, int last);
 extern inline double act_modules_expert_inner(double beta_c, double f_e);
 extern inline double mem_reserved(double peak, double fragmentation);
+extern inline double mem_interval_lo(double peak, double below);
+extern inline double mem_interval_hi(double peak, double above);
 extern inline double mem_nccl_sets(double n);
 extern inline double mem_nccl_pp_peers(double p, bool wraps, bool middle);
 extern inline double mem_nccl_buffers(double channel_bytes, double t, double c, double d,

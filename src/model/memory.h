@@ -491,6 +491,18 @@ inline double mem_reserved(double peak, double fragmentation)
     return peak * (1.0 + fragmentation);
 }
 
+/* M23 the 80% prediction interval of mem_peak_gib (refined model): lo =
+ * peak·(1 − δ−), hi = peak·(1 + δ+), δ± ≥ 0, so lo ≤ peak ≤ hi; the same
+ * ratios bound mem_reserved_gib and mem_total_gib. δ± are the framework
+ * preset's (tests/derive_memory_interval.py: the memory library's fit-group
+ * residuals of its runs, leave-one-out where a memory number was fitted on
+ * them), else S6's stated default, 1/3 and 1/2. */
+#define PE_TEXT_M23 \
+    {"M23", "mem_peak_lo_gib, mem_peak_hi_gib", "peak·(1 − δ−), peak·(1 + δ+)", "GiB", \
+     "the memory library's residuals (docs/model.md §12)"}
+inline double mem_interval_lo(double peak, double below) { return peak * (1.0 - below); }
+inline double mem_interval_hi(double peak, double above) { return peak * (1.0 + above); }
+
 /* A26 NCCL's communicator buffers (framework nccl_channels C; 0: neutral),
  * outside PyTorch's caching allocator (NCCL cudaMallocs or cuMem-maps them
  * itself), so in the device total only, never in reserved. Per channel and

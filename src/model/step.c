@@ -36,6 +36,21 @@ void step_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
         ctx->interval_below = PE_INTERVAL_DEFAULT_BELOW;
         ctx->interval_above = PE_INTERVAL_DEFAULT_ABOVE;
     }
+    /* M23: the memory peak's δ−, δ+ are the framework preset's when it has
+     * them (a framework allocates the memory, whatever the GPU), else S6's
+     * stated default; none in textbook mode. */
+    const pe_framework *fw = &sc->framework;
+    if (sc->fidelity != PE_FIDELITY_REFINED) {
+        ctx->mem_interval_source = PE_INTERVAL_NONE;
+    } else if (fw->present && fw->has_mem_peak_interval) {
+        ctx->mem_interval_source = PE_INTERVAL_FRAMEWORK;
+        ctx->mem_interval_below = fw->mem_peak_below;
+        ctx->mem_interval_above = fw->mem_peak_above;
+    } else {
+        ctx->mem_interval_source = PE_INTERVAL_DEFAULT;
+        ctx->mem_interval_below = PE_INTERVAL_DEFAULT_BELOW;
+        ctx->mem_interval_above = PE_INTERVAL_DEFAULT_ABOVE;
+    }
 }
 extern inline double step_cost(double gpu_hours, double cost_per_gpu_hour);
 extern inline bool step_over_target(double figure, double target);

@@ -181,6 +181,9 @@ ALWAYS_INLINE void step_result(const pe_eval_ctx *ctx, const pe_plan *pl, const 
         .mem_peak_gib = peak / PE_GIB,                                  /* M9 */
         .mem_reserved_gib = phases ? w->reserved[ms] / PE_GIB : mem_gib, /* M13 */
         .mem_peak_phase = phases ? w->peak_phase[ms] : PE_PHASE_SUM,
+        .has_mem_interval = ctx->mem_interval_source != PE_INTERVAL_NONE,
+        .mem_peak_lo_gib = mem_interval_lo(peak / PE_GIB, ctx->mem_interval_below), /* M23 */
+        .mem_peak_hi_gib = mem_interval_hi(peak / PE_GIB, ctx->mem_interval_above),
     };
     step_result_whole_run(ctx, w->m1[ms] + w->m3[ms], compute_s, r);
 }

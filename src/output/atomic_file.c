@@ -130,8 +130,11 @@ pe_status atomic_file_open(pe_atomic_file *f, const char *path, pe_error *err)
     if (taken && S_ISDIR(sb.st_mode))
         return pe_fail(err, PE_BAD_INPUT, path, 0, 0,
                        "cannot write: it is a directory (give the path of a file in it)");
+    /* So is a device, a FIFO or a socket given as an output: a path that
+     * cannot hold a report, refused before anything is written (2, as the
+     * directory; 3 stays for a write that fails). */
     if (taken && !S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode))
-        return pe_fail(err, PE_INTERNAL, path, 0, 0,
+        return pe_fail(err, PE_BAD_INPUT, path, 0, 0,
                        "cannot write: it is a device, a FIFO or a socket, not a regular file "
                        "(planeval replaces an output whole: give the path of a file)");
     snprintf(f->path, sizeof f->path, "%s", path);

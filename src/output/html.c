@@ -82,6 +82,12 @@ void html_point_of_row(const pe_row *row, uint64_t rank, pe_html_point *out)
     out->has_interval = r->has_interval; /* S6 */
     out->step_time_lo = r->step_time_lo_s;
     out->step_time_hi = r->step_time_hi_s;
+    /* M23: the peak's ratios carried to the total the memory bar shows */
+    out->has_mem_interval = r->has_mem_interval && r->mem_peak_gib > 0;
+    out->mem_total_lo = out->has_mem_interval
+                            ? r->mem_total_gib * (r->mem_peak_lo_gib / r->mem_peak_gib) : 0.0;
+    out->mem_total_hi = out->has_mem_interval
+                            ? r->mem_total_gib * (r->mem_peak_hi_gib / r->mem_peak_gib) : 0.0;
 }
 
 /* ------------------------------------------------------------ scales */
@@ -524,25 +530,36 @@ static void write_bar_label(FILE *fp, const pe_html_point *q, int y)
     fputs("</text>", fp);
 }
 
-/* The high end of a plan's S6 interval, 0 without one. */
-static double bar_interval_end(const pe_html_point *q)
+/* A plan's interval on its time bar (S6) or memory bar (M23): has, lo, hi. */
+static bool bar_interval(const pe_html_point *q, bool time, double *lo, double *hi)
 {
-    return q->has_interval && isfinite(q->step_time_hi) ? q->step_time_hi : 0.0;
+    *lo = time ? q->step_time_lo : q->mem_total_lo;
+    *hi = time ? q->step_time_hi : q->mem_total_hi;
+    return (time ? q->has_interval : q->has_mem_interval) && isfinite(*lo) && isfinite(*hi);
 }
 
-/* S6's 80% prediction interval as an error bar across a time bar at height
- * y: a line from lo to hi with end ticks, its figures in its title. Returns
- * the x of its right end (0 without an interval). */
-static double write_error_bar(FILE *fp, const pe_html_point *q, double max, int y)
+/* The high end of a plan's interval on the bar, 0 without one. */
+static double bar_interval_end(const pe_html_point *q, bool time)
 {
-    if (!q->has_interval || !(max > 0) || !isfinite(q->step_time_lo) ||
-        !isfinite(q->step_time_hi))
+    double lo, hi;
+    return bar_interval(q, time, &lo, &hi) ? hi : 0.0;
+}
+
+/* The 80% prediction interval (S6 on a time bar, M23 on a memory bar) as
+ * an error bar across the bar at height y: a line from lo to hi with end
+ * ticks, its figures in its title. Returns the x of its right end (0
+ * without an interval). */
+static double write_error_bar(FILE *fp, const pe_html_point *q, bool time, double max, int y)
+{
+    double lo_v, hi_v;
+    if (!(max > 0) || !bar_interval(q, time, &lo_v, &hi_v))
         return 0.0;
-    const double lo = q->step_time_lo / max * BAR_MAX, hi = q->step_time_hi / max * BAR_MAX;
+    const double lo = lo_v / max * BAR_MAX, hi = hi_v / max * BAR_MAX;
     char a[32], b[32];
     fprintf(fp, "<path class=\"ci\" d=\"M%.1f %dH%.1fM%.1f %dv10M%.1f %dv10\"><title>80%% "
-                "prediction interval (S6): %s to %s s</title></path>",
-            lo, y, hi, lo, y - 5, hi, y - 5, fig(q->step_time_lo, a), fig(q->step_time_hi, b));
+                "prediction interval (%s): %s to %s %s</title></path>",
+            lo, y, hi, lo, y - 5, hi, y - 5, time ? "S6" : "M23, mem_total_gib", fig(lo_v, a),
+            fig(hi_v, b), time ? "s" : "GiB");
     return hi;
 }
 
@@ -554,9 +571,9 @@ static void write_bars(FILE *fp, const pe_html_point *p, const size_t *bars, siz
     const int segs = time ? PE_HTML_TIME_PARTS : 6, gap = BARS_W / segs; /* legend spacing */
     const char *const *names = time ? TIME_NAMES : MEM_NAMES;
     double max = 0;
-    for (size_t k = 0; k < nb; k++) /* an error bar's end fits too (S6) */
-        max = fmax(max, time ? fmax(p[bars[k]].step_time, bar_interval_end(&p[bars[k]]))
-                             : p[bars[k]].mem_total);
+    for (size_t k = 0; k < nb; k++) /* an error bar's end fits too (S6, M23) */
+        max = fmax(max, fmax(time ? p[bars[k]].step_time : p[bars[k]].mem_total,
+                             bar_interval_end(&p[bars[k]], time)));
     int height = BAR_TOP + (int)nb * BAR_ROW;
     char b[32];
     fprintf(fp, "<svg class=\"bars\" id=\"%s\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\">\n",
@@ -579,8 +596,7 @@ static void write_bars(FILE *fp, const pe_html_point *p, const size_t *bars, siz
                         x, y + 15, w, SEGMENT_COLOURS[s], names[s], fig(v, b));
             x += w > 0 ? w : 0;
         }
-        if (time)
-            x = fmax(x, write_error_bar(fp, q, max, y + 23));
+        x = fmax(x, write_error_bar(fp, q, time, max, y + 23));
         fprintf(fp, "<text x=\"%.1f\" y=\"%d\">%s %s</text>\n", x + 4, y + 27,
                 fig(time ? q->step_time : q->mem_total, b), time ? "s" : "GiB");
     }

@@ -49,6 +49,10 @@ typedef struct {
      * bar's error bar; has_interval false: none */
     bool has_interval;
     double step_time_lo, step_time_hi;
+    /* M23's 80% interval of the memory peak (refined reports), at the same
+     * ratios on mem_total, drawn as the memory bar's error bar */
+    bool has_mem_interval;
+    double mem_total_lo, mem_total_hi;
 } pe_html_point;
 
 #define PE_HTML_COUNTS_MAX 32

@@ -17,10 +17,11 @@ enum {
     R_RANK, R_SCENARIO, R_PLAN, R_STATUS, R_REASON, R_DP, R_TP, R_PP, R_CP, R_ZERO,
     R_RECOMPUTE, R_SCHEDULE, R_V, R_SP, R_MB, R_MEM0, R_MEM_TOTAL = R_MEM0 + 6, R_MEM_BUDGET,
     R_TIME0, R_STEP = R_TIME0 + 7, R_BOUND, R_TOKENS, R_MFU, R_EP_COMM, R_COUNT,
-    /* optional: S6's interval, absent from reports written before it */
-    R_LO = R_COUNT, R_HI, R_ALL
+    /* optional: S6's and M23's intervals, absent from reports written before them */
+    R_LO = R_COUNT, R_HI, R_MEM_PEAK, R_MEM_LO, R_MEM_HI, R_ALL
 };
-static const char *const OPTIONAL[R_ALL - R_COUNT] = {"step_time_lo_s", "step_time_hi_s"};
+static const char *const OPTIONAL[R_ALL - R_COUNT] = {
+    "step_time_lo_s", "step_time_hi_s", "mem_peak_gib", "mem_peak_lo_gib", "mem_peak_hi_gib"};
 static const char *const NEEDED[R_COUNT] = {
     "rank", "scenario", "plan", "status", "reason", "dp", "tp", "pp", "cp", "zero",
     "recompute", "schedule", "virtual_stages", "sequence_parallel", "micro_batch",
@@ -61,6 +62,27 @@ static void canon_of_cell(const char *cell, const pe_plan *columns, char *canon,
         p.schedule == c->schedule && p.virtual_stages == c->virtual_stages &&
         p.sequence_parallel == c->sequence_parallel)
         canonical_write(&p, canon, size);
+}
+
+/* M23's interval of a row's memory peak, carried to mem_total at the same
+ * ratios; NULL or what is wrong with it (*bad: the column). */
+static const char *read_mem_interval(char **c, const int *at, pe_html_point *p, int *bad)
+{
+    p->has_mem_interval = at[R_MEM_PEAK] >= 0 && at[R_MEM_LO] >= 0 && at[R_MEM_HI] >= 0 &&
+                          c[at[R_MEM_LO]][0] && c[at[R_MEM_HI]][0];
+    if (!p->has_mem_interval)
+        return NULL;
+    double peak, lo, hi;
+    *bad = R_MEM_TOTAL; /* optional columns: named by the one the bar shows */
+    if (!report_cell_number(c[at[R_MEM_PEAK]], false, &peak) ||
+        !report_cell_number(c[at[R_MEM_LO]], false, &lo) ||
+        !report_cell_number(c[at[R_MEM_HI]], false, &hi) || lo < 0 || hi < lo || peak < lo ||
+        peak > hi)
+        return "its memory interval is not two figures, low to high, around mem_peak_gib";
+    p->has_mem_interval = peak > 0;
+    p->mem_total_lo = p->has_mem_interval ? p->mem_total * (lo / peak) : 0.0;
+    p->mem_total_hi = p->has_mem_interval ? p->mem_total * (hi / peak) : 0.0;
+    return NULL;
 }
 
 /* One row's point; NULL or what is wrong with it (*bad: the column). */
@@ -121,7 +143,7 @@ static const char *read_point(char **c, const int *at, pe_html_point *p, int *ba
             p->step_time_hi < p->step_time_lo)
             return "its step time interval is not two figures, low to high";
     }
-    return NULL;
+    return read_mem_interval(c, at, p, bad);
 }
 
 static void add_count(pe_html_page *page, const char *label, uint64_t n)

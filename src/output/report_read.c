@@ -10,6 +10,20 @@
 #include "core/pipeline_layout.h"
 #include "output/report_read.h"
 
+/* The interval cells, S6's of the step time and M23's of the memory peak:
+ * empty in textbook mode. */
+static bool interval_value(const pe_result *r, pe_column col, double *out)
+{
+    const bool step = col == COL_STEP_TIME_LO_S || col == COL_STEP_TIME_HI_S;
+    if (!(step ? r->has_interval : r->has_mem_interval))
+        return false;
+    *out = col == COL_STEP_TIME_LO_S   ? r->step_time_lo_s
+           : col == COL_STEP_TIME_HI_S ? r->step_time_hi_s
+           : col == COL_MEM_PEAK_LO_GIB ? r->mem_peak_lo_gib
+                                        : r->mem_peak_hi_gib;
+    return true;
+}
+
 bool report_column_value(const pe_result *r, const pe_plan *p, pe_column col, double *out)
 {
     /* docs/scenarios.md: an invalid plan fills rank … micro_batch only. */
@@ -62,11 +76,9 @@ bool report_column_value(const pe_result *r, const pe_plan *p, pe_column col, do
     case COL_EP_COMM_S: v = r->ep_comm_s; break; /* 0 for a dense plan */
     case COL_MEM_EXPERTS_GIB: v = r->mem_experts_gib; break;
     case COL_STEP_TIME_LO_S:
-    case COL_STEP_TIME_HI_S: /* S6: empty in textbook mode */
-        if (!r->has_interval)
-            return false;
-        v = col == COL_STEP_TIME_LO_S ? r->step_time_lo_s : r->step_time_hi_s;
-        break;
+    case COL_STEP_TIME_HI_S:
+    case COL_MEM_PEAK_LO_GIB:
+    case COL_MEM_PEAK_HI_GIB: return interval_value(r, col, out);
     case COL_MEM_PEAK_GIB: v = r->mem_peak_gib; break;
     case COL_MEM_RESERVED_GIB: v = r->mem_reserved_gib; break;
     case COL_COST: /* S7: empty without training.tokens or a price */

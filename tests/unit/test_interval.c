@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "calibrate/interval.h"
+#include "model/memory.h"
 #include "model/step.h"
 
 /* S6: lo = step·(1 − δ−), hi = step·(1 + δ+). */
@@ -84,6 +85,29 @@ static void test_residuals_of_fit(void **state)
     assert_true(fabs(u[0] + log(1.1)) < 1e-12 && fabs(u[1] + log(0.8)) < 1e-12);
 }
 
+/* M23: the memory peak's interval, lo = peak·(1 − δ−), hi = peak·(1 + δ+),
+ * and megatron-core's numbers from its two residuals by hand. */
+static void test_m23(void **state)
+{
+    (void)state;
+    /* 80·(1 − 0.05) = 76; 80·(1 + 0.1) = 88 */
+    assert_true(fabs(mem_interval_lo(80.0, 0.05) - 76.0) < 1e-12);
+    assert_true(fabs(mem_interval_hi(80.0, 0.1) - 88.0) < 1e-12);
+    assert_true(mem_interval_lo(5.0, 0.0) == 5.0 && mem_interval_hi(5.0, 0.0) == 5.0);
+    /* megatron-pr482's fit files: published 49.8 and 69.1 GiB, predicted
+     * 48.053 and 68.132: u = ln(49.8/48.053) = 0.035711, ln(69.1/68.132) =
+     * 0.014108; q10: h = 0.1 → 0.014108 + 0.1·0.021603 = 0.016268, q90: h =
+     * 0.9 → 0.014108 + 0.9·0.021603 = 0.033551; w = 3.078/1.2816·√1.5 =
+     * 2.941452; below: min(w·q10 = 0.047852, ln 0.98) = ln 0.98 → δ− = 0.02;
+     * above: w·q90 = 0.098686 → δ+ = e^0.098686 − 1 = 0.103720 */
+    double u[2] = {log(49.8 / 48.053), log(69.1 / 68.132)};
+    pe_interval_fit f;
+    assert_true(interval_from_residuals(u, 2, &f));
+    assert_true(fabs(f.widen - 2.941452) < 1e-6);
+    assert_true(fabs(f.below - 0.02) < 1e-12);
+    assert_true(fabs(f.above - 0.103720) < 1e-6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -91,6 +115,7 @@ int main(void)
         cmocka_unit_test(test_quantile),
         cmocka_unit_test(test_from_residuals),
         cmocka_unit_test(test_residuals_of_fit),
+        cmocka_unit_test(test_m23),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
