@@ -16,7 +16,8 @@ invalid UTF-8 bytes, BOM, CRLF/CR, tabs, truncation, empty files; CSV:
 missing header, wrong column counts, quoted newlines, 100k-char fields,
 duplicate columns, numeric garbage; a directory, /dev/null, a FIFO or a
 missing path in place of a file, an output that cannot be written; option
-values empty, negative, huge, non-numeric, repeated or unknown) and runs
+values empty, negative, huge, non-numeric, repeated or unknown; a real
+checkpoint of an interrupted sweep edited line by line and re-signed) and runs
 each command that reads it with a timeout. A finding is:
 
   crash       a signal, or sanitizer output on stderr
@@ -30,6 +31,12 @@ each command that reads it with a timeout. A finding is:
   stdout      output on stdout while refusing (exit 2)
   leftover    a report file left in the output directory after a refusal
   clobbered   a device or FIFO given as an output replaced by a file
+  wrong       run --resume took a forged checkpoint (edited, its CRC-32 redone)
+              and wrote no report, or one with another row count, a plan
+              twice, or without a row of the uninterrupted run's that the
+              resumed part found (the one forgery no check can see, a kept
+              row swapped for a worse plan of its status, loses only rows
+              of the done prefix)
 
 Exit status 0: no finding; 1: findings (one line each on stdout, the
 reproducer kept under WORKDIR/findings/); 77: no binary. Python 3 stdlib
@@ -37,6 +44,8 @@ only.
 """
 import argparse
 import collections
+import csv
+import io
 import os
 import random
 import re
@@ -46,6 +55,7 @@ import stat
 import subprocess
 import sys
 import threading
+import time
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 
@@ -543,6 +553,55 @@ class Seeds:
             if f.endswith(".csv"):
                 self.reports["golden-" + f] = read(os.path.join(self.src, "tests", "golden", f))
 
+    def make_checkpoint(self, planeval, work, env):
+        """A real checkpoint to forge: a top-K run of one shard of the big
+        benchmark sweep, sized to take about 0.6 s here (a sanitizer build
+        gets a smaller shard), interrupted by SIGINT, and the report the
+        same run writes uninterrupted. None when the run finished first."""
+        self.resume = None
+        big = os.path.join(self.src, "tests", "bench", "gpt3-4096-lists.yaml")
+        base = os.path.join(work, "seed-checkpoint")
+        shutil.rmtree(base, ignore_errors=True)
+        os.makedirs(base)
+
+        def run(shards, out, interrupt_after=None):
+            argv = [planeval, "run", "--quiet", "--threads", "1", "--top", "5", "--shard",
+                    f"0/{shards}", "-o", out, big]
+            t0 = time.monotonic()
+            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, env=env)
+            if interrupt_after is not None:
+                time.sleep(interrupt_after)
+                proc.send_signal(signal.SIGINT)
+            try:
+                rc = proc.wait(timeout=300)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                return None, 0.0
+            return rc, time.monotonic() - t0
+
+        shards = 4096
+        while shards > 1:  # the shard count that takes at least 0.3 s
+            rc, took = run(shards, os.path.join(base, "probe"))
+            if rc != 0 or took >= 0.3:
+                break
+            shards //= 2
+        rc, took = run(shards, os.path.join(base, "ref"))
+        if rc != 0:
+            return
+        name = f"bench-gpt3-4096-lists.shard-0-of-{shards}"
+        rc, _ = run(shards, os.path.join(base, "ck"), interrupt_after=took * 0.4)
+        ck = os.path.join(base, "ck", name + ".checkpoint")
+        if rc != 130 or not os.path.isfile(ck):
+            return
+        pristine = read(ck)
+        m = re.search(rb"^next (\d+)$", pristine, re.M)
+        if not m:
+            return
+        self.resume = {"scenario": big, "shards": shards, "name": name,
+                       "checkpoint": pristine, "next": int(m.group(1)),
+                       "report": read(os.path.join(base, "ref", name + ".csv"))}
+
 
 # ------------------------------------------------------------ case makers
 def yaml_mutant(rng, seeds, data):
@@ -820,8 +879,77 @@ def case_filesystem(rng, seeds, ident):
     return case
 
 
+def resign(body):
+    """A checkpoint body with its CRC-32 line (zlib), as checkpoint_write ends it."""
+    return body + b"crc32 %08x\n" % zlib.crc32(body)
+
+
+def forge_checkpoint(rng, data):
+    """One edit of a checkpoint's lines, re-signed (mostly): the checksum
+    holds, so only the reader's own checks stand between it and a report."""
+    lines = data.split(b"\n")
+    body = [l for l in lines[:-2]] if lines[-1] == b"" else lines[:-1]  # without the crc32 line
+    what = rng.choice(["number", "number", "number", "drop", "dup", "swap", "row", "key",
+                       "truncate", "blank", "huge", "unsigned"])
+    i = rng.randrange(len(body)) if body else 0
+    if what in ("number", "huge") and body:
+        nums = [(k, m) for k, l in enumerate(body) for m in re.finditer(rb"-?\d+", l)]
+        if nums:
+            k, m = rng.choice(nums)
+            v = int(m.group(0))
+            new = rng.choice([str(v + 1), str(v - 1), "0", "-1", str(2 * v + 1), str(v // 2),
+                              "18446744073709551615", "18446744073709551616", "99999999999999999999"]
+                             if what == "number" else ["1e308", "nan", "0x10", "", "1.5", "+3"])
+            body[k] = body[k][:m.start()] + new.encode() + body[k][m.end():]
+    elif what == "drop" and body:
+        del body[i]
+    elif what == "dup" and body:
+        body.insert(i, body[i])
+    elif what == "swap" and len(body) > 1:
+        j = rng.randrange(len(body))
+        body[i], body[j] = body[j], body[i]
+    elif what == "row":
+        body.insert(i, str(rng.choice([0, 1, 7, 4095, 2 ** 32, 2 ** 63 - 1, 2 ** 64 - 1])).encode())
+    elif what == "key" and body:
+        body[i] = re.sub(rb"^[a-z_]+", lambda m: rng.choice([b"", m.group(0).upper(), m.group(0) + b"x",
+                                                            b"rows", b"next"]), body[i])
+    elif what == "truncate" and body:
+        joined = b"\n".join(body)
+        body = joined[:rng.randrange(len(joined))].split(b"\n")
+    elif what == "blank":
+        body.insert(i, rng.choice([b"", b" ", b"\t", b"\x00", b"\xff"]))
+    joined = b"\n".join(body) + b"\n"
+    if what == "unsigned":  # the last line kept as it was: a plain damaged file
+        return data[: rng.randrange(len(data))] if data else data, "cut, not re-signed"
+    return resign(joined), f"re-signed after: {what} at line {i + 1}"
+
+
+def report_shape(data):
+    """A report's row count, whether its plans are distinct, and its plan
+    indices: what a taken checkpoint must keep."""
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8", "replace"))))
+    if not rows or "plan_index" not in rows[0]:
+        return (0, False, ())
+    at = rows[0].index("plan_index")
+    idx = tuple(r[at] for r in rows[1:] if len(r) > at)
+    return (len(rows) - 1, len(set(idx)) == len(idx), idx)
+
+
+def case_resume(rng, seeds, ident):
+    r = seeds.resume
+    if not r:
+        return case_cli(rng, seeds, ident)
+    data, note = forge_checkpoint(rng, r["checkpoint"])
+    case = Case(ident, "resume", note)
+    case.files[f"out/{r['name']}.checkpoint"] = data
+    case.commands.append(("resume", ["run", "--quiet", "--resume", "--threads", "1", "--top", "5",
+                                     "--shard", f"0/{r['shards']}", "-o", "{D}/out", r["scenario"]],
+                          {"resume": r}))
+    return case
+
+
 MAKERS = [(case_scenario, 10), (case_catalog, 2), (case_grade, 2), (case_calibrate, 2),
-          (case_report, 3), (case_cli, 4), (case_filesystem, 1)]
+          (case_report, 3), (case_cli, 4), (case_filesystem, 1), (case_resume, 1)]
 
 
 def make_case(seed, index, seeds):
@@ -941,6 +1069,31 @@ def classify(case, label, argv, flags, rc, out, err, timed_out, d):
     if rc not in allowed:
         last = errtext.strip().splitlines()[-1] if errtext.strip() else ""
         findings.append(("status", f"exit {rc}: " + re.sub(r"/\S*/", "DIR/", last)[:160]))
+    resume = flags.get("resume")
+    if resume:
+        # A forged checkpoint is refused (2, said, no report written), or
+        # taken, and then the report is the uninterrupted run's, byte for byte.
+        report = os.path.join(d, "out", resume["name"] + ".csv")
+        if rc == 0 and not os.path.isfile(report):
+            findings.append(("wrong", "a checkpoint was taken and no report written"))
+        elif rc == 0 and read(report) != resume["report"]:
+            # Taken, and another report: only a forgery no check short of
+            # evaluating the done prefix again can see (a kept row swapped
+            # for another plan of its status: docs/sweeps.md) may do that.
+            # Such a plan ranks below every row it replaces (the kept rows
+            # were the prefix's best), so the rows the resumed part found
+            # (plan_index >= next) all stay, and the count stays.
+            got, want = report_shape(read(report)), report_shape(resume["report"])
+            lost = [i for i in want[2] if int(i) >= resume["next"] and i not in got[2]]
+            if got[0] != want[0] or not got[1] or lost:
+                findings.append(("wrong", f"a forged checkpoint was taken: {got[0]} rows (the run: "
+                                          f"{want[0]}), distinct {got[1]}, rows of the resumed "
+                                          f"part lost: {lost[:3]}"))
+        if rc == 2 and os.path.exists(report):
+            findings.append(("leftover", "a report beside a refused checkpoint"))
+        if rc == 2 and not errtext.strip():
+            findings.append(("format", "no message on stderr"))
+        return findings
     outdir = flags.get("outdir")
     outdir = outdir.replace("{D}", d) if outdir else None
     if rc == 0:
@@ -977,7 +1130,8 @@ def execute(case, planeval, work, timeout, env, keep):
     materialise(case, d)
     for label, argv, flags in case.commands:
         for o in ("out", "out2"):
-            shutil.rmtree(os.path.join(d, o), ignore_errors=True)
+            if not flags.get("resume"):
+                shutil.rmtree(os.path.join(d, o), ignore_errors=True)
         real = [a.replace("{D}", d) for a in argv]
         rc, out, err, timed_out = run_one(planeval, real, d, timeout, env)
         if timed_out:
@@ -1039,6 +1193,9 @@ def main():
     env = dict(os.environ)
     env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0")
     env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+    seeds.make_checkpoint(planeval, work, env)
+    if not seeds.resume:
+        print("hostile_fuzz: note: the checkpoint run finished before SIGINT; no resume cases")
     indices = range(args.first, args.first + args.cases)
     lock = threading.Lock()
     by_class = collections.Counter()

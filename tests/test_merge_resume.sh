@@ -268,6 +268,14 @@ else
         else
             echo "note: fewer than $rows_kept ok plans done before SIGINT; the --status forgery is skipped"
         fi
+        # a kept row swapped for an invalid plan of the done prefix, without
+        # --status: every count and row checks out but the statuses, which the
+        # counts say are the best 30 (all ok when 30 or more ok plans are done)
+        if [ "$ok_done" -ge "$rows_kept" ] && [ -n "$invalid_index" ]; then
+            resign "${row_line}s/.*/$invalid_index/"
+            forged "a kept row swapped for an invalid plan" \
+                "its kept rows are $((rows_kept - 1)) ok, 0 over_time, 0 over_memory, 1 invalid, where the best $rows_kept of its counts are $rows_kept, 0, 0, 0"
+        fi
     else
         echo "note: no python3 to re-sign checkpoints; the forged-checkpoint cases are skipped"
     fi

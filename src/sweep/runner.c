@@ -175,6 +175,32 @@ static bool visit(worker *w, uint64_t index, bool count)
     return visit_plan(w, plans_ctx(w->sh->space, index, w->sh->ctx), index, &plan, count);
 }
 
+/* Whether the kept rows' statuses are the best top_k of the done prefix's
+ * counts: ranked ok, over_time, over_memory, invalid (of the statuses kept),
+ * the best K are as many of each as fill K in that order. A checkpoint this
+ * run wrote always agrees; one edited and re-signed whose row swaps a plan
+ * of a better class for one of a worse (or the counts for others) does not.
+ * (A swap within one status is past any check short of evaluating the
+ * prefix again: a checksum is no signature, docs/sweeps.md.) */
+static bool resumed_statuses_fit(const worker *resumed, const pe_run_options *opt,
+                                 uint64_t want[4], uint64_t got[4])
+{
+    uint64_t left = opt->top_k;
+    for (int k = 0; k < 4; k++) {
+        const bool kept = !opt->status_mask || (opt->status_mask >> k & 1u);
+        const uint64_t n = kept && opt->resume_counts ? opt->resume_counts->by_status[k] : 0;
+        want[k] = n < left ? n : left;
+        left -= want[k];
+        got[k] = 0;
+    }
+    for (size_t i = 0; i < resumed->count; i++)
+        got[resumed->rows[i].result.status]++;
+    for (int k = 0; k < 4; k++)
+        if (want[k] != got[k])
+            return false;
+    return true;
+}
+
 /* The rows kept before the restart, evaluated again (pure), not counted.
  * Fewer than top_k of them, so each is kept unless --status drops it: a
  * checkpoint of this run never holds such a row (its fingerprint covers
@@ -193,6 +219,18 @@ static pe_status keep_resumed_rows(worker *resumed, const pe_run_options *opt, p
                            "keep (--status); remove it to start over",
                            (unsigned long long)opt->resume_rows[i]);
     }
+    uint64_t want[4], got[4];
+    if (opt->top_k && opt->resume_row_count && !resumed->oom &&
+        !resumed_statuses_fit(resumed, opt, want, got))
+        return pe_fail(err, PE_BAD_INPUT, opt->resume_path, 0, 0,
+                       "damaged checkpoint: its kept rows are %llu ok, %llu over_time, %llu "
+                       "over_memory, %llu invalid, where the best %llu of its counts are %llu, "
+                       "%llu, %llu, %llu; remove it to start over",
+                       (unsigned long long)got[0], (unsigned long long)got[1],
+                       (unsigned long long)got[2], (unsigned long long)got[3],
+                       (unsigned long long)opt->top_k, (unsigned long long)want[0],
+                       (unsigned long long)want[1], (unsigned long long)want[2],
+                       (unsigned long long)want[3]);
     return PE_OK;
 }
 
