@@ -144,6 +144,7 @@ framework:
   grad_accum_bytes: 6         #@ framework.grad_accum_bytes
   optimizer_pass_bytes: 50    #@ framework.optimizer_pass_bytes
   moe_permute_bytes: 14       #@ framework.moe_permute_bytes
+  offload_copy_bytes: 4       #@ framework.offload_copy_bytes
   mem_peak_below: 0.05        #@ framework.mem_peak_below
   mem_peak_above: 0.08        #@ framework.mem_peak_above
   mem_peak_interval_runs: 9   #@ framework.mem_peak_interval_runs

@@ -123,4 +123,29 @@ echo 'fidelity: textbook' >>"$work/fw-none.yaml"
 check "a textbook run prints the overlap in force and no framework" \
     'grep -q "^fw-none: overlap: tp 0, cp 1, dp 1, pp 0$" "$work/none.err" && ! grep -q "^fw-none: framework" "$work/none.err"'
 
+# X35: deepspeed's offloaded step copies fp32 both ways. Llama 3 8B, dp 8,
+# ZeRO-2, offload: N_sh = 8,030,261,248/8 = 1,003,782,656 parameters; on
+# h100-sxm's 64 GB/s host link T_h2d = 4·N_sh/64e9 = 0.0627364 s (X12's
+# 2 bytes: 0.0313682 s); the same plan under fsdp's X12 keeps 2.
+cat >"$work/ds-off.yaml" <<'YAML'
+schema: planeval/v1
+name: ds-off
+fidelity: refined
+model: { preset: llama3-8b, seq_len: 4096 }
+cluster: { preset: h100-node, nodes: 1 }
+framework: deepspeed
+training: { global_batch: 16 }
+plans:
+  - { name: off, dp: 8, tp: 1, pp: 1, zero: 2, micro_batch: 2, recompute: full, offload_optimizer: true }
+YAML
+"$planeval" explain "$work/ds-off.yaml" --plan off >"$work/ds-off.out" 2>&1
+check "deepspeed offload: explain names X35's 4 bytes" \
+    'grep -q "^X35   bytes a parameter each host copy moves = offload_copy_bytes = 4" "$work/ds-off.out"'
+check "deepspeed offload: T_h2d = 4·N_sh/B_host = 0.0627364 s" \
+    'grep -q "T_h2d = 4·N_sh/B_host = 0.0627364 s (X35.s bytes)" "$work/ds-off.out"'
+sed 's/^framework: deepspeed$/framework: { preset: deepspeed, offload_copy_bytes: 0 }/' "$work/ds-off.yaml" >"$work/ds-off0.yaml"
+"$planeval" explain "$work/ds-off0.yaml" --plan off >"$work/ds-off0.out" 2>&1
+check "offload_copy_bytes 0: X12's 2 bytes (T_h2d 0.0313682 s), no X35 line" \
+    'grep -q "T_h2d = 2·N_sh/B_host = 0.0313682 s (β_g and β_w)" "$work/ds-off0.out" && ! grep -q "^X35" "$work/ds-off0.out"'
+
 finish

@@ -2467,15 +2467,23 @@ static void explain_precision(FILE *out, const pe_eval_ctx *ctx)
                      "GEMM from its shape at peak_fp8·e_max (docs/model.md §14)\n");
 }
 
-static void explain_offload(FILE *out, const pe_detail *d, const pe_result *r)
+static void explain_offload(FILE *out, const pe_eval_ctx *ctx, const pe_detail *d,
+                            const pe_result *r)
 {
     heading(out, "Optimizer offload (docs/design/moe.md §7, ZeRO-Offload)");
     fprintf(out, "     N_sh = this GPU's optimizer shard = %.6g parameters; M3 on the GPU = 0\n",
             d->off.n_sh);
-    fprintf(out, "X12   T_d2h = β_g·N_sh/B_host = %.6g s (hidden behind the last backward's "
+    const double x35 = ctx->scenario->framework.present
+                           ? ctx->scenario->framework.offload_copy_bytes : 0.0;
+    if (x35 > 0.0)
+        fprintf(out, "X35   bytes a parameter each host copy moves = offload_copy_bytes = %g (the "
+                     "framework's fp32 copies, in place of β_g %g and β_w %g)\n",
+                x35, ctx->beta_g, ctx->beta_w);
+    fprintf(out, "X12   T_d2h = %g·N_sh/B_host = %.6g s (hidden behind the last backward's "
                  "overlap.dp·τ_b less what X4 hides there: %.6g s), T_cpu = N_sh·G/R_cpu = "
-                 "%.6g s, T_h2d = β_w·N_sh/B_host = %.6g s\n",
-            d->off.t_d2h, d->off.window, d->off.t_cpu, d->off.t_h2d);
+                 "%.6g s, T_h2d = %g·N_sh/B_host = %.6g s (%s)\n",
+            ctx->offload_d2h_bytes, d->off.t_d2h, d->off.window, d->off.t_cpu,
+            ctx->offload_h2d_bytes, d->off.t_h2d, x35 > 0.0 ? "X35's bytes" : "β_g and β_w");
     fprintf(out, "X12   optimizer_s = max(0, T_d2h − window) + T_cpu + T_h2d\n");
     fprintf(out, "     optimizer_s = %.6g s; M8 host memory per node = %.6g GiB\n",
             r->optimizer_s, r->host_mem_gib);
@@ -2498,7 +2506,7 @@ static void explain_time(FILE *out, const pe_eval_ctx *ctx, const pe_plan *p,
     if (ctx->moe.on)
         explain_moe_time(out, ctx, p, d, r);
     if (p->offload_optimizer)
-        explain_offload(out, d, r);
+        explain_offload(out, ctx, d, r);
     explain_whole_run(out, ctx, d, r);
 }
 

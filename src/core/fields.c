@@ -738,6 +738,10 @@ static const pe_field framework_fields[] = {
      NULL, "1e9",
      "M18: zero 3, elements of one optimizer sub-group, whose fp32 gradient the step makes at "
      "a time"},
+    {"offload_copy_bytes", PE_FT_NUMBER, PE_RANGE_BYTES, FW(offload_copy_bytes), NO, NULL, 0, NULL,
+     "0", "X35: with offload_optimizer, bytes per parameter each host copy of the optimizer step "
+     "moves, gradients down and parameters up (DeepSpeed: 4, the fp32 copies it casts on the "
+     "GPU); 0: X12's β_g and β_w"},
 };
 #undef FW
 const pe_fieldset pe_fields_framework = {"framework",

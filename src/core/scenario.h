@@ -397,6 +397,8 @@ typedef struct {
     double stage3_max_reuse_distance;   /* A29 reuse distance kept gathered; 1e9 */
     double stage3_param_persistence_threshold; /* A29 persistent numel limit; 1e5 (auto: 10·h) */
     double sub_group_size;            /* M18 zero 3 optimizer sub-group elements; 1e9 */
+    double offload_copy_bytes;        /* X35 bytes a parameter each host copy of the offloaded
+                                       * step moves; 0: X12's β_g and β_w */
 } pe_framework;
 
 /* A plan's pipeline_layout (docs/scenarios.md "Plans", docs/model.md V3″):

@@ -153,5 +153,10 @@ void comm_prepare(const pe_scenario *sc, pe_eval_ctx *ctx)
                                              compute_pass_bps(&cl->gpu, ctx->hbm_bps)
                                        : 0.0; /* X14 */
     ctx->host_bps = cl->gpu.has_host_link_gb_s ? cl->gpu.host_link_gb_s * 1e9 : 0.0; /* X12 */
+    /* X35: the bytes the framework's host copies move (DeepSpeed casts to
+     * fp32 on the GPU both ways), else X12's gradient and weight bytes */
+    const double copy_bytes = fw->present ? fw->offload_copy_bytes : 0.0;
+    ctx->offload_d2h_bytes = copy_bytes > 0.0 ? copy_bytes : ctx->beta_g;
+    ctx->offload_h2d_bytes = copy_bytes > 0.0 ? copy_bytes : ctx->beta_w;
     ctx->cpu_adam_rate = cl->cpu_adam_gparams_s * 1e9;
 }

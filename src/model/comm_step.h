@@ -395,8 +395,8 @@ ALWAYS_INLINE double comm_offload_step(const pe_eval_ctx *ctx, const pe_plan *pl
     const double D = (double)pl->dp * (double)pl->cp;
     const double n_sh = w->off.n_sh =
         w->n_gpu[ts] / D + (q->moe ? w->moe.n_exp[ts] / q->D_e : 0.0);
-    w->off.t_d2h = ctx->beta_g * n_sh / ctx->host_bps;
-    w->off.t_h2d = ctx->beta_w * n_sh / ctx->host_bps;
+    w->off.t_d2h = ctx->offload_d2h_bytes * n_sh / ctx->host_bps; /* X12, X35 */
+    w->off.t_h2d = ctx->offload_h2d_bytes * n_sh / ctx->host_bps;
     w->off.t_cpu = n_sh * (double)ctx->gpus_per_node / ctx->cpu_adam_rate;
     /* the last backward's window, less what X4 already hides in it (the
      * gradient reduction, z ≤ 2; z = 3's per-micro-batch collectives fill the

@@ -290,6 +290,7 @@ typedef struct {
     double N8_layer; /* FP8-GEMM weights of a dense layer (N_mm) */
     /* optimizer offload (docs/design/moe.md §7) */
     double host_bps;        /* B_host, bytes/s per direction (0: not given) */
+    double offload_d2h_bytes, offload_h2d_bytes; /* X12 (X35) bytes a parameter each way */
     double cpu_adam_rate;   /* R_cpu, parameters/s per node */
     double host_mem_bytes;  /* H_host (0: not checked) */
     /* S6 prediction interval (step.c's step_prepare) */

@@ -333,6 +333,40 @@ static void test_offload(void **state)
     assert_true((fx_eval(&s, &p).failed & PE_FAIL_V15) != 0);
 }
 
+/* X35 (docs/model.md §12): the plan of test_offload under a framework whose
+ * host copies move offload_copy_bytes = 4 a parameter (DeepSpeed's fp32
+ * copies): T_d2h = 4·N_sh/64e9 = 0.1824328 s, T_h2d = 4·N_sh/64e9 =
+ * 0.1824328 s, T_cpu = 5.8378491 s; the last backward's window W (the
+ * detail's, about 0.109 s) hid the neutral 0.0912164 s copy down whole, and
+ * now hides W of it: optimizer_s = (0.1824328 − W) + 5.8378491 + 0.1824328;
+ * 0 keeps X12's β_g = β_w = 2; memory does not move. */
+static void test_offload_copy_bytes(void **state)
+{
+    (void)state;
+    pe_scenario s = fx_h100(fx_mixtral_8x7b(), 2, 64);
+    s.cluster.gpu.has_host_link_gb_s = true;
+    s.cluster.gpu.host_link_gb_s = 64;
+    s.cluster.cpu_adam_gparams_s = 4;
+    pe_plan p = fx_moe_plan(8, 2, 8, 1, 1);
+    p.offload_optimizer = true;
+    const double n_sh = 2918924544.0;
+    s.framework.present = true;
+    const pe_result neutral = fx_eval(&s, &p);
+    assert_rel(neutral.optimizer_s, 8.0 * n_sh / 4e9 + 2.0 * n_sh / 64e9, 1e-14);
+    s.framework.offload_copy_bytes = 4;
+    pe_result fp32;
+    pe_detail d;
+    fx_eval_detail(&s, &p, &fp32, &d);
+    assert_rel(d.off.t_d2h, 4.0 * n_sh / 64e9, 1e-14);
+    assert_rel(d.off.t_h2d, 4.0 * n_sh / 64e9, 1e-14);
+    assert_true(d.off.window > 2.0 * n_sh / 64e9 && d.off.window < 4.0 * n_sh / 64e9);
+    assert_rel(fp32.optimizer_s, (4.0 * n_sh / 64e9 - d.off.window) + 8.0 * n_sh / 4e9 +
+                                     4.0 * n_sh / 64e9, 1e-14);
+    assert_true(fp32.mem_total_gib == neutral.mem_total_gib);
+    /* more bytes a copy never makes the step faster */
+    assert_true(fp32.step_time_s >= neutral.step_time_s);
+}
+
 /* X14 and F21 on MoE (docs/model.md §12): the plan of test_offload without
  * offload, η_W not given, so both passes run at W = 3.35e12 B/s. X14 with
  * 50 bytes on both shards, z = 1: N_sh = 802,818,048/8 + 5,637,144,576/2 =
@@ -462,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_fp8),              cmocka_unit_test(test_offload),
         cmocka_unit_test(test_framework_passes_moe),
         cmocka_unit_test(test_offload_window_shared),
+        cmocka_unit_test(test_offload_copy_bytes),
         cmocka_unit_test(test_moe_rules),        cmocka_unit_test(test_moe_tp_comm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
