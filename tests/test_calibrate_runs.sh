@@ -195,4 +195,18 @@ check "h100 without gemm_half_measured: F_half held neutral and named for remova
 held=$(awk '$1 == "gemm_efficiency:" { print $2 }' "$work/h100.out")
 neutral=$(awk '$1 == "gemm_efficiency:" { print $2 }' "$work/half-neutral.out")
 check "the two fits differ (held $held, neutral $neutral)" '[ -n "$held" ] && [ -n "$neutral" ] && [ "$held" != "$neutral" ]'
+# --threads: the leave-one-out refits on several threads print the same
+# bytes as on one (each refit is independent; the mean is summed in row
+# order); a priors fit too; a bad count is refused
+"$planeval" calibrate "$cal/h100.csv" --threads 1 >"$work/t1.out" 2>&1
+"$planeval" calibrate "$cal/h100.csv" --threads 4 >"$work/t4.out" 2>&1
+check "calibrate --threads 4 prints what --threads 1 does" \
+    '[ -s "$work/t1.out" ] && cmp -s "$work/t1.out" "$work/t4.out"'
+"$planeval" calibrate "$cal/torchtitan.csv" --priors "$cal/priors/torchtitan.csv" --threads 1 >"$work/p1.out" 2>&1
+"$planeval" calibrate "$cal/torchtitan.csv" --priors "$cal/priors/torchtitan.csv" --threads 3 >"$work/p3.out" 2>&1
+check "calibrate --priors --threads 3 prints what --threads 1 does" \
+    '[ -s "$work/p1.out" ] && cmp -s "$work/p1.out" "$work/p3.out"'
+"$planeval" calibrate "$cal/h100.csv" --threads 0 >/dev/null 2>"$work/t0.err"; rc=$?
+check "calibrate --threads 0: exit 2 (got $rc)" '[ $rc -eq 2 ] && [ -s "$work/t0.err" ]'
+
 finish

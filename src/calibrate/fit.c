@@ -18,6 +18,7 @@
  * gradient needed). The result: the values, every row's prediction and
  * leave-one-out error, and what the catalog lines to paste need. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,7 @@ typedef struct {
     double fixed[NPAR]; /* the values of the numbers not fitted */
     const pe_priors *priors; /* NULL: the plain least squares */
     bool framework_fit; /* gemm_rate_scale alone: the GPUs' numbers as the presets give them */
+    int threads;        /* leave-one-out refits run on this many threads (≥ 1) */
 } run_set;
 
 /* The GPU's numbers of a GPU fit, x indexed as PAR_NAME. */
@@ -451,24 +453,69 @@ static void neutral_fixed(const pe_gpu *g, double fixed[NPAR])
     fixed[P_SCALE] = 1.0; /* F26 neutral (a GPU fit does not set it) */
 }
 
-/* Leave-one-out: refit without each fit row (rs->free numbers, fewer when
- * the rows run out), predict it; loo[i] its error in %. Returns the mean
- * absolute error. */
-static double leave_one_out(run_set *rs, size_t n_fit, double *loo)
+/* One thread's share of the leave-one-out refits: the fit rows whose place
+ * among the fit rows is t modulo the thread count, on a copy of the run set
+ * (its skip and free are the refit's own; the runs are only read, and the
+ * model is a pure function of scenario and plan), each error into loo[i]. */
+typedef struct {
+    run_set rs; /* a copy */
+    size_t n_fit;
+    int thread, threads;
+    double *loo;
+} loo_share;
+
+static void *leave_one_out_share(void *arg)
 {
+    loo_share *sh = arg;
+    run_set *rs = &sh->rs;
     const int free_all = rs->free;
-    double xi[NPAR], sum = 0.0;
+    double xi[NPAR];
+    size_t place = 0;
     for (size_t i = 0; i < rs->count; i++) {
         if (!rs->runs[i].fit)
             continue;
+        if ((int)(place++ % (size_t)sh->threads) != sh->thread)
+            continue;
         rs->skip = (long)i;
-        rs->free = (int)n_fit - 1 < free_all ? (int)n_fit - 1 : free_all;
+        rs->free = (int)sh->n_fit - 1 < free_all ? (int)sh->n_fit - 1 : free_all;
         minimise(rs, xi);
-        loo[i] = 100.0 * (step_with(rs, &rs->runs[i], xi) / rs->runs[i].measured - 1.0);
-        sum += fabs(loo[i]);
+        sh->loo[i] = 100.0 * (step_with(rs, &rs->runs[i], xi) / rs->runs[i].measured - 1.0);
+        rs->free = free_all;
     }
-    rs->skip = -1;
-    rs->free = free_all;
+    return NULL;
+}
+
+/* Leave-one-out: refit without each fit row (rs->free numbers, fewer when
+ * the rows run out), predict it; loo[i] its error in %. Returns the mean
+ * absolute error. The refits are independent, so they run on rs->threads
+ * threads (at most one a fit row); each error is the same whatever the
+ * count, and the mean is summed in row order, so calibrate prints the same
+ * bytes on any. A thread that cannot start leaves its rows to the caller. */
+static double leave_one_out(run_set *rs, size_t n_fit, double *loo)
+{
+    int threads = rs->threads < 1 ? 1 : rs->threads;
+    if ((size_t)threads > n_fit)
+        threads = n_fit ? (int)n_fit : 1;
+    loo_share shares[64];
+    pthread_t tids[64];
+    bool started[64] = {false};
+    if (threads > 64)
+        threads = 64;
+    for (int t = 0; t < threads; t++) {
+        shares[t] = (loo_share){.rs = *rs, .n_fit = n_fit, .thread = t, .threads = threads,
+                                .loo = loo};
+        started[t] = t > 0 && pthread_create(&tids[t], NULL, leave_one_out_share, &shares[t]) == 0;
+    }
+    for (int t = 0; t < threads; t++)
+        if (!started[t]) /* this thread's share (t = 0, or one that did not start) */
+            leave_one_out_share(&shares[t]);
+    for (int t = 1; t < threads; t++)
+        if (started[t])
+            pthread_join(tids[t], NULL);
+    double sum = 0.0;
+    for (size_t i = 0; i < rs->count; i++)
+        if (rs->runs[i].fit)
+            sum += fabs(loo[i]);
     return sum / (double)n_fit;
 }
 
@@ -648,11 +695,12 @@ static pe_status fit_runs(const pe_catalog *catalog, const char *path, const cha
 }
 
 pe_status fit_runs_file_priors(const pe_catalog *catalog, const char *path, const char *numbers,
-                               const char *priors_path, pe_fit *out, pe_error *err)
+                               const char *priors_path, int threads, pe_fit *out,
+                               pe_error *err)
 {
     memset(out, 0, sizeof *out);
     run_set rs = {.runs = NULL, .count = 0, .skip = -1, .free = 0, .order = {0}, .fixed = {0},
-                  .priors = NULL, .framework_fit = false};
+                  .priors = NULL, .framework_fit = false, .threads = threads};
     pe_status st = PE_OK;
     if (priors_path) {
         st = priors_read(priors_path, PAR_NAME, PAR_LO, PAR_HI, &out->priors, err);
@@ -673,7 +721,7 @@ pe_status fit_runs_file_priors(const pe_catalog *catalog, const char *path, cons
 pe_status fit_runs_file(const pe_catalog *catalog, const char *path, const char *numbers,
                         pe_fit *out, pe_error *err)
 {
-    return fit_runs_file_priors(catalog, path, numbers, NULL, out, err);
+    return fit_runs_file_priors(catalog, path, numbers, NULL, 1, out, err);
 }
 
 void fit_free(pe_fit *f)

@@ -60,9 +60,11 @@ pe_status fit_runs_file(const pe_catalog *catalog, const char *path, const char 
 /* The same, regularised toward the priors of the file at priors_path
  * (priors.h): without --fit the numbers fitted are the priors' ones; each
  * the runs do not constrain is held at its measured value and the rest
- * refitted. priors_path NULL: fit_runs_file. */
+ * refitted. priors_path NULL: fit_runs_file. The leave-one-out refits run
+ * on `threads` threads (the result is the same for any count). */
 pe_status fit_runs_file_priors(const pe_catalog *catalog, const char *path, const char *numbers,
-                               const char *priors_path, pe_fit *out, pe_error *err);
+                               const char *priors_path, int threads, pe_fit *out,
+                               pe_error *err);
 void fit_free(pe_fit *f);
 
 #endif

@@ -175,7 +175,8 @@ static int calibrate_runs(const pe_catalog *catalog, const char *path,
     pe_error err = {0};
     pe_fit f;
     pe_status st =
-        fit_runs_file_priors(catalog, path, opt->fit_numbers, opt->priors_path, &f, &err);
+        fit_runs_file_priors(catalog, path, opt->fit_numbers, opt->priors_path, opt->threads,
+                             &f, &err);
     if (st == PE_OK) {
         if (f.counts_tried) {
             printf("leave-one-out mean |error| by the number of numbers fitted:");

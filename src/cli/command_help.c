@@ -167,7 +167,7 @@ static const command_help HELP[] = {
      "                      dp{dp}-tp{t}-pp{p}-cp{c}-z{z}-{recompute}-mb{b}-{schedule}-v{v}-sp{0|1}\n"
      "                      (e.g. dp8-tp8-pp1-cp1-z1-none-mb1-1f1b-v1-sp1), whether or not\n"
      "                      the scenario enumerates it\n" COMMON FOOTER},
-    {"calibrate", "plan step-time peak-memory fit priors quiet catalog help ",
+    {"calibrate", "plan step-time peak-memory fit priors threads quiet catalog help ",
      "  calibrate SCENARIO --plan P --step-time SECONDS [--peak-memory GIB]\n"
      "                         solve flops_efficiency (and reserve_gib) from one\n"
      "                         measured run; prints the YAML lines to paste\n"
@@ -178,7 +178,7 @@ static const command_help HELP[] = {
      "                         type to many measured runs (header\n"
      "                         scenario,plan,column,value[,group]; docs/model.md)\n",
      "usage: planeval calibrate SCENARIO --plan P --step-time SECONDS [OPTIONS]\n"
-     "       planeval calibrate RUNS.csv [--fit NUMBERS] [--priors FILE] [OPTIONS]\n"
+     "       planeval calibrate RUNS.csv [--fit NUMBERS] [--priors FILE] [--threads N] [OPTIONS]\n"
      "\n"
      "With one scenario: solve flops_efficiency (and reserve_gib, given the measured\n"
      "peak memory) so the model reproduces one measured run of plan P; prints the\n"
@@ -212,7 +212,9 @@ static const command_help HELP[] = {
      "  --fit gemm_rate_scale  (or a priors file naming it) fit F26, a framework's GEMM\n"
      "                      rate, alone: runs of one framework preset, of any GPU types,\n"
      "                      each keeping its GPU preset's numbers; prints the line to\n"
-     "                      paste under the framework preset\n" COMMON FOOTER},
+     "                      paste under the framework preset\n"
+     "  --threads N         runs file: the leave-one-out refits on N threads (default:\n"
+     "                      online cores; the output is the same for any N)\n" COMMON FOOTER},
     {"grade", NULL,
      "  grade KEY SUBMISSION... [-o FILE] [--gradebook FILE] [--quiet]\n"
      "                         grade students' answers against the questions: of a\n"
