@@ -15,64 +15,44 @@ check "every bundled scenario runs (rc $rc)" '[ $rc -eq 0 ]'
 n_reports=$(find "$work/reports" -name '*.csv' ! -name '*.summary.csv' | wc -l)
 check "reports written ($n_reports)" '[ "$n_reports" -gt 50 ]'
 
-# Every row of every report: lo ≤ step ≤ hi where the cells are numbers;
-# lo and hi empty together; counts of rows with an interval and without.
-python3 - "$work/reports" >"$work/prop.out" 2>&1 <<'PY'
+# Every row of every report: lo ≤ point ≤ hi where the cells are numbers
+# (S6: step_time_s; M23: mem_peak_gib); lo and hi empty together; counts of
+# rows with an interval and without.
+interval_props() { # POINT LO HI: one line "with N without N bad N", then the first faults
+    python3 - "$work/reports" "$1" "$2" "$3" <<'PY'
 import csv, glob, os, sys
-bad, with_iv, without, refined_files = [], 0, 0, 0
-for path in sorted(glob.glob(os.path.join(sys.argv[1], '*.csv'))):
+root, point, lo_col, hi_col = sys.argv[1:5]
+bad, with_iv, without = [], 0, 0
+for path in sorted(glob.glob(os.path.join(root, '*.csv'))):
     if path.endswith('.summary.csv'):
         continue
     with open(path, newline='') as f:
         rows = list(csv.DictReader(f))
-    if not rows or 'step_time_lo_s' not in rows[0]:
-        bad.append(f'{path}: no step_time_lo_s column'); continue
+    if not rows or lo_col not in rows[0]:
+        bad.append(f'{path}: no {lo_col} column'); continue
     for r in rows:
-        lo, hi, st = r['step_time_lo_s'], r['step_time_hi_s'], r['step_time_s']
+        lo, hi, pt = r[lo_col], r[hi_col], r[point]
         if (lo == '') != (hi == ''):
             bad.append(f'{path}: one of lo, hi empty')
         elif lo == '':
             without += 1
-        elif st == '':
-            bad.append(f'{path}: an interval without a step time')
-        elif not (float(lo) <= float(st) <= float(hi)):
-            bad.append(f'{path}: {lo} <= {st} <= {hi} fails')
+        elif pt == '':
+            bad.append(f'{path}: an interval without a {point}')
+        elif not (float(lo) <= float(pt) <= float(hi)):
+            bad.append(f'{path}: {lo} <= {pt} <= {hi} fails')
         else:
             with_iv += 1
 print(f'with {with_iv} without {without} bad {len(bad)}')
 for b in bad[:5]:
     print(b)
 PY
+}
+interval_props step_time_s step_time_lo_s step_time_hi_s >"$work/prop.out" 2>&1
 check "lo <= step <= hi on every row: $(head -3 "$work/prop.out" | tr '\n' ' ')" \
     'grep -q "bad 0$" "$work/prop.out"'
 check "rows with an interval exist" '! grep -q "^with 0 " "$work/prop.out"'
 check "rows without one exist (textbook, invalid)" '! grep -q " without 0 " "$work/prop.out"'
-
-# M23: lo ≤ mem_peak ≤ hi on every row with the cells, both empty together
-python3 - "$work/reports" >"$work/mprop.out" 2>&1 <<'PY'
-import csv, glob, os, sys
-bad, with_iv, without = [], 0, 0
-for path in sorted(glob.glob(os.path.join(sys.argv[1], '*.csv'))):
-    if path.endswith('.summary.csv'):
-        continue
-    with open(path, newline='') as f:
-        rows = list(csv.DictReader(f))
-    if not rows or 'mem_peak_lo_gib' not in rows[0]:
-        bad.append(f'{path}: no mem_peak_lo_gib column'); continue
-    for r in rows:
-        lo, hi, pk = r['mem_peak_lo_gib'], r['mem_peak_hi_gib'], r['mem_peak_gib']
-        if (lo == '') != (hi == ''):
-            bad.append(f'{path}: one of lo, hi empty')
-        elif lo == '':
-            without += 1
-        elif pk == '' or not (float(lo) <= float(pk) <= float(hi)):
-            bad.append(f'{path}: {lo} <= {pk} <= {hi} fails')
-        else:
-            with_iv += 1
-print(f'with {with_iv} without {without} bad {len(bad)}')
-for b in bad[:5]:
-    print(b)
-PY
+interval_props mem_peak_gib mem_peak_lo_gib mem_peak_hi_gib >"$work/mprop.out" 2>&1
 check "M23: lo <= mem_peak <= hi on every row: $(head -3 "$work/mprop.out" | tr '\n' ' ')" \
     'grep -q "bad 0$" "$work/mprop.out"'
 check "M23: rows with a memory interval exist" '! grep -q "^with 0 " "$work/mprop.out"'

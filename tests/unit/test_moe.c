@@ -309,13 +309,21 @@ static void test_fp8(void **state)
  * 8·N_sh/4e9 = 5.8378491 s → optimizer_s = T_cpu + T_h2d; the optimizer
  * states leave the GPU (mem_optimizer 0, experts 52.5 − 31.5 = 21 GiB);
  * host memory 8·14·N_sh = 326,919,548,928 B = 304.47 GiB per node. */
-static void test_offload(void **state)
+/* test_offload's cluster: Mixtral 8x7B on 2 H100 nodes, a 64 GB/s host
+ * link and CPU Adam at 4e9 parameters/s a node. */
+static pe_scenario offload_scenario(void)
 {
-    (void)state;
     pe_scenario s = fx_h100(fx_mixtral_8x7b(), 2, 64);
     s.cluster.gpu.has_host_link_gb_s = true;
     s.cluster.gpu.host_link_gb_s = 64;
     s.cluster.cpu_adam_gparams_s = 4;
+    return s;
+}
+
+static void test_offload(void **state)
+{
+    (void)state;
+    pe_scenario s = offload_scenario();
     s.cluster.has_host_memory_gib = true;
     s.cluster.host_memory_gib = 2048;
     pe_plan p = fx_moe_plan(8, 2, 8, 1, 1);
@@ -343,10 +351,7 @@ static void test_offload(void **state)
 static void test_offload_copy_bytes(void **state)
 {
     (void)state;
-    pe_scenario s = fx_h100(fx_mixtral_8x7b(), 2, 64);
-    s.cluster.gpu.has_host_link_gb_s = true;
-    s.cluster.gpu.host_link_gb_s = 64;
-    s.cluster.cpu_adam_gparams_s = 4;
+    pe_scenario s = offload_scenario();
     pe_plan p = fx_moe_plan(8, 2, 8, 1, 1);
     p.offload_optimizer = true;
     const double n_sh = 2918924544.0;
