@@ -209,4 +209,19 @@ check "calibrate --priors --threads 3 prints what --threads 1 does" \
 "$planeval" calibrate "$cal/h100.csv" --threads 0 >/dev/null 2>"$work/t0.err"; rc=$?
 check "calibrate --threads 0: exit 2 (got $rc)" '[ $rc -eq 2 ] && [ -s "$work/t0.err" ]'
 
+# A fit row repeated is fitted through its first (one evaluation, one
+# leave-one-out refit, counted as many times as it appears): the fit of a
+# file listing Nemotron-4 340B's fit row three times equals the fit of the
+# same file whose two repeats spell their path otherwise (./, no repeat to
+# merge: every copy evaluated and refitted on its own)
+{ head -1 "$cal/h100.csv"; sed -n '2,$p' "$cal/h100.csv"; sed -n 5p "$cal/h100.csv"; sed -n 5p "$cal/h100.csv"; } \
+    | sed "s|^\.\./published/|$src/scenarios/published/|" >"$work/repeat-same.csv"
+{ head -1 "$cal/h100.csv"; sed -n '2,$p' "$cal/h100.csv"; sed -n 5p "$cal/h100.csv" | sed 's|^\.\./published/|./published/|';
+  sed -n 5p "$cal/h100.csv" | sed 's|^\.\./published/|published/./|'; } \
+    | sed "s|^\.\./published/|$src/scenarios/published/|; s|^\./published/|$src/scenarios/./published/|; s|^published/\./|$src/scenarios/published/./|" >"$work/repeat-spelled.csv"
+"$planeval" calibrate "$work/repeat-same.csv" >"$work/repeat-same.out" 2>&1
+"$planeval" calibrate "$work/repeat-spelled.csv" >"$work/repeat-spelled.out" 2>&1
+check "a repeated fit row fits as its respelled copies do ($(grep -c nemotron4-340b-t2-r1 "$work/repeat-same.out") rows)" \
+    'grep -q "step_time_interval_runs: 10" "$work/repeat-same.out" && cmp -s "$work/repeat-same.out" "$work/repeat-spelled.out"'
+
 finish

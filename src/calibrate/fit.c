@@ -54,6 +54,13 @@ typedef struct {
     char label[PE_FIT_LABEL_MAX];
     double measured; /* step time, s */
     bool fit;
+    /* A fit row that repeats an earlier one (the same scenario file, plan
+     * and measured value: the same model evaluation) is counted through
+     * that row: same_as its index (−1: none), copies how many rows the
+     * earlier one stands for. The sums come out the same, each evaluated
+     * once (mark_repeats). */
+    long same_as;
+    size_t copies;
 } run;
 
 typedef struct {
@@ -98,16 +105,28 @@ static double step_with(const run_set *rs, const run *r, const double x[NPAR])
     return res.step_time_s;
 }
 
+/* How many fit rows row i stands for in a sum: its copies, less the one a
+ * leave-one-out refit leaves out; 0 for a predict row, a repeat (counted
+ * through its first), or the row left out when it is alone. */
+static double fit_weight(const run_set *rs, size_t i)
+{
+    const run *r = &rs->runs[i];
+    if (!r->fit || r->same_as >= 0)
+        return 0.0;
+    return (double)r->copies - ((long)i == rs->skip ? 1.0 : 0.0);
+}
+
 /* The runs' part of the regularised loss (priors.h), every number at x:
  * Σ over the fit rows (but the one left out) of (ln(predicted/measured)/σ_run)². */
 static double runs_chi2(const run_set *rs, const double x[NPAR])
 {
     double sum = 0.0;
     for (size_t i = 0; i < rs->count; i++) {
-        if (!rs->runs[i].fit || (long)i == rs->skip)
+        const double w = fit_weight(rs, i);
+        if (w <= 0.0)
             continue;
         const double e = log(step_with(rs, &rs->runs[i], x) / rs->runs[i].measured);
-        sum += prior_loss(&e, 1, NULL, NULL, NULL, NULL, 0);
+        sum += w * prior_loss(&e, 1, NULL, NULL, NULL, NULL, 0);
     }
     return sum;
 }
@@ -137,10 +156,11 @@ static double loss(const run_set *rs, const double xf[NPAR])
         return loss_with_priors(rs, x);
     double sum = 0.0;
     for (size_t i = 0; i < rs->count; i++) {
-        if (!rs->runs[i].fit || (long)i == rs->skip)
+        const double w = fit_weight(rs, i);
+        if (w <= 0.0)
             continue;
         const double e = log(step_with(rs, &rs->runs[i], x) / rs->runs[i].measured);
-        sum += e * e;
+        sum += w * (e * e);
     }
     return sum;
 }
@@ -472,7 +492,7 @@ static void *leave_one_out_share(void *arg)
     double xi[NPAR];
     size_t place = 0;
     for (size_t i = 0; i < rs->count; i++) {
-        if (!rs->runs[i].fit)
+        if (!rs->runs[i].fit || rs->runs[i].same_as >= 0) /* a repeat: its first's error */
             continue;
         if ((int)(place++ % (size_t)sh->threads) != sh->thread)
             continue;
@@ -493,9 +513,12 @@ static void *leave_one_out_share(void *arg)
  * bytes on any. A thread that cannot start leaves its rows to the caller. */
 static double leave_one_out(run_set *rs, size_t n_fit, double *loo)
 {
+    size_t distinct = 0; /* fit rows to refit without: the repeats share their first's */
+    for (size_t i = 0; i < rs->count; i++)
+        distinct += rs->runs[i].fit && rs->runs[i].same_as < 0;
     int threads = rs->threads < 1 ? 1 : rs->threads;
-    if ((size_t)threads > n_fit)
-        threads = n_fit ? (int)n_fit : 1;
+    if ((size_t)threads > distinct)
+        threads = distinct ? (int)distinct : 1;
     loo_share shares[64];
     pthread_t tids[64];
     bool started[64] = {false};
@@ -513,9 +536,13 @@ static double leave_one_out(run_set *rs, size_t n_fit, double *loo)
         if (started[t])
             pthread_join(tids[t], NULL);
     double sum = 0.0;
-    for (size_t i = 0; i < rs->count; i++)
-        if (rs->runs[i].fit)
-            sum += fabs(loo[i]);
+    for (size_t i = 0; i < rs->count; i++) {
+        if (!rs->runs[i].fit)
+            continue;
+        if (rs->runs[i].same_as >= 0) /* the same refit as its first */
+            loo[i] = loo[rs->runs[i].same_as];
+        sum += fabs(loo[i]);
+    }
     return sum / (double)n_fit;
 }
 
@@ -663,12 +690,36 @@ static void hold_unconstrained(run_set *rs, pe_fit *out)
     rs->free = kept;
 }
 
+/* The fit rows that repeat an earlier fit row: the same scenario file, the
+ * same plan and the same measured step time, so the same model evaluation
+ * and the same leave-one-out refit (a runs file may list a run twice, or a
+ * hostile one fifty times: its fit then costs what the distinct rows do). */
+static void mark_repeats(run_set *rs)
+{
+    for (size_t i = 0; i < rs->count; i++)
+        rs->runs[i].same_as = -1, rs->runs[i].copies = 1;
+    for (size_t i = 0; i < rs->count; i++) {
+        run *r = &rs->runs[i];
+        for (size_t j = 0; r->fit && j < i; j++) {
+            run *q = &rs->runs[j];
+            if (q->fit && q->same_as < 0 && q->measured == r->measured &&
+                !strcmp(q->label, r->label) && !strcmp(q->s.file, r->s.file)) {
+                r->same_as = (long)j, r->copies = 0;
+                q->copies++;
+                break;
+            }
+        }
+    }
+}
+
 /* Load, choose the numbers, fit (with priors: hold what the runs do not
  * constrain, then leave-one-out), fill the result. */
 static pe_status fit_runs(const pe_catalog *catalog, const char *path, const char *numbers,
                           run_set *rs, pe_fit *out, pe_error *err)
 {
     pe_status st = load_runs(catalog, path, rs, err);
+    if (!st)
+        mark_repeats(rs);
     bool fp8_fit = false;
     const size_t n_fit = st ? 0 : count_fit_rows(rs, &fp8_fit);
     if (!st && n_fit == 0)
