@@ -887,10 +887,12 @@ def resign(body):
 def forge_checkpoint(rng, data):
     """One edit of a checkpoint's lines, re-signed (mostly): the checksum
     holds, so only the reader's own checks stand between it and a report."""
-    lines = data.split(b"\n")
-    body = [l for l in lines[:-2]] if lines[-1] == b"" else lines[:-1]  # without the crc32 line
     what = rng.choice(["number", "number", "number", "drop", "dup", "swap", "row", "key",
                        "truncate", "blank", "huge", "unsigned"])
+    if what == "unsigned":  # the last line kept as it was: a plain damaged file
+        return data[: rng.randrange(len(data))] if data else data, "cut, not re-signed"
+    lines = data.split(b"\n")
+    body = lines[:-2] if lines[-1] == b"" else lines[:-1]  # without the crc32 line
     i = rng.randrange(len(body)) if body else 0
     if what in ("number", "huge") and body:
         nums = [(k, m) for k, l in enumerate(body) for m in re.finditer(rb"-?\d+", l)]
@@ -918,10 +920,7 @@ def forge_checkpoint(rng, data):
         body = joined[:rng.randrange(len(joined))].split(b"\n")
     elif what == "blank":
         body.insert(i, rng.choice([b"", b" ", b"\t", b"\x00", b"\xff"]))
-    joined = b"\n".join(body) + b"\n"
-    if what == "unsigned":  # the last line kept as it was: a plain damaged file
-        return data[: rng.randrange(len(data))] if data else data, "cut, not re-signed"
-    return resign(joined), f"re-signed after: {what} at line {i + 1}"
+    return resign(b"\n".join(body) + b"\n"), f"re-signed after: {what} at line {i + 1}"
 
 
 def report_shape(data):

@@ -484,6 +484,10 @@ typedef struct {
     double *loo;
 } loo_share;
 
+/* The most threads one leave-one-out pass starts (each takes a share of the
+ * fit rows; beyond a few dozen the refits are too few to split further). */
+enum { LOO_THREADS_MAX = 64 };
+
 static void *leave_one_out_share(void *arg)
 {
     loo_share *sh = arg;
@@ -519,11 +523,11 @@ static double leave_one_out(run_set *rs, size_t n_fit, double *loo)
     int threads = rs->threads < 1 ? 1 : rs->threads;
     if ((size_t)threads > distinct)
         threads = distinct ? (int)distinct : 1;
-    loo_share shares[64];
-    pthread_t tids[64];
-    bool started[64] = {false};
-    if (threads > 64)
-        threads = 64;
+    loo_share shares[LOO_THREADS_MAX];
+    pthread_t tids[LOO_THREADS_MAX];
+    bool started[LOO_THREADS_MAX] = {false};
+    if (threads > LOO_THREADS_MAX)
+        threads = LOO_THREADS_MAX;
     for (int t = 0; t < threads; t++) {
         shares[t] = (loo_share){.rs = *rs, .n_fit = n_fit, .thread = t, .threads = threads,
                                 .loo = loo};
